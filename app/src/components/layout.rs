@@ -1,0 +1,45 @@
+use leptos::prelude::*;
+use leptos_router::components::A;
+
+/// The frame every page sits in: a skip link, the site header with its
+/// navigation, the page's `<main>`, and the footer.
+#[component]
+pub fn Layout(children: Children) -> impl IntoView {
+    // Effects run only in the browser, so this turns true once the page is
+    // hydrated; end-to-end tests wait for it before interacting.
+    let hydrated = RwSignal::new(false);
+    Effect::new(move || hydrated.set(true));
+
+    view! {
+        <a class="skip-link" href="#main">"Skip to content"</a>
+        <header class="site-header">
+            <div class="container site-header__inner">
+                <A href="/" attr:class="brand">
+                    <span class="brand__mark" aria-hidden="true">"▦"</span>
+                    <span class="brand__name">"Tally"</span>
+                </A>
+                <nav class="site-nav" aria-label="Main">
+                    <ul>
+                        <li><A href="/">"Home"</A></li>
+                    </ul>
+                </nav>
+            </div>
+        </header>
+        <main
+            id="main"
+            class="container"
+            tabindex="-1"
+            data-hydrated=move || hydrated.get().then_some("true")
+        >
+            {children()}
+        </main>
+        <footer class="site-footer">
+            <div class="container">
+                <p>
+                    "Tally " {env!("CARGO_PKG_VERSION")}
+                    " · a self-hosted tracker for bills, debts and subscriptions."
+                </p>
+            </div>
+        </footer>
+    }
+}

@@ -1,0 +1,3 @@
+//! Types and pure rules shared by the browser and the server. No I/O here.
+
+pub mod amount;

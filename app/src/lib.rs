@@ -1,0 +1,14 @@
+//! Tally's shared Leptos crate: the UI, its routes and the types the browser
+//! and the server agree on. Server-only code lives behind the `ssr` feature in
+//! [`ssr`]; nothing in here performs I/O in the browser build.
+
+pub mod components;
+pub mod domain;
+pub mod pages;
+pub mod response_status;
+#[cfg(feature = "ssr")]
+pub mod ssr;
+
+mod shell;
+
+pub use shell::{shell, App};

@@ -1,0 +1,2 @@
+pub mod home;
+pub mod not_found;

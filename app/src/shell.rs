@@ -1,0 +1,53 @@
+use leptos::prelude::*;
+use leptos_meta::{provide_meta_context, HashedStylesheet, Link, Meta, MetaTags, Title};
+use leptos_router::{
+    components::{Route, Router, Routes},
+    StaticSegment,
+};
+
+use crate::components::layout::Layout;
+use crate::pages::{home::HomePage, not_found::NotFound};
+
+/// The HTML document the server streams for every page. Only the server calls
+/// it; the browser hydrates [`App`] inside `<body>`.
+pub fn shell(options: LeptosOptions) -> impl IntoView {
+    crate::response_status::apply_content_security_policy();
+    view! {
+        <!DOCTYPE html>
+        <html lang="en">
+            <head>
+                <meta charset="utf-8"/>
+                <meta name="viewport" content="width=device-width, initial-scale=1"/>
+                <AutoReload options=options.clone()/>
+                <HydrationScripts options=options.clone()/>
+                <HashedStylesheet options id="leptos"/>
+                <MetaTags/>
+            </head>
+            <body>
+                <App/>
+            </body>
+        </html>
+    }
+}
+
+/// The application: a router inside the common layout.
+#[component]
+pub fn App() -> impl IntoView {
+    provide_meta_context();
+
+    view! {
+        <Title formatter=|page: String| {
+            if page.is_empty() { "Tally".to_owned() } else { format!("{page} · Tally") }
+        }/>
+        <Meta name="description" content="Tally is a self-hosted tracker for bills, debts and subscriptions."/>
+        <Meta name="color-scheme" content="light dark"/>
+        <Link rel="icon" href="/favicon.svg" type_="image/svg+xml"/>
+        <Router>
+            <Layout>
+                <Routes fallback=NotFound>
+                    <Route path=StaticSegment("") view=HomePage/>
+                </Routes>
+            </Layout>
+        </Router>
+    }
+}

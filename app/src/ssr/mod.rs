@@ -1,0 +1,3 @@
+//! Server-only code shared by the app and the server binary.
+
+pub mod csp;

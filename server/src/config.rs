@@ -1,0 +1,212 @@
+//! Settings, parsed once at start-up from the environment (and an optional
+//! `.env`). Every invalid value stops start-up with an error that names the
+//! variable and says what is wrong.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Everything the server reads from its environment.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Address the HTTP server listens on (`LEPTOS_SITE_ADDR`).
+    pub listen_addr: SocketAddr,
+    /// Where the compiled site (`pkg/`, assets) lives (`LEPTOS_SITE_ROOT`).
+    pub site_root: PathBuf,
+    /// Whether asset names carry content hashes (`LEPTOS_HASH_FILES`); when
+    /// unset, true exactly when cargo-leptos left a hash file beside the binary.
+    pub hash_files: bool,
+    /// Root of persistent data: the database and backups (`DATA_DIR`).
+    pub data_dir: PathBuf,
+    /// Directory of the JSON log files (`LOG_DIR`).
+    pub log_dir: PathBuf,
+    /// How long in-flight requests may run after a shutdown signal.
+    pub shutdown_grace: Duration,
+    /// Enables the diagnostics routes used by tests and operators.
+    pub diagnostics: bool,
+}
+
+/// A configuration fault: which variable, what it held, and what is wrong.
+#[derive(Debug, thiserror::Error)]
+#[error("{variable} is invalid: {problem}")]
+pub struct ConfigError {
+    pub variable: &'static str,
+    pub problem: String,
+}
+
+impl ConfigError {
+    fn new(variable: &'static str, problem: impl Into<String>) -> Self {
+        Self {
+            variable,
+            problem: problem.into(),
+        }
+    }
+}
+
+/// Name of the file cargo-leptos writes beside the server binary when it
+/// builds with `hash-files = true`.
+pub const HASH_FILE_NAME: &str = "hash.txt";
+
+impl Settings {
+    /// Reads the process environment.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::from_lookup(|name| std::env::var_os(name).map(|value| value.into_string()))
+    }
+
+    /// Reads settings through `lookup`, which answers `None` for an unset
+    /// variable and `Some(Err(_))` for one that is not valid UTF-8.
+    pub fn from_lookup<F>(lookup: F) -> Result<Self, ConfigError>
+    where
+        F: Fn(&str) -> Option<Result<String, std::ffi::OsString>>,
+    {
+        let env = Env(lookup);
+        let data_dir: PathBuf = env.parse_or("DATA_DIR", PathBuf::from("data"), parse_path)?;
+        Ok(Self {
+            listen_addr: env.parse_or(
+                "LEPTOS_SITE_ADDR",
+                SocketAddr::from(([127, 0, 0, 1], 3001)),
+                |raw| {
+                    raw.parse()
+                        .map_err(|_| "expected host:port, for example 0.0.0.0:3001".to_owned())
+                },
+            )?,
+            site_root: env.parse_or(
+                "LEPTOS_SITE_ROOT",
+                PathBuf::from("target/site"),
+                parse_path,
+            )?,
+            hash_files: env.parse_or("LEPTOS_HASH_FILES", hash_file_beside_binary(), parse_bool)?,
+            log_dir: env.parse_or("LOG_DIR", PathBuf::from("logs"), parse_path)?,
+            data_dir,
+            shutdown_grace: env.parse_or(
+                "SHUTDOWN_GRACE_SECONDS",
+                Duration::from_secs(10),
+                |raw| match raw.parse::<u64>() {
+                    Ok(seconds) if (1..=600).contains(&seconds) => Ok(Duration::from_secs(seconds)),
+                    _ => Err("expected a whole number of seconds from 1 to 600".to_owned()),
+                },
+            )?,
+            diagnostics: env.parse_or("TALLY_DIAGNOSTICS", false, parse_bool)?,
+        })
+    }
+
+    /// The SQLite database file: `DATA_DIR/db/bills.db`.
+    pub fn database_path(&self) -> PathBuf {
+        self.data_dir.join("db").join("bills.db")
+    }
+
+    /// The directory where backups are written: `DATA_DIR/backups`.
+    pub fn backups_dir(&self) -> PathBuf {
+        self.data_dir.join("backups")
+    }
+}
+
+struct Env<F>(F);
+
+impl<F> Env<F>
+where
+    F: Fn(&str) -> Option<Result<String, std::ffi::OsString>>,
+{
+    /// The variable parsed by `parse`, or `default` when it is unset or empty.
+    fn parse_or<T>(
+        &self,
+        variable: &'static str,
+        default: T,
+        parse: impl Fn(&str) -> Result<T, String>,
+    ) -> Result<T, ConfigError> {
+        match (self.0)(variable) {
+            None => Ok(default),
+            Some(Err(_)) => Err(ConfigError::new(variable, "the value is not valid UTF-8")),
+            Some(Ok(raw)) if raw.trim().is_empty() => Ok(default),
+            Some(Ok(raw)) => parse(raw.trim())
+                .map_err(|problem| ConfigError::new(variable, format!("{raw:?}: {problem}"))),
+        }
+    }
+}
+
+fn parse_path(raw: &str) -> Result<PathBuf, String> {
+    Ok(PathBuf::from(raw))
+}
+
+fn parse_bool(raw: &str) -> Result<bool, String> {
+    match raw.to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err("expected true or false".to_owned()),
+    }
+}
+
+fn hash_file_beside_binary() -> bool {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(|dir| dir.join(HASH_FILE_NAME)))
+        .is_some_and(|path| path.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn settings(vars: &[(&str, &str)]) -> Result<Settings, ConfigError> {
+        let vars: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        Settings::from_lookup(|name| vars.get(name).cloned().map(Ok))
+    }
+
+    #[test]
+    fn defaults_run_on_a_fresh_machine() {
+        let settings = settings(&[]).unwrap();
+        assert_eq!(settings.listen_addr.to_string(), "127.0.0.1:3001");
+        assert_eq!(settings.database_path(), PathBuf::from("data/db/bills.db"));
+        assert_eq!(settings.backups_dir(), PathBuf::from("data/backups"));
+        assert_eq!(settings.log_dir, PathBuf::from("logs"));
+        assert_eq!(settings.shutdown_grace, Duration::from_secs(10));
+        assert!(!settings.diagnostics);
+    }
+
+    #[test]
+    fn values_are_read() {
+        let settings = settings(&[
+            ("LEPTOS_SITE_ADDR", "0.0.0.0:8080"),
+            ("DATA_DIR", "/data"),
+            ("LOG_DIR", "/app/logs"),
+            ("TALLY_DIAGNOSTICS", "1"),
+            ("SHUTDOWN_GRACE_SECONDS", "3"),
+        ])
+        .unwrap();
+        assert_eq!(settings.listen_addr.port(), 8080);
+        assert_eq!(settings.database_path(), PathBuf::from("/data/db/bills.db"));
+        assert_eq!(settings.log_dir, PathBuf::from("/app/logs"));
+        assert!(settings.diagnostics);
+        assert_eq!(settings.shutdown_grace, Duration::from_secs(3));
+    }
+
+    #[test]
+    fn an_invalid_value_names_the_variable_and_the_fix() {
+        let error = settings(&[("LEPTOS_SITE_ADDR", "localhost")]).unwrap_err();
+        assert_eq!(error.variable, "LEPTOS_SITE_ADDR");
+        assert_eq!(
+            error.to_string(),
+            "LEPTOS_SITE_ADDR is invalid: \"localhost\": expected host:port, for example 0.0.0.0:3001"
+        );
+
+        let error = settings(&[("TALLY_DIAGNOSTICS", "maybe")]).unwrap_err();
+        assert_eq!(error.variable, "TALLY_DIAGNOSTICS");
+        assert!(error.to_string().contains("expected true or false"));
+
+        let error = settings(&[("SHUTDOWN_GRACE_SECONDS", "0")]).unwrap_err();
+        assert_eq!(error.variable, "SHUTDOWN_GRACE_SECONDS");
+    }
+
+    #[test]
+    fn non_utf8_is_refused_by_name() {
+        let error = Settings::from_lookup(|name| {
+            (name == "DATA_DIR").then(|| Err(std::ffi::OsString::from("x")))
+        })
+        .unwrap_err();
+        assert_eq!(error.variable, "DATA_DIR");
+    }
+}

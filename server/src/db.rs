@@ -1,0 +1,125 @@
+//! The SQLite database: one file at `DATA_DIR/db/bills.db`, in WAL mode with
+//! synchronous writes, so every acknowledged write survives a crash.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{ConnectOptions, Connection, SqlitePool};
+
+/// How long a connection waits for a lock held by another writer.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long the health probe may take before the database counts as down.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
+
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("cannot create the database directory {path}: {source}")]
+    CreateDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot open the database {path}: {source}")]
+    Open { path: PathBuf, source: sqlx::Error },
+    #[error("the database probe failed: {0}")]
+    Probe(#[source] sqlx::Error),
+    #[error("the database probe timed out after {0:?}")]
+    ProbeTimeout(Duration),
+}
+
+fn connect_options(path: &Path) -> SqliteConnectOptions {
+    SqliteConnectOptions::new()
+        .filename(path)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Full)
+        .foreign_keys(true)
+        .busy_timeout(BUSY_TIMEOUT)
+        .log_statements(tracing::log::LevelFilter::Trace)
+}
+
+/// Opens (creating if needed) the database file and its directory.
+pub async fn connect(path: &Path) -> Result<SqlitePool, DbError> {
+    if let Some(dir) = path.parent() {
+        tokio::fs::create_dir_all(dir)
+            .await
+            .map_err(|source| DbError::CreateDir {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+    }
+    SqlitePoolOptions::new()
+        .max_connections(8)
+        .connect_with(connect_options(path).create_if_missing(true))
+        .await
+        .map_err(|source| DbError::Open {
+            path: path.to_path_buf(),
+            source,
+        })
+}
+
+/// The health probe. A pooled connection keeps working on a file that was
+/// deleted or replaced under it, so the probe also opens the file afresh
+/// (never creating it) and reads its schema: that is what fails when the
+/// volume is gone or the file is damaged.
+pub async fn probe(pool: &SqlitePool, path: &Path) -> Result<(), DbError> {
+    let check = async {
+        sqlx::query_scalar::<_, i64>("SELECT count(*) FROM sqlite_schema")
+            .fetch_one(pool)
+            .await
+            .map_err(DbError::Probe)?;
+        let mut fresh = connect_options(path)
+            .create_if_missing(false)
+            .connect()
+            .await
+            .map_err(DbError::Probe)?;
+        let read = sqlx::query_scalar::<_, i64>("SELECT count(*) FROM sqlite_schema")
+            .fetch_one(&mut fresh)
+            .await
+            .map_err(DbError::Probe);
+        // Closing is best effort; the probe's answer is the read above.
+        let _ = fresh.close().await;
+        read.map(|_| ())
+    };
+    tokio::time::timeout(PROBE_TIMEOUT, check)
+        .await
+        .map_err(|_| DbError::ProbeTimeout(PROBE_TIMEOUT))?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn creates_the_file_in_wal_mode_with_foreign_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db").join("bills.db");
+        let pool = connect(&path).await.unwrap();
+        assert!(path.is_file());
+        let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(mode, "wal");
+        let fk: i64 = sqlx::query_scalar("PRAGMA foreign_keys")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(fk, 1);
+        let sync: i64 = sqlx::query_scalar("PRAGMA synchronous")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(sync, 2, "FULL");
+        probe(&pool, &path).await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn probe_fails_when_the_file_is_gone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bills.db");
+        let pool = connect(&path).await.unwrap();
+        std::fs::rename(&path, dir.path().join("moved.db")).unwrap();
+        assert!(matches!(probe(&pool, &path).await, Err(DbError::Probe(_))));
+        assert!(!path.exists(), "the probe must never create the file");
+    }
+}

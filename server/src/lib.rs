@@ -1,0 +1,15 @@
+//! The Tally server: configuration, telemetry, the Axum application and the
+//! command-line subcommands. `main.rs` only dispatches to these.
+
+pub mod cli;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod health_check;
+pub mod middleware;
+pub mod panic_exit;
+pub mod routes;
+pub mod shutdown;
+pub mod startup;
+pub mod state;
+pub mod telemetry;

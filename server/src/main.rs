@@ -1,0 +1,75 @@
+use std::process::ExitCode;
+
+use clap::Parser;
+use server::cli::{Cli, Command};
+use server::config::Settings;
+use server::startup::Application;
+use server::{health_check, panic_exit, shutdown, telemetry};
+
+fn main() -> ExitCode {
+    panic_exit::install();
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => runtime.block_on(serve()),
+        Command::Health { url } => runtime.block_on(health(&url)),
+    }
+}
+
+async fn serve() -> ExitCode {
+    if let Err(error) = dotenvy::dotenv() {
+        if !error.not_found() {
+            eprintln!("cannot read .env: {error}");
+            return ExitCode::FAILURE;
+        }
+    }
+    let settings = match Settings::from_env() {
+        Ok(settings) => settings,
+        Err(error) => {
+            eprintln!("configuration error: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Err(error) = telemetry::init(&settings.log_dir) {
+        eprintln!("configuration error: {error}");
+        return ExitCode::FAILURE;
+    }
+    let application = match Application::build(settings).await {
+        Ok(application) => application,
+        Err(error) => {
+            tracing::error!(%error, "cannot start");
+            return ExitCode::FAILURE;
+        }
+    };
+    match application.local_addr() {
+        Ok(addr) => tracing::info!("listening on http://{addr}"),
+        Err(error) => tracing::warn!(%error, "listening, but the bound address is unknown"),
+    }
+    match application.run_until_stopped(shutdown::signal()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            tracing::error!(%error, "stopped with an error");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn health(url: &str) -> ExitCode {
+    telemetry::init_stderr();
+    match health_check::check(url).await {
+        Ok(report) => {
+            println!("healthy: status={} db={}", report.status, report.db);
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            println!("unhealthy: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

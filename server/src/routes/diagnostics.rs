@@ -1,0 +1,52 @@
+//! Routes that exercise the process rules (crash on panic, graceful
+//! shutdown) for tests and operators. Mounted only when `TALLY_DIAGNOSTICS`
+//! is true; never enable it on a server the public can reach.
+
+use std::time::Duration;
+
+use axum::extract::Query;
+use axum::routing::{get, post};
+use axum::Router;
+use serde::Deserialize;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+const MAX_SLOW_MS: u64 = 20_000;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/diagnostics/slow", get(slow))
+        .route("/api/diagnostics/panic", post(panic_in_handler))
+        .route("/api/diagnostics/panic-task", post(panic_in_task))
+}
+
+#[derive(Deserialize)]
+pub struct SlowQuery {
+    ms: u64,
+}
+
+/// Answers after `ms` milliseconds: an in-flight request to shut down under.
+async fn slow(Query(query): Query<SlowQuery>) -> Result<&'static str, ApiError> {
+    if query.ms > MAX_SLOW_MS {
+        return Err(ApiError::BadRequest(format!(
+            "ms must be at most {MAX_SLOW_MS}"
+        )));
+    }
+    tracing::info!(ms = query.ms, "diagnostics: slow request started");
+    tokio::time::sleep(Duration::from_millis(query.ms)).await;
+    Ok("done")
+}
+
+#[allow(clippy::panic)]
+async fn panic_in_handler() -> &'static str {
+    panic!("diagnostics: deliberate panic in a request handler");
+}
+
+#[allow(clippy::panic)]
+async fn panic_in_task() -> &'static str {
+    tokio::spawn(async {
+        panic!("diagnostics: deliberate panic in a spawned task");
+    });
+    "spawned"
+}

@@ -1,0 +1,40 @@
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+
+use crate::db;
+use crate::state::AppState;
+
+/// The body of `GET /api/health`.
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct HealthReport {
+    /// `ok` when everything checked works, `error` otherwise.
+    pub status: String,
+    /// `ok` when the database probe succeeded, `error` when it failed.
+    pub db: String,
+}
+
+/// 200 with `{"status":"ok","db":"ok"}` when the database answers, 503 with
+/// `"db":"error"` when it does not. Health means up, not every feature working.
+pub async fn health(State(state): State<AppState>) -> (StatusCode, Json<HealthReport>) {
+    match db::probe(&state.pool, &state.settings.database_path()).await {
+        Ok(()) => (
+            StatusCode::OK,
+            Json(HealthReport {
+                status: "ok".into(),
+                db: "ok".into(),
+            }),
+        ),
+        Err(error) => {
+            tracing::warn!(%error, "health check: database probe failed");
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                Json(HealthReport {
+                    status: "error".into(),
+                    db: "error".into(),
+                }),
+            )
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! Building and running the application: `Application::build` opens the
+//! database and binds the listener (port 0 in tests), `run_until_stopped`
+//! serves until the shutdown future completes, lets in-flight requests finish
+//! within the grace period, and closes the database cleanly.
+
+use std::future::{Future, IntoFuture};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use axum::Router;
+use leptos::config::LeptosOptions;
+use leptos_axum::{generate_route_list, LeptosRoutes};
+use sqlx::SqlitePool;
+use tokio::net::TcpListener;
+use tower_http::compression::CompressionLayer;
+use tower_http::timeout::TimeoutLayer;
+
+use crate::config::{Settings, HASH_FILE_NAME};
+use crate::db::{self, DbError};
+use crate::middleware;
+use crate::routes;
+use crate::state::AppState;
+
+/// Longest a request may take before it is answered 408 (spec: 30 s).
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    #[error(transparent)]
+    Database(#[from] DbError),
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("the server stopped with an error: {0}")]
+    Serve(#[source] std::io::Error),
+}
+
+pub struct Application {
+    listener: TcpListener,
+    router: Router,
+    pool: SqlitePool,
+    shutdown_grace: Duration,
+}
+
+impl Application {
+    pub async fn build(settings: Settings) -> Result<Self, StartupError> {
+        let pool = db::connect(&settings.database_path()).await?;
+        let listener = TcpListener::bind(settings.listen_addr)
+            .await
+            .map_err(|source| StartupError::Bind {
+                addr: settings.listen_addr,
+                source,
+            })?;
+        let shutdown_grace = settings.shutdown_grace;
+        let router = router(AppState {
+            leptos_options: leptos_options(&settings),
+            settings: Arc::new(settings),
+            pool: pool.clone(),
+        });
+        Ok(Self {
+            listener,
+            router,
+            pool,
+            shutdown_grace,
+        })
+    }
+
+    /// The address actually bound (the real port when 0 was asked for).
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    pub async fn run_until_stopped(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), StartupError> {
+        let (begin_shutdown, shutdown_begun) = tokio::sync::oneshot::channel::<()>();
+        let server = axum::serve(
+            self.listener,
+            self.router
+                .into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async {
+            let _ = shutdown_begun.await;
+        })
+        .into_future();
+        tokio::pin!(server);
+
+        tokio::select! {
+            result = &mut server => {
+                self.pool.close().await;
+                return result.map_err(StartupError::Serve);
+            }
+            () = shutdown => {
+                let _ = begin_shutdown.send(());
+            }
+        }
+        let result = match tokio::time::timeout(self.shutdown_grace, &mut server).await {
+            Ok(result) => result.map_err(StartupError::Serve),
+            Err(_) => {
+                tracing::warn!(grace = ?self.shutdown_grace, "requests still running after the grace period; stopping anyway");
+                Ok(())
+            }
+        };
+        self.pool.close().await;
+        tracing::info!("database closed; goodbye");
+        result
+    }
+}
+
+fn leptos_options(settings: &Settings) -> LeptosOptions {
+    LeptosOptions::builder()
+        .output_name("tally")
+        .site_root(settings.site_root.to_string_lossy().as_ref())
+        .site_pkg_dir("pkg")
+        .site_addr(settings.listen_addr)
+        .hash_files(settings.hash_files)
+        .hash_file(std::sync::Arc::<str>::from(HASH_FILE_NAME))
+        .build()
+}
+
+fn router(state: AppState) -> Router {
+    let routes = generate_route_list(app::App);
+    let leptos_options = state.leptos_options.clone();
+    let router = routes::api_router(state.settings.diagnostics)
+        .leptos_routes(&state, routes, move || app::shell(leptos_options.clone()))
+        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(
+            app::shell,
+        ))
+        .with_state(state)
+        .layer(axum::middleware::from_fn(
+            middleware::cache_control::cache_control,
+        ))
+        .layer(CompressionLayer::new().br(true).gzip(true))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIMEOUT,
+        ));
+    middleware::request_id::apply(middleware::security_headers::apply(router))
+}

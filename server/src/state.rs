@@ -1,0 +1,22 @@
+use std::sync::Arc;
+
+use axum::extract::FromRef;
+use leptos::config::LeptosOptions;
+use sqlx::SqlitePool;
+
+use crate::config::Settings;
+
+/// What every handler can reach: the settings, the database pool and the
+/// Leptos options. Cloned per request; everything inside is cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    pub settings: Arc<Settings>,
+    pub pool: SqlitePool,
+    pub leptos_options: LeptosOptions,
+}
+
+impl FromRef<AppState> for LeptosOptions {
+    fn from_ref(state: &AppState) -> Self {
+        state.leptos_options.clone()
+    }
+}

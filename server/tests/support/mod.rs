@@ -1,0 +1,210 @@
+//! Test helpers: the real application in-process on port 0 against a fresh
+//! database, and the real `tally` binary as a child process.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use server::config::Settings;
+use server::startup::Application;
+use tempfile::TempDir;
+
+pub struct TestApp {
+    pub address: String,
+    pub client: reqwest::Client,
+    pub dir: TempDir,
+    pub settings: Settings,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.address)
+    }
+
+    pub fn database_path(&self) -> PathBuf {
+        self.settings.database_path()
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+/// Settings for a test: port 0, everything under a fresh temporary directory.
+pub fn test_settings(dir: &Path, extra: &[(&str, &str)]) -> Settings {
+    let data = dir.join("data").to_string_lossy().into_owned();
+    let logs = dir.join("logs").to_string_lossy().into_owned();
+    let site = dir.join("site").to_string_lossy().into_owned();
+    let mut vars: Vec<(String, String)> = vec![
+        ("LEPTOS_SITE_ADDR".into(), "127.0.0.1:0".into()),
+        ("DATA_DIR".into(), data),
+        ("LOG_DIR".into(), logs),
+        ("LEPTOS_SITE_ROOT".into(), site),
+        ("LEPTOS_HASH_FILES".into(), "false".into()),
+    ];
+    vars.extend(
+        extra
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned())),
+    );
+    Settings::from_lookup(|name| {
+        vars.iter()
+            .rev()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| Ok(value.clone()))
+    })
+    .unwrap()
+}
+
+/// Starts the application in this process on a random port.
+pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("site/pkg")).unwrap();
+    let settings = test_settings(dir.path(), extra);
+    let application = Application::build(settings.clone()).await.unwrap();
+    let address = format!("http://{}", application.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(application.run_until_stopped(async {
+        let _ = stopped.await;
+    }));
+    TestApp {
+        address,
+        client: reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap(),
+        dir,
+        settings,
+        stop: Some(stop),
+    }
+}
+
+/// The real `tally` binary, started with `serve` on a random port.
+pub struct RunningBinary {
+    pub child: Child,
+    pub address: SocketAddr,
+    pub dir: TempDir,
+    lines: Receiver<String>,
+    seen: Vec<String>,
+}
+
+pub fn tally_binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tally"))
+}
+
+impl RunningBinary {
+    pub fn start(extra: &[(&str, &str)]) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let mut command = tally_binary();
+        command
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("LEPTOS_SITE_ADDR", "127.0.0.1:0")
+            .env("DATA_DIR", dir.path().join("data"))
+            .env("LOG_DIR", dir.path().join("logs"))
+            .env("LEPTOS_SITE_ROOT", dir.path().join("site"))
+            .env("RUST_LOG", "info")
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        for (key, value) in extra {
+            command.env(key, value);
+        }
+        let mut child = command.spawn().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut running = Self {
+            child,
+            address: "127.0.0.1:0".parse().unwrap(),
+            dir,
+            lines,
+            seen: Vec::new(),
+        };
+        let line = running.wait_for_line("listening on http://");
+        let address = line.rsplit("http://").next().unwrap().trim();
+        running.address = address.parse().unwrap();
+        running
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.address)
+    }
+
+    /// Waits (up to a minute, generous for a loaded machine) for a stdout
+    /// line containing `needle`, and returns it.
+    pub fn wait_for_line(&mut self, needle: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        if let Some(line) = self.seen.iter().find(|line| line.contains(needle)) {
+            return line.clone();
+        }
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    if line.contains(needle) {
+                        return line;
+                    }
+                }
+                Err(_) => panic!(
+                    "no stdout line containing {needle:?}; seen:\n{}",
+                    self.seen.join("\n")
+                ),
+            }
+        }
+    }
+
+    /// Everything printed so far, after the process has ended.
+    pub fn output(&mut self) -> String {
+        while let Ok(line) = self.lines.recv_timeout(Duration::from_secs(5)) {
+            self.seen.push(line);
+        }
+        self.seen.join("\n")
+    }
+
+    /// Waits for the process to exit (up to a minute) and returns its code.
+    pub fn wait_exit(&mut self) -> Option<i32> {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            assert!(Instant::now() < deadline, "tally did not exit");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Sends a signal by name (`TERM`, `INT`) with the system's `kill`.
+    pub fn signal(&self, name: &str) {
+        let status = Command::new("kill")
+            .arg(format!("-{name}"))
+            .arg(self.child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(status.success(), "kill -{name} failed");
+    }
+}
+
+impl Drop for RunningBinary {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
