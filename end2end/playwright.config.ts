@@ -52,7 +52,7 @@ export default defineConfig({
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
-    stdout: "pipe",
+    stdout: "ignore",
     stderr: "pipe",
     env: {
       LEPTOS_SITE_ADDR: `127.0.0.1:${port}`,
