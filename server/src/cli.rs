@@ -18,6 +18,34 @@ pub enum Command {
         #[arg(long, default_value = "http://127.0.0.1:3001")]
         url: String,
     },
+    /// Apply pending database migrations (stop the server first).
+    Migrate {
+        /// List applied and pending migrations; change nothing.
+        #[arg(long, conflicts_with = "rollback_latest")]
+        status: bool,
+        /// Undo the latest applied migration, when it has a rollback definition.
+        #[arg(long)]
+        rollback_latest: bool,
+    },
+    /// Create, list and restore database backups in DATA_DIR/backups.
+    Backup {
+        #[command(subcommand)]
+        action: BackupAction,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BackupAction {
+    /// Take a checked online backup (works while the server runs).
+    Create,
+    /// List backups, newest first.
+    List,
+    /// Replace the database with a backup (stop the server first); the
+    /// replaced database is kept aside.
+    Restore {
+        /// The backup's file name, as `tally backup list` shows it.
+        name: String,
+    },
 }
 
 #[cfg(test)]
@@ -29,6 +57,32 @@ mod tests {
         assert!(Cli::try_parse_from(["tally"]).unwrap().command.is_none());
         match Cli::try_parse_from(["tally", "health"]).unwrap().command {
             Some(Command::Health { url }) => assert_eq!(url, "http://127.0.0.1:3001"),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn migrate_and_backup_parse() {
+        match Cli::try_parse_from(["tally", "migrate", "--status"])
+            .unwrap()
+            .command
+        {
+            Some(Command::Migrate {
+                status: true,
+                rollback_latest: false,
+            }) => {}
+            other => panic!("unexpected {other:?}"),
+        }
+        assert!(
+            Cli::try_parse_from(["tally", "migrate", "--status", "--rollback-latest"]).is_err()
+        );
+        match Cli::try_parse_from(["tally", "backup", "restore", "bills-1.db"])
+            .unwrap()
+            .command
+        {
+            Some(Command::Backup {
+                action: BackupAction::Restore { name },
+            }) => assert_eq!(name, "bills-1.db"),
             other => panic!("unexpected {other:?}"),
         }
     }

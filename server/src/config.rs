@@ -6,6 +6,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use secrecy::SecretString;
+
 /// Everything the server reads from its environment.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -24,6 +26,13 @@ pub struct Settings {
     pub shutdown_grace: Duration,
     /// Enables the diagnostics routes used by tests and operators.
     pub diagnostics: bool,
+    /// Apply pending migrations at `serve` (`RUN_DB_MIGRATIONS`).
+    pub run_db_migrations: bool,
+    /// `TOKEN_ENCRYPTION_KEY`: when set, secrets are sealed with it (already
+    /// checked to be a well-formed 256-bit key).
+    pub token_encryption_key: Option<SecretString>,
+    /// How many backups to keep (`BACKUP_KEEP`).
+    pub backup_keep: usize,
 }
 
 /// A configuration fault: which variable, what it held, and what is wrong.
@@ -87,6 +96,18 @@ impl Settings {
                 },
             )?,
             diagnostics: env.parse_or("TALLY_DIAGNOSTICS", false, parse_bool)?,
+            run_db_migrations: env.parse_or("RUN_DB_MIGRATIONS", true, parse_bool)?,
+            token_encryption_key: env.secret("TOKEN_ENCRYPTION_KEY", |raw| {
+                app::ssr::secrets::Key::parse(raw)
+                    .map(|_| ())
+                    .map_err(|error| {
+                        format!("{error}; generate one with `openssl rand -base64 32`")
+                    })
+            })?,
+            backup_keep: env.parse_or("BACKUP_KEEP", 7, |raw| match raw.parse::<usize>() {
+                Ok(keep) if (1..=1000).contains(&keep) => Ok(keep),
+                _ => Err("expected a whole number from 1 to 1000".to_owned()),
+            })?,
         })
     }
 
@@ -120,6 +141,28 @@ where
             Some(Ok(raw)) if raw.trim().is_empty() => Ok(default),
             Some(Ok(raw)) => parse(raw.trim())
                 .map_err(|problem| ConfigError::new(variable, format!("{raw:?}: {problem}"))),
+        }
+    }
+}
+
+impl<F> Env<F>
+where
+    F: Fn(&str) -> Option<Result<String, std::ffi::OsString>>,
+{
+    /// A secret: checked by `check`, never echoed in an error message.
+    fn secret(
+        &self,
+        variable: &'static str,
+        check: impl Fn(&str) -> Result<(), String>,
+    ) -> Result<Option<SecretString>, ConfigError> {
+        match (self.0)(variable) {
+            None => Ok(None),
+            Some(Err(_)) => Err(ConfigError::new(variable, "the value is not valid UTF-8")),
+            Some(Ok(raw)) if raw.trim().is_empty() => Ok(None),
+            Some(Ok(raw)) => {
+                check(raw.trim()).map_err(|problem| ConfigError::new(variable, problem))?;
+                Ok(Some(SecretString::from(raw.trim().to_owned())))
+            }
         }
     }
 }
@@ -165,6 +208,9 @@ mod tests {
         assert_eq!(settings.log_dir, PathBuf::from("logs"));
         assert_eq!(settings.shutdown_grace, Duration::from_secs(10));
         assert!(!settings.diagnostics);
+        assert!(settings.run_db_migrations);
+        assert!(settings.token_encryption_key.is_none());
+        assert_eq!(settings.backup_keep, 7);
     }
 
     #[test]
@@ -199,6 +245,22 @@ mod tests {
 
         let error = settings(&[("SHUTDOWN_GRACE_SECONDS", "0")]).unwrap_err();
         assert_eq!(error.variable, "SHUTDOWN_GRACE_SECONDS");
+    }
+
+    #[test]
+    fn a_malformed_token_key_is_refused_without_echoing_it() {
+        let error = settings(&[("TOKEN_ENCRYPTION_KEY", "hunter2-not-a-key")]).unwrap_err();
+        assert_eq!(error.variable, "TOKEN_ENCRYPTION_KEY");
+        assert!(error.to_string().contains("32 bytes"), "{error}");
+        assert!(!error.to_string().contains("hunter2"), "{error}");
+    }
+
+    #[test]
+    fn the_token_key_is_kept_secret_in_debug_output() {
+        let key = "q1Vn9Wq0Uq3jvQ0ZJ5mZb5m8Wc7oYgG3bF0v3hH2r9M=";
+        let settings = settings(&[("TOKEN_ENCRYPTION_KEY", key)]).unwrap();
+        assert!(settings.token_encryption_key.is_some());
+        assert!(!format!("{settings:?}").contains(key));
     }
 
     #[test]

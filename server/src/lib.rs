@@ -2,8 +2,8 @@
 //! command-line subcommands. `main.rs` only dispatches to these.
 
 pub mod cli;
+pub mod commands;
 pub mod config;
-pub mod db;
 pub mod error;
 pub mod health_check;
 pub mod middleware;

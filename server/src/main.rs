@@ -4,7 +4,7 @@ use clap::Parser;
 use server::cli::{Cli, Command};
 use server::config::Settings;
 use server::startup::Application;
-use server::{health_check, panic_exit, shutdown, telemetry};
+use server::{commands, health_check, panic_exit, shutdown, telemetry};
 
 fn main() -> ExitCode {
     panic_exit::install();
@@ -17,25 +17,49 @@ fn main() -> ExitCode {
         }
     };
     match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => runtime.block_on(serve()),
         Command::Health { url } => runtime.block_on(health(&url)),
+        command => match load_settings() {
+            Ok(settings) => runtime.block_on(run(command, settings)),
+            Err(code) => code,
+        },
     }
 }
 
-async fn serve() -> ExitCode {
+/// The subcommands that work on the data directory.
+async fn run(command: Command, settings: Settings) -> ExitCode {
+    match command {
+        Command::Serve => serve(settings).await,
+        Command::Migrate {
+            status,
+            rollback_latest,
+        } => {
+            telemetry::init_stderr();
+            commands::migrate(&settings, status, rollback_latest).await
+        }
+        Command::Backup { action } => {
+            telemetry::init_stderr();
+            commands::backup(&settings, action).await
+        }
+        Command::Health { url } => health(&url).await,
+    }
+}
+
+/// Settings from `.env` and the environment; a bad value ends the process
+/// with a message naming the variable.
+fn load_settings() -> Result<Settings, ExitCode> {
     if let Err(error) = dotenvy::dotenv() {
         if !error.not_found() {
             eprintln!("cannot read .env: {error}");
-            return ExitCode::FAILURE;
+            return Err(ExitCode::FAILURE);
         }
     }
-    let settings = match Settings::from_env() {
-        Ok(settings) => settings,
-        Err(error) => {
-            eprintln!("configuration error: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
+    Settings::from_env().map_err(|error| {
+        eprintln!("configuration error: {error}");
+        ExitCode::FAILURE
+    })
+}
+
+async fn serve(settings: Settings) -> ExitCode {
     if let Err(error) = telemetry::init(&settings.log_dir) {
         eprintln!("configuration error: {error}");
         return ExitCode::FAILURE;

@@ -17,8 +17,13 @@ use tokio::net::TcpListener;
 use tower_http::compression::CompressionLayer;
 use tower_http::timeout::TimeoutLayer;
 
+use app::ssr::data_dir_lock::{DataDirLock, LockError};
+use app::ssr::db::{self, DbError};
+use app::ssr::migrate::{MigrateError, Migrator};
+use app::ssr::secrets::{self, Key, SecretsError};
+use secrecy::ExposeSecret;
+
 use crate::config::{Settings, HASH_FILE_NAME};
-use crate::db::{self, DbError};
 use crate::middleware;
 use crate::routes;
 use crate::state::AppState;
@@ -29,7 +34,13 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 #[derive(Debug, thiserror::Error)]
 pub enum StartupError {
     #[error(transparent)]
+    Lock(#[from] LockError),
+    #[error(transparent)]
     Database(#[from] DbError),
+    #[error(transparent)]
+    Migrate(#[from] MigrateError),
+    #[error(transparent)]
+    Secrets(#[from] SecretsError),
     #[error("cannot listen on {addr}: {source}")]
     Bind {
         addr: SocketAddr,
@@ -44,11 +55,35 @@ pub struct Application {
     router: Router,
     pool: SqlitePool,
     shutdown_grace: Duration,
+    _lock: DataDirLock,
+}
+
+/// Opens the database and brings it up to date: takes the data directory
+/// lock, applies pending migrations (or, with `RUN_DB_MIGRATIONS=false`,
+/// refuses to start while any are pending), and prepares the secrets.
+pub async fn open_database(
+    settings: &Settings,
+) -> Result<(DataDirLock, SqlitePool, secrets::Keyring), StartupError> {
+    let lock = DataDirLock::acquire(&settings.data_dir)?;
+    let pool = db::connect(&settings.database_path()).await?;
+    let migrator = Migrator::default();
+    if settings.run_db_migrations {
+        migrator.run(&pool).await?;
+    } else {
+        migrator.ensure_current(&pool).await?;
+    }
+    // Config already checked the key's format, so this parse cannot fail.
+    let environment_key = settings
+        .token_encryption_key
+        .as_ref()
+        .and_then(|key| Key::parse(key.expose_secret()).ok());
+    let (keyring, _) = secrets::prepare(&pool, &settings.data_dir, environment_key).await?;
+    Ok((lock, pool, keyring))
 }
 
 impl Application {
     pub async fn build(settings: Settings) -> Result<Self, StartupError> {
-        let pool = db::connect(&settings.database_path()).await?;
+        let (lock, pool, keyring) = open_database(&settings).await?;
         let listener = TcpListener::bind(settings.listen_addr)
             .await
             .map_err(|source| StartupError::Bind {
@@ -60,12 +95,14 @@ impl Application {
             leptos_options: leptos_options(&settings),
             settings: Arc::new(settings),
             pool: pool.clone(),
+            keyring: Arc::new(keyring),
         });
         Ok(Self {
             listener,
             router,
             pool,
             shutdown_grace,
+            _lock: lock,
         })
     }
 

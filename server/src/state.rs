@@ -4,6 +4,8 @@ use axum::extract::FromRef;
 use leptos::config::LeptosOptions;
 use sqlx::SqlitePool;
 
+use app::ssr::secrets::Keyring;
+
 use crate::config::Settings;
 
 /// What every handler can reach: the settings, the database pool and the
@@ -13,6 +15,7 @@ pub struct AppState {
     pub settings: Arc<Settings>,
     pub pool: SqlitePool,
     pub leptos_options: LeptosOptions,
+    pub keyring: Arc<Keyring>,
 }
 
 impl FromRef<AppState> for LeptosOptions {

@@ -45,6 +45,14 @@ async fn health_is_503_while_the_database_is_gone_and_pages_still_render() {
 async fn health_is_503_when_the_file_is_not_a_database() {
     let app = spawn_app(&[]).await;
     let db = app.database_path();
+    // Move every page into the main file first, so no read is served from
+    // the write-ahead log.
+    let pool = app::ssr::db::connect(&db).await.unwrap();
+    sqlx::raw_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
     let aside = db.with_file_name("bills.db.aside");
     std::fs::rename(&db, &aside).unwrap();
     std::fs::write(&db, vec![0x55_u8; 8192]).unwrap();

@@ -1,3 +1,10 @@
-//! Server-only code shared by the app and the server binary.
+//! Server-only code shared by the app and the server binary: the database,
+//! its migrations, secrets at rest and backups.
 
+pub mod backup;
+pub mod catalog;
 pub mod csp;
+pub mod data_dir_lock;
+pub mod db;
+pub mod migrate;
+pub mod secrets;

@@ -3,8 +3,8 @@ use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 
-use crate::db;
 use crate::state::AppState;
+use app::ssr::db;
 
 /// The body of `GET /api/health`.
 #[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]

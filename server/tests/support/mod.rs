@@ -2,6 +2,8 @@
 //! database, and the real `tally` binary as a child process.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod legacy;
+
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

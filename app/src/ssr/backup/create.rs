@@ -1,0 +1,132 @@
+use std::path::{Path, PathBuf};
+
+use sqlx::SqlitePool;
+
+use super::{is_backup_name, verify, BackupError, Verified, PREFIX, SUFFIX};
+
+/// One backup file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BackupInfo {
+    pub name: String,
+    pub path: PathBuf,
+    pub bytes: u64,
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> BackupError + '_ {
+    move |source| BackupError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Makes the backups directory (mode 700: backups hold everything).
+fn ensure_dir(dir: &Path) -> Result<(), BackupError> {
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).map_err(io(dir))?;
+    }
+    Ok(())
+}
+
+/// Takes an online backup of the live database while it keeps serving
+/// writes, checks it, moves it into place, and prunes to the newest `keep`.
+pub async fn create(
+    pool: &SqlitePool,
+    dir: &Path,
+    keep: usize,
+) -> Result<(BackupInfo, Verified), BackupError> {
+    ensure_dir(dir)?;
+    let temporary = dir.join(format!(".partial-{}.db", uuid::Uuid::new_v4()));
+    let live_tables: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    )
+    .fetch_one(pool)
+    .await
+    .map_err(BackupError::Copy)?;
+
+    let result: Result<_, BackupError> = async {
+        sqlx::query("VACUUM INTO ?")
+            .bind(temporary.to_string_lossy().as_ref())
+            .execute(pool)
+            .await
+            .map_err(BackupError::Copy)?;
+        let verified = verify(&temporary, live_tables).await?;
+        sync_file(&temporary)?;
+        let name = unused_name(dir);
+        let path = dir.join(&name);
+        std::fs::rename(&temporary, &path).map_err(io(&path))?;
+        sync_dir(dir)?;
+        let bytes = std::fs::metadata(&path).map_err(io(&path))?.len();
+        Ok((BackupInfo { name, path, bytes }, verified))
+    }
+    .await;
+    if result.is_err() {
+        // A failed backup leaves nothing behind.
+        let _ = std::fs::remove_file(&temporary);
+    }
+    let (info, verified) = result?;
+    prune(dir, keep)?;
+    tracing::info!(backup = %info.name, bytes = info.bytes, tables = verified.tables, rows = verified.rows, "backup created");
+    Ok((info, verified))
+}
+
+fn unused_name(dir: &Path) -> String {
+    let stamp = jiff::Timestamp::now()
+        .strftime("%Y%m%dT%H%M%S%.3fZ")
+        .to_string();
+    let mut name = format!("{PREFIX}{stamp}{SUFFIX}");
+    let mut n = 2;
+    while dir.join(&name).exists() {
+        name = format!("{PREFIX}{stamp}-{n}{SUFFIX}");
+        n += 1;
+    }
+    name
+}
+
+/// Backups, newest first.
+pub fn list(dir: &Path) -> Result<Vec<BackupInfo>, BackupError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) => return Err(io(dir)(error)),
+    };
+    let mut backups = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(io(dir))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if is_backup_name(&name) {
+            let bytes = entry.metadata().map_err(io(dir))?.len();
+            backups.push(BackupInfo {
+                path: entry.path(),
+                name,
+                bytes,
+            });
+        }
+    }
+    backups.sort_by(|a, b| b.name.cmp(&a.name));
+    Ok(backups)
+}
+
+fn prune(dir: &Path, keep: usize) -> Result<(), BackupError> {
+    for old in list(dir)?.into_iter().skip(keep.max(1)) {
+        std::fs::remove_file(&old.path).map_err(io(&old.path))?;
+        tracing::info!(backup = %old.name, "old backup removed (retention)");
+    }
+    Ok(())
+}
+
+fn sync_file(path: &Path) -> Result<(), BackupError> {
+    std::fs::File::open(path)
+        .and_then(|f| f.sync_all())
+        .map_err(io(path))
+}
+
+pub(super) fn sync_dir(dir: &Path) -> Result<(), BackupError> {
+    #[cfg(unix)]
+    std::fs::File::open(dir)
+        .and_then(|f| f.sync_all())
+        .map_err(io(dir))?;
+    Ok(())
+}

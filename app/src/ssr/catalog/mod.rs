@@ -1,0 +1,277 @@
+//! The subscription catalog's reviewed data files (`migrations/data/`):
+//! real services, their bank-statement descriptors and the slang people use.
+
+use std::collections::HashSet;
+
+const SERVICES_CSV: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../migrations/data/catalog_services.csv"
+));
+const DESCRIPTORS_CSV: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../migrations/data/catalog_descriptors.csv"
+));
+
+/// One catalog service. Prices are US cents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Service {
+    pub slug: String,
+    pub name: String,
+    pub category: String,
+    pub subcategory: String,
+    pub website: String,
+    pub typical_cadence: String,
+    pub starting_monthly_cents: Option<i64>,
+    pub starting_annual_cents: Option<i64>,
+    pub price_notes: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DescriptorKind {
+    Bank,
+    Slang,
+}
+
+impl DescriptorKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Bank => "bank",
+            Self::Slang => "slang",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Descriptor {
+    pub service_slug: String,
+    pub kind: DescriptorKind,
+    pub text: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogError {
+    #[error("catalog data, {file} line {line}: {problem}")]
+    Row {
+        file: &'static str,
+        line: u64,
+        problem: String,
+    },
+    #[error("catalog data, {file}: {source}")]
+    Csv {
+        file: &'static str,
+        #[source]
+        source: csv::Error,
+    },
+}
+
+/// How descriptors are compared: case and runs of spaces do not matter.
+pub fn normalize(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_uppercase()
+}
+
+/// A looser key for matching a bill's name to a service: letters and digits
+/// only, so "Disney Plus", "disney+" and "DisneyPlus" meet where they can.
+pub fn name_key(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+fn cents(file: &'static str, line: u64, raw: &str) -> Result<Option<i64>, CatalogError> {
+    if raw.is_empty() {
+        return Ok(None);
+    }
+    crate::domain::amount::Amount::parse(raw)
+        .map(|amount| Some(amount.minor()))
+        .map_err(|error| CatalogError::Row {
+            file,
+            line,
+            problem: format!("price {raw:?}: {error}"),
+        })
+}
+
+fn records(
+    file: &'static str,
+    text: &'static str,
+) -> impl Iterator<Item = Result<(u64, csv::StringRecord), CatalogError>> {
+    csv::Reader::from_reader(text.as_bytes())
+        .into_records()
+        .map(move |record| {
+            let record = record.map_err(|source| CatalogError::Csv { file, source })?;
+            let line = record.position().map(|p| p.line()).unwrap_or_default();
+            Ok((line, record))
+        })
+}
+
+pub fn services() -> Result<Vec<Service>, CatalogError> {
+    const FILE: &str = "catalog_services.csv";
+    records(FILE, SERVICES_CSV)
+        .map(|row| {
+            let (line, record) = row?;
+            let field = |index: usize| record.get(index).unwrap_or_default().trim().to_owned();
+            Ok(Service {
+                slug: field(0),
+                name: field(1),
+                category: field(2),
+                subcategory: field(3),
+                website: field(4),
+                typical_cadence: field(5),
+                starting_monthly_cents: cents(FILE, line, &field(6))?,
+                starting_annual_cents: cents(FILE, line, &field(7))?,
+                price_notes: field(8),
+            })
+        })
+        .collect()
+}
+
+pub fn descriptors() -> Result<Vec<Descriptor>, CatalogError> {
+    const FILE: &str = "catalog_descriptors.csv";
+    records(FILE, DESCRIPTORS_CSV)
+        .map(|row| {
+            let (line, record) = row?;
+            let field = |index: usize| record.get(index).unwrap_or_default().trim().to_owned();
+            let kind = match field(1).as_str() {
+                "bank" => DescriptorKind::Bank,
+                "slang" => DescriptorKind::Slang,
+                other => {
+                    return Err(CatalogError::Row {
+                        file: FILE,
+                        line,
+                        problem: format!("kind {other:?} is neither bank nor slang"),
+                    })
+                }
+            };
+            Ok(Descriptor {
+                service_slug: field(0),
+                kind,
+                text: field(2),
+            })
+        })
+        .collect()
+}
+
+/// The checks the data must pass before it may ship; the seeding steps run
+/// them too, so a bad file fails the migration instead of seeding half.
+pub fn validate(services: &[Service], descriptors: &[Descriptor]) -> Result<(), String> {
+    let mut slugs = HashSet::new();
+    let mut names = HashSet::new();
+    for service in services {
+        if service.slug.is_empty() || service.name.is_empty() {
+            return Err(format!("a service without slug or name: {service:?}"));
+        }
+        if !slugs.insert(service.slug.as_str()) {
+            return Err(format!("service slug {} repeats", service.slug));
+        }
+        if !names.insert(normalize(&service.name)) {
+            return Err(format!("service name {} repeats", service.name));
+        }
+        if !["weekly", "monthly", "quarterly", "yearly"].contains(&service.typical_cadence.as_str())
+        {
+            return Err(format!(
+                "{}: cadence {:?}",
+                service.slug, service.typical_cadence
+            ));
+        }
+    }
+    let mut seen = HashSet::new();
+    for descriptor in descriptors {
+        if !slugs.contains(descriptor.service_slug.as_str()) {
+            return Err(format!(
+                "descriptor {:?} points at unknown service {}",
+                descriptor.text, descriptor.service_slug
+            ));
+        }
+        if descriptor.text.is_empty() {
+            return Err(format!(
+                "an empty descriptor for {}",
+                descriptor.service_slug
+            ));
+        }
+        if !seen.insert(normalize(&descriptor.text)) {
+            return Err(format!("descriptor {:?} repeats", descriptor.text));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_catalog_has_exactly_the_released_descriptor_counts() {
+        let descriptors = descriptors().unwrap();
+        let bank = descriptors
+            .iter()
+            .filter(|d| d.kind == DescriptorKind::Bank)
+            .count();
+        let slang = descriptors
+            .iter()
+            .filter(|d| d.kind == DescriptorKind::Slang)
+            .count();
+        assert_eq!(descriptors.len(), 1_501);
+        assert_eq!(bank, 1_069);
+        assert_eq!(slang, 432);
+    }
+
+    #[test]
+    fn no_descriptor_repeats_and_each_points_at_a_service() {
+        let services = services().unwrap();
+        let descriptors = descriptors().unwrap();
+        validate(&services, &descriptors).unwrap();
+        for service in &services {
+            assert!(
+                descriptors
+                    .iter()
+                    .any(|d| d.service_slug == service.slug && d.kind == DescriptorKind::Bank),
+                "{} has no bank descriptor",
+                service.slug
+            );
+        }
+    }
+
+    #[test]
+    fn the_catalog_knows_well_known_services() {
+        let services = services().unwrap();
+        for name in ["Netflix", "Spotify", "Disney+", "YouTube Premium"] {
+            assert!(services.iter().any(|s| s.name == name), "{name}");
+        }
+        let netflix = services.iter().find(|s| s.slug == "netflix").unwrap();
+        assert_eq!(netflix.starting_monthly_cents, Some(799));
+    }
+
+    #[test]
+    fn validation_catches_repeats_and_dangling_services() {
+        let services = services().unwrap();
+        let mut descriptors = descriptors().unwrap();
+        let mut repeated = descriptors[0].clone();
+        repeated.text = format!("  {}  ", descriptors[0].text.to_lowercase());
+        descriptors.push(repeated);
+        assert!(validate(&services, &descriptors)
+            .unwrap_err()
+            .contains("repeats"));
+
+        let dangling = vec![Descriptor {
+            service_slug: "no-such-service".into(),
+            kind: DescriptorKind::Slang,
+            text: "whatever".into(),
+        }];
+        assert!(validate(&services, &dangling)
+            .unwrap_err()
+            .contains("unknown service"));
+    }
+
+    #[test]
+    fn normalizing_ignores_case_and_spacing() {
+        assert_eq!(
+            normalize("  Netflix.com   Los Gatos "),
+            "NETFLIX.COM LOS GATOS"
+        );
+        assert_eq!(name_key("Disney+ "), "disney");
+        assert_eq!(name_key("YouTube Premium"), "youtubepremium");
+    }
+}

@@ -1,0 +1,130 @@
+//! Every migration Tally has shipped, in order. A shipped migration is never
+//! edited: its checksum is recorded in `schema_migrations` and checked on
+//! every start. New schema work takes the next version (v1.00 onward).
+
+use super::migration::Migration;
+use super::steps;
+use super::Version;
+
+macro_rules! sql {
+    ($file:literal) => {
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../migrations/",
+            $file
+        ))
+    };
+}
+
+pub fn all() -> Vec<Migration> {
+    vec![
+        Migration {
+            version: Version::new(0, 91),
+            description: "v0.36 baseline schema and subscription catalog",
+            sql: sql!("v0.91_baseline.sql"),
+            step: Some((
+                "seed catalog services v1",
+                steps::catalog_seed::seed_services,
+            )),
+            after_sql: "",
+            rollback: None,
+        },
+        Migration {
+            version: Version::new(0, 92),
+            description: "WebAuthn security keys",
+            sql: sql!("v0.92_webauthn.sql"),
+            step: None,
+            after_sql: "",
+            rollback: None,
+        },
+        Migration {
+            version: Version::new(0, 93),
+            description: "monthly interest columns; stable transaction ids without duplicates",
+            sql: sql!("v0.93_interest_and_stable_transaction_ids.sql"),
+            step: Some((
+                "stable provider transaction ids v1",
+                steps::stable_transaction_ids::rewrite,
+            )),
+            after_sql: sql!("v0.93_interest_and_stable_transaction_ids.after.sql"),
+            rollback: None,
+        },
+        Migration {
+            version: Version::new(0, 94),
+            description: "sessions keyed by SHA-256 of the token; geolocation opt-in",
+            sql: sql!("v0.94_hashed_sessions.sql"),
+            step: None,
+            after_sql: "",
+            rollback: None,
+        },
+        Migration {
+            version: Version::new(0, 95),
+            description: "catalog details and 1,501 bank descriptors and slang terms",
+            sql: sql!("v0.95_catalog_descriptors.sql"),
+            step: Some((
+                "seed catalog descriptors v1",
+                steps::catalog_seed::seed_descriptors,
+            )),
+            after_sql: "",
+            rollback: None,
+        },
+        Migration {
+            version: Version::new(0, 96),
+            description: "bills linked to the catalog; per-user bank descriptors",
+            sql: sql!("v0.96_bill_catalog_links.sql"),
+            step: Some((
+                "backfill bill catalog links v1",
+                steps::bill_catalog_backfill::backfill,
+            )),
+            after_sql: "",
+            rollback: None,
+        },
+        Migration {
+            version: Version::new(0, 97),
+            description: "subscription recommendation feedback",
+            sql: sql!("v0.97_recommendation_feedback.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v0.97_recommendation_feedback.down.sql")),
+        },
+        Migration {
+            version: Version::new(0, 99),
+            description: "autopay verification, inactivation reasons, autopay failures",
+            sql: sql!("v0.99_autopay_and_inactivation.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v0.99_autopay_and_inactivation.down.sql")),
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::all;
+
+    #[test]
+    fn versions_are_strictly_increasing_and_checksums_distinct() {
+        let migrations = all();
+        for pair in migrations.windows(2) {
+            assert!(pair[0].version < pair[1].version);
+        }
+        let mut sums: Vec<String> = migrations.iter().map(|m| m.checksum()).collect();
+        sums.sort();
+        sums.dedup();
+        assert_eq!(sums.len(), migrations.len());
+    }
+
+    #[test]
+    fn the_v037_release_is_exactly_the_listed_versions() {
+        let versions: Vec<String> = all().iter().map(|m| m.version.to_string()).collect();
+        assert_eq!(
+            versions,
+            ["v0.91", "v0.92", "v0.93", "v0.94", "v0.95", "v0.96", "v0.97", "v0.99"]
+        );
+        let with_rollback: Vec<String> = all()
+            .iter()
+            .filter(|m| m.rollback.is_some())
+            .map(|m| m.version.to_string())
+            .collect();
+        assert_eq!(with_rollback, ["v0.97", "v0.99"]);
+    }
+}

@@ -1,0 +1,120 @@
+//! The command-line subcommands that work on the data directory: `migrate`
+//! and `backup`. Each prints a short report and returns the exit code.
+
+use std::process::ExitCode;
+
+use app::ssr::backup;
+use app::ssr::data_dir_lock::DataDirLock;
+use app::ssr::db;
+use app::ssr::migrate::Migrator;
+
+use crate::cli::BackupAction;
+use crate::config::Settings;
+
+fn fail(error: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {error}");
+    ExitCode::FAILURE
+}
+
+pub async fn migrate(settings: &Settings, status: bool, rollback_latest: bool) -> ExitCode {
+    // Migrations change the schema under a running server: refuse while one runs.
+    let _lock = match DataDirLock::acquire(&settings.data_dir) {
+        Ok(lock) => lock,
+        Err(error) => return fail(error),
+    };
+    let pool = match db::connect(&settings.database_path()).await {
+        Ok(pool) => pool,
+        Err(error) => return fail(error),
+    };
+    let migrator = Migrator::default();
+    let code = if status {
+        match migrator.status(&pool).await {
+            Ok(lines) => {
+                for line in lines {
+                    let state = line
+                        .applied_at
+                        .map_or_else(|| "pending".to_owned(), |at| format!("applied {at}"));
+                    println!("{}  {:<28}  {}", line.version, state, line.description);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(error) => fail(error),
+        }
+    } else if rollback_latest {
+        match migrator.rollback_latest(&pool).await {
+            Ok(version) => {
+                println!("rolled back {version}");
+                ExitCode::SUCCESS
+            }
+            Err(error) => fail(error),
+        }
+    } else {
+        match migrator.run(&pool).await {
+            Ok(applied) if applied.is_empty() => {
+                println!("the database is up to date");
+                ExitCode::SUCCESS
+            }
+            Ok(applied) => {
+                for version in applied {
+                    println!("applied {version}");
+                }
+                ExitCode::SUCCESS
+            }
+            Err(error) => fail(error),
+        }
+    };
+    pool.close().await;
+    code
+}
+
+pub async fn backup(settings: &Settings, action: BackupAction) -> ExitCode {
+    let dir = settings.backups_dir();
+    match action {
+        BackupAction::Create => {
+            let pool = match db::connect(&settings.database_path()).await {
+                Ok(pool) => pool,
+                Err(error) => return fail(error),
+            };
+            let result = backup::create(&pool, &dir, settings.backup_keep).await;
+            pool.close().await;
+            match result {
+                Ok((info, verified)) => {
+                    println!(
+                        "created {} ({} bytes, {} tables, {} rows; integrity ok)",
+                        info.name, info.bytes, verified.tables, verified.rows
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(error) => fail(error),
+            }
+        }
+        BackupAction::List => match backup::list(&dir) {
+            Ok(backups) => {
+                if backups.is_empty() {
+                    println!("no backups in {}", dir.display());
+                }
+                for info in backups {
+                    println!("{}  {} bytes", info.name, info.bytes);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(error) => fail(error),
+        },
+        BackupAction::Restore { name } => {
+            match backup::restore(&settings.data_dir, &settings.database_path(), &dir, &name).await
+            {
+                Ok(report) => {
+                    println!(
+                        "restored {name} ({} tables, {} rows)",
+                        report.restored.tables, report.restored.rows
+                    );
+                    if let Some(aside) = report.replaced_kept_at {
+                        println!("the replaced database is kept in {}", aside.display());
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(error) => fail(error),
+            }
+        }
+    }
+}
