@@ -65,7 +65,7 @@ async fn upgrading_a_v036_database_applies_every_v037_transform() {
             "SELECT count(*) FROM payments WHERE interest_delta = 0"
         )
         .await,
-        2
+        3
     );
     // v0.93: stable ids, duplicates removed in place.
     assert_eq!(
@@ -121,6 +121,18 @@ async fn upgrading_a_v036_database_applies_every_v037_transform() {
         )
         .await,
         1
+    );
+    assert!(kept(marked.paid_new_9).await && !kept(marked.linked_old_9).await);
+    let inherited: Option<i64> =
+        sqlx::query_scalar("SELECT bill_id FROM transactions WHERE id = ?")
+            .bind(marked.paid_new_9)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        inherited,
+        Some(2),
+        "the kept copy takes over the removed copy's bill link"
     );
     let memo: Option<String> = sqlx::query_scalar("SELECT memo FROM transactions WHERE id = ?")
         .bind(marked.edited_old)
@@ -256,7 +268,7 @@ async fn upgrading_a_v036_database_applies_every_v037_transform() {
             "SELECT count(*) FROM payments WHERE autopay_failure = 0"
         )
         .await,
-        2
+        3
     );
 
     assert_eq!(
@@ -380,7 +392,7 @@ async fn the_latest_migrations_roll_back_in_order_until_one_cannot() {
         .is_err());
     assert_eq!(
         count(pool, "SELECT count(*) FROM payments").await,
-        2,
+        3,
         "rows survive"
     );
     assert_eq!(

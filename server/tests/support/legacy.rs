@@ -35,6 +35,10 @@ pub struct Marked {
     pub paid_new: i64,
     /// TRN-0007: nobody touched either copy (keep the newest).
     pub plain_new: i64,
+    /// TRN-0009: the old copy is linked to bill 2, a payment points at the
+    /// new copy: both carry work, the newest is kept and takes the bill link.
+    pub linked_old_9: i64,
+    pub paid_new_9: i64,
 }
 
 fn column(table: &str, column: &str) -> SecretColumn {
@@ -181,7 +185,14 @@ pub async fn build(data_dir: &Path, extra_transactions: usize) -> (Legacy, Marke
         paid_old: old_ids[4],
         paid_new: new_ids[4],
         plain_new: new_ids[6],
+        linked_old_9: old_ids[8],
+        paid_new_9: new_ids[8],
     };
+    sqlx::query("UPDATE transactions SET bill_id = 2 WHERE id = ?")
+        .bind(marked.linked_old_9)
+        .execute(&pool)
+        .await
+        .unwrap();
     sqlx::query("UPDATE transactions SET user_edited_at = '2026-03-05T10:00:00Z', memo = 'split with Sam' WHERE id = ?")
         .bind(marked.edited_old)
         .execute(&pool)
@@ -192,8 +203,9 @@ pub async fn build(data_dir: &Path, extra_transactions: usize) -> (Legacy, Marke
         .execute(&pool)
         .await
         .unwrap();
-    sqlx::query("INSERT INTO payments (bill_id, user_id, amount_cents, paid_on, method, transaction_id) VALUES (1, 2, 1599, '2026-03-05', 'bank', ?), (6, 2, 180000, '2026-03-01', 'manual', NULL)")
+    sqlx::query("INSERT INTO payments (bill_id, user_id, amount_cents, paid_on, method, transaction_id) VALUES (1, 2, 1599, '2026-03-05', 'bank', ?), (6, 2, 180000, '2026-03-01', 'manual', NULL), (2, 2, 1199, '2026-03-09', 'bank', ?)")
         .bind(marked.paid_old)
+        .bind(marked.paid_new_9)
         .execute(&pool)
         .await
         .unwrap();
