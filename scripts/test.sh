@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
 
 step "setup"
 scripts/setup.sh
@@ -21,10 +23,19 @@ step "clippy (browser build)"
 cargo clippy --locked -p frontend -p app --target wasm32-unknown-unknown -- -D warnings
 
 step "unit and integration tests"
-cargo test --locked -p app -p server
+cargo test --locked -p app -p server 2>&1 | tee "$logs/cargo-test.log"
 
 step "release build"
 cargo leptos build --release --precompress
 
 step "end-to-end tests (Chromium)"
-(cd end2end && npx playwright test)
+(cd end2end && PLAYWRIGHT_JSON_OUTPUT_NAME="$logs/e2e.json" npx playwright test --reporter=list,json)
+
+# One closing line for the whole suite.
+read -r rust_passed rust_failed < <(awk '/^test result:/ { p += $4; f += $6 } END { print p + 0, f + 0 }' "$logs/cargo-test.log")
+read -r e2e_passed e2e_failed < <(node -e '
+  const s = require(process.argv[1]).stats;
+  console.log(s.expected, s.unexpected + s.flaky);' "$logs/e2e.json")
+printf '\nrust: %s passed, %s failed\n' "$rust_passed" "$rust_failed"
+printf 'e2e: %s passed, %s failed\n' "$e2e_passed" "$e2e_failed"
+printf 'total: %s passed, %s failed\n' "$((rust_passed + e2e_passed))" "$((rust_failed + e2e_failed))"
