@@ -7,7 +7,6 @@ mod support;
 use std::path::Path;
 use std::process::{Output, Stdio};
 
-use app::ssr::migrate::Migrator;
 use support::{legacy, tally_binary, RunningBinary};
 
 fn tally(data: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
@@ -79,8 +78,7 @@ async fn serve_refuses_pending_migrations_when_told_not_to_run_them() {
 #[tokio::test]
 async fn an_edited_migration_stops_startup_with_a_clear_message() {
     let dir = tempfile::tempdir().unwrap();
-    let (db, _) = legacy::build(dir.path(), 0).await;
-    Migrator::default().run(&db.pool).await.unwrap();
+    let db = legacy::upgraded(dir.path()).await;
     sqlx::query("UPDATE schema_migrations SET checksum = 'edited' WHERE version = 'v0.94'")
         .execute(&db.pool)
         .await

@@ -5,7 +5,6 @@
 
 mod support;
 
-use app::ssr::migrate::Migrator;
 use app::ssr::secrets::{self, Key, KeySource, SecretsError, SECRET_COLUMNS};
 use secrecy::ExposeSecret;
 use sqlx::SqlitePool;
@@ -34,8 +33,7 @@ async fn secrets_in(pool: &SqlitePool, keyring: &secrets::Keyring) -> Vec<(Strin
 #[tokio::test]
 async fn without_a_token_key_secrets_stay_under_the_database_key() {
     let dir = tempfile::tempdir().unwrap();
-    let (db, _) = legacy::build(dir.path(), 0).await;
-    Migrator::default().run(&db.pool).await.unwrap();
+    let db = legacy::upgraded(dir.path()).await;
     let before = snapshot(&db.pool).await;
     let (keyring, changed) = secrets::prepare(&db.pool, &db.data_dir, None)
         .await
@@ -57,8 +55,7 @@ async fn without_a_token_key_secrets_stay_under_the_database_key() {
 #[tokio::test]
 async fn a_token_key_re_encrypts_everything_once_and_a_second_start_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let (db, _) = legacy::build(dir.path(), 0).await;
-    Migrator::default().run(&db.pool).await.unwrap();
+    let db = legacy::upgraded(dir.path()).await;
     let plain_before: Vec<String> = secrets_in(&db.pool, &db.keyring)
         .await
         .into_iter()
@@ -89,8 +86,7 @@ async fn a_token_key_re_encrypts_everything_once_and_a_second_start_changes_noth
 #[tokio::test]
 async fn a_wrong_token_key_is_refused_and_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let (db, _) = legacy::build(dir.path(), 0).await;
-    Migrator::default().run(&db.pool).await.unwrap();
+    let db = legacy::upgraded(dir.path()).await;
     secrets::prepare(&db.pool, &db.data_dir, Some(Key::generate()))
         .await
         .unwrap();
@@ -115,8 +111,7 @@ async fn a_wrong_token_key_is_refused_and_changes_nothing() {
 #[tokio::test]
 async fn a_value_that_does_not_open_rolls_back_the_whole_re_encryption() {
     let dir = tempfile::tempdir().unwrap();
-    let (db, _) = legacy::build(dir.path(), 0).await;
-    Migrator::default().run(&db.pool).await.unwrap();
+    let db = legacy::upgraded(dir.path()).await;
     // The last column walked holds a damaged value; the earlier ones were
     // already re-encrypted inside the transaction when it is reached.
     sqlx::query("UPDATE login_history SET location = 'e1:AAAA' WHERE rowid = (SELECT max(rowid) FROM login_history)")

@@ -285,8 +285,7 @@ async fn upgrading_a_v036_database_applies_every_v037_transform() {
 #[tokio::test]
 async fn running_the_upgrade_again_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let (db, _) = legacy::build(dir.path(), 0).await;
-    Migrator::default().run(&db.pool).await.unwrap();
+    let db = legacy::upgraded(dir.path()).await;
     let before = snapshot(&db.pool).await;
     assert!(Migrator::default().run(&db.pool).await.unwrap().is_empty());
     assert_eq!(snapshot(&db.pool).await, before);
@@ -344,8 +343,7 @@ async fn a_failure_inside_a_migration_leaves_the_previous_version_intact() {
 #[tokio::test]
 async fn an_edited_migration_stops_the_runner_with_its_version() {
     let dir = tempfile::tempdir().unwrap();
-    let (db, _) = legacy::build(dir.path(), 0).await;
-    Migrator::default().run(&db.pool).await.unwrap();
+    let db = legacy::upgraded(dir.path()).await;
     sqlx::query("UPDATE schema_migrations SET checksum = 'edited' WHERE version = 'v0.95'")
         .execute(&db.pool)
         .await

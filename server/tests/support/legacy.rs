@@ -251,6 +251,13 @@ pub async fn build(data_dir: &Path, extra_transactions: usize) -> (Legacy, Marke
     )
 }
 
+/// A v0.36 database already upgraded to v0.37.
+pub async fn upgraded(data_dir: &Path) -> Legacy {
+    let (db, _) = build(data_dir, 0).await;
+    Migrator::default().run(&db.pool).await.unwrap();
+    db
+}
+
 /// Every row of every table, as text, for "nothing changed" comparisons.
 pub async fn snapshot(pool: &SqlitePool) -> Vec<String> {
     let tables: Vec<String> = sqlx::query_scalar(
