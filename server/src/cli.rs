@@ -32,6 +32,24 @@ pub enum Command {
         #[command(subcommand)]
         action: BackupAction,
     },
+    /// Personal API tokens, for automation on the server host.
+    Token {
+        #[command(subcommand)]
+        action: TokenAction,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TokenAction {
+    /// Mint a token for a user and print it once.
+    Create {
+        /// The user's email address.
+        #[arg(long)]
+        email: String,
+        /// A label for the token, shown in Profile.
+        #[arg(long)]
+        name: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -8,7 +8,9 @@ use app::ssr::data_dir_lock::DataDirLock;
 use app::ssr::db;
 use app::ssr::migrate::Migrator;
 
-use crate::cli::BackupAction;
+use app::ssr::auth::{api_tokens, users};
+
+use crate::cli::{BackupAction, TokenAction};
 use crate::config::Settings;
 
 fn fail(error: impl std::fmt::Display) -> ExitCode {
@@ -116,5 +118,32 @@ pub async fn backup(settings: &Settings, action: BackupAction) -> ExitCode {
                 Err(error) => fail(error),
             }
         }
+    }
+}
+
+pub async fn token(settings: &Settings, action: TokenAction) -> ExitCode {
+    let TokenAction::Create { email, name } = action;
+    let pool = match db::connect(&settings.database_path()).await {
+        Ok(pool) => pool,
+        Err(error) => return fail(error),
+    };
+    let result = async {
+        let user = users::by_email(&pool, &email).await?.ok_or_else(|| {
+            app::ssr::auth::AuthError::Invalid(format!("email: no user has the address {email}"))
+        })?;
+        api_tokens::create(&pool, user.id, &name).await
+    }
+    .await;
+    pool.close().await;
+    match result {
+        Ok((info, token)) => {
+            eprintln!(
+                "created token {:?} (id {}); it is shown only this once:",
+                info.name, info.id
+            );
+            println!("{token}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => fail(error),
     }
 }

@@ -33,6 +33,15 @@ pub struct Settings {
     pub token_encryption_key: Option<SecretString>,
     /// How many backups to keep (`BACKUP_KEEP`).
     pub backup_keep: usize,
+    /// The address people use to reach Tally (`PUBLIC_BASE_URL`); cookies
+    /// are `Secure` when it is https.
+    pub public_base_url: String,
+    /// Whether the CSRF cookie is HttpOnly (`CSRF_HTTP_ONLY`, default true).
+    pub csrf_http_only: bool,
+    /// The first admin, created on an empty database (`BOOTSTRAP_ADMIN_EMAIL`).
+    pub bootstrap_admin_email: Option<String>,
+    /// Their password (`BOOTSTRAP_ADMIN_PASSWORD`).
+    pub bootstrap_admin_password: Option<SecretString>,
 }
 
 /// A configuration fault: which variable, what it held, and what is wrong.
@@ -108,7 +117,26 @@ impl Settings {
                 Ok(keep) if (1..=1000).contains(&keep) => Ok(keep),
                 _ => Err("expected a whole number from 1 to 1000".to_owned()),
             })?,
+            public_base_url: env.parse_or(
+                "PUBLIC_BASE_URL",
+                "http://127.0.0.1:3001".to_owned(),
+                parse_base_url,
+            )?,
+            csrf_http_only: env.parse_or("CSRF_HTTP_ONLY", true, parse_bool)?,
+            bootstrap_admin_email: env.parse_or("BOOTSTRAP_ADMIN_EMAIL", None, |raw| {
+                app::ssr::auth::users::check_email(raw)
+                    .map(Some)
+                    .map_err(|_| "expected an email address like admin@example.com".to_owned())
+            })?,
+            bootstrap_admin_password: env.secret("BOOTSTRAP_ADMIN_PASSWORD", |raw| {
+                app::domain::password_policy::check(raw, "").map_err(|problem| problem.to_string())
+            })?,
         })
+    }
+
+    /// Whether cookies must be `Secure` (the public URL is https).
+    pub fn secure_cookies(&self) -> bool {
+        self.public_base_url.starts_with("https://")
     }
 
     /// The SQLite database file: `DATA_DIR/db/bills.db`.
@@ -167,6 +195,18 @@ where
     }
 }
 
+/// An origin-style base URL: http(s)://host[:port], no trailing slash.
+fn parse_base_url(raw: &str) -> Result<String, String> {
+    let rest = raw
+        .strip_prefix("https://")
+        .or_else(|| raw.strip_prefix("http://"))
+        .ok_or_else(|| "expected a URL starting with http:// or https://".to_owned())?;
+    if rest.is_empty() || rest.contains('/') {
+        return Err("expected scheme and host only, without a path or trailing slash, e.g. https://tally.example.com".to_owned());
+    }
+    Ok(raw.to_owned())
+}
+
 fn parse_path(raw: &str) -> Result<PathBuf, String> {
     Ok(PathBuf::from(raw))
 }
@@ -211,6 +251,36 @@ mod tests {
         assert!(settings.run_db_migrations);
         assert!(settings.token_encryption_key.is_none());
         assert_eq!(settings.backup_keep, 7);
+        assert!(settings.csrf_http_only);
+        assert!(!settings.secure_cookies());
+        assert!(settings.bootstrap_admin_email.is_none());
+    }
+
+    #[test]
+    fn csrf_http_only_false_is_respected_and_https_means_secure_cookies() {
+        let settings = settings(&[
+            ("CSRF_HTTP_ONLY", "false"),
+            ("PUBLIC_BASE_URL", "https://tally.example.com"),
+        ])
+        .unwrap();
+        assert!(!settings.csrf_http_only);
+        assert!(settings.secure_cookies());
+        let error = settings_error("PUBLIC_BASE_URL", "https://tally.example.com/");
+        assert!(error.contains("trailing slash"), "{error}");
+    }
+
+    fn settings_error(variable: &str, value: &str) -> String {
+        settings(&[(variable, value)]).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_weak_bootstrap_password_is_refused_by_name() {
+        let error = settings_error("BOOTSTRAP_ADMIN_PASSWORD", "short");
+        assert!(
+            error.starts_with("BOOTSTRAP_ADMIN_PASSWORD is invalid"),
+            "{error}"
+        );
+        assert!(!error.contains("\"short\""), "{error}");
     }
 
     #[test]

@@ -1,10 +1,13 @@
 //! The one error type of the REST routes and its single mapping to HTTP.
 //! Internal details are logged with the request's id, never sent.
 
-use axum::http::StatusCode;
+use std::time::Duration;
+
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
+use serde_json::json;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -12,8 +15,48 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     BadRequest(String),
+    /// A field of the request is invalid: `field` names it (lowerCamelCase).
+    #[error("{field}: {description}")]
+    InvalidField { field: String, description: String },
+    #[error("sign in first")]
+    Unauthenticated,
+    #[error("email or password is wrong")]
+    WrongCredentials,
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{message}")]
+    TooManyRequests {
+        message: String,
+        retry_after: Duration,
+    },
     #[error(transparent)]
     Database(#[from] sqlx::Error),
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// Splits a service's `field: problem` message into a field error.
+    pub fn invalid(message: &str) -> Self {
+        match message.split_once(": ") {
+            Some((field, description)) if !field.contains(' ') => Self::InvalidField {
+                field: field.to_owned(),
+                description: description.to_owned(),
+            },
+            _ => Self::BadRequest(message.to_owned()),
+        }
+    }
+}
+
+impl From<app::ssr::auth::AuthError> for ApiError {
+    fn from(error: app::ssr::auth::AuthError) -> Self {
+        use app::ssr::auth::AuthError;
+        match error {
+            AuthError::Invalid(message) => Self::invalid(&message),
+            AuthError::Database(error) => Self::Database(error),
+            AuthError::Hashing(message) => Self::Internal(message),
+        }
+    }
 }
 
 /// Google's JSON error shape (AIP-193), used by every JSON API of Tally.
@@ -27,14 +70,25 @@ struct ErrorDetail {
     code: u16,
     message: String,
     status: &'static str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    details: Vec<serde_json::Value>,
 }
 
 impl ApiError {
     fn status(&self) -> (StatusCode, &'static str) {
         match self {
             Self::NotFound(_) => (StatusCode::NOT_FOUND, "NOT_FOUND"),
-            Self::BadRequest(_) => (StatusCode::BAD_REQUEST, "INVALID_ARGUMENT"),
-            Self::Database(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL"),
+            Self::BadRequest(_) | Self::InvalidField { .. } => {
+                (StatusCode::BAD_REQUEST, "INVALID_ARGUMENT")
+            }
+            Self::Unauthenticated | Self::WrongCredentials => {
+                (StatusCode::UNAUTHORIZED, "UNAUTHENTICATED")
+            }
+            Self::Forbidden(_) => (StatusCode::FORBIDDEN, "PERMISSION_DENIED"),
+            Self::TooManyRequests { .. } => (StatusCode::TOO_MANY_REQUESTS, "RESOURCE_EXHAUSTED"),
+            Self::Database(_) | Self::Internal(_) => {
+                (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL")
+            }
         }
     }
 }
@@ -49,14 +103,29 @@ impl IntoResponse for ApiError {
         } else {
             self.to_string()
         };
+        let details = match &self {
+            Self::InvalidField { field, description } => vec![json!({
+                "@type": "type.googleapis.com/google.rpc.BadRequest",
+                "fieldViolations": [{"field": field, "description": description}],
+            })],
+            _ => Vec::new(),
+        };
         let body = ErrorBody {
             error: ErrorDetail {
                 code: status.as_u16(),
                 message,
                 status: name,
+                details,
             },
         };
-        (status, Json(body)).into_response()
+        let mut response = (status, Json(body)).into_response();
+        if let Self::TooManyRequests { retry_after, .. } = &self {
+            let seconds = retry_after.as_secs().max(1).to_string();
+            if let Ok(value) = HeaderValue::from_str(&seconds) {
+                response.headers_mut().insert(header::RETRY_AFTER, value);
+            }
+        }
+        response
     }
 }
 
@@ -64,27 +133,49 @@ impl IntoResponse for ApiError {
 mod tests {
     use super::*;
 
+    async fn body(response: Response) -> serde_json::Value {
+        let bytes = axum::body::to_bytes(response.into_body(), 8192)
+            .await
+            .unwrap();
+        serde_json::from_slice(&bytes).unwrap()
+    }
+
     #[tokio::test]
     async fn server_faults_hide_their_details() {
         let response = ApiError::Database(sqlx::Error::PoolTimedOut).into_response();
         assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
-        let body = axum::body::to_bytes(response.into_body(), 4096)
-            .await
-            .unwrap();
-        let text = String::from_utf8(body.to_vec()).unwrap();
-        assert!(text.contains("\"status\":\"INTERNAL\""));
-        assert!(!text.contains("pool"), "{text}");
+        let json = body(response).await;
+        assert_eq!(json["error"]["status"], "INTERNAL");
+        assert!(!json.to_string().contains("pool"), "{json}");
     }
 
     #[tokio::test]
     async fn client_errors_say_what_is_wrong() {
         let response = ApiError::BadRequest("ms must be at most 20000".into()).into_response();
         assert_eq!(response.status(), StatusCode::BAD_REQUEST);
-        let body = axum::body::to_bytes(response.into_body(), 4096)
-            .await
-            .unwrap();
-        let json: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        let json = body(response).await;
         assert_eq!(json["error"]["code"], 400);
         assert_eq!(json["error"]["message"], "ms must be at most 20000");
+    }
+
+    #[tokio::test]
+    async fn field_errors_name_the_field() {
+        let json = body(ApiError::invalid("email: enter an address").into_response()).await;
+        assert_eq!(
+            json["error"]["details"][0]["fieldViolations"][0]["field"],
+            "email"
+        );
+        assert_eq!(json["error"]["message"], "email: enter an address");
+    }
+
+    #[tokio::test]
+    async fn too_many_requests_says_when_to_retry() {
+        let response = ApiError::TooManyRequests {
+            message: "slow down".into(),
+            retry_after: Duration::from_millis(1500),
+        }
+        .into_response();
+        assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(response.headers()[header::RETRY_AFTER], "1");
     }
 }

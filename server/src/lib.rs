@@ -1,10 +1,13 @@
 //! The Tally server: configuration, telemetry, the Axum application and the
 //! command-line subcommands. `main.rs` only dispatches to these.
 
+pub mod auth;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod cookies;
 pub mod error;
+pub mod extract;
 pub mod health_check;
 pub mod middleware;
 pub mod panic_exit;

@@ -40,6 +40,10 @@ async fn run(command: Command, settings: Settings) -> ExitCode {
             telemetry::init_stderr();
             commands::backup(&settings, action).await
         }
+        Command::Token { action } => {
+            telemetry::init_stderr();
+            commands::token(&settings, action).await
+        }
         Command::Health { url } => health(&url).await,
     }
 }
@@ -71,11 +75,13 @@ async fn serve(settings: Settings) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // Handlers first: a signal from here on ends the server gracefully.
+    let stop = shutdown::signal();
     match application.local_addr() {
         Ok(addr) => tracing::info!("listening on http://{addr}"),
         Err(error) => tracing::warn!(%error, "listening, but the bound address is unknown"),
     }
-    match application.run_until_stopped(shutdown::signal()).await {
+    match application.run_until_stopped(stop).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             tracing::error!(%error, "stopped with an error");

@@ -17,6 +17,8 @@ use tokio::net::TcpListener;
 use tower_http::compression::CompressionLayer;
 use tower_http::timeout::TimeoutLayer;
 
+use app::ssr::auth::throttle::SignInThrottle;
+use app::ssr::auth::{users, AuthError};
 use app::ssr::data_dir_lock::{DataDirLock, LockError};
 use app::ssr::db::{self, DbError};
 use app::ssr::migrate::{MigrateError, Migrator};
@@ -41,6 +43,8 @@ pub enum StartupError {
     Migrate(#[from] MigrateError),
     #[error(transparent)]
     Secrets(#[from] SecretsError),
+    #[error("bootstrap admin: {0}")]
+    Bootstrap(#[from] AuthError),
     #[error("cannot listen on {addr}: {source}")]
     Bind {
         addr: SocketAddr,
@@ -78,7 +82,27 @@ pub async fn open_database(
         .as_ref()
         .and_then(|key| Key::parse(key.expose_secret()).ok());
     let (keyring, _) = secrets::prepare(&pool, &settings.data_dir, environment_key).await?;
+    bootstrap(settings, &pool).await?;
     Ok((lock, pool, keyring))
+}
+
+/// On an empty database, creates the admin from `BOOTSTRAP_ADMIN_EMAIL` and
+/// `BOOTSTRAP_ADMIN_PASSWORD`, or says how to.
+async fn bootstrap(settings: &Settings, pool: &SqlitePool) -> Result<(), StartupError> {
+    let made = users::bootstrap_admin(
+        pool,
+        settings.bootstrap_admin_email.as_deref(),
+        settings.bootstrap_admin_password.clone(),
+    )
+    .await?;
+    if let Some(admin) = made {
+        tracing::info!(email = %admin.email, "created the bootstrap admin");
+    } else if users::count(pool).await? == 0 {
+        tracing::warn!(
+            "no accounts yet: set BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD and restart to create the first admin"
+        );
+    }
+    Ok(())
 }
 
 impl Application {
@@ -96,6 +120,7 @@ impl Application {
             settings: Arc::new(settings),
             pool: pool.clone(),
             keyring: Arc::new(keyring),
+            sign_in_throttle: Arc::new(SignInThrottle::default()),
         });
         Ok(Self {
             listener,
@@ -169,6 +194,7 @@ fn router(state: AppState) -> Router {
             app::shell,
         ))
         .with_state(state)
+        .layer(axum::middleware::from_fn(middleware::csrf::require_csrf))
         .layer(axum::middleware::from_fn(
             middleware::cache_control::cache_control,
         ))

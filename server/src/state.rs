@@ -4,6 +4,7 @@ use axum::extract::FromRef;
 use leptos::config::LeptosOptions;
 use sqlx::SqlitePool;
 
+use app::ssr::auth::throttle::SignInThrottle;
 use app::ssr::secrets::Keyring;
 
 use crate::config::Settings;
@@ -16,6 +17,7 @@ pub struct AppState {
     pub pool: SqlitePool,
     pub leptos_options: LeptosOptions,
     pub keyring: Arc<Keyring>,
+    pub sign_in_throttle: Arc<SignInThrottle>,
 }
 
 impl FromRef<AppState> for LeptosOptions {

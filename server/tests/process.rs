@@ -7,6 +7,7 @@ mod support;
 
 use std::process::Stdio;
 
+use support::browser::Browser;
 use support::{tally_binary, RunningBinary};
 
 const DIAGNOSTICS: &[(&str, &str)] = &[("TALLY_DIAGNOSTICS", "1")];
@@ -18,8 +19,9 @@ fn blocking_client() -> reqwest::Client {
 #[tokio::test]
 async fn a_panic_in_a_request_handler_is_logged_and_exits_with_code_1() {
     let mut server = RunningBinary::start(DIAGNOSTICS);
-    let result = blocking_client()
-        .post(server.url("/api/diagnostics/panic"))
+    let browser = Browser::open(&server.url("")).await;
+    let result = browser
+        .request(reqwest::Method::POST, "/api/diagnostics/panic")
         .send()
         .await;
     assert!(result.is_err() || result.unwrap().status().is_server_error());
@@ -35,8 +37,9 @@ async fn a_panic_in_a_request_handler_is_logged_and_exits_with_code_1() {
 #[tokio::test]
 async fn a_panic_in_a_spawned_task_is_logged_and_exits_with_code_1() {
     let mut server = RunningBinary::start(DIAGNOSTICS);
-    let _ = blocking_client()
-        .post(server.url("/api/diagnostics/panic-task"))
+    let browser = Browser::open(&server.url("")).await;
+    let _ = browser
+        .request(reqwest::Method::POST, "/api/diagnostics/panic-task")
         .send()
         .await;
     assert_eq!(server.wait_exit(), Some(1));

@@ -6,6 +6,8 @@ mod support;
 
 use app::ssr::migrate::{registry, MigrateError, Migrator, StepError, StepFuture, Version};
 use sqlx::SqliteConnection;
+const V099: Version = Version::new(0, 99);
+
 use support::legacy::{self, count, snapshot, ALICE, BOB, DUPLICATED, SHARED_ACCOUNT};
 
 #[tokio::test]
@@ -15,7 +17,7 @@ async fn upgrading_a_v036_database_applies_every_v037_transform() {
     let pool = &db.pool;
     let transactions_before = count(pool, "SELECT count(*) FROM transactions").await;
 
-    let applied = Migrator::default().run(pool).await.unwrap();
+    let applied = Migrator::up_to(V099).run(pool).await.unwrap();
     let applied: Vec<String> = applied.iter().map(ToString::to_string).collect();
     assert_eq!(
         applied,
@@ -373,7 +375,8 @@ async fn the_latest_migrations_roll_back_in_order_until_one_cannot() {
     let dir = tempfile::tempdir().unwrap();
     let (db, _) = legacy::build(dir.path(), 0).await;
     let pool = &db.pool;
-    let migrator = Migrator::default();
+    // The v0.37 release on its own: later migrations would roll back first.
+    let migrator = Migrator::up_to(V099);
     migrator.run(pool).await.unwrap();
     sqlx::query("UPDATE payments SET autopay_failure = 1")
         .execute(pool)
@@ -423,7 +426,7 @@ async fn the_latest_migrations_roll_back_in_order_until_one_cannot() {
 async fn with_run_db_migrations_false_pending_migrations_stop_startup() {
     let dir = tempfile::tempdir().unwrap();
     let (db, _) = legacy::build(dir.path(), 0).await;
-    let error = Migrator::default()
+    let error = Migrator::up_to(V099)
         .ensure_current(&db.pool)
         .await
         .unwrap_err();

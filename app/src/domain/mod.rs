@@ -1,3 +1,4 @@
 //! Types and pure rules shared by the browser and the server. No I/O here.
 
 pub mod amount;
+pub mod password_policy;

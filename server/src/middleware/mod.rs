@@ -1,5 +1,6 @@
 //! Layers wrapped around every route.
 
 pub mod cache_control;
+pub mod csrf;
 pub mod request_id;
 pub mod security_headers;

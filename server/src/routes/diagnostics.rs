@@ -6,19 +6,23 @@ use std::time::Duration;
 
 use axum::extract::Query;
 use axum::routing::{get, post};
-use axum::Router;
 use serde::Deserialize;
 
+use super::{route, ApiRoute};
 use crate::error::ApiError;
-use crate::state::AppState;
 
 const MAX_SLOW_MS: u64 = 20_000;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/diagnostics/slow", get(slow))
-        .route("/api/diagnostics/panic", post(panic_in_handler))
-        .route("/api/diagnostics/panic-task", post(panic_in_task))
+pub fn routes() -> Vec<ApiRoute> {
+    vec![
+        route("/api/diagnostics/slow", &["GET"], get(slow)),
+        route("/api/diagnostics/panic", &["POST"], post(panic_in_handler)),
+        route(
+            "/api/diagnostics/panic-task",
+            &["POST"],
+            post(panic_in_task),
+        ),
+    ]
 }
 
 #[derive(Deserialize)]

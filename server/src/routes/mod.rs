@@ -1,24 +1,68 @@
 //! REST routes under `/api`. Pages are served by Leptos (see `startup`).
+//! The routes are a table so tests can walk every one of them (the CSRF
+//! test sends each state-changing route a request without the token).
 
 use axum::http::Uri;
-use axum::routing::{any, get};
+use axum::routing::{any, delete, get, post, MethodRouter};
 use axum::Router;
 
 use crate::error::ApiError;
 use crate::state::AppState;
 
+pub mod api_tokens;
+pub mod auth;
 pub mod diagnostics;
 pub mod health;
 
-pub fn api_router(diagnostics_enabled: bool) -> Router<AppState> {
-    let router = Router::new()
-        .route("/api/health", get(health::health))
-        .route("/api/{*rest}", any(api_not_found));
-    if diagnostics_enabled {
-        router.merge(diagnostics::router())
-    } else {
-        router
+/// One path of the API with the methods it answers.
+pub struct ApiRoute {
+    pub path: &'static str,
+    pub methods: &'static [&'static str],
+    pub route: MethodRouter<AppState>,
+}
+
+fn route(
+    path: &'static str,
+    methods: &'static [&'static str],
+    route: MethodRouter<AppState>,
+) -> ApiRoute {
+    ApiRoute {
+        path,
+        methods,
+        route,
     }
+}
+
+/// Every API route; the diagnostics routes only when enabled.
+pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
+    let mut routes = vec![
+        route("/api/health", &["GET"], get(health::health)),
+        route("/api/auth/csrf-token", &["GET"], get(auth::csrf_token)),
+        route("/api/auth/login", &["POST"], post(auth::login)),
+        route("/api/auth/logout", &["POST"], post(auth::logout)),
+        route("/api/auth/logout-all", &["POST"], post(auth::logout_all)),
+        route("/api/auth/me", &["GET"], get(auth::me)),
+        route("/api/auth/password", &["POST"], post(auth::change_password)),
+        route(
+            "/api/tokens",
+            &["GET", "POST"],
+            get(api_tokens::list).post(api_tokens::create),
+        ),
+        route("/api/tokens/{id}", &["DELETE"], delete(api_tokens::revoke)),
+    ];
+    if diagnostics_enabled {
+        routes.extend(diagnostics::routes());
+    }
+    routes
+}
+
+pub fn api_router(diagnostics_enabled: bool) -> Router<AppState> {
+    api_routes(diagnostics_enabled)
+        .into_iter()
+        .fold(Router::new(), |router, api| {
+            router.route(api.path, api.route)
+        })
+        .route("/api/{*rest}", any(api_not_found))
 }
 
 /// Unknown API paths answer with a JSON error, not the HTML not-found page.

@@ -94,6 +94,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v0.99_autopay_and_inactivation.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 0),
+            description: "personal API tokens",
+            sql: sql!("v1.00_api_tokens.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some("DROP TABLE api_tokens;"),
+        },
     ]
 }
 
@@ -117,14 +125,18 @@ mod tests {
     fn the_v037_release_is_exactly_the_listed_versions() {
         let versions: Vec<String> = all().iter().map(|m| m.version.to_string()).collect();
         assert_eq!(
-            versions,
+            versions[..8],
             ["v0.91", "v0.92", "v0.93", "v0.94", "v0.95", "v0.96", "v0.97", "v0.99"]
+        );
+        assert!(
+            versions[8..].iter().all(|v| v.as_str() >= "v1.00"),
+            "later work starts at v1.00"
         );
         let with_rollback: Vec<String> = all()
             .iter()
             .filter(|m| m.rollback.is_some())
             .map(|m| m.version.to_string())
             .collect();
-        assert_eq!(with_rollback, ["v0.97", "v0.99"]);
+        assert_eq!(with_rollback[..2], ["v0.97", "v0.99"]);
     }
 }

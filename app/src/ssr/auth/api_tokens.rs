@@ -1,0 +1,96 @@
+//! Personal API tokens (v1.00): `Authorization: Bearer tally_pat_…` for
+//! programmatic clients. Shown once, stored as SHA-256.
+
+use serde::{Deserialize, Serialize};
+use sqlx::SqlitePool;
+
+use super::token::{random_token, sha256_hex};
+use super::users::{by_id, User};
+use super::AuthError;
+
+/// Marks Tally tokens so secret scanners and people can recognise them.
+pub const PREFIX: &str = "tally_pat_";
+
+/// A token as its owner sees it in Profile (never the token itself).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiTokenInfo {
+    pub id: i64,
+    pub name: String,
+    pub created_at: String,
+    pub last_used_at: Option<String>,
+}
+
+fn check_name(name: &str) -> Result<String, AuthError> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > 100 {
+        return Err(AuthError::Invalid(
+            "name: give the token a name of 1 to 100 characters".into(),
+        ));
+    }
+    Ok(name.to_owned())
+}
+
+/// Makes a token for `user_id`; the returned secret is shown once.
+pub async fn create(
+    pool: &SqlitePool,
+    user_id: i64,
+    name: &str,
+) -> Result<(ApiTokenInfo, String), AuthError> {
+    let name = check_name(name)?;
+    let token = format!("{PREFIX}{}", random_token());
+    let info: ApiTokenInfo = sqlx::query_as(
+        "INSERT INTO api_tokens (user_id, name, token_hash) VALUES (?, ?, ?)
+         RETURNING id, name, created_at, last_used_at",
+    )
+    .bind(user_id)
+    .bind(name)
+    .bind(sha256_hex(&token))
+    .fetch_one(pool)
+    .await?;
+    Ok((info, token))
+}
+
+/// The user's live tokens, newest first.
+pub async fn list(pool: &SqlitePool, user_id: i64) -> Result<Vec<ApiTokenInfo>, AuthError> {
+    Ok(sqlx::query_as(
+        "SELECT id, name, created_at, last_used_at FROM api_tokens
+         WHERE user_id = ? AND revoked_at IS NULL ORDER BY id DESC",
+    )
+    .bind(user_id)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Revokes one of the user's tokens; false when the user has no such token.
+pub async fn revoke(pool: &SqlitePool, user_id: i64, id: i64) -> Result<bool, AuthError> {
+    let done = sqlx::query(
+        "UPDATE api_tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ? AND user_id = ? AND revoked_at IS NULL",
+    )
+    .bind(id)
+    .bind(user_id)
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// The owner of a live `token`, recording its use.
+pub async fn authenticate(pool: &SqlitePool, token: &str) -> Result<Option<User>, AuthError> {
+    if !token.starts_with(PREFIX) {
+        return Ok(None);
+    }
+    let owner: Option<i64> = sqlx::query_scalar(
+        "UPDATE api_tokens SET last_used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE token_hash = ? AND revoked_at IS NULL
+           AND user_id IN (SELECT id FROM users WHERE disabled_at IS NULL)
+         RETURNING user_id",
+    )
+    .bind(sha256_hex(token))
+    .fetch_optional(pool)
+    .await?;
+    match owner {
+        Some(id) => by_id(pool, id).await,
+        None => Ok(None),
+    }
+}

@@ -1,0 +1,22 @@
+//! Accounts: users, password hashing, hashed sessions, personal API tokens
+//! and sign-in throttling. The HTTP side (cookies, CSRF, extractors) is in
+//! the server crate.
+
+pub mod api_tokens;
+pub mod password;
+pub mod sessions;
+pub mod sign_in;
+pub mod throttle;
+pub mod token;
+pub mod users;
+
+/// Why an account operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum AuthError {
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+    #[error("password hashing failed: {0}")]
+    Hashing(String),
+    #[error("{0}")]
+    Invalid(String),
+}

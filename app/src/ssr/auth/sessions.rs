@@ -1,0 +1,95 @@
+//! Sessions. The cookie carries a random 256-bit token; `sessions.id` holds
+//! only its SHA-256 (v0.94), so a copied database row signs nobody in.
+//! A session ends 30 days after sign-in, or after 7 idle days.
+
+use sqlx::SqlitePool;
+
+use super::token::{random_token, sha256_hex};
+use super::users::{User, UserRow};
+use super::AuthError;
+
+pub const LIFETIME_DAYS: i64 = 30;
+pub const IDLE_DAYS: i64 = 7;
+
+/// A session found by its token.
+#[derive(Clone, Debug)]
+pub struct SessionUser {
+    pub user: User,
+    /// `sessions.id`: the token's hash.
+    pub session_id: String,
+}
+
+/// Starts a session for `user_id`; returns the token for the cookie.
+pub async fn create(
+    pool: &SqlitePool,
+    user_id: i64,
+    user_agent: Option<&str>,
+) -> Result<String, AuthError> {
+    let token = random_token();
+    sqlx::query(
+        "INSERT INTO sessions (id, user_id, expires_at, user_agent)
+         VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?), ?)",
+    )
+    .bind(sha256_hex(&token))
+    .bind(user_id)
+    .bind(format!("+{LIFETIME_DAYS} days"))
+    .bind(user_agent.map(|agent| agent.chars().take(300).collect::<String>()))
+    .execute(pool)
+    .await?;
+    Ok(token)
+}
+
+/// The live session of `token`, touching its last-seen time (at most once a
+/// minute, to spare writes).
+pub async fn authenticate(
+    pool: &SqlitePool,
+    token: &str,
+) -> Result<Option<SessionUser>, AuthError> {
+    let session_id = sha256_hex(token);
+    let row: Option<UserRow> = sqlx::query_as(
+        "SELECT u.id, u.email, u.name, u.role FROM sessions s JOIN users u ON u.id = s.user_id
+         WHERE s.id = ?1
+           AND s.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+           AND s.last_seen_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?2)
+           AND u.disabled_at IS NULL",
+    )
+    .bind(&session_id)
+    .bind(format!("-{IDLE_DAYS} days"))
+    .fetch_optional(pool)
+    .await?;
+    let Some(row) = row else { return Ok(None) };
+    sqlx::query(
+        "UPDATE sessions SET last_seen_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ? AND last_seen_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 minute')",
+    )
+    .bind(&session_id)
+    .execute(pool)
+    .await?;
+    Ok(Some(SessionUser {
+        user: row.into(),
+        session_id,
+    }))
+}
+
+/// Ends one session.
+pub async fn end(pool: &SqlitePool, session_id: &str) -> Result<(), AuthError> {
+    sqlx::query("DELETE FROM sessions WHERE id = ?")
+        .bind(session_id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// Ends every session of a user, except `keep` when given.
+pub async fn end_all(
+    pool: &SqlitePool,
+    user_id: i64,
+    keep: Option<&str>,
+) -> Result<u64, AuthError> {
+    let done = sqlx::query("DELETE FROM sessions WHERE user_id = ? AND id IS NOT ?")
+        .bind(user_id)
+        .bind(keep)
+        .execute(pool)
+        .await?;
+    Ok(done.rows_affected())
+}

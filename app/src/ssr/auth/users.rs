@@ -1,0 +1,204 @@
+//! Users and the bootstrap admin.
+
+use secrecy::SecretString;
+use serde::{Deserialize, Serialize};
+use sqlx::SqlitePool;
+
+use super::password::{self, PasswordHashString};
+use super::AuthError;
+use crate::domain::password_policy;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    User,
+    Admin,
+}
+
+/// A signed-in or stored user, without anything secret.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct User {
+    pub id: i64,
+    pub email: String,
+    pub name: String,
+    pub role: Role,
+}
+
+impl User {
+    pub fn is_admin(&self) -> bool {
+        self.role == Role::Admin
+    }
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct UserRow {
+    pub id: i64,
+    pub email: String,
+    pub name: String,
+    pub role: String,
+}
+
+impl From<UserRow> for User {
+    fn from(row: UserRow) -> Self {
+        Self {
+            id: row.id,
+            email: row.email,
+            name: row.name,
+            role: if row.role == "admin" {
+                Role::Admin
+            } else {
+                Role::User
+            },
+        }
+    }
+}
+
+/// A plausible email address: one `@`, something on both sides, a dot in
+/// the domain, at most 254 characters.
+pub fn check_email(email: &str) -> Result<String, AuthError> {
+    let email = email.trim();
+    let valid = email.len() <= 254
+        && email.split_once('@').is_some_and(|(local, domain)| {
+            !local.is_empty()
+                && domain.contains('.')
+                && !domain.contains('@')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+        })
+        && !email.chars().any(char::is_whitespace);
+    if valid {
+        Ok(email.to_owned())
+    } else {
+        Err(AuthError::Invalid(
+            "email: enter an address like name@example.com".into(),
+        ))
+    }
+}
+
+pub async fn count(pool: &SqlitePool) -> Result<i64, AuthError> {
+    Ok(sqlx::query_scalar("SELECT count(*) FROM users")
+        .fetch_one(pool)
+        .await?)
+}
+
+pub async fn by_id(pool: &SqlitePool, id: i64) -> Result<Option<User>, AuthError> {
+    let row: Option<UserRow> =
+        sqlx::query_as("SELECT id, email, name, role FROM users WHERE id = ?")
+            .bind(id)
+            .fetch_optional(pool)
+            .await?;
+    Ok(row.map(User::from))
+}
+
+pub async fn by_email(pool: &SqlitePool, email: &str) -> Result<Option<User>, AuthError> {
+    let row: Option<UserRow> =
+        sqlx::query_as("SELECT id, email, name, role FROM users WHERE email = ?")
+            .bind(email.trim())
+            .fetch_optional(pool)
+            .await?;
+    Ok(row.map(User::from))
+}
+
+/// The user signing in with `email` (if any, and not disabled) and their hash.
+pub(crate) async fn for_sign_in(
+    pool: &SqlitePool,
+    email: &str,
+) -> Result<Option<(User, Option<String>)>, AuthError> {
+    let row: Option<(i64, String, String, String, Option<String>)> = sqlx::query_as(
+        "SELECT id, email, name, role, password_hash FROM users WHERE email = ? AND disabled_at IS NULL",
+    )
+    .bind(email.trim())
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.map(|(id, email, name, role, hash)| {
+        (
+            UserRow {
+                id,
+                email,
+                name,
+                role,
+            }
+            .into(),
+            hash,
+        )
+    }))
+}
+
+/// Creates a user after checking the email and the password policy.
+pub async fn create(
+    pool: &SqlitePool,
+    email: &str,
+    name: &str,
+    password: SecretString,
+    role: Role,
+) -> Result<User, AuthError> {
+    use secrecy::ExposeSecret;
+    let email = check_email(email)?;
+    password_policy::check(password.expose_secret(), &email)
+        .map_err(|problem| AuthError::Invalid(format!("password: {problem}")))?;
+    let PasswordHashString(hash) = password::hash(password).await?;
+    let role_text = match role {
+        Role::Admin => "admin",
+        Role::User => "user",
+    };
+    let row: UserRow = sqlx::query_as(
+        "INSERT INTO users (email, name, password_hash, role) VALUES (?, ?, ?, ?)
+         RETURNING id, email, name, role",
+    )
+    .bind(&email)
+    .bind(name.trim())
+    .bind(hash)
+    .bind(role_text)
+    .fetch_one(pool)
+    .await
+    .map_err(|error| match &error {
+        sqlx::Error::Database(db) if db.is_unique_violation() => {
+            AuthError::Invalid("email: an account with this address exists".into())
+        }
+        _ => AuthError::Database(error),
+    })?;
+    sqlx::query("INSERT INTO settings (user_id, key, value) VALUES (?, 'geolocation_enabled', 'false') ON CONFLICT DO NOTHING")
+        .bind(row.id)
+        .execute(pool)
+        .await?;
+    Ok(row.into())
+}
+
+/// Replaces a user's password after checking the policy.
+pub async fn set_password(
+    pool: &SqlitePool,
+    user: &User,
+    password: SecretString,
+) -> Result<(), AuthError> {
+    use secrecy::ExposeSecret;
+    password_policy::check(password.expose_secret(), &user.email)
+        .map_err(|problem| AuthError::Invalid(format!("newPassword: {problem}")))?;
+    let PasswordHashString(hash) = password::hash(password).await?;
+    sqlx::query("UPDATE users SET password_hash = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?")
+        .bind(hash)
+        .bind(user.id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// On an empty database, creates the first admin from the bootstrap
+/// settings. Returns the admin when one was made.
+pub async fn bootstrap_admin(
+    pool: &SqlitePool,
+    email: Option<&str>,
+    password: Option<SecretString>,
+) -> Result<Option<User>, AuthError> {
+    if count(pool).await? > 0 {
+        return Ok(None);
+    }
+    match (email, password) {
+        (Some(email), Some(password)) => {
+            create(pool, email, "Administrator", password, Role::Admin)
+                .await
+                .map(Some)
+        }
+        _ => Ok(None),
+    }
+}

@@ -1,0 +1,65 @@
+//! Reading and writing Tally's two cookies: the session and the CSRF token.
+
+use axum::http::{header, HeaderMap, HeaderValue};
+
+pub const SESSION: &str = "tally_session";
+pub const CSRF: &str = "tally_csrf";
+
+/// The value of cookie `name` in the request, if sent.
+pub fn get<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| value)
+}
+
+/// A `Set-Cookie` value. `max_age` of zero deletes the cookie.
+pub fn set(
+    name: &str,
+    value: &str,
+    max_age_seconds: i64,
+    http_only: bool,
+    secure: bool,
+    same_site: &str,
+) -> Option<HeaderValue> {
+    let mut cookie =
+        format!("{name}={value}; Path=/; Max-Age={max_age_seconds}; SameSite={same_site}");
+    if http_only {
+        cookie.push_str("; HttpOnly");
+    }
+    if secure {
+        cookie.push_str("; Secure");
+    }
+    HeaderValue::from_str(&cookie).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_a_cookie_among_several() {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::COOKIE,
+            HeaderValue::from_static("a=1; tally_session=abc; b=2"),
+        );
+        assert_eq!(get(&headers, SESSION), Some("abc"));
+        assert_eq!(get(&headers, CSRF), None);
+    }
+
+    #[test]
+    fn builds_flags() {
+        let cookie = set(SESSION, "t", 60, true, true, "Lax").unwrap();
+        assert_eq!(
+            cookie,
+            "tally_session=t; Path=/; Max-Age=60; SameSite=Lax; HttpOnly; Secure"
+        );
+        let plain = set(CSRF, "x", 0, false, false, "Strict").unwrap();
+        assert_eq!(plain, "tally_csrf=x; Path=/; Max-Age=0; SameSite=Strict");
+    }
+}

@@ -1,0 +1,51 @@
+//! CSRF protection by double submit: every state-changing request must carry
+//! an `X-CSRF-Token` header equal to the `tally_csrf` cookie (from
+//! `GET /api/auth/csrf-token`). Another site can make a browser send the
+//! cookie, but cannot read it to set the header. Requests that authenticate
+//! with a bearer token and carry no cookies are exempt: nothing ambient
+//! authorises them.
+
+use axum::extract::Request;
+use axum::http::{header, HeaderName, Method};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use app::ssr::auth::token::constant_time_eq;
+
+use crate::cookies;
+use crate::error::ApiError;
+
+pub const HEADER: HeaderName = HeaderName::from_static("x-csrf-token");
+
+pub async fn require_csrf(request: Request, next: Next) -> Response {
+    if is_safe(request.method()) || bearer_without_cookies(&request) {
+        return next.run(request).await;
+    }
+    let headers = request.headers();
+    let cookie = cookies::get(headers, cookies::CSRF);
+    let sent = headers.get(&HEADER).and_then(|value| value.to_str().ok());
+    match (cookie, sent) {
+        (Some(cookie), Some(sent)) if !cookie.is_empty() && constant_time_eq(cookie, sent) => next.run(request).await,
+        _ => ApiError::Forbidden(
+            "missing or mismatched CSRF token: get one from GET /api/auth/csrf-token and send it in the X-CSRF-Token header"
+                .into(),
+        )
+        .into_response(),
+    }
+}
+
+fn is_safe(method: &Method) -> bool {
+    matches!(
+        *method,
+        Method::GET | Method::HEAD | Method::OPTIONS | Method::TRACE
+    )
+}
+
+fn bearer_without_cookies(request: &Request) -> bool {
+    let headers = request.headers();
+    !headers.contains_key(header::COOKIE)
+        && headers
+            .get(header::AUTHORIZATION)
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|value| value.starts_with("Bearer "))
+}

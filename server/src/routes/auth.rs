@@ -1,0 +1,188 @@
+//! `/api/auth/…`: the CSRF token, signing in and out, the current user and
+//! password changes.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use secrecy::SecretString;
+use serde::Deserialize;
+use serde_json::json;
+
+use app::ssr::auth::sign_in::{self, Attempt, SignInError};
+use app::ssr::auth::token::random_token;
+use app::ssr::auth::{password, sessions, users};
+
+use crate::auth::{Credential, CurrentUser};
+use crate::cookies;
+use crate::error::ApiError;
+use crate::extract::ApiJson;
+use crate::state::AppState;
+
+const CSRF_MAX_AGE: i64 = 30 * 24 * 3600;
+const SESSION_MAX_AGE: i64 = sessions::LIFETIME_DAYS * 24 * 3600;
+
+/// `GET /api/auth/csrf-token`: the token to send in `X-CSRF-Token`, also set
+/// as the `tally_csrf` cookie (kept when the browser already has one).
+pub async fn csrf_token(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    let token = cookies::get(&headers, cookies::CSRF)
+        .filter(|existing| {
+            existing.len() == 43
+                && existing
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        })
+        .map(str::to_owned)
+        .unwrap_or_else(random_token);
+    let cookie = cookies::set(
+        cookies::CSRF,
+        &token,
+        CSRF_MAX_AGE,
+        state.settings.csrf_http_only,
+        state.settings.secure_cookies(),
+        "Strict",
+    );
+    let mut response = Json(json!({ "csrfToken": token })).into_response();
+    if let Some(cookie) = cookie {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    response
+}
+
+#[derive(Deserialize)]
+pub struct SignInBody {
+    email: String,
+    password: String,
+}
+
+/// `POST /api/auth/login`: the same answer for an unknown email and a wrong
+/// password; throttled per IP and per account.
+pub async fn login(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<SignInBody>,
+) -> Result<Response, ApiError> {
+    let attempt = Attempt {
+        email: body.email,
+        password: SecretString::from(body.password),
+        ip: peer.ip(),
+        user_agent: headers
+            .get(header::USER_AGENT)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned),
+    };
+    match sign_in::sign_in(
+        &state.pool,
+        &state.keyring,
+        &state.sign_in_throttle,
+        attempt,
+    )
+    .await
+    {
+        Ok((user, token)) => {
+            let mut response = Json(json!({ "user": user })).into_response();
+            if let Some(cookie) = session_cookie(&state, &token, SESSION_MAX_AGE) {
+                response.headers_mut().append(header::SET_COOKIE, cookie);
+            }
+            Ok(response)
+        }
+        Err(SignInError::WrongCredentials) => Err(ApiError::WrongCredentials),
+        Err(error @ SignInError::Throttled(wait)) => Err(ApiError::TooManyRequests {
+            message: error.to_string(),
+            retry_after: wait,
+        }),
+        Err(SignInError::Auth(error)) => Err(error.into()),
+    }
+}
+
+fn session_cookie(state: &AppState, token: &str, max_age: i64) -> Option<axum::http::HeaderValue> {
+    cookies::set(
+        cookies::SESSION,
+        token,
+        max_age,
+        true,
+        state.settings.secure_cookies(),
+        "Lax",
+    )
+}
+
+fn signed_out(state: &AppState) -> Response {
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    if let Some(cookie) = session_cookie(state, "", 0) {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    response
+}
+
+/// `POST /api/auth/logout`: ends this session.
+pub async fn logout(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Response, ApiError> {
+    if let Credential::Session { session_id } = &current.credential {
+        sessions::end(&state.pool, session_id).await?;
+    }
+    Ok(signed_out(&state))
+}
+
+/// `POST /api/auth/logout-all`: ends every session of the user, this one too.
+pub async fn logout_all(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Response, ApiError> {
+    sessions::end_all(&state.pool, current.user.id, None).await?;
+    Ok(signed_out(&state))
+}
+
+/// `GET /api/auth/me`.
+pub async fn me(current: CurrentUser) -> Json<serde_json::Value> {
+    Json(json!({ "user": current.user }))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PasswordBody {
+    current_password: String,
+    new_password: String,
+}
+
+/// `POST /api/auth/password`: needs the current password; ends every other
+/// session of the user.
+pub async fn change_password(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    current: CurrentUser,
+    ApiJson(body): ApiJson<PasswordBody>,
+) -> Result<StatusCode, ApiError> {
+    state
+        .sign_in_throttle
+        .attempt(peer.ip(), &current.user.email)
+        .map_err(|wait| ApiError::TooManyRequests {
+            message: "too many password attempts; try again later".into(),
+            retry_after: wait,
+        })?;
+    let stored: Option<String> = sqlx::query_scalar("SELECT password_hash FROM users WHERE id = ?")
+        .bind(current.user.id)
+        .fetch_one(&state.pool)
+        .await?;
+    if !password::verify(SecretString::from(body.current_password), stored).await? {
+        return Err(ApiError::invalid(
+            "currentPassword: this is not your current password",
+        ));
+    }
+    users::set_password(
+        &state.pool,
+        &current.user,
+        SecretString::from(body.new_password),
+    )
+    .await?;
+    let keep = match &current.credential {
+        Credential::Session { session_id } => Some(session_id.as_str()),
+        Credential::ApiToken => None,
+    };
+    sessions::end_all(&state.pool, current.user.id, keep).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

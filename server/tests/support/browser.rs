@@ -1,0 +1,110 @@
+//! A minimal browser for API tests: keeps the CSRF and session cookies and
+//! sends the CSRF header, as the frontend does.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use reqwest::{Method, RequestBuilder, Response};
+
+pub struct Browser {
+    pub base: String,
+    pub client: reqwest::Client,
+    pub csrf: String,
+    pub session: Option<String>,
+}
+
+fn cookie_value(response: &Response, name: &str) -> Option<String> {
+    response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(|v| {
+            v.strip_prefix(&format!("{name}="))
+                .map(|rest| rest.split(';').next().unwrap_or_default().to_owned())
+        })
+}
+
+impl Browser {
+    /// Fetches a CSRF token, as the frontend does on load.
+    pub async fn open(base: &str) -> Self {
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        let response = client
+            .get(format!("{base}/api/auth/csrf-token"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        let cookie = cookie_value(&response, "tally_csrf").unwrap();
+        let body: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(body["csrfToken"], cookie.as_str());
+        Self {
+            base: base.to_owned(),
+            client,
+            csrf: cookie,
+            session: None,
+        }
+    }
+
+    pub fn cookie_header(&self) -> String {
+        match &self.session {
+            Some(session) => format!("tally_csrf={}; tally_session={session}", self.csrf),
+            None => format!("tally_csrf={}", self.csrf),
+        }
+    }
+
+    /// A request with the cookies and the CSRF header.
+    pub fn request(&self, method: Method, path: &str) -> RequestBuilder {
+        self.client
+            .request(method, format!("{}{path}", self.base))
+            .header("cookie", self.cookie_header())
+            .header("x-csrf-token", &self.csrf)
+    }
+
+    /// The same cookies without the CSRF header.
+    pub fn request_without_csrf(&self, method: Method, path: &str) -> RequestBuilder {
+        self.client
+            .request(method, format!("{}{path}", self.base))
+            .header("cookie", self.cookie_header())
+    }
+
+    pub async fn login(&mut self, email: &str, password: &str) -> Response {
+        let response = self
+            .request(Method::POST, "/api/auth/login")
+            .json(&serde_json::json!({ "email": email, "password": password }))
+            .send()
+            .await
+            .unwrap();
+        if let Some(session) = cookie_value(&response, "tally_session") {
+            self.session = Some(session);
+        }
+        response
+    }
+
+    pub async fn signed_in(base: &str, email: &str, password: &str) -> Self {
+        let mut browser = Self::open(base).await;
+        let response = browser.login(email, password).await;
+        assert_eq!(response.status(), 200, "sign-in of {email}");
+        browser
+    }
+
+    pub async fn status(&self, method: Method, path: &str) -> u16 {
+        self.request(method, path)
+            .send()
+            .await
+            .unwrap()
+            .status()
+            .as_u16()
+    }
+}
+
+pub fn set_cookie_of(response: &Response, name: &str) -> Option<String> {
+    response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with(&format!("{name}=")))
+        .map(str::to_owned)
+}
