@@ -1,30 +1,36 @@
 //! The shutdown signal: SIGTERM (what `docker stop` sends) or Ctrl-C.
 
-/// Completes when the process is asked to stop.
-pub async fn signal() {
-    let ctrl_c = async {
-        if let Err(error) = tokio::signal::ctrl_c().await {
-            tracing::error!(%error, "cannot listen for Ctrl-C");
-            std::future::pending::<()>().await;
-        }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut stream) => {
-                stream.recv().await;
+use std::future::Future;
+
+/// Installs the signal handlers now (so a signal that arrives before the
+/// server starts waiting is not lost, nor left to the default action of
+/// killing the process) and completes when one arrives.
+#[cfg(unix)]
+pub fn signal() -> impl Future<Output = ()> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let terminate = signal(SignalKind::terminate());
+    let interrupt = signal(SignalKind::interrupt());
+    async move {
+        match (terminate, interrupt) {
+            (Ok(mut terminate), Ok(mut interrupt)) => {
+                tokio::select! {
+                    _ = terminate.recv() => tracing::info!("SIGTERM received; shutting down"),
+                    _ = interrupt.recv() => tracing::info!("Ctrl-C received; shutting down"),
+                }
             }
-            Err(error) => {
-                tracing::error!(%error, "cannot listen for SIGTERM");
+            (Err(error), _) | (_, Err(error)) => {
+                tracing::error!(%error, "cannot listen for shutdown signals");
                 std::future::pending::<()>().await;
             }
         }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
+    }
+}
 
-    tokio::select! {
-        () = ctrl_c => tracing::info!("Ctrl-C received; shutting down"),
-        () = terminate => tracing::info!("SIGTERM received; shutting down"),
+#[cfg(not(unix))]
+pub fn signal() -> impl Future<Output = ()> {
+    async {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            tracing::info!("Ctrl-C received; shutting down");
+        }
     }
 }
