@@ -60,6 +60,8 @@ export default defineConfig({
       DATA_DIR: join(process.env.E2E_DATA, "data"),
       LOG_DIR: join(process.env.E2E_DATA, "logs"),
       RUST_LOG: "info",
+      BOOTSTRAP_ADMIN_EMAIL: "admin@example.com",
+      BOOTSTRAP_ADMIN_PASSWORD: "correct horse battery staple",
     },
   },
 });

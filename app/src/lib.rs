@@ -2,6 +2,7 @@
 //! and the server agree on. Server-only code lives behind the `ssr` feature in
 //! [`ssr`]; nothing in here performs I/O in the browser build.
 
+pub mod api;
 pub mod components;
 pub mod domain;
 pub mod pages;

@@ -6,7 +6,7 @@ use leptos_router::{
 };
 
 use crate::components::layout::Layout;
-use crate::pages::{home::HomePage, not_found::NotFound};
+use crate::pages::{home::HomePage, login::LoginPage, not_found::NotFound, profile::ProfilePage};
 
 /// The HTML document the server streams for every page. Only the server calls
 /// it; the browser hydrates [`App`] inside `<body>`.
@@ -46,6 +46,8 @@ pub fn App() -> impl IntoView {
             <Layout>
                 <Routes fallback=NotFound>
                     <Route path=StaticSegment("") view=HomePage/>
+                    <Route path=StaticSegment("login") view=LoginPage/>
+                    <Route path=StaticSegment("profile") view=ProfilePage/>
                 </Routes>
             </Layout>
         </Router>

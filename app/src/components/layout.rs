@@ -21,6 +21,8 @@ pub fn Layout(children: Children) -> impl IntoView {
                 <nav class="site-nav" aria-label="Main">
                     <ul>
                         <li><A href="/">"Home"</A></li>
+                        <li><A href="/profile">"Profile"</A></li>
+                        <li><A href="/login">"Sign in"</A></li>
                     </ul>
                 </nav>
             </div>

@@ -1,2 +1,3 @@
+pub mod api_tokens;
 pub mod layout;
 pub mod yearly_cost;

@@ -1,0 +1,132 @@
+//! Calls from the browser to Tally's REST API. The CSRF token is fetched
+//! once from `/api/auth/csrf-token`, kept in memory (never in storage) and
+//! attached to every state-changing call. Only the browser build can make
+//! calls; on the server these answer [`ApiFailure::Unavailable`], and pages
+//! only call them from event handlers and client-side effects.
+
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "hydrate")]
+mod fetch;
+#[cfg(not(feature = "hydrate"))]
+#[path = "fetch_unavailable.rs"]
+mod fetch;
+
+pub use fetch::{delete, get_json, send_json};
+
+/// What went wrong with a call, in words for the person using the page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ApiFailure {
+    /// The server answered with an error; `field` names the input at fault.
+    Answered {
+        status: u16,
+        message: String,
+        field: Option<String>,
+    },
+    /// The server could not be reached.
+    Network(String),
+    /// Not in a browser.
+    Unavailable,
+}
+
+impl ApiFailure {
+    pub fn message(&self) -> String {
+        match self {
+            Self::Answered { message, .. } => message.clone(),
+            Self::Network(message) => format!("cannot reach Tally: {message}"),
+            Self::Unavailable => "this needs JavaScript".to_owned(),
+        }
+    }
+
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Self::Answered { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+}
+
+/// Tally's JSON error body (AIP-193 with BadRequest details).
+#[derive(Deserialize)]
+struct ErrorBody {
+    error: ErrorDetail,
+}
+
+#[derive(Deserialize)]
+struct ErrorDetail {
+    message: String,
+    #[serde(default)]
+    details: Vec<Detail>,
+}
+
+#[derive(Deserialize)]
+struct Detail {
+    #[serde(rename = "fieldViolations", default)]
+    field_violations: Vec<FieldViolation>,
+}
+
+#[derive(Deserialize)]
+struct FieldViolation {
+    field: String,
+}
+
+/// Reads an error response body into an [`ApiFailure`].
+pub fn failure_from(status: u16, body: &str) -> ApiFailure {
+    match serde_json::from_str::<ErrorBody>(body) {
+        Ok(parsed) => ApiFailure::Answered {
+            status,
+            field: parsed
+                .error
+                .details
+                .into_iter()
+                .flat_map(|detail| detail.field_violations)
+                .map(|violation| violation.field)
+                .next(),
+            message: parsed.error.message,
+        },
+        Err(_) => ApiFailure::Answered {
+            status,
+            message: format!("the server answered {status}"),
+            field: None,
+        },
+    }
+}
+
+/// The signed-in user as `/api/auth/me` returns it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Me {
+    pub id: i64,
+    pub email: String,
+    pub name: String,
+    pub role: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MeBody {
+    pub user: Me,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_errors_are_read_from_the_details() {
+        let body = r#"{"error":{"code":400,"message":"email: enter an address","status":"INVALID_ARGUMENT",
+            "details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"email","description":"enter an address"}]}]}}"#;
+        let failure = failure_from(400, body);
+        assert_eq!(
+            failure,
+            ApiFailure::Answered {
+                status: 400,
+                message: "email: enter an address".into(),
+                field: Some("email".into())
+            }
+        );
+        assert_eq!(
+            failure_from(502, "<html>").message(),
+            "the server answered 502"
+        );
+    }
+}

@@ -1,0 +1,74 @@
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::components::A;
+use leptos_router::hooks::use_navigate;
+
+use crate::api::{self, MeBody};
+use crate::components::api_tokens::ApiTokens;
+
+/// `/profile`: who is signed in, signing out, and personal API tokens.
+/// Loaded in the browser, where the session cookie is.
+#[component]
+pub fn ProfilePage() -> impl IntoView {
+    let me = LocalResource::new(|| api::get_json::<MeBody>("/api/auth/me"));
+    let navigate = use_navigate();
+    let error = RwSignal::new(None::<String>);
+
+    let sign_out = move |path: &'static str| {
+        let navigate = navigate.clone();
+        leptos::task::spawn_local(async move {
+            match api::send_json::<_, serde_json::Value>("POST", path, &serde_json::json!({})).await
+            {
+                Ok(_) => navigate("/login", Default::default()),
+                Err(failure) => error.set(Some(failure.message())),
+            }
+        });
+    };
+    let sign_out_here = {
+        let sign_out = sign_out.clone();
+        move |_| sign_out("/api/auth/logout")
+    };
+    let sign_out_everywhere = move |_| sign_out("/api/auth/logout-all");
+
+    view! {
+        <Title text="Profile"/>
+        <h1>"Profile"</h1>
+        {move || match me.get() {
+            None => view! { <p aria-busy="true">"Loading…"</p> }.into_any(),
+            Some(Err(failure)) if failure.status() == Some(401) => {
+                view! {
+                    <p>"You are signed out. " <A href="/login">"Sign in"</A></p>
+                }
+                    .into_any()
+            }
+            Some(Err(failure)) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
+            Some(Ok(body)) => {
+                view! {
+                    <section class="card" aria-labelledby="account-title">
+                        <h2 id="account-title">"Account"</h2>
+                        <dl class="facts">
+                            <dt>"Name"</dt>
+                            <dd>{body.user.name.clone()}</dd>
+                            <dt>"Email"</dt>
+                            <dd data-testid="profile-email">{body.user.email.clone()}</dd>
+                            <dt>"Role"</dt>
+                            <dd>{body.user.role.clone()}</dd>
+                        </dl>
+                    </section>
+                    <ApiTokens/>
+                }
+                    .into_any()
+            }
+        }}
+        <section class="card" aria-labelledby="sessions-title">
+            <h2 id="sessions-title">"Sessions"</h2>
+            <p class="field-error" role="alert">{move || error.get()}</p>
+            <div class="actions">
+                <button type="button" class="button" on:click=sign_out_here>"Sign out"</button>
+                <button type="button" class="button button--quiet" on:click=sign_out_everywhere>
+                    "Sign out everywhere"
+                </button>
+            </div>
+        </section>
+    }
+}
