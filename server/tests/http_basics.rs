@@ -3,6 +3,8 @@
 mod support;
 
 use reqwest::header;
+use reqwest::Method;
+use support::browser::Browser;
 use support::spawn_app;
 
 fn assert_security_headers(response: &reqwest::Response) {
@@ -176,7 +178,7 @@ async fn static_assets_are_precompressed_and_cached_by_name() {
 }
 
 #[tokio::test]
-async fn diagnostics_routes_exist_only_when_enabled() {
+async fn diagnostics_routes_exist_only_when_enabled_and_only_for_admins() {
     let off = spawn_app(&[]).await;
     let response = off
         .client
@@ -191,17 +193,51 @@ async fn diagnostics_routes_exist_only_when_enabled() {
         "unknown API paths answer JSON"
     );
 
-    let on = spawn_app(&[("TALLY_DIAGNOSTICS", "true")]).await;
-    let response = on
+    let admin = ("admin@example.com", "correct horse battery staple");
+    let on = spawn_app(&[
+        ("TALLY_DIAGNOSTICS", "true"),
+        ("BOOTSTRAP_ADMIN_EMAIL", admin.0),
+        ("BOOTSTRAP_ADMIN_PASSWORD", admin.1),
+    ])
+    .await;
+    let anonymous = on
         .client
         .get(on.url("/api/diagnostics/slow?ms=1"))
         .send()
         .await
         .unwrap();
-    assert_eq!(response.status(), 200);
-    let too_slow = on
-        .client
-        .get(on.url("/api/diagnostics/slow?ms=999999"))
+    assert_eq!(anonymous.status(), 401);
+
+    let pool = app::ssr::db::connect(&on.database_path()).await.unwrap();
+    app::ssr::auth::users::create(
+        &pool,
+        "user@example.com",
+        "User",
+        secrecy::SecretString::from("plain member passphrase"),
+        app::ssr::auth::users::Role::User,
+    )
+    .await
+    .unwrap();
+    let user = Browser::signed_in(&on.address, "user@example.com", "plain member passphrase").await;
+    assert_eq!(
+        user.status(Method::GET, "/api/diagnostics/slow?ms=1").await,
+        403
+    );
+    assert_eq!(
+        user.status(Method::POST, "/api/diagnostics/panic").await,
+        403,
+        "and the process lives on"
+    );
+
+    let browser = Browser::signed_in(&on.address, admin.0, admin.1).await;
+    assert_eq!(
+        browser
+            .status(Method::GET, "/api/diagnostics/slow?ms=1")
+            .await,
+        200
+    );
+    let too_slow = browser
+        .request(Method::GET, "/api/diagnostics/slow?ms=999999")
         .send()
         .await
         .unwrap();

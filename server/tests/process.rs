@@ -10,7 +10,13 @@ use std::process::Stdio;
 use support::browser::Browser;
 use support::{tally_binary, RunningBinary};
 
-const DIAGNOSTICS: &[(&str, &str)] = &[("TALLY_DIAGNOSTICS", "1")];
+const ADMIN: &str = "admin@example.com";
+const PASSWORD: &str = "correct horse battery staple";
+const DIAGNOSTICS: &[(&str, &str)] = &[
+    ("TALLY_DIAGNOSTICS", "1"),
+    ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
+    ("BOOTSTRAP_ADMIN_PASSWORD", PASSWORD),
+];
 
 fn blocking_client() -> reqwest::Client {
     reqwest::Client::new()
@@ -19,7 +25,7 @@ fn blocking_client() -> reqwest::Client {
 #[tokio::test]
 async fn a_panic_in_a_request_handler_is_logged_and_exits_with_code_1() {
     let mut server = RunningBinary::start(DIAGNOSTICS);
-    let browser = Browser::open(&server.url("")).await;
+    let browser = Browser::signed_in(&server.url(""), ADMIN, PASSWORD).await;
     let result = browser
         .request(reqwest::Method::POST, "/api/diagnostics/panic")
         .send()
@@ -37,7 +43,7 @@ async fn a_panic_in_a_request_handler_is_logged_and_exits_with_code_1() {
 #[tokio::test]
 async fn a_panic_in_a_spawned_task_is_logged_and_exits_with_code_1() {
     let mut server = RunningBinary::start(DIAGNOSTICS);
-    let browser = Browser::open(&server.url("")).await;
+    let browser = Browser::signed_in(&server.url(""), ADMIN, PASSWORD).await;
     let _ = browser
         .request(reqwest::Method::POST, "/api/diagnostics/panic-task")
         .send()
@@ -60,9 +66,10 @@ async fn graceful_shutdown_on(signal: &str) {
         .unwrap();
     assert_eq!(health.status(), 200);
 
+    let admin = Browser::signed_in(&server.url(""), ADMIN, PASSWORD).await;
     let in_flight = tokio::spawn(
-        blocking_client()
-            .get(server.url("/api/diagnostics/slow?ms=1500"))
+        admin
+            .request(reqwest::Method::GET, "/api/diagnostics/slow?ms=1500")
             .send(),
     );
     server.wait_for_line("slow request started");

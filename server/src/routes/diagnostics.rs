@@ -1,6 +1,6 @@
 //! Routes that exercise the process rules (crash on panic, graceful
 //! shutdown) for tests and operators. Mounted only when `TALLY_DIAGNOSTICS`
-//! is true; never enable it on a server the public can reach.
+//! is true, and for administrators only.
 
 use std::time::Duration;
 
@@ -9,6 +9,7 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 
 use super::{route, ApiRoute};
+use crate::auth::AdminUser;
 use crate::error::ApiError;
 
 const MAX_SLOW_MS: u64 = 20_000;
@@ -31,7 +32,7 @@ pub struct SlowQuery {
 }
 
 /// Answers after `ms` milliseconds: an in-flight request to shut down under.
-async fn slow(Query(query): Query<SlowQuery>) -> Result<&'static str, ApiError> {
+async fn slow(_admin: AdminUser, Query(query): Query<SlowQuery>) -> Result<&'static str, ApiError> {
     if query.ms > MAX_SLOW_MS {
         return Err(ApiError::BadRequest(format!(
             "ms must be at most {MAX_SLOW_MS}"
@@ -43,12 +44,12 @@ async fn slow(Query(query): Query<SlowQuery>) -> Result<&'static str, ApiError> 
 }
 
 #[allow(clippy::panic)]
-async fn panic_in_handler() -> &'static str {
+async fn panic_in_handler(_admin: AdminUser) -> &'static str {
     panic!("diagnostics: deliberate panic in a request handler");
 }
 
 #[allow(clippy::panic)]
-async fn panic_in_task() -> &'static str {
+async fn panic_in_task(_admin: AdminUser) -> &'static str {
     tokio::spawn(async {
         panic!("diagnostics: deliberate panic in a spawned task");
     });
