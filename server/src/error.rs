@@ -54,7 +54,7 @@ impl From<app::ssr::auth::AuthError> for ApiError {
         match error {
             AuthError::Invalid(message) => Self::invalid(&message),
             AuthError::Database(error) => Self::Database(error),
-            AuthError::Hashing(message) => Self::Internal(message),
+            AuthError::Hashing(message) | AuthError::Sealing(message) => Self::Internal(message),
         }
     }
 }

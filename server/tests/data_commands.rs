@@ -56,7 +56,7 @@ async fn migrate_status_then_migrate_upgrades_a_v036_database() {
 
     let rollback = tally(dir.path(), &["migrate", "--rollback-latest"], &[]);
     assert!(
-        text(&rollback).contains("rolled back v1.00"),
+        text(&rollback).contains("rolled back v1.01"),
         "{}",
         text(&rollback)
     );

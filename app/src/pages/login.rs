@@ -2,9 +2,9 @@ use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_navigate;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::api::{self, MeBody};
+use crate::api::{self, Me};
 
 #[derive(Serialize)]
 struct Credentials {
@@ -12,40 +12,95 @@ struct Credentials {
     password: String,
 }
 
-/// `/login`: email and password. Signing in needs JavaScript (every call
+#[derive(Serialize)]
+struct SecondFactor {
+    challenge: String,
+    code: String,
+}
+
+/// Either the signed-in user or, for accounts with a second factor, the
+/// challenge for the code step.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Answer {
+    user: Option<Me>,
+    challenge: Option<String>,
+}
+
+/// `/login`: email and password, then a TOTP or recovery code when the
+/// account has two-factor sign-in. Signing in needs JavaScript (every call
 /// carries the CSRF token), and the page says so when it is missing.
 #[component]
 pub fn LoginPage() -> impl IntoView {
     let email = RwSignal::new(String::new());
     let password = RwSignal::new(String::new());
+    let code = RwSignal::new(String::new());
+    let challenge = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
     let pending = RwSignal::new(false);
     let navigate = use_navigate();
 
-    let submit = move |event: SubmitEvent| {
-        event.prevent_default();
-        if pending.get_untracked() {
-            return;
+    let finish = move |answer: Option<Answer>| match answer {
+        Some(Answer { user: Some(_), .. }) => {
+            navigate("/profile", Default::default());
         }
-        let credentials = Credentials {
-            email: email.get_untracked().trim().to_owned(),
-            password: password.get_untracked(),
-        };
-        if credentials.email.is_empty() || credentials.password.is_empty() {
-            error.set(Some("Enter your email address and your password.".into()));
-            return;
+        Some(Answer {
+            challenge: Some(next),
+            ..
+        }) => {
+            challenge.set(Some(next));
+            error.set(None);
         }
-        pending.set(true);
-        error.set(None);
-        let navigate = navigate.clone();
-        leptos::task::spawn_local(async move {
-            let result = api::send_json::<_, MeBody>("POST", "/api/auth/login", &credentials).await;
-            pending.set(false);
-            match result {
-                Ok(_) => navigate("/profile", Default::default()),
-                Err(failure) => error.set(Some(failure.message())),
+        _ => error.set(Some(
+            "The server gave an answer this page does not understand.".into(),
+        )),
+    };
+
+    let submit = {
+        let finish = finish.clone();
+        move |event: SubmitEvent| {
+            event.prevent_default();
+            if pending.get_untracked() {
+                return;
             }
-        });
+            let step = challenge.get_untracked();
+            if step.is_none()
+                && (email.get_untracked().trim().is_empty() || password.get_untracked().is_empty())
+            {
+                error.set(Some("Enter your email address and your password.".into()));
+                return;
+            }
+            if step.is_some() && code.get_untracked().trim().is_empty() {
+                error.set(Some("Enter the code from your authenticator app.".into()));
+                return;
+            }
+            pending.set(true);
+            error.set(None);
+            let finish = finish.clone();
+            leptos::task::spawn_local(async move {
+                let result = match step {
+                    None => {
+                        let body = Credentials {
+                            email: email.get_untracked().trim().to_owned(),
+                            password: password.get_untracked(),
+                        };
+                        api::send_json::<_, Answer>("POST", "/api/auth/login", &body).await
+                    }
+                    Some(challenge) => {
+                        let body = SecondFactor {
+                            challenge,
+                            code: code.get_untracked().trim().to_owned(),
+                        };
+                        api::send_json::<_, Answer>("POST", "/api/auth/login/totp", &body).await
+                    }
+                };
+                pending.set(false);
+                match result {
+                    Ok(answer) => finish(answer),
+                    Err(failure) => error.set(Some(failure.message())),
+                }
+            });
+        }
     };
 
     view! {
@@ -56,39 +111,65 @@ pub fn LoginPage() -> impl IntoView {
                 <p class="field-error">"Signing in needs JavaScript, which is turned off in this browser."</p>
             </noscript>
             <form on:submit=submit novalidate>
-                <div class="field">
-                    <label for="login-email">"Email"</label>
-                    <input
-                        id="login-email"
-                        name="email"
-                        type="email"
-                        autocomplete="username"
-                        required
-                        aria-invalid=move || error.get().is_some().then_some("true")
-                        aria-describedby="login-error"
-                        prop:value=move || email.get()
-                        on:input=move |ev| email.set(event_target_value(&ev))
-                    />
-                </div>
-                <div class="field">
-                    <label for="login-password">"Password"</label>
-                    <input
-                        id="login-password"
-                        name="password"
-                        type="password"
-                        autocomplete="current-password"
-                        required
-                        aria-invalid=move || error.get().is_some().then_some("true")
-                        aria-describedby="login-error"
-                        prop:value=move || password.get()
-                        on:input=move |ev| password.set(event_target_value(&ev))
-                    />
-                </div>
+                <Show
+                    when=move || challenge.get().is_none()
+                    fallback=move || {
+                        view! {
+                            <div class="field">
+                                <label for="login-code">"Code from your authenticator app"</label>
+                                <input
+                                    id="login-code"
+                                    name="code"
+                                    type="text"
+                                    inputmode="numeric"
+                                    autocomplete="one-time-code"
+                                    aria-describedby="login-code-hint login-error"
+                                    prop:value=move || code.get()
+                                    on:input=move |ev| code.set(event_target_value(&ev))
+                                />
+                                <p id="login-code-hint" class="hint">"Or one of your recovery codes."</p>
+                            </div>
+                        }
+                    }
+                >
+                    <div class="field">
+                        <label for="login-email">"Email"</label>
+                        <input
+                            id="login-email"
+                            name="email"
+                            type="email"
+                            autocomplete="username"
+                            required
+                            aria-invalid=move || error.get().is_some().then_some("true")
+                            aria-describedby="login-error"
+                            prop:value=move || email.get()
+                            on:input=move |ev| email.set(event_target_value(&ev))
+                        />
+                    </div>
+                    <div class="field">
+                        <label for="login-password">"Password"</label>
+                        <input
+                            id="login-password"
+                            name="password"
+                            type="password"
+                            autocomplete="current-password"
+                            required
+                            aria-invalid=move || error.get().is_some().then_some("true")
+                            aria-describedby="login-error"
+                            prop:value=move || password.get()
+                            on:input=move |ev| password.set(event_target_value(&ev))
+                        />
+                    </div>
+                </Show>
                 <p id="login-error" class="field-error" role="alert">
                     {move || error.get()}
                 </p>
                 <button type="submit" class="button" disabled=move || pending.get()>
-                    {move || if pending.get() { "Signing in…" } else { "Sign in" }}
+                    {move || match (pending.get(), challenge.get().is_some()) {
+                        (true, _) => "Signing in…",
+                        (false, true) => "Verify",
+                        (false, false) => "Sign in",
+                    }}
                 </button>
             </form>
         </section>

@@ -5,6 +5,7 @@ use leptos_router::hooks::use_navigate;
 
 use crate::api::{self, MeBody};
 use crate::components::api_tokens::ApiTokens;
+use crate::components::two_factor::TwoFactor;
 
 /// `/profile`: who is signed in, signing out, and personal API tokens.
 /// Loaded in the browser, where the session cookie is.
@@ -55,6 +56,7 @@ pub fn ProfilePage() -> impl IntoView {
                             <dd>{body.user.role.clone()}</dd>
                         </dl>
                     </section>
+                    <TwoFactor/>
                     <ApiTokens/>
                 }
                     .into_any()

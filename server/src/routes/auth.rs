@@ -11,9 +11,9 @@ use secrecy::SecretString;
 use serde::Deserialize;
 use serde_json::json;
 
-use app::ssr::auth::sign_in::{self, Attempt, SignInError};
+use app::ssr::auth::sign_in::{self, Attempt, SignInError, SignedIn};
 use app::ssr::auth::token::random_token;
-use app::ssr::auth::{password, sessions, users};
+use app::ssr::auth::{sessions, totp, users};
 
 use crate::auth::{Credential, CurrentUser};
 use crate::cookies;
@@ -74,28 +74,100 @@ pub async fn login(
             .and_then(|value| value.to_str().ok())
             .map(str::to_owned),
     };
-    match sign_in::sign_in(
+    let answer = sign_in::sign_in(
         &state.pool,
         &state.keyring,
         &state.sign_in_throttle,
         attempt,
     )
-    .await
-    {
-        Ok((user, token)) => {
+    .await;
+    signed_in_response(&state, answer)
+}
+
+/// The answer to either sign-in step: a session cookie and the user, or the
+/// challenge for the second factor.
+fn signed_in_response(
+    state: &AppState,
+    answer: Result<SignedIn, SignInError>,
+) -> Result<Response, ApiError> {
+    match answer {
+        Ok(SignedIn::Session { user, token }) => {
             let mut response = Json(json!({ "user": user })).into_response();
-            if let Some(cookie) = session_cookie(&state, &token, SESSION_MAX_AGE) {
+            if let Some(cookie) = session_cookie(state, &token, SESSION_MAX_AGE) {
                 response.headers_mut().append(header::SET_COOKIE, cookie);
             }
             Ok(response)
         }
+        Ok(SignedIn::SecondFactor { challenge }) => {
+            Ok(Json(json!({ "secondFactor": "totp", "challenge": challenge })).into_response())
+        }
         Err(SignInError::WrongCredentials) => Err(ApiError::WrongCredentials),
+        Err(SignInError::WrongCode) => Err(ApiError::invalid(
+            "code: that code is not right, or was already used",
+        )),
         Err(error @ SignInError::Throttled(wait)) => Err(ApiError::TooManyRequests {
             message: error.to_string(),
             retry_after: wait,
         }),
         Err(SignInError::Auth(error)) => Err(error.into()),
     }
+}
+
+#[derive(Deserialize)]
+pub struct SecondFactorBody {
+    challenge: String,
+    code: String,
+}
+
+/// `POST /api/auth/login/totp`: the second step, with a TOTP code or a
+/// recovery code.
+pub async fn login_second_factor(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<SecondFactorBody>,
+) -> Result<Response, ApiError> {
+    let user_agent = headers
+        .get(header::USER_AGENT)
+        .and_then(|value| value.to_str().ok());
+    let answer = sign_in::second_factor(
+        &state.pool,
+        &state.keyring,
+        &state.sign_in_throttle,
+        peer.ip(),
+        &body.challenge,
+        &body.code,
+        user_agent,
+    )
+    .await;
+    signed_in_response(&state, answer)
+}
+
+/// `POST /api/auth/totp/setup`: a new secret with its QR code (SVG).
+pub async fn totp_setup(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Json<totp::Enrolment>, ApiError> {
+    Ok(Json(
+        totp::begin_enrolment(&state.pool, &state.keyring, &current.user).await?,
+    ))
+}
+
+#[derive(Deserialize)]
+pub struct ConfirmBody {
+    code: String,
+}
+
+/// `POST /api/auth/totp/confirm`: turns TOTP on with a first code and
+/// returns the recovery codes, once.
+pub async fn totp_confirm(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiJson(body): ApiJson<ConfirmBody>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let codes =
+        totp::confirm_enrolment(&state.pool, &state.keyring, &current.user, &body.code).await?;
+    Ok(Json(json!({ "recoveryCodes": codes })))
 }
 
 fn session_cookie(state: &AppState, token: &str, max_age: i64) -> Option<axum::http::HeaderValue> {
@@ -164,11 +236,8 @@ pub async fn change_password(
             message: "too many password attempts; try again later".into(),
             retry_after: wait,
         })?;
-    let stored: Option<String> = sqlx::query_scalar("SELECT password_hash FROM users WHERE id = ?")
-        .bind(current.user.id)
-        .fetch_one(&state.pool)
-        .await?;
-    if !password::verify(SecretString::from(body.current_password), stored).await? {
+    let current_password = SecretString::from(body.current_password);
+    if !users::password_matches(&state.pool, current.user.id, current_password).await? {
         return Err(ApiError::invalid(
             "currentPassword: this is not your current password",
         ));

@@ -39,6 +39,17 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
         route("/api/health", &["GET"], get(health::health)),
         route("/api/auth/csrf-token", &["GET"], get(auth::csrf_token)),
         route("/api/auth/login", &["POST"], post(auth::login)),
+        route(
+            "/api/auth/login/totp",
+            &["POST"],
+            post(auth::login_second_factor),
+        ),
+        route("/api/auth/totp/setup", &["POST"], post(auth::totp_setup)),
+        route(
+            "/api/auth/totp/confirm",
+            &["POST"],
+            post(auth::totp_confirm),
+        ),
         route("/api/auth/logout", &["POST"], post(auth::logout)),
         route("/api/auth/logout-all", &["POST"], post(auth::logout_all)),
         route("/api/auth/me", &["GET"], get(auth::me)),

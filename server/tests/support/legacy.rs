@@ -8,7 +8,10 @@ use std::path::{Path, PathBuf};
 
 use app::ssr::db;
 use app::ssr::migrate::{Migrator, Version};
-use app::ssr::secrets::{Keyring, SecretColumn, SECRET_COLUMNS};
+use app::ssr::secrets::{
+    Keyring, SecretColumn, BANK_ACCESS_SECRET, LOGIN_IP, LOGIN_LOCATION, LOGIN_USER_AGENT,
+    MAIL_PASSWORD, OIDC_CLIENT_SECRET, PUSH_TOKEN, TOTP_SECRET,
+};
 use sqlx::SqlitePool;
 
 pub const ALICE: i64 = 2;
@@ -41,13 +44,6 @@ pub struct Marked {
     pub paid_new_9: i64,
 }
 
-fn column(table: &str, column: &str) -> SecretColumn {
-    *SECRET_COLUMNS
-        .iter()
-        .find(|c| c.table == table && c.column == column)
-        .unwrap()
-}
-
 async fn exec(pool: &SqlitePool, sql: &str) {
     sqlx::raw_sql(sql).execute(pool).await.unwrap();
 }
@@ -62,11 +58,8 @@ pub async fn build(data_dir: &Path, extra_transactions: usize) -> (Legacy, Marke
         .await
         .unwrap();
     let keyring = Keyring::load(data_dir, None).unwrap();
-    let seal = |table: &str, col: &str, text: &str| {
-        keyring
-            .seal_with_database_key(column(table, col), text)
-            .unwrap()
-    };
+    let seal =
+        |column: SecretColumn, text: &str| keyring.seal_with_database_key(column, text).unwrap();
 
     let users = [
         (1, "admin@example.com", "Admin", "admin"),
@@ -79,7 +72,7 @@ pub async fn build(data_dir: &Path, extra_transactions: usize) -> (Legacy, Marke
             .bind(email)
             .bind(name)
             .bind(role)
-            .bind(seal("users", "totp_secret", &format!("TOTPSECRET{id}")))
+            .bind(seal(TOTP_SECRET, &format!("TOTPSECRET{id}")))
             .execute(&pool)
             .await
             .unwrap();
@@ -119,9 +112,9 @@ pub async fn build(data_dir: &Path, extra_transactions: usize) -> (Legacy, Marke
 
     // Alice's bank: connected (1), disconnected, reconnected (2). Bob has his own.
     sqlx::query("INSERT INTO bank_connections (id, user_id, institution, access_secret, status) VALUES (1, 2, 'First Bank', ?, 'disconnected'), (2, 2, 'First Bank', ?, 'active'), (3, 3, 'Credit Union', ?, 'active')")
-        .bind(seal("bank_connections", "access_secret", "https://user:pass@bridge.example/simplefin/1"))
-        .bind(seal("bank_connections", "access_secret", "https://user:pass@bridge.example/simplefin/2"))
-        .bind(seal("bank_connections", "access_secret", "https://user:pass@bridge.example/simplefin/3"))
+        .bind(seal(BANK_ACCESS_SECRET, "https://user:pass@bridge.example/simplefin/1"))
+        .bind(seal(BANK_ACCESS_SECRET, "https://user:pass@bridge.example/simplefin/2"))
+        .bind(seal(BANK_ACCESS_SECRET, "https://user:pass@bridge.example/simplefin/3"))
         .execute(&pool)
         .await
         .unwrap();
@@ -215,25 +208,25 @@ pub async fn build(data_dir: &Path, extra_transactions: usize) -> (Legacy, Marke
         ("198.51.100.2", "Safari 19", "Porto, PT"),
     ] {
         sqlx::query("INSERT INTO login_history (user_id, success, ip, user_agent, location) VALUES (2, 1, ?, ?, ?)")
-            .bind(seal("login_history", "ip", ip))
-            .bind(seal("login_history", "user_agent", agent))
-            .bind(seal("login_history", "location", location))
+            .bind(seal(LOGIN_IP, ip))
+            .bind(seal(LOGIN_USER_AGENT, agent))
+            .bind(seal(LOGIN_LOCATION, location))
             .execute(&pool)
             .await
             .unwrap();
     }
     sqlx::query("INSERT INTO mail_settings (id, host, port, username, password, from_address) VALUES (1, 'smtp.example.com', 587, 'tally', ?, 'tally@example.com')")
-        .bind(seal("mail_settings", "password", "smtp-password"))
+        .bind(seal(MAIL_PASSWORD, "smtp-password"))
         .execute(&pool)
         .await
         .unwrap();
     sqlx::query("INSERT INTO oidc_settings (id, issuer_url, client_id, client_secret) VALUES (1, 'https://id.example.com', 'tally', ?)")
-        .bind(seal("oidc_settings", "client_secret", "oidc-client-secret"))
+        .bind(seal(OIDC_CLIENT_SECRET, "oidc-client-secret"))
         .execute(&pool)
         .await
         .unwrap();
     sqlx::query("INSERT INTO push_subscriptions (user_id, endpoint, token) VALUES (2, 'https://push.example/abc', ?)")
-        .bind(seal("push_subscriptions", "token", "push-token"))
+        .bind(seal(PUSH_TOKEN, "push-token"))
         .execute(&pool)
         .await
         .unwrap();

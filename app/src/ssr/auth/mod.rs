@@ -8,6 +8,7 @@ pub mod sessions;
 pub mod sign_in;
 pub mod throttle;
 pub mod token;
+pub mod totp;
 pub mod users;
 
 /// Why an account operation failed.
@@ -19,4 +20,6 @@ pub enum AuthError {
     Hashing(String),
     #[error("{0}")]
     Invalid(String),
+    #[error("sealing a secret failed: {0}")]
+    Sealing(String),
 }

@@ -10,8 +10,8 @@ use sqlx::SqlitePool;
 
 use super::throttle::SignInThrottle;
 use super::users::{self, User};
-use super::{password, sessions, AuthError};
-use crate::ssr::secrets::{Keyring, SECRET_COLUMNS};
+use super::{password, sessions, totp, AuthError};
+use crate::ssr::secrets::{Keyring, KeyringError, SecretColumn, LOGIN_IP, LOGIN_USER_AGENT};
 
 pub struct Attempt {
     pub email: String,
@@ -24,19 +24,30 @@ pub struct Attempt {
 pub enum SignInError {
     #[error("email or password is wrong")]
     WrongCredentials,
+    #[error("that code is not right, or was already used")]
+    WrongCode,
     #[error("too many sign-in attempts; try again in {} seconds", .0.as_secs().max(1))]
     Throttled(Duration),
     #[error(transparent)]
     Auth(#[from] AuthError),
 }
 
-/// Checks the credentials; on success starts a session and returns its token.
+/// What a correct password leads to.
+pub enum SignedIn {
+    /// Signed in: the session token for the cookie.
+    Session { user: User, token: String },
+    /// The account has a second factor: the challenge for the next step.
+    SecondFactor { challenge: String },
+}
+
+/// Checks the credentials; on success starts a session, or asks for the
+/// second factor when the account has one.
 pub async fn sign_in(
     pool: &SqlitePool,
     keyring: &Keyring,
     throttle: &SignInThrottle,
     attempt: Attempt,
-) -> Result<(User, String), SignInError> {
+) -> Result<SignedIn, SignInError> {
     throttle
         .attempt(attempt.ip, &attempt.email)
         .map_err(SignInError::Throttled)?;
@@ -53,8 +64,40 @@ pub async fn sign_in(
     if !matches {
         return Err(SignInError::WrongCredentials);
     }
+    if totp::is_enabled(pool, user.id).await? {
+        let challenge = totp::begin_sign_in(pool, user.id).await?;
+        return Ok(SignedIn::SecondFactor { challenge });
+    }
     let token = sessions::create(pool, user.id, attempt.user_agent.as_deref()).await?;
-    Ok((user, token))
+    Ok(SignedIn::Session { user, token })
+}
+
+/// The second step: a TOTP or recovery code for a pending challenge.
+pub async fn second_factor(
+    pool: &SqlitePool,
+    keyring: &Keyring,
+    throttle: &SignInThrottle,
+    ip: IpAddr,
+    challenge: &str,
+    code: &str,
+    user_agent: Option<&str>,
+) -> Result<SignedIn, SignInError> {
+    let Some(user_id) = totp::pending_user(pool, challenge).await? else {
+        return Err(SignInError::WrongCredentials);
+    };
+    let user = users::by_id(pool, user_id)
+        .await?
+        .ok_or(SignInError::WrongCredentials)?;
+    throttle
+        .attempt(ip, &user.email)
+        .map_err(SignInError::Throttled)?;
+    match totp::finish_sign_in(pool, keyring, challenge, code).await? {
+        Some(_) => {
+            let token = sessions::create(pool, user.id, user_agent).await?;
+            Ok(SignedIn::Session { user, token })
+        }
+        None => Err(SignInError::WrongCode),
+    }
 }
 
 async fn record(
@@ -64,26 +107,17 @@ async fn record(
     success: bool,
     attempt: &Attempt,
 ) -> Result<(), AuthError> {
-    let column = |name: &str| {
-        SECRET_COLUMNS
-            .iter()
-            .find(|c| c.table == "login_history" && c.column == name)
-            .copied()
+    let seal = |column: SecretColumn, value: &str| {
+        keyring
+            .seal(column, value)
+            .map_err(|error: KeyringError| AuthError::Sealing(error.to_string()))
     };
-    let seal = |name: &str, value: &str| -> Result<Option<String>, AuthError> {
-        match column(name) {
-            Some(column) => keyring
-                .seal(column, value)
-                .map(Some)
-                .map_err(|error| AuthError::Invalid(error.to_string())),
-            None => Ok(None),
-        }
-    };
-    let ip = seal("ip", &attempt.ip.to_string())?;
-    let agent = match &attempt.user_agent {
-        Some(agent) => seal("user_agent", agent)?,
-        None => None,
-    };
+    let ip = seal(LOGIN_IP, &attempt.ip.to_string())?;
+    let agent = attempt
+        .user_agent
+        .as_deref()
+        .map(|agent| seal(LOGIN_USER_AGENT, agent))
+        .transpose()?;
     sqlx::query("INSERT INTO login_history (user_id, success, ip, user_agent) VALUES (?, ?, ?, ?)")
         .bind(user_id)
         .bind(success)

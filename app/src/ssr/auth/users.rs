@@ -165,6 +165,20 @@ pub async fn create(
     Ok(row.into())
 }
 
+/// Whether `password` is the user's current password.
+pub async fn password_matches(
+    pool: &SqlitePool,
+    user_id: i64,
+    password: SecretString,
+) -> Result<bool, AuthError> {
+    let stored: Option<String> = sqlx::query_scalar("SELECT password_hash FROM users WHERE id = ?")
+        .bind(user_id)
+        .fetch_optional(pool)
+        .await?
+        .flatten();
+    password::verify(password, stored).await
+}
+
 /// Replaces a user's password after checking the policy.
 pub async fn set_password(
     pool: &SqlitePool,

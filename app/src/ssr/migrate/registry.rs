@@ -102,6 +102,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some("DROP TABLE api_tokens;"),
         },
+        Migration {
+            version: Version::new(1, 1),
+            description: "TOTP replay guard and pending sign-ins",
+            sql: sql!("v1.01_totp_sign_in.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.01_totp_sign_in.down.sql")),
+        },
     ]
 }
 

@@ -12,39 +12,28 @@ impl SecretColumn {
     }
 }
 
+const fn column(table: &'static str, column: &'static str) -> SecretColumn {
+    SecretColumn { table, column }
+}
+
+pub const MAIL_PASSWORD: SecretColumn = column("mail_settings", "password");
+pub const OIDC_CLIENT_SECRET: SecretColumn = column("oidc_settings", "client_secret");
+pub const BANK_ACCESS_SECRET: SecretColumn = column("bank_connections", "access_secret");
+pub const TOTP_SECRET: SecretColumn = column("users", "totp_secret");
+pub const PUSH_TOKEN: SecretColumn = column("push_subscriptions", "token");
+pub const LOGIN_IP: SecretColumn = column("login_history", "ip");
+pub const LOGIN_USER_AGENT: SecretColumn = column("login_history", "user_agent");
+pub const LOGIN_LOCATION: SecretColumn = column("login_history", "location");
+
 /// Every secret column in the schema. Re-encryption walks this list; a new
 /// secret column must be added here.
 pub const SECRET_COLUMNS: &[SecretColumn] = &[
-    SecretColumn {
-        table: "mail_settings",
-        column: "password",
-    },
-    SecretColumn {
-        table: "oidc_settings",
-        column: "client_secret",
-    },
-    SecretColumn {
-        table: "bank_connections",
-        column: "access_secret",
-    },
-    SecretColumn {
-        table: "users",
-        column: "totp_secret",
-    },
-    SecretColumn {
-        table: "push_subscriptions",
-        column: "token",
-    },
-    SecretColumn {
-        table: "login_history",
-        column: "ip",
-    },
-    SecretColumn {
-        table: "login_history",
-        column: "user_agent",
-    },
-    SecretColumn {
-        table: "login_history",
-        column: "location",
-    },
+    MAIL_PASSWORD,
+    OIDC_CLIENT_SECRET,
+    BANK_ACCESS_SECRET,
+    TOTP_SECRET,
+    PUSH_TOKEN,
+    LOGIN_IP,
+    LOGIN_USER_AGENT,
+    LOGIN_LOCATION,
 ];

@@ -10,6 +10,6 @@ mod keyring;
 mod reencrypt;
 
 pub use cipher::{CipherError, Key, KeyFormatError};
-pub use columns::{SecretColumn, SECRET_COLUMNS};
+pub use columns::*;
 pub use keyring::{KeySource, Keyring, KeyringError, DATABASE_KEY_FILE};
 pub use reencrypt::{prepare, SecretsError};

@@ -1,0 +1,114 @@
+use leptos::ev::SubmitEvent;
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::api;
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Enrolment {
+    secret: String,
+    qr_svg: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Confirmed {
+    recovery_codes: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Code {
+    code: String,
+}
+
+/// Two-factor sign-in with an authenticator app: set up with a QR code,
+/// confirm with a first code, keep the recovery codes.
+#[component]
+pub fn TwoFactor() -> impl IntoView {
+    let enrolment = RwSignal::new(None::<Enrolment>);
+    let recovery = RwSignal::new(None::<Vec<String>>);
+    let code = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+
+    let start = move |_| {
+        leptos::task::spawn_local(async move {
+            match api::send_json::<_, Enrolment>(
+                "POST",
+                "/api/auth/totp/setup",
+                &serde_json::json!({}),
+            )
+            .await
+            {
+                Ok(started) => {
+                    enrolment.set(started);
+                    error.set(None);
+                }
+                Err(failure) => error.set(Some(failure.message())),
+            }
+        });
+    };
+    let confirm = move |event: SubmitEvent| {
+        event.prevent_default();
+        let body = Code {
+            code: code.get_untracked().trim().to_owned(),
+        };
+        leptos::task::spawn_local(async move {
+            match api::send_json::<_, Confirmed>("POST", "/api/auth/totp/confirm", &body).await {
+                Ok(confirmed) => {
+                    recovery.set(confirmed.map(|c| c.recovery_codes));
+                    enrolment.set(None);
+                    error.set(None);
+                }
+                Err(failure) => error.set(Some(failure.message())),
+            }
+        });
+    };
+
+    view! {
+        <section class="card" aria-labelledby="two-factor-title">
+            <h2 id="two-factor-title">"Two-factor sign-in"</h2>
+            {move || match (recovery.get(), enrolment.get()) {
+                (Some(codes), _) => {
+                    view! {
+                        <div class="notice" role="status">
+                            <p>"Two-factor sign-in is on. Keep these recovery codes somewhere safe; each works once, and they will not be shown again:"</p>
+                            <ul class="recovery-codes" data-testid="recovery-codes">
+                                {codes.into_iter().map(|code| view! { <li><code>{code}</code></li> }).collect_view()}
+                            </ul>
+                        </div>
+                    }
+                        .into_any()
+                }
+                (None, Some(started)) => {
+                    view! {
+                        <p>"Scan this code with your authenticator app, or type the key by hand."</p>
+                        <div class="qr" inner_html=started.qr_svg.clone()></div>
+                        <p>"Key: " <code data-testid="totp-secret">{started.secret.clone()}</code></p>
+                        <form class="inline-form" on:submit=confirm>
+                            <label for="totp-code">"Code from the app"</label>
+                            <input
+                                id="totp-code"
+                                type="text"
+                                inputmode="numeric"
+                                autocomplete="one-time-code"
+                                prop:value=move || code.get()
+                                on:input=move |ev| code.set(event_target_value(&ev))
+                            />
+                            <button type="submit" class="button">"Turn on"</button>
+                        </form>
+                    }
+                        .into_any()
+                }
+                (None, None) => {
+                    view! {
+                        <p>"Ask for a code from an authenticator app as well as your password."</p>
+                        <button type="button" class="button" on:click=start>"Set up two-factor sign-in"</button>
+                    }
+                        .into_any()
+                }
+            }}
+            <p class="field-error" role="alert">{move || error.get()}</p>
+        </section>
+    }
+}

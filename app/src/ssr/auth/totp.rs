@@ -1,0 +1,248 @@
+//! TOTP (RFC 6238) as a second factor: enrolment with a QR code (SVG),
+//! confirmation with a first code, ten recovery codes (shown once, stored as
+//! SHA-256), and a replay guard: a code's 30-second step is accepted once.
+
+use qrcode::render::svg;
+use qrcode::QrCode;
+use rand::RngCore;
+use secrecy::ExposeSecret;
+use serde::Serialize;
+use sqlx::SqlitePool;
+use totp_rs::{Algorithm, TOTP};
+
+use super::token::{constant_time_eq, random_token, sha256_hex};
+use super::users::User;
+use super::AuthError;
+use crate::ssr::secrets::{Keyring, TOTP_SECRET};
+
+const STEP_SECONDS: u64 = 30;
+const DIGITS: usize = 6;
+const RECOVERY_CODES: usize = 10;
+/// How long the challenge between password and code lives.
+const PENDING_MINUTES: i64 = 5;
+
+/// What the person needs to add Tally to an authenticator app.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Enrolment {
+    pub secret: String,
+    pub otpauth_url: String,
+    pub qr_svg: String,
+}
+
+fn sealing(error: crate::ssr::secrets::KeyringError) -> AuthError {
+    AuthError::Sealing(error.to_string())
+}
+
+fn totp(secret: Vec<u8>, email: &str) -> Result<TOTP, AuthError> {
+    TOTP::new(
+        Algorithm::SHA1,
+        DIGITS,
+        1,
+        STEP_SECONDS,
+        secret,
+        Some("Tally".into()),
+        email.to_owned(),
+    )
+    .map_err(|error| AuthError::Invalid(format!("totp: {error}")))
+}
+
+fn now_seconds() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|elapsed| elapsed.as_secs())
+        .unwrap_or_default()
+}
+
+/// Starts (or restarts) enrolment: a fresh secret, sealed, not yet active.
+pub async fn begin_enrolment(
+    pool: &SqlitePool,
+    keyring: &Keyring,
+    user: &User,
+) -> Result<Enrolment, AuthError> {
+    let enabled: bool = sqlx::query_scalar("SELECT totp_enabled FROM users WHERE id = ?")
+        .bind(user.id)
+        .fetch_one(pool)
+        .await?;
+    if enabled {
+        return Err(AuthError::Invalid(
+            "totp: two-factor sign-in is already on".into(),
+        ));
+    }
+    let mut secret = vec![0_u8; 20];
+    rand::rng().fill_bytes(&mut secret);
+    let totp = totp(secret, &user.email)?;
+    let encoded = totp.get_secret_base32();
+    let sealed = keyring.seal(TOTP_SECRET, &encoded).map_err(sealing)?;
+    sqlx::query(
+        "UPDATE users SET totp_secret = ?, totp_enabled = 0, totp_last_step = NULL WHERE id = ?",
+    )
+    .bind(sealed)
+    .bind(user.id)
+    .execute(pool)
+    .await?;
+    let otpauth_url = totp.get_url();
+    let qr_svg = QrCode::new(otpauth_url.as_bytes())
+        .map_err(|error| AuthError::Invalid(format!("totp: {error}")))?
+        .render::<svg::Color>()
+        .min_dimensions(200, 200)
+        .build();
+    Ok(Enrolment {
+        secret: encoded,
+        otpauth_url,
+        qr_svg,
+    })
+}
+
+/// Checks `code` against the user's secret, accepting each time step once.
+async fn accept_code(
+    pool: &SqlitePool,
+    keyring: &Keyring,
+    user_id: i64,
+    code: &str,
+) -> Result<bool, AuthError> {
+    let row: Option<(Option<String>, String, Option<i64>)> =
+        sqlx::query_as("SELECT totp_secret, email, totp_last_step FROM users WHERE id = ?")
+            .bind(user_id)
+            .fetch_optional(pool)
+            .await?;
+    let Some((Some(sealed), email, last_step)) = row else {
+        return Ok(false);
+    };
+    let encoded = keyring.open(TOTP_SECRET, &sealed).map_err(sealing)?;
+    let secret = totp_rs::Secret::Encoded(encoded.expose_secret().to_owned())
+        .to_bytes()
+        .map_err(|error| AuthError::Invalid(format!("totp: {error:?}")))?;
+    let totp = totp(secret, &email)?;
+    let code = code.trim().replace(' ', "");
+    let current = now_seconds() / STEP_SECONDS;
+    let matched = (current.saturating_sub(1)..=current + 1)
+        .find(|step| constant_time_eq(&totp.generate(step * STEP_SECONDS), &code));
+    let Some(step) = matched else {
+        return Ok(false);
+    };
+    let step = i64::try_from(step).unwrap_or(i64::MAX);
+    if last_step.is_some_and(|last| step <= last) {
+        return Ok(false);
+    }
+    // The guard holds even for two requests racing with the same code.
+    let claimed = sqlx::query("UPDATE users SET totp_last_step = ?1 WHERE id = ?2 AND (totp_last_step IS NULL OR totp_last_step < ?1)")
+        .bind(step)
+        .bind(user_id)
+        .execute(pool)
+        .await?;
+    Ok(claimed.rows_affected() == 1)
+}
+
+/// Confirms enrolment with a first code; returns the recovery codes, shown
+/// this once.
+pub async fn confirm_enrolment(
+    pool: &SqlitePool,
+    keyring: &Keyring,
+    user: &User,
+    code: &str,
+) -> Result<Vec<String>, AuthError> {
+    if !accept_code(pool, keyring, user.id, code).await? {
+        return Err(AuthError::Invalid(
+            "code: that code is not right; try the current one".into(),
+        ));
+    }
+    let codes: Vec<String> = (0..RECOVERY_CODES)
+        .map(|_| {
+            let token = random_token().to_lowercase().replace(['-', '_'], "");
+            format!("{}-{}", &token[..5], &token[5..10])
+        })
+        .collect();
+    let mut tx = pool.begin().await?;
+    sqlx::query("DELETE FROM recovery_codes WHERE user_id = ?")
+        .bind(user.id)
+        .execute(&mut *tx)
+        .await?;
+    for code in &codes {
+        sqlx::query("INSERT INTO recovery_codes (user_id, code_hash) VALUES (?, ?)")
+            .bind(user.id)
+            .bind(sha256_hex(code))
+            .execute(&mut *tx)
+            .await?;
+    }
+    sqlx::query("UPDATE users SET totp_enabled = 1 WHERE id = ?")
+        .bind(user.id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(codes)
+}
+
+/// Whether the user must give a second factor.
+pub async fn is_enabled(pool: &SqlitePool, user_id: i64) -> Result<bool, AuthError> {
+    Ok(
+        sqlx::query_scalar("SELECT totp_enabled FROM users WHERE id = ?")
+            .bind(user_id)
+            .fetch_one(pool)
+            .await?,
+    )
+}
+
+/// After a correct password: a challenge for the second step.
+pub async fn begin_sign_in(pool: &SqlitePool, user_id: i64) -> Result<String, AuthError> {
+    let challenge = random_token();
+    sqlx::query(
+        "DELETE FROM pending_sign_ins WHERE expires_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+    )
+    .execute(pool)
+    .await?;
+    sqlx::query(
+        "INSERT INTO pending_sign_ins (id, user_id, expires_at)
+         VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?))",
+    )
+    .bind(sha256_hex(&challenge))
+    .bind(user_id)
+    .bind(format!("+{PENDING_MINUTES} minutes"))
+    .execute(pool)
+    .await?;
+    Ok(challenge)
+}
+
+/// The user a live challenge belongs to.
+pub async fn pending_user(pool: &SqlitePool, challenge: &str) -> Result<Option<i64>, AuthError> {
+    Ok(sqlx::query_scalar(
+        "SELECT user_id FROM pending_sign_ins WHERE id = ? AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+    )
+    .bind(sha256_hex(challenge))
+    .fetch_optional(pool)
+    .await?)
+}
+
+/// Completes the second step with a TOTP code or an unused recovery code;
+/// the challenge is spent on success.
+pub async fn finish_sign_in(
+    pool: &SqlitePool,
+    keyring: &Keyring,
+    challenge: &str,
+    code: &str,
+) -> Result<Option<i64>, AuthError> {
+    let Some(user_id) = pending_user(pool, challenge).await? else {
+        return Ok(None);
+    };
+    let accepted = if code.contains('-') {
+        let used = sqlx::query(
+            "UPDATE recovery_codes SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+             WHERE user_id = ? AND code_hash = ? AND used_at IS NULL",
+        )
+        .bind(user_id)
+        .bind(sha256_hex(code.trim().to_lowercase().as_str()))
+        .execute(pool)
+        .await?;
+        used.rows_affected() == 1
+    } else {
+        accept_code(pool, keyring, user_id, code).await?
+    };
+    if !accepted {
+        return Ok(None);
+    }
+    sqlx::query("DELETE FROM pending_sign_ins WHERE id = ?")
+        .bind(sha256_hex(challenge))
+        .execute(pool)
+        .await?;
+    Ok(Some(user_id))
+}
