@@ -51,6 +51,13 @@ pub async fn csrf_token(State(state): State<AppState>, headers: HeaderMap) -> Re
     response
 }
 
+/// The `User-Agent` a sign-in is recorded with.
+fn user_agent(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::USER_AGENT)
+        .and_then(|value| value.to_str().ok())
+}
+
 #[derive(Deserialize)]
 pub struct SignInBody {
     email: String,
@@ -69,10 +76,7 @@ pub async fn login(
         email: body.email,
         password: SecretString::from(body.password),
         ip: peer.ip(),
-        user_agent: headers
-            .get(header::USER_AGENT)
-            .and_then(|value| value.to_str().ok())
-            .map(str::to_owned),
+        user_agent: user_agent(&headers).map(str::to_owned),
     };
     let answer = sign_in::sign_in(
         &state.pool,
@@ -127,9 +131,7 @@ pub async fn login_second_factor(
     headers: HeaderMap,
     ApiJson(body): ApiJson<SecondFactorBody>,
 ) -> Result<Response, ApiError> {
-    let user_agent = headers
-        .get(header::USER_AGENT)
-        .and_then(|value| value.to_str().ok());
+    let user_agent = user_agent(&headers);
     let answer = sign_in::second_factor(
         &state.pool,
         &state.keyring,
