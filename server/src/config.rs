@@ -42,6 +42,9 @@ pub struct Settings {
     pub bootstrap_admin_email: Option<String>,
     /// Their password (`BOOTSTRAP_ADMIN_PASSWORD`).
     pub bootstrap_admin_password: Option<SecretString>,
+    /// The IP geolocation service, a URL with `{ip}` (`GEOLOCATION_URL`);
+    /// unset means no lookups for anyone.
+    pub geolocation_url: Option<String>,
 }
 
 /// A configuration fault: which variable, what it held, and what is wrong.
@@ -128,10 +131,27 @@ impl Settings {
                     .map(Some)
                     .map_err(|_| "expected an email address like admin@example.com".to_owned())
             })?,
+            geolocation_url: env.parse_or("GEOLOCATION_URL", None, |raw| {
+                if (raw.starts_with("https://") || raw.starts_with("http://"))
+                    && raw.contains("{ip}")
+                {
+                    Ok(Some(raw.to_owned()))
+                } else {
+                    Err(
+                        "expected an http(s) URL containing {ip}, e.g. https://ipapi.co/{ip}/json/"
+                            .to_owned(),
+                    )
+                }
+            })?,
             bootstrap_admin_password: env.secret("BOOTSTRAP_ADMIN_PASSWORD", |raw| {
                 app::domain::password_policy::check(raw, "").map_err(|problem| problem.to_string())
             })?,
         })
+    }
+
+    /// The one-time link for an invitation token: the register page.
+    pub fn invitation_link(&self, token: &str) -> String {
+        format!("{}/register?invitation={token}", self.public_base_url)
     }
 
     /// Whether cookies must be `Secure` (the public URL is https).

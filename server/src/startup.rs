@@ -17,8 +17,9 @@ use tokio::net::TcpListener;
 use tower_http::compression::CompressionLayer;
 use tower_http::timeout::TimeoutLayer;
 
+use app::ssr::auth::geolocation::Geolocator;
 use app::ssr::auth::throttle::SignInThrottle;
-use app::ssr::auth::{users, AuthError};
+use app::ssr::auth::{invitations, users, AuthError};
 use app::ssr::data_dir_lock::{DataDirLock, LockError};
 use app::ssr::db::{self, DbError};
 use app::ssr::migrate::{MigrateError, Migrator};
@@ -98,8 +99,13 @@ async fn bootstrap(settings: &Settings, pool: &SqlitePool) -> Result<(), Startup
     if let Some(admin) = made {
         tracing::info!(email = %admin.email, "created the bootstrap admin");
     } else if users::count(pool).await? == 0 {
+        let setup = invitations::create_setup_link(pool).await?;
+        let link = settings.invitation_link(&setup.token);
+        // Printed (not only logged as a field) so it is easy to copy from a
+        // terminal or `docker logs`.
         tracing::warn!(
-            "no accounts yet: set BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD and restart to create the first admin"
+            "no accounts yet: open {link} to create the first admin (the link works once, for {} days; or set BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD and restart)",
+            invitations::LIFETIME_DAYS
         );
     }
     Ok(())
@@ -115,12 +121,14 @@ impl Application {
                 source,
             })?;
         let shutdown_grace = settings.shutdown_grace;
+        let settings_geolocation_url = settings.geolocation_url.clone();
         let router = router(AppState {
             leptos_options: leptos_options(&settings),
             settings: Arc::new(settings),
             pool: pool.clone(),
             keyring: Arc::new(keyring),
             sign_in_throttle: Arc::new(SignInThrottle::default()),
+            geolocator: Geolocator::new(settings_geolocation_url),
         });
         Ok(Self {
             listener,

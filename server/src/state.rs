@@ -4,6 +4,7 @@ use axum::extract::FromRef;
 use leptos::config::LeptosOptions;
 use sqlx::SqlitePool;
 
+use app::ssr::auth::geolocation::Geolocator;
 use app::ssr::auth::throttle::SignInThrottle;
 use app::ssr::secrets::Keyring;
 
@@ -18,6 +19,7 @@ pub struct AppState {
     pub leptos_options: LeptosOptions,
     pub keyring: Arc<Keyring>,
     pub sign_in_throttle: Arc<SignInThrottle>,
+    pub geolocator: Geolocator,
 }
 
 impl FromRef<AppState> for LeptosOptions {

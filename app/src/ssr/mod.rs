@@ -9,3 +9,4 @@ pub mod data_dir_lock;
 pub mod db;
 pub mod migrate;
 pub mod secrets;
+pub mod settings;

@@ -13,7 +13,8 @@ use serde_json::json;
 
 use app::ssr::auth::sign_in::{self, Attempt, SignInError, SignedIn};
 use app::ssr::auth::token::random_token;
-use app::ssr::auth::{sessions, totp, users};
+use app::ssr::auth::users::{self, User};
+use app::ssr::auth::{sessions, totp};
 
 use crate::auth::{Credential, CurrentUser};
 use crate::cookies;
@@ -52,7 +53,7 @@ pub async fn csrf_token(State(state): State<AppState>, headers: HeaderMap) -> Re
 }
 
 /// The `User-Agent` a sign-in is recorded with.
-fn user_agent(headers: &HeaderMap) -> Option<&str> {
+pub(crate) fn user_agent(headers: &HeaderMap) -> Option<&str> {
     headers
         .get(header::USER_AGENT)
         .and_then(|value| value.to_str().ok())
@@ -81,6 +82,7 @@ pub async fn login(
     let answer = sign_in::sign_in(
         &state.pool,
         &state.keyring,
+        &state.geolocator,
         &state.sign_in_throttle,
         attempt,
     )
@@ -95,13 +97,7 @@ fn signed_in_response(
     answer: Result<SignedIn, SignInError>,
 ) -> Result<Response, ApiError> {
     match answer {
-        Ok(SignedIn::Session { user, token }) => {
-            let mut response = Json(json!({ "user": user })).into_response();
-            if let Some(cookie) = session_cookie(state, &token, SESSION_MAX_AGE) {
-                response.headers_mut().append(header::SET_COOKIE, cookie);
-            }
-            Ok(response)
-        }
+        Ok(SignedIn::Session { user, token }) => Ok(signed_in_with_session(state, user, &token)),
         Ok(SignedIn::SecondFactor { challenge }) => {
             Ok(Json(json!({ "secondFactor": "totp", "challenge": challenge })).into_response())
         }
@@ -170,6 +166,15 @@ pub async fn totp_confirm(
     let codes =
         totp::confirm_enrolment(&state.pool, &state.keyring, &current.user, &body.code).await?;
     Ok(Json(json!({ "recoveryCodes": codes })))
+}
+
+/// `{"user": …}` with the new session's cookie.
+pub(crate) fn signed_in_with_session(state: &AppState, user: User, token: &str) -> Response {
+    let mut response = Json(json!({ "user": user })).into_response();
+    if let Some(cookie) = session_cookie(state, token, SESSION_MAX_AGE) {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    response
 }
 
 fn session_cookie(state: &AppState, token: &str, max_age: i64) -> Option<axum::http::HeaderValue> {

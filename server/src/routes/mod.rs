@@ -3,16 +3,19 @@
 //! test sends each state-changing route a request without the token).
 
 use axum::http::Uri;
-use axum::routing::{any, delete, get, post, MethodRouter};
+use axum::routing::{any, delete, get, post, put, MethodRouter};
 use axum::Router;
 
 use crate::error::ApiError;
 use crate::state::AppState;
 
+pub mod admin;
 pub mod api_tokens;
 pub mod auth;
 pub mod diagnostics;
 pub mod health;
+pub mod profile;
+pub mod registration;
 
 /// One path of the API with the methods it answers.
 pub struct ApiRoute {
@@ -60,6 +63,54 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             get(api_tokens::list).post(api_tokens::create),
         ),
         route("/api/tokens/{id}", &["DELETE"], delete(api_tokens::revoke)),
+        route(
+            "/api/auth/registration",
+            &["GET"],
+            get(registration::status),
+        ),
+        route(
+            "/api/auth/register",
+            &["POST"],
+            post(registration::register),
+        ),
+        route("/api/profile", &["PUT"], put(profile::update)),
+        route(
+            "/api/profile/privacy",
+            &["GET", "PUT"],
+            get(profile::privacy).put(profile::set_privacy),
+        ),
+        route("/api/profile/sign-ins", &["GET"], get(profile::sign_ins)),
+        route("/api/admin/users", &["GET"], get(admin::users)),
+        route(
+            "/api/admin/users/{id}/disable",
+            &["POST"],
+            post(admin::disable),
+        ),
+        route(
+            "/api/admin/users/{id}/enable",
+            &["POST"],
+            post(admin::enable),
+        ),
+        route(
+            "/api/admin/users/{id}/reset-second-factor",
+            &["POST"],
+            post(admin::reset_second_factor),
+        ),
+        route(
+            "/api/admin/invitations",
+            &["GET", "POST"],
+            get(admin::invitations).post(admin::invite),
+        ),
+        route(
+            "/api/admin/invitations/{id}",
+            &["DELETE"],
+            delete(admin::revoke_invitation),
+        ),
+        route(
+            "/api/admin/registration",
+            &["GET", "PUT"],
+            get(admin::registration).put(admin::set_registration),
+        ),
     ];
     if diagnostics_enabled {
         routes.extend(diagnostics::routes());

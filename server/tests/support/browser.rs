@@ -82,6 +82,20 @@ impl Browser {
         response
     }
 
+    /// `POST /api/auth/register`; keeps the session it starts.
+    pub async fn register(&mut self, body: serde_json::Value) -> Response {
+        let response = self
+            .request(Method::POST, "/api/auth/register")
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        if let Some(session) = cookie_value(&response, "tally_session") {
+            self.session = Some(session);
+        }
+        response
+    }
+
     pub async fn signed_in(base: &str, email: &str, password: &str) -> Self {
         let mut browser = Self::open(base).await;
         let response = browser.login(email, password).await;

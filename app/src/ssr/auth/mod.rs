@@ -2,7 +2,11 @@
 //! and sign-in throttling. The HTTP side (cookies, CSRF, extractors) is in
 //! the server crate.
 
+pub mod admin;
 pub mod api_tokens;
+pub mod geolocation;
+pub mod invitations;
+pub mod login_history;
 pub mod password;
 pub mod sessions;
 pub mod sign_in;

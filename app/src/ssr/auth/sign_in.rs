@@ -8,10 +8,12 @@ use std::time::Duration;
 use secrecy::SecretString;
 use sqlx::SqlitePool;
 
+use super::geolocation::Geolocator;
+use super::login_history::{self, Origin};
 use super::throttle::SignInThrottle;
 use super::users::{self, User};
 use super::{password, sessions, totp, AuthError};
-use crate::ssr::secrets::{Keyring, KeyringError, SecretColumn, LOGIN_IP, LOGIN_USER_AGENT};
+use crate::ssr::secrets::Keyring;
 
 pub struct Attempt {
     pub email: String,
@@ -45,6 +47,7 @@ pub enum SignedIn {
 pub async fn sign_in(
     pool: &SqlitePool,
     keyring: &Keyring,
+    geolocator: &Geolocator,
     throttle: &SignInThrottle,
     attempt: Attempt,
 ) -> Result<SignedIn, SignInError> {
@@ -60,7 +63,11 @@ pub async fn sign_in(
     let Some(user) = user else {
         return Err(SignInError::WrongCredentials);
     };
-    record(pool, keyring, user.id, matches, &attempt).await?;
+    let origin = Origin {
+        ip: attempt.ip,
+        user_agent: attempt.user_agent.as_deref(),
+    };
+    login_history::record(pool, keyring, geolocator, user.id, matches, origin).await?;
     if !matches {
         return Err(SignInError::WrongCredentials);
     }
@@ -98,32 +105,4 @@ pub async fn second_factor(
         }
         None => Err(SignInError::WrongCode),
     }
-}
-
-async fn record(
-    pool: &SqlitePool,
-    keyring: &Keyring,
-    user_id: i64,
-    success: bool,
-    attempt: &Attempt,
-) -> Result<(), AuthError> {
-    let seal = |column: SecretColumn, value: &str| {
-        keyring
-            .seal(column, value)
-            .map_err(|error: KeyringError| AuthError::Sealing(error.to_string()))
-    };
-    let ip = seal(LOGIN_IP, &attempt.ip.to_string())?;
-    let agent = attempt
-        .user_agent
-        .as_deref()
-        .map(|agent| seal(LOGIN_USER_AGENT, agent))
-        .transpose()?;
-    sqlx::query("INSERT INTO login_history (user_id, success, ip, user_agent) VALUES (?, ?, ?, ?)")
-        .bind(user_id)
-        .bind(success)
-        .bind(ip)
-        .bind(agent)
-        .execute(pool)
-        .await?;
-    Ok(())
 }

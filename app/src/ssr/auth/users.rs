@@ -25,6 +25,15 @@ pub struct User {
     pub role: Role,
 }
 
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Admin => "admin",
+            Self::User => "user",
+        }
+    }
+}
+
 impl User {
     pub fn is_admin(&self) -> bool {
         self.role == Role::Admin
@@ -138,10 +147,6 @@ pub async fn create(
     password_policy::check(password.expose_secret(), &email)
         .map_err(|problem| AuthError::Invalid(format!("password: {problem}")))?;
     let PasswordHashString(hash) = password::hash(password).await?;
-    let role_text = match role {
-        Role::Admin => "admin",
-        Role::User => "user",
-    };
     let row: UserRow = sqlx::query_as(
         "INSERT INTO users (email, name, password_hash, role) VALUES (?, ?, ?, ?)
          RETURNING id, email, name, role",
@@ -149,7 +154,7 @@ pub async fn create(
     .bind(&email)
     .bind(name.trim())
     .bind(hash)
-    .bind(role_text)
+    .bind(role.as_str())
     .fetch_one(pool)
     .await
     .map_err(|error| match &error {
@@ -215,4 +220,36 @@ pub async fn bootstrap_admin(
         }
         _ => Ok(None),
     }
+}
+
+/// Changes a user's name and email (checked; unique).
+pub async fn update_profile(
+    pool: &SqlitePool,
+    user_id: i64,
+    name: &str,
+    email: &str,
+) -> Result<User, AuthError> {
+    let email = check_email(email)?;
+    let name = name.trim();
+    if name.chars().count() > 200 {
+        return Err(AuthError::Invalid(
+            "name: use at most 200 characters".into(),
+        ));
+    }
+    let row: UserRow = sqlx::query_as(
+        "UPDATE users SET name = ?, email = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ? RETURNING id, email, name, role",
+    )
+    .bind(name)
+    .bind(&email)
+    .bind(user_id)
+    .fetch_one(pool)
+    .await
+    .map_err(|error| match &error {
+        sqlx::Error::Database(db) if db.is_unique_violation() => {
+            AuthError::Invalid("email: an account with this address exists".into())
+        }
+        _ => AuthError::Database(error),
+    })?;
+    Ok(row.into())
 }

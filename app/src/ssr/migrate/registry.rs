@@ -110,6 +110,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.01_totp_sign_in.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 2),
+            description: "invitation links",
+            sql: sql!("v1.02_invitations.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some("DROP TABLE invitations;"),
+        },
     ]
 }
 

@@ -1,0 +1,141 @@
+//! `/api/admin/…`: users, invitations and open registration. Every handler
+//! takes `AdminUser`, so the role is checked on the server.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::json;
+
+use app::ssr::auth::admin::{self, UserSummary};
+use app::ssr::auth::invitations::{self, Invitation};
+use app::ssr::auth::users::Role;
+
+use crate::auth::AdminUser;
+use crate::error::ApiError;
+use crate::extract::ApiJson;
+use crate::state::AppState;
+
+pub async fn users(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+) -> Result<Json<Vec<UserSummary>>, ApiError> {
+    Ok(Json(admin::list(&state.pool).await?))
+}
+
+fn user_not_found(id: i64) -> ApiError {
+    ApiError::NotFound(format!("/api/admin/users/{id}"))
+}
+
+/// `POST /api/admin/users/{id}/disable`: also ends their sessions.
+pub async fn disable(
+    State(state): State<AppState>,
+    AdminUser(admin): AdminUser,
+    Path(id): Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    if admin::set_disabled(&state.pool, admin.user.id, id, true).await? {
+        tracing::info!(user = id, by = admin.user.id, "account disabled");
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(user_not_found(id))
+    }
+}
+
+/// `POST /api/admin/users/{id}/enable`.
+pub async fn enable(
+    State(state): State<AppState>,
+    AdminUser(admin): AdminUser,
+    Path(id): Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    if admin::set_disabled(&state.pool, admin.user.id, id, false).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(user_not_found(id))
+    }
+}
+
+/// `POST /api/admin/users/{id}/reset-second-factor`.
+pub async fn reset_second_factor(
+    State(state): State<AppState>,
+    AdminUser(admin): AdminUser,
+    Path(id): Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    if admin::reset_second_factor(&state.pool, id).await? {
+        tracing::info!(user = id, by = admin.user.id, "second factor reset");
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(user_not_found(id))
+    }
+}
+
+pub async fn invitations(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+) -> Result<Json<Vec<Invitation>>, ApiError> {
+    Ok(Json(invitations::pending(&state.pool).await?))
+}
+
+#[derive(Deserialize)]
+pub struct InviteBody {
+    #[serde(default)]
+    email: Option<String>,
+    #[serde(default)]
+    role: Option<Role>,
+}
+
+/// `POST /api/admin/invitations`: a one-time link, shown once.
+pub async fn invite(
+    State(state): State<AppState>,
+    AdminUser(admin): AdminUser,
+    ApiJson(body): ApiJson<InviteBody>,
+) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+    let made = invitations::create(
+        &state.pool,
+        Some(admin.user.id),
+        body.email.as_deref(),
+        body.role.unwrap_or(Role::User),
+    )
+    .await?;
+    let link = state.settings.invitation_link(&made.token);
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "link": link, "invitation": made.invitation })),
+    ))
+}
+
+/// `DELETE /api/admin/invitations/{id}`.
+pub async fn revoke_invitation(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    Path(id): Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    if invitations::revoke(&state.pool, id).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::NotFound(format!("/api/admin/invitations/{id}")))
+    }
+}
+
+#[derive(Deserialize, serde::Serialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RegistrationSetting {
+    open: bool,
+}
+
+pub async fn registration(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+) -> Result<Json<RegistrationSetting>, ApiError> {
+    Ok(Json(RegistrationSetting {
+        open: invitations::open_registration(&state.pool).await?,
+    }))
+}
+
+pub async fn set_registration(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    ApiJson(body): ApiJson<RegistrationSetting>,
+) -> Result<Json<RegistrationSetting>, ApiError> {
+    invitations::set_open_registration(&state.pool, body.open).await?;
+    Ok(Json(body))
+}

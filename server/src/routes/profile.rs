@@ -1,0 +1,91 @@
+//! `/api/profile…`: the signed-in user's name and email, privacy choices and
+//! recent sign-ins.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, State};
+use axum::Json;
+use secrecy::SecretString;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use app::ssr::auth::login_history::{self, SignInRecord};
+use app::ssr::auth::{geolocation, users};
+
+use crate::auth::CurrentUser;
+use crate::error::ApiError;
+use crate::extract::ApiJson;
+use crate::state::AppState;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileBody {
+    name: String,
+    email: String,
+    /// Needed only when the email changes.
+    #[serde(default)]
+    current_password: Option<String>,
+}
+
+/// `PUT /api/profile`: name and email. A new email needs the current
+/// password, so a borrowed session cannot take over the account.
+pub async fn update(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    current: CurrentUser,
+    ApiJson(body): ApiJson<ProfileBody>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    if !body.email.trim().eq_ignore_ascii_case(&current.user.email) {
+        state
+            .sign_in_throttle
+            .attempt(peer.ip(), &current.user.email)
+            .map_err(|wait| ApiError::TooManyRequests {
+                message: "too many password attempts; try again later".into(),
+                retry_after: wait,
+            })?;
+        let password = SecretString::from(body.current_password.unwrap_or_default());
+        if !users::password_matches(&state.pool, current.user.id, password).await? {
+            return Err(ApiError::invalid(
+                "currentPassword: enter your current password to change your email",
+            ));
+        }
+    }
+    let user = users::update_profile(&state.pool, current.user.id, &body.name, &body.email).await?;
+    Ok(Json(json!({ "user": user })))
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Privacy {
+    geolocation_enabled: bool,
+}
+
+/// `GET /api/profile/privacy`.
+pub async fn privacy(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Json<Privacy>, ApiError> {
+    Ok(Json(Privacy {
+        geolocation_enabled: geolocation::enabled(&state.pool, current.user.id).await?,
+    }))
+}
+
+/// `PUT /api/profile/privacy`.
+pub async fn set_privacy(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiJson(body): ApiJson<Privacy>,
+) -> Result<Json<Privacy>, ApiError> {
+    geolocation::set_enabled(&state.pool, current.user.id, body.geolocation_enabled).await?;
+    Ok(Json(body))
+}
+
+/// `GET /api/profile/sign-ins`: the latest attempts on this account.
+pub async fn sign_ins(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Json<Vec<SignInRecord>>, ApiError> {
+    Ok(Json(
+        login_history::recent(&state.pool, &state.keyring, current.user.id).await?,
+    ))
+}

@@ -1,0 +1,90 @@
+//! `/api/auth/registration` and `/api/auth/register`: joining with an
+//! invitation link, or without one while open registration is on.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Query, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use axum::Json;
+use secrecy::SecretString;
+use serde::Deserialize;
+use serde_json::json;
+
+use app::ssr::auth::invitations::{self, Registration};
+use app::ssr::auth::sessions;
+
+use crate::error::ApiError;
+use crate::extract::ApiJson;
+use crate::routes::auth::{signed_in_with_session, user_agent};
+use crate::state::AppState;
+
+#[derive(Deserialize)]
+pub struct RegistrationQuery {
+    invitation: Option<String>,
+}
+
+/// `GET /api/auth/registration[?invitation=…]`: whether open registration
+/// is on and, for a link's token, the invitation it opens (null when the
+/// link is not valid).
+pub async fn status(
+    State(state): State<AppState>,
+    Query(query): Query<RegistrationQuery>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let open = invitations::open_registration(&state.pool).await?;
+    let invitation = match query.invitation.as_deref().filter(|token| !token.is_empty()) {
+        Some(token) => invitations::find(&state.pool, token)
+            .await?
+            .map(|found| json!({ "email": found.email, "role": found.role, "expiresAt": found.expires_at })),
+        None => None,
+    };
+    Ok(Json(
+        json!({ "openRegistration": open, "invitation": invitation }),
+    ))
+}
+
+#[derive(Deserialize)]
+pub struct RegisterBody {
+    #[serde(default)]
+    invitation: Option<String>,
+    email: String,
+    #[serde(default)]
+    name: String,
+    password: String,
+}
+
+/// `POST /api/auth/register`: creates the account and signs it in.
+pub async fn register(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<RegisterBody>,
+) -> Result<Response, ApiError> {
+    state
+        .sign_in_throttle
+        .attempt(peer.ip(), &body.email)
+        .map_err(|wait| ApiError::TooManyRequests {
+            message: "too many attempts; try again later".into(),
+            retry_after: wait,
+        })?;
+    if body.name.chars().count() > 200 {
+        return Err(ApiError::invalid("name: use at most 200 characters"));
+    }
+    let user = invitations::register(
+        &state.pool,
+        Registration {
+            invitation: body.invitation,
+            email: body.email,
+            name: body.name,
+            password: SecretString::from(body.password),
+        },
+    )
+    .await?;
+    tracing::info!(
+        user = user.id,
+        role = user.role.as_str(),
+        "account registered"
+    );
+    let token = sessions::create(&state.pool, user.id, user_agent(&headers)).await?;
+    Ok(signed_in_with_session(&state, user, &token))
+}
