@@ -42,9 +42,23 @@ pub struct Settings {
     pub bootstrap_admin_email: Option<String>,
     /// Their password (`BOOTSTRAP_ADMIN_PASSWORD`).
     pub bootstrap_admin_password: Option<SecretString>,
+    /// The WebAuthn relying party id (`WEBAUTHN_RP_ID`, default `localhost`).
+    pub webauthn_rp_id: String,
+    /// The origin security keys are used from (`WEBAUTHN_ORIGIN`).
+    pub webauthn_origin: WebauthnOrigin,
     /// The IP geolocation service, a URL with `{ip}` (`GEOLOCATION_URL`);
     /// unset means no lookups for anyone.
     pub geolocation_url: Option<String>,
+}
+
+/// Where the browser runs security-key ceremonies. `WEBAUTHN_ORIGIN` is a
+/// full origin (`https://tally.example.com`), or a bare host: `localhost`
+/// (the default) means `http://localhost` on any port, any other host means
+/// `https://` that host.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebauthnOrigin {
+    pub url: String,
+    pub any_port: bool,
 }
 
 /// A configuration fault: which variable, what it held, and what is wrong.
@@ -122,7 +136,7 @@ impl Settings {
             })?,
             public_base_url: env.parse_or(
                 "PUBLIC_BASE_URL",
-                "http://127.0.0.1:3001".to_owned(),
+                "http://localhost:3001".to_owned(),
                 parse_base_url,
             )?,
             csrf_http_only: env.parse_or("CSRF_HTTP_ONLY", true, parse_bool)?,
@@ -131,6 +145,15 @@ impl Settings {
                     .map(Some)
                     .map_err(|_| "expected an email address like admin@example.com".to_owned())
             })?,
+            webauthn_rp_id: env.parse_or("WEBAUTHN_RP_ID", "localhost".to_owned(), parse_host)?,
+            webauthn_origin: env.parse_or(
+                "WEBAUTHN_ORIGIN",
+                WebauthnOrigin {
+                    url: "http://localhost".to_owned(),
+                    any_port: true,
+                },
+                parse_webauthn_origin,
+            )?,
             geolocation_url: env.parse_or("GEOLOCATION_URL", None, |raw| {
                 if (raw.starts_with("https://") || raw.starts_with("http://"))
                     && raw.contains("{ip}")
@@ -147,6 +170,27 @@ impl Settings {
                 app::domain::password_policy::check(raw, "").map_err(|problem| problem.to_string())
             })?,
         })
+    }
+
+    /// Why security keys would not work for people who open
+    /// `PUBLIC_BASE_URL`, if they would not: the browser refuses a ceremony
+    /// whose origin or RP id does not match the page.
+    pub fn webauthn_mismatch(&self) -> Option<String> {
+        let (scheme, host, port) = origin_parts(&self.public_base_url)?;
+        let (o_scheme, o_host, o_port) = origin_parts(&self.webauthn_origin.url)?;
+        let same_origin = scheme == o_scheme
+            && host.eq_ignore_ascii_case(o_host)
+            && (self.webauthn_origin.any_port || port == o_port);
+        let rp = &self.webauthn_rp_id;
+        let host = host.to_ascii_lowercase();
+        let rp_fits = host == *rp || host.ends_with(&format!(".{rp}"));
+        if same_origin && rp_fits {
+            return None;
+        }
+        Some(format!(
+            "security keys will not work at PUBLIC_BASE_URL {}: WEBAUTHN_ORIGIN is {} and WEBAUTHN_RP_ID is {rp}; set WEBAUTHN_ORIGIN to the public URL and WEBAUTHN_RP_ID to its host",
+            self.public_base_url, self.webauthn_origin.url
+        ))
     }
 
     /// The one-time link for an invitation token: the register page.
@@ -227,6 +271,52 @@ fn parse_base_url(raw: &str) -> Result<String, String> {
     Ok(raw.to_owned())
 }
 
+/// A bare host name: no scheme, port or path.
+fn parse_host(raw: &str) -> Result<String, String> {
+    let valid = !raw.is_empty()
+        && raw
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.');
+    if valid {
+        Ok(raw.to_ascii_lowercase())
+    } else {
+        Err("expected a host name without scheme or port, e.g. tally.example.com".to_owned())
+    }
+}
+
+fn parse_webauthn_origin(raw: &str) -> Result<WebauthnOrigin, String> {
+    if raw.contains("://") {
+        return parse_base_url(raw).map(|url| WebauthnOrigin {
+            url,
+            any_port: false,
+        });
+    }
+    let host = parse_host(raw).map_err(|_| {
+        "expected an origin like https://tally.example.com, or a host name".to_owned()
+    })?;
+    Ok(if host == "localhost" {
+        WebauthnOrigin {
+            url: "http://localhost".to_owned(),
+            any_port: true,
+        }
+    } else {
+        WebauthnOrigin {
+            url: format!("https://{host}"),
+            any_port: false,
+        }
+    })
+}
+
+/// Scheme, host and port of an http(s) URL without a path.
+fn origin_parts(url: &str) -> Option<(&str, &str, Option<&str>)> {
+    let (scheme, rest) = url.split_once("://")?;
+    let authority = rest.split('/').next()?;
+    Some(match authority.rsplit_once(':') {
+        Some((host, port)) => (scheme, host, Some(port)),
+        None => (scheme, authority, None),
+    })
+}
+
 fn parse_path(raw: &str) -> Result<PathBuf, String> {
     Ok(PathBuf::from(raw))
 }
@@ -274,6 +364,47 @@ mod tests {
         assert!(settings.csrf_http_only);
         assert!(!settings.secure_cookies());
         assert!(settings.bootstrap_admin_email.is_none());
+    }
+
+    #[test]
+    fn webauthn_defaults_fit_localhost_and_a_mismatch_is_named() {
+        let local = settings(&[]).unwrap();
+        assert_eq!(local.webauthn_rp_id, "localhost");
+        assert_eq!(local.webauthn_origin.url, "http://localhost");
+        assert_eq!(local.webauthn_mismatch(), None, "defaults agree");
+
+        let public = settings(&[("PUBLIC_BASE_URL", "https://tally.example.com")]).unwrap();
+        let report = public.webauthn_mismatch().unwrap();
+        assert!(
+            report.contains("WEBAUTHN_ORIGIN") && report.contains("WEBAUTHN_RP_ID"),
+            "{report}"
+        );
+
+        let fitted = settings(&[
+            ("PUBLIC_BASE_URL", "https://tally.example.com"),
+            ("WEBAUTHN_ORIGIN", "tally.example.com"),
+            ("WEBAUTHN_RP_ID", "example.com"),
+        ])
+        .unwrap();
+        assert_eq!(fitted.webauthn_origin.url, "https://tally.example.com");
+        assert_eq!(
+            fitted.webauthn_mismatch(),
+            None,
+            "a parent domain is a valid RP id"
+        );
+
+        let wrong_rp = settings(&[
+            ("PUBLIC_BASE_URL", "https://tally.example.com"),
+            ("WEBAUTHN_ORIGIN", "https://tally.example.com"),
+            ("WEBAUTHN_RP_ID", "other.com"),
+        ])
+        .unwrap();
+        assert!(wrong_rp.webauthn_mismatch().is_some());
+        let error = settings_error("WEBAUTHN_RP_ID", "https://example.com");
+        assert!(
+            error.contains("WEBAUTHN_RP_ID") && error.contains("host name"),
+            "{error}"
+        );
     }
 
     #[test]

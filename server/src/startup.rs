@@ -18,6 +18,7 @@ use tower_http::compression::CompressionLayer;
 use tower_http::timeout::TimeoutLayer;
 
 use app::ssr::auth::geolocation::Geolocator;
+use app::ssr::auth::security_keys::{RelyingPartyError, SecurityKeys};
 use app::ssr::auth::throttle::SignInThrottle;
 use app::ssr::auth::{invitations, users, AuthError};
 use app::ssr::data_dir_lock::{DataDirLock, LockError};
@@ -46,6 +47,8 @@ pub enum StartupError {
     Secrets(#[from] SecretsError),
     #[error("bootstrap admin: {0}")]
     Bootstrap(#[from] AuthError),
+    #[error(transparent)]
+    WebAuthn(#[from] RelyingPartyError),
     #[error("cannot listen on {addr}: {source}")]
     Bind {
         addr: SocketAddr,
@@ -122,6 +125,14 @@ impl Application {
             })?;
         let shutdown_grace = settings.shutdown_grace;
         let settings_geolocation_url = settings.geolocation_url.clone();
+        let security_keys = SecurityKeys::new(
+            &settings.webauthn_rp_id,
+            &settings.webauthn_origin.url,
+            settings.webauthn_origin.any_port,
+        )?;
+        if let Some(mismatch) = settings.webauthn_mismatch() {
+            tracing::warn!("{mismatch}");
+        }
         let router = router(AppState {
             leptos_options: leptos_options(&settings),
             settings: Arc::new(settings),
@@ -129,6 +140,7 @@ impl Application {
             keyring: Arc::new(keyring),
             sign_in_throttle: Arc::new(SignInThrottle::default()),
             geolocator: Geolocator::new(settings_geolocation_url),
+            security_keys,
         });
         Ok(Self {
             listener,

@@ -5,6 +5,7 @@ use leptos::config::LeptosOptions;
 use sqlx::SqlitePool;
 
 use app::ssr::auth::geolocation::Geolocator;
+use app::ssr::auth::security_keys::SecurityKeys;
 use app::ssr::auth::throttle::SignInThrottle;
 use app::ssr::secrets::Keyring;
 
@@ -20,6 +21,7 @@ pub struct AppState {
     pub keyring: Arc<Keyring>,
     pub sign_in_throttle: Arc<SignInThrottle>,
     pub geolocator: Geolocator,
+    pub security_keys: SecurityKeys,
 }
 
 impl FromRef<AppState> for LeptosOptions {

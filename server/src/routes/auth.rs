@@ -92,19 +92,25 @@ pub async fn login(
 
 /// The answer to either sign-in step: a session cookie and the user, or the
 /// challenge for the second factor.
-fn signed_in_response(
+pub(crate) fn signed_in_response(
     state: &AppState,
     answer: Result<SignedIn, SignInError>,
 ) -> Result<Response, ApiError> {
     match answer {
         Ok(SignedIn::Session { user, token }) => Ok(signed_in_with_session(state, user, &token)),
-        Ok(SignedIn::SecondFactor { challenge }) => {
-            Ok(Json(json!({ "secondFactor": "totp", "challenge": challenge })).into_response())
-        }
+        Ok(SignedIn::SecondFactor { challenge, methods }) => Ok(Json(json!({
+            "secondFactor": methods.first(),
+            "methods": methods,
+            "challenge": challenge,
+        }))
+        .into_response()),
         Err(SignInError::WrongCredentials) => Err(ApiError::WrongCredentials),
         Err(SignInError::WrongCode) => Err(ApiError::invalid(
             "code: that code is not right, or was already used",
         )),
+        Err(error @ SignInError::WrongKey) => {
+            Err(ApiError::invalid(&format!("credential: {error}")))
+        }
         Err(error @ SignInError::Throttled(wait)) => Err(ApiError::TooManyRequests {
             message: error.to_string(),
             retry_after: wait,

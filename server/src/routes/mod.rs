@@ -16,6 +16,7 @@ pub mod diagnostics;
 pub mod health;
 pub mod profile;
 pub mod registration;
+pub mod security_keys;
 
 /// One path of the API with the methods it answers.
 pub struct ApiRoute {
@@ -72,6 +73,31 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             "/api/auth/register",
             &["POST"],
             post(registration::register),
+        ),
+        route(
+            "/api/auth/security-keys",
+            &["GET", "POST"],
+            get(security_keys::list).post(security_keys::register),
+        ),
+        route(
+            "/api/auth/security-keys/options",
+            &["POST"],
+            post(security_keys::registration_options),
+        ),
+        route(
+            "/api/auth/security-keys/{id}",
+            &["DELETE"],
+            delete(security_keys::remove),
+        ),
+        route(
+            "/api/auth/login/security-key/options",
+            &["POST"],
+            post(security_keys::sign_in_options),
+        ),
+        route(
+            "/api/auth/login/security-key",
+            &["POST"],
+            post(security_keys::sign_in),
         ),
         route("/api/profile", &["PUT"], put(profile::update)),
         route(

@@ -8,6 +8,8 @@ pub mod geolocation;
 pub mod invitations;
 pub mod login_history;
 pub mod password;
+pub mod pending_sign_in;
+pub mod security_keys;
 pub mod sessions;
 pub mod sign_in;
 pub mod throttle;

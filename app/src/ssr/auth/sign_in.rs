@@ -12,7 +12,7 @@ use super::geolocation::Geolocator;
 use super::login_history::{self, Origin};
 use super::throttle::SignInThrottle;
 use super::users::{self, User};
-use super::{password, sessions, totp, AuthError};
+use super::{password, pending_sign_in, security_keys, sessions, totp, AuthError};
 use crate::ssr::secrets::Keyring;
 
 pub struct Attempt {
@@ -28,18 +28,34 @@ pub enum SignInError {
     WrongCredentials,
     #[error("that code is not right, or was already used")]
     WrongCode,
+    #[error("the security key's answer was not accepted; try again")]
+    WrongKey,
     #[error("too many sign-in attempts; try again in {} seconds", .0.as_secs().max(1))]
     Throttled(Duration),
     #[error(transparent)]
     Auth(#[from] AuthError),
 }
 
+/// A way to answer the second step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SecondFactorMethod {
+    /// A TOTP code (or a recovery code).
+    Totp,
+    /// A hardware security key.
+    SecurityKey,
+}
+
 /// What a correct password leads to.
 pub enum SignedIn {
     /// Signed in: the session token for the cookie.
     Session { user: User, token: String },
-    /// The account has a second factor: the challenge for the next step.
-    SecondFactor { challenge: String },
+    /// The account has a second factor: the challenge for the next step
+    /// and the methods that can answer it.
+    SecondFactor {
+        challenge: String,
+        methods: Vec<SecondFactorMethod>,
+    },
 }
 
 /// Checks the credentials; on success starts a session, or asks for the
@@ -71,9 +87,16 @@ pub async fn sign_in(
     if !matches {
         return Err(SignInError::WrongCredentials);
     }
+    let mut methods = Vec::new();
     if totp::is_enabled(pool, user.id).await? {
-        let challenge = totp::begin_sign_in(pool, user.id).await?;
-        return Ok(SignedIn::SecondFactor { challenge });
+        methods.push(SecondFactorMethod::Totp);
+    }
+    if security_keys::is_enabled(pool, user.id).await? {
+        methods.push(SecondFactorMethod::SecurityKey);
+    }
+    if !methods.is_empty() {
+        let challenge = pending_sign_in::begin(pool, user.id).await?;
+        return Ok(SignedIn::SecondFactor { challenge, methods });
     }
     let token = sessions::create(pool, user.id, attempt.user_agent.as_deref()).await?;
     Ok(SignedIn::Session { user, token })
@@ -89,7 +112,7 @@ pub async fn second_factor(
     code: &str,
     user_agent: Option<&str>,
 ) -> Result<SignedIn, SignInError> {
-    let Some(user_id) = totp::pending_user(pool, challenge).await? else {
+    let Some(user_id) = pending_sign_in::user(pool, challenge).await? else {
         return Err(SignInError::WrongCredentials);
     };
     let user = users::by_id(pool, user_id)
@@ -104,5 +127,33 @@ pub async fn second_factor(
             Ok(SignedIn::Session { user, token })
         }
         None => Err(SignInError::WrongCode),
+    }
+}
+
+/// The second step with a security key's answer.
+pub async fn security_key(
+    pool: &SqlitePool,
+    keys: &security_keys::SecurityKeys,
+    throttle: &SignInThrottle,
+    ip: IpAddr,
+    challenge: &str,
+    credential: serde_json::Value,
+    user_agent: Option<&str>,
+) -> Result<SignedIn, SignInError> {
+    let Some(user_id) = pending_sign_in::user(pool, challenge).await? else {
+        return Err(SignInError::WrongCredentials);
+    };
+    let user = users::by_id(pool, user_id)
+        .await?
+        .ok_or(SignInError::WrongCredentials)?;
+    throttle
+        .attempt(ip, &user.email)
+        .map_err(SignInError::Throttled)?;
+    match keys.finish_sign_in(pool, challenge, credential).await? {
+        Some(_) => {
+            let token = sessions::create(pool, user.id, user_agent).await?;
+            Ok(SignedIn::Session { user, token })
+        }
+        None => Err(SignInError::WrongKey),
     }
 }

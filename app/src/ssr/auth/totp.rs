@@ -10,6 +10,7 @@ use serde::Serialize;
 use sqlx::SqlitePool;
 use totp_rs::{Algorithm, TOTP};
 
+use super::pending_sign_in;
 use super::token::{constant_time_eq, random_token, sha256_hex};
 use super::users::User;
 use super::AuthError;
@@ -18,8 +19,6 @@ use crate::ssr::secrets::{Keyring, TOTP_SECRET};
 const STEP_SECONDS: u64 = 30;
 const DIGITS: usize = 6;
 const RECOVERY_CODES: usize = 10;
-/// How long the challenge between password and code lives.
-const PENDING_MINUTES: i64 = 5;
 
 /// What the person needs to add Tally to an authenticator app.
 #[derive(Clone, Debug, Serialize)]
@@ -183,36 +182,6 @@ pub async fn is_enabled(pool: &SqlitePool, user_id: i64) -> Result<bool, AuthErr
     )
 }
 
-/// After a correct password: a challenge for the second step.
-pub async fn begin_sign_in(pool: &SqlitePool, user_id: i64) -> Result<String, AuthError> {
-    let challenge = random_token();
-    sqlx::query(
-        "DELETE FROM pending_sign_ins WHERE expires_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
-    )
-    .execute(pool)
-    .await?;
-    sqlx::query(
-        "INSERT INTO pending_sign_ins (id, user_id, expires_at)
-         VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?))",
-    )
-    .bind(sha256_hex(&challenge))
-    .bind(user_id)
-    .bind(format!("+{PENDING_MINUTES} minutes"))
-    .execute(pool)
-    .await?;
-    Ok(challenge)
-}
-
-/// The user a live challenge belongs to.
-pub async fn pending_user(pool: &SqlitePool, challenge: &str) -> Result<Option<i64>, AuthError> {
-    Ok(sqlx::query_scalar(
-        "SELECT user_id FROM pending_sign_ins WHERE id = ? AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
-    )
-    .bind(sha256_hex(challenge))
-    .fetch_optional(pool)
-    .await?)
-}
-
 /// Completes the second step with a TOTP code or an unused recovery code;
 /// the challenge is spent on success.
 pub async fn finish_sign_in(
@@ -221,7 +190,7 @@ pub async fn finish_sign_in(
     challenge: &str,
     code: &str,
 ) -> Result<Option<i64>, AuthError> {
-    let Some(user_id) = pending_user(pool, challenge).await? else {
+    let Some(user_id) = pending_sign_in::user(pool, challenge).await? else {
         return Ok(None);
     };
     let accepted = if code.contains('-') {
@@ -240,9 +209,6 @@ pub async fn finish_sign_in(
     if !accepted {
         return Ok(None);
     }
-    sqlx::query("DELETE FROM pending_sign_ins WHERE id = ?")
-        .bind(sha256_hex(challenge))
-        .execute(pool)
-        .await?;
+    pending_sign_in::spend(pool, challenge).await?;
     Ok(Some(user_id))
 }

@@ -1,0 +1,381 @@
+//! Hardware security keys (WebAuthn/FIDO2, spec v0.92) as a second factor,
+//! with `webauthn-rs`. A user registers one or more named keys; while they
+//! have any, sign-in asks for one after the password. Each ceremony's state
+//! waits in `webauthn_challenges` (expiring, used once) between its two
+//! requests; the keys (public key and counter) live in
+//! `webauthn_credentials.passkey`.
+
+use serde::Serialize;
+use serde_json::Value;
+use sqlx::SqlitePool;
+use webauthn_rs::prelude::{
+    CredentialID, PublicKeyCredential, RegisterPublicKeyCredential, SecurityKey,
+    SecurityKeyAuthentication, SecurityKeyRegistration, Url, Uuid, Webauthn, WebauthnBuilder,
+};
+
+use super::token::{random_token, sha256_hex};
+use super::users::User;
+use super::{pending_sign_in, AuthError};
+
+/// How long a ceremony may take (the browser's own timeout is the same).
+const CHALLENGE_MINUTES: i64 = 5;
+
+/// A registered key, as its owner sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct KeyInfo {
+    pub id: i64,
+    pub name: String,
+    pub created_at: String,
+    pub last_used_at: Option<String>,
+}
+
+/// Why the relying party could not be set up.
+#[derive(Debug, thiserror::Error)]
+#[error("WEBAUTHN_RP_ID {rp_id:?} does not fit WEBAUTHN_ORIGIN {origin}: the origin's host must be the RP id or a subdomain of it")]
+pub struct RelyingPartyError {
+    pub rp_id: String,
+    pub origin: String,
+}
+
+/// The relying party: Tally's WebAuthn identity.
+#[derive(Clone)]
+pub struct SecurityKeys {
+    webauthn: Webauthn,
+}
+
+impl SecurityKeys {
+    /// `any_port` lets one origin host answer on every port (development on
+    /// `localhost`).
+    pub fn new(rp_id: &str, origin: &str, any_port: bool) -> Result<Self, RelyingPartyError> {
+        let error = || RelyingPartyError {
+            rp_id: rp_id.to_owned(),
+            origin: origin.to_owned(),
+        };
+        let origin = Url::parse(origin).map_err(|_| error())?;
+        let webauthn = WebauthnBuilder::new(rp_id, &origin)
+            .map_err(|_| error())?
+            .rp_name("Tally")
+            .allow_any_port(any_port)
+            .build()
+            .map_err(|_| error())?;
+        Ok(Self { webauthn })
+    }
+
+    /// Starts registering a new key: the options for
+    /// `navigator.credentials.create` and the id of the waiting state.
+    pub async fn begin_registration(
+        &self,
+        pool: &SqlitePool,
+        user: &User,
+    ) -> Result<(String, Value), AuthError> {
+        let handle = webauthn_user_id(pool, user.id).await?;
+        let existing: Vec<CredentialID> = keys_of(pool, user.id)
+            .await?
+            .into_iter()
+            .map(|(_, key)| key.cred_id().clone())
+            .collect();
+        let display = if user.name.is_empty() {
+            &user.email
+        } else {
+            &user.name
+        };
+        let (options, state) = self
+            .webauthn
+            .start_securitykey_registration(
+                handle,
+                &user.email,
+                display,
+                Some(existing),
+                None,
+                None,
+            )
+            .map_err(|error| AuthError::Invalid(format!("securityKey: {error}")))?;
+        let id = random_token();
+        store_state(pool, &sha256_hex(&id), user.id, "register", &state).await?;
+        Ok((id, to_json(&options)?))
+    }
+
+    /// Finishes registration with the browser's answer; names the key.
+    pub async fn finish_registration(
+        &self,
+        pool: &SqlitePool,
+        user: &User,
+        ceremony: &str,
+        name: &str,
+        credential: Value,
+    ) -> Result<KeyInfo, AuthError> {
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > 100 {
+            return Err(AuthError::Invalid(
+                "name: give the key a name of 1 to 100 characters".into(),
+            ));
+        }
+        let state: SecurityKeyRegistration =
+            take_state(pool, &sha256_hex(ceremony), user.id, "register").await?;
+        let credential: RegisterPublicKeyCredential = serde_json::from_value(credential)
+            .map_err(|error| AuthError::Invalid(format!("credential: {error}")))?;
+        let key = self
+            .webauthn
+            .finish_securitykey_registration(&credential, &state)
+            .map_err(|error| {
+                AuthError::Invalid(format!(
+                    "credential: the key's answer was refused ({error})"
+                ))
+            })?;
+        let stored = serde_json::to_string(&key).map_err(|e| AuthError::Sealing(e.to_string()))?;
+        let mut tx = pool.begin().await?;
+        let info: KeyInfo = sqlx::query_as(
+            "INSERT INTO webauthn_credentials (user_id, credential_id, name, passkey)
+             VALUES (?, ?, ?, ?) RETURNING id, name, created_at, last_used_at",
+        )
+        .bind(user.id)
+        .bind(credential_id_text(key.cred_id()))
+        .bind(name)
+        .bind(stored)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(|error| match &error {
+            sqlx::Error::Database(db) if db.is_unique_violation() => {
+                AuthError::Invalid("credential: this key is already registered".into())
+            }
+            _ => AuthError::Database(error),
+        })?;
+        sqlx::query("UPDATE users SET webauthn_enabled = 1 WHERE id = ?")
+            .bind(user.id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(info)
+    }
+
+    /// After a correct password: the options for `navigator.credentials.get`
+    /// for the pending sign-in `challenge`, or `None` when the challenge is
+    /// not live or its user has no keys.
+    pub async fn begin_sign_in(
+        &self,
+        pool: &SqlitePool,
+        challenge: &str,
+    ) -> Result<Option<Value>, AuthError> {
+        let Some(user_id) = pending_sign_in::user(pool, challenge).await? else {
+            return Ok(None);
+        };
+        let keys: Vec<SecurityKey> = keys_of(pool, user_id)
+            .await?
+            .into_iter()
+            .map(|(_, key)| key)
+            .collect();
+        if keys.is_empty() {
+            return Ok(None);
+        }
+        let (options, state) = self
+            .webauthn
+            .start_securitykey_authentication(&keys)
+            .map_err(|error| AuthError::Invalid(format!("securityKey: {error}")))?;
+        store_state(
+            pool,
+            &sign_in_state_id(challenge),
+            user_id,
+            "authenticate",
+            &state,
+        )
+        .await?;
+        Ok(Some(to_json(&options)?))
+    }
+
+    /// Checks the key's answer for the pending sign-in; on success spends
+    /// the challenge, saves the key's new counter and returns the user id.
+    pub async fn finish_sign_in(
+        &self,
+        pool: &SqlitePool,
+        challenge: &str,
+        credential: Value,
+    ) -> Result<Option<i64>, AuthError> {
+        let Some(user_id) = pending_sign_in::user(pool, challenge).await? else {
+            return Ok(None);
+        };
+        let Ok(state) = take_state::<SecurityKeyAuthentication>(
+            pool,
+            &sign_in_state_id(challenge),
+            user_id,
+            "authenticate",
+        )
+        .await
+        else {
+            return Ok(None);
+        };
+        let Ok(credential) = serde_json::from_value::<PublicKeyCredential>(credential) else {
+            return Ok(None);
+        };
+        let Ok(result) = self
+            .webauthn
+            .finish_securitykey_authentication(&credential, &state)
+        else {
+            return Ok(None);
+        };
+        for (id, mut key) in keys_of(pool, user_id).await? {
+            if key.cred_id() != result.cred_id() {
+                continue;
+            }
+            key.update_credential(&result);
+            let stored =
+                serde_json::to_string(&key).map_err(|e| AuthError::Sealing(e.to_string()))?;
+            sqlx::query(
+                "UPDATE webauthn_credentials
+                 SET passkey = ?, last_used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                 WHERE id = ?",
+            )
+            .bind(stored)
+            .bind(id)
+            .execute(pool)
+            .await?;
+        }
+        pending_sign_in::spend(pool, challenge).await?;
+        Ok(Some(user_id))
+    }
+}
+
+/// Whether the user has a key (sign-in then asks for one).
+pub async fn is_enabled(pool: &SqlitePool, user_id: i64) -> Result<bool, AuthError> {
+    Ok(
+        sqlx::query_scalar("SELECT webauthn_enabled = 1 FROM users WHERE id = ?")
+            .bind(user_id)
+            .fetch_one(pool)
+            .await?,
+    )
+}
+
+pub async fn list(pool: &SqlitePool, user_id: i64) -> Result<Vec<KeyInfo>, AuthError> {
+    Ok(sqlx::query_as(
+        "SELECT id, name, created_at, last_used_at FROM webauthn_credentials
+         WHERE user_id = ? ORDER BY id",
+    )
+    .bind(user_id)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Removes one of the user's keys; with the last one gone, sign-in no
+/// longer asks for a key. False when the user has no such key.
+pub async fn remove(pool: &SqlitePool, user_id: i64, id: i64) -> Result<bool, AuthError> {
+    let mut tx = pool.begin().await?;
+    let done = sqlx::query("DELETE FROM webauthn_credentials WHERE id = ? AND user_id = ?")
+        .bind(id)
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(
+        "UPDATE users SET webauthn_enabled =
+            EXISTS (SELECT 1 FROM webauthn_credentials WHERE user_id = ?1)
+         WHERE id = ?1",
+    )
+    .bind(user_id)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(done.rows_affected() > 0)
+}
+
+fn sign_in_state_id(challenge: &str) -> String {
+    sha256_hex(&format!("sign-in:{challenge}"))
+}
+
+fn credential_id_text(id: &CredentialID) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(id.as_slice())
+}
+
+fn to_json(value: &impl Serialize) -> Result<Value, AuthError> {
+    serde_json::to_value(value).map_err(|error| AuthError::Sealing(error.to_string()))
+}
+
+/// The user's WebAuthn handle (a random UUID, not their row id), made on
+/// first use.
+async fn webauthn_user_id(pool: &SqlitePool, user_id: i64) -> Result<Uuid, AuthError> {
+    let existing: Option<String> =
+        sqlx::query_scalar("SELECT webauthn_user_id FROM users WHERE id = ?")
+            .bind(user_id)
+            .fetch_one(pool)
+            .await?;
+    if let Some(id) = existing.and_then(|text| Uuid::parse_str(&text).ok()) {
+        return Ok(id);
+    }
+    let id = Uuid::new_v4();
+    sqlx::query("UPDATE users SET webauthn_user_id = ? WHERE id = ?")
+        .bind(id.to_string())
+        .bind(user_id)
+        .execute(pool)
+        .await?;
+    Ok(id)
+}
+
+async fn keys_of(pool: &SqlitePool, user_id: i64) -> Result<Vec<(i64, SecurityKey)>, AuthError> {
+    let rows: Vec<(i64, String)> =
+        sqlx::query_as("SELECT id, passkey FROM webauthn_credentials WHERE user_id = ?")
+            .bind(user_id)
+            .fetch_all(pool)
+            .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(id, stored)| {
+            serde_json::from_str(&stored)
+                .map_err(|error| tracing::warn!(key = id, %error, "unreadable security key"))
+                .ok()
+                .map(|key| (id, key))
+        })
+        .collect())
+}
+
+async fn store_state(
+    pool: &SqlitePool,
+    id: &str,
+    user_id: i64,
+    purpose: &str,
+    state: &impl Serialize,
+) -> Result<(), AuthError> {
+    sqlx::query(
+        "DELETE FROM webauthn_challenges WHERE expires_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+    )
+    .execute(pool)
+    .await?;
+    sqlx::query(
+        "INSERT OR REPLACE INTO webauthn_challenges (id, user_id, purpose, state, expires_at)
+         VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?))",
+    )
+    .bind(id)
+    .bind(user_id)
+    .bind(purpose)
+    .bind(serde_json::to_string(state).map_err(|e| AuthError::Sealing(e.to_string()))?)
+    .bind(format!("+{CHALLENGE_MINUTES} minutes"))
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Takes (and deletes) a live state: each ceremony is answered once.
+async fn take_state<T: serde::de::DeserializeOwned>(
+    pool: &SqlitePool,
+    id: &str,
+    user_id: i64,
+    purpose: &str,
+) -> Result<T, AuthError> {
+    let state: Option<String> = sqlx::query_scalar(
+        "DELETE FROM webauthn_challenges
+         WHERE id = ? AND user_id = ? AND purpose = ?
+           AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         RETURNING state",
+    )
+    .bind(id)
+    .bind(user_id)
+    .bind(purpose)
+    .fetch_optional(pool)
+    .await?;
+    state
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .ok_or_else(|| {
+            AuthError::Invalid(
+                "ceremony: this security-key request expired or was already answered; start again"
+                    .into(),
+            )
+        })
+}

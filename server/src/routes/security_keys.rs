@@ -1,0 +1,131 @@
+//! Security keys: registering and removing them in Profile
+//! (`/api/auth/security-keys…`) and answering the second sign-in step with
+//! one (`/api/auth/login/security-key…`).
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use app::ssr::auth::security_keys::{self, KeyInfo};
+use app::ssr::auth::sign_in;
+
+use crate::auth::CurrentUser;
+use crate::error::ApiError;
+use crate::extract::ApiJson;
+use crate::routes::auth::{signed_in_response, user_agent};
+use crate::state::AppState;
+
+pub async fn list(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Json<Vec<KeyInfo>>, ApiError> {
+    Ok(Json(
+        security_keys::list(&state.pool, current.user.id).await?,
+    ))
+}
+
+/// `POST /api/auth/security-keys/options`: starts registering a key; the
+/// browser passes `publicKey` to `navigator.credentials.create`.
+pub async fn registration_options(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Json<Value>, ApiError> {
+    let (ceremony, options) = state
+        .security_keys
+        .begin_registration(&state.pool, &current.user)
+        .await?;
+    Ok(Json(json!({ "ceremony": ceremony, "options": options })))
+}
+
+#[derive(Deserialize)]
+pub struct RegisterBody {
+    ceremony: String,
+    name: String,
+    credential: Value,
+}
+
+/// `POST /api/auth/security-keys`: finishes registering, with a name.
+pub async fn register(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiJson(body): ApiJson<RegisterBody>,
+) -> Result<(StatusCode, Json<KeyInfo>), ApiError> {
+    let key = state
+        .security_keys
+        .finish_registration(
+            &state.pool,
+            &current.user,
+            &body.ceremony,
+            &body.name,
+            body.credential,
+        )
+        .await?;
+    Ok((StatusCode::CREATED, Json(key)))
+}
+
+pub async fn remove(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    if security_keys::remove(&state.pool, current.user.id, id).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::NotFound(format!("/api/auth/security-keys/{id}")))
+    }
+}
+
+#[derive(Deserialize)]
+pub struct ChallengeBody {
+    challenge: String,
+}
+
+/// `POST /api/auth/login/security-key/options`: after a correct password,
+/// the options for `navigator.credentials.get`.
+pub async fn sign_in_options(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<ChallengeBody>,
+) -> Result<Json<Value>, ApiError> {
+    match state
+        .security_keys
+        .begin_sign_in(&state.pool, &body.challenge)
+        .await?
+    {
+        Some(options) => Ok(Json(json!({ "options": options }))),
+        None => Err(ApiError::invalid(
+            "challenge: this sign-in expired or has no security key; sign in again",
+        )),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct SignInBody {
+    challenge: String,
+    credential: Value,
+}
+
+/// `POST /api/auth/login/security-key`: the key's answer; a session on
+/// success.
+pub async fn sign_in(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<SignInBody>,
+) -> Result<Response, ApiError> {
+    let answer = sign_in::security_key(
+        &state.pool,
+        &state.security_keys,
+        &state.sign_in_throttle,
+        peer.ip(),
+        &body.challenge,
+        body.credential,
+        user_agent(&headers),
+    )
+    .await;
+    signed_in_response(&state, answer)
+}
