@@ -15,7 +15,9 @@ process.env.E2E_PORT ??= execFileSync(process.execPath, [
 process.env.E2E_DATA ??= mkdtempSync(join(tmpdir(), "tally-e2e-"));
 
 const port = process.env.E2E_PORT;
-const baseURL = `http://127.0.0.1:${port}`;
+// Pages are opened at localhost, not 127.0.0.1: browsers allow WebAuthn
+// only on a domain, and the server's default relying party is localhost.
+const baseURL = `http://localhost:${port}`;
 const root = resolve(__dirname, "..");
 
 export default defineConfig({
@@ -49,7 +51,7 @@ export default defineConfig({
   // free port with a temporary data directory.
   webServer: {
     command: `${root}/target/server-release/tally serve`,
-    url: `${baseURL}/api/health`,
+    url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: "ignore",
@@ -60,6 +62,7 @@ export default defineConfig({
       DATA_DIR: join(process.env.E2E_DATA, "data"),
       LOG_DIR: join(process.env.E2E_DATA, "logs"),
       RUST_LOG: "info",
+      PUBLIC_BASE_URL: baseURL,
       BOOTSTRAP_ADMIN_EMAIL: "admin@example.com",
       BOOTSTRAP_ADMIN_PASSWORD: "correct horse battery staple",
     },

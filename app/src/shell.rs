@@ -6,7 +6,10 @@ use leptos_router::{
 };
 
 use crate::components::layout::Layout;
-use crate::pages::{home::HomePage, login::LoginPage, not_found::NotFound, profile::ProfilePage};
+use crate::pages::{
+    admin::AdminPage, home::HomePage, login::LoginPage, not_found::NotFound, profile::ProfilePage,
+    register::RegisterPage,
+};
 
 /// The HTML document the server streams for every page. Only the server calls
 /// it; the browser hydrates [`App`] inside `<body>`.
@@ -21,6 +24,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <AutoReload options=options.clone()/>
                 <HydrationScripts options=options.clone()/>
                 <HashedStylesheet options id="leptos"/>
+                <script src="/webauthn.js" defer></script>
                 <MetaTags/>
             </head>
             <body>
@@ -48,6 +52,8 @@ pub fn App() -> impl IntoView {
                     <Route path=StaticSegment("") view=HomePage/>
                     <Route path=StaticSegment("login") view=LoginPage/>
                     <Route path=StaticSegment("profile") view=ProfilePage/>
+                    <Route path=StaticSegment("register") view=RegisterPage/>
+                    <Route path=StaticSegment("admin") view=AdminPage/>
                 </Routes>
             </Layout>
         </Router>

@@ -46,7 +46,7 @@ test("the bootstrap admin signs in, makes an API token and signs out", async ({ 
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/profile$/);
-  await expect(page.getByTestId("profile-email")).toHaveText(ADMIN);
+  await expect(page.getByTestId("profile-email")).toHaveValue(ADMIN);
 
   // The session cookie is HttpOnly: scripts cannot read it.
   const visible = await page.evaluate(() => document.cookie);
@@ -68,6 +68,113 @@ test("the bootstrap admin signs in, makes an API token and signs out", async ({ 
   await expect(page).toHaveURL(/\/login$/);
   await page.goto("/profile");
   await expect(page.getByText("You are signed out.")).toBeVisible();
+});
+
+const CAROL = "carol@example.com";
+const CAROL_PASSWORD = "violet umbrella harbor 42";
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto("/login");
+  await hydrated(page);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+test("an admin invites someone, who joins through the link; disabling signs them out", async ({ page, browser }, testInfo) => {
+  await signIn(page, ADMIN, PASSWORD);
+  await expect(page).toHaveURL(/\/profile$/);
+  await page.getByRole("link", { name: /Administration/ }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByTestId("users")).toContainText(ADMIN);
+  await page.getByLabel(/Their email/).fill(CAROL);
+  await page.getByRole("button", { name: "Create invitation link" }).click();
+  const link = (await page.getByTestId("invitation-link").textContent()) ?? "";
+  expect(link).toMatch(/\/register\?invitation=[A-Za-z0-9_-]{43}$/);
+  await expect(page.getByRole("listitem").filter({ hasText: CAROL })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("admin.png"), fullPage: true });
+
+  // Carol, in her own browser.
+  const carolContext = await browser.newContext();
+  const carol = await carolContext.newPage();
+  await carol.goto(link);
+  await hydrated(carol);
+  await expect(carol.getByText("You are invited to this Tally.")).toBeVisible();
+  await expect(carol.getByLabel("Email")).toHaveValue(CAROL);
+  await carol.getByLabel("Password").fill("short");
+  await expect(carol.getByText("use at least 12 characters")).toBeVisible();
+  await carol.getByLabel("Name (optional)").fill("Carol");
+  await carol.getByLabel("Password").fill(CAROL_PASSWORD);
+  await carol.getByRole("button", { name: "Create account" }).click();
+  await expect(carol).toHaveURL(/\/profile$/);
+  await expect(carol.getByTestId("profile-email")).toHaveValue(CAROL);
+  await expect(carol.getByRole("link", { name: /Administration/ })).toHaveCount(0);
+
+  // The link is spent.
+  await carol.goto(link);
+  await expect(carol.getByText("This invitation link is not valid")).toBeVisible();
+
+  // Disabled: Carol's session ends at once.
+  await page.reload();
+  await hydrated(page);
+  await page.getByRole("button", { name: `Disable ${CAROL}` }).click();
+  await expect(page.getByRole("status").first()).toContainText("Account disabled");
+  await carol.goto("/profile");
+  await expect(carol.getByText("You are signed out.")).toBeVisible();
+  await page.getByRole("button", { name: `Enable ${CAROL}` }).click();
+  await expect(page.getByRole("button", { name: `Disable ${CAROL}` })).toBeVisible();
+  await carolContext.close();
+});
+
+test("a security key as the second factor, with privacy and sign-in history in Profile", async ({ page }, testInfo) => {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable", { enableUI: false });
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "usb",
+      hasResidentKey: false,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+
+  await signIn(page, CAROL, CAROL_PASSWORD);
+  await expect(page).toHaveURL(/\/profile$/);
+  await page.getByLabel("Name of the new key").fill("Blue key");
+  await page.getByRole("button", { name: "Add security key" }).click();
+  await expect(page.getByTestId("security-keys").getByRole("listitem")).toHaveCount(1);
+  await expect(page.getByTestId("security-keys")).toContainText("Blue key");
+  const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+  expect(credentials).toHaveLength(1);
+
+  // Privacy: location lookups are off until Carol turns them on.
+  const toggle = page.getByLabel("Show where I signed in from");
+  await expect(toggle).not.toBeChecked();
+  await toggle.check();
+  await expect(page.getByText("Saved: your next sign-ins")).toBeVisible();
+
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByLabel("Email").fill(CAROL);
+  await page.getByLabel("Password").fill(CAROL_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText("Touch your security key")).toBeVisible();
+  await expect(page.getByLabel("Code from your authenticator app")).toHaveCount(0);
+  await page.getByRole("button", { name: "Use security key" }).click();
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page.getByTestId("profile-email")).toHaveValue(CAROL);
+  await expect(page.getByLabel("Show where I signed in from")).toBeChecked();
+  const history = page.getByTestId("sign-in-history");
+  // The header and Carol's two password sign-ins (joining is not a sign-in).
+  await expect(history.getByRole("row")).toHaveCount(3);
+  await expect(history).toContainText("Correct password");
+  await page.screenshot({ path: testInfo.outputPath("profile-keys.png"), fullPage: true });
+
+  // The key's counter moved: it signed once.
+  const after = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+  expect(after.credentials[0].signCount).toBeGreaterThan(credentials[0].signCount);
 });
 
 test("TOTP enrolment, then signing in with a computed code", async ({ page }, testInfo) => {
@@ -101,5 +208,5 @@ test("TOTP enrolment, then signing in with a computed code", async ({ page }, te
   await page.getByLabel("Code from your authenticator app").fill(totp(secret, Date.now() / 1000 + 30));
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page).toHaveURL(/\/profile$/);
-  await expect(page.getByTestId("profile-email")).toHaveText(ADMIN);
+  await expect(page.getByTestId("profile-email")).toHaveValue(ADMIN);
 });

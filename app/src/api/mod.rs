@@ -12,6 +12,12 @@ mod fetch;
 #[path = "fetch_unavailable.rs"]
 mod fetch;
 
+#[cfg(feature = "hydrate")]
+pub mod security_key;
+#[cfg(not(feature = "hydrate"))]
+#[path = "security_key_unavailable.rs"]
+pub mod security_key;
+
 pub use fetch::{delete, get_json, send_json};
 
 /// What went wrong with a call, in words for the person using the page.
@@ -25,6 +31,8 @@ pub enum ApiFailure {
     },
     /// The server could not be reached.
     Network(String),
+    /// The browser or the security key refused a ceremony.
+    Key(String),
     /// Not in a browser.
     Unavailable,
 }
@@ -34,6 +42,7 @@ impl ApiFailure {
         match self {
             Self::Answered { message, .. } => message.clone(),
             Self::Network(message) => format!("cannot reach Tally: {message}"),
+            Self::Key(message) => message.clone(),
             Self::Unavailable => "this needs JavaScript".to_owned(),
         }
     }

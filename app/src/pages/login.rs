@@ -25,10 +25,35 @@ struct SecondFactor {
 struct Answer {
     user: Option<Me>,
     challenge: Option<String>,
+    #[serde(default)]
+    methods: Vec<String>,
 }
 
-/// `/login`: email and password, then a TOTP or recovery code when the
-/// account has two-factor sign-in. Signing in needs JavaScript (every call
+#[derive(Deserialize)]
+struct KeyOptions {
+    options: serde_json::Value,
+}
+
+/// The security-key step: options from the server, the key's answer back.
+async fn sign_in_with_key(challenge: String) -> Result<Option<Answer>, api::ApiFailure> {
+    let started = api::send_json::<_, KeyOptions>(
+        "POST",
+        "/api/auth/login/security-key/options",
+        &serde_json::json!({ "challenge": challenge }),
+    )
+    .await?
+    .ok_or(api::ApiFailure::Unavailable)?;
+    let credential = api::security_key::get(&started.options).await?;
+    api::send_json(
+        "POST",
+        "/api/auth/login/security-key",
+        &serde_json::json!({ "challenge": challenge, "credential": credential }),
+    )
+    .await
+}
+
+/// `/login`: email and password, then a TOTP or recovery code or a
+/// security key when the account has two-factor sign-in. Signing in needs JavaScript (every call
 /// carries the CSRF token), and the page says so when it is missing.
 #[component]
 pub fn LoginPage() -> impl IntoView {
@@ -36,6 +61,7 @@ pub fn LoginPage() -> impl IntoView {
     let password = RwSignal::new(String::new());
     let code = RwSignal::new(String::new());
     let challenge = RwSignal::new(None::<String>);
+    let methods = RwSignal::new(Vec::<String>::new());
     let error = RwSignal::new(None::<String>);
     let pending = RwSignal::new(false);
     let navigate = use_navigate();
@@ -46,15 +72,41 @@ pub fn LoginPage() -> impl IntoView {
         }
         Some(Answer {
             challenge: Some(next),
+            methods: offered,
             ..
         }) => {
             challenge.set(Some(next));
+            methods.set(offered);
             error.set(None);
         }
         _ => error.set(Some(
             "The server gave an answer this page does not understand.".into(),
         )),
     };
+
+    let use_key = {
+        let finish = finish.clone();
+        move |_| {
+            let Some(step) = challenge.get_untracked() else {
+                return;
+            };
+            if pending.get_untracked() {
+                return;
+            }
+            pending.set(true);
+            error.set(None);
+            let finish = finish.clone();
+            leptos::task::spawn_local(async move {
+                let result = sign_in_with_key(step).await;
+                pending.set(false);
+                match result {
+                    Ok(answer) => finish(answer),
+                    Err(failure) => error.set(Some(failure.message())),
+                }
+            });
+        }
+    };
+    let offers = move |method: &str| methods.with(|offered| offered.iter().any(|m| m == method));
 
     let submit = {
         let finish = finish.clone();
@@ -114,7 +166,15 @@ pub fn LoginPage() -> impl IntoView {
                 <Show
                     when=move || challenge.get().is_none()
                     fallback=move || {
+                        let use_key = use_key.clone();
                         view! {
+                            <Show when=move || offers("securityKey")>
+                                <p>"Touch your security key to finish signing in."</p>
+                                <button type="button" class="button" on:click=use_key.clone() disabled=move || pending.get()>
+                                    "Use security key"
+                                </button>
+                            </Show>
+                            <Show when=move || offers("totp")>
                             <div class="field">
                                 <label for="login-code">"Code from your authenticator app"</label>
                                 <input
@@ -129,6 +189,7 @@ pub fn LoginPage() -> impl IntoView {
                                 />
                                 <p id="login-code-hint" class="hint">"Or one of your recovery codes."</p>
                             </div>
+                            </Show>
                         }
                     }
                 >
@@ -164,7 +225,12 @@ pub fn LoginPage() -> impl IntoView {
                 <p id="login-error" class="field-error" role="alert">
                     {move || error.get()}
                 </p>
-                <button type="submit" class="button" disabled=move || pending.get()>
+                <button
+                    type="submit"
+                    class="button"
+                    disabled=move || pending.get()
+                    hidden=move || challenge.get().is_some() && !offers("totp")
+                >
                     {move || match (pending.get(), challenge.get().is_some()) {
                         (true, _) => "Signing in…",
                         (false, true) => "Verify",

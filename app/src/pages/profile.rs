@@ -4,10 +4,15 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 
 use crate::api::{self, MeBody};
+use crate::components::account_details::AccountDetails;
 use crate::components::api_tokens::ApiTokens;
+use crate::components::privacy::Privacy;
+use crate::components::security_keys::SecurityKeys;
+use crate::components::sign_in_history::SignInHistory;
 use crate::components::two_factor::TwoFactor;
 
-/// `/profile`: who is signed in, signing out, and personal API tokens.
+/// `/profile`: name, email and password, second factors (TOTP, security
+/// keys), API tokens, privacy, recent sign-ins, and signing out.
 /// Loaded in the browser, where the session cookie is.
 #[component]
 pub fn ProfilePage() -> impl IntoView {
@@ -44,20 +49,17 @@ pub fn ProfilePage() -> impl IntoView {
             }
             Some(Err(failure)) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
             Some(Ok(body)) => {
+                let is_admin = body.user.role == "admin";
                 view! {
-                    <section class="card" aria-labelledby="account-title">
-                        <h2 id="account-title">"Account"</h2>
-                        <dl class="facts">
-                            <dt>"Name"</dt>
-                            <dd>{body.user.name.clone()}</dd>
-                            <dt>"Email"</dt>
-                            <dd data-testid="profile-email">{body.user.email.clone()}</dd>
-                            <dt>"Role"</dt>
-                            <dd>{body.user.role.clone()}</dd>
-                        </dl>
-                    </section>
+                    <Show when=move || is_admin>
+                        <p><A href="/admin">"Administration: users and invitations"</A></p>
+                    </Show>
+                    <AccountDetails user=body.user.clone()/>
                     <TwoFactor/>
+                    <SecurityKeys/>
                     <ApiTokens/>
+                    <Privacy/>
+                    <SignInHistory/>
                 }
                     .into_any()
             }

@@ -1,0 +1,182 @@
+use leptos::ev::SubmitEvent;
+use leptos::prelude::*;
+use serde::Serialize;
+
+use crate::api::{self, Me, MeBody};
+use crate::domain::password_policy;
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ProfileUpdate {
+    name: String,
+    email: String,
+    current_password: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PasswordChange {
+    current_password: String,
+    new_password: String,
+}
+
+/// Name and email (a new email needs the current password).
+#[component]
+pub fn AccountDetails(user: Me) -> impl IntoView {
+    let original_email = user.email.clone();
+    let name = RwSignal::new(user.name.clone());
+    let email = RwSignal::new(user.email.clone());
+    let current = RwSignal::new(String::new());
+    let status = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<(Option<String>, String)>);
+    let email_changed = {
+        let original = original_email.clone();
+        move || !email.get().trim().eq_ignore_ascii_case(&original)
+    };
+    let invalid = move |field: &'static str| {
+        move || {
+            error
+                .get()
+                .is_some_and(|(f, _)| f.as_deref() == Some(field))
+                .then_some("true")
+        }
+    };
+
+    let save = {
+        let email_changed = email_changed.clone();
+        move |event: SubmitEvent| {
+            event.prevent_default();
+            let body = ProfileUpdate {
+                name: name.get_untracked().trim().to_owned(),
+                email: email.get_untracked().trim().to_owned(),
+                current_password: email_changed().then(|| current.get_untracked()),
+            };
+            leptos::task::spawn_local(async move {
+                match api::send_json::<_, MeBody>("PUT", "/api/profile", &body).await {
+                    Ok(_) => {
+                        error.set(None);
+                        current.set(String::new());
+                        status.set(Some("Saved.".into()));
+                    }
+                    Err(failure) => {
+                        status.set(None);
+                        let field = match &failure {
+                            api::ApiFailure::Answered { field, .. } => field.clone(),
+                            _ => None,
+                        };
+                        error.set(Some((field, failure.message())));
+                    }
+                }
+            });
+        }
+    };
+
+    view! {
+        <section class="card" aria-labelledby="account-title">
+            <h2 id="account-title">"Account"</h2>
+            <p>"Role: " {user.role.clone()}</p>
+            <form on:submit=save novalidate>
+                <div class="field">
+                    <label for="profile-name">"Name"</label>
+                    <input id="profile-name" type="text" maxlength="200" autocomplete="name"
+                        aria-invalid=invalid("name")
+                        prop:value=move || name.get()
+                        on:input=move |ev| name.set(event_target_value(&ev))/>
+                </div>
+                <div class="field">
+                    <label for="profile-email">"Email"</label>
+                    <input id="profile-email" data-testid="profile-email" type="email" autocomplete="email"
+                        aria-invalid=invalid("email")
+                        prop:value=move || email.get()
+                        on:input=move |ev| email.set(event_target_value(&ev))/>
+                </div>
+                <Show when=email_changed.clone()>
+                    <div class="field">
+                        <label for="profile-current-password">"Current password (to change your email)"</label>
+                        <input id="profile-current-password" type="password" autocomplete="current-password"
+                            aria-invalid=invalid("currentPassword")
+                            prop:value=move || current.get()
+                            on:input=move |ev| current.set(event_target_value(&ev))/>
+                    </div>
+                </Show>
+                <p class="field-error" role="alert">{move || error.get().map(|(_, message)| message)}</p>
+                <p role="status">{move || status.get()}</p>
+                <button type="submit" class="button">"Save"</button>
+            </form>
+        </section>
+        <ChangePassword email=original_email/>
+    }
+}
+
+/// A new password, checked in the browser with the server's own policy;
+/// every other session ends when it changes.
+#[component]
+fn ChangePassword(email: String) -> impl IntoView {
+    let current = RwSignal::new(String::new());
+    let new_password = RwSignal::new(String::new());
+    let status = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<String>);
+    let email = StoredValue::new(email);
+    let problem = move || {
+        let typed = new_password.get();
+        (!typed.is_empty())
+            .then(|| email.with_value(|email| password_policy::check(&typed, email).err()))
+            .flatten()
+            .map(|problem| problem.to_string())
+    };
+    let change = move |event: SubmitEvent| {
+        event.prevent_default();
+        if let Some(problem) = problem() {
+            error.set(Some(format!("newPassword: {problem}")));
+            return;
+        }
+        let body = PasswordChange {
+            current_password: current.get_untracked(),
+            new_password: new_password.get_untracked(),
+        };
+        leptos::task::spawn_local(async move {
+            match api::send_json::<_, serde_json::Value>("POST", "/api/auth/password", &body).await
+            {
+                Ok(_) => {
+                    error.set(None);
+                    current.set(String::new());
+                    new_password.set(String::new());
+                    status.set(Some(
+                        "Password changed; your other sessions were signed out.".into(),
+                    ));
+                }
+                Err(failure) => {
+                    status.set(None);
+                    error.set(Some(failure.message()));
+                }
+            }
+        });
+    };
+    view! {
+        <section class="card" aria-labelledby="password-title">
+            <h2 id="password-title">"Password"</h2>
+            <form on:submit=change novalidate>
+                <div class="field">
+                    <label for="password-current">"Current password"</label>
+                    <input id="password-current" type="password" autocomplete="current-password"
+                        prop:value=move || current.get()
+                        on:input=move |ev| current.set(event_target_value(&ev))/>
+                </div>
+                <div class="field">
+                    <label for="password-new">"New password"</label>
+                    <input id="password-new" type="password" autocomplete="new-password"
+                        aria-describedby="password-new-hint"
+                        aria-invalid=move || problem().map(|_| "true")
+                        prop:value=move || new_password.get()
+                        on:input=move |ev| new_password.set(event_target_value(&ev))/>
+                    <p id="password-new-hint" class="hint">
+                        {move || problem().unwrap_or_else(|| format!("At least {} characters.", password_policy::MIN_CHARS))}
+                    </p>
+                </div>
+                <p class="field-error" role="alert">{move || error.get()}</p>
+                <p role="status">{move || status.get()}</p>
+                <button type="submit" class="button">"Change password"</button>
+            </form>
+        </section>
+    }
+}

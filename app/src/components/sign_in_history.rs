@@ -1,0 +1,60 @@
+use leptos::prelude::*;
+use serde::Deserialize;
+
+use crate::api;
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SignInRecord {
+    at: String,
+    success: bool,
+    ip: Option<String>,
+    user_agent: Option<String>,
+    location: Option<String>,
+}
+
+/// Recent sign-ins (and failed attempts) on this account.
+#[component]
+pub fn SignInHistory() -> impl IntoView {
+    let history =
+        LocalResource::new(|| api::get_json::<Vec<SignInRecord>>("/api/profile/sign-ins"));
+    view! {
+        <section class="card" aria-labelledby="history-title">
+            <h2 id="history-title">"Recent sign-ins"</h2>
+            <div class="table-wrap">
+                <table class="data-table" data-testid="sign-in-history">
+                    <thead>
+                        <tr>
+                            <th scope="col">"When (UTC)"</th>
+                            <th scope="col">"Result"</th>
+                            <th scope="col">"Address"</th>
+                            <th scope="col">"Location"</th>
+                            <th scope="col">"Browser"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || {
+                            history
+                                .get()
+                                .and_then(Result::ok)
+                                .unwrap_or_default()
+                                .into_iter()
+                                .map(|row| {
+                                    view! {
+                                        <tr>
+                                            <td>{row.at.replace('T', " ").chars().take(16).collect::<String>()}</td>
+                                            <td>{if row.success { "Correct password" } else { "Wrong password" }}</td>
+                                            <td>{row.ip.unwrap_or_default()}</td>
+                                            <td>{row.location.unwrap_or_else(|| "—".into())}</td>
+                                            <td class="truncate">{row.user_agent.unwrap_or_default()}</td>
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()
+                        }}
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,196 @@
+use leptos::ev::SubmitEvent;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::components::A;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use serde::{Deserialize, Serialize};
+
+use crate::api::{self, MeBody};
+use crate::domain::password_policy;
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RegistrationStatus {
+    open_registration: bool,
+    invitation: Option<InvitationInfo>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct InvitationInfo {
+    email: Option<String>,
+    role: String,
+}
+
+#[derive(Serialize)]
+struct Registration {
+    invitation: Option<String>,
+    email: String,
+    name: String,
+    password: String,
+}
+
+/// `/register[?invitation=…]`: create an account from an invitation link
+/// (or the setup link of a fresh install), or freely while an admin has
+/// opened registration.
+#[component]
+pub fn RegisterPage() -> impl IntoView {
+    let query = use_query_map();
+    let token = move || {
+        query
+            .with(|q| q.get("invitation"))
+            .filter(|t| !t.is_empty())
+    };
+    let status = LocalResource::new(move || {
+        let path = match token() {
+            Some(token) => format!("/api/auth/registration?invitation={token}"),
+            None => "/api/auth/registration".to_owned(),
+        };
+        async move { api::get_json::<RegistrationStatus>(&path).await }
+    });
+    let email = RwSignal::new(String::new());
+    let name = RwSignal::new(String::new());
+    let password = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<(Option<String>, String)>);
+    let pending = RwSignal::new(false);
+    let navigate = use_navigate();
+
+    // An invitation for one address fills it in.
+    Effect::new(move |_| {
+        if let Some(Ok(RegistrationStatus {
+            invitation:
+                Some(InvitationInfo {
+                    email: Some(invited),
+                    ..
+                }),
+            ..
+        })) = status.get()
+        {
+            email.set(invited);
+        }
+    });
+    let problem = move || {
+        let typed = password.get();
+        (!typed.is_empty())
+            .then(|| password_policy::check(&typed, email.get().trim()).err())
+            .flatten()
+            .map(|problem| problem.to_string())
+    };
+    let invalid = move |field: &'static str| {
+        move || {
+            error
+                .get()
+                .is_some_and(|(f, _)| f.as_deref() == Some(field))
+                .then_some("true")
+        }
+    };
+
+    let submit = move |event: SubmitEvent| {
+        event.prevent_default();
+        if pending.get_untracked() {
+            return;
+        }
+        if email.get_untracked().trim().is_empty() {
+            error.set(Some((
+                Some("email".into()),
+                "email: enter your email address".into(),
+            )));
+            return;
+        }
+        if let Some(problem) = problem() {
+            error.set(Some((
+                Some("password".into()),
+                format!("password: {problem}"),
+            )));
+            return;
+        }
+        let body = Registration {
+            invitation: token(),
+            email: email.get_untracked().trim().to_owned(),
+            name: name.get_untracked().trim().to_owned(),
+            password: password.get_untracked(),
+        };
+        pending.set(true);
+        let navigate = navigate.clone();
+        leptos::task::spawn_local(async move {
+            let result = api::send_json::<_, MeBody>("POST", "/api/auth/register", &body).await;
+            pending.set(false);
+            match result {
+                Ok(_) => navigate("/profile", Default::default()),
+                Err(failure) => {
+                    let field = match &failure {
+                        api::ApiFailure::Answered { field, .. } => field.clone(),
+                        _ => None,
+                    };
+                    error.set(Some((field, failure.message())));
+                }
+            }
+        });
+    };
+
+    let form = move || {
+        view! {
+            <form on:submit=submit.clone() novalidate>
+                <div class="field">
+                    <label for="register-email">"Email"</label>
+                    <input id="register-email" type="email" autocomplete="username" required
+                        aria-invalid=invalid("email")
+                        prop:value=move || email.get()
+                        on:input=move |ev| email.set(event_target_value(&ev))/>
+                </div>
+                <div class="field">
+                    <label for="register-name">"Name (optional)"</label>
+                    <input id="register-name" type="text" autocomplete="name" maxlength="200"
+                        prop:value=move || name.get()
+                        on:input=move |ev| name.set(event_target_value(&ev))/>
+                </div>
+                <div class="field">
+                    <label for="register-password">"Password"</label>
+                    <input id="register-password" type="password" autocomplete="new-password" required
+                        aria-describedby="register-password-hint"
+                        aria-invalid=move || (problem().is_some() || invalid("password")().is_some()).then_some("true")
+                        prop:value=move || password.get()
+                        on:input=move |ev| password.set(event_target_value(&ev))/>
+                    <p id="register-password-hint" class="hint">
+                        {move || problem().unwrap_or_else(|| format!("At least {} characters; a few unusual words work well.", password_policy::MIN_CHARS))}
+                    </p>
+                </div>
+                <p class="field-error" role="alert">{move || error.get().map(|(_, message)| message)}</p>
+                <button type="submit" class="button" disabled=move || pending.get()>
+                    {move || if pending.get() { "Creating your account…" } else { "Create account" }}
+                </button>
+            </form>
+        }
+    };
+
+    view! {
+        <Title text="Create your account"/>
+        <section class="auth card" aria-labelledby="register-title">
+            <h1 id="register-title">"Create your Tally account"</h1>
+            <noscript>
+                <p class="field-error">"Creating an account needs JavaScript, which is turned off in this browser."</p>
+            </noscript>
+            {move || match status.get() {
+                None => view! { <p aria-busy="true">"Checking your link…"</p> }.into_any(),
+                Some(Err(failure)) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
+                Some(Ok(found)) => match (found.invitation, token().is_some(), found.open_registration) {
+                    (Some(invitation), _, _) => view! {
+                        <p>{if invitation.role == "admin" {
+                            "You are invited as an administrator of this Tally."
+                        } else {
+                            "You are invited to this Tally."
+                        }}</p>
+                        {form()}
+                    }.into_any(),
+                    (None, true, _) => view! {
+                        <p class="field-error">"This invitation link is not valid: it may have expired or been used already. Ask your administrator for a new one."</p>
+                    }.into_any(),
+                    (None, false, true) => form().into_any(),
+                    (None, false, false) => view! {
+                        <p>"Accounts on this Tally are by invitation. Ask its administrator for an invitation link, or "
+                        <A href="/login">"sign in"</A> "."</p>
+                    }.into_any(),
+                },
+            }}
+        </section>
+    }
+}
