@@ -1,0 +1,176 @@
+//! Authorisation: user B walks every API route (from the route table, so a
+//! new route is walked too) against user A's ids and bodies. Whatever B
+//! may do touches only B's own data: routes naming A's resources answer
+//! 403 or 404, admin routes 403, and A's rows are byte-for-byte unchanged.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use reqwest::Method;
+use serde_json::{json, Value};
+use sqlx::SqlitePool;
+use support::browser::Browser;
+use support::spawn_app;
+
+const ALICE: &str = "alice@example.com";
+const ALICE_PASSWORD: &str = "quiet harbour lantern 77";
+const BOB: &str = "bob@example.com";
+const BOB_PASSWORD: &str = "bob's long passphrase 42";
+
+/// Everything of Alice's, as text, to compare before and after.
+async fn alice_snapshot(pool: &SqlitePool, alice: i64) -> String {
+    let queries = [
+        "SELECT id, email, name, role, password_hash, disabled_at, totp_secret, totp_enabled, webauthn_enabled, updated_at FROM users WHERE id = ?1",
+        "SELECT id, name, token_hash, revoked_at FROM api_tokens WHERE user_id = ?1",
+        "SELECT id, credential_id, name, passkey FROM webauthn_credentials WHERE user_id = ?1",
+        "SELECT id, expires_at FROM sessions WHERE user_id = ?1",
+        "SELECT key, value FROM settings WHERE user_id = ?1 OR user_id IS NULL",
+        "SELECT id, email, role, used_at FROM invitations WHERE created_by = ?1",
+        "SELECT count(*) FROM login_history WHERE user_id = ?1",
+        "SELECT count(*) FROM recovery_codes WHERE user_id = ?1",
+    ];
+    let mut out = String::new();
+    for query in queries {
+        let rows = sqlx::query(query)
+            .bind(alice)
+            .fetch_all(pool)
+            .await
+            .unwrap();
+        for row in rows {
+            use sqlx::Row;
+            for index in 0..row.len() {
+                let value: Option<String> = row
+                    .try_get::<Option<String>, _>(index)
+                    .or_else(|_| {
+                        row.try_get::<Option<i64>, _>(index)
+                            .map(|v| v.map(|v| v.to_string()))
+                    })
+                    .unwrap();
+                out.push_str(&format!("{value:?}|"));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// A body that would change something if B were allowed to send it.
+fn body_for(path: &str, alice_email: &str) -> Value {
+    match path {
+        "/api/admin/registration" => json!({ "open": true }),
+        "/api/admin/invitations" => json!({ "email": "mallory@example.com", "role": "admin" }),
+        "/api/profile" => {
+            json!({ "name": "Mallory", "email": alice_email, "currentPassword": BOB_PASSWORD })
+        }
+        "/api/profile/privacy" => json!({ "geolocationEnabled": true }),
+        "/api/tokens" => json!({ "name": "bob's token" }),
+        "/api/auth/password" => {
+            json!({ "currentPassword": ALICE_PASSWORD, "newPassword": "mallory owns this now 1" })
+        }
+        _ => {
+            json!({ "challenge": "x", "code": "000000", "name": "x", "ceremony": "x", "credential": {} })
+        }
+    }
+}
+
+#[tokio::test]
+async fn user_b_cannot_read_or_change_user_a_through_any_route() {
+    let app = spawn_app(&[
+        ("BOOTSTRAP_ADMIN_EMAIL", ALICE),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ALICE_PASSWORD),
+        ("TALLY_DIAGNOSTICS", "1"),
+    ])
+    .await;
+    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    app::ssr::auth::users::create(
+        &pool,
+        BOB,
+        "Bob",
+        secrecy::SecretString::from(BOB_PASSWORD),
+        app::ssr::auth::users::Role::User,
+    )
+    .await
+    .unwrap();
+
+    // Alice (an admin) has a token, a key, an invitation and history.
+    let alice = Browser::signed_in(&app.address, ALICE, ALICE_PASSWORD).await;
+    let alice_id = 1_i64;
+    let token: Value = alice
+        .request(Method::POST, "/api/tokens")
+        .json(&json!({ "name": "alice's secret script" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let token_id = token["info"]["id"].as_i64().unwrap();
+    let key_id: i64 = sqlx::query_scalar(
+        "INSERT INTO webauthn_credentials (user_id, credential_id, name, passkey)
+         VALUES (?, 'alice-cred', 'alice key', '{}') RETURNING id",
+    )
+    .bind(alice_id)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let invitation: Value = alice
+        .request(Method::POST, "/api/admin/invitations")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let invitation_id = invitation["invitation"]["id"].as_i64().unwrap();
+    let before = alice_snapshot(&pool, alice_id).await;
+
+    let bob = Browser::signed_in(&app.address, BOB, BOB_PASSWORD).await;
+    let mut routes = server::routes::api_routes(true);
+    // Signing out ends Bob's session; walk those last.
+    routes.sort_by_key(|route| route.path.contains("logout"));
+    let mut walked = 0;
+    for route in routes {
+        let id = if route.path.starts_with("/api/tokens/") {
+            token_id
+        } else if route.path.starts_with("/api/auth/security-keys/") {
+            key_id
+        } else if route.path.starts_with("/api/admin/invitations/") {
+            invitation_id
+        } else {
+            alice_id
+        };
+        let path = route.path.replace("{id}", &id.to_string());
+        for method in route.methods {
+            let method = Method::from_bytes(method.as_bytes()).unwrap();
+            let mut request = bob.request(method.clone(), &path);
+            if method != Method::GET {
+                request = request.json(&body_for(route.path, ALICE));
+            }
+            let response = request.send().await.unwrap();
+            let status = response.status().as_u16();
+            let text = response.text().await.unwrap();
+            let names_alice = route.path.contains("{id}") || route.path.starts_with("/api/admin/");
+            if names_alice || route.path.starts_with("/api/diagnostics/") {
+                assert!(
+                    matches!(status, 403 | 404),
+                    "{method} {path} as Bob answered {status}: {text}"
+                );
+            }
+            for secret in [ALICE, "alice's secret script", "alice key", "alice-cred"] {
+                assert!(
+                    !text.contains(secret),
+                    "{method} {path} showed Bob {secret:?}: {text}"
+                );
+            }
+            walked += 1;
+        }
+    }
+    assert!(walked >= 30, "walked {walked} route methods");
+    assert_eq!(
+        alice_snapshot(&pool, alice_id).await,
+        before,
+        "Alice's data changed"
+    );
+    assert_eq!(alice.status(Method::GET, "/api/auth/me").await, 200);
+}
