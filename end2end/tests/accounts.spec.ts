@@ -209,4 +209,10 @@ test("TOTP enrolment, then signing in with a computed code", async ({ page }, te
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page).toHaveURL(/\/profile$/);
   await expect(page.getByTestId("profile-email")).toHaveValue(ADMIN);
+  await expect(page.getByTestId("totp-on")).toContainText("10 recovery codes left");
+
+  // Turning it off needs the password.
+  await page.getByLabel("Your password, to turn it off").fill(PASSWORD);
+  await page.getByRole("button", { name: "Turn off" }).click();
+  await expect(page.getByRole("button", { name: "Set up two-factor sign-in" })).toBeVisible();
 });

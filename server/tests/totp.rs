@@ -191,3 +191,65 @@ async fn totp_enrolment_second_step_replay_guard_and_recovery_codes() {
     .await;
     assert_eq!(made_up.status(), 401);
 }
+
+#[tokio::test]
+async fn totp_status_and_turning_it_off_with_the_password() {
+    let app = spawn_app(&[
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
+        ("BOOTSTRAP_ADMIN_PASSWORD", PASSWORD),
+    ])
+    .await;
+    let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+    let status = |browser: &Browser| {
+        let request = browser.request(Method::GET, "/api/auth/totp");
+        async move { request.send().await.unwrap().json::<Value>().await.unwrap() }
+    };
+    assert_eq!(
+        status(&browser).await,
+        json!({ "enabled": false, "recoveryCodesLeft": 0 })
+    );
+    let enrolment: Value = post(&browser, "/api/auth/totp/setup", json!({}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let totp = authenticator(enrolment["secret"].as_str().unwrap());
+    let confirmed = post(
+        &browser,
+        "/api/auth/totp/confirm",
+        json!({ "code": totp.generate(now()) }),
+    )
+    .await;
+    assert_eq!(confirmed.status(), 200);
+    assert_eq!(
+        status(&browser).await,
+        json!({ "enabled": true, "recoveryCodesLeft": 10 })
+    );
+
+    let wrong = post(
+        &browser,
+        "/api/auth/totp/disable",
+        json!({ "currentPassword": "not my password at all" }),
+    )
+    .await;
+    assert_eq!(wrong.status(), 400);
+    assert_eq!(status(&browser).await["enabled"], true);
+
+    let off = post(
+        &browser,
+        "/api/auth/totp/disable",
+        json!({ "currentPassword": PASSWORD }),
+    )
+    .await;
+    assert_eq!(off.status(), 204);
+    assert_eq!(
+        status(&browser).await,
+        json!({ "enabled": false, "recoveryCodesLeft": 0 })
+    );
+    let mut again = Browser::open(&app.address).await;
+    let answer: Value = again.login(ADMIN, PASSWORD).await.json().await.unwrap();
+    assert!(
+        answer.get("user").is_some(),
+        "the password alone signs in again: {answer}"
+    );
+}

@@ -22,14 +22,49 @@ struct Code {
     code: String,
 }
 
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Status {
+    enabled: bool,
+    recovery_codes_left: i64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CurrentPassword {
+    current_password: String,
+}
+
 /// Two-factor sign-in with an authenticator app: set up with a QR code,
-/// confirm with a first code, keep the recovery codes.
+/// confirm with a first code, keep the recovery codes; turn it off with the
+/// password.
 #[component]
 pub fn TwoFactor() -> impl IntoView {
     let enrolment = RwSignal::new(None::<Enrolment>);
     let recovery = RwSignal::new(None::<Vec<String>>);
     let code = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
+    let status = LocalResource::new(|| api::get_json::<Status>("/api/auth/totp"));
+    let password = RwSignal::new(String::new());
+    let turn_off = move |event: SubmitEvent| {
+        event.prevent_default();
+        let body = CurrentPassword {
+            current_password: password.get_untracked(),
+        };
+        leptos::task::spawn_local(async move {
+            match api::send_json::<_, serde_json::Value>("POST", "/api/auth/totp/disable", &body)
+                .await
+            {
+                Ok(_) => {
+                    password.set(String::new());
+                    recovery.set(None);
+                    error.set(None);
+                    status.refetch();
+                }
+                Err(failure) => error.set(Some(failure.message())),
+            }
+        });
+    };
 
     let start = move |_| {
         leptos::task::spawn_local(async move {
@@ -96,6 +131,24 @@ pub fn TwoFactor() -> impl IntoView {
                                 on:input=move |ev| code.set(event_target_value(&ev))
                             />
                             <button type="submit" class="button">"Turn on"</button>
+                        </form>
+                    }
+                        .into_any()
+                }
+                (None, None) if status.get().and_then(Result::ok).is_some_and(|s| s.enabled) => {
+                    let left = status.get().and_then(Result::ok).map_or(0, |s| s.recovery_codes_left);
+                    view! {
+                        <p data-testid="totp-on">{format!("Two-factor sign-in with an authenticator app is on; {left} recovery codes left.")}</p>
+                        <form class="inline-form" on:submit=turn_off>
+                            <label for="totp-off-password">"Your password, to turn it off"</label>
+                            <input
+                                id="totp-off-password"
+                                type="password"
+                                autocomplete="current-password"
+                                prop:value=move || password.get()
+                                on:input=move |ev| password.set(event_target_value(&ev))
+                            />
+                            <button type="submit" class="button button--quiet">"Turn off"</button>
                         </form>
                     }
                         .into_any()

@@ -183,6 +183,45 @@ pub(crate) fn signed_in_with_session(state: &AppState, user: User, token: &str) 
     response
 }
 
+/// `GET /api/auth/totp`: whether TOTP is on, recovery codes left.
+pub async fn totp_status(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Json<totp::Status>, ApiError> {
+    Ok(Json(totp::status(&state.pool, current.user.id).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CurrentPasswordBody {
+    current_password: String,
+}
+
+/// `POST /api/auth/totp/disable`: turns TOTP off; needs the password, so a
+/// borrowed session cannot weaken the account.
+pub async fn totp_disable(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    current: CurrentUser,
+    ApiJson(body): ApiJson<CurrentPasswordBody>,
+) -> Result<StatusCode, ApiError> {
+    state
+        .sign_in_throttle
+        .attempt(peer.ip(), &current.user.email)
+        .map_err(|wait| ApiError::TooManyRequests {
+            message: "too many password attempts; try again later".into(),
+            retry_after: wait,
+        })?;
+    let password = SecretString::from(body.current_password);
+    if !users::password_matches(&state.pool, current.user.id, password).await? {
+        return Err(ApiError::invalid(
+            "currentPassword: this is not your current password",
+        ));
+    }
+    totp::turn_off(&state.pool, current.user.id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
 fn session_cookie(state: &AppState, token: &str, max_age: i64) -> Option<axum::http::HeaderValue> {
     cookies::set(
         cookies::SESSION,

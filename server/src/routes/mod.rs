@@ -48,7 +48,13 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             &["POST"],
             post(auth::login_second_factor),
         ),
+        route("/api/auth/totp", &["GET"], get(auth::totp_status)),
         route("/api/auth/totp/setup", &["POST"], post(auth::totp_setup)),
+        route(
+            "/api/auth/totp/disable",
+            &["POST"],
+            post(auth::totp_disable),
+        ),
         route(
             "/api/auth/totp/confirm",
             &["POST"],

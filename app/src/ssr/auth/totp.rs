@@ -172,6 +172,46 @@ pub async fn confirm_enrolment(
     Ok(codes)
 }
 
+/// Whether TOTP is on and how many recovery codes are left.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Status {
+    pub enabled: bool,
+    pub recovery_codes_left: i64,
+}
+
+pub async fn status(pool: &SqlitePool, user_id: i64) -> Result<Status, AuthError> {
+    let (enabled, recovery_codes_left): (bool, i64) = sqlx::query_as(
+        "SELECT totp_enabled = 1,
+                (SELECT count(*) FROM recovery_codes WHERE user_id = ?1 AND used_at IS NULL)
+         FROM users WHERE id = ?1",
+    )
+    .bind(user_id)
+    .fetch_one(pool)
+    .await?;
+    Ok(Status {
+        enabled,
+        recovery_codes_left,
+    })
+}
+
+/// Turns TOTP off: forgets the secret and the recovery codes.
+pub async fn turn_off(pool: &SqlitePool, user_id: i64) -> Result<(), AuthError> {
+    let mut tx = pool.begin().await?;
+    sqlx::query(
+        "UPDATE users SET totp_secret = NULL, totp_enabled = 0, totp_last_step = NULL WHERE id = ?",
+    )
+    .bind(user_id)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("DELETE FROM recovery_codes WHERE user_id = ?")
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
 /// Whether the user must give a second factor.
 pub async fn is_enabled(pool: &SqlitePool, user_id: i64) -> Result<bool, AuthError> {
     Ok(
