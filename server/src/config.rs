@@ -46,6 +46,9 @@ pub struct Settings {
     pub webauthn_rp_id: String,
     /// The origin security keys are used from (`WEBAUTHN_ORIGIN`).
     pub webauthn_origin: WebauthnOrigin,
+    /// Sign-in attempts per client IP per minute
+    /// (`SIGN_IN_ATTEMPTS_PER_MINUTE`, default 10).
+    pub sign_in_attempts_per_minute: std::num::NonZeroU32,
     /// The IP geolocation service, a URL with `{ip}` (`GEOLOCATION_URL`);
     /// unset means no lookups for anyone.
     pub geolocation_url: Option<String>,
@@ -153,6 +156,16 @@ impl Settings {
                     any_port: true,
                 },
                 parse_webauthn_origin,
+            )?,
+            sign_in_attempts_per_minute: env.parse_or(
+                "SIGN_IN_ATTEMPTS_PER_MINUTE",
+                app::ssr::auth::throttle::PER_IP_PER_MINUTE,
+                |raw| match raw.parse::<u32>() {
+                    Ok(n) if (1..=1000).contains(&n) => {
+                        std::num::NonZeroU32::new(n).ok_or_else(|| "expected 1 to 1000".to_owned())
+                    }
+                    _ => Err("expected a whole number from 1 to 1000".to_owned()),
+                },
             )?,
             geolocation_url: env.parse_or("GEOLOCATION_URL", None, |raw| {
                 if (raw.starts_with("https://") || raw.starts_with("http://"))
@@ -364,6 +377,20 @@ mod tests {
         assert!(settings.csrf_http_only);
         assert!(!settings.secure_cookies());
         assert!(settings.bootstrap_admin_email.is_none());
+    }
+
+    #[test]
+    fn sign_in_limit_and_geolocation_url_are_checked() {
+        assert_eq!(settings(&[]).unwrap().sign_in_attempts_per_minute.get(), 10);
+        let raised = settings(&[("SIGN_IN_ATTEMPTS_PER_MINUTE", "100")]).unwrap();
+        assert_eq!(raised.sign_in_attempts_per_minute.get(), 100);
+        for bad in ["0", "1001", "many"] {
+            let error = settings_error("SIGN_IN_ATTEMPTS_PER_MINUTE", bad);
+            assert!(error.contains("SIGN_IN_ATTEMPTS_PER_MINUTE"), "{error}");
+        }
+        assert!(settings(&[]).unwrap().geolocation_url.is_none());
+        let error = settings_error("GEOLOCATION_URL", "https://ipapi.co/json/");
+        assert!(error.contains("{ip}"), "{error}");
     }
 
     #[test]

@@ -125,6 +125,7 @@ impl Application {
             })?;
         let shutdown_grace = settings.shutdown_grace;
         let settings_geolocation_url = settings.geolocation_url.clone();
+        let sign_in_attempts_per_minute = settings.sign_in_attempts_per_minute;
         let security_keys = SecurityKeys::new(
             &settings.webauthn_rp_id,
             &settings.webauthn_origin.url,
@@ -138,7 +139,7 @@ impl Application {
             settings: Arc::new(settings),
             pool: pool.clone(),
             keyring: Arc::new(keyring),
-            sign_in_throttle: Arc::new(SignInThrottle::default()),
+            sign_in_throttle: Arc::new(SignInThrottle::new(sign_in_attempts_per_minute)),
             geolocator: Geolocator::new(settings_geolocation_url),
             security_keys,
         });

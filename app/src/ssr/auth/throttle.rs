@@ -8,7 +8,8 @@ use std::time::Duration;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-const PER_IP_PER_MINUTE: NonZeroU32 = NonZeroU32::MIN.saturating_add(9);
+/// The default per-IP limit (`SIGN_IN_ATTEMPTS_PER_MINUTE`).
+pub const PER_IP_PER_MINUTE: NonZeroU32 = NonZeroU32::MIN.saturating_add(9);
 /// Ten attempts at once (several devices signing in is normal), then one
 /// more every three minutes.
 const PER_ACCOUNT_BURST: NonZeroU32 = NonZeroU32::MIN.saturating_add(9);
@@ -22,17 +23,23 @@ pub struct SignInThrottle {
 
 impl Default for SignInThrottle {
     fn default() -> Self {
+        Self::new(PER_IP_PER_MINUTE)
+    }
+}
+
+impl SignInThrottle {
+    /// `per_ip_per_minute` attempts per client IP (a household or office
+    /// behind one address may need more than the default).
+    pub fn new(per_ip_per_minute: NonZeroU32) -> Self {
         Self {
-            by_ip: RateLimiter::keyed(Quota::per_minute(PER_IP_PER_MINUTE)),
+            by_ip: RateLimiter::keyed(Quota::per_minute(per_ip_per_minute)),
             by_account: RateLimiter::keyed(
                 Quota::per_hour(PER_ACCOUNT_PER_HOUR).allow_burst(PER_ACCOUNT_BURST),
             ),
             clock: DefaultClock::default(),
         }
     }
-}
 
-impl SignInThrottle {
     /// Counts one attempt; `Err(wait)` when the IP or the account is over its
     /// limit, with how long to wait.
     pub fn attempt(&self, ip: IpAddr, email: &str) -> Result<(), Duration> {
