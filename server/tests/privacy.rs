@@ -63,14 +63,7 @@ async fn no_lookup_is_made_for_a_user_who_has_not_opted_in() {
     let wrong = browser.login(ADMIN, "not the password at all").await;
     assert_eq!(wrong.status(), 401);
     let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let privacy: Value = browser
-        .request(Method::GET, "/api/profile/privacy")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let privacy: Value = browser.json("/api/profile/privacy").await;
     assert_eq!(privacy, json!({ "geolocationEnabled": false }));
     assert_eq!(
         lookups.load(Ordering::SeqCst),
@@ -86,13 +79,14 @@ async fn no_lookup_is_made_for_a_user_who_has_not_opted_in() {
     assert_eq!(history[0]["location"], Value::Null);
 
     // Opting in: the next sign-in is located.
-    let set = browser
-        .request(Method::PUT, "/api/profile/privacy")
-        .json(&json!({ "geolocationEnabled": true }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(set.status(), 200);
+    let (set, _) = browser
+        .send(
+            Method::PUT,
+            "/api/profile/privacy",
+            json!({ "geolocationEnabled": true }),
+        )
+        .await;
+    assert_eq!(set, 200);
     let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
     assert_eq!(lookups.load(Ordering::SeqCst), 1);
     let history = sign_ins(&browser).await;
@@ -142,14 +136,15 @@ async fn privacy_settings_belong_to_the_signed_in_user_and_reject_bad_bodies() {
         401
     );
     let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let bad = browser
-        .request(Method::PUT, "/api/profile/privacy")
-        .json(&json!({ "geolocationEnabled": "yes" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(bad.status(), 400);
-    let body: Value = bad.json().await.unwrap();
+    let (bad, bad_body) = browser
+        .send(
+            Method::PUT,
+            "/api/profile/privacy",
+            json!({ "geolocationEnabled": "yes" }),
+        )
+        .await;
+    assert_eq!(bad, 400);
+    let body = bad_body;
     assert!(body.to_string().contains("geolocationEnabled"), "{body}");
 }
 
@@ -161,33 +156,36 @@ async fn profile_name_and_email_change_with_the_password_for_a_new_email() {
     ])
     .await;
     let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let renamed = browser
-        .request(Method::PUT, "/api/profile")
-        .json(&json!({ "name": "Ada", "email": ADMIN }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(renamed.status(), 200);
-    let body: Value = renamed.json().await.unwrap();
+    let (renamed, renamed_body) = browser
+        .send(
+            Method::PUT,
+            "/api/profile",
+            json!({ "name": "Ada", "email": ADMIN }),
+        )
+        .await;
+    assert_eq!(renamed, 200);
+    let body = renamed_body;
     assert_eq!(body["user"]["name"], "Ada");
 
-    let no_password = browser
-        .request(Method::PUT, "/api/profile")
-        .json(&json!({ "name": "Ada", "email": "ada@example.com" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(no_password.status(), 400);
-    let body: Value = no_password.json().await.unwrap();
+    let (no_password, no_password_body) = browser
+        .send(
+            Method::PUT,
+            "/api/profile",
+            json!({ "name": "Ada", "email": "ada@example.com" }),
+        )
+        .await;
+    assert_eq!(no_password, 400);
+    let body = no_password_body;
     assert!(body.to_string().contains("currentPassword"), "{body}");
 
-    let moved = browser
-        .request(Method::PUT, "/api/profile")
-        .json(&json!({ "name": "Ada", "email": "ada@example.com", "currentPassword": ADMIN_PASSWORD }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(moved.status(), 200);
+    let (moved, _) = browser
+        .send(
+            Method::PUT,
+            "/api/profile",
+            json!({ "name": "Ada", "email": "ada@example.com", "currentPassword": ADMIN_PASSWORD }),
+        )
+        .await;
+    assert_eq!(moved, 200);
     let mut fresh = Browser::open(&app.address).await;
     assert_eq!(
         fresh

@@ -57,14 +57,7 @@ fn a_fresh_install_without_bootstrap_settings_prints_a_one_time_setup_link() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
         let mut browser = Browser::open(&base).await;
-        let status = json_of(
-            browser
-                .request(Method::GET, &format!("/api/auth/registration?invitation={token}"))
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await;
+        let status = browser.json(&format!("/api/auth/registration?invitation={token}")).await;
         assert_eq!(status["invitation"]["role"], "admin");
         assert_eq!(status["openRegistration"], false);
 
@@ -95,14 +88,7 @@ async fn an_invitation_for_an_address_is_used_once_by_that_address() {
     let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
     let link = invite(&admin, json!({ "email": "carol@example.com" })).await;
     let token = token_of(&link);
-    let pending = json_of(
-        admin
-            .request(Method::GET, "/api/admin/invitations")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let pending = admin.json("/api/admin/invitations").await;
     assert_eq!(pending.as_array().unwrap().len(), 1);
     assert!(
         !pending.to_string().contains(&token),
@@ -141,14 +127,7 @@ async fn an_invitation_for_an_address_is_used_once_by_that_address() {
     );
     assert_eq!(json_of(ok).await["user"]["role"], "user");
 
-    let pending = json_of(
-        admin
-            .request(Method::GET, "/api/admin/invitations")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let pending = admin.json("/api/admin/invitations").await;
     assert_eq!(pending, json!([]));
     let mut again = Browser::open(&app.address).await;
     let reused = again
@@ -169,21 +148,15 @@ async fn registration_without_an_invitation_needs_open_registration() {
     assert!(json_of(refused).await.to_string().contains("invitation"));
 
     let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let set = admin
-        .request(Method::PUT, "/api/admin/registration")
-        .json(&json!({ "open": true }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(set.status(), 200);
-    let status = json_of(
-        visitor
-            .request(Method::GET, "/api/auth/registration")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (set, _) = admin
+        .send(
+            Method::PUT,
+            "/api/admin/registration",
+            json!({ "open": true }),
+        )
+        .await;
+    assert_eq!(set, 200);
+    let status = visitor.json("/api/auth/registration").await;
     assert_eq!(status["openRegistration"], true);
 
     let ok = visitor.register(body.clone()).await;
@@ -196,13 +169,14 @@ async fn registration_without_an_invitation_needs_open_registration() {
 
     // A user is not an admin.
     assert_eq!(visitor.status(Method::GET, "/api/admin/users").await, 403);
-    let escalate = visitor
-        .request(Method::PUT, "/api/admin/registration")
-        .json(&json!({ "open": false }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(escalate.status(), 403);
+    let (escalate, _) = visitor
+        .send(
+            Method::PUT,
+            "/api/admin/registration",
+            json!({ "open": false }),
+        )
+        .await;
+    assert_eq!(escalate, 403);
 }
 
 async fn registered_user(app: &TestApp, admin: &Browser, email: &str) -> (Browser, i64) {
@@ -233,14 +207,7 @@ async fn a_disabled_account_is_signed_out_everywhere_until_enabled() {
         .unwrap()
         .to_owned();
 
-    let listed = json_of(
-        admin
-            .request(Method::GET, "/api/admin/users")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let listed = admin.json("/api/admin/users").await;
     let row = listed
         .as_array()
         .unwrap()
@@ -267,14 +234,7 @@ async fn a_disabled_account_is_signed_out_everywhere_until_enabled() {
         401
     );
 
-    let admin_id = json_of(
-        admin
-            .request(Method::GET, "/api/auth/me")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await["user"]["id"]
+    let admin_id = admin.json("/api/auth/me").await["user"]["id"]
         .as_i64()
         .unwrap();
     let own = admin

@@ -23,27 +23,19 @@ async fn app() -> TestApp {
     .await
 }
 
-async fn post(browser: &Browser, path: &str, body: Value) -> (u16, Value) {
-    let response = browser
-        .request(Method::POST, path)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    let text = response.text().await.unwrap();
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
-}
-
 #[tokio::test]
 async fn registration_options_describe_tally_and_a_bad_answer_is_refused_once() {
     let app = app().await;
     let anonymous = Browser::open(&app.address).await;
-    let (status, _) = post(&anonymous, "/api/auth/security-keys/options", json!({})).await;
+    let (status, _) = anonymous
+        .send(Method::POST, "/api/auth/security-keys/options", json!({}))
+        .await;
     assert_eq!(status, 401);
 
     let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let (status, body) = post(&browser, "/api/auth/security-keys/options", json!({})).await;
+    let (status, body) = browser
+        .send(Method::POST, "/api/auth/security-keys/options", json!({}))
+        .await;
     assert_eq!(status, 200, "{body}");
     let options = &body["options"]["publicKey"];
     assert_eq!(options["rp"]["id"], "localhost");
@@ -56,50 +48,46 @@ async fn registration_options_describe_tally_and_a_bad_answer_is_refused_once() 
         "id": "AAAA", "rawId": "AAAA", "type": "public-key",
         "response": { "attestationObject": "AAAA", "clientDataJSON": "AAAA" }
     });
-    let (status, body) = post(
-        &browser,
-        "/api/auth/security-keys",
-        json!({ "ceremony": ceremony, "name": "Desk key", "credential": forged }),
-    )
-    .await;
+    let (status, body) = browser
+        .send(
+            Method::POST,
+            "/api/auth/security-keys",
+            json!({ "ceremony": ceremony, "name": "Desk key", "credential": forged }),
+        )
+        .await;
     assert_eq!(status, 400);
     assert_eq!(
         body["error"]["details"][0]["fieldViolations"][0]["field"], "credential",
         "{body}"
     );
 
-    let (status, body) = post(
-        &browser,
-        "/api/auth/security-keys",
-        json!({ "ceremony": ceremony, "name": "Desk key", "credential": forged }),
-    )
-    .await;
+    let (status, body) = browser
+        .send(
+            Method::POST,
+            "/api/auth/security-keys",
+            json!({ "ceremony": ceremony, "name": "Desk key", "credential": forged }),
+        )
+        .await;
     assert_eq!(status, 400);
     assert!(
         body.to_string().contains("expired or was already answered"),
         "{body}"
     );
 
-    let (status, body) = post(
-        &browser,
-        "/api/auth/security-keys",
-        json!({ "ceremony": "x", "name": "", "credential": forged }),
-    )
-    .await;
+    let (status, body) = browser
+        .send(
+            Method::POST,
+            "/api/auth/security-keys",
+            json!({ "ceremony": "x", "name": "", "credential": forged }),
+        )
+        .await;
     assert_eq!(status, 400);
     assert_eq!(
         body["error"]["details"][0]["fieldViolations"][0]["field"], "name",
         "{body}"
     );
 
-    let keys: Value = browser
-        .request(Method::GET, "/api/auth/security-keys")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let keys: Value = browser.json("/api/auth/security-keys").await;
     assert_eq!(keys, json!([]));
 }
 
@@ -107,12 +95,13 @@ async fn registration_options_describe_tally_and_a_bad_answer_is_refused_once() 
 async fn sign_in_asks_for_a_key_only_when_the_account_has_one() {
     let app = app().await;
     let mut browser = Browser::open(&app.address).await;
-    let (status, _) = post(
-        &browser,
-        "/api/auth/login/security-key/options",
-        json!({ "challenge": "not-a-challenge" }),
-    )
-    .await;
+    let (status, _) = browser
+        .send(
+            Method::POST,
+            "/api/auth/login/security-key/options",
+            json!({ "challenge": "not-a-challenge" }),
+        )
+        .await;
     assert_eq!(status, 400);
 
     // A key row as registration would leave it (its public key does not
@@ -137,26 +126,29 @@ async fn sign_in_asks_for_a_key_only_when_the_account_has_one() {
     );
 
     // Flag set but no usable key: no options, and no way around the key.
-    let (status, _) = post(
-        &browser,
-        "/api/auth/login/security-key/options",
-        json!({ "challenge": challenge }),
-    )
-    .await;
+    let (status, _) = browser
+        .send(
+            Method::POST,
+            "/api/auth/login/security-key/options",
+            json!({ "challenge": challenge }),
+        )
+        .await;
     assert_eq!(status, 400);
-    let (status, body) = post(
-        &browser,
-        "/api/auth/login/security-key",
-        json!({ "challenge": challenge, "credential": { "id": "AAAA" } }),
-    )
-    .await;
+    let (status, body) = browser
+        .send(
+            Method::POST,
+            "/api/auth/login/security-key",
+            json!({ "challenge": challenge, "credential": { "id": "AAAA" } }),
+        )
+        .await;
     assert_eq!(status, 400, "{body}");
-    let (status, _) = post(
-        &browser,
-        "/api/auth/login/totp",
-        json!({ "challenge": challenge, "code": "000000" }),
-    )
-    .await;
+    let (status, _) = browser
+        .send(
+            Method::POST,
+            "/api/auth/login/totp",
+            json!({ "challenge": challenge, "code": "000000" }),
+        )
+        .await;
     assert_eq!(status, 400, "a key account has no TOTP to fall back on");
 }
 
@@ -183,14 +175,7 @@ async fn a_user_cannot_remove_another_users_key() {
     let bob = Browser::signed_in(&app.address, "bob@example.com", "bob's long passphrase 42").await;
     let path = format!("/api/auth/security-keys/{key_id}");
     assert_eq!(bob.status(Method::DELETE, &path).await, 404);
-    let bob_keys: Value = bob
-        .request(Method::GET, "/api/auth/security-keys")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let bob_keys: Value = bob.json("/api/auth/security-keys").await;
     assert_eq!(bob_keys, json!([]));
 
     let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;

@@ -47,6 +47,14 @@ impl ApiFailure {
         }
     }
 
+    /// The request field the server blamed, if any.
+    pub fn field(&self) -> Option<String> {
+        match self {
+            Self::Answered { field, .. } => field.clone(),
+            _ => None,
+        }
+    }
+
     pub fn status(&self) -> Option<u16> {
         match self {
             Self::Answered { status, .. } => Some(*status),

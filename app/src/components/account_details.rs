@@ -60,11 +60,7 @@ pub fn AccountDetails(user: Me) -> impl IntoView {
                     }
                     Err(failure) => {
                         status.set(None);
-                        let field = match &failure {
-                            api::ApiFailure::Answered { field, .. } => field.clone(),
-                            _ => None,
-                        };
-                        error.set(Some((field, failure.message())));
+                        error.set(Some((failure.field(), failure.message())));
                     }
                 }
             });

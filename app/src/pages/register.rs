@@ -117,11 +117,7 @@ pub fn RegisterPage() -> impl IntoView {
             match result {
                 Ok(_) => navigate("/profile", Default::default()),
                 Err(failure) => {
-                    let field = match &failure {
-                        api::ApiFailure::Answered { field, .. } => field.clone(),
-                        _ => None,
-                    };
-                    error.set(Some((field, failure.message())));
+                    error.set(Some((failure.field(), failure.message())));
                 }
             }
         });

@@ -205,21 +205,35 @@ pub async fn totp_disable(
     current: CurrentUser,
     ApiJson(body): ApiJson<CurrentPasswordBody>,
 ) -> Result<StatusCode, ApiError> {
+    confirm_password(&state, peer, &current.user, body.current_password).await?;
+    totp::turn_off(&state.pool, current.user.id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Checks the signed-in user's current password before a sensitive change
+/// (new password, new email, turning a second factor off); the attempt
+/// counts against the sign-in throttle.
+pub(crate) async fn confirm_password(
+    state: &AppState,
+    peer: SocketAddr,
+    user: &User,
+    current_password: String,
+) -> Result<(), ApiError> {
     state
         .sign_in_throttle
-        .attempt(peer.ip(), &current.user.email)
+        .attempt(peer.ip(), &user.email)
         .map_err(|wait| ApiError::TooManyRequests {
             message: "too many password attempts; try again later".into(),
             retry_after: wait,
         })?;
-    let password = SecretString::from(body.current_password);
-    if !users::password_matches(&state.pool, current.user.id, password).await? {
-        return Err(ApiError::invalid(
+    let password = SecretString::from(current_password);
+    if users::password_matches(&state.pool, user.id, password).await? {
+        Ok(())
+    } else {
+        Err(ApiError::invalid(
             "currentPassword: this is not your current password",
-        ));
+        ))
     }
-    totp::turn_off(&state.pool, current.user.id).await?;
-    Ok(StatusCode::NO_CONTENT)
 }
 
 fn session_cookie(state: &AppState, token: &str, max_age: i64) -> Option<axum::http::HeaderValue> {
@@ -281,19 +295,7 @@ pub async fn change_password(
     current: CurrentUser,
     ApiJson(body): ApiJson<PasswordBody>,
 ) -> Result<StatusCode, ApiError> {
-    state
-        .sign_in_throttle
-        .attempt(peer.ip(), &current.user.email)
-        .map_err(|wait| ApiError::TooManyRequests {
-            message: "too many password attempts; try again later".into(),
-            retry_after: wait,
-        })?;
-    let current_password = SecretString::from(body.current_password);
-    if !users::password_matches(&state.pool, current.user.id, current_password).await? {
-        return Err(ApiError::invalid(
-            "currentPassword: this is not your current password",
-        ));
-    }
+    confirm_password(&state, peer, &current.user, body.current_password).await?;
     users::set_password(
         &state.pool,
         &current.user,

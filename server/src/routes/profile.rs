@@ -5,7 +5,6 @@ use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, State};
 use axum::Json;
-use secrecy::SecretString;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -15,6 +14,7 @@ use app::ssr::auth::{geolocation, users};
 use crate::auth::CurrentUser;
 use crate::error::ApiError;
 use crate::extract::ApiJson;
+use crate::routes::auth::confirm_password;
 use crate::state::AppState;
 
 #[derive(Deserialize)]
@@ -36,19 +36,8 @@ pub async fn update(
     ApiJson(body): ApiJson<ProfileBody>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     if !body.email.trim().eq_ignore_ascii_case(&current.user.email) {
-        state
-            .sign_in_throttle
-            .attempt(peer.ip(), &current.user.email)
-            .map_err(|wait| ApiError::TooManyRequests {
-                message: "too many password attempts; try again later".into(),
-                retry_after: wait,
-            })?;
-        let password = SecretString::from(body.current_password.unwrap_or_default());
-        if !users::password_matches(&state.pool, current.user.id, password).await? {
-            return Err(ApiError::invalid(
-                "currentPassword: enter your current password to change your email",
-            ));
-        }
+        let password = body.current_password.unwrap_or_default();
+        confirm_password(&state, peer, &current.user, password).await?;
     }
     let user = users::update_profile(&state.pool, current.user.id, &body.name, &body.email).await?;
     Ok(Json(json!({ "user": user })))

@@ -103,6 +103,29 @@ impl Browser {
         browser
     }
 
+    /// A JSON request; the status and the body (`null` when not JSON).
+    pub async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        body: serde_json::Value,
+    ) -> (u16, serde_json::Value) {
+        let response = self.request(method, path).json(&body).send().await.unwrap();
+        let status = response.status().as_u16();
+        let text = response.text().await.unwrap();
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(serde_json::Value::Null),
+        )
+    }
+
+    /// `GET path`, expecting 200 and JSON.
+    pub async fn json(&self, path: &str) -> serde_json::Value {
+        let response = self.request(Method::GET, path).send().await.unwrap();
+        assert_eq!(response.status(), 200, "GET {path}");
+        response.json().await.unwrap()
+    }
+
     pub async fn status(&self, method: Method, path: &str) -> u16 {
         self.request(method, path)
             .send()

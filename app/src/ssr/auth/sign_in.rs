@@ -112,20 +112,9 @@ pub async fn second_factor(
     code: &str,
     user_agent: Option<&str>,
 ) -> Result<SignedIn, SignInError> {
-    let Some(user_id) = pending_sign_in::user(pool, challenge).await? else {
-        return Err(SignInError::WrongCredentials);
-    };
-    let user = users::by_id(pool, user_id)
-        .await?
-        .ok_or(SignInError::WrongCredentials)?;
-    throttle
-        .attempt(ip, &user.email)
-        .map_err(SignInError::Throttled)?;
+    let user = pending_user(pool, throttle, ip, challenge).await?;
     match totp::finish_sign_in(pool, keyring, challenge, code).await? {
-        Some(_) => {
-            let token = sessions::create(pool, user.id, user_agent).await?;
-            Ok(SignedIn::Session { user, token })
-        }
+        Some(_) => start_session(pool, user, user_agent).await,
         None => Err(SignInError::WrongCode),
     }
 }
@@ -140,6 +129,21 @@ pub async fn security_key(
     credential: serde_json::Value,
     user_agent: Option<&str>,
 ) -> Result<SignedIn, SignInError> {
+    let user = pending_user(pool, throttle, ip, challenge).await?;
+    match keys.finish_sign_in(pool, challenge, credential).await? {
+        Some(_) => start_session(pool, user, user_agent).await,
+        None => Err(SignInError::WrongKey),
+    }
+}
+
+/// The user of a live pending sign-in; the attempt counts against the
+/// throttle like a password attempt.
+async fn pending_user(
+    pool: &SqlitePool,
+    throttle: &SignInThrottle,
+    ip: IpAddr,
+    challenge: &str,
+) -> Result<User, SignInError> {
     let Some(user_id) = pending_sign_in::user(pool, challenge).await? else {
         return Err(SignInError::WrongCredentials);
     };
@@ -149,11 +153,14 @@ pub async fn security_key(
     throttle
         .attempt(ip, &user.email)
         .map_err(SignInError::Throttled)?;
-    match keys.finish_sign_in(pool, challenge, credential).await? {
-        Some(_) => {
-            let token = sessions::create(pool, user.id, user_agent).await?;
-            Ok(SignedIn::Session { user, token })
-        }
-        None => Err(SignInError::WrongKey),
-    }
+    Ok(user)
+}
+
+async fn start_session(
+    pool: &SqlitePool,
+    user: User,
+    user_agent: Option<&str>,
+) -> Result<SignedIn, SignInError> {
+    let token = sessions::create(pool, user.id, user_agent).await?;
+    Ok(SignedIn::Session { user, token })
 }
