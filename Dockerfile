@@ -15,13 +15,14 @@ WORKDIR /src
 COPY . .
 RUN cargo leptos build --release --precompress
 
+# libssl3: webauthn-rs (security keys) links the system OpenSSL.
 FROM debian:bookworm-slim AS runtime
 ARG VERSION=0.0.0-dev
 LABEL org.opencontainers.image.title="Tally" \
       org.opencontainers.image.description="Self-hosted tracker for bills, debts and subscriptions" \
       org.opencontainers.image.version="${VERSION}"
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ca-certificates \
+ && apt-get install -y --no-install-recommends ca-certificates libssl3 \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --gid 1001 tally \
  && useradd --uid 1001 --gid 1001 --home-dir /app --no-create-home --shell /usr/sbin/nologin tally \
