@@ -49,9 +49,71 @@ pub struct Settings {
     /// Sign-in attempts per client IP per minute
     /// (`SIGN_IN_ATTEMPTS_PER_MINUTE`, default 10).
     pub sign_in_attempts_per_minute: std::num::NonZeroU32,
+    /// Public form submissions per client IP per minute, leads and support
+    /// together (`RATE_LIMIT_PER_MINUTE`, default 5).
+    pub rate_limit_per_minute: std::num::NonZeroU32,
+    /// Proxies whose `X-Forwarded-For`/`-Proto` are believed (`TRUSTED_PROXIES`).
+    pub trusted_proxies: crate::client_ip::TrustedProxies,
+    /// The second public address serving the same site (`PUBLIC_ALT_BASE_URL`).
+    pub public_alt_base_url: Option<String>,
+    /// The one origin granted cross-origin access to the public API
+    /// (`CORS_ORIGIN`).
+    pub cors_origin: Option<String>,
+    /// The bot check (`CAPTCHA_SITEVERIFY_URL`, `CAPTCHA_SECRET`,
+    /// `CAPTCHA_SITE_KEY`); off when unset.
+    pub captcha: Option<CaptchaSettings>,
+    /// The CRM (`CRM_*`); off when `CRM_LEAD_URL` is unset.
+    pub crm: Option<CrmSettings>,
+    /// How the CRM outbox retries and pauses.
+    pub crm_outbox: CrmOutboxSettings,
     /// The IP geolocation service, a URL with `{ip}` (`GEOLOCATION_URL`);
     /// unset means no lookups for anyone.
     pub geolocation_url: Option<String>,
+}
+
+/// The bot-check provider. Holds a secret: no `Debug`.
+#[derive(Clone)]
+pub struct CaptchaSettings {
+    pub siteverify_url: String,
+    pub secret: SecretString,
+    pub site_key: String,
+}
+
+/// The CRM. Holds the org id: no `Debug`.
+#[derive(Clone)]
+pub struct CrmSettings {
+    pub lead_url: String,
+    pub case_url: Option<String>,
+    pub org_id: SecretString,
+    pub cases_enabled: bool,
+    pub exhausted_statuses: Vec<u16>,
+    pub exhausted_marker: Option<String>,
+}
+
+impl std::fmt::Debug for CaptchaSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CaptchaSettings")
+            .field("siteverify_url", &self.siteverify_url)
+            .field("site_key", &self.site_key)
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for CrmSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CrmSettings")
+            .field("lead_url", &self.lead_url)
+            .field("case_url", &self.case_url)
+            .field("cases_enabled", &self.cases_enabled)
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CrmOutboxSettings {
+    pub cooldown: Duration,
+    pub max_attempts: i64,
+    pub retry_base: Duration,
 }
 
 /// Where the browser runs security-key ceremonies. `WEBAUTHN_ORIGIN` is a
@@ -160,13 +222,40 @@ impl Settings {
             sign_in_attempts_per_minute: env.parse_or(
                 "SIGN_IN_ATTEMPTS_PER_MINUTE",
                 app::ssr::auth::throttle::PER_IP_PER_MINUTE,
-                |raw| match raw.parse::<u32>() {
-                    Ok(n) if (1..=1000).contains(&n) => {
-                        std::num::NonZeroU32::new(n).ok_or_else(|| "expected 1 to 1000".to_owned())
-                    }
-                    _ => Err("expected a whole number from 1 to 1000".to_owned()),
-                },
+                parse_per_minute,
             )?,
+            rate_limit_per_minute: env.parse_or(
+                "RATE_LIMIT_PER_MINUTE",
+                std::num::NonZeroU32::MIN.saturating_add(4),
+                parse_per_minute,
+            )?,
+            trusted_proxies: env.parse_or(
+                "TRUSTED_PROXIES",
+                crate::client_ip::TrustedProxies::default(),
+                crate::client_ip::TrustedProxies::parse,
+            )?,
+            public_alt_base_url: env.parse_or("PUBLIC_ALT_BASE_URL", None, |raw| {
+                parse_base_url(raw).map(Some)
+            })?,
+            cors_origin: env.parse_or("CORS_ORIGIN", None, |raw| {
+                parse_base_url(raw).map(Some).map_err(|problem| {
+                    format!("{problem}; CORS_ORIGIN is an origin such as https://tally.example.com (no trailing slash, no path)")
+                })
+            })?,
+            captcha: captcha_settings(&env)?,
+            crm: crm_settings(&env)?,
+            crm_outbox: CrmOutboxSettings {
+                cooldown: env.parse_or("CRM_COOLDOWN_SECONDS", Duration::from_secs(900), |raw| {
+                    parse_seconds(raw, 1, 86_400)
+                })?,
+                max_attempts: env.parse_or("CRM_MAX_ATTEMPTS", 8, |raw| match raw.parse::<i64>() {
+                    Ok(n) if (1..=100).contains(&n) => Ok(n),
+                    _ => Err("expected a whole number from 1 to 100".to_owned()),
+                })?,
+                retry_base: env.parse_or("CRM_RETRY_BASE_SECONDS", Duration::from_secs(30), |raw| {
+                    parse_seconds(raw, 1, 3600)
+                })?,
+            },
             geolocation_url: env.parse_or("GEOLOCATION_URL", None, |raw| {
                 if (raw.starts_with("https://") || raw.starts_with("http://"))
                     && raw.contains("{ip}")
@@ -284,6 +373,101 @@ fn parse_base_url(raw: &str) -> Result<String, String> {
     Ok(raw.to_owned())
 }
 
+fn parse_per_minute(raw: &str) -> Result<std::num::NonZeroU32, String> {
+    raw.parse::<u32>()
+        .ok()
+        .filter(|n| (1..=100_000).contains(n))
+        .and_then(std::num::NonZeroU32::new)
+        .ok_or_else(|| "expected a whole number from 1 to 100000".to_owned())
+}
+
+fn parse_seconds(raw: &str, min: u64, max: u64) -> Result<Duration, String> {
+    raw.parse::<u64>()
+        .ok()
+        .filter(|n| (min..=max).contains(n))
+        .map(Duration::from_secs)
+        .ok_or_else(|| format!("expected a whole number of seconds from {min} to {max}"))
+}
+
+fn parse_url(raw: &str) -> Result<String, String> {
+    if (raw.starts_with("https://") || raw.starts_with("http://")) && raw.len() > "https://".len() {
+        Ok(raw.to_owned())
+    } else {
+        Err("expected an http(s) URL".to_owned())
+    }
+}
+
+/// All three bot-check variables, or none.
+fn captcha_settings<F>(env: &Env<F>) -> Result<Option<CaptchaSettings>, ConfigError>
+where
+    F: Fn(&str) -> Option<Result<String, std::ffi::OsString>>,
+{
+    let url = env.parse_or("CAPTCHA_SITEVERIFY_URL", None, |raw| {
+        parse_url(raw).map(Some)
+    })?;
+    let secret = env.secret("CAPTCHA_SECRET", |_| Ok(()))?;
+    let site_key = env.parse_or("CAPTCHA_SITE_KEY", None, |raw| Ok(Some(raw.to_owned())))?;
+    match (url, secret, site_key) {
+        (None, None, None) => Ok(None),
+        (Some(siteverify_url), Some(secret), Some(site_key)) => Ok(Some(CaptchaSettings {
+            siteverify_url,
+            secret,
+            site_key,
+        })),
+        (url, secret, _) => {
+            let missing = if url.is_none() {
+                "CAPTCHA_SITEVERIFY_URL"
+            } else if secret.is_none() {
+                "CAPTCHA_SECRET"
+            } else {
+                "CAPTCHA_SITE_KEY"
+            };
+            Err(ConfigError::new(
+                missing,
+                "the bot check needs CAPTCHA_SITEVERIFY_URL, CAPTCHA_SECRET and CAPTCHA_SITE_KEY together; set this one too, or unset all three",
+            ))
+        }
+    }
+}
+
+fn crm_settings<F>(env: &Env<F>) -> Result<Option<CrmSettings>, ConfigError>
+where
+    F: Fn(&str) -> Option<Result<String, std::ffi::OsString>>,
+{
+    let Some(lead_url) = env.parse_or("CRM_LEAD_URL", None, |raw| parse_url(raw).map(Some))? else {
+        return Ok(None);
+    };
+    let cases_enabled = env.parse_or("CRM_CASES_ENABLED", false, parse_bool)?;
+    let case_url = env.parse_or("CRM_CASE_URL", None, |raw| parse_url(raw).map(Some))?;
+    if cases_enabled && case_url.is_none() {
+        return Err(ConfigError::new(
+            "CRM_CASE_URL",
+            "CRM_CASES_ENABLED is true, so the Web-to-Case URL is needed",
+        ));
+    }
+    Ok(Some(CrmSettings {
+        lead_url,
+        case_url,
+        org_id: env
+            .secret("CRM_ORG_ID", |_| Ok(()))?
+            .unwrap_or_else(|| SecretString::from(String::new())),
+        cases_enabled,
+        exhausted_statuses: env.parse_or("CRM_EXHAUSTED_STATUSES", vec![402], |raw| {
+            raw.split(',')
+                .map(|code| {
+                    code.trim()
+                        .parse::<u16>()
+                        .ok()
+                        .filter(|code| (100..=599).contains(code))
+                        .ok_or_else(|| format!("{code:?} is not an HTTP status code"))
+                })
+                .collect()
+        })?,
+        exhausted_marker: env
+            .parse_or("CRM_EXHAUSTED_MARKER", None, |raw| Ok(Some(raw.to_owned())))?,
+    }))
+}
+
 /// A bare host name: no scheme, port or path.
 fn parse_host(raw: &str) -> Result<String, String> {
     let valid = !raw.is_empty()
@@ -384,7 +568,7 @@ mod tests {
         assert_eq!(settings(&[]).unwrap().sign_in_attempts_per_minute.get(), 10);
         let raised = settings(&[("SIGN_IN_ATTEMPTS_PER_MINUTE", "100")]).unwrap();
         assert_eq!(raised.sign_in_attempts_per_minute.get(), 100);
-        for bad in ["0", "1001", "many"] {
+        for bad in ["0", "100001", "many"] {
             let error = settings_error("SIGN_IN_ATTEMPTS_PER_MINUTE", bad);
             assert!(error.contains("SIGN_IN_ATTEMPTS_PER_MINUTE"), "{error}");
         }

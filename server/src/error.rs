@@ -18,6 +18,17 @@ pub enum ApiError {
     /// A field of the request is invalid: `field` names it (lowerCamelCase).
     #[error("{field}: {description}")]
     InvalidField { field: String, description: String },
+    /// Several fields are invalid; each is named.
+    #[error("{}", .0.iter().map(|v| format!("{}: {}", v.field, v.description)).collect::<Vec<_>>().join("; "))]
+    InvalidFields(Vec<app::domain::contact::FieldViolation>),
+    #[error("the request body is larger than {limit} bytes")]
+    PayloadTooLarge { limit: usize },
+    /// A dependency is down for now; worth retrying later.
+    #[error("{message}")]
+    Unavailable {
+        message: String,
+        retry_after: Duration,
+    },
     #[error("sign in first")]
     Unauthenticated,
     #[error("email or password is wrong")]
@@ -78,9 +89,11 @@ impl ApiError {
     fn status(&self) -> (StatusCode, &'static str) {
         match self {
             Self::NotFound(_) => (StatusCode::NOT_FOUND, "NOT_FOUND"),
-            Self::BadRequest(_) | Self::InvalidField { .. } => {
+            Self::BadRequest(_) | Self::InvalidField { .. } | Self::InvalidFields(_) => {
                 (StatusCode::BAD_REQUEST, "INVALID_ARGUMENT")
             }
+            Self::PayloadTooLarge { .. } => (StatusCode::PAYLOAD_TOO_LARGE, "INVALID_ARGUMENT"),
+            Self::Unavailable { .. } => (StatusCode::SERVICE_UNAVAILABLE, "UNAVAILABLE"),
             Self::Unauthenticated | Self::WrongCredentials => {
                 (StatusCode::UNAUTHORIZED, "UNAUTHENTICATED")
             }
@@ -96,7 +109,7 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, name) = self.status();
-        let message = if status.is_server_error() {
+        let message = if status.is_server_error() && !matches!(self, Self::Unavailable { .. }) {
             tracing::error!(error = %self, "request failed");
             "internal error; the request id in the x-request-id header identifies it in the logs"
                 .to_owned()
@@ -107,6 +120,10 @@ impl IntoResponse for ApiError {
             Self::InvalidField { field, description } => vec![json!({
                 "@type": "type.googleapis.com/google.rpc.BadRequest",
                 "fieldViolations": [{"field": field, "description": description}],
+            })],
+            Self::InvalidFields(violations) => vec![json!({
+                "@type": "type.googleapis.com/google.rpc.BadRequest",
+                "fieldViolations": violations,
             })],
             _ => Vec::new(),
         };
@@ -119,7 +136,9 @@ impl IntoResponse for ApiError {
             },
         };
         let mut response = (status, Json(body)).into_response();
-        if let Self::TooManyRequests { retry_after, .. } = &self {
+        if let Self::TooManyRequests { retry_after, .. } | Self::Unavailable { retry_after, .. } =
+            &self
+        {
             let seconds = retry_after.as_secs().max(1).to_string();
             if let Ok(value) = HeaderValue::from_str(&seconds) {
                 response.headers_mut().insert(header::RETRY_AFTER, value);

@@ -3,6 +3,7 @@
 
 pub mod auth;
 pub mod cli;
+pub mod client_ip;
 pub mod commands;
 pub mod config;
 pub mod cookies;

@@ -9,18 +9,24 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, Method};
 use axum::Router;
 use leptos::config::LeptosOptions;
 use leptos_axum::{generate_route_list, LeptosRoutes};
 use sqlx::SqlitePool;
 use tokio::net::TcpListener;
 use tower_http::compression::CompressionLayer;
+use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::timeout::TimeoutLayer;
 
 use app::ssr::auth::geolocation::Geolocator;
 use app::ssr::auth::security_keys::{RelyingPartyError, SecurityKeys};
 use app::ssr::auth::throttle::SignInThrottle;
 use app::ssr::auth::{invitations, users, AuthError};
+use app::ssr::contact::bot_check::{BotCheck, BotCheckConfig};
+use app::ssr::contact::crm::{Crm, CrmConfig};
+use app::ssr::contact::outbox::{Outbox, OutboxSettings};
+use app::ssr::contact::rate_limit::FormRateLimit;
 use app::ssr::data_dir_lock::{DataDirLock, LockError};
 use app::ssr::db::{self, DbError};
 use app::ssr::migrate::{MigrateError, Migrator};
@@ -134,6 +140,19 @@ impl Application {
         if let Some(mismatch) = settings.webauthn_mismatch() {
             tracing::warn!("{mismatch}");
         }
+        let (bot_check, outbox) = contact_services(&settings, &pool);
+        if bot_check.site_key().is_none() {
+            tracing::info!(
+                "bot check off (CAPTCHA_* unset): the public forms accept submissions without one"
+            );
+        }
+        if !outbox.is_configured() {
+            tracing::info!(
+                "CRM off (CRM_LEAD_URL unset): submissions are stored with crm_state 'skipped'"
+            );
+        }
+        tokio::spawn(outbox.clone().run());
+        let form_rate_limit = Arc::new(FormRateLimit::new(settings.rate_limit_per_minute));
         let router = router(AppState {
             leptos_options: leptos_options(&settings),
             settings: Arc::new(settings),
@@ -142,6 +161,9 @@ impl Application {
             sign_in_throttle: Arc::new(SignInThrottle::new(sign_in_attempts_per_minute)),
             geolocator: Geolocator::new(settings_geolocation_url),
             security_keys,
+            form_rate_limit,
+            bot_check,
+            outbox,
         });
         Ok(Self {
             listener,
@@ -195,6 +217,36 @@ impl Application {
     }
 }
 
+/// The bot check and the CRM outbox, from their settings (each off when
+/// unconfigured).
+fn contact_services(settings: &Settings, pool: &SqlitePool) -> (Arc<BotCheck>, Arc<Outbox>) {
+    let bot_check = BotCheck::new(settings.captcha.as_ref().map(|captcha| BotCheckConfig {
+        siteverify_url: captcha.siteverify_url.clone(),
+        secret: captcha.secret.clone(),
+        site_key: captcha.site_key.clone(),
+    }));
+    let crm = settings.crm.as_ref().map(|crm| {
+        Crm::new(CrmConfig {
+            lead_url: crm.lead_url.clone(),
+            case_url: crm.case_url.clone(),
+            org_id: crm.org_id.clone(),
+            cases_enabled: crm.cases_enabled,
+            exhausted_statuses: crm.exhausted_statuses.clone(),
+            exhausted_marker: crm.exhausted_marker.clone(),
+        })
+    });
+    let outbox = Outbox::new(
+        pool.clone(),
+        crm,
+        OutboxSettings {
+            max_attempts: settings.crm_outbox.max_attempts,
+            cooldown: settings.crm_outbox.cooldown,
+            retry_base: settings.crm_outbox.retry_base,
+        },
+    );
+    (Arc::new(bot_check), outbox)
+}
+
 fn leptos_options(settings: &Settings) -> LeptosOptions {
     LeptosOptions::builder()
         .output_name("tally")
@@ -208,6 +260,7 @@ fn leptos_options(settings: &Settings) -> LeptosOptions {
 
 fn router(state: AppState) -> Router {
     let routes = generate_route_list(app::App);
+    let settings = state.settings.clone();
     let leptos_options = state.leptos_options.clone();
     let router = routes::api_router(state.settings.diagnostics)
         .leptos_routes(&state, routes, move || app::shell(leptos_options.clone()))
@@ -216,6 +269,11 @@ fn router(state: AppState) -> Router {
         ))
         .with_state(state)
         .layer(axum::middleware::from_fn(middleware::csrf::require_csrf))
+        .layer(cors(&settings))
+        .layer(axum::middleware::from_fn_with_state(
+            settings.clone(),
+            middleware::hosts::canonical_host,
+        ))
         .layer(axum::middleware::from_fn(
             middleware::cache_control::cache_control,
         ))
@@ -225,4 +283,21 @@ fn router(state: AppState) -> Router {
             REQUEST_TIMEOUT,
         ));
     middleware::request_id::apply(middleware::security_headers::apply(router))
+}
+
+/// Cross-origin access for `CORS_ORIGIN` only (preflight answered here);
+/// without it, no origin gets a grant.
+fn cors(settings: &Settings) -> CorsLayer {
+    let layer = CorsLayer::new()
+        .allow_methods([Method::GET, Method::POST])
+        .allow_headers([header::CONTENT_TYPE])
+        .max_age(Duration::from_secs(3600));
+    match settings
+        .cors_origin
+        .as_deref()
+        .and_then(|origin| HeaderValue::from_str(origin).ok())
+    {
+        Some(origin) => layer.allow_origin(AllowOrigin::list([origin])),
+        None => layer.allow_origin(AllowOrigin::list(Vec::<HeaderValue>::new())),
+    }
 }

@@ -7,6 +7,9 @@ use sqlx::SqlitePool;
 use app::ssr::auth::geolocation::Geolocator;
 use app::ssr::auth::security_keys::SecurityKeys;
 use app::ssr::auth::throttle::SignInThrottle;
+use app::ssr::contact::bot_check::BotCheck;
+use app::ssr::contact::outbox::Outbox;
+use app::ssr::contact::rate_limit::FormRateLimit;
 use app::ssr::secrets::Keyring;
 
 use crate::config::Settings;
@@ -22,6 +25,9 @@ pub struct AppState {
     pub sign_in_throttle: Arc<SignInThrottle>,
     pub geolocator: Geolocator,
     pub security_keys: SecurityKeys,
+    pub form_rate_limit: Arc<FormRateLimit>,
+    pub bot_check: Arc<BotCheck>,
+    pub outbox: Arc<Outbox>,
 }
 
 impl FromRef<AppState> for LeptosOptions {

@@ -140,7 +140,10 @@ async fn user_b_cannot_read_or_change_user_a_through_any_route() {
         } else {
             alice_id
         };
-        let path = route.path.replace("{id}", &id.to_string());
+        let path = route
+            .path
+            .replace("{id}", &id.to_string())
+            .replace("{kind}", "leads");
         for method in route.methods {
             let method = Method::from_bytes(method.as_bytes()).unwrap();
             let mut request = bob.request(method.clone(), &path);

@@ -6,6 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::domain::contact::FieldViolation;
+
 #[cfg(feature = "hydrate")]
 mod fetch;
 #[cfg(not(feature = "hydrate"))]
@@ -28,6 +30,8 @@ pub enum ApiFailure {
         status: u16,
         message: String,
         field: Option<String>,
+        /// Every field the server named, with what is wrong with it.
+        violations: Vec<FieldViolation>,
     },
     /// The server could not be reached.
     Network(String),
@@ -44,6 +48,17 @@ impl ApiFailure {
             Self::Network(message) => format!("cannot reach Tally: {message}"),
             Self::Key(message) => message.clone(),
             Self::Unavailable => "this needs JavaScript".to_owned(),
+        }
+    }
+
+    /// What the server said about `field`, if it named it.
+    pub fn violation(&self, field: &str) -> Option<String> {
+        match self {
+            Self::Answered { violations, .. } => violations
+                .iter()
+                .find(|violation| violation.field == field)
+                .map(|violation| violation.description.clone()),
+            _ => None,
         }
     }
 
@@ -82,29 +97,28 @@ struct Detail {
     field_violations: Vec<FieldViolation>,
 }
 
-#[derive(Deserialize)]
-struct FieldViolation {
-    field: String,
-}
-
 /// Reads an error response body into an [`ApiFailure`].
 pub fn failure_from(status: u16, body: &str) -> ApiFailure {
     match serde_json::from_str::<ErrorBody>(body) {
-        Ok(parsed) => ApiFailure::Answered {
-            status,
-            field: parsed
+        Ok(parsed) => {
+            let violations: Vec<FieldViolation> = parsed
                 .error
                 .details
                 .into_iter()
                 .flat_map(|detail| detail.field_violations)
-                .map(|violation| violation.field)
-                .next(),
-            message: parsed.error.message,
-        },
+                .collect();
+            ApiFailure::Answered {
+                status,
+                field: violations.first().map(|violation| violation.field.clone()),
+                violations,
+                message: parsed.error.message,
+            }
+        }
         Err(_) => ApiFailure::Answered {
             status,
             message: format!("the server answered {status}"),
             field: None,
+            violations: Vec::new(),
         },
     }
 }
@@ -138,7 +152,11 @@ mod tests {
             ApiFailure::Answered {
                 status: 400,
                 message: "email: enter an address".into(),
-                field: Some("email".into())
+                field: Some("email".into()),
+                violations: vec![FieldViolation {
+                    field: "email".into(),
+                    description: "enter an address".into()
+                }],
             }
         );
         assert_eq!(

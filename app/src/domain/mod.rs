@@ -1,4 +1,6 @@
 //! Types and pure rules shared by the browser and the server. No I/O here.
 
 pub mod amount;
+pub mod contact;
+pub mod email;
 pub mod password_policy;

@@ -4,6 +4,7 @@
 pub mod auth;
 pub mod backup;
 pub mod catalog;
+pub mod contact;
 pub mod csp;
 pub mod data_dir_lock;
 pub mod db;

@@ -17,8 +17,17 @@ use crate::error::ApiError;
 
 pub const HEADER: HeaderName = HeaderName::from_static("x-csrf-token");
 
+/// The public forms: anyone may post them, from this site or (with
+/// `CORS_ORIGIN`) another, signed in or not. They act for no account, so a
+/// forged cross-site post gains nothing; the rate limit and bot check guard
+/// them instead.
+pub const EXEMPT: &[&str] = &["/api/leads", "/api/support"];
+
 pub async fn require_csrf(request: Request, next: Next) -> Response {
-    if is_safe(request.method()) || bearer_without_cookies(&request) {
+    if is_safe(request.method())
+        || bearer_without_cookies(&request)
+        || EXEMPT.contains(&request.uri().path())
+    {
         return next.run(request).await;
     }
     let headers = request.headers();

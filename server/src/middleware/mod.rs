@@ -2,5 +2,6 @@
 
 pub mod cache_control;
 pub mod csrf;
+pub mod hosts;
 pub mod request_id;
 pub mod security_headers;

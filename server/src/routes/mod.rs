@@ -12,11 +12,13 @@ use crate::state::AppState;
 pub mod admin;
 pub mod api_tokens;
 pub mod auth;
+pub mod contact;
 pub mod diagnostics;
 pub mod health;
 pub mod profile;
 pub mod registration;
 pub mod security_keys;
+pub mod submissions_admin;
 
 /// One path of the API with the methods it answers.
 pub struct ApiRoute {
@@ -41,6 +43,9 @@ fn route(
 pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
     let mut routes = vec![
         route("/api/health", &["GET"], get(health::health)),
+        route("/api/contact/config", &["GET"], get(contact::config)),
+        route("/api/leads", &["POST"], post(contact::create_lead)),
+        route("/api/support", &["POST"], post(contact::create_support)),
         route("/api/auth/csrf-token", &["GET"], get(auth::csrf_token)),
         route("/api/auth/login", &["POST"], post(auth::login)),
         route(
@@ -137,6 +142,23 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             "/api/admin/invitations/{id}",
             &["DELETE"],
             delete(admin::revoke_invitation),
+        ),
+        route("/api/admin/leads", &["GET"], get(submissions_admin::leads)),
+        route(
+            "/api/admin/support-requests",
+            &["GET"],
+            get(submissions_admin::support_requests),
+        ),
+        route(
+            "/api/admin/{kind}/{id}/resend",
+            &["POST"],
+            post(submissions_admin::resend),
+        ),
+        route("/api/admin/crm", &["GET"], get(submissions_admin::crm)),
+        route(
+            "/api/admin/crm/resend-failed",
+            &["POST"],
+            post(submissions_admin::resend_all),
         ),
         route(
             "/api/admin/registration",

@@ -3,6 +3,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod browser;
+pub mod fakes;
 pub mod legacy;
 
 use std::io::{BufRead, BufReader};
@@ -22,6 +23,7 @@ pub struct TestApp {
     pub dir: TempDir,
     pub settings: Settings,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
+    running: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl TestApp {
@@ -31,6 +33,19 @@ impl TestApp {
 
     pub fn database_path(&self) -> PathBuf {
         self.settings.database_path()
+    }
+
+    /// Stops the server cleanly (database closed, lock released) and starts
+    /// a new one on the same data directory with `extra` settings.
+    pub async fn restart(mut self, extra: &[(&str, &str)]) -> TestApp {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(running) = self.running.take() {
+            running.await.unwrap();
+        }
+        let dir = std::mem::replace(&mut self.dir, tempfile::tempdir().unwrap());
+        start_in(dir, extra).await
     }
 }
 
@@ -72,13 +87,22 @@ pub fn test_settings(dir: &Path, extra: &[(&str, &str)]) -> Settings {
 pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("site/pkg")).unwrap();
+    start_in(dir, extra).await
+}
+
+async fn start_in(dir: TempDir, extra: &[(&str, &str)]) -> TestApp {
     let settings = test_settings(dir.path(), extra);
     let application = Application::build(settings.clone()).await.unwrap();
     let address = format!("http://{}", application.local_addr().unwrap());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(application.run_until_stopped(async {
-        let _ = stopped.await;
-    }));
+    let running = tokio::spawn(async move {
+        application
+            .run_until_stopped(async {
+                let _ = stopped.await;
+            })
+            .await
+            .unwrap();
+    });
     TestApp {
         address,
         client: reqwest::Client::builder()
@@ -88,6 +112,7 @@ pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
         dir,
         settings,
         stop: Some(stop),
+        running: Some(running),
     }
 }
 

@@ -63,26 +63,10 @@ impl From<UserRow> for User {
     }
 }
 
-/// A plausible email address: one `@`, something on both sides, a dot in
-/// the domain, at most 254 characters.
+/// A plausible email address (the shared rule in `domain::email`).
 pub fn check_email(email: &str) -> Result<String, AuthError> {
-    let email = email.trim();
-    let valid = email.len() <= 254
-        && email.split_once('@').is_some_and(|(local, domain)| {
-            !local.is_empty()
-                && domain.contains('.')
-                && !domain.contains('@')
-                && !domain.starts_with('.')
-                && !domain.ends_with('.')
-        })
-        && !email.chars().any(char::is_whitespace);
-    if valid {
-        Ok(email.to_owned())
-    } else {
-        Err(AuthError::Invalid(
-            "email: enter an address like name@example.com".into(),
-        ))
-    }
+    crate::domain::email::check_email(email)
+        .map_err(|problem| AuthError::Invalid(format!("email: {problem}")))
 }
 
 pub async fn count(pool: &SqlitePool) -> Result<i64, AuthError> {

@@ -1,0 +1,28 @@
+//! The marketing site's submissions: sales leads and support requests.
+//! Each is stored once, then posted to the CRM by the outbox in the
+//! background; nothing a visitor submitted is lost (DESIGN decision 7).
+
+pub mod bot_check;
+pub mod crm;
+pub mod outbox;
+pub mod rate_limit;
+pub mod store;
+
+/// Which table a submission lives in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Kind {
+    Lead,
+    Support,
+}
+
+impl Kind {
+    pub const ALL: [Self; 2] = [Self::Lead, Self::Support];
+
+    pub fn table(self) -> &'static str {
+        match self {
+            Self::Lead => "leads",
+            Self::Support => "support_requests",
+        }
+    }
+}

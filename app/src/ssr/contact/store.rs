@@ -1,0 +1,139 @@
+//! Storing submissions and reading them back for Admin.
+
+use serde::Serialize;
+use sqlx::SqlitePool;
+
+use super::Kind;
+use crate::domain::contact::{Lead, SupportRequest};
+
+/// Inserts a lead in one statement; `crm_state` starts `pending` (or
+/// `skipped` when no CRM is configured). Returns the new id.
+pub async fn insert_lead(
+    pool: &SqlitePool,
+    lead: &Lead,
+    client_ip: &str,
+    crm_configured: bool,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO leads (name, email, company, phone, message, client_ip, crm_state, crm_next_attempt_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+         RETURNING id",
+    )
+    .bind(&lead.name)
+    .bind(&lead.email)
+    .bind(&lead.company)
+    .bind(&lead.phone)
+    .bind(&lead.message)
+    .bind(client_ip)
+    .bind(initial_state(crm_configured))
+    .fetch_one(pool)
+    .await
+}
+
+pub async fn insert_support(
+    pool: &SqlitePool,
+    request: &SupportRequest,
+    client_ip: &str,
+    crm_configured: bool,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO support_requests (name, email, subject, category, message, client_ip, crm_state, crm_next_attempt_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+         RETURNING id",
+    )
+    .bind(&request.name)
+    .bind(&request.email)
+    .bind(&request.subject)
+    .bind(&request.category)
+    .bind(&request.message)
+    .bind(client_ip)
+    .bind(initial_state(crm_configured))
+    .fetch_one(pool)
+    .await
+}
+
+fn initial_state(crm_configured: bool) -> &'static str {
+    if crm_configured {
+        "pending"
+    } else {
+        "skipped"
+    }
+}
+
+/// One submission as Admin lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct Submission {
+    pub id: i64,
+    pub name: String,
+    pub email: String,
+    /// Company (leads) or subject (support requests).
+    pub headline: Option<String>,
+    pub message: String,
+    pub crm_state: String,
+    pub crm_attempts: i64,
+    pub crm_last_error: Option<String>,
+    pub created_at: String,
+}
+
+/// A page of submissions, newest first, optionally filtered by a search
+/// over name, email, headline and message.
+pub async fn list(
+    pool: &SqlitePool,
+    kind: Kind,
+    search: Option<&str>,
+    page_size: i64,
+    before_id: Option<i64>,
+) -> Result<Vec<Submission>, sqlx::Error> {
+    let headline = match kind {
+        Kind::Lead => "company",
+        Kind::Support => "subject",
+    };
+    let pattern = search
+        .map(str::trim)
+        .filter(|search| !search.is_empty())
+        .map(|search| format!("%{}%", search.replace(['%', '_'], "")));
+    sqlx::query_as(&format!(
+        "SELECT id, name, email, {headline} AS headline, message, crm_state, crm_attempts,
+                crm_last_error, created_at
+         FROM {table}
+         WHERE (?1 IS NULL OR name LIKE ?1 OR email LIKE ?1 OR {headline} LIKE ?1 OR message LIKE ?1)
+           AND (?2 IS NULL OR id < ?2)
+         ORDER BY id DESC LIMIT ?3",
+        table = kind.table()
+    ))
+    .bind(pattern)
+    .bind(before_id)
+    .bind(page_size)
+    .fetch_all(pool)
+    .await
+}
+
+/// Puts failed posts back in the queue for the outbox; returns how many.
+pub async fn resend_failed(
+    pool: &SqlitePool,
+    kind: Kind,
+    id: Option<i64>,
+) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(&format!(
+        "UPDATE {} SET crm_state = 'pending', crm_next_attempt_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+                       crm_attempts = 0
+         WHERE crm_state = 'failed' AND (?1 IS NULL OR id = ?1)",
+        kind.table()
+    ))
+    .bind(id)
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// Counts by CRM state across both tables, for Admin's CRM health.
+pub async fn crm_counts(pool: &SqlitePool) -> Result<Vec<(String, i64)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT crm_state, count(*) FROM (
+             SELECT crm_state FROM leads UNION ALL SELECT crm_state FROM support_requests
+         ) GROUP BY crm_state ORDER BY crm_state",
+    )
+    .fetch_all(pool)
+    .await
+}

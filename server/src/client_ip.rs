@@ -1,0 +1,186 @@
+//! Who the client is. Behind a reverse proxy every request comes from the
+//! proxy, so the proxy's `X-Forwarded-For` / `X-Forwarded-Proto` say who and
+//! how; but anyone can send those headers, so they count only when the
+//! direct peer is a proxy listed in `TRUSTED_PROXIES`.
+
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
+use axum::http::HeaderMap;
+
+use crate::state::AppState;
+
+/// A network: an address and how many leading bits must match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Network {
+    address: IpAddr,
+    prefix: u8,
+}
+
+impl Network {
+    fn parse(text: &str) -> Result<Self, String> {
+        let (address, prefix) = match text.split_once('/') {
+            Some((address, prefix)) => (address, Some(prefix)),
+            None => (text, None),
+        };
+        let address: IpAddr = address
+            .trim()
+            .parse()
+            .map_err(|_| format!("{text:?} is not an IP address or network like 10.0.0.0/8"))?;
+        let max = if address.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix {
+            Some(prefix) => prefix
+                .trim()
+                .parse::<u8>()
+                .ok()
+                .filter(|prefix| *prefix <= max)
+                .ok_or_else(|| format!("{text:?} has a prefix length outside 0–{max}"))?,
+            None => max,
+        };
+        Ok(Self { address, prefix })
+    }
+
+    fn contains(&self, ip: IpAddr) -> bool {
+        let ip = match (self.address, ip) {
+            (IpAddr::V4(_), IpAddr::V6(v6)) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+            _ => ip,
+        };
+        match (self.address, ip) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => {
+                let mask = u32::MAX
+                    .checked_shl(32 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u32::from(net) & mask == u32::from(ip) & mask
+            }
+            (IpAddr::V6(net), IpAddr::V6(ip)) => {
+                let mask = u128::MAX
+                    .checked_shl(128 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u128::from(net) & mask == u128::from(ip) & mask
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The proxies whose forwarding headers are believed (`TRUSTED_PROXIES`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TrustedProxies(Vec<Network>);
+
+impl TrustedProxies {
+    /// A comma-separated list of addresses and networks.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        text.split(',')
+            .map(str::trim)
+            .filter(|part| !part.is_empty())
+            .map(Network::parse)
+            .collect::<Result<Vec<_>, _>>()
+            .map(Self)
+    }
+
+    pub fn trusts(&self, ip: IpAddr) -> bool {
+        self.0.iter().any(|network| network.contains(ip))
+    }
+
+    /// The client behind `peer`: walking `X-Forwarded-For` from the right,
+    /// the first address that is not a trusted proxy.
+    pub fn client_ip(&self, peer: IpAddr, headers: &HeaderMap) -> IpAddr {
+        if !self.trusts(peer) {
+            return peer;
+        }
+        let forwarded: Vec<IpAddr> = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .flat_map(|value| value.split(','))
+            .filter_map(|part| part.trim().parse().ok())
+            .collect();
+        let mut client = peer;
+        for hop in forwarded.into_iter().rev() {
+            client = hop;
+            if !self.trusts(hop) {
+                break;
+            }
+        }
+        client
+    }
+
+    /// Whether the client reached the proxy over plain HTTP (only a trusted
+    /// proxy's word counts).
+    pub fn forwarded_plain_http(&self, peer: IpAddr, headers: &HeaderMap) -> bool {
+        self.trusts(peer)
+            && headers
+                .get("x-forwarded-proto")
+                .and_then(|value| value.to_str().ok())
+                .and_then(|value| value.split(',').next())
+                .is_some_and(|proto| proto.trim().eq_ignore_ascii_case("http"))
+    }
+}
+
+/// The client's IP address, for rate limits and the stored submission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClientIp(pub IpAddr);
+
+impl FromRequestParts<AppState> for ClientIp {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or(IpAddr::from([127, 0, 0, 1]), |ConnectInfo(addr)| addr.ip());
+        Ok(Self(
+            state
+                .settings
+                .trusted_proxies
+                .client_ip(peer, &parts.headers),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(xff: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert("x-forwarded-for", xff.parse().unwrap());
+        headers
+    }
+
+    #[test]
+    fn forwarded_for_counts_only_from_a_trusted_proxy() {
+        let trusted = TrustedProxies::parse("10.0.0.0/8, 192.0.2.7").unwrap();
+        let proxy: IpAddr = "10.1.2.3".parse().unwrap();
+        let stranger: IpAddr = "203.0.113.9".parse().unwrap();
+        assert_eq!(trusted.client_ip(stranger, &headers("1.2.3.4")), stranger);
+        assert_eq!(
+            trusted.client_ip(proxy, &headers("1.2.3.4")),
+            "1.2.3.4".parse::<IpAddr>().unwrap()
+        );
+        // A client cannot hide behind a forged left-most entry.
+        assert_eq!(
+            trusted.client_ip(proxy, &headers("6.6.6.6, 1.2.3.4, 192.0.2.7")),
+            "1.2.3.4".parse::<IpAddr>().unwrap()
+        );
+        assert_eq!(trusted.client_ip(proxy, &HeaderMap::new()), proxy);
+    }
+
+    #[test]
+    fn networks_parse_and_match() {
+        let trusted = TrustedProxies::parse("172.16.0.0/12,::1").unwrap();
+        assert!(trusted.trusts("172.31.255.1".parse().unwrap()));
+        assert!(!trusted.trusts("172.32.0.1".parse().unwrap()));
+        assert!(trusted.trusts("::1".parse().unwrap()));
+        assert!(TrustedProxies::parse("10.0.0.0/33").is_err());
+        assert!(TrustedProxies::parse("proxy.local").is_err());
+        assert_eq!(
+            TrustedProxies::parse("").unwrap(),
+            TrustedProxies::default()
+        );
+    }
+}

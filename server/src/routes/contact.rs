@@ -1,0 +1,133 @@
+//! `POST /api/leads` and `POST /api/support`: the marketing site's forms.
+//! Each request goes through, in this order: the rate limit, the 1 MiB size
+//! limit, validation (every bad field named), the bot check, one insert,
+//! the 201 answer with the new id, and only then (in the background) the
+//! CRM post. `GET /api/contact/config` tells the forms whether the bot check
+//! is on and its site key.
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::StatusCode;
+use axum::Json;
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+
+use app::domain::contact::{FieldViolation, LeadForm, SupportForm};
+use app::ssr::contact::bot_check::BotCheckError;
+use app::ssr::contact::store;
+
+use crate::client_ip::ClientIp;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// The largest body accepted: 1 MiB.
+pub const MAX_BODY: usize = 1024 * 1024;
+
+pub async fn config(State(state): State<AppState>) -> Json<Value> {
+    Json(json!({
+        "botCheck": state.bot_check.site_key().is_some(),
+        "captchaSiteKey": state.bot_check.site_key(),
+    }))
+}
+
+pub async fn create_lead(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    request: Request,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let form: LeadForm = admit(&state, ip, request.into_body()).await?;
+    let lead = form.validate().map_err(ApiError::InvalidFields)?;
+    verify_bot(&state, form.captcha_token.as_deref(), ip).await?;
+    let id = store::insert_lead(
+        &state.pool,
+        &lead,
+        &ip.to_string(),
+        state.outbox.is_configured(),
+    )
+    .await?;
+    state.outbox.wake();
+    tracing::info!(lead = id, "lead stored");
+    Ok((StatusCode::CREATED, Json(json!({ "id": id }))))
+}
+
+pub async fn create_support(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    request: Request,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let form: SupportForm = admit(&state, ip, request.into_body()).await?;
+    let support = form.validate().map_err(ApiError::InvalidFields)?;
+    verify_bot(&state, form.captcha_token.as_deref(), ip).await?;
+    let id = store::insert_support(
+        &state.pool,
+        &support,
+        &ip.to_string(),
+        state.outbox.is_configured(),
+    )
+    .await?;
+    state.outbox.wake();
+    tracing::info!(support_request = id, "support request stored");
+    Ok((StatusCode::CREATED, Json(json!({ "id": id }))))
+}
+
+/// The rate limit, then the size limit, then the JSON itself.
+async fn admit<T: DeserializeOwned>(
+    state: &AppState,
+    ip: IpAddr,
+    body: Body,
+) -> Result<T, ApiError> {
+    state
+        .form_rate_limit
+        .check(ip)
+        .map_err(|wait| ApiError::TooManyRequests {
+            message: format!(
+                "too many submissions from your address; try again in {} seconds",
+                wait.as_secs().max(1)
+            ),
+            retry_after: wait,
+        })?;
+    let bytes = axum::body::to_bytes(body, MAX_BODY)
+        .await
+        .map_err(|_| ApiError::PayloadTooLarge { limit: MAX_BODY })?;
+    serde_json::from_slice(&bytes).map_err(|error| match error.classify() {
+        serde_json::error::Category::Data => {
+            // A wrong type or an unknown field: name it when serde says which.
+            let text = error.to_string();
+            let field = text
+                .split('`')
+                .nth(1)
+                .filter(|_| text.starts_with("unknown field"))
+                .map(str::to_owned);
+            match field {
+                Some(field) => ApiError::InvalidFields(vec![FieldViolation {
+                    field,
+                    description: "this form has no such field".into(),
+                }]),
+                None => ApiError::BadRequest(format!("the JSON does not fit the form: {text}")),
+            }
+        }
+        _ => ApiError::BadRequest(format!("the body is not valid JSON: {error}")),
+    })
+}
+
+async fn verify_bot(state: &AppState, token: Option<&str>, ip: IpAddr) -> Result<(), ApiError> {
+    state
+        .bot_check
+        .verify(token, &ip.to_string())
+        .await
+        .map_err(|error| match error {
+            BotCheckError::Missing | BotCheckError::Failed => {
+                ApiError::InvalidFields(vec![FieldViolation {
+                    field: "captchaToken".into(),
+                    description: error.to_string(),
+                }])
+            }
+            BotCheckError::Unavailable => ApiError::Unavailable {
+                message: error.to_string(),
+                retry_after: Duration::from_secs(30),
+            },
+        })
+}

@@ -1,0 +1,114 @@
+//! `/api/admin/leads`, `/api/admin/support-requests` and `/api/admin/crm`:
+//! what the marketing site received, its CRM state, the CRM's health, and
+//! re-sending failed posts. Administrators only.
+
+use axum::extract::{Path, Query, State};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use app::ssr::contact::store::{self, Submission};
+use app::ssr::contact::Kind;
+
+use crate::auth::AdminUser;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListQuery {
+    search: Option<String>,
+    /// The id of the last row of the previous page.
+    before: Option<i64>,
+    page_size: Option<i64>,
+}
+
+async fn list(state: &AppState, kind: Kind, query: ListQuery) -> Result<Json<Value>, ApiError> {
+    let page_size = query.page_size.unwrap_or(25);
+    if !(1..=200).contains(&page_size) {
+        return Err(ApiError::invalid("pageSize: use 1 to 200"));
+    }
+    let rows: Vec<Submission> = store::list(
+        &state.pool,
+        kind,
+        query.search.as_deref(),
+        page_size,
+        query.before,
+    )
+    .await?;
+    let next = (rows.len() as i64 == page_size)
+        .then(|| rows.last().map(|row| row.id))
+        .flatten();
+    Ok(Json(json!({ "items": rows, "nextBefore": next })))
+}
+
+pub async fn leads(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    Query(query): Query<ListQuery>,
+) -> Result<Json<Value>, ApiError> {
+    list(&state, Kind::Lead, query).await
+}
+
+pub async fn support_requests(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    Query(query): Query<ListQuery>,
+) -> Result<Json<Value>, ApiError> {
+    list(&state, Kind::Support, query).await
+}
+
+fn kind_of(segment: &str) -> Result<Kind, ApiError> {
+    match segment {
+        "leads" => Ok(Kind::Lead),
+        "support-requests" => Ok(Kind::Support),
+        other => Err(ApiError::NotFound(format!("/api/admin/{other}"))),
+    }
+}
+
+/// `POST /api/admin/{leads|support-requests}/{id}/resend`: queues one
+/// failed post again.
+pub async fn resend(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    Path((segment, id)): Path<(String, i64)>,
+) -> Result<Json<Value>, ApiError> {
+    let kind = kind_of(&segment)?;
+    let queued = store::resend_failed(&state.pool, kind, Some(id)).await?;
+    if queued == 0 {
+        return Err(ApiError::NotFound(format!(
+            "/api/admin/{segment}/{id} (no failed CRM post)"
+        )));
+    }
+    state.outbox.wake();
+    Ok(Json(json!({ "queued": queued })))
+}
+
+/// `POST /api/admin/crm/resend-failed`: queues every failed post again.
+pub async fn resend_all(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+) -> Result<Json<Value>, ApiError> {
+    let mut queued = 0;
+    for kind in Kind::ALL {
+        queued += store::resend_failed(&state.pool, kind, None).await?;
+    }
+    state.outbox.wake();
+    Ok(Json(json!({ "queued": queued })))
+}
+
+/// `GET /api/admin/crm`: the CRM's health and how many posts are in each
+/// state.
+pub async fn crm(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+) -> Result<Json<Value>, ApiError> {
+    let counts: serde_json::Map<String, Value> = store::crm_counts(&state.pool)
+        .await?
+        .into_iter()
+        .map(|(crm_state, count)| (crm_state, Value::from(count)))
+        .collect();
+    Ok(Json(
+        json!({ "health": state.outbox.health(), "counts": counts }),
+    ))
+}

@@ -1,0 +1,448 @@
+//! The marketing site's forms against local fake bot-check and CRM servers:
+//! the order rate limit → size → validation → bot check → insert → 201 →
+//! CRM in the background, and the CRM outbox's retries, cool-down, restarts
+//! and re-sends. Bounded waits (`eventually`) follow the background outbox;
+//! nothing here times the server.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use reqwest::Method;
+use serde_json::{json, Value};
+use support::browser::Browser;
+use support::fakes::{CrmMode, FakeCaptcha, FakeCrm};
+use support::{spawn_app, TestApp};
+
+const ADMIN: &str = "admin@example.com";
+const ADMIN_PASSWORD: &str = "correct horse battery staple";
+
+fn lead(name: &str) -> Value {
+    json!({ "name": name, "email": "ada@example.com", "message": "We track forty bills.", "company": "Analytical Ltd", "captchaToken": "good" })
+}
+
+async fn submit(
+    app: &TestApp,
+    path: &str,
+    body: &Value,
+) -> (u16, Value, reqwest::header::HeaderMap) {
+    let response = app
+        .client
+        .post(app.url(path))
+        .json(body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let text = response.text().await.unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::Null),
+        headers,
+    )
+}
+
+async fn rows(app: &TestApp, table: &str) -> Vec<(i64, String)> {
+    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let rows = sqlx::query_as(&format!("SELECT id, crm_state FROM {table} ORDER BY id"))
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    rows
+}
+
+/// Waits (up to 20 s, generous for a loaded machine) until `check` holds.
+async fn eventually<F, Fut>(what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !check().await {
+        assert!(Instant::now() < deadline, "timed out waiting for: {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn with_fakes(extra: &[(&str, &str)]) -> (TestApp, FakeCaptcha, FakeCrm) {
+    let (captcha, verify_url) = FakeCaptcha::start().await;
+    let (crm, crm_base) = FakeCrm::start().await;
+    let lead_url = format!("{crm_base}/lead");
+    let case_url = format!("{crm_base}/case");
+    let mut vars = vec![
+        ("CAPTCHA_SITEVERIFY_URL", verify_url.as_str()),
+        ("CAPTCHA_SECRET", "captcha-secret"),
+        ("CAPTCHA_SITE_KEY", "site-key"),
+        ("CRM_LEAD_URL", lead_url.as_str()),
+        ("CRM_CASE_URL", case_url.as_str()),
+        ("CRM_ORG_ID", "00D000000000001"),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
+    ];
+    vars.extend_from_slice(extra);
+    (spawn_app(&vars).await, captcha, crm)
+}
+
+#[tokio::test]
+async fn a_lead_is_stored_answered_201_and_posted_to_the_crm_afterwards() {
+    let (app, captcha, crm) = with_fakes(&[]).await;
+    let (status, body, _) = submit(&app, "/api/leads", &lead("Ada Lovelace")).await;
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_i64().unwrap();
+    assert_eq!(rows(&app, "leads").await.len(), 1);
+
+    let call = captcha.calls.lock().unwrap()[0].clone();
+    assert_eq!(call["secret"], "captcha-secret");
+    assert_eq!(call["response"], "good");
+    assert_eq!(call["remoteip"], "127.0.0.1");
+
+    eventually("the lead reaches the CRM", || async {
+        rows(&app, "leads").await == [(id, "sent".to_owned())]
+    })
+    .await;
+    let (kind, form) = crm.posts.lock().unwrap()[0].clone();
+    assert_eq!(kind, "lead");
+    assert_eq!(form["oid"], "00D000000000001");
+    assert_eq!(form["first_name"], "Ada");
+    assert_eq!(form["last_name"], "Lovelace");
+    assert_eq!(form["company"], "Analytical Ltd");
+}
+
+#[tokio::test]
+async fn every_bad_field_is_named_and_nothing_reaches_the_bot_check_or_the_table() {
+    let (app, captcha, crm) = with_fakes(&[]).await;
+    let (status, body, _) = submit(
+        &app,
+        "/api/leads",
+        &json!({ "name": " ", "email": "nope", "captchaToken": "good" }),
+    )
+    .await;
+    assert_eq!(status, 400);
+    let fields: Vec<&str> = body["error"]["details"][0]["fieldViolations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields, ["name", "email", "message"], "{body}");
+    let (status, body, _) = submit(
+        &app,
+        "/api/support",
+        &json!({ "name": "A", "email": "a@b.co", "subject": "s", "message": "m", "colour": "red" }),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body["error"]["details"][0]["fieldViolations"][0]["field"],
+        "colour"
+    );
+    let (status, _, _) = submit(&app, "/api/leads", &json!("not an object")).await;
+    assert_eq!(status, 400);
+    assert_eq!(captcha.count(), 0);
+    assert!(
+        rows(&app, "leads").await.is_empty() && rows(&app, "support_requests").await.is_empty()
+    );
+    assert_eq!(crm.count("lead"), 0);
+}
+
+#[tokio::test]
+async fn a_failed_or_missing_bot_check_stores_nothing_and_an_outage_fails_closed() {
+    let (app, captcha, _crm) = with_fakes(&[]).await;
+    let mut bad = lead("Mallory");
+    bad["captchaToken"] = json!("bad");
+    let (status, body, _) = submit(&app, "/api/leads", &bad).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body["error"]["details"][0]["fieldViolations"][0]["field"],
+        "captchaToken"
+    );
+    bad.as_object_mut().unwrap().remove("captchaToken");
+    let (status, _, _) = submit(&app, "/api/leads", &bad).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        captcha.count(),
+        1,
+        "a missing token is refused without asking the provider"
+    );
+
+    *captcha.down.lock().unwrap() = true;
+    let (status, body, headers) = submit(&app, "/api/leads", &lead("Ada")).await;
+    assert_eq!(status, 503);
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("try again"),
+        "{body}"
+    );
+    assert!(headers.contains_key("retry-after"));
+    assert!(rows(&app, "leads").await.is_empty());
+}
+
+#[tokio::test]
+async fn the_sixth_submission_in_a_minute_is_refused_before_the_bot_check_and_the_crm() {
+    let (app, captcha, crm) = with_fakes(&[]).await;
+    for n in 0..3 {
+        let (status, _, _) = submit(&app, "/api/leads", &lead(&format!("Lead {n}"))).await;
+        assert_eq!(status, 201);
+    }
+    for n in 0..2 {
+        let body = json!({ "name": format!("Asker {n}"), "email": "a@b.co", "subject": "Export", "message": "How?", "captchaToken": "good" });
+        let (status, _, _) = submit(&app, "/api/support", &body).await;
+        assert_eq!(status, 201);
+    }
+    let (status, body, headers) = submit(&app, "/api/leads", &lead("Sixth")).await;
+    assert_eq!(status, 429, "{body}");
+    let retry: u64 = headers["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&retry));
+    // Even an oversized or invalid body is counted and refused first.
+    let (status, _, _) = submit(&app, "/api/support", &json!({})).await;
+    assert_eq!(status, 429);
+    assert_eq!(
+        captcha.count(),
+        5,
+        "the refused requests never reached the bot check"
+    );
+    eventually("five CRM posts", || async { crm.count("lead") == 5 }).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(crm.count("lead"), 5, "and never reached the CRM");
+    assert_eq!(rows(&app, "leads").await.len(), 3);
+    // The health probe is not counted.
+    assert_eq!(
+        app.client
+            .get(app.url("/api/health"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+}
+
+#[tokio::test]
+async fn a_body_over_one_mebibyte_is_413_and_writes_nothing() {
+    let (app, captcha, _crm) = with_fakes(&[]).await;
+    let limit = server::routes::contact::MAX_BODY;
+    let padding = " ".repeat(limit + 1 - 2);
+    let body = format!("{{{padding}}}");
+    assert_eq!(body.len(), limit + 1);
+    let response = app
+        .client
+        .post(app.url("/api/leads"))
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 413);
+    let json: Value = response.json().await.unwrap();
+    assert!(json["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("larger than"));
+    assert!(rows(&app, "leads").await.is_empty());
+    assert_eq!(captcha.count(), 0);
+
+    // Exactly at the limit the body is read (and then judged on its content).
+    let padding = " ".repeat(limit - 2);
+    let at_limit = app
+        .client
+        .post(app.url("/api/leads"))
+        .header("content-type", "application/json")
+        .body(format!("{{{padding}}}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(at_limit.status(), 400);
+}
+
+#[tokio::test]
+async fn exhausted_crm_credits_pause_sync_while_submissions_keep_coming_then_it_drains() {
+    let (app, _captcha, crm) = with_fakes(&[
+        ("CRM_COOLDOWN_SECONDS", "2"),
+        ("RATE_LIMIT_PER_MINUTE", "50"),
+    ])
+    .await;
+    crm.set(CrmMode::Exhausted);
+    let (status, _, _) = submit(&app, "/api/leads", &lead("First")).await;
+    assert_eq!(status, 201);
+    eventually("the CRM says credits are exhausted", || async {
+        crm.count("lead") == 1
+    })
+    .await;
+    for n in 0..3 {
+        let (status, _, _) = submit(&app, "/api/leads", &lead(&format!("During {n}"))).await;
+        assert_eq!(status, 201, "the site keeps accepting");
+    }
+    let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let health = admin.json("/api/admin/crm").await;
+    assert!(health["health"]["pausedUntil"].is_string(), "{health}");
+    assert!(health["health"]["lastError"]
+        .as_str()
+        .unwrap()
+        .contains("exhausted"));
+    assert_eq!(health["counts"]["pending"], 4);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        crm.count("lead"),
+        1,
+        "paused: no posts during the cool-down"
+    );
+
+    crm.set(CrmMode::Ok);
+    eventually("all four drain after the cool-down", || async {
+        rows(&app, "leads")
+            .await
+            .iter()
+            .all(|(_, state)| state == "sent")
+    })
+    .await;
+    let health = admin.json("/api/admin/crm").await;
+    assert_eq!(health["health"]["pausedUntil"], Value::Null);
+    assert_eq!(health["counts"]["sent"], 4);
+}
+
+#[tokio::test]
+async fn pending_crm_posts_survive_a_restart() {
+    // A CRM that is not there: posts fail and wait for their retry.
+    let unreachable = [
+        ("CRM_LEAD_URL", "http://127.0.0.1:9/lead"),
+        ("CRM_RETRY_BASE_SECONDS", "1"),
+        ("RATE_LIMIT_PER_MINUTE", "50"),
+    ];
+    let app = spawn_app(&unreachable).await;
+    for n in 0..2 {
+        let (status, _, _) = submit(
+            &app,
+            "/api/leads",
+            &json!({ "name": format!("P {n}"), "email": "p@example.com", "message": "hello" }),
+        )
+        .await;
+        assert_eq!(status, 201);
+    }
+    eventually("a first failed attempt", || async {
+        let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+        let tried: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM leads WHERE crm_attempts > 0 AND crm_state = 'pending'",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        pool.close().await;
+        tried == 2
+    })
+    .await;
+
+    let (crm, crm_base) = FakeCrm::start().await;
+    let lead_url = format!("{crm_base}/lead");
+    let app = app
+        .restart(&[
+            ("CRM_LEAD_URL", lead_url.as_str()),
+            ("CRM_RETRY_BASE_SECONDS", "1"),
+        ])
+        .await;
+    eventually("both posts sent by the new process", || async {
+        rows(&app, "leads")
+            .await
+            .iter()
+            .all(|(_, state)| state == "sent")
+    })
+    .await;
+    assert_eq!(crm.count("lead"), 2);
+}
+
+#[tokio::test]
+async fn a_post_that_keeps_failing_is_marked_and_an_admin_resends_it() {
+    let (app, _captcha, crm) = with_fakes(&[("CRM_MAX_ATTEMPTS", "1")]).await;
+    crm.set(CrmMode::Failing);
+    let (_, body, _) = submit(&app, "/api/leads", &lead("Unlucky")).await;
+    let id = body["id"].as_i64().unwrap();
+    eventually("marked failed", || async {
+        rows(&app, "leads").await == [(id, "failed".to_owned())]
+    })
+    .await;
+
+    let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let listed = admin.json("/api/admin/leads?search=unlucky").await;
+    assert_eq!(listed["items"][0]["crmState"], "failed");
+    assert!(listed["items"][0]["crmLastError"]
+        .as_str()
+        .unwrap()
+        .contains("500"));
+    assert_eq!(
+        admin.json("/api/admin/leads?search=nobody").await["items"],
+        json!([])
+    );
+
+    crm.set(CrmMode::Ok);
+    let (status, _) = admin
+        .send(
+            Method::POST,
+            &format!("/api/admin/leads/{id}/resend"),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    eventually("re-sent", || async {
+        rows(&app, "leads").await == [(id, "sent".to_owned())]
+    })
+    .await;
+    let (status, _) = admin
+        .send(
+            Method::POST,
+            &format!("/api/admin/leads/{id}/resend"),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 404, "nothing failed to re-send");
+
+    let visitor = Browser::open(&app.address).await;
+    assert_eq!(visitor.status(Method::GET, "/api/admin/leads").await, 401);
+}
+
+#[tokio::test]
+async fn support_requests_also_open_a_case_when_cases_are_enabled() {
+    let (app, _captcha, crm) = with_fakes(&[("CRM_CASES_ENABLED", "true")]).await;
+    let body = json!({ "name": "Grace Hopper", "email": "grace@example.com", "subject": "Import fails", "category": "problem", "message": "Row 3", "captchaToken": "good" });
+    let (status, _, _) = submit(&app, "/api/support", &body).await;
+    assert_eq!(status, 201);
+    eventually("a lead and a case", || async {
+        crm.count("lead") == 1 && crm.count("case") == 1
+    })
+    .await;
+    let posts = crm.posts.lock().unwrap().clone();
+    let case = &posts.iter().find(|(kind, _)| kind == "case").unwrap().1;
+    assert_eq!(case["subject"], "Import fails");
+    assert_eq!(case["type"], "problem");
+    assert_eq!(case["orgid"], "00D000000000001");
+}
+
+#[tokio::test]
+async fn without_configuration_the_forms_work_and_say_the_bot_check_is_off() {
+    let app = spawn_app(&[]).await;
+    let config: Value = app
+        .client
+        .get(app.url("/api/contact/config"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(config, json!({ "botCheck": false, "captchaSiteKey": null }));
+    let (status, _, _) = submit(
+        &app,
+        "/api/leads",
+        &json!({ "name": "A", "email": "a@b.co", "message": "m" }),
+    )
+    .await;
+    assert_eq!(status, 201);
+    assert_eq!(
+        rows(&app, "leads").await[0].1,
+        "skipped",
+        "no CRM configured"
+    );
+}
