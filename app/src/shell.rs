@@ -7,8 +7,9 @@ use leptos_router::{
 
 use crate::components::layout::Layout;
 use crate::pages::{
-    admin::AdminPage, home::HomePage, login::LoginPage, not_found::NotFound, profile::ProfilePage,
-    register::RegisterPage,
+    admin::AdminPage, contact::ContactPage, features::FeaturesPage, home::HomePage,
+    login::LoginPage, not_found::NotFound, pricing::PricingPage, privacy::PrivacyPage,
+    profile::ProfilePage, register::RegisterPage, support::SupportPage,
 };
 
 /// The HTML document the server streams for every page. Only the server calls
@@ -50,6 +51,11 @@ pub fn App() -> impl IntoView {
             <Layout>
                 <Routes fallback=NotFound>
                     <Route path=StaticSegment("") view=HomePage/>
+                    <Route path=StaticSegment("features") view=FeaturesPage/>
+                    <Route path=StaticSegment("pricing") view=PricingPage/>
+                    <Route path=StaticSegment("contact") view=ContactPage/>
+                    <Route path=StaticSegment("support") view=SupportPage/>
+                    <Route path=StaticSegment("privacy") view=PrivacyPage/>
                     <Route path=StaticSegment("login") view=LoginPage/>
                     <Route path=StaticSegment("profile") view=ProfilePage/>
                     <Route path=StaticSegment("register") view=RegisterPage/>

@@ -20,7 +20,10 @@ pub fn Layout(children: Children) -> impl IntoView {
                 </A>
                 <nav class="site-nav" aria-label="Main">
                     <ul>
-                        <li><A href="/">"Home"</A></li>
+                        <li><A href="/features">"Features"</A></li>
+                        <li><A href="/pricing">"Pricing"</A></li>
+                        <li><A href="/support">"Support"</A></li>
+                        <li><A href="/contact">"Contact"</A></li>
                         <li><A href="/profile">"Profile"</A></li>
                         <li><A href="/login">"Sign in"</A></li>
                     </ul>
@@ -41,6 +44,7 @@ pub fn Layout(children: Children) -> impl IntoView {
                     "Tally " {env!("CARGO_PKG_VERSION")}
                     " · a self-hosted tracker for bills, debts and subscriptions."
                 </p>
+                <p><A href="/privacy">"Privacy"</A></p>
             </div>
         </footer>
     }

@@ -4,5 +4,8 @@ pub mod layout;
 pub mod privacy;
 pub mod security_keys;
 pub mod sign_in_history;
+pub mod submission_form;
+pub mod submissions;
+pub mod text_field;
 pub mod two_factor;
 pub mod yearly_cost;

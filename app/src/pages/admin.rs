@@ -5,6 +5,7 @@ use leptos_router::components::A;
 use serde::{Deserialize, Serialize};
 
 use crate::api;
+use crate::components::submissions::Submissions;
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -227,6 +228,7 @@ pub fn AdminPage() -> impl IntoView {
                     </ul>
                 </section>
                 }.into_any()}
+                {view! { <Submissions/> }.into_any()}
                 {view! {
                 <section class="card" aria-labelledby="registration-title">
                     <h2 id="registration-title">"Registration"</h2>

@@ -1,6 +1,11 @@
 pub mod admin;
+pub mod contact;
+pub mod features;
 pub mod home;
 pub mod login;
 pub mod not_found;
+pub mod pricing;
+pub mod privacy;
 pub mod profile;
 pub mod register;
+pub mod support;

@@ -1,0 +1,149 @@
+use leptos::prelude::*;
+use serde::Deserialize;
+
+use crate::api;
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Submission {
+    id: i64,
+    name: String,
+    email: String,
+    headline: Option<String>,
+    message: String,
+    crm_state: String,
+    crm_last_error: Option<String>,
+    created_at: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct Page {
+    items: Vec<Submission>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Health {
+    configured: bool,
+    paused_until: Option<String>,
+    last_error: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct CrmStatus {
+    health: Health,
+    counts: std::collections::BTreeMap<String, i64>,
+}
+
+/// Admin: what the public forms received (leads or support requests,
+/// newest first, searchable), each with its CRM state, the CRM's health,
+/// and re-sending failed posts.
+#[component]
+pub fn Submissions() -> impl IntoView {
+    let kind = RwSignal::new("leads");
+    let search = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let rows = LocalResource::new(move || {
+        let path = format!(
+            "/api/admin/{}?search={}",
+            kind.get(),
+            percent_encode(&search.get())
+        );
+        async move { api::get_json::<Page>(&path).await }
+    });
+    let crm = LocalResource::new(|| api::get_json::<CrmStatus>("/api/admin/crm"));
+    let post = move |path: String| {
+        leptos::task::spawn_local(async move {
+            match api::send_json::<_, serde_json::Value>("POST", &path, &serde_json::json!({}))
+                .await
+            {
+                Ok(_) => {
+                    error.set(None);
+                    rows.refetch();
+                    crm.refetch();
+                }
+                Err(failure) => error.set(Some(failure.message())),
+            }
+        });
+    };
+
+    view! {
+        <section class="card" aria-labelledby="submissions-title">
+            <h2 id="submissions-title">"Leads and support requests"</h2>
+            <p data-testid="crm-health">
+                {move || crm.get().and_then(Result::ok).map(|status| {
+                    let counts = status.counts.iter().map(|(state, n)| format!("{n} {state}")).collect::<Vec<_>>().join(", ");
+                    match (status.health.configured, status.health.paused_until) {
+                        (false, _) => format!("CRM not configured; submissions are only stored. ({counts})"),
+                        (true, Some(until)) => format!("CRM sync paused until {until}: {}. ({counts})", status.health.last_error.unwrap_or_default()),
+                        (true, None) => format!("CRM sync running. ({counts})"),
+                    }
+                })}
+            </p>
+            <div class="actions">
+                <button type="button" class="button button--quiet" aria-pressed=move || (kind.get() == "leads").to_string()
+                    on:click=move |_| kind.set("leads")>"Leads"</button>
+                <button type="button" class="button button--quiet" aria-pressed=move || (kind.get() == "support-requests").to_string()
+                    on:click=move |_| kind.set("support-requests")>"Support requests"</button>
+                <button type="button" class="button button--quiet" on:click=move |_| post("/api/admin/crm/resend-failed".into())>
+                    "Re-send all failed"
+                </button>
+            </div>
+            <div class="field">
+                <label for="submission-search">"Search"</label>
+                <input id="submission-search" type="search" prop:value=move || search.get()
+                    on:change=move |ev| search.set(event_target_value(&ev))/>
+            </div>
+            <p class="field-error" role="alert">{move || error.get()}</p>
+            <div class="table-wrap">
+                <table class="data-table" data-testid="submissions">
+                    <thead>
+                        <tr>
+                            <th scope="col">"Received (UTC)"</th>
+                            <th scope="col">"From"</th>
+                            <th scope="col">{move || if kind.get() == "leads" { "Company" } else { "Subject" }}</th>
+                            <th scope="col">"Message"</th>
+                            <th scope="col">"CRM"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || rows.get().and_then(Result::ok).map(|page| page.items).unwrap_or_default().into_iter().map(|row| {
+                            let failed = row.crm_state == "failed";
+                            let path = format!("/api/admin/{}/{}/resend", kind.get_untracked(), row.id);
+                            view! {
+                                <tr>
+                                    <td>{row.created_at.replace('T', " ").chars().take(16).collect::<String>()}</td>
+                                    <td>{row.name.clone()} <br/> <span class="hint">{row.email.clone()}</span></td>
+                                    <td>{row.headline.clone().unwrap_or_default()}</td>
+                                    <td class="truncate">{row.message.clone()}</td>
+                                    <td>
+                                        {row.crm_state.clone()}
+                                        {row.crm_last_error.clone().map(|e| view! { <br/> <span class="hint">{e}</span> })}
+                                        <Show when=move || failed>
+                                            <button type="button" class="button button--quiet" on:click={
+                                                let path = path.clone();
+                                                move |_| post(path.clone())
+                                            }>"Re-send"</button>
+                                        </Show>
+                                    </td>
+                                </tr>
+                            }.into_any()
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
+
+/// Percent-encodes a search term for a query string.
+fn percent_encode(text: &str) -> String {
+    text.bytes()
+        .map(|byte| match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (byte as char).to_string()
+            }
+            _ => format!("%{byte:02X}"),
+        })
+        .collect()
+}

@@ -1,0 +1,58 @@
+use leptos::prelude::*;
+
+/// A labelled input (or textarea) with its error under it, wired for
+/// screen readers: `aria-invalid` and `aria-describedby` follow the error.
+#[component]
+pub fn TextField(
+    id: &'static str,
+    label: &'static str,
+    value: RwSignal<String>,
+    #[prop(into)] error: Signal<Option<String>>,
+    #[prop(default = "text")] kind: &'static str,
+    #[prop(optional)] autocomplete: &'static str,
+    #[prop(optional)] multiline: bool,
+    #[prop(optional)] required: bool,
+    #[prop(default = 1000)] maxlength: usize,
+) -> impl IntoView {
+    let error_id = format!("{id}-error");
+    let invalid = move || error.get().is_some().then_some("true");
+    let input = if multiline {
+        view! {
+            <textarea
+                id=id
+                name=id
+                rows="6"
+                maxlength=maxlength
+                required=required
+                aria-invalid=invalid
+                aria-describedby=error_id.clone()
+                prop:value=move || value.get()
+                on:input=move |ev| value.set(event_target_value(&ev))
+            ></textarea>
+        }
+        .into_any()
+    } else {
+        view! {
+            <input
+                id=id
+                name=id
+                type=kind
+                autocomplete=autocomplete
+                maxlength=maxlength
+                required=required
+                aria-invalid=invalid
+                aria-describedby=error_id.clone()
+                prop:value=move || value.get()
+                on:input=move |ev| value.set(event_target_value(&ev))
+            />
+        }
+        .into_any()
+    };
+    view! {
+        <div class="field">
+            <label for=id>{label}{(!required).then_some(" (optional)")}</label>
+            {input}
+            <p id=error_id class="field-error">{move || error.get()}</p>
+        </div>
+    }
+}

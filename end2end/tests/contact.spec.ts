@@ -1,0 +1,70 @@
+import { expect, test } from "@playwright/test";
+
+const ADMIN = "admin@example.com";
+const PASSWORD = "correct horse battery staple";
+
+test("a visitor sends the contact form after fixing a mistake, and the lead is stored", async ({ page, request }, testInfo) => {
+  await page.goto("/contact");
+  await expect(page.locator('main[data-hydrated="true"]')).toBeAttached();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Talk to us about Tally");
+  await expect(page.getByTestId("bot-check-off")).toBeVisible();
+
+  await page.getByLabel("Your name").fill("Margaret Hamilton");
+  await page.getByLabel("Email").fill("margaret@example");
+  await page.getByLabel("How can we help?").fill("We track the bills of a twelve-person flat share.");
+  await page.getByRole("button", { name: "Send" }).click();
+
+  // The shared rule catches the address before anything is sent.
+  const email = page.getByLabel("Email");
+  await expect(email).toHaveAttribute("aria-invalid", "true");
+  await expect(page.locator("#email-error")).toHaveText("enter an address like name@example.com");
+  await expect(page.getByRole("alert")).toContainText("fix the marked fields");
+  await page.screenshot({ path: testInfo.outputPath("contact-error.png"), fullPage: true });
+
+  await email.fill("margaret@example.com");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.getByTestId("contact-sent")).toContainText("We will reply to margaret@example.com.");
+  await page.screenshot({ path: testInfo.outputPath("contact-sent.png"), fullPage: true });
+
+  // The row is in the database: an admin finds it.
+  const csrf = (await (await request.get("/api/auth/csrf-token")).json()).csrfToken;
+  const login = await request.post("/api/auth/login", {
+    headers: { "x-csrf-token": csrf },
+    data: { email: ADMIN, password: PASSWORD },
+  });
+  expect((await login.json()).user?.email).toBe(ADMIN);
+  const leads = await (await request.get("/api/admin/leads?search=Hamilton")).json();
+  expect(leads.items).toHaveLength(1);
+  expect(leads.items[0]).toMatchObject({ email: "margaret@example.com", crmState: "skipped" });
+});
+
+test("the support form marks every missing field, then sends a complete request", async ({ page }) => {
+  await page.goto("/support");
+  await expect(page.locator('main[data-hydrated="true"]')).toBeAttached();
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.locator("#name-error")).toHaveText("enter your name");
+  await expect(page.locator("#subject-error")).toHaveText("enter a subject");
+  await page.getByLabel("Your name").fill("Grace");
+  await page.getByLabel("Email").fill("grace@example.com");
+  await page.getByLabel("Subject").fill("Import");
+  await page.getByLabel("Category").selectOption("problem");
+  await page.getByLabel("What happened?").fill("Row 3 of my CSV is refused.");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.getByTestId("support-sent")).toContainText(/Request #\d+ received/);
+});
+
+test("the marketing pages render without JavaScript", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  for (const [path, heading] of [
+    ["/features", "What Tally does"],
+    ["/pricing", "Pricing"],
+    ["/privacy", "Privacy"],
+    ["/contact", "Talk to us about Tally"],
+  ]) {
+    const response = await page.goto(path);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
+  }
+  await context.close();
+});
