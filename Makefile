@@ -1,5 +1,5 @@
 # The two commands a new user needs; see README.md.
-.PHONY: run test setup
+.PHONY: run test setup bench-leads
 
 # Install what is missing, build, and run Tally on its defaults.
 run:
@@ -11,3 +11,8 @@ test:
 
 setup:
 	scripts/setup.sh
+
+# Load benchmark of POST /api/leads beside a raw SQLite insert loop
+# (needs the release build; installs wrk if missing).
+bench-leads:
+	scripts/bench-leads.sh

@@ -31,6 +31,7 @@ use app::ssr::data_dir_lock::{DataDirLock, LockError};
 use app::ssr::db::{self, DbError};
 use app::ssr::migrate::{MigrateError, Migrator};
 use app::ssr::secrets::{self, Key, SecretsError};
+use app::ssr::write_gate::WriteGate;
 use secrecy::ExposeSecret;
 
 use crate::config::{Settings, HASH_FILE_NAME};
@@ -140,7 +141,8 @@ impl Application {
         if let Some(mismatch) = settings.webauthn_mismatch() {
             tracing::warn!("{mismatch}");
         }
-        let (bot_check, outbox) = contact_services(&settings, &pool);
+        let write_gate = Arc::new(WriteGate::default());
+        let (bot_check, outbox) = contact_services(&settings, &pool, &write_gate);
         if bot_check.site_key().is_none() {
             tracing::info!(
                 "bot check off (CAPTCHA_* unset): the public forms accept submissions without one"
@@ -164,6 +166,7 @@ impl Application {
             form_rate_limit,
             bot_check,
             outbox,
+            write_gate,
         });
         Ok(Self {
             listener,
@@ -219,7 +222,11 @@ impl Application {
 
 /// The bot check and the CRM outbox, from their settings (each off when
 /// unconfigured).
-fn contact_services(settings: &Settings, pool: &SqlitePool) -> (Arc<BotCheck>, Arc<Outbox>) {
+fn contact_services(
+    settings: &Settings,
+    pool: &SqlitePool,
+    write_gate: &Arc<WriteGate>,
+) -> (Arc<BotCheck>, Arc<Outbox>) {
     let bot_check = BotCheck::new(settings.captcha.as_ref().map(|captcha| BotCheckConfig {
         siteverify_url: captcha.siteverify_url.clone(),
         secret: captcha.secret.clone(),
@@ -237,6 +244,7 @@ fn contact_services(settings: &Settings, pool: &SqlitePool) -> (Arc<BotCheck>, A
     });
     let outbox = Outbox::new(
         pool.clone(),
+        write_gate.clone(),
         crm,
         OutboxSettings {
             max_attempts: settings.crm_outbox.max_attempts,

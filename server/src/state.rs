@@ -11,6 +11,7 @@ use app::ssr::contact::bot_check::BotCheck;
 use app::ssr::contact::outbox::Outbox;
 use app::ssr::contact::rate_limit::FormRateLimit;
 use app::ssr::secrets::Keyring;
+use app::ssr::write_gate::WriteGate;
 
 use crate::config::Settings;
 
@@ -28,6 +29,8 @@ pub struct AppState {
     pub form_rate_limit: Arc<FormRateLimit>,
     pub bot_check: Arc<BotCheck>,
     pub outbox: Arc<Outbox>,
+    /// Queues writes to the busy tables (see `write_gate`).
+    pub write_gate: Arc<WriteGate>,
 }
 
 impl FromRef<AppState> for LeptosOptions {

@@ -11,3 +11,4 @@ pub mod db;
 pub mod migrate;
 pub mod secrets;
 pub mod settings;
+pub mod write_gate;

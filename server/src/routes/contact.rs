@@ -41,13 +41,16 @@ pub async fn create_lead(
     let form: LeadForm = admit(&state, ip, request.into_body()).await?;
     let lead = form.validate().map_err(ApiError::InvalidFields)?;
     verify_bot(&state, form.captcha_token.as_deref(), ip).await?;
-    let id = store::insert_lead(
-        &state.pool,
-        &lead,
-        &ip.to_string(),
-        state.outbox.is_configured(),
-    )
-    .await?;
+    let id = {
+        let _turn = state.write_gate.enter().await;
+        store::insert_lead(
+            &state.pool,
+            &lead,
+            &ip.to_string(),
+            state.outbox.is_configured(),
+        )
+        .await?
+    };
     state.outbox.wake();
     tracing::info!(lead = id, "lead stored");
     Ok((StatusCode::CREATED, Json(json!({ "id": id }))))
@@ -61,13 +64,16 @@ pub async fn create_support(
     let form: SupportForm = admit(&state, ip, request.into_body()).await?;
     let support = form.validate().map_err(ApiError::InvalidFields)?;
     verify_bot(&state, form.captcha_token.as_deref(), ip).await?;
-    let id = store::insert_support(
-        &state.pool,
-        &support,
-        &ip.to_string(),
-        state.outbox.is_configured(),
-    )
-    .await?;
+    let id = {
+        let _turn = state.write_gate.enter().await;
+        store::insert_support(
+            &state.pool,
+            &support,
+            &ip.to_string(),
+            state.outbox.is_configured(),
+        )
+        .await?
+    };
     state.outbox.wake();
     tracing::info!(support_request = id, "support request stored");
     Ok((StatusCode::CREATED, Json(json!({ "id": id }))))

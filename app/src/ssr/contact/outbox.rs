@@ -14,6 +14,7 @@ use tokio::sync::Notify;
 
 use super::crm::{Crm, Outgoing, Posted};
 use super::Kind;
+use crate::ssr::write_gate::WriteGate;
 
 /// How the outbox behaves.
 #[derive(Clone, Debug)]
@@ -39,6 +40,7 @@ pub struct CrmHealth {
 
 pub struct Outbox {
     pool: SqlitePool,
+    gate: Arc<WriteGate>,
     crm: Option<Crm>,
     settings: OutboxSettings,
     wake: Notify,
@@ -55,13 +57,19 @@ fn now_text() -> String {
 }
 
 impl Outbox {
-    pub fn new(pool: SqlitePool, crm: Option<Crm>, settings: OutboxSettings) -> Arc<Self> {
+    pub fn new(
+        pool: SqlitePool,
+        gate: Arc<WriteGate>,
+        crm: Option<Crm>,
+        settings: OutboxSettings,
+    ) -> Arc<Self> {
         let health = CrmHealth {
             configured: crm.is_some(),
             ..CrmHealth::default()
         };
         Arc::new(Self {
             pool,
+            gate,
             crm,
             settings,
             wake: Notify::new(),
@@ -194,6 +202,7 @@ impl Outbox {
         posted: Posted,
     ) -> Result<bool, sqlx::Error> {
         let table = kind.table();
+        let _turn = self.gate.enter().await;
         match posted {
             Posted::Sent => {
                 sqlx::query(&format!(
