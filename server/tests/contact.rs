@@ -446,3 +446,35 @@ async fn without_configuration_the_forms_work_and_say_the_bot_check_is_off() {
         "no CRM configured"
     );
 }
+
+#[tokio::test]
+async fn admin_pages_through_submissions_newest_first() {
+    let app = spawn_app(&[
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
+    ])
+    .await;
+    for n in 1..=3 {
+        let body = json!({ "name": format!("Lead {n}"), "email": "a@b.co", "message": "m" });
+        assert_eq!(submit(&app, "/api/leads", &body).await.0, 201);
+    }
+    let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let first = admin.json("/api/admin/leads?pageSize=2").await;
+    let names: Vec<&str> = first["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Lead 3", "Lead 2"]);
+    let next = first["nextBefore"].as_i64().unwrap();
+    let second = admin
+        .json(&format!("/api/admin/leads?pageSize=2&before={next}"))
+        .await;
+    assert_eq!(second["items"][0]["name"], "Lead 1");
+    assert_eq!(second["nextBefore"], Value::Null);
+    let (status, body) = admin
+        .send(Method::GET, "/api/admin/leads?pageSize=0", json!(null))
+        .await;
+    assert_eq!(status, 400, "{body}");
+}

@@ -3,6 +3,7 @@ use leptos::prelude::*;
 use serde::Deserialize;
 
 use crate::api::{self, ApiFailure};
+use crate::domain::timestamp;
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -96,8 +97,8 @@ pub fn SecurityKeys() -> impl IntoView {
                                 <li>
                                     <strong>{key.name.clone()}</strong>
                                     <span class="hint">
-                                        {format!("added {}", key.created_at.get(..10).unwrap_or(&key.created_at))}
-                                        {key.last_used_at.map(|at| format!(", last used {}", at.get(..10).unwrap_or(&at).to_owned()))}
+                                        {format!("added {}", timestamp::day(&key.created_at))}
+                                        {key.last_used_at.map(|at| format!(", last used {}", timestamp::day(&at)))}
                                     </span>
                                     <button type="button" class="button button--quiet" aria-label=label on:click=move |_| remove(id)>
                                         "Remove"

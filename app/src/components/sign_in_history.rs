@@ -2,6 +2,7 @@ use leptos::prelude::*;
 use serde::Deserialize;
 
 use crate::api;
+use crate::domain::timestamp;
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -42,7 +43,7 @@ pub fn SignInHistory() -> impl IntoView {
                                 .map(|row| {
                                     view! {
                                         <tr>
-                                            <td>{row.at.replace('T', " ").chars().take(16).collect::<String>()}</td>
+                                            <td>{timestamp::minute(&row.at)}</td>
                                             <td>{if row.success { "Correct password" } else { "Wrong password" }}</td>
                                             <td>{row.ip.unwrap_or_default()}</td>
                                             <td>{row.location.unwrap_or_else(|| "—".into())}</td>

@@ -113,3 +113,16 @@ pub fn BotCheckNotice() -> impl IntoView {
             })
     }
 }
+
+/// The end of a public form: the bot-check notice, the form's general
+/// error, and the send button (disabled while sending).
+#[component]
+pub fn SubmitRow(form: FormState) -> impl IntoView {
+    view! {
+        <BotCheckNotice/>
+        <p class="field-error" role="alert">{move || form.error.get()}</p>
+        <button type="submit" class="button" disabled=move || form.sending.get()>
+            {move || if form.sending.get() { "Sending…" } else { "Send" }}
+        </button>
+    }
+}

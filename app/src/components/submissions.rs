@@ -2,6 +2,7 @@ use leptos::prelude::*;
 use serde::Deserialize;
 
 use crate::api;
+use crate::domain::timestamp;
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -17,8 +18,10 @@ struct Submission {
 }
 
 #[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct Page {
     items: Vec<Submission>,
+    next_before: Option<i64>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -42,13 +45,18 @@ struct CrmStatus {
 pub fn Submissions() -> impl IntoView {
     let kind = RwSignal::new("leads");
     let search = RwSignal::new(String::new());
+    // Paging: the id the current page starts below (None: the newest).
+    let before = RwSignal::new(None::<i64>);
     let error = RwSignal::new(None::<String>);
     let rows = LocalResource::new(move || {
-        let path = format!(
+        let mut path = format!(
             "/api/admin/{}?search={}",
             kind.get(),
             percent_encode(&search.get())
         );
+        if let Some(id) = before.get() {
+            path.push_str(&format!("&before={id}"));
+        }
         async move { api::get_json::<Page>(&path).await }
     });
     let crm = LocalResource::new(|| api::get_json::<CrmStatus>("/api/admin/crm"));
@@ -82,9 +90,9 @@ pub fn Submissions() -> impl IntoView {
             </p>
             <div class="actions">
                 <button type="button" class="button button--quiet" aria-pressed=move || (kind.get() == "leads").to_string()
-                    on:click=move |_| kind.set("leads")>"Leads"</button>
+                    on:click=move |_| { kind.set("leads"); before.set(None); }>"Leads"</button>
                 <button type="button" class="button button--quiet" aria-pressed=move || (kind.get() == "support-requests").to_string()
-                    on:click=move |_| kind.set("support-requests")>"Support requests"</button>
+                    on:click=move |_| { kind.set("support-requests"); before.set(None); }>"Support requests"</button>
                 <button type="button" class="button button--quiet" on:click=move |_| post("/api/admin/crm/resend-failed".into())>
                     "Re-send all failed"
                 </button>
@@ -92,7 +100,7 @@ pub fn Submissions() -> impl IntoView {
             <div class="field">
                 <label for="submission-search">"Search"</label>
                 <input id="submission-search" type="search" prop:value=move || search.get()
-                    on:change=move |ev| search.set(event_target_value(&ev))/>
+                    on:change=move |ev| { search.set(event_target_value(&ev)); before.set(None); }/>
             </div>
             <p class="field-error" role="alert">{move || error.get()}</p>
             <div class="table-wrap">
@@ -112,7 +120,7 @@ pub fn Submissions() -> impl IntoView {
                             let path = format!("/api/admin/{}/{}/resend", kind.get_untracked(), row.id);
                             view! {
                                 <tr>
-                                    <td>{row.created_at.replace('T', " ").chars().take(16).collect::<String>()}</td>
+                                    <td>{timestamp::minute(&row.created_at)}</td>
                                     <td>{row.name.clone()} <br/> <span class="hint">{row.email.clone()}</span></td>
                                     <td>{row.headline.clone().unwrap_or_default()}</td>
                                     <td class="truncate">{row.message.clone()}</td>
@@ -131,6 +139,14 @@ pub fn Submissions() -> impl IntoView {
                         }).collect_view()}
                     </tbody>
                 </table>
+            </div>
+            <div class="actions">
+                <Show when=move || before.get().is_some()>
+                    <button type="button" class="button button--quiet" on:click=move |_| before.set(None)>"Newest"</button>
+                </Show>
+                {move || rows.get().and_then(Result::ok).and_then(|page| page.next_before).map(|next| view! {
+                    <button type="button" class="button button--quiet" on:click=move |_| before.set(Some(next))>"Older"</button>
+                })}
             </div>
         </section>
     }

@@ -4,3 +4,4 @@ pub mod amount;
 pub mod contact;
 pub mod email;
 pub mod password_policy;
+pub mod timestamp;

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::api;
 use crate::components::submissions::Submissions;
+use crate::domain::timestamp;
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -168,7 +169,7 @@ pub fn AdminPage() -> impl IntoView {
                                             <td>{user.name.clone()}</td>
                                             <td>{user.role.clone()}</td>
                                             <td>{factors}</td>
-                                            <td>{user.last_sign_in_at.map(|at| at.replace('T', " ").chars().take(16).collect::<String>()).unwrap_or_else(|| "never".into())}</td>
+                                            <td>{user.last_sign_in_at.map(|at| timestamp::minute(&at)).unwrap_or_else(|| "never".into())}</td>
                                             <td>{if user.disabled { "disabled" } else { "active" }}</td>
                                             <td class="actions">
                                                 {if user.disabled {
@@ -220,7 +221,7 @@ pub fn AdminPage() -> impl IntoView {
                             view! {
                                 <li>
                                     <span>{invitation.email.unwrap_or_else(|| "anyone with the link".into())}</span>
-                                    <span class="hint">{format!("{}, expires {}", invitation.role, invitation.expires_at.get(..10).unwrap_or_default())}</span>
+                                    <span class="hint">{format!("{}, expires {}", invitation.role, timestamp::day(&invitation.expires_at))}</span>
                                     <button type="button" class="button button--quiet" on:click=move |_| withdraw(id)>"Withdraw"</button>
                                 </li>
                             }

@@ -2,7 +2,7 @@ use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
 
-use crate::components::submission_form::{BotCheckNotice, FormState};
+use crate::components::submission_form::{FormState, SubmitRow};
 use crate::components::text_field::TextField;
 use crate::domain::contact::{LeadForm, COMPANY_MAX, MESSAGE_MAX, NAME_MAX, PHONE_MAX};
 
@@ -57,11 +57,7 @@ pub fn ContactPage() -> impl IntoView {
                     <TextField id="company" label="Company or household" value=company error=form.error_for("company") autocomplete="organization" maxlength=COMPANY_MAX/>
                     <TextField id="phone" label="Phone" kind="tel" value=phone error=form.error_for("phone") autocomplete="tel" maxlength=PHONE_MAX/>
                     <TextField id="message" label="How can we help?" value=message error=form.error_for("message") multiline=true required=true maxlength=MESSAGE_MAX/>
-                    <BotCheckNotice/>
-                    <p class="field-error" role="alert">{move || form.error.get()}</p>
-                    <button type="submit" class="button" disabled=move || form.sending.get()>
-                        {move || if form.sending.get() { "Sending…" } else { "Send" }}
-                    </button>
+                    <SubmitRow form=form/>
                 </form>
             </Show>
         </section>

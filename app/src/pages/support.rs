@@ -2,7 +2,7 @@ use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
 
-use crate::components::submission_form::{BotCheckNotice, FormState};
+use crate::components::submission_form::{FormState, SubmitRow};
 use crate::components::text_field::TextField;
 use crate::domain::contact::{SupportForm, CATEGORIES, MESSAGE_MAX, NAME_MAX, SUBJECT_MAX};
 
@@ -66,11 +66,7 @@ pub fn SupportPage() -> impl IntoView {
                         <p class="field-error">{move || category_error.get()}</p>
                     </div>
                     <TextField id="message" label="What happened?" value=message error=form.error_for("message") multiline=true required=true maxlength=MESSAGE_MAX/>
-                    <BotCheckNotice/>
-                    <p class="field-error" role="alert">{move || form.error.get()}</p>
-                    <button type="submit" class="button" disabled=move || form.sending.get()>
-                        {move || if form.sending.get() { "Sending…" } else { "Send" }}
-                    </button>
+                    <SubmitRow form=form/>
                 </form>
             </Show>
         </section>
