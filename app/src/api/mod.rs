@@ -51,17 +51,6 @@ impl ApiFailure {
         }
     }
 
-    /// What the server said about `field`, if it named it.
-    pub fn violation(&self, field: &str) -> Option<String> {
-        match self {
-            Self::Answered { violations, .. } => violations
-                .iter()
-                .find(|violation| violation.field == field)
-                .map(|violation| violation.description.clone()),
-            _ => None,
-        }
-    }
-
     /// The request field the server blamed, if any.
     pub fn field(&self) -> Option<String> {
         match self {
