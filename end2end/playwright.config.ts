@@ -6,15 +6,21 @@ import { join, resolve } from "node:path";
 
 // The config is evaluated in the runner and again in each worker; values
 // chosen here are put in the environment so the workers inherit the runner's.
-process.env.E2E_PORT ??= execFileSync(process.execPath, [
-  "-e",
-  "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})",
-])
-  .toString()
-  .trim();
+const freePort = () =>
+  execFileSync(process.execPath, [
+    "-e",
+    "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})",
+  ])
+    .toString()
+    .trim();
+process.env.E2E_PORT ??= freePort();
+process.env.E2E_CAPTCHA_PORT ??= freePort();
+process.env.FAKE_CAPTCHA_PORT ??= freePort();
 process.env.E2E_DATA ??= mkdtempSync(join(tmpdir(), "tally-e2e-"));
 
 const port = process.env.E2E_PORT;
+const captchaPort = process.env.E2E_CAPTCHA_PORT;
+const fakeCaptcha = `http://127.0.0.1:${process.env.FAKE_CAPTCHA_PORT}`;
 // Pages are opened at localhost, not 127.0.0.1: browsers allow WebAuthn
 // only on a domain, and the server's default relying party is localhost.
 const baseURL = `http://localhost:${port}`;
@@ -48,26 +54,49 @@ export default defineConfig({
     },
   },
   // The real release server (built by `cargo leptos build --release`) on a
-  // free port with a temporary data directory.
-  webServer: {
-    command: `${root}/target/server-release/tally serve`,
-    url: `http://127.0.0.1:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      LEPTOS_SITE_ADDR: `127.0.0.1:${port}`,
-      LEPTOS_SITE_ROOT: `${root}/target/site`,
-      DATA_DIR: join(process.env.E2E_DATA, "data"),
-      LOG_DIR: join(process.env.E2E_DATA, "logs"),
-      RUST_LOG: "info",
-      PUBLIC_BASE_URL: baseURL,
+  // free port with a temporary data directory; a second one with the bot
+  // check on, against a local fake provider (end2end/fakes).
+  webServer: [
+    tallyServer(port, "plain", {
       // Every spec signs in from 127.0.0.1; the default of 10 a minute
       // would throttle the suite itself.
       SIGN_IN_ATTEMPTS_PER_MINUTE: "100",
       BOOTSTRAP_ADMIN_EMAIL: "admin@example.com",
       BOOTSTRAP_ADMIN_PASSWORD: "correct horse battery staple",
+    }),
+    {
+      command: `${process.execPath} ${root}/end2end/fakes/captcha-provider.mjs`,
+      url: `${fakeCaptcha}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: "ignore",
+      stderr: "pipe",
     },
-  },
+    tallyServer(captchaPort, "captcha", {
+      CAPTCHA_SITEVERIFY_URL: `${fakeCaptcha}/siteverify`,
+      CAPTCHA_SECRET: "e2e-captcha-secret",
+      CAPTCHA_SITE_KEY: "e2e-site-key",
+      CAPTCHA_SCRIPT_URL: `${fakeCaptcha}/api.js?render=explicit`,
+    }),
+  ],
 });
+
+function tallyServer(port: string, name: string, env: Record<string, string>) {
+  return {
+    command: `${root}/target/server-release/tally serve`,
+    url: `http://127.0.0.1:${port}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+    env: {
+      LEPTOS_SITE_ADDR: `127.0.0.1:${port}`,
+      LEPTOS_SITE_ROOT: `${root}/target/site`,
+      DATA_DIR: join(process.env.E2E_DATA!, name, "data"),
+      LOG_DIR: join(process.env.E2E_DATA!, name, "logs"),
+      RUST_LOG: "info",
+      PUBLIC_BASE_URL: `http://localhost:${port}`,
+      ...env,
+    },
+  };
+}

@@ -26,6 +26,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <HydrationScripts options=options.clone()/>
                 <HashedStylesheet options id="leptos"/>
                 <script src="/webauthn.js" defer></script>
+                <script src="/captcha.js" defer></script>
                 <MetaTags/>
             </head>
             <body>

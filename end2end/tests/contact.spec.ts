@@ -38,6 +38,37 @@ test("a visitor sends the contact form after fixing a mistake, and the lead is s
   expect(leads.items[0]).toMatchObject({ email: "margaret@example.com", crmState: "skipped" });
 });
 
+test("with a bot check configured, the visitor completes the widget and the server verifies it", async ({ page, request }, testInfo) => {
+  const site = `http://localhost:${process.env.E2E_CAPTCHA_PORT}`;
+  const provider = `http://127.0.0.1:${process.env.FAKE_CAPTCHA_PORT}`;
+  // Arrive on the home page and move to the form inside the app: the widget
+  // must load after a client-side navigation too.
+  await page.goto(`${site}/`);
+  await expect(page.locator('main[data-hydrated="true"]')).toBeAttached();
+  await page.getByRole("navigation").getByRole("link", { name: "Contact" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Talk to us about Tally");
+  const human = page.getByRole("group", { name: "Bot check" }).getByLabel("I am human");
+  await expect(human).toBeVisible();
+  await expect(page.getByTestId("bot-check-off")).toHaveCount(0);
+
+  await page.getByLabel("Your name").fill("Katherine Johnson");
+  await page.getByLabel("Email").fill("katherine@example.com");
+  await page.getByLabel("How can we help?").fill("Trajectories, and the household bills.");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.locator("#captchaToken-error")).toHaveText("complete the bot check first");
+  expect(await (await request.get(`${provider}/calls`)).json()).toHaveLength(0);
+
+  await human.check();
+  await page.screenshot({ path: testInfo.outputPath("contact-bot-check.png"), fullPage: true });
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.getByTestId("contact-sent")).toContainText("We will reply to katherine@example.com.");
+
+  const calls = await (await request.get(`${provider}/calls`)).json();
+  expect(calls).toHaveLength(1);
+  expect(calls[0]).toMatchObject({ secret: "e2e-captcha-secret", remoteip: "127.0.0.1" });
+  expect(calls[0].response).toMatch(/^solved-e2e-site-key-/);
+});
+
 test("the support form marks every missing field, then sends a complete request", async ({ page }) => {
   await page.goto("/support");
   await expect(page.locator('main[data-hydrated="true"]')).toBeAttached();

@@ -77,7 +77,16 @@ pub struct CaptchaSettings {
     pub siteverify_url: String,
     pub secret: SecretString,
     pub site_key: String,
+    /// The widget script the forms load (`CAPTCHA_SCRIPT_URL`).
+    pub script_url: String,
+    /// What the pages' Content-Security-Policy allows for the widget
+    /// (`CAPTCHA_CSP_SOURCES`; the script's origin by default).
+    pub csp_sources: Vec<String>,
 }
+
+/// Cloudflare Turnstile's script, in explicit-render mode.
+pub const DEFAULT_CAPTCHA_SCRIPT_URL: &str =
+    "https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit";
 
 /// The CRM. Holds the org id: no `Debug`.
 #[derive(Clone)]
@@ -407,12 +416,22 @@ where
     })?;
     let secret = env.secret("CAPTCHA_SECRET", |_| Ok(()))?;
     let site_key = env.parse_or("CAPTCHA_SITE_KEY", None, |raw| Ok(Some(raw.to_owned())))?;
+    let script_url = env.parse_or(
+        "CAPTCHA_SCRIPT_URL",
+        DEFAULT_CAPTCHA_SCRIPT_URL.to_owned(),
+        parse_url,
+    )?;
+    let csp_sources = env.parse_or("CAPTCHA_CSP_SOURCES", None, |raw| {
+        parse_csp_sources(raw).map(Some)
+    })?;
     match (url, secret, site_key) {
         (None, None, None) => Ok(None),
         (Some(siteverify_url), Some(secret), Some(site_key)) => Ok(Some(CaptchaSettings {
             siteverify_url,
             secret,
             site_key,
+            csp_sources: csp_sources.unwrap_or_else(|| vec![script_origin(&script_url)]),
+            script_url,
         })),
         (url, secret, _) => {
             let missing = if url.is_none() {
@@ -504,6 +523,34 @@ fn parse_webauthn_origin(raw: &str) -> Result<WebauthnOrigin, String> {
     })
 }
 
+/// `scheme://host[:port]` of an http(s) URL, as a CSP source.
+fn script_origin(url: &str) -> String {
+    match origin_parts(url) {
+        Some((scheme, host, Some(port))) => format!("{scheme}://{host}:{port}"),
+        Some((scheme, host, None)) => format!("{scheme}://{host}"),
+        None => url.to_owned(),
+    }
+}
+
+/// Space-separated CSP host sources such as `https://hcaptcha.com
+/// https://*.hcaptcha.com`: each an http(s) origin (a leading `*.` on the
+/// host is allowed), nothing that could end the directive.
+fn parse_csp_sources(raw: &str) -> Result<Vec<String>, String> {
+    let sources: Vec<String> = raw.split_whitespace().map(str::to_owned).collect();
+    let valid = |source: &String| {
+        parse_url(source).is_ok()
+            && !source.contains([';', ',', '\'', '"'])
+            && script_origin(source) == *source
+    };
+    if sources.is_empty() || !sources.iter().all(valid) {
+        return Err(
+            "expected space-separated origins such as https://hcaptcha.com https://*.hcaptcha.com"
+                .to_owned(),
+        );
+    }
+    Ok(sources)
+}
+
 /// Scheme, host and port of an http(s) URL without a path.
 fn origin_parts(url: &str) -> Option<(&str, &str, Option<&str>)> {
     let (scheme, rest) = url.split_once("://")?;
@@ -561,6 +608,50 @@ mod tests {
         assert!(settings.csrf_http_only);
         assert!(!settings.secure_cookies());
         assert!(settings.bootstrap_admin_email.is_none());
+    }
+
+    #[test]
+    fn the_captcha_widget_script_and_its_csp_sources_are_checked() {
+        let all = [
+            (
+                "CAPTCHA_SITEVERIFY_URL",
+                "https://verify.example/siteverify",
+            ),
+            ("CAPTCHA_SECRET", "s3cret"),
+            ("CAPTCHA_SITE_KEY", "site-key"),
+        ];
+        let turnstile = settings(&all).unwrap().captcha.unwrap();
+        assert_eq!(turnstile.script_url, DEFAULT_CAPTCHA_SCRIPT_URL);
+        assert_eq!(turnstile.csp_sources, ["https://challenges.cloudflare.com"]);
+
+        let mut own = all.to_vec();
+        own.push((
+            "CAPTCHA_SCRIPT_URL",
+            "http://127.0.0.1:9000/api.js?render=explicit",
+        ));
+        let own = settings(&own).unwrap().captcha.unwrap();
+        assert_eq!(own.csp_sources, ["http://127.0.0.1:9000"]);
+
+        let mut hcaptcha = all.to_vec();
+        hcaptcha.push((
+            "CAPTCHA_CSP_SOURCES",
+            "https://hcaptcha.com  https://*.hcaptcha.com",
+        ));
+        let hcaptcha = settings(&hcaptcha).unwrap().captcha.unwrap();
+        assert_eq!(
+            hcaptcha.csp_sources,
+            ["https://hcaptcha.com", "https://*.hcaptcha.com"]
+        );
+
+        for bad in [
+            "https://a.example/path",
+            "https://a.example; script-src *",
+            "'unsafe-inline'",
+            " ",
+        ] {
+            let error = settings_error("CAPTCHA_CSP_SOURCES", bad);
+            assert!(error.contains("CAPTCHA_CSP_SOURCES"), "{error}");
+        }
     }
 
     #[test]

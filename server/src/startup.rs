@@ -12,6 +12,7 @@ use axum::http::StatusCode;
 use axum::http::{header, HeaderValue, Method};
 use axum::Router;
 use leptos::config::LeptosOptions;
+use leptos::context::provide_context;
 use leptos_axum::{generate_route_list, LeptosRoutes};
 use sqlx::SqlitePool;
 use tokio::net::TcpListener;
@@ -27,6 +28,7 @@ use app::ssr::contact::bot_check::{BotCheck, BotCheckConfig};
 use app::ssr::contact::crm::{Crm, CrmConfig};
 use app::ssr::contact::outbox::{Outbox, OutboxSettings};
 use app::ssr::contact::rate_limit::FormRateLimit;
+use app::ssr::csp::ThirdPartySources;
 use app::ssr::data_dir_lock::{DataDirLock, LockError};
 use app::ssr::db::{self, DbError};
 use app::ssr::migrate::{MigrateError, Migrator};
@@ -231,6 +233,7 @@ fn contact_services(
         siteverify_url: captcha.siteverify_url.clone(),
         secret: captcha.secret.clone(),
         site_key: captcha.site_key.clone(),
+        script_url: captcha.script_url.clone(),
     }));
     let crm = settings.crm.as_ref().map(|crm| {
         Crm::new(CrmConfig {
@@ -270,10 +273,26 @@ fn router(state: AppState) -> Router {
     let routes = generate_route_list(app::App);
     let settings = state.settings.clone();
     let leptos_options = state.leptos_options.clone();
+    let sources = ThirdPartySources(
+        settings
+            .captcha
+            .as_ref()
+            .map(|captcha| captcha.csp_sources.clone())
+            .unwrap_or_default(),
+    );
+    let page_sources = sources.clone();
     let router = routes::api_router(state.settings.diagnostics)
-        .leptos_routes(&state, routes, move || app::shell(leptos_options.clone()))
-        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(
-            app::shell,
+        .leptos_routes_with_context(
+            &state,
+            routes,
+            move || provide_context(page_sources.clone()),
+            move || app::shell(leptos_options.clone()),
+        )
+        .fallback(leptos_axum::file_and_error_handler_with_context::<
+            AppState,
+            _,
+        >(
+            move || provide_context(sources.clone()), app::shell
         ))
         .with_state(state)
         .layer(axum::middleware::from_fn(middleware::csrf::require_csrf))

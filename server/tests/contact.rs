@@ -432,7 +432,17 @@ async fn without_configuration_the_forms_work_and_say_the_bot_check_is_off() {
         .json()
         .await
         .unwrap();
-    assert_eq!(config, json!({ "botCheck": false, "captchaSiteKey": null }));
+    assert_eq!(
+        config,
+        json!({ "botCheck": false, "captchaSiteKey": null, "captchaScriptUrl": null })
+    );
+    let page = app.client.get(app.url("/contact")).send().await.unwrap();
+    let policy = page.headers()["content-security-policy"].to_str().unwrap();
+    assert!(
+        policy.contains("script-src 'self' 'wasm-unsafe-eval' 'nonce-"),
+        "{policy}"
+    );
+    assert!(policy.contains("frame-src 'self';"), "{policy}");
     let (status, _, _) = submit(
         &app,
         "/api/leads",
@@ -477,4 +487,44 @@ async fn admin_pages_through_submissions_newest_first() {
         .send(Method::GET, "/api/admin/leads?pageSize=0", json!(null))
         .await;
     assert_eq!(status, 400, "{body}");
+}
+
+#[tokio::test]
+async fn with_a_bot_check_the_pages_allow_its_widget_and_the_forms_learn_where_it_is() {
+    let script = "http://127.0.0.1:9/api.js?render=explicit";
+    let (app, _captcha, _crm) = with_fakes(&[("CAPTCHA_SCRIPT_URL", script)]).await;
+    let config: Value = app
+        .client
+        .get(app.url("/api/contact/config"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        config,
+        json!({ "botCheck": true, "captchaSiteKey": "site-key", "captchaScriptUrl": script })
+    );
+
+    // Every page may load the widget, since the app navigates between
+    // pages without reloading; the JSON API gets no such allowance.
+    for path in ["/contact", "/", "/no-such-page"] {
+        let response = app.client.get(app.url(path)).send().await.unwrap();
+        let policy = response.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        for directive in ["script-src", "frame-src", "connect-src"] {
+            let rule = policy.split("; ").find(|rule| rule.starts_with(directive));
+            assert!(
+                rule.is_some_and(|rule| rule.contains(" http://127.0.0.1:9")),
+                "{path}: {policy}"
+            );
+        }
+        assert!(policy.contains("frame-ancestors 'none'"), "{policy}");
+    }
+    let api = app.client.get(app.url("/api/health")).send().await.unwrap();
+    let policy = api.headers()["content-security-policy"].to_str().unwrap();
+    assert!(!policy.contains("127.0.0.1:9"), "{policy}");
 }

@@ -15,6 +15,12 @@ mod fetch;
 mod fetch;
 
 #[cfg(feature = "hydrate")]
+pub mod captcha;
+#[cfg(not(feature = "hydrate"))]
+#[path = "captcha_unavailable.rs"]
+pub mod captcha;
+
+#[cfg(feature = "hydrate")]
 pub mod security_key;
 #[cfg(not(feature = "hydrate"))]
 #[path = "security_key_unavailable.rs"]

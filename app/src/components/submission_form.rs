@@ -1,5 +1,6 @@
 //! What the contact and support forms share: the per-field error list, the
-//! sending state and the bot-check notice.
+//! sending state and the bot check (the provider's widget when the server
+//! has one configured, a notice in development when it has none).
 
 use leptos::prelude::*;
 use serde::Deserialize;
@@ -8,13 +9,16 @@ use crate::api::{self, ApiFailure};
 use crate::domain::contact::FieldViolation;
 
 /// The form's state: field errors (from the shared rules or the server),
-/// a general error, sending, and the id once stored.
+/// a general error, sending, the id once stored, and the bot-check widget
+/// (its id once the provider has drawn it).
 #[derive(Clone, Copy)]
 pub struct FormState {
     pub violations: RwSignal<Vec<FieldViolation>>,
     pub error: RwSignal<Option<String>>,
     pub sending: RwSignal<bool>,
     pub sent: RwSignal<Option<i64>>,
+    bot_check: RwSignal<bool>,
+    widget: RwSignal<Option<String>>,
 }
 
 impl FormState {
@@ -24,7 +28,16 @@ impl FormState {
             error: RwSignal::new(None),
             sending: RwSignal::new(false),
             sent: RwSignal::new(None),
+            bot_check: RwSignal::new(false),
+            widget: RwSignal::new(None),
         }
+    }
+
+    /// The visitor's bot-check answer, for the request's `captchaToken`.
+    pub fn captcha_token(self) -> Option<String> {
+        self.widget
+            .get_untracked()
+            .and_then(|id| api::captcha::token(&id))
     }
 
     /// The error for one field, as a signal for `TextField`.
@@ -48,7 +61,14 @@ impl FormState {
         if self.sending.get_untracked() {
             return;
         }
-        if let Err(problems) = checked {
+        let mut problems = checked.err().unwrap_or_default();
+        if self.bot_check.get_untracked() && self.captcha_token().is_none() {
+            problems.push(FieldViolation {
+                field: "captchaToken".into(),
+                description: "complete the bot check first".into(),
+            });
+        }
+        if !problems.is_empty() {
             self.violations.set(problems);
             self.error.set(Some("Please fix the marked fields.".into()));
             return;
@@ -67,6 +87,10 @@ impl FormState {
     }
 
     fn failed(self, failure: ApiFailure) {
+        // The provider verifies a token once: ask the visitor for a new one.
+        if let Some(id) = self.widget.get_untracked() {
+            api::captcha::reset(&id);
+        }
         if let ApiFailure::Answered { violations, .. } = &failure {
             if !violations.is_empty() {
                 self.violations.set(violations.clone());
@@ -93,33 +117,75 @@ struct Created {
 #[serde(rename_all = "camelCase")]
 struct ContactConfig {
     bot_check: bool,
+    captcha_site_key: Option<String>,
+    captcha_script_url: Option<String>,
 }
 
-/// Says when the server runs without a bot check (a development setup).
+/// The bot check: the provider's widget when the server has one, a notice
+/// in development when it has none.
 #[component]
-pub fn BotCheckNotice() -> impl IntoView {
+pub fn BotCheck(form: FormState) -> impl IntoView {
     let config = LocalResource::new(|| api::get_json::<ContactConfig>("/api/contact/config"));
-    move || {
+    let holder = NodeRef::<leptos::html::Div>::new();
+    let problem = RwSignal::new(None::<String>);
+    let started = StoredValue::new(false);
+    Effect::new(move |_| {
+        let Some(Ok(config)) = config.get() else {
+            return;
+        };
+        form.bot_check.set(config.bot_check);
+        let (Some(site_key), Some(script_url), Some(element)) = (
+            config.captcha_site_key,
+            config.captcha_script_url,
+            holder.get(),
+        ) else {
+            return;
+        };
+        if started.get_value() {
+            return;
+        }
+        started.set_value(true);
+        leptos::task::spawn_local(async move {
+            match api::captcha::render(&element, &site_key, &script_url).await {
+                Ok(id) => form.widget.set(Some(id)),
+                Err(message) => problem.set(Some(message)),
+            }
+        });
+    });
+    let on = move || {
         config
             .get()
             .and_then(Result::ok)
-            .filter(|config| !config.bot_check)
-            .map(|_| {
-                view! {
-                    <p class="hint" data-testid="bot-check-off">
-                        "Development setup: the bot check is off on this server (no CAPTCHA_* settings)."
-                    </p>
-                }
-            })
+            .map(|config| config.bot_check)
+    };
+    view! {
+        <Show when=move || on() == Some(false)>
+            <p class="hint" data-testid="bot-check-off">
+                "Development setup: the bot check is off on this server (no CAPTCHA_* settings)."
+            </p>
+        </Show>
+        <div
+            class="captcha"
+            role="group"
+            aria-label="Bot check"
+            aria-describedby="captchaToken-error"
+            hidden=move || on() != Some(true)
+            data-testid="bot-check"
+        >
+            <div node_ref=holder></div>
+            <p class="field-error" id="captchaToken-error">
+                {move || problem.get().or_else(|| form.error_for("captchaToken").get())}
+            </p>
+        </div>
     }
 }
 
-/// The end of a public form: the bot-check notice, the form's general
-/// error, and the send button (disabled while sending).
+/// The end of a public form: the bot check, the form's general error, and
+/// the send button (disabled while sending).
 #[component]
 pub fn SubmitRow(form: FormState) -> impl IntoView {
     view! {
-        <BotCheckNotice/>
+        <BotCheck form=form/>
         <p class="field-error" role="alert">{move || form.error.get()}</p>
         <button type="submit" class="button" disabled=move || form.sending.get()>
             {move || if form.sending.get() { "Sending…" } else { "Send" }}

@@ -25,7 +25,7 @@ pub fn ContactPage() -> impl IntoView {
             message: message.get_untracked(),
             company: Some(company.get_untracked()),
             phone: Some(phone.get_untracked()),
-            captcha_token: None,
+            captcha_token: form.captcha_token(),
         };
         let checked = lead.validate().map(|_| ());
         form.submit("/api/leads", lead, checked);

@@ -25,7 +25,7 @@ pub fn SupportPage() -> impl IntoView {
             subject: subject.get_untracked(),
             message: message.get_untracked(),
             category: Some(category.get_untracked()),
-            captcha_token: None,
+            captcha_token: form.captcha_token(),
         };
         let checked = request.validate().map(|_| ());
         form.submit("/api/support", request, checked);

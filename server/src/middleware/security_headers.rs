@@ -9,7 +9,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 const HSTS: &str = "max-age=63072000; includeSubDomains";
 
 pub fn apply<S: Clone + Send + Sync + 'static>(router: Router<S>) -> Router<S> {
-    let csp = app::ssr::csp::content_security_policy(None);
+    let csp = app::ssr::csp::content_security_policy(None, &Default::default());
     let overriding =
         |name: HeaderName, value: HeaderValue| SetResponseHeaderLayer::overriding(name, value);
     router

@@ -30,6 +30,7 @@ pub async fn config(State(state): State<AppState>) -> Json<Value> {
     Json(json!({
         "botCheck": state.bot_check.site_key().is_some(),
         "captchaSiteKey": state.bot_check.site_key(),
+        "captchaScriptUrl": state.bot_check.script_url(),
     }))
 }
 

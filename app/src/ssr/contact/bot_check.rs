@@ -17,6 +17,8 @@ pub struct BotCheckConfig {
     pub siteverify_url: String,
     pub secret: SecretString,
     pub site_key: String,
+    /// The widget script the forms load.
+    pub script_url: String,
 }
 
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
@@ -53,6 +55,13 @@ impl BotCheck {
     /// The site key for the form's widget, when the check is on.
     pub fn site_key(&self) -> Option<&str> {
         self.config.as_ref().map(|config| config.site_key.as_str())
+    }
+
+    /// The widget script the forms load, when the check is on.
+    pub fn script_url(&self) -> Option<&str> {
+        self.config
+            .as_ref()
+            .map(|config| config.script_url.as_str())
     }
 
     /// Verifies the visitor's token; `Ok` when the check is off.
