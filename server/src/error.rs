@@ -40,6 +40,9 @@ pub enum ApiError {
         message: String,
         retry_after: Duration,
     },
+    /// The request ran past the server's limit and was stopped.
+    #[error("the request took longer than {} s and was stopped; try again", .0.as_secs())]
+    DeadlineExceeded(Duration),
     #[error(transparent)]
     Database(#[from] sqlx::Error),
     #[error("{0}")]
@@ -99,6 +102,7 @@ impl ApiError {
             }
             Self::Forbidden(_) => (StatusCode::FORBIDDEN, "PERMISSION_DENIED"),
             Self::TooManyRequests { .. } => (StatusCode::TOO_MANY_REQUESTS, "RESOURCE_EXHAUSTED"),
+            Self::DeadlineExceeded(_) => (StatusCode::GATEWAY_TIMEOUT, "DEADLINE_EXCEEDED"),
             Self::Database(_) | Self::Internal(_) => {
                 (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL")
             }
@@ -109,7 +113,7 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, name) = self.status();
-        let message = if status.is_server_error() && !matches!(self, Self::Unavailable { .. }) {
+        let message = if matches!(self, Self::Database(_) | Self::Internal(_)) {
             tracing::error!(error = %self, "request failed");
             "internal error; the request id in the x-request-id header identifies it in the logs"
                 .to_owned()

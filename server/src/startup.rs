@@ -8,7 +8,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::http::StatusCode;
 use axum::http::{header, HeaderValue, Method};
 use axum::Router;
 use leptos::config::LeptosOptions;
@@ -18,7 +17,6 @@ use sqlx::SqlitePool;
 use tokio::net::TcpListener;
 use tower_http::compression::CompressionLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
-use tower_http::timeout::TimeoutLayer;
 
 use app::ssr::auth::geolocation::Geolocator;
 use app::ssr::auth::security_keys::{RelyingPartyError, SecurityKeys};
@@ -40,9 +38,6 @@ use crate::config::{Settings, HASH_FILE_NAME};
 use crate::middleware;
 use crate::routes;
 use crate::state::AppState;
-
-/// Longest a request may take before it is answered 408 (spec: 30 s).
-pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartupError {
@@ -305,9 +300,9 @@ fn router(state: AppState) -> Router {
             middleware::cache_control::cache_control,
         ))
         .layer(CompressionLayer::new().br(true).gzip(true))
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            REQUEST_TIMEOUT,
+        .layer(axum::middleware::from_fn_with_state(
+            settings.request_timeout,
+            middleware::deadline::enforce,
         ));
     middleware::request_id::apply(middleware::security_headers::apply(router))
 }

@@ -2,6 +2,7 @@
 
 pub mod cache_control;
 pub mod csrf;
+pub mod deadline;
 pub mod hosts;
 pub mod request_id;
 pub mod security_headers;

@@ -20,11 +20,13 @@ async fn serve(app: Router) -> String {
     format!("http://{address}")
 }
 
-/// `POST /siteverify`: success when the token is "good"; 500 while down.
+/// `POST /siteverify`: success when the token is "good"; 500 while down;
+/// no answer for a minute while stalled.
 #[derive(Clone, Default)]
 pub struct FakeCaptcha {
     pub calls: Arc<Mutex<Vec<HashMap<String, String>>>>,
     pub down: Arc<Mutex<bool>>,
+    pub stalled: Arc<Mutex<bool>>,
 }
 
 impl FakeCaptcha {
@@ -39,6 +41,10 @@ impl FakeCaptcha {
                          Form(form): Form<HashMap<String, String>>| async move {
                             let success = form.get("response").is_some_and(|token| token == "good");
                             fake.calls.lock().unwrap().push(form);
+                            let stalled = *fake.stalled.lock().unwrap();
+                            if stalled {
+                                tokio::time::sleep(std::time::Duration::from_secs(60)).await;
+                            }
                             if *fake.down.lock().unwrap() {
                                 return (StatusCode::INTERNAL_SERVER_ERROR, Json(json!({})))
                                     .into_response();
