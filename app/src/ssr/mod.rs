@@ -9,6 +9,7 @@ pub mod csp;
 pub mod data_dir_lock;
 pub mod db;
 pub mod migrate;
+pub mod operations;
 pub mod secrets;
 pub mod settings;
 pub mod write_gate;

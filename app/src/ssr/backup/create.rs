@@ -30,12 +30,33 @@ fn ensure_dir(dir: &Path) -> Result<(), BackupError> {
     Ok(())
 }
 
+/// How far a copy has come, in database pages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Copied {
+    pub pages: i64,
+    pub total: i64,
+}
+
 /// Takes an online backup of the live database while it keeps serving
 /// writes, checks it, moves it into place, and prunes to the newest `keep`.
 pub async fn create(
     pool: &SqlitePool,
     dir: &Path,
     keep: usize,
+) -> Result<(BackupInfo, Verified), BackupError> {
+    let (progress, _) = tokio::sync::watch::channel(Copied::default());
+    create_observed(pool, dir, keep, &progress, &|| false).await
+}
+
+/// [`create`], publishing the pages copied so far on `progress` (read from
+/// the growing copy every 100 ms) and giving up, leaving nothing behind,
+/// when `cancelled` says so between steps.
+pub async fn create_observed(
+    pool: &SqlitePool,
+    dir: &Path,
+    keep: usize,
+    progress: &tokio::sync::watch::Sender<Copied>,
+    cancelled: &(dyn Fn() -> bool + Sync),
 ) -> Result<(BackupInfo, Verified), BackupError> {
     ensure_dir(dir)?;
     let temporary = dir.join(format!(".partial-{}.db", uuid::Uuid::new_v4()));
@@ -46,13 +67,45 @@ pub async fn create(
     .await
     .map_err(BackupError::Copy)?;
 
+    let page_size: i64 = sqlx::query_scalar("PRAGMA page_size")
+        .fetch_one(pool)
+        .await
+        .map_err(BackupError::Copy)?;
+    let total: i64 = sqlx::query_scalar("PRAGMA page_count")
+        .fetch_one(pool)
+        .await
+        .map_err(BackupError::Copy)?;
+    progress.send_replace(Copied { pages: 0, total });
+
     let result: Result<_, BackupError> = async {
-        sqlx::query("VACUUM INTO ?")
-            .bind(temporary.to_string_lossy().as_ref())
-            .execute(pool)
-            .await
-            .map_err(BackupError::Copy)?;
+        let target = temporary.to_string_lossy().into_owned();
+        let copy = sqlx::query("VACUUM INTO ?").bind(target).execute(pool);
+        tokio::pin!(copy);
+        let mut tick = tokio::time::interval(std::time::Duration::from_millis(100));
+        loop {
+            tokio::select! {
+                copied = &mut copy => {
+                    copied.map_err(BackupError::Copy)?;
+                    break;
+                }
+                _ = tick.tick() => {
+                    let bytes = std::fs::metadata(&temporary).map_or(0, |m| m.len());
+                    let pages = i64::try_from(bytes).unwrap_or(i64::MAX) / page_size.max(1);
+                    progress.send_replace(Copied { pages: pages.min(total), total });
+                }
+            }
+        }
+        progress.send_replace(Copied {
+            pages: total,
+            total,
+        });
+        if cancelled() {
+            return Err(BackupError::Cancelled);
+        }
         let verified = verify(&temporary, live_tables).await?;
+        if cancelled() {
+            return Err(BackupError::Cancelled);
+        }
         sync_file(&temporary)?;
         let name = unused_name(dir);
         let path = dir.join(&name);

@@ -6,7 +6,7 @@ mod create;
 mod restore;
 mod verify;
 
-pub use create::{create, list, BackupInfo};
+pub use create::{create, create_observed, list, BackupInfo, Copied};
 pub use restore::{restore, RestoreReport};
 pub use verify::{verify, Verified};
 
@@ -24,6 +24,8 @@ pub enum BackupError {
     Copy(#[source] sqlx::Error),
     #[error("the copy failed its check, so no backup was kept: {0}")]
     CheckFailed(String),
+    #[error("the backup was cancelled; nothing was kept")]
+    Cancelled,
     #[error("there is no backup named {0:?}")]
     NotFound(String),
     #[error("{0:?} is not a backup name (expected bills-<timestamp>.db)")]
@@ -36,7 +38,7 @@ pub enum BackupError {
 const PREFIX: &str = "bills-";
 const SUFFIX: &str = ".db";
 
-fn is_backup_name(name: &str) -> bool {
+pub fn is_backup_name(name: &str) -> bool {
     name.starts_with(PREFIX)
         && name.ends_with(SUFFIX)
         && name.len() > PREFIX.len() + SUFFIX.len()

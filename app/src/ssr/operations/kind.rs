@@ -1,0 +1,86 @@
+//! The registry of operation kinds: each kind's metadata and response
+//! message (the spec's `operation_info`, fully qualified names from
+//! `proto/tally/v1/operations.proto`) and whether it can start over after a
+//! restart.
+
+/// Every kind of operation Tally runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Backup,
+    RestoreCheck,
+    ReencryptSecrets,
+    /// Diagnostics only (`TALLY_DIAGNOSTICS`): sleeps, then succeeds or fails.
+    Sleep,
+}
+
+pub const ALL: [Kind; 4] = [
+    Kind::Backup,
+    Kind::RestoreCheck,
+    Kind::ReencryptSecrets,
+    Kind::Sleep,
+];
+
+impl Kind {
+    /// The name stored in `operations.kind` and shown in metadata.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Backup => "backup",
+            Self::RestoreCheck => "restore_check",
+            Self::ReencryptSecrets => "reencrypt_secrets",
+            Self::Sleep => "sleep",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        ALL.into_iter().find(|kind| kind.name() == name)
+    }
+
+    /// The metadata message (`operation_info.metadata_type`).
+    pub fn metadata_type(self) -> &'static str {
+        match self {
+            Self::Backup => "tally.v1.BackupMetadata",
+            Self::RestoreCheck => "tally.v1.RestoreCheckMetadata",
+            Self::ReencryptSecrets => "tally.v1.ReencryptSecretsMetadata",
+            Self::Sleep => "tally.v1.SleepMetadata",
+        }
+    }
+
+    /// The response message (`operation_info.response_type`).
+    pub fn response_type(self) -> &'static str {
+        match self {
+            Self::Backup => "tally.v1.BackupResponse",
+            Self::RestoreCheck => "tally.v1.RestoreCheckResponse",
+            Self::ReencryptSecrets => "tally.v1.ReencryptSecretsResponse",
+            Self::Sleep => "tally.v1.SleepResponse",
+        }
+    }
+
+    /// Whether an unfinished operation of this kind is started again after a
+    /// restart. The three maintenance kinds are idempotent (a backup is a new
+    /// copy, a check reads, re-sealing a sealed value is harmless); a
+    /// diagnostics sleep is not resumed, so tests can see the ABORTED rule.
+    pub fn resumable(self) -> bool {
+        !matches!(self, Self::Sleep)
+    }
+
+    /// Whether only administrators may start it.
+    pub fn admin_only(self) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_types_follow_the_naming_rule() {
+        for kind in ALL {
+            assert_eq!(Kind::parse(kind.name()), Some(kind));
+            let base = kind.metadata_type().trim_end_matches("Metadata");
+            assert_eq!(kind.response_type(), format!("{base}Response"));
+            assert!(kind.metadata_type().starts_with("tally.v1."));
+        }
+        assert_eq!(Kind::parse("nope"), None);
+    }
+}

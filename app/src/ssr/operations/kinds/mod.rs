@@ -1,0 +1,6 @@
+//! The jobs behind each operation kind.
+
+pub mod backup;
+pub mod reencrypt_secrets;
+pub mod restore_check;
+pub mod sleep;

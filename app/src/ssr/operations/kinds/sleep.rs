@@ -1,0 +1,42 @@
+//! The diagnostics kind `sleep`: waits, reporting progress every tenth of
+//! the way, then succeeds or (with `fail`) ends with INTERNAL. It honours
+//! cancellation at once, which makes it the operator's and the tests' way to
+//! exercise the API.
+
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::time::Instant;
+
+use super::super::job::{percent, JobContext};
+use super::super::proto_json::{self, Fields};
+use super::super::record::Status;
+
+pub async fn run(context: &JobContext, duration: Duration, fail: bool) -> Result<Value, Status> {
+    let started = Instant::now();
+    let fields = Fields::new()
+        .message("duration", Value::String(proto_json::duration(duration)))
+        .bool("fail", fail)
+        .build();
+    let step = (duration / 10).max(Duration::from_millis(50));
+    loop {
+        let elapsed = started.elapsed();
+        if elapsed >= duration {
+            break;
+        }
+        let whole = i64::try_from(duration.as_millis()).unwrap_or(i64::MAX);
+        let part = i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX);
+        context.report(fields.clone(), percent(part, whole)).await;
+        let nap = step.min(duration - elapsed);
+        tokio::select! {
+            () = context.cancelled() => return Err(Status::cancelled()),
+            () = tokio::time::sleep(nap) => {}
+        }
+    }
+    if fail {
+        return Err(Status::new(Status::INTERNAL, "the sleep was asked to fail"));
+    }
+    Ok(Fields::new()
+        .message("slept", Value::String(proto_json::duration(duration)))
+        .build())
+}
