@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing Tally needs, skipping whatever is already
 # present at the right version: the wasm32 target, cargo-leptos, wasm-bindgen,
-# wasm-opt, Debian's Chromium, and the end-to-end test's npm packages.
+# wasm-opt, Debian's Chromium, the end-to-end test's npm packages, and the
+# Python virtualenv (.venv) for the Google operations client test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,6 +47,13 @@ if [ ! -f end2end/node_modules/.package-lock.json ] \
   || [ end2end/package-lock.json -nt end2end/node_modules/.package-lock.json ]; then
   say "installing the end-to-end test packages"
   (cd end2end && npm ci --no-audit --no-fund)
+fi
+
+# Google's Python client for the operations compatibility test
+# (compat/requirements.txt, pinned; skipped when .venv already matches).
+if ! bash compat/setup_venv.sh; then
+  echo "setup: could not build .venv for compat/operations_client.py (needs python3 >= 3.10 with venv)" >&2
+  exit 1
 fi
 
 say "all tools present"

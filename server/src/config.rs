@@ -36,6 +36,11 @@ pub struct Settings {
     pub token_encryption_key: Option<SecretString>,
     /// How many backups to keep (`BACKUP_KEEP`).
     pub backup_keep: usize,
+    /// How long finished operations stay readable
+    /// (`OPERATIONS_RETENTION_DAYS`, default 30).
+    pub operations_retention: Duration,
+    /// A restore check fails below this many rows (`RESTORE_MIN_ROWS`).
+    pub restore_min_rows: i64,
     /// The address people use to reach Tally (`PUBLIC_BASE_URL`); cookies
     /// are `Secure` when it is https.
     pub public_base_url: String,
@@ -211,6 +216,18 @@ impl Settings {
                     .map_err(|error| {
                         format!("{error}; generate one with `openssl rand -base64 32`")
                     })
+            })?,
+            operations_retention: env.parse_or(
+                "OPERATIONS_RETENTION_DAYS",
+                Duration::from_secs(30 * 86_400),
+                |raw| match raw.parse::<u64>() {
+                    Ok(days) if (1..=3650).contains(&days) => Ok(Duration::from_secs(days * 86_400)),
+                    _ => Err("expected a whole number of days from 1 to 3650".to_owned()),
+                },
+            )?,
+            restore_min_rows: env.parse_or("RESTORE_MIN_ROWS", 0, |raw| match raw.parse::<i64>() {
+                Ok(rows) if rows >= 0 => Ok(rows),
+                _ => Err("expected a whole number of rows, 0 or more".to_owned()),
             })?,
             backup_keep: env.parse_or("BACKUP_KEEP", 7, |raw| match raw.parse::<usize>() {
                 Ok(keep) if (1..=1000).contains(&keep) => Ok(keep),
@@ -614,6 +631,11 @@ mod tests {
         assert!(settings.run_db_migrations);
         assert!(settings.token_encryption_key.is_none());
         assert_eq!(settings.backup_keep, 7);
+        assert_eq!(
+            settings.operations_retention,
+            Duration::from_secs(30 * 86_400)
+        );
+        assert_eq!(settings.restore_min_rows, 0);
         assert!(settings.csrf_http_only);
         assert!(!settings.secure_cookies());
         assert!(settings.bootstrap_admin_email.is_none());

@@ -29,6 +29,9 @@ pub enum ApiError {
         message: String,
         retry_after: Duration,
     },
+    /// A method of the API Tally does not offer.
+    #[error("{0}")]
+    Unimplemented(String),
     #[error("sign in first")]
     Unauthenticated,
     #[error("email or password is wrong")]
@@ -73,6 +76,23 @@ impl From<app::ssr::auth::AuthError> for ApiError {
     }
 }
 
+impl From<app::ssr::operations::OperationsError> for ApiError {
+    fn from(error: app::ssr::operations::OperationsError) -> Self {
+        use app::ssr::operations::OperationsError;
+        let field = |field: &str, error: &dyn std::fmt::Display| Self::InvalidField {
+            field: field.to_owned(),
+            description: error.to_string(),
+        };
+        match error {
+            OperationsError::NotFound(_) => Self::NotFound(error.to_string()),
+            OperationsError::Filter(ref inner) => field("filter", inner),
+            OperationsError::PageToken(ref inner) => field("pageToken", inner),
+            OperationsError::PageSize(_) => field("pageSize", &error),
+            OperationsError::Database(error) => Self::Database(error),
+        }
+    }
+}
+
 /// Google's JSON error shape (AIP-193), used by every JSON API of Tally.
 #[derive(Serialize)]
 struct ErrorBody {
@@ -103,6 +123,7 @@ impl ApiError {
             Self::Forbidden(_) => (StatusCode::FORBIDDEN, "PERMISSION_DENIED"),
             Self::TooManyRequests { .. } => (StatusCode::TOO_MANY_REQUESTS, "RESOURCE_EXHAUSTED"),
             Self::DeadlineExceeded(_) => (StatusCode::GATEWAY_TIMEOUT, "DEADLINE_EXCEEDED"),
+            Self::Unimplemented(_) => (StatusCode::NOT_IMPLEMENTED, "UNIMPLEMENTED"),
             Self::Database(_) | Self::Internal(_) => {
                 (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL")
             }

@@ -30,6 +30,7 @@ use app::ssr::csp::ThirdPartySources;
 use app::ssr::data_dir_lock::{DataDirLock, LockError};
 use app::ssr::db::{self, DbError};
 use app::ssr::migrate::{MigrateError, Migrator};
+use app::ssr::operations::{Engine, Resources};
 use app::ssr::secrets::{self, Key, SecretsError};
 use app::ssr::write_gate::WriteGate;
 use secrecy::ExposeSecret;
@@ -58,6 +59,8 @@ pub enum StartupError {
         addr: SocketAddr,
         source: std::io::Error,
     },
+    #[error("operations: {0}")]
+    Operations(String),
     #[error("the server stopped with an error: {0}")]
     Serve(#[source] std::io::Error),
 }
@@ -152,11 +155,13 @@ impl Application {
         }
         tokio::spawn(outbox.clone().run());
         let form_rate_limit = Arc::new(FormRateLimit::new(settings.rate_limit_per_minute));
+        let keyring = Arc::new(keyring);
+        let operations = operations_engine(&settings, &pool, &keyring).await?;
         let router = router(AppState {
             leptos_options: leptos_options(&settings),
             settings: Arc::new(settings),
             pool: pool.clone(),
-            keyring: Arc::new(keyring),
+            keyring,
             sign_in_throttle: Arc::new(SignInThrottle::new(sign_in_attempts_per_minute)),
             geolocator: Geolocator::new(settings_geolocation_url),
             security_keys,
@@ -164,6 +169,7 @@ impl Application {
             bot_check,
             outbox,
             write_gate,
+            operations,
         });
         Ok(Self {
             listener,
@@ -219,6 +225,38 @@ impl Application {
 
 /// The bot check and the CRM outbox, from their settings (each off when
 /// unconfigured).
+/// The operations engine: resumes or aborts what the last run left
+/// unfinished, and expires old operations from now on.
+async fn operations_engine(
+    settings: &Settings,
+    pool: &SqlitePool,
+    keyring: &Arc<app::ssr::secrets::Keyring>,
+) -> Result<Arc<Engine>, StartupError> {
+    let resources = Resources {
+        pool: pool.clone(),
+        backups_dir: settings.backups_dir(),
+        backup_keep: settings.backup_keep,
+        keyring: Arc::clone(keyring),
+        restore_min_rows: settings.restore_min_rows,
+    };
+    let engine = Engine::new(pool.clone(), resources, settings.operations_retention)
+        .await
+        .map_err(|error| StartupError::Operations(error.to_string()))?;
+    let (resumed, aborted) = engine
+        .recover()
+        .await
+        .map_err(|error| StartupError::Operations(error.to_string()))?;
+    if resumed + aborted > 0 {
+        tracing::info!(
+            resumed,
+            aborted,
+            "operations left unfinished by the last run"
+        );
+    }
+    engine.spawn_expiry();
+    Ok(engine)
+}
+
 fn contact_services(
     settings: &Settings,
     pool: &SqlitePool,

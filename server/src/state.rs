@@ -10,6 +10,7 @@ use app::ssr::auth::throttle::SignInThrottle;
 use app::ssr::contact::bot_check::BotCheck;
 use app::ssr::contact::outbox::Outbox;
 use app::ssr::contact::rate_limit::FormRateLimit;
+use app::ssr::operations::Engine;
 use app::ssr::secrets::Keyring;
 use app::ssr::write_gate::WriteGate;
 
@@ -31,6 +32,8 @@ pub struct AppState {
     pub outbox: Arc<Outbox>,
     /// Queues writes to the busy tables (see `write_gate`).
     pub write_gate: Arc<WriteGate>,
+    /// Runs and records long-running operations.
+    pub operations: Arc<Engine>,
 }
 
 impl FromRef<AppState> for LeptosOptions {

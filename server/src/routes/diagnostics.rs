@@ -17,6 +17,11 @@ const MAX_SLOW_MS: u64 = 20_000;
 pub fn routes() -> Vec<ApiRoute> {
     vec![
         route("/api/diagnostics/slow", &["GET"], get(slow)),
+        route(
+            "/v1/diagnostics:sleep",
+            &["POST"],
+            post(super::operations::start_sleep),
+        ),
         route("/api/diagnostics/panic", &["POST"], post(panic_in_handler)),
         route(
             "/api/diagnostics/panic-task",

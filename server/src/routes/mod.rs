@@ -15,6 +15,7 @@ pub mod auth;
 pub mod contact;
 pub mod diagnostics;
 pub mod health;
+pub mod operations;
 pub mod profile;
 pub mod registration;
 pub mod security_keys;
@@ -43,6 +44,34 @@ fn route(
 pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
     let mut routes = vec![
         route("/api/health", &["GET"], get(health::health)),
+        route("/v1/operations", &["GET"], get(operations::list)),
+        route(
+            "/v1/users/{user}/operations",
+            &["GET"],
+            get(operations::list_for_user),
+        ),
+        route(
+            "/v1/operations/{*name}",
+            &["GET", "DELETE", "POST"],
+            get(operations::get)
+                .delete(operations::delete)
+                .post(operations::post),
+        ),
+        route(
+            "/v1/admin:backup",
+            &["POST"],
+            post(operations::start_backup),
+        ),
+        route(
+            "/v1/admin:restoreCheck",
+            &["POST"],
+            post(operations::start_restore_check),
+        ),
+        route(
+            "/v1/admin:reencryptSecrets",
+            &["POST"],
+            post(operations::start_reencrypt_secrets),
+        ),
         route("/api/contact/config", &["GET"], get(contact::config)),
         route("/api/leads", &["POST"], post(contact::create_lead)),
         route("/api/support", &["POST"], post(contact::create_support)),

@@ -13,9 +13,9 @@ pub fn duration(value: Duration) -> String {
     let nanos = value.subsec_nanos();
     if nanos == 0 {
         format!("{seconds}s")
-    } else if nanos % 1_000_000 == 0 {
+    } else if nanos.is_multiple_of(1_000_000) {
         format!("{seconds}.{:03}s", nanos / 1_000_000)
-    } else if nanos % 1_000 == 0 {
+    } else if nanos.is_multiple_of(1_000) {
         format!("{seconds}.{:06}s", nanos / 1_000)
     } else {
         format!("{seconds}.{nanos:09}s")

@@ -1,0 +1,353 @@
+//! `/v1/operations…`: Google's `google.longrunning.Operations` over REST,
+//! in the proto3 JSON mapping, plus the methods that start operations.
+//!
+//! | method | binding |
+//! | --- | --- |
+//! | ListOperations | `GET /v1/operations`, `GET /v1/users/{user}/operations` |
+//! | GetOperation | `GET /v1/{name=operations/*}` |
+//! | DeleteOperation | `DELETE /v1/{name=operations/*}` → `{}` |
+//! | CancelOperation | `POST /v1/{name=operations/*}:cancel` → `{}` |
+//! | WaitOperation | `POST /v1/{name=operations/*}:wait` `{"timeout": "5s"}` |
+//!
+//! Users see and act on their own operations; administrators on all.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::Json;
+use serde_json::{json, Map, Value};
+
+use app::ssr::operations::{proto_json, Job, ListRequest, Record, Viewer};
+
+use crate::auth::{AdminUser, CurrentUser};
+use crate::error::ApiError;
+use crate::state::AppState;
+
+fn viewer(current: &CurrentUser) -> Viewer {
+    Viewer {
+        user_id: current.user.id,
+        admin: current.user.is_admin(),
+    }
+}
+
+fn operation(record: &Record) -> Json<Value> {
+    Json(record.to_operation())
+}
+
+/// The query parameters of ListOperations, in either spelling.
+fn list_request(query: &HashMap<String, String>) -> Result<ListRequest, ApiError> {
+    let pick = |camel: &str, snake: &str| query.get(camel).or_else(|| query.get(snake)).cloned();
+    let page_size =
+        match pick("pageSize", "page_size") {
+            Some(raw) if !raw.trim().is_empty() => Some(raw.trim().parse::<i64>().map_err(
+                |_| ApiError::InvalidField {
+                    field: "pageSize".into(),
+                    description: format!("{raw:?} is not a whole number"),
+                },
+            )?),
+            _ => None,
+        };
+    Ok(ListRequest {
+        owner: None,
+        filter: query.get("filter").cloned().unwrap_or_default(),
+        page_size,
+        page_token: pick("pageToken", "page_token"),
+    })
+}
+
+async fn list_as(
+    state: &AppState,
+    viewer: Viewer,
+    request: ListRequest,
+) -> Result<Json<Value>, ApiError> {
+    let page = state.operations.list(viewer, &request).await?;
+    // The proto3 printer leaves out an empty list and an empty token.
+    let mut body = Map::new();
+    if !page.operations.is_empty() {
+        let operations = page.operations.iter().map(Record::to_operation).collect();
+        body.insert("operations".into(), Value::Array(operations));
+    }
+    if let Some(token) = page.next_page_token {
+        body.insert("nextPageToken".into(), Value::String(token));
+    }
+    Ok(Json(Value::Object(body)))
+}
+
+/// `GET /v1/operations`: the caller's operations (everyone's for admins).
+pub async fn list(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    list_as(&state, viewer(&current), list_request(&query)?).await
+}
+
+/// `GET /v1/users/{user}/operations`: one user's (`me` for the caller).
+pub async fn list_for_user(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(user): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    let viewer = viewer(&current);
+    let owner = if user == "me" {
+        viewer.user_id
+    } else {
+        user.parse::<i64>().map_err(|_| ApiError::InvalidField {
+            field: "user".into(),
+            description: format!("{user:?} is not a user id (a number, or me)"),
+        })?
+    };
+    if owner != viewer.user_id && !viewer.admin {
+        return Err(ApiError::Forbidden(
+            "you can list only your own operations".into(),
+        ));
+    }
+    let mut request = list_request(&query)?;
+    request.owner = Some(owner);
+    list_as(&state, viewer, request).await
+}
+
+/// `operations/{id}` with an optional `:verb`.
+fn split(rest: &str) -> Result<(&str, Option<&str>), ApiError> {
+    let (id, verb) = match rest.split_once(':') {
+        Some((id, verb)) => (id, Some(verb)),
+        None => (rest, None),
+    };
+    if id.is_empty() || id.contains('/') {
+        return Err(ApiError::NotFound(format!(
+            "operation \"operations/{rest}\" not found"
+        )));
+    }
+    Ok((id, verb))
+}
+
+/// `GET /v1/operations/{id}`.
+pub async fn get(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(rest): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    match split(&rest)? {
+        (id, None) => Ok(operation(
+            &state.operations.get(viewer(&current), id).await?,
+        )),
+        (_, Some(verb)) => Err(unknown_verb(verb, "GET")),
+    }
+}
+
+/// `DELETE /v1/operations/{id}` → `{}`.
+pub async fn delete(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(rest): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    match split(&rest)? {
+        (id, None) => {
+            state.operations.delete(viewer(&current), id).await?;
+            Ok(Json(json!({})))
+        }
+        (_, Some(verb)) => Err(unknown_verb(verb, "DELETE")),
+    }
+}
+
+/// `POST /v1/operations/{id}:cancel` → `{}` and `…:wait` → Operation. The
+/// body may be empty, even when it says it is JSON.
+pub async fn post(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(rest): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let viewer = viewer(&current);
+    match split(&rest)? {
+        (id, Some("cancel")) => {
+            state.operations.cancel(viewer, id).await?;
+            Ok(Json(json!({})))
+        }
+        (id, Some("wait")) => {
+            let cap = wait_cap(state.settings.request_timeout);
+            let timeout = wait_timeout(&body)?.map_or(cap, |asked| asked.min(cap));
+            Ok(operation(&state.operations.wait(viewer, id, timeout).await?))
+        }
+        (_, Some(verb)) => Err(unknown_verb(verb, "POST")),
+        (_, None) => Err(ApiError::Unimplemented(
+            "operations are created by the methods that start them, not by POST /v1/operations/{id}".into(),
+        )),
+    }
+}
+
+fn unknown_verb(verb: &str, method: &str) -> ApiError {
+    ApiError::Unimplemented(format!(
+        "{method} …:{verb} is not a method of google.longrunning.Operations here; use :cancel or :wait (POST)"
+    ))
+}
+
+/// The longest a wait may block: under the request deadline, so the
+/// answer is the operation rather than a 504.
+fn wait_cap(request_timeout: Duration) -> Duration {
+    request_timeout.mul_f64(0.9)
+}
+
+/// `timeout` from a WaitOperation body, if any (`{}` or nothing: none).
+fn wait_timeout(body: &[u8]) -> Result<Option<Duration>, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(None);
+    }
+    let value: Value = serde_json::from_slice(body)
+        .map_err(|error| ApiError::BadRequest(format!("the body is not JSON: {error}")))?;
+    match value.get("timeout") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => {
+            proto_json::parse_duration(text)
+                .map(Some)
+                .map_err(|description| ApiError::InvalidField {
+                    field: "timeout".into(),
+                    description,
+                })
+        }
+        Some(other) => Err(ApiError::InvalidField {
+            field: "timeout".into(),
+            description: format!("{other} is not a duration like \"5s\""),
+        }),
+    }
+}
+
+/// `POST /v1/admin:backup`: takes a backup as an operation.
+pub async fn start_backup(
+    State(state): State<AppState>,
+    AdminUser(admin): AdminUser,
+) -> Result<Json<Value>, ApiError> {
+    let record = state
+        .operations
+        .start(Some(admin.user.id), Job::Backup)
+        .await?;
+    Ok(operation(&record))
+}
+
+/// `POST /v1/admin:restoreCheck` `{"backupFile": "bills-….db"}` (newest
+/// when left out).
+pub async fn start_restore_check(
+    State(state): State<AppState>,
+    AdminUser(admin): AdminUser,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let backup_file = if body.iter().all(u8::is_ascii_whitespace) {
+        None
+    } else {
+        let value: Value = serde_json::from_slice(&body)
+            .map_err(|error| ApiError::BadRequest(format!("the body is not JSON: {error}")))?;
+        match value.get("backupFile") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(name)) if app::ssr::backup::is_backup_name(name) => {
+                Some(name.clone())
+            }
+            Some(other) => {
+                return Err(ApiError::InvalidField {
+                    field: "backupFile".into(),
+                    description: format!("{other} is not a backup name (bills-<timestamp>.db)"),
+                })
+            }
+        }
+    };
+    let record = state
+        .operations
+        .start(Some(admin.user.id), Job::RestoreCheck { backup_file })
+        .await?;
+    Ok(operation(&record))
+}
+
+/// `POST /v1/admin:reencryptSecrets`.
+pub async fn start_reencrypt_secrets(
+    State(state): State<AppState>,
+    AdminUser(admin): AdminUser,
+) -> Result<Json<Value>, ApiError> {
+    let record = state
+        .operations
+        .start(Some(admin.user.id), Job::ReencryptSecrets)
+        .await?;
+    Ok(operation(&record))
+}
+
+/// The longest diagnostics sleep.
+const MAX_SLEEP: Duration = Duration::from_secs(3600);
+
+/// `POST /v1/diagnostics:sleep` `{"duration": "2.5s", "fail": false}`
+/// (`TALLY_DIAGNOSTICS` only, administrators only).
+pub async fn start_sleep(
+    State(state): State<AppState>,
+    AdminUser(admin): AdminUser,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let value: Value = if body.iter().all(u8::is_ascii_whitespace) {
+        json!({})
+    } else {
+        serde_json::from_slice(&body)
+            .map_err(|error| ApiError::BadRequest(format!("the body is not JSON: {error}")))?
+    };
+    let duration = match value.get("duration") {
+        Some(Value::String(text)) => {
+            proto_json::parse_duration(text).map_err(|description| ApiError::InvalidField {
+                field: "duration".into(),
+                description,
+            })?
+        }
+        _ => {
+            return Err(ApiError::InvalidField {
+                field: "duration".into(),
+                description: "give a duration like \"2.5s\"".into(),
+            })
+        }
+    };
+    if duration > MAX_SLEEP {
+        return Err(ApiError::InvalidField {
+            field: "duration".into(),
+            description: "at most 3600s".into(),
+        });
+    }
+    let fail = match value.get("fail") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(fail)) => *fail,
+        Some(other) => {
+            return Err(ApiError::InvalidField {
+                field: "fail".into(),
+                description: format!("{other} is not true or false"),
+            })
+        }
+    };
+    let record = state
+        .operations
+        .start(Some(admin.user.id), Job::Sleep { duration, fail })
+        .await?;
+    Ok(operation(&record))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wait_bodies_are_read_leniently_and_bad_timeouts_named() {
+        assert_eq!(wait_timeout(b"").unwrap(), None);
+        assert_eq!(wait_timeout(b"{}").unwrap(), None);
+        assert_eq!(
+            wait_timeout(br#"{"timeout": "2.5s"}"#).unwrap(),
+            Some(Duration::from_millis(2500))
+        );
+        assert!(matches!(
+            wait_timeout(br#"{"timeout": 5}"#),
+            Err(ApiError::InvalidField { field, .. }) if field == "timeout"
+        ));
+        assert!(wait_cap(Duration::from_secs(30)) < Duration::from_secs(30));
+    }
+
+    #[test]
+    fn names_split_into_id_and_verb() {
+        assert_eq!(split("abc").unwrap(), ("abc", None));
+        assert_eq!(split("abc:wait").unwrap(), ("abc", Some("wait")));
+        assert!(split("a/b").is_err());
+        assert!(split(":cancel").is_err());
+    }
+}
