@@ -8,8 +8,8 @@ use leptos_router::{
 use crate::components::layout::Layout;
 use crate::pages::{
     admin::AdminPage, contact::ContactPage, features::FeaturesPage, home::HomePage,
-    login::LoginPage, not_found::NotFound, pricing::PricingPage, privacy::PrivacyPage,
-    profile::ProfilePage, register::RegisterPage, support::SupportPage,
+    login::LoginPage, not_found::NotFound, operations::OperationsPage, pricing::PricingPage,
+    privacy::PrivacyPage, profile::ProfilePage, register::RegisterPage, support::SupportPage,
 };
 
 /// The HTML document the server streams for every page. Only the server calls
@@ -61,6 +61,7 @@ pub fn App() -> impl IntoView {
                     <Route path=StaticSegment("profile") view=ProfilePage/>
                     <Route path=StaticSegment("register") view=RegisterPage/>
                     <Route path=StaticSegment("admin") view=AdminPage/>
+                    <Route path=StaticSegment("operations") view=OperationsPage/>
                 </Routes>
             </Layout>
         </Router>

@@ -24,6 +24,7 @@ pub fn Layout(children: Children) -> impl IntoView {
                         <li><A href="/pricing">"Pricing"</A></li>
                         <li><A href="/support">"Support"</A></li>
                         <li><A href="/contact">"Contact"</A></li>
+                        <li><A href="/operations">"Operations"</A></li>
                         <li><A href="/profile">"Profile"</A></li>
                         <li><A href="/login">"Sign in"</A></li>
                     </ul>

@@ -1,6 +1,8 @@
 pub mod account_details;
 pub mod api_tokens;
 pub mod layout;
+pub mod live_operation;
+pub mod maintenance;
 pub mod privacy;
 pub mod security_keys;
 pub mod sign_in_history;

@@ -3,5 +3,6 @@
 pub mod amount;
 pub mod contact;
 pub mod email;
+pub mod operation;
 pub mod password_policy;
 pub mod timestamp;

@@ -5,6 +5,7 @@ use leptos_router::components::A;
 use serde::{Deserialize, Serialize};
 
 use crate::api;
+use crate::components::maintenance::Maintenance;
 use crate::components::submissions::Submissions;
 use crate::domain::timestamp;
 
@@ -230,6 +231,7 @@ pub fn AdminPage() -> impl IntoView {
                 </section>
                 }.into_any()}
                 {view! { <Submissions/> }.into_any()}
+                {view! { <Maintenance/> }.into_any()}
                 {view! {
                 <section class="card" aria-labelledby="registration-title">
                     <h2 id="registration-title">"Registration"</h2>

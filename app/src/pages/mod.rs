@@ -4,6 +4,7 @@ pub mod features;
 pub mod home;
 pub mod login;
 pub mod not_found;
+pub mod operations;
 pub mod pricing;
 pub mod privacy;
 pub mod profile;

@@ -1,0 +1,79 @@
+//! Following one operation as it runs: the row or card is re-drawn each
+//! time `POST /v1/{name}:wait` answers, which is at once when the operation
+//! ends and otherwise after a second with fresh progress.
+
+use leptos::prelude::*;
+use serde_json::json;
+
+use crate::api;
+use crate::domain::operation::{Operation, State};
+
+/// A signal holding `initial`, kept up to date until the operation is done
+/// (or whatever shows it goes away).
+pub fn follow(initial: Operation) -> RwSignal<Operation> {
+    let live = RwSignal::new(initial);
+    Effect::new(move |started: Option<()>| {
+        if started.is_some() || live.get_untracked().done {
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            loop {
+                let name = live.try_get_untracked().map(|op| op.name);
+                let Some(name) = name else { return };
+                let path = format!("/v1/{name}:wait");
+                match api::send_json::<_, Operation>("POST", &path, &json!({ "timeout": "1s" }))
+                    .await
+                {
+                    Ok(Some(latest)) => {
+                        let done = latest.done;
+                        if live.try_set(latest).is_some() || done {
+                            return;
+                        }
+                    }
+                    // Gone (deleted) or unreachable: stop following.
+                    _ => return,
+                }
+            }
+        });
+    });
+    live
+}
+
+/// A progress bar with its percentage for people and assistive technology.
+#[component]
+pub fn OperationProgressBar(operation: Signal<Operation>) -> impl IntoView {
+    view! {
+        <div class="op-progress">
+            <progress
+                max="100"
+                value=move || operation.get().percent()
+                aria-label=move || format!("{} progress", operation.get().kind_label())
+            ></progress>
+            <span class="op-progress__label">{move || format!("{}%", operation.get().percent())}</span>
+        </div>
+    }
+}
+
+/// A card for an operation just started from a page (Admin's maintenance
+/// buttons): kind, live progress, and the outcome.
+#[component]
+pub fn LiveOperationCard(operation: Operation) -> impl IntoView {
+    let live = follow(operation);
+    let state = move || live.get().state();
+    view! {
+        <div class="op-card" role="status" aria-live="polite" data-testid="live-operation">
+            <p>
+                <strong>{move || live.get().kind_label()}</strong>
+                " · "
+                <span class=move || format!("op-state op-state--{}", state().label().to_lowercase())>
+                    {move || state().label()}
+                </span>
+            </p>
+            <OperationProgressBar operation=live.into()/>
+            <p class="hint">{move || live.get().summary()}</p>
+            {move || (state() != State::Running).then(|| view! {
+                <p><a href="/operations">"All operations"</a></p>
+            })}
+        </div>
+    }
+}

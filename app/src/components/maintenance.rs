@@ -1,0 +1,50 @@
+//! Admin's maintenance: take a backup, check that the newest backup
+//! restores, seal the stored secrets again. Each starts an operation, shown
+//! here live until it ends (and kept in the Operations viewer).
+
+use leptos::prelude::*;
+use serde_json::json;
+
+use crate::api;
+use crate::components::live_operation::LiveOperationCard;
+use crate::domain::operation::Operation;
+
+#[component]
+pub fn Maintenance() -> impl IntoView {
+    let started = RwSignal::new(Vec::<Operation>::new());
+    let error = RwSignal::new(None::<String>);
+    let start = move |path: &'static str| {
+        leptos::task::spawn_local(async move {
+            match api::send_json::<_, Operation>("POST", path, &json!({})).await {
+                Ok(Some(operation)) => {
+                    error.set(None);
+                    started.update(|all| all.insert(0, operation));
+                }
+                Ok(None) => {}
+                Err(failure) => error.set(Some(failure.message())),
+            }
+        });
+    };
+    view! {
+        <section class="card" aria-labelledby="maintenance-title">
+            <h2 id="maintenance-title">"Maintenance"</h2>
+            <p class="hint">
+                "Backups go to the backups directory (the newest ones are kept). A restore check replays "
+                "the newest backup into a scratch database and counts its rows; nothing live is touched."
+            </p>
+            <div class="actions">
+                <button class="button" on:click=move |_| start("/v1/admin:backup")>"Take a backup"</button>
+                <button class="button button--quiet" on:click=move |_| start("/v1/admin:restoreCheck")>
+                    "Check the newest backup"
+                </button>
+                <button class="button button--quiet" on:click=move |_| start("/v1/admin:reencryptSecrets")>
+                    "Re-encrypt secrets"
+                </button>
+            </div>
+            <p class="field-error" role="alert">{move || error.get()}</p>
+            <For each=move || started.get() key=|op| op.name.clone() let:op>
+                <LiveOperationCard operation=op/>
+            </For>
+        </section>
+    }
+}

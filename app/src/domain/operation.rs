@@ -1,0 +1,270 @@
+//! A `google.longrunning.Operation` as the browser reads it from `/v1`:
+//! what state it is in, how far it has come, and words for its outcome.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Operation {
+    pub name: String,
+    #[serde(default)]
+    pub metadata: Value,
+    #[serde(default)]
+    pub done: bool,
+    pub error: Option<RpcStatus>,
+    pub response: Option<Value>,
+}
+
+/// A `google.rpc.Status`.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub struct RpcStatus {
+    #[serde(default)]
+    pub code: i32,
+    #[serde(default)]
+    pub message: String,
+}
+
+/// `ListOperationsResponse`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OperationList {
+    #[serde(default)]
+    pub operations: Vec<Operation>,
+    pub next_page_token: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    Running,
+    Succeeded,
+    Cancelled,
+    Failed,
+}
+
+impl State {
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Running => "Running",
+            Self::Succeeded => "Succeeded",
+            Self::Cancelled => "Cancelled",
+            Self::Failed => "Failed",
+        }
+    }
+}
+
+/// The kinds, for choosing in a filter: (name, label).
+pub const KINDS: [(&str, &str); 4] = [
+    ("backup", "Backup"),
+    ("restore_check", "Restore check"),
+    ("reencrypt_secrets", "Secret re-encryption"),
+    ("sleep", "Diagnostics sleep"),
+];
+
+impl Operation {
+    /// The unique part of `operations/{id}`.
+    pub fn id(&self) -> &str {
+        self.name.strip_prefix("operations/").unwrap_or(&self.name)
+    }
+
+    fn progress(&self) -> &Value {
+        &self.metadata["progress"]
+    }
+
+    pub fn kind(&self) -> &str {
+        self.progress()["kind"].as_str().unwrap_or("")
+    }
+
+    pub fn kind_label(&self) -> String {
+        KINDS
+            .iter()
+            .find(|(name, _)| *name == self.kind())
+            .map_or_else(|| self.kind().to_owned(), |(_, label)| (*label).to_owned())
+    }
+
+    pub fn owner(&self) -> &str {
+        self.progress()["owner"].as_str().unwrap_or("")
+    }
+
+    pub fn created(&self) -> &str {
+        self.progress()["createTime"].as_str().unwrap_or("")
+    }
+
+    pub fn cancel_requested(&self) -> bool {
+        self.progress()["cancelRequested"]
+            .as_bool()
+            .unwrap_or(false)
+    }
+
+    /// 0 to 100; a done operation counts as 100.
+    pub fn percent(&self) -> i64 {
+        if self.done {
+            100
+        } else {
+            self.progress()["percentDone"]
+                .as_i64()
+                .unwrap_or(0)
+                .clamp(0, 100)
+        }
+    }
+
+    pub fn state(&self) -> State {
+        match (&self.error, self.done) {
+            (_, false) => State::Running,
+            (Some(error), true) if error.code == 1 => State::Cancelled,
+            (Some(_), true) => State::Failed,
+            (None, true) => State::Succeeded,
+        }
+    }
+
+    /// One line on the outcome: the error's code name and message, or what
+    /// the response says in brief.
+    pub fn summary(&self) -> String {
+        match (&self.error, &self.response) {
+            (Some(error), _) => format!("{}: {}", code_name(error.code), error.message),
+            (None, Some(response)) => response_summary(response),
+            (None, None) if self.cancel_requested() => "cancelling…".to_owned(),
+            (None, None) => format!("{}% done", self.percent()),
+        }
+    }
+}
+
+fn int(value: &Value) -> i64 {
+    match value {
+        Value::String(text) => text.parse().unwrap_or(0),
+        other => other.as_i64().unwrap_or(0),
+    }
+}
+
+fn response_summary(response: &Value) -> String {
+    let kind = response["@type"].as_str().unwrap_or("");
+    match kind.rsplit('.').next().unwrap_or("") {
+        "BackupResponse" => format!(
+            "{} ({} rows in {} tables)",
+            response["fileName"].as_str().unwrap_or("backup"),
+            int(&response["rows"]),
+            int(&response["tables"])
+        ),
+        "RestoreCheckResponse" => format!(
+            "{} restores: {} rows",
+            response["backupFile"].as_str().unwrap_or("the backup"),
+            int(&response["totalRows"])
+        ),
+        "ReencryptSecretsResponse" => {
+            format!(
+                "{} secrets sealed again",
+                int(&response["secretsReencrypted"])
+            )
+        }
+        "SleepResponse" => format!("slept {}", response["slept"].as_str().unwrap_or("")),
+        _ => "done".to_owned(),
+    }
+}
+
+/// The `google.rpc.Code` name of `code`.
+pub fn code_name(code: i32) -> &'static str {
+    match code {
+        0 => "OK",
+        1 => "CANCELLED",
+        2 => "UNKNOWN",
+        3 => "INVALID_ARGUMENT",
+        4 => "DEADLINE_EXCEEDED",
+        5 => "NOT_FOUND",
+        6 => "ALREADY_EXISTS",
+        7 => "PERMISSION_DENIED",
+        8 => "RESOURCE_EXHAUSTED",
+        9 => "FAILED_PRECONDITION",
+        10 => "ABORTED",
+        11 => "OUT_OF_RANGE",
+        12 => "UNIMPLEMENTED",
+        13 => "INTERNAL",
+        14 => "UNAVAILABLE",
+        15 => "DATA_LOSS",
+        16 => "UNAUTHENTICATED",
+        _ => "ERROR",
+    }
+}
+
+/// An AIP-160 filter for a state and a kind ("" for any).
+pub fn filter(state: &str, kind: &str) -> String {
+    let mut parts = Vec::new();
+    match state {
+        "running" => parts.push("done = false".to_owned()),
+        "done" => parts.push("done = true".to_owned()),
+        _ => {}
+    }
+    if KINDS.iter().any(|(name, _)| *name == kind) {
+        parts.push(format!("kind = \"{kind}\""));
+    }
+    parts.join(" AND ")
+}
+
+/// `text` percent-encoded for a URL query value.
+pub fn query_value(text: &str) -> String {
+    text.bytes()
+        .map(|byte| match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                char::from(byte).to_string()
+            }
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse(value: Value) -> Operation {
+        serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn states_and_progress_follow_the_json() {
+        let running = parse(json!({
+            "name": "operations/ab12",
+            "metadata": {"@type": "type.googleapis.com/tally.v1.BackupMetadata",
+                         "progress": {"kind": "backup", "owner": "users/1", "percentDone": 40}},
+            "done": false
+        }));
+        assert_eq!(running.id(), "ab12");
+        assert_eq!(running.state(), State::Running);
+        assert_eq!(running.percent(), 40);
+        assert_eq!(running.kind_label(), "Backup");
+        assert_eq!(running.summary(), "40% done");
+
+        let cancelled = parse(json!({
+            "name": "operations/x", "metadata": {}, "done": true,
+            "error": {"code": 1, "message": "the operation was cancelled"}
+        }));
+        assert_eq!(cancelled.state(), State::Cancelled);
+        assert_eq!(cancelled.percent(), 100);
+        assert_eq!(
+            cancelled.summary(),
+            "CANCELLED: the operation was cancelled"
+        );
+
+        let backup = parse(json!({
+            "name": "operations/y", "metadata": {}, "done": true,
+            "response": {"@type": "type.googleapis.com/tally.v1.BackupResponse",
+                         "fileName": "bills-1.db", "rows": "12", "tables": "30"}
+        }));
+        assert_eq!(backup.state(), State::Succeeded);
+        assert_eq!(backup.summary(), "bills-1.db (12 rows in 30 tables)");
+    }
+
+    #[test]
+    fn query_values_are_percent_encoded() {
+        assert_eq!(query_value("done = \"x\"&y"), "done%20%3D%20%22x%22%26y");
+    }
+
+    #[test]
+    fn filters_are_built_from_choices() {
+        assert_eq!(filter("", ""), "");
+        assert_eq!(
+            filter("running", "backup"),
+            "done = false AND kind = \"backup\""
+        );
+        assert_eq!(filter("done", "nonsense"), "done = true");
+    }
+}

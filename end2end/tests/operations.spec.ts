@@ -1,0 +1,82 @@
+import { expect, Page, test } from "@playwright/test";
+
+const ADMIN = "admin@example.com";
+const PASSWORD = "correct horse battery staple";
+
+async function hydrated(page: Page) {
+  await expect(page.locator('main[data-hydrated="true"]')).toBeAttached();
+}
+
+/** Signs the page's browser context in through the API; returns the CSRF token. */
+async function signInAsAdmin(page: Page): Promise<string> {
+  const csrf = (await (await page.request.get("/api/auth/csrf-token")).json()).csrfToken;
+  const login = await page.request.post("/api/auth/login", {
+    headers: { "x-csrf-token": csrf },
+    data: { email: ADMIN, password: PASSWORD },
+  });
+  expect(login.status()).toBe(200);
+  return csrf;
+}
+
+test("an admin takes a backup from Admin, watches it finish, and finds it in the viewer", async ({ page }, testInfo) => {
+  await signInAsAdmin(page);
+  await page.goto("/admin");
+  await hydrated(page);
+  await page.getByRole("button", { name: "Take a backup" }).click();
+  const card = page.getByTestId("live-operation").first();
+  await expect(card).toContainText("Backup");
+  await expect(card.locator(".op-state")).toHaveText("Succeeded");
+  await expect(card.getByRole("progressbar")).toHaveAttribute("value", "100");
+  await expect(card).toContainText(/bills-.*\.db \(\d+ rows in \d+ tables\)/);
+  await page.screenshot({ path: testInfo.outputPath("admin-backup.png"), fullPage: true });
+
+  await card.getByRole("link", { name: "All operations" }).click();
+  await expect(page).toHaveURL(/\/operations$/);
+  const backup = page.locator('[data-testid="operation-row"][data-kind="backup"]').first();
+  await expect(backup.locator(".op-state")).toHaveText("Succeeded");
+  await expect(backup.getByRole("progressbar")).toHaveAttribute("value", "100");
+  await backup.getByText("Details").click();
+  await expect(backup.locator(".op-details")).toContainText("type.googleapis.com/tally.v1.BackupResponse");
+});
+
+test("a long diagnostics operation runs with live progress, is cancelled and ends CANCELLED", async ({ page }, testInfo) => {
+  const csrf = await signInAsAdmin(page);
+  const started = await page.request.post("/v1/diagnostics:sleep", {
+    headers: { "x-csrf-token": csrf },
+    data: { duration: "120s" },
+  });
+  expect(started.status()).toBe(200);
+  const name = (await started.json()).name as string;
+
+  await page.goto("/operations");
+  await hydrated(page);
+  await page.getByLabel("State").selectOption("running");
+  await page.getByLabel("Kind").selectOption("sleep");
+  const rows = page.getByTestId("operation-row");
+  await expect(rows).toHaveCount(1);
+  const row = rows.first();
+  await expect(row.locator(".op-state")).toHaveText("Running");
+  // The bar moves while the page is open.
+  await expect
+    .poll(async () => Number(await row.getByRole("progressbar").getAttribute("value")), { timeout: 30_000 })
+    .toBeGreaterThan(0);
+  await page.screenshot({ path: testInfo.outputPath("operations-running.png"), fullPage: true });
+
+  await row.getByRole("button", { name: "Cancel" }).click();
+  await expect(row.locator(".op-state")).toHaveText("Cancelled");
+  await expect(row).toContainText("CANCELLED");
+  await page.screenshot({ path: testInfo.outputPath("operations-cancelled.png"), fullPage: true });
+
+  const operation = await (await page.request.get(`/v1/${name}`)).json();
+  expect(operation.done).toBe(true);
+  expect(operation.error.code).toBe(1);
+
+  // Finished now: it is gone from the "running" filter, and deleting forgets it.
+  await page.reload();
+  await hydrated(page);
+  await page.getByLabel("Kind").selectOption("sleep");
+  await expect(rows).toHaveCount(1);
+  await rows.first().getByRole("button", { name: "Delete" }).click();
+  await expect(rows).toHaveCount(0);
+  expect((await page.request.get(`/v1/${name}`)).status()).toBe(404);
+});
