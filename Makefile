@@ -1,5 +1,5 @@
 # The two commands a new user needs; see README.md.
-.PHONY: run test setup bench-leads
+.PHONY: run test setup bench-leads bench-operations
 
 # Install what is missing, build, and run Tally on its defaults.
 run:
@@ -16,3 +16,8 @@ setup:
 # (needs the release build; installs wrk if missing).
 bench-leads:
 	scripts/bench-leads.sh
+
+# Operations API: wait wake-up latency (p50/p99) and list latency with
+# 1,000,000 stored operations.
+bench-operations:
+	cargo bench -p server --bench operations
