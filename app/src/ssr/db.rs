@@ -38,6 +38,11 @@ fn connect_options(path: &Path) -> SqliteConnectOptions {
 }
 
 /// Opens (creating if needed) the database file and its directory.
+///
+/// Only this first open may create the file. The pool opens further
+/// connections later, on demand; had they `create_if_missing`, a database
+/// file that vanished (an unmounted volume, a file moved away) would be
+/// silently replaced by an empty one and written to.
 pub async fn connect(path: &Path) -> Result<SqlitePool, DbError> {
     if let Some(dir) = path.parent() {
         tokio::fs::create_dir_all(dir)
@@ -47,14 +52,23 @@ pub async fn connect(path: &Path) -> Result<SqlitePool, DbError> {
                 source,
             })?;
     }
-    SqlitePoolOptions::new()
-        .max_connections(8)
-        .connect_with(connect_options(path).create_if_missing(true))
+    let open_error = |source| DbError::Open {
+        path: path.to_path_buf(),
+        source,
+    };
+    let first = connect_options(path)
+        .create_if_missing(true)
+        .connect()
         .await
-        .map_err(|source| DbError::Open {
-            path: path.to_path_buf(),
-            source,
-        })
+        .map_err(open_error)?;
+    let pool = SqlitePoolOptions::new()
+        .max_connections(8)
+        .connect_with(connect_options(path).create_if_missing(false))
+        .await
+        .map_err(open_error);
+    // The pool holds its own connection now; closing the first is tidy-up.
+    let _ = first.close().await;
+    pool
 }
 
 /// The health probe. A pooled connection keeps working on a file that was
@@ -88,6 +102,28 @@ pub async fn probe(pool: &SqlitePool, path: &Path) -> Result<(), DbError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_vanished_file_is_never_recreated_empty_by_the_pool() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db").join("bills.db");
+        let pool = connect(&path).await.unwrap();
+        assert!(path.is_file(), "the first open creates the file");
+        std::fs::rename(&path, dir.path().join("moved.db")).unwrap();
+        // Make the pool open more connections than it has.
+        let mut held = Vec::new();
+        for _ in 0..4 {
+            if let Ok(conn) = pool.acquire().await {
+                held.push(conn);
+            }
+        }
+        assert!(
+            !path.exists(),
+            "a new pooled connection created an empty database"
+        );
+        drop(held);
+        pool.close().await;
+    }
 
     #[tokio::test]
     async fn creates_the_file_in_wal_mode_with_foreign_keys() {
