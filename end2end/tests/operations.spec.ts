@@ -1,4 +1,4 @@
-import { expect, Page, test } from "@playwright/test";
+import { Browser, expect, Page, test } from "@playwright/test";
 
 const ADMIN = "admin@example.com";
 const PASSWORD = "correct horse battery staple";
@@ -18,8 +18,22 @@ async function signInAsAdmin(page: Page): Promise<string> {
   return csrf;
 }
 
-test("an admin takes a backup from Admin, watches it finish, and finds it in the viewer", async ({ page }, testInfo) => {
-  await signInAsAdmin(page);
+// One signed-in page for the whole file: every sign-in counts against the
+// admin account's sign-in budget, which the other specs use too.
+test.describe.configure({ mode: "serial" });
+let page: Page;
+let csrf: string;
+
+test.beforeAll(async ({ browser }: { browser: Browser }) => {
+  page = await browser.newPage();
+  csrf = await signInAsAdmin(page);
+});
+
+test.afterAll(async () => {
+  await page.close();
+});
+
+test("an admin takes a backup from Admin, watches it finish, and finds it in the viewer", async ({}, testInfo) => {
   await page.goto("/admin");
   await hydrated(page);
   await page.getByRole("button", { name: "Take a backup" }).click();
@@ -39,8 +53,7 @@ test("an admin takes a backup from Admin, watches it finish, and finds it in the
   await expect(backup.locator(".op-details")).toContainText("type.googleapis.com/tally.v1.BackupResponse");
 });
 
-test("a long diagnostics operation runs with live progress, is cancelled and ends CANCELLED", async ({ page }, testInfo) => {
-  const csrf = await signInAsAdmin(page);
+test("a long diagnostics operation runs with live progress, is cancelled and ends CANCELLED", async ({}, testInfo) => {
   const started = await page.request.post("/v1/diagnostics:sleep", {
     headers: { "x-csrf-token": csrf },
     data: { duration: "120s" },

@@ -1,5 +1,5 @@
-//! The diagnostics kind `sleep`: waits, reporting progress every tenth of
-//! the way, then succeeds or (with `fail`) ends with INTERNAL. It honours
+//! The diagnostics kind `sleep`: waits, reporting progress every hundredth
+//! of the way (at most a second apart), then succeeds or (with `fail`) ends with INTERNAL. It honours
 //! cancellation at once, which makes it the operator's and the tests' way to
 //! exercise the API.
 
@@ -18,7 +18,7 @@ pub async fn run(context: &JobContext, duration: Duration, fail: bool) -> Result
         .message("duration", Value::String(proto_json::duration(duration)))
         .bool("fail", fail)
         .build();
-    let step = (duration / 10).max(Duration::from_millis(50));
+    let step = (duration / 100).clamp(Duration::from_millis(50), Duration::from_secs(1));
     loop {
         let elapsed = started.elapsed();
         if elapsed >= duration {
