@@ -1,7 +1,7 @@
 //! The diagnostics kind `sleep`: waits, reporting progress every hundredth
-//! of the way (at most a second apart), then succeeds or (with `fail`) ends with INTERNAL. It honours
-//! cancellation at once, which makes it the operator's and the tests' way to
-//! exercise the API.
+//! of the way (at most a second apart), then succeeds or (with `fail`) ends
+//! with INTERNAL. It honours cancellation at once, which makes it the
+//! operator's and the tests' way to exercise the API.
 
 use std::time::Duration;
 
