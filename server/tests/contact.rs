@@ -44,6 +44,16 @@ async fn submit(
     )
 }
 
+async fn contact_config(app: &TestApp) -> Value {
+    let response = app
+        .client
+        .get(app.url("/api/contact/config"))
+        .send()
+        .await
+        .unwrap();
+    response.json().await.unwrap()
+}
+
 async fn rows(app: &TestApp, table: &str) -> Vec<(i64, String)> {
     let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
     let rows = sqlx::query_as(&format!("SELECT id, crm_state FROM {table} ORDER BY id"))
@@ -423,15 +433,7 @@ async fn support_requests_also_open_a_case_when_cases_are_enabled() {
 #[tokio::test]
 async fn without_configuration_the_forms_work_and_say_the_bot_check_is_off() {
     let app = spawn_app(&[]).await;
-    let config: Value = app
-        .client
-        .get(app.url("/api/contact/config"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let config = contact_config(&app).await;
     assert_eq!(
         config,
         json!({ "botCheck": false, "captchaSiteKey": null, "captchaScriptUrl": null })
@@ -493,15 +495,7 @@ async fn admin_pages_through_submissions_newest_first() {
 async fn with_a_bot_check_the_pages_allow_its_widget_and_the_forms_learn_where_it_is() {
     let script = "http://127.0.0.1:9/api.js?render=explicit";
     let (app, _captcha, _crm) = with_fakes(&[("CAPTCHA_SCRIPT_URL", script)]).await;
-    let config: Value = app
-        .client
-        .get(app.url("/api/contact/config"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let config = contact_config(&app).await;
     assert_eq!(
         config,
         json!({ "botCheck": true, "captchaSiteKey": "site-key", "captchaScriptUrl": script })

@@ -99,6 +99,20 @@ pub async fn probe(pool: &SqlitePool, path: &Path) -> Result<(), DbError> {
         .map_err(|_| DbError::ProbeTimeout(PROBE_TIMEOUT))?
 }
 
+/// A fresh, migrated database in a temporary directory, for unit tests.
+#[cfg(test)]
+pub async fn migrated_for_test() -> (tempfile::TempDir, SqlitePool) {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("temporary directory: {error}"));
+    let pool = connect(&dir.path().join("t.db"))
+        .await
+        .unwrap_or_else(|error| panic!("test database: {error}"));
+    crate::ssr::migrate::Migrator::default()
+        .run(&pool)
+        .await
+        .unwrap_or_else(|error| panic!("migrations: {error}"));
+    (dir, pool)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -76,15 +76,7 @@ mod tests {
     use super::*;
 
     async fn pool() -> (tempfile::TempDir, SqlitePool) {
-        let dir = tempfile::tempdir().unwrap();
-        let pool = crate::ssr::db::connect(&dir.path().join("t.db"))
-            .await
-            .unwrap();
-        crate::ssr::migrate::Migrator::default()
-            .run(&pool)
-            .await
-            .unwrap();
-        (dir, pool)
+        crate::ssr::db::migrated_for_test().await
     }
 
     #[tokio::test]

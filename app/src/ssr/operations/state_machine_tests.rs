@@ -60,15 +60,8 @@ fn fixture() -> Fixture {
         .enable_all()
         .build()
         .unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let (dir, pool) = runtime.block_on(crate::ssr::db::migrated_for_test());
     let engine = runtime.block_on(async {
-        let pool = crate::ssr::db::connect(&dir.path().join("t.db"))
-            .await
-            .unwrap();
-        crate::ssr::migrate::Migrator::default()
-            .run(&pool)
-            .await
-            .unwrap();
         sqlx::query("INSERT INTO users (id, email) VALUES (1, 'a@example.com')")
             .execute(&pool)
             .await
