@@ -1,8 +1,12 @@
 //! Types and pure rules shared by the browser and the server. No I/O here.
 
 pub mod amount;
+pub mod cadence;
 pub mod contact;
+pub mod date;
 pub mod email;
+pub mod interest;
+pub mod money;
 pub mod operation;
 pub mod password_policy;
 pub mod timestamp;

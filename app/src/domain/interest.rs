@@ -1,0 +1,149 @@
+//! Debt interest, charged once per calendar month (spec rule 1).
+//!
+//! A debt remembers the last month it was charged for
+//! (`bills.interest_accrued_month`). Accrual on a given day charges every
+//! month after that one up to the day's month, each on the balance as it
+//! then stands (so missed months are caught up and compound), and records
+//! the new month with the charges. Running it again in the same month, after
+//! a restart, or for a month already charged finds nothing to charge. A debt
+//! that was never charged starts with the current month.
+
+use super::date::{Date, YearMonth};
+
+/// At most this many missed months are caught up at once (ten years).
+pub const MAX_CATCH_UP_MONTHS: usize = 120;
+
+/// One month's interest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Charge {
+    pub month: YearMonth,
+    /// Minor units.
+    pub interest: i64,
+}
+
+/// One month of interest on `balance` (minor units) at an APR in basis
+/// points (1,999 = 19.99 %), rounded half away from zero.
+pub fn monthly_interest(balance: i64, apr_basis_points: i64) -> i64 {
+    let numerator = i128::from(balance) * i128::from(apr_basis_points);
+    let denominator = 10_000_i128 * 12;
+    let rounded = (numerator * 2 + denominator).div_euclid(denominator * 2);
+    i64::try_from(rounded).unwrap_or(i64::MAX)
+}
+
+/// The charges owed on `today` for a debt last charged for `accrued_month`.
+pub fn charges_due(
+    balance: i64,
+    apr_basis_points: i64,
+    accrued_month: Option<YearMonth>,
+    today: Date,
+) -> Vec<Charge> {
+    let current = today.year_month();
+    let mut month = match accrued_month {
+        Some(done) if done >= current => return Vec::new(),
+        Some(done) => done.next(),
+        None => current,
+    };
+    let mut balance = balance;
+    let mut charges = Vec::new();
+    while month <= current && charges.len() < MAX_CATCH_UP_MONTHS {
+        let interest = monthly_interest(balance, apr_basis_points);
+        charges.push(Charge { month, interest });
+        balance = balance.saturating_add(interest);
+        month = month.next();
+    }
+    charges
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn date(text: &str) -> Date {
+        Date::parse(text).unwrap()
+    }
+
+    #[test]
+    fn a_month_of_interest_is_rounded_to_the_minor_unit() {
+        // 1,000.00 at 19.99 % a year: 16.658… a month.
+        assert_eq!(monthly_interest(100_000, 1999), 1666);
+        assert_eq!(monthly_interest(100_000, 0), 0);
+        assert_eq!(monthly_interest(0, 2500), 0);
+        assert_eq!(monthly_interest(6, 10_000), 1, "0.5 rounds up");
+    }
+
+    #[test]
+    fn charging_twice_in_a_month_charges_once_and_missed_months_catch_up() {
+        let today = date("2026-11-22");
+        let first = charges_due(100_000, 1200, None, today);
+        assert_eq!(
+            first,
+            [Charge {
+                month: today.year_month(),
+                interest: 1000
+            }]
+        );
+        assert!(
+            charges_due(101_000, 1200, Some(today.year_month()), date("2026-11-30")).is_empty()
+        );
+        let later = charges_due(101_000, 1200, Some(today.year_month()), date("2027-02-01"));
+        let months: Vec<String> = later.iter().map(|c| c.month.to_string()).collect();
+        assert_eq!(months, ["2026-12", "2027-01", "2027-02"]);
+        assert_eq!(later[0].interest, 1010);
+        assert_eq!(later[1].interest, 1020, "compounds on the charged balance");
+    }
+
+    /// A stored debt: what `bills` holds between runs (so a "restart" is
+    /// just running again from the stored state).
+    #[derive(Clone, Debug)]
+    struct Stored {
+        balance: i64,
+        accrued_month: Option<YearMonth>,
+        charged: Vec<YearMonth>,
+    }
+
+    impl Stored {
+        fn accrue(&mut self, apr: i64, today: Date) {
+            for charge in charges_due(self.balance, apr, self.accrued_month, today) {
+                self.balance += charge.interest;
+                self.accrued_month = Some(charge.month);
+                self.charged.push(charge.month);
+            }
+        }
+    }
+
+    proptest! {
+        /// Any sequence of runs (repeated days, out-of-order days, reruns
+        /// from the stored state) charges every month from the first run's
+        /// month to the latest run's month exactly once, and nothing else.
+        #[test]
+        fn each_calendar_month_is_charged_exactly_once(
+            apr in 0_i64..5000,
+            balance in 0_i64..10_000_000,
+            days in proptest::collection::vec(0_i64..1500, 1..40),
+        ) {
+            let start = date("2026-01-15");
+            let mut stored = Stored { balance, accrued_month: None, charged: Vec::new() };
+            let mut latest = None::<Date>;
+            let first = start.add_days(days[0]).unwrap().year_month();
+            for offset in &days {
+                let today = start.add_days(*offset).unwrap();
+                stored.accrue(apr, today);
+                // A restart re-reads the same stored state and runs again.
+                let mut restarted = stored.clone();
+                restarted.accrue(apr, today);
+                prop_assert_eq!(restarted.charged.len(), stored.charged.len());
+                latest = latest.max(Some(today));
+            }
+            let mut expected = Vec::new();
+            let mut month = first;
+            let last = latest.unwrap().year_month();
+            while month <= last {
+                expected.push(month);
+                month = month.next();
+            }
+            prop_assert_eq!(stored.charged, expected);
+            prop_assert!(stored.balance >= balance);
+        }
+    }
+}
