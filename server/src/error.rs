@@ -11,7 +11,8 @@ use serde_json::json;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    #[error("no API route at {0}")]
+    /// Nothing there; the message says what was looked for.
+    #[error("{0}")]
     NotFound(String),
     #[error("{0}")]
     BadRequest(String),

@@ -28,6 +28,9 @@ async fn alice_snapshot(pool: &SqlitePool, alice: i64) -> String {
         "SELECT id, email, role, used_at FROM invitations WHERE created_by = ?1",
         "SELECT count(*) FROM login_history WHERE user_id = ?1",
         "SELECT count(*) FROM recovery_codes WHERE user_id = ?1",
+        "SELECT id, name, amount_cents, active, balance_cents, interest_accrued_month, updated_at FROM bills WHERE user_id = ?1",
+        "SELECT id, amount_cents, paid_on, autopay_failure FROM payments WHERE user_id = ?1",
+        "SELECT id, done, cancel_requested, deleted, metadata FROM operations WHERE owner_id = ?1",
     ];
     let mut out = String::new();
     for query in queries {
@@ -123,6 +126,42 @@ async fn user_b_cannot_read_or_change_user_a_through_any_route() {
         .await
         .unwrap();
     let invitation_id = invitation["invitation"]["id"].as_i64().unwrap();
+    let bill: Value = alice
+        .request(Method::POST, "/api/bills")
+        .json(&json!({ "name": "alice's rent", "amountMinor": 150000, "cadence": "monthly", "dueDay": 1, "anchorDate": "2026-01-01" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let bill_id = bill["id"].as_i64().unwrap();
+    let payment: Value = alice
+        .request(Method::POST, &format!("/api/bills/{bill_id}/payments"))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let payment_id = payment["id"].as_i64().unwrap();
+    let (_, operation) = alice
+        .send(
+            Method::POST,
+            "/v1/diagnostics:sleep",
+            json!({ "duration": "0s" }),
+        )
+        .await;
+    let operation_name = operation["name"].as_str().unwrap().to_owned();
+    let (_, done) = alice
+        .send(
+            Method::POST,
+            &format!("/v1/{operation_name}:wait"),
+            json!({ "timeout": "20s" }),
+        )
+        .await;
+    assert_eq!(done["done"], true);
     let before = alice_snapshot(&pool, alice_id).await;
 
     let bob = Browser::signed_in(&app.address, BOB, BOB_PASSWORD).await;
@@ -137,13 +176,19 @@ async fn user_b_cannot_read_or_change_user_a_through_any_route() {
             key_id
         } else if route.path.starts_with("/api/admin/invitations/") {
             invitation_id
+        } else if route.path.starts_with("/api/bills/") {
+            bill_id
+        } else if route.path.starts_with("/api/payments/") {
+            payment_id
         } else {
             alice_id
         };
         let path = route
             .path
             .replace("{id}", &id.to_string())
-            .replace("{kind}", "leads");
+            .replace("{kind}", "leads")
+            .replace("{user}", &alice_id.to_string())
+            .replace("{*name}", operation_name.trim_start_matches("operations/"));
         for method in route.methods {
             let method = Method::from_bytes(method.as_bytes()).unwrap();
             let mut request = bob.request(method.clone(), &path);
@@ -153,14 +198,25 @@ async fn user_b_cannot_read_or_change_user_a_through_any_route() {
             let response = request.send().await.unwrap();
             let status = response.status().as_u16();
             let text = response.text().await.unwrap();
-            let names_alice = route.path.contains("{id}") || route.path.starts_with("/api/admin/");
+            let names_alice = route.path.contains("{id}")
+                || route.path.contains("{user}")
+                || route.path.contains("{*name}")
+                || route.path.starts_with("/api/admin/")
+                || route.path.starts_with("/v1/admin:");
             if names_alice || route.path.starts_with("/api/diagnostics/") {
                 assert!(
                     matches!(status, 403 | 404),
                     "{method} {path} as Bob answered {status}: {text}"
                 );
             }
-            for secret in [ALICE, "alice's secret script", "alice key", "alice-cred"] {
+            for secret in [
+                ALICE,
+                "alice's secret script",
+                "alice key",
+                "alice-cred",
+                "alice's rent",
+                "\"owner\":\"users/1\"",
+            ] {
                 assert!(
                     !text.contains(secret),
                     "{method} {path} showed Bob {secret:?}: {text}"

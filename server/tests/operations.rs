@@ -213,8 +213,8 @@ async fn errors_use_googles_shape_and_name_what_is_wrong() {
         (
             Method::POST,
             "/v1/operations/abc:frobnicate",
-            501,
-            "UNIMPLEMENTED",
+            404,
+            "NOT_FOUND",
         ),
     ];
     for (method, path, code, status) in cases {
@@ -223,6 +223,20 @@ async fn errors_use_googles_shape_and_name_what_is_wrong() {
         assert_eq!(body["error"]["code"], code);
         assert_eq!(body["error"]["status"], status, "{body}");
         assert!(body["error"]["message"].as_str().unwrap().len() > 5);
+    }
+    // Verbs that do not exist for an operation one may see are 501.
+    let mine = sleep(&admin, "0s", false).await;
+    let name = mine["name"].as_str().unwrap();
+    for (method, verb) in [
+        (Method::POST, "frobnicate"),
+        (Method::GET, "cancel"),
+        (Method::DELETE, "wait"),
+    ] {
+        let (status, body) = admin
+            .send(method.clone(), &format!("/v1/{name}:{verb}"), json!({}))
+            .await;
+        assert_eq!(status, 501, "{method} :{verb}: {body}");
+        assert_eq!(body["error"]["status"], "UNIMPLEMENTED");
     }
     let (_, body) = admin
         .send(Method::GET, "/v1/operations?filter=owner%3D1", json!({}))

@@ -38,6 +38,13 @@ pub fn days_in_month(year: i32, month: u8) -> u8 {
 }
 
 impl Date {
+    /// 1970-01-01.
+    pub const EPOCH: Self = Self {
+        year: 1970,
+        month: 1,
+        day: 1,
+    };
+
     /// Years 1–9999 only: enough for bills, and every date prints as
     /// `YYYY-MM-DD`.
     pub fn new(year: i32, month: u8, day: u8) -> Option<Self> {

@@ -1,6 +1,7 @@
 //! Types and pure rules shared by the browser and the server. No I/O here.
 
 pub mod amount;
+pub mod bill;
 pub mod cadence;
 pub mod contact;
 pub mod date;
@@ -10,3 +11,4 @@ pub mod money;
 pub mod operation;
 pub mod password_policy;
 pub mod timestamp;
+pub mod tracker;

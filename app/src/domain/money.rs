@@ -176,6 +176,78 @@ impl Money {
     }
 }
 
+/// Why a typed amount was refused; the message is for the person typing.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TypedAmountError {
+    #[error("enter an amount")]
+    Empty,
+    #[error("use digits and at most one decimal point, like 12.99")]
+    NotANumber,
+    #[error("use at most {0} digits after the decimal point")]
+    TooPrecise(u8),
+    #[error("that amount is too large")]
+    TooLarge,
+}
+
+/// The largest amount Tally accepts, in minor units.
+pub const MAX_MINOR: i64 = 100_000_000_000_000;
+
+/// Reads what a person types (`12`, `12.5`, `1,299.00`, `$5`) as minor
+/// units of a currency with `digits` decimals. Thousands separators and a
+/// leading currency sign are tolerated.
+pub fn parse_minor(input: &str, digits: u8) -> Result<i64, TypedAmountError> {
+    let trimmed = input.trim().trim_start_matches(['$', '€', '£', '¥']).trim();
+    if trimmed.is_empty() {
+        return Err(TypedAmountError::Empty);
+    }
+    let cleaned: String = trimmed.chars().filter(|c| *c != ',').collect();
+    let (whole, fraction) = cleaned.split_once('.').unwrap_or((&cleaned, ""));
+    let all_digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
+    if (whole.is_empty() && fraction.is_empty()) || !all_digits(whole) || !all_digits(fraction) {
+        return Err(TypedAmountError::NotANumber);
+    }
+    if fraction.len() > usize::from(digits) {
+        return Err(TypedAmountError::TooPrecise(digits));
+    }
+    if whole.len() > 15 {
+        return Err(TypedAmountError::TooLarge);
+    }
+    let whole: i64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().map_err(|_| TypedAmountError::NotANumber)?
+    };
+    let padded = format!("{fraction:0<width$}", width = usize::from(digits));
+    let fraction: i64 = if padded.is_empty() {
+        0
+    } else {
+        padded.parse().map_err(|_| TypedAmountError::NotANumber)?
+    };
+    let minor = whole
+        .checked_mul(10_i64.pow(u32::from(digits)))
+        .and_then(|w| w.checked_add(fraction))
+        .filter(|minor| *minor <= MAX_MINOR)
+        .ok_or(TypedAmountError::TooLarge)?;
+    Ok(minor)
+}
+
+/// Minor units as a plain number for an input field (`1299.00`).
+pub fn minor_to_input(minor: i64, digits: u8) -> String {
+    if digits == 0 {
+        return minor.to_string();
+    }
+    let scale = 10_i64.pow(u32::from(digits));
+    let sign = if minor < 0 { "-" } else { "" };
+    let magnitude = minor.unsigned_abs();
+    let scale = scale.unsigned_abs();
+    format!(
+        "{sign}{}.{:0width$}",
+        magnitude / scale,
+        magnitude % scale,
+        width = usize::from(digits)
+    )
+}
+
 impl fmt::Display for Money {
     /// United States English; pages use [`Money::format`] with the user's
     /// locale.
@@ -216,6 +288,27 @@ mod tests {
     }
 
     #[test]
+    fn typed_amounts_follow_the_currency() {
+        assert_eq!(parse_minor("1,299.5", 2), Ok(129_950));
+        assert_eq!(parse_minor("$12", 2), Ok(1200));
+        assert_eq!(parse_minor(".5", 2), Ok(50));
+        assert_eq!(parse_minor("1299", 0), Ok(1299));
+        assert_eq!(parse_minor("12.5", 0), Err(TypedAmountError::TooPrecise(0)));
+        assert_eq!(
+            parse_minor("1.2345", 3),
+            Err(TypedAmountError::TooPrecise(3))
+        );
+        assert_eq!(parse_minor("", 2), Err(TypedAmountError::Empty));
+        assert_eq!(parse_minor("12a", 2), Err(TypedAmountError::NotANumber));
+        assert_eq!(
+            parse_minor("9999999999999999", 2),
+            Err(TypedAmountError::TooLarge)
+        );
+        assert_eq!(minor_to_input(129_950, 2), "1299.50");
+        assert_eq!(minor_to_input(1299, 0), "1299");
+    }
+
+    #[test]
     fn currency_codes_are_checked() {
         assert_eq!(Currency::parse("usd").unwrap().code(), "USD");
         assert_eq!(Currency::parse("JPY").unwrap().digits(), 0);
@@ -227,6 +320,11 @@ mod tests {
     proptest! {
         /// The written amount holds exactly the minor units: removing
         /// everything but digits gives the number back.
+        #[test]
+        fn typed_amounts_round_trip(minor in 0_i64..MAX_MINOR, digits in 0_u8..=3) {
+            prop_assert_eq!(parse_minor(&minor_to_input(minor, digits), digits), Ok(minor));
+        }
+
         #[test]
         fn formatting_never_changes_the_amount(minor in -1_000_000_000_000_i64..1_000_000_000_000, tag in 0..LOCALES.len()) {
             for code in ["USD", "EUR", "JPY", "KWD"] {

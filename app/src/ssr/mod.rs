@@ -3,6 +3,7 @@
 
 pub mod auth;
 pub mod backup;
+pub mod bills;
 pub mod catalog;
 pub mod contact;
 pub mod csp;

@@ -24,7 +24,7 @@ pub async fn users(
 }
 
 fn user_not_found(id: i64) -> ApiError {
-    ApiError::NotFound(format!("/api/admin/users/{id}"))
+    ApiError::NotFound(format!("no user {id}"))
 }
 
 /// `POST /api/admin/users/{id}/disable`: also ends their sessions.
@@ -112,7 +112,7 @@ pub async fn revoke_invitation(
     if invitations::revoke(&state.pool, id).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
-        Err(ApiError::NotFound(format!("/api/admin/invitations/{id}")))
+        Err(ApiError::NotFound(format!("no invitation {id}")))
     }
 }
 

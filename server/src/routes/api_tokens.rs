@@ -46,6 +46,6 @@ pub async fn revoke(
     if api_tokens::revoke(&state.pool, current.user.id, id).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
-        Err(ApiError::NotFound(format!("/api/tokens/{id}")))
+        Err(ApiError::NotFound(format!("no API token {id}")))
     }
 }

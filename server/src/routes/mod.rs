@@ -12,6 +12,7 @@ use crate::state::AppState;
 pub mod admin;
 pub mod api_tokens;
 pub mod auth;
+pub mod bills;
 pub mod contact;
 pub mod diagnostics;
 pub mod health;
@@ -44,6 +45,42 @@ fn route(
 pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
     let mut routes = vec![
         route("/api/health", &["GET"], get(health::health)),
+        route(
+            "/api/bills",
+            &["GET", "POST"],
+            get(bills::list).post(bills::create),
+        ),
+        route(
+            "/api/bills/{id}",
+            &["GET", "PUT", "DELETE"],
+            get(bills::get).put(bills::update).delete(bills::delete),
+        ),
+        route(
+            "/api/bills/{id}/deactivate",
+            &["POST"],
+            post(bills::deactivate),
+        ),
+        route(
+            "/api/bills/{id}/reactivate",
+            &["POST"],
+            post(bills::reactivate),
+        ),
+        route(
+            "/api/bills/{id}/payments",
+            &["GET", "POST"],
+            get(bills::payments).post(bills::record_payment),
+        ),
+        route(
+            "/api/payments/{id}",
+            &["DELETE"],
+            delete(bills::undo_payment),
+        ),
+        route(
+            "/api/payments/{id}/autopay-failure",
+            &["PUT"],
+            put(bills::flag_autopay_failure),
+        ),
+        route("/api/tracker", &["GET"], get(bills::tracker)),
         route("/v1/operations", &["GET"], get(operations::list)),
         route(
             "/v1/users/{user}/operations",
@@ -212,5 +249,5 @@ pub fn api_router(diagnostics_enabled: bool) -> Router<AppState> {
 
 /// Unknown API paths answer with a JSON error, not the HTML not-found page.
 async fn api_not_found(uri: Uri) -> ApiError {
-    ApiError::NotFound(uri.path().to_owned())
+    ApiError::NotFound(format!("no API route at {}", uri.path()))
 }

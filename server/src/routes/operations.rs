@@ -130,11 +130,12 @@ pub async fn get(
     current: CurrentUser,
     Path(rest): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    match split(&rest)? {
-        (id, None) => Ok(operation(
-            &state.operations.get(viewer(&current), id).await?,
-        )),
-        (_, Some(verb)) => Err(unknown_verb(verb, "GET")),
+    let (id, verb) = split(&rest)?;
+    // Someone else's operation is 404 whatever the verb.
+    let record = state.operations.get(viewer(&current), id).await?;
+    match verb {
+        None => Ok(operation(&record)),
+        Some(verb) => Err(unknown_verb(verb, "GET")),
     }
 }
 
@@ -144,12 +145,15 @@ pub async fn delete(
     current: CurrentUser,
     Path(rest): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    match split(&rest)? {
-        (id, None) => {
-            state.operations.delete(viewer(&current), id).await?;
+    let (id, verb) = split(&rest)?;
+    let viewer = viewer(&current);
+    state.operations.get(viewer, id).await?;
+    match verb {
+        None => {
+            state.operations.delete(viewer, id).await?;
             Ok(Json(json!({})))
         }
-        (_, Some(verb)) => Err(unknown_verb(verb, "DELETE")),
+        Some(verb) => Err(unknown_verb(verb, "DELETE")),
     }
 }
 
@@ -162,7 +166,9 @@ pub async fn post(
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let viewer = viewer(&current);
-    match split(&rest)? {
+    let (id, verb) = split(&rest)?;
+    state.operations.get(viewer, id).await?;
+    match (id, verb) {
         (id, Some("cancel")) => {
             state.operations.cancel(viewer, id).await?;
             Ok(Json(json!({})))

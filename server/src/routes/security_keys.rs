@@ -76,7 +76,7 @@ pub async fn remove(
     if security_keys::remove(&state.pool, current.user.id, id).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
-        Err(ApiError::NotFound(format!("/api/auth/security-keys/{id}")))
+        Err(ApiError::NotFound(format!("no security key {id}")))
     }
 }
 

@@ -62,7 +62,9 @@ fn kind_of(segment: &str) -> Result<Kind, ApiError> {
     match segment {
         "leads" => Ok(Kind::Lead),
         "support-requests" => Ok(Kind::Support),
-        other => Err(ApiError::NotFound(format!("/api/admin/{other}"))),
+        other => Err(ApiError::NotFound(format!(
+            "no API route at /api/admin/{other}"
+        ))),
     }
 }
 
@@ -77,7 +79,7 @@ pub async fn resend(
     let queued = store::resend_failed(&state.pool, kind, Some(id)).await?;
     if queued == 0 {
         return Err(ApiError::NotFound(format!(
-            "/api/admin/{segment}/{id} (no failed CRM post)"
+            "no failed CRM post at /api/admin/{segment}/{id}"
         )));
     }
     state.outbox.wake();

@@ -1,0 +1,14 @@
+//! Bills, debts and their payments, always scoped to one user: every query
+//! here takes the owner's id, so one user's id in another's request finds
+//! nothing.
+
+mod payments;
+mod store;
+
+pub use payments::{
+    flag_autopay_failure, list_payments, payment_by_id, record_payment, undo_payment, NewPayment,
+    Payment,
+};
+pub use store::{
+    create, deactivate, delete, get, list, reactivate, today_for, update, Bill, BillError,
+};

@@ -1,0 +1,233 @@
+//! Payments: recording one (on a debt, first charging the interest of every
+//! calendar month not yet charged up to the payment's month, recorded as
+//! the payment's `interest_delta`), undoing one (which gives the month back),
+//! and flagging an autopay payment as failed after the fact (spec v0.99).
+
+use serde::Serialize;
+use sqlx::SqlitePool;
+
+use super::store::{get, BillError};
+use crate::domain::date::{Date, YearMonth};
+use crate::domain::interest::charges_due;
+
+pub const METHOD_MAX: usize = 40;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct Payment {
+    pub id: i64,
+    pub bill_id: i64,
+    pub amount_minor: i64,
+    pub paid_on: String,
+    pub method: String,
+    pub interest_delta_minor: i64,
+    pub autopay_failure: bool,
+    pub created_at: String,
+}
+
+const COLUMNS: &str = "id, bill_id, amount_cents AS amount_minor, paid_on, method, \
+    interest_delta AS interest_delta_minor, autopay_failure, created_at";
+
+pub struct NewPayment {
+    pub amount_minor: i64,
+    pub paid_on: Date,
+    pub method: String,
+}
+
+fn invalid(field: &'static str, description: impl Into<String>) -> BillError {
+    BillError::Invalid {
+        field,
+        description: description.into(),
+    }
+}
+
+pub async fn list_payments(
+    pool: &SqlitePool,
+    user_id: i64,
+    bill_id: i64,
+) -> Result<Vec<Payment>, BillError> {
+    get(pool, user_id, bill_id).await?;
+    Ok(sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM payments WHERE bill_id = ? AND user_id = ? ORDER BY paid_on DESC, id DESC"
+    ))
+    .bind(bill_id)
+    .bind(user_id)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Records a payment. On a debt the balance goes down by the payment and up
+/// by the interest charged with it; a payment larger than that balance is
+/// refused, so undoing it restores the balance exactly.
+pub async fn record_payment(
+    pool: &SqlitePool,
+    user_id: i64,
+    bill_id: i64,
+    payment: &NewPayment,
+) -> Result<Payment, BillError> {
+    if payment.amount_minor < 0 {
+        return Err(invalid("amountMinor", "the amount cannot be negative"));
+    }
+    let method = payment.method.trim();
+    if method.chars().count() > METHOD_MAX {
+        return Err(invalid(
+            "method",
+            format!("use at most {METHOD_MAX} characters"),
+        ));
+    }
+    let method = if method.is_empty() { "manual" } else { method };
+    let mut tx = pool.begin().await?;
+    let bill = get_in(&mut tx, user_id, bill_id).await?;
+    let mut interest = 0;
+    if bill.debt {
+        let balance = bill.balance_minor.unwrap_or(0);
+        let accrued = bill
+            .interest_accrued_month
+            .as_deref()
+            .and_then(YearMonth::parse);
+        let charges = charges_due(
+            balance,
+            bill.apr_basis_points.unwrap_or(0),
+            accrued,
+            payment.paid_on,
+        );
+        interest = charges.iter().map(|charge| charge.interest).sum::<i64>();
+        let owed = balance + interest;
+        if payment.amount_minor > owed {
+            return Err(invalid(
+                "amountMinor",
+                format!("more than the {owed} (minor units) still owed, interest included"),
+            ));
+        }
+        let charged_through = charges
+            .last()
+            .map(|charge| charge.month.to_string())
+            .or(bill.interest_accrued_month.clone());
+        sqlx::query(
+            "UPDATE bills SET balance_cents = ?, interest_accrued_month = ?,
+                 updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+             WHERE id = ? AND user_id = ?",
+        )
+        .bind(owed - payment.amount_minor)
+        .bind(charged_through)
+        .bind(bill_id)
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    }
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO payments (bill_id, user_id, amount_cents, paid_on, method, interest_delta)
+         VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(bill_id)
+    .bind(user_id)
+    .bind(payment.amount_minor)
+    .bind(payment.paid_on.to_string())
+    .bind(method)
+    .bind(interest)
+    .fetch_one(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    payment_by_id(pool, user_id, id).await
+}
+
+async fn get_in(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    user_id: i64,
+    bill_id: i64,
+) -> Result<super::store::Bill, BillError> {
+    // Reading inside the transaction makes the check-and-charge one step:
+    // SQLite allows one writer, and this transaction writes right after.
+    sqlx::query("UPDATE bills SET updated_at = updated_at WHERE id = ? AND user_id = ?")
+        .bind(bill_id)
+        .bind(user_id)
+        .execute(&mut **tx)
+        .await?;
+    let bill = sqlx::query_as::<_, super::store::Bill>(&format!(
+        "SELECT {} FROM bills WHERE id = ? AND user_id = ?",
+        super::store::COLUMNS
+    ))
+    .bind(bill_id)
+    .bind(user_id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    bill.ok_or(BillError::NotFound)
+}
+
+/// One of the user's payments.
+pub async fn payment_by_id(pool: &SqlitePool, user_id: i64, id: i64) -> Result<Payment, BillError> {
+    sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM payments WHERE id = ? AND user_id = ?"
+    ))
+    .bind(id)
+    .bind(user_id)
+    .fetch_optional(pool)
+    .await?
+    .ok_or(BillError::NotFound)
+}
+
+/// Undoes a payment: a debt's balance is restored and the interest charged
+/// with the payment is taken back (its months become uncharged again).
+pub async fn undo_payment(
+    pool: &SqlitePool,
+    user_id: i64,
+    payment_id: i64,
+) -> Result<(), BillError> {
+    let payment = payment_by_id(pool, user_id, payment_id).await?;
+    let mut tx = pool.begin().await?;
+    let bill = get_in(&mut tx, user_id, payment.bill_id).await?;
+    sqlx::query("DELETE FROM payments WHERE id = ? AND user_id = ?")
+        .bind(payment_id)
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    if bill.debt {
+        let restored =
+            bill.balance_minor.unwrap_or(0) + payment.amount_minor - payment.interest_delta_minor;
+        let accrued: Option<String> = if payment.interest_delta_minor > 0 {
+            sqlx::query_scalar(
+                "SELECT max(substr(paid_on, 1, 7)) FROM payments
+                 WHERE bill_id = ? AND interest_delta > 0",
+            )
+            .bind(payment.bill_id)
+            .fetch_one(&mut *tx)
+            .await?
+        } else {
+            bill.interest_accrued_month.clone()
+        };
+        sqlx::query(
+            "UPDATE bills SET balance_cents = ?, interest_accrued_month = ?,
+                 updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+             WHERE id = ? AND user_id = ?",
+        )
+        .bind(restored.max(0))
+        .bind(accrued)
+        .bind(payment.bill_id)
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Marks (or clears) a payment as a failed autopay, after the fact.
+pub async fn flag_autopay_failure(
+    pool: &SqlitePool,
+    user_id: i64,
+    payment_id: i64,
+    failed: bool,
+) -> Result<Payment, BillError> {
+    let changed =
+        sqlx::query("UPDATE payments SET autopay_failure = ? WHERE id = ? AND user_id = ?")
+            .bind(failed)
+            .bind(payment_id)
+            .bind(user_id)
+            .execute(pool)
+            .await?
+            .rows_affected();
+    if changed == 0 {
+        return Err(BillError::NotFound);
+    }
+    payment_by_id(pool, user_id, payment_id).await
+}

@@ -1,0 +1,271 @@
+//! SQL for `bills`.
+
+use serde::Serialize;
+use sqlx::SqlitePool;
+
+use crate::domain::bill::{ValidBill, REASON_MAX};
+use crate::domain::cadence::Cadence;
+use crate::domain::date::Date;
+
+#[derive(Debug, thiserror::Error)]
+pub enum BillError {
+    #[error("no such bill")]
+    NotFound,
+    #[error("{field}: {description}")]
+    Invalid {
+        field: &'static str,
+        description: String,
+    },
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+}
+
+/// A bill as the API shows it (lowerCamelCase JSON).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct Bill {
+    pub id: i64,
+    pub name: String,
+    pub amount_minor: i64,
+    pub currency: String,
+    pub cadence: String,
+    pub cadence_interval: i64,
+    pub due_day: i64,
+    pub anchor_date: String,
+    pub category: String,
+    pub notes: String,
+    pub autopay: bool,
+    pub subscription: bool,
+    pub debt: bool,
+    pub balance_minor: Option<i64>,
+    pub apr_basis_points: Option<i64>,
+    pub minimum_payment_minor: Option<i64>,
+    pub interest_accrued_month: Option<String>,
+    pub catalog_id: Option<i64>,
+    pub active: bool,
+    pub inactive_reason: Option<String>,
+    pub inactivated_at: Option<String>,
+    pub autopay_verified_at: Option<String>,
+    pub sort_order: i64,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+pub(super) const COLUMNS: &str =
+    "id, name, amount_cents AS amount_minor, currency, cadence, cadence_interval, \
+    due_day, anchor_date, category, notes, autopay, is_subscription AS subscription, \
+    is_debt AS debt, balance_cents AS balance_minor, apr_basis_points, \
+    minimum_payment_cents AS minimum_payment_minor, interest_accrued_month, catalog_id, active, \
+    inactive_reason, inactivated_at, autopay_verified_at, sort_order, created_at, updated_at";
+
+impl Bill {
+    pub fn cadence(&self) -> Option<Cadence> {
+        Cadence::parse(&self.cadence, self.cadence_interval).ok()
+    }
+
+    /// The next due date on or after `from`.
+    pub fn next_due(&self, from: Date) -> Option<Date> {
+        let anchor = Date::parse(&self.anchor_date).ok()?;
+        let due_day = u8::try_from(self.due_day).ok()?;
+        self.cadence()?.next_due(anchor, due_day, from)
+    }
+}
+
+/// "Today" in the user's time zone (`users.time_zone`, UTC when unknown).
+pub async fn today_for(pool: &SqlitePool, user_id: i64) -> Result<Date, sqlx::Error> {
+    let zone: Option<String> = sqlx::query_scalar("SELECT time_zone FROM users WHERE id = ?")
+        .bind(user_id)
+        .fetch_optional(pool)
+        .await?;
+    let now = jiff::Timestamp::now();
+    let zoned = zone
+        .and_then(|name| jiff::tz::TimeZone::get(&name).ok())
+        .map_or_else(
+            || now.to_zoned(jiff::tz::TimeZone::UTC),
+            |tz| now.to_zoned(tz),
+        );
+    let date = zoned.date();
+    Ok(Date::new(
+        i32::from(date.year()),
+        u8::try_from(date.month()).unwrap_or(1),
+        u8::try_from(date.day()).unwrap_or(1),
+    )
+    .unwrap_or(Date::EPOCH))
+}
+
+pub async fn list(pool: &SqlitePool, user_id: i64) -> Result<Vec<Bill>, sqlx::Error> {
+    sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM bills WHERE user_id = ? ORDER BY active DESC, sort_order, name COLLATE NOCASE, id"
+    ))
+    .bind(user_id)
+    .fetch_all(pool)
+    .await
+}
+
+pub async fn get(pool: &SqlitePool, user_id: i64, id: i64) -> Result<Bill, BillError> {
+    sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM bills WHERE id = ? AND user_id = ?"
+    ))
+    .bind(id)
+    .bind(user_id)
+    .fetch_optional(pool)
+    .await?
+    .ok_or(BillError::NotFound)
+}
+
+async fn check_catalog(pool: &SqlitePool, catalog_id: Option<i64>) -> Result<(), BillError> {
+    if let Some(id) = catalog_id {
+        let known: Option<i64> =
+            sqlx::query_scalar("SELECT id FROM subscription_catalog WHERE id = ?")
+                .bind(id)
+                .fetch_optional(pool)
+                .await?;
+        if known.is_none() {
+            return Err(BillError::Invalid {
+                field: "catalogId",
+                description: format!("there is no catalog service {id}"),
+            });
+        }
+    }
+    Ok(())
+}
+
+pub async fn create(pool: &SqlitePool, user_id: i64, bill: &ValidBill) -> Result<Bill, BillError> {
+    check_catalog(pool, bill.catalog_id).await?;
+    let (cadence, interval) = bill.cadence.to_stored();
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO bills (user_id, name, amount_cents, currency, cadence, cadence_interval, due_day,
+             anchor_date, category, notes, is_debt, balance_cents, apr_basis_points,
+             minimum_payment_cents, autopay, is_subscription, catalog_id, sort_order)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                 (SELECT ifnull(max(sort_order), 0) + 1 FROM bills WHERE user_id = ?))
+         RETURNING id",
+    )
+    .bind(user_id)
+    .bind(&bill.name)
+    .bind(bill.amount_minor)
+    .bind(bill.currency.code())
+    .bind(cadence)
+    .bind(interval)
+    .bind(i64::from(bill.due_day))
+    .bind(bill.anchor.to_string())
+    .bind(&bill.category)
+    .bind(&bill.notes)
+    .bind(bill.debt.is_some())
+    .bind(bill.debt.map(|debt| debt.balance_minor))
+    .bind(bill.debt.map(|debt| debt.apr_basis_points))
+    .bind(bill.debt.and_then(|debt| debt.minimum_payment_minor))
+    .bind(bill.autopay)
+    .bind(bill.subscription)
+    .bind(bill.catalog_id)
+    .bind(user_id)
+    .fetch_one(pool)
+    .await?;
+    get(pool, user_id, id).await
+}
+
+pub async fn update(
+    pool: &SqlitePool,
+    user_id: i64,
+    id: i64,
+    bill: &ValidBill,
+) -> Result<Bill, BillError> {
+    check_catalog(pool, bill.catalog_id).await?;
+    let (cadence, interval) = bill.cadence.to_stored();
+    let changed = sqlx::query(
+        "UPDATE bills SET name = ?, amount_cents = ?, currency = ?, cadence = ?, cadence_interval = ?,
+             due_day = ?, anchor_date = ?, category = ?, notes = ?, is_debt = ?, balance_cents = ?,
+             apr_basis_points = ?, minimum_payment_cents = ?, autopay = ?, is_subscription = ?,
+             catalog_id = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ? AND user_id = ?",
+    )
+    .bind(&bill.name)
+    .bind(bill.amount_minor)
+    .bind(bill.currency.code())
+    .bind(cadence)
+    .bind(interval)
+    .bind(i64::from(bill.due_day))
+    .bind(bill.anchor.to_string())
+    .bind(&bill.category)
+    .bind(&bill.notes)
+    .bind(bill.debt.is_some())
+    .bind(bill.debt.map(|debt| debt.balance_minor))
+    .bind(bill.debt.map(|debt| debt.apr_basis_points))
+    .bind(bill.debt.and_then(|debt| debt.minimum_payment_minor))
+    .bind(bill.autopay)
+    .bind(bill.subscription)
+    .bind(bill.catalog_id)
+    .bind(id)
+    .bind(user_id)
+    .execute(pool)
+    .await?
+    .rows_affected();
+    if changed == 0 {
+        return Err(BillError::NotFound);
+    }
+    get(pool, user_id, id).await
+}
+
+/// Ends a bill (it stays, with its history) with an optional reason.
+pub async fn deactivate(
+    pool: &SqlitePool,
+    user_id: i64,
+    id: i64,
+    reason: &str,
+) -> Result<Bill, BillError> {
+    let reason = reason.trim();
+    if reason.chars().count() > REASON_MAX {
+        return Err(BillError::Invalid {
+            field: "reason",
+            description: format!("use at most {REASON_MAX} characters"),
+        });
+    }
+    let changed = sqlx::query(
+        "UPDATE bills SET active = 0, inactive_reason = ?,
+             inactivated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ? AND user_id = ?",
+    )
+    .bind((!reason.is_empty()).then_some(reason))
+    .bind(id)
+    .bind(user_id)
+    .execute(pool)
+    .await?
+    .rows_affected();
+    if changed == 0 {
+        return Err(BillError::NotFound);
+    }
+    get(pool, user_id, id).await
+}
+
+pub async fn reactivate(pool: &SqlitePool, user_id: i64, id: i64) -> Result<Bill, BillError> {
+    let changed = sqlx::query(
+        "UPDATE bills SET active = 1, inactive_reason = NULL, inactivated_at = NULL,
+             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ? AND user_id = ?",
+    )
+    .bind(id)
+    .bind(user_id)
+    .execute(pool)
+    .await?
+    .rows_affected();
+    if changed == 0 {
+        return Err(BillError::NotFound);
+    }
+    get(pool, user_id, id).await
+}
+
+/// Deletes a bill and its payments.
+pub async fn delete(pool: &SqlitePool, user_id: i64, id: i64) -> Result<(), BillError> {
+    let deleted = sqlx::query("DELETE FROM bills WHERE id = ? AND user_id = ?")
+        .bind(id)
+        .bind(user_id)
+        .execute(pool)
+        .await?
+        .rows_affected();
+    if deleted == 0 {
+        Err(BillError::NotFound)
+    } else {
+        Ok(())
+    }
+}

@@ -1,0 +1,278 @@
+//! `/api/bills…`, `/api/payments…` and `/api/tracker`: the bill tracker for
+//! the signed-in user. Every query is scoped to that user, so another
+//! user's id answers 404, checked before the body is even read.
+
+use std::collections::HashMap;
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use app::domain::bill::BillForm;
+use app::domain::date::Date;
+use app::domain::tracker::{self, TrackedBill};
+use app::ssr::bills::{self, Bill, BillError, NewPayment};
+
+use crate::auth::CurrentUser;
+use crate::error::ApiError;
+use crate::extract::ApiJson;
+use crate::state::AppState;
+
+impl From<BillError> for ApiError {
+    fn from(error: BillError) -> Self {
+        match error {
+            BillError::NotFound => Self::NotFound("no such bill or payment".into()),
+            BillError::Invalid { field, description } => Self::InvalidField {
+                field: field.to_owned(),
+                description,
+            },
+            BillError::Database(error) => Self::Database(error),
+        }
+    }
+}
+
+/// A bill with its next due date (from today in the user's time zone).
+fn shown(bill: &Bill, today: Date) -> Value {
+    let mut value = serde_json::to_value(bill).unwrap_or_else(|_| json!({}));
+    value["nextDue"] = json!(bill.next_due(today).map(|due| due.to_string()));
+    value
+}
+
+pub async fn list(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Json<Value>, ApiError> {
+    let user = current.user.id;
+    let today = bills::today_for(&state.pool, user).await?;
+    let all = bills::list(&state.pool, user).await?;
+    let shown: Vec<Value> = all.iter().map(|bill| shown(bill, today)).collect();
+    Ok(Json(json!({ "today": today.to_string(), "bills": shown })))
+}
+
+pub async fn create(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiJson(form): ApiJson<BillForm>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let user = current.user.id;
+    let valid = form.validate().map_err(ApiError::InvalidFields)?;
+    let bill = bills::create(&state.pool, user, &valid).await?;
+    let today = bills::today_for(&state.pool, user).await?;
+    Ok((StatusCode::CREATED, Json(shown(&bill, today))))
+}
+
+pub async fn get(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<Json<Value>, ApiError> {
+    let user = current.user.id;
+    let bill = bills::get(&state.pool, user, id).await?;
+    let today = bills::today_for(&state.pool, user).await?;
+    Ok(Json(shown(&bill, today)))
+}
+
+pub async fn update(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let user = current.user.id;
+    bills::get(&state.pool, user, id).await?;
+    let form: BillForm = serde_json::from_slice(&body)
+        .map_err(|error| ApiError::BadRequest(format!("the body is not a bill: {error}")))?;
+    let valid = form.validate().map_err(ApiError::InvalidFields)?;
+    let bill = bills::update(&state.pool, user, id, &valid).await?;
+    let today = bills::today_for(&state.pool, user).await?;
+    Ok(Json(shown(&bill, today)))
+}
+
+pub async fn delete(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    bills::delete(&state.pool, current.user.id, id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct Deactivation {
+    #[serde(default)]
+    reason: String,
+}
+
+pub async fn deactivate(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let user = current.user.id;
+    bills::get(&state.pool, user, id).await?;
+    let request: Deactivation = if body.iter().all(u8::is_ascii_whitespace) {
+        Deactivation::default()
+    } else {
+        serde_json::from_slice(&body)
+            .map_err(|error| ApiError::BadRequest(format!("the body is not JSON: {error}")))?
+    };
+    let bill = bills::deactivate(&state.pool, user, id, &request.reason).await?;
+    let today = bills::today_for(&state.pool, user).await?;
+    Ok(Json(shown(&bill, today)))
+}
+
+pub async fn reactivate(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<Json<Value>, ApiError> {
+    let user = current.user.id;
+    let bill = bills::reactivate(&state.pool, user, id).await?;
+    let today = bills::today_for(&state.pool, user).await?;
+    Ok(Json(shown(&bill, today)))
+}
+
+pub async fn payments(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<Json<Value>, ApiError> {
+    let payments = bills::list_payments(&state.pool, current.user.id, id).await?;
+    Ok(Json(json!({ "payments": payments })))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PaymentBody {
+    amount_minor: Option<i64>,
+    paid_on: Option<String>,
+    #[serde(default)]
+    method: String,
+}
+
+pub async fn record_payment(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+    body: axum::body::Bytes,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let user = current.user.id;
+    let bill = bills::get(&state.pool, user, id).await?;
+    let request: PaymentBody = serde_json::from_slice(&body)
+        .map_err(|error| ApiError::BadRequest(format!("the body is not a payment: {error}")))?;
+    let paid_on = match request
+        .paid_on
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+    {
+        Some(text) => Date::parse(text).map_err(|_| ApiError::InvalidField {
+            field: "paidOn".into(),
+            description: "enter the payment date, like 2026-01-31".into(),
+        })?,
+        None => bills::today_for(&state.pool, user).await?,
+    };
+    let payment = NewPayment {
+        // The bill's amount when none is given: "mark paid".
+        amount_minor: request.amount_minor.unwrap_or(bill.amount_minor),
+        paid_on,
+        method: request.method,
+    };
+    let recorded = bills::record_payment(&state.pool, user, id, &payment).await?;
+    Ok((StatusCode::CREATED, Json(json!(recorded))))
+}
+
+pub async fn undo_payment(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    bills::undo_payment(&state.pool, current.user.id, id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AutopayFailure {
+    failed: bool,
+}
+
+pub async fn flag_autopay_failure(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let user = current.user.id;
+    bills::payment_by_id(&state.pool, user, id).await?;
+    let request: AutopayFailure =
+        serde_json::from_slice(&body).map_err(|_| ApiError::InvalidField {
+            field: "failed".into(),
+            description: "send {\"failed\": true} or {\"failed\": false}".into(),
+        })?;
+    let payment = bills::flag_autopay_failure(&state.pool, user, id, request.failed).await?;
+    Ok(Json(json!(payment)))
+}
+
+/// `GET /api/tracker`: this month at a glance.
+pub async fn tracker(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Json<Value>, ApiError> {
+    let user = current.user.id;
+    let today = bills::today_for(&state.pool, user).await?;
+    let (first, last) = tracker::month_bounds(today);
+    let all = bills::list(&state.pool, user).await?;
+    let paid: Vec<(i64, String)> = sqlx::query_as(
+        "SELECT bill_id, paid_on FROM payments WHERE user_id = ? AND paid_on BETWEEN ? AND ?",
+    )
+    .bind(user)
+    .bind(first.to_string())
+    .bind(last.to_string())
+    .fetch_all(&state.pool)
+    .await?;
+    let mut paid_by_bill: HashMap<i64, Vec<Date>> = HashMap::new();
+    for (bill_id, paid_on) in paid {
+        if let Ok(date) = Date::parse(&paid_on) {
+            paid_by_bill.entry(bill_id).or_default().push(date);
+        }
+    }
+    let tracked: Vec<TrackedBill> = all
+        .iter()
+        .filter(|bill| bill.active)
+        .filter_map(|bill| {
+            Some(TrackedBill {
+                id: bill.id,
+                cadence: bill.cadence()?,
+                anchor: Date::parse(&bill.anchor_date).ok()?,
+                due_day: u8::try_from(bill.due_day).ok()?,
+                amount_minor: bill.amount_minor,
+                paid_on: paid_by_bill.remove(&bill.id).unwrap_or_default(),
+            })
+        })
+        .collect();
+    let (entries, totals) = tracker::month_view(today, &tracked);
+    let by_id: HashMap<i64, &Bill> = all.iter().map(|bill| (bill.id, bill)).collect();
+    let entries: Vec<Value> = entries
+        .iter()
+        .filter_map(|entry| {
+            let bill = by_id.get(&entry.bill_id)?;
+            let mut value = json!(entry);
+            value["name"] = json!(bill.name);
+            value["currency"] = json!(bill.currency);
+            value["autopay"] = json!(bill.autopay);
+            value["category"] = json!(bill.category);
+            Some(value)
+        })
+        .collect();
+    Ok(Json(json!({
+        "today": today.to_string(),
+        "month": today.year_month().to_string(),
+        "entries": entries,
+        "totals": totals,
+    })))
+}

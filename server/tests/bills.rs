@@ -1,0 +1,375 @@
+//! The bill tracker's API against a fresh database: bills, payments, debts
+//! with monthly interest (also across a restart), the Tracker, and that one
+//! user cannot reach another's bills.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use reqwest::Method;
+use serde_json::{json, Value};
+use support::browser::Browser;
+use support::{spawn_app, TestApp};
+
+const ADMIN: &str = "admin@example.com";
+const PASSWORD: &str = "correct horse battery staple";
+
+fn vars() -> Vec<(&'static str, &'static str)> {
+    vec![
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
+        ("BOOTSTRAP_ADMIN_PASSWORD", PASSWORD),
+    ]
+}
+
+async fn app() -> (TestApp, Browser) {
+    let app = spawn_app(&vars()).await;
+    let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+    (app, browser)
+}
+
+fn rent() -> Value {
+    json!({
+        "name": "Rent", "amountMinor": 150_000, "cadence": "monthly", "dueDay": 1,
+        "anchorDate": "2026-01-01", "category": "Housing", "autopay": true
+    })
+}
+
+fn card() -> Value {
+    json!({
+        "name": "Credit card", "amountMinor": 10_000, "cadence": "monthly", "dueDay": 20,
+        "anchorDate": "2026-01-20", "debt": true, "balanceMinor": 100_000, "aprBasisPoints": 1200
+    })
+}
+
+async fn create(browser: &Browser, body: Value) -> Value {
+    let (status, bill) = browser.send(Method::POST, "/api/bills", body).await;
+    assert_eq!(status, 201, "{bill}");
+    bill
+}
+
+async fn pay(browser: &Browser, bill: i64, body: Value) -> (u16, Value) {
+    browser
+        .send(Method::POST, &format!("/api/bills/{bill}/payments"), body)
+        .await
+}
+
+#[tokio::test]
+async fn bills_are_created_read_edited_ended_restarted_and_deleted() {
+    let (_app, browser) = app().await;
+    let bill = create(&browser, rent()).await;
+    let id = bill["id"].as_i64().unwrap();
+    assert_eq!(bill["currency"], "USD");
+    assert_eq!(bill["active"], true);
+    let next_due = bill["nextDue"].as_str().unwrap();
+    assert!(next_due.ends_with("-01"), "{next_due}");
+
+    let listed = browser.json("/api/bills").await;
+    assert_eq!(listed["bills"].as_array().unwrap().len(), 1);
+    assert!(listed["today"].as_str().unwrap().len() == 10);
+
+    let mut edited = rent();
+    edited["amountMinor"] = json!(155_000);
+    edited["dueDay"] = json!(31);
+    let (status, after) = browser
+        .send(Method::PUT, &format!("/api/bills/{id}"), edited)
+        .await;
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after["amountMinor"], 155_000);
+
+    let (status, ended) = browser
+        .send(
+            Method::POST,
+            &format!("/api/bills/{id}/deactivate"),
+            json!({ "reason": "moved out" }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(ended["active"], false);
+    assert_eq!(ended["inactiveReason"], "moved out");
+    assert!(ended["inactivatedAt"].is_string());
+    let (_, again) = browser
+        .send(
+            Method::POST,
+            &format!("/api/bills/{id}/reactivate"),
+            json!({}),
+        )
+        .await;
+    assert_eq!(again["active"], true);
+    assert_eq!(again["inactiveReason"], Value::Null);
+
+    assert_eq!(
+        browser
+            .status(Method::DELETE, &format!("/api/bills/{id}"))
+            .await,
+        204
+    );
+    assert_eq!(
+        browser
+            .status(Method::GET, &format!("/api/bills/{id}"))
+            .await,
+        404
+    );
+}
+
+#[tokio::test]
+async fn bad_bills_name_every_field_and_store_nothing() {
+    let (_app, browser) = app().await;
+    let (status, body) = browser
+        .send(
+            Method::POST,
+            "/api/bills",
+            json!({ "name": "", "amountMinor": -5, "cadence": "sometimes", "dueDay": 0, "anchorDate": "soon" }),
+        )
+        .await;
+    assert_eq!(status, 400);
+    let fields: Vec<&str> = body["error"]["details"][0]["fieldViolations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        ["name", "amountMinor", "cadence", "dueDay", "anchorDate"]
+    );
+    let (status, _) = browser
+        .send(
+            Method::POST,
+            "/api/bills",
+            json!({ "name": "x", "surprise": 1 }),
+        )
+        .await;
+    assert_eq!(status, 400, "unknown fields are refused");
+    assert!(browser.json("/api/bills").await["bills"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+}
+
+#[tokio::test]
+async fn payments_are_recorded_flagged_and_undone() {
+    let (_app, browser) = app().await;
+    let bill = create(&browser, rent()).await;
+    let id = bill["id"].as_i64().unwrap();
+    // "Mark paid": no amount means the bill's amount, today.
+    let (status, payment) = pay(&browser, id, json!({})).await;
+    assert_eq!(status, 201, "{payment}");
+    assert_eq!(payment["amountMinor"], 150_000);
+    assert_eq!(payment["method"], "manual");
+    let payment_id = payment["id"].as_i64().unwrap();
+
+    let (status, flagged) = browser
+        .send(
+            Method::PUT,
+            &format!("/api/payments/{payment_id}/autopay-failure"),
+            json!({ "failed": true }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(flagged["autopayFailure"], true);
+
+    let (status, body) = pay(
+        &browser,
+        id,
+        json!({ "amountMinor": 100, "paidOn": "31/01/2026" }),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body["error"]["details"][0]["fieldViolations"][0]["field"],
+        "paidOn"
+    );
+
+    let listed = browser.json(&format!("/api/bills/{id}/payments")).await;
+    assert_eq!(listed["payments"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        browser
+            .status(Method::DELETE, &format!("/api/payments/{payment_id}"))
+            .await,
+        204
+    );
+    let listed = browser.json(&format!("/api/bills/{id}/payments")).await;
+    assert!(listed["payments"].as_array().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn debt_interest_is_charged_once_per_month_even_across_a_restart() {
+    let (app, browser) = app().await;
+    let card = create(&browser, card()).await;
+    let id = card["id"].as_i64().unwrap();
+
+    let (_, first) = pay(
+        &browser,
+        id,
+        json!({ "amountMinor": 10_000, "paidOn": "2026-11-05" }),
+    )
+    .await;
+    assert_eq!(
+        first["interestDeltaMinor"], 1000,
+        "1 % of 1,000.00 for November"
+    );
+    let bill = browser.json(&format!("/api/bills/{id}")).await;
+    assert_eq!(bill["balanceMinor"], 91_000);
+    assert_eq!(bill["interestAccruedMonth"], "2026-11");
+
+    // Same month after a restart: no second charge.
+    let app = app.restart(&vars()).await;
+    let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+    let (_, second) = pay(
+        &browser,
+        id,
+        json!({ "amountMinor": 10_000, "paidOn": "2026-11-20" }),
+    )
+    .await;
+    assert_eq!(second["interestDeltaMinor"], 0);
+    assert_eq!(
+        browser.json(&format!("/api/bills/{id}")).await["balanceMinor"],
+        81_000
+    );
+
+    // Two months later: December and January are both charged, compounding.
+    let (_, third) = pay(
+        &browser,
+        id,
+        json!({ "amountMinor": 10_000, "paidOn": "2027-01-20" }),
+    )
+    .await;
+    assert_eq!(third["interestDeltaMinor"], 810 + 818);
+    let bill = browser.json(&format!("/api/bills/{id}")).await;
+    assert_eq!(bill["balanceMinor"], 81_000 + 1628 - 10_000);
+    assert_eq!(bill["interestAccruedMonth"], "2027-01");
+
+    // Undoing it gives the balance and the months back.
+    let third_id = third["id"].as_i64().unwrap();
+    assert_eq!(
+        browser
+            .status(Method::DELETE, &format!("/api/payments/{third_id}"))
+            .await,
+        204
+    );
+    let bill = browser.json(&format!("/api/bills/{id}")).await;
+    assert_eq!(bill["balanceMinor"], 81_000);
+    assert_eq!(bill["interestAccruedMonth"], "2026-11");
+
+    // Paying more than is owed is refused and changes nothing.
+    let (status, body) = pay(
+        &browser,
+        id,
+        json!({ "amountMinor": 1_000_000, "paidOn": "2026-11-21" }),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(
+        body["error"]["details"][0]["fieldViolations"][0]["field"],
+        "amountMinor"
+    );
+    assert_eq!(
+        browser.json(&format!("/api/bills/{id}")).await["balanceMinor"],
+        81_000
+    );
+}
+
+#[tokio::test]
+async fn the_tracker_shows_the_month_and_marking_paid_moves_the_totals() {
+    let (_app, browser) = app().await;
+    let today = browser.json("/api/bills").await["today"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let day: i64 = today[8..10].parse().unwrap();
+    let mut due_today = rent();
+    due_today["dueDay"] = json!(day);
+    due_today["anchorDate"] = json!(format!("{}-{:02}", &today[..7], day));
+    let bill = create(&browser, due_today).await;
+    let id = bill["id"].as_i64().unwrap();
+
+    let tracker = browser.json("/api/tracker").await;
+    assert_eq!(tracker["today"], today.as_str());
+    let entry = &tracker["entries"][0];
+    assert_eq!(entry["billId"], id);
+    assert_eq!(entry["status"], "dueSoon");
+    assert_eq!(entry["name"], "Rent");
+    assert_eq!(
+        tracker["totals"],
+        json!({ "dueMinor": 150_000, "paidMinor": 0, "remainingMinor": 150_000, "overdueMinor": 0 })
+    );
+
+    let (status, _) = pay(&browser, id, json!({})).await;
+    assert_eq!(status, 201);
+    let tracker = browser.json("/api/tracker").await;
+    assert_eq!(tracker["entries"][0]["status"], "paid");
+    assert_eq!(tracker["totals"]["paidMinor"], 150_000);
+    assert_eq!(tracker["totals"]["remainingMinor"], 0);
+}
+
+#[tokio::test]
+async fn another_user_cannot_see_or_touch_a_bill() {
+    let (app, admin) = app().await;
+    let bill = create(&admin, rent()).await;
+    let id = bill["id"].as_i64().unwrap();
+    let (_, payment) = pay(&admin, id, json!({})).await;
+    let payment_id = payment["id"].as_i64().unwrap();
+
+    let (status, _) = admin
+        .send(
+            Method::PUT,
+            "/api/admin/registration",
+            json!({ "open": true }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let mut bea = Browser::open(&app.address).await;
+    let registered = bea
+        .register(json!({ "email": "bea@example.com", "name": "Bea", "password": PASSWORD }))
+        .await;
+    assert_eq!(registered.status(), 200);
+
+    for (method, path, body) in [
+        (Method::GET, format!("/api/bills/{id}"), json!(null)),
+        (Method::PUT, format!("/api/bills/{id}"), rent()),
+        (Method::DELETE, format!("/api/bills/{id}"), json!(null)),
+        (
+            Method::POST,
+            format!("/api/bills/{id}/deactivate"),
+            json!({}),
+        ),
+        (
+            Method::POST,
+            format!("/api/bills/{id}/reactivate"),
+            json!({}),
+        ),
+        (
+            Method::GET,
+            format!("/api/bills/{id}/payments"),
+            json!(null),
+        ),
+        (Method::POST, format!("/api/bills/{id}/payments"), json!({})),
+        (
+            Method::DELETE,
+            format!("/api/payments/{payment_id}"),
+            json!(null),
+        ),
+        (
+            Method::PUT,
+            format!("/api/payments/{payment_id}/autopay-failure"),
+            json!({ "failed": true }),
+        ),
+    ] {
+        let (status, answer) = bea.send(method.clone(), &path, body).await;
+        assert_eq!(status, 404, "{method} {path}: {answer}");
+    }
+    assert!(bea.json("/api/bills").await["bills"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    assert!(bea.json("/api/tracker").await["entries"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    let mine = admin.json(&format!("/api/bills/{id}")).await;
+    assert_eq!(mine["active"], true);
+    assert_eq!(mine["amountMinor"], 150_000);
+    assert_eq!(
+        admin.json(&format!("/api/bills/{id}/payments")).await["payments"][0]["autopayFailure"],
+        false
+    );
+}
