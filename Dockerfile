@@ -22,7 +22,7 @@ LABEL org.opencontainers.image.title="Tally" \
       org.opencontainers.image.description="Self-hosted tracker for bills, debts and subscriptions" \
       org.opencontainers.image.version="${VERSION}"
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ca-certificates libssl3 \
+ && apt-get install -y --no-install-recommends ca-certificates libssl3 tzdata \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --gid 1001 tally \
  && useradd --uid 1001 --gid 1001 --home-dir /app --no-create-home --shell /usr/sbin/nologin tally \

@@ -2,13 +2,13 @@ use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, HashedStylesheet, Link, Meta, MetaTags, Title};
 use leptos_router::{
     components::{Route, Router, Routes},
-    StaticSegment,
+    ParamSegment, StaticSegment,
 };
 
 use crate::components::layout::Layout;
 use crate::pages::{
     admin::AdminPage, contact::ContactPage, features::FeaturesPage, home::HomePage,
-    login::LoginPage, not_found::NotFound, operations::OperationsPage, pricing::PricingPage,
+    login::LoginPage, not_found::NotFound, operations::OperationsPage, bill::BillPage, bills::BillsPage, subscriptions::SubscriptionsPage, tracker::TrackerPage, pricing::PricingPage,
     privacy::PrivacyPage, profile::ProfilePage, register::RegisterPage, support::SupportPage,
 };
 
@@ -62,6 +62,10 @@ pub fn App() -> impl IntoView {
                     <Route path=StaticSegment("register") view=RegisterPage/>
                     <Route path=StaticSegment("admin") view=AdminPage/>
                     <Route path=StaticSegment("operations") view=OperationsPage/>
+                    <Route path=StaticSegment("tracker") view=TrackerPage/>
+                    <Route path=StaticSegment("bills") view=BillsPage/>
+                    <Route path=(StaticSegment("bills"), ParamSegment("id")) view=BillPage/>
+                    <Route path=StaticSegment("subscriptions") view=SubscriptionsPage/>
                 </Routes>
             </Layout>
         </Router>

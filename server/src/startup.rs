@@ -327,6 +327,10 @@ fn router(state: AppState) -> Router {
         >(
             move || provide_context(sources.clone()), app::shell
         ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            middleware::signed_in_pages::require_session,
+        ))
         .with_state(state)
         .layer(axum::middleware::from_fn(middleware::csrf::require_csrf))
         .layer(cors(&settings))

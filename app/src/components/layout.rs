@@ -20,6 +20,9 @@ pub fn Layout(children: Children) -> impl IntoView {
                 </A>
                 <nav class="site-nav" aria-label="Main">
                     <ul>
+                        <li><A href="/tracker">"Tracker"</A></li>
+                        <li><A href="/bills">"Bills"</A></li>
+                        <li><A href="/subscriptions">"Subscriptions"</A></li>
                         <li><A href="/features">"Features"</A></li>
                         <li><A href="/pricing">"Pricing"</A></li>
                         <li><A href="/support">"Support"</A></li>

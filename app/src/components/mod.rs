@@ -1,8 +1,10 @@
 pub mod account_details;
 pub mod api_tokens;
+pub mod bill_form;
 pub mod layout;
 pub mod live_operation;
 pub mod maintenance;
+pub mod payoff_chart;
 pub mod privacy;
 pub mod security_keys;
 pub mod sign_in_history;

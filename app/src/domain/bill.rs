@@ -236,6 +236,81 @@ impl BillForm {
     }
 }
 
+/// A bill as the API answers it, for the pages.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct BillRecord {
+    pub id: i64,
+    pub name: String,
+    pub amount_minor: i64,
+    pub currency: String,
+    pub cadence: String,
+    pub cadence_interval: i64,
+    pub due_day: i64,
+    pub anchor_date: String,
+    pub category: String,
+    pub notes: String,
+    pub autopay: bool,
+    pub subscription: bool,
+    pub debt: bool,
+    pub balance_minor: Option<i64>,
+    pub apr_basis_points: Option<i64>,
+    pub minimum_payment_minor: Option<i64>,
+    pub interest_accrued_month: Option<String>,
+    pub catalog_id: Option<i64>,
+    pub active: bool,
+    pub inactive_reason: Option<String>,
+    pub inactivated_at: Option<String>,
+    pub autopay_verified_at: Option<String>,
+    pub sort_order: i64,
+    pub next_due: Option<String>,
+}
+
+impl BillRecord {
+    pub fn currency(&self) -> Currency {
+        Currency::parse(&self.currency).unwrap_or(Currency::USD)
+    }
+
+    pub fn cadence(&self) -> Option<Cadence> {
+        Cadence::parse(&self.cadence, self.cadence_interval).ok()
+    }
+
+    /// The form holding this bill, for editing.
+    pub fn to_form(&self) -> BillForm {
+        BillForm {
+            name: self.name.clone(),
+            amount_minor: self.amount_minor,
+            currency: self.currency.clone(),
+            cadence: self.cadence.clone(),
+            cadence_interval: Some(self.cadence_interval),
+            due_day: self.due_day,
+            anchor_date: self.anchor_date.clone(),
+            category: self.category.clone(),
+            notes: self.notes.clone(),
+            autopay: self.autopay,
+            subscription: self.subscription,
+            debt: self.debt,
+            balance_minor: self.balance_minor,
+            apr_basis_points: self.apr_basis_points,
+            minimum_payment_minor: self.minimum_payment_minor,
+            catalog_id: self.catalog_id,
+        }
+    }
+}
+
+/// A payment as the API answers it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PaymentRecord {
+    pub id: i64,
+    pub bill_id: i64,
+    pub amount_minor: i64,
+    pub paid_on: String,
+    pub method: String,
+    pub interest_delta_minor: i64,
+    pub autopay_failure: bool,
+}
+
 /// A month of payments on a debt until it is paid off: (month number,
 /// balance after the payment), at most 600 months. Empty when the payment
 /// does not cover the interest (the debt would never be paid off).

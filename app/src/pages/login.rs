@@ -1,7 +1,7 @@
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
-use leptos_router::hooks::use_navigate;
+use leptos_router::hooks::{use_navigate, use_query_map};
 use serde::{Deserialize, Serialize};
 
 use crate::api::{self, Me};
@@ -65,10 +65,18 @@ pub fn LoginPage() -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let pending = RwSignal::new(false);
     let navigate = use_navigate();
+    let query = use_query_map();
+    // Where to go afterwards: a page of this site only.
+    let next = move || {
+        query
+            .with_untracked(|query| query.get("next"))
+            .filter(|next| next.starts_with('/') && !next.starts_with("//"))
+            .unwrap_or_else(|| "/profile".to_owned())
+    };
 
     let finish = move |answer: Option<Answer>| match answer {
         Some(Answer { user: Some(_), .. }) => {
-            navigate("/profile", Default::default());
+            navigate(&next(), Default::default());
         }
         Some(Answer {
             challenge: Some(next),

@@ -1,4 +1,6 @@
 pub mod admin;
+pub mod bill;
+pub mod bills;
 pub mod contact;
 pub mod features;
 pub mod home;
@@ -9,4 +11,6 @@ pub mod pricing;
 pub mod privacy;
 pub mod profile;
 pub mod register;
+pub mod subscriptions;
 pub mod support;
+pub mod tracker;

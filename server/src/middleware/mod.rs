@@ -6,3 +6,4 @@ pub mod deadline;
 pub mod hosts;
 pub mod request_id;
 pub mod security_headers;
+pub mod signed_in_pages;

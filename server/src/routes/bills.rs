@@ -33,6 +33,14 @@ impl From<BillError> for ApiError {
     }
 }
 
+/// The user's locale and default currency.
+async fn preferences(state: &AppState, user: i64) -> Result<(String, String), ApiError> {
+    Ok(sqlx::query_as("SELECT locale, currency FROM users WHERE id = ?")
+        .bind(user)
+        .fetch_one(&state.pool)
+        .await?)
+}
+
 /// A bill with its next due date (from today in the user's time zone).
 fn shown(bill: &Bill, today: Date) -> Value {
     let mut value = serde_json::to_value(bill).unwrap_or_else(|_| json!({}));
@@ -48,7 +56,13 @@ pub async fn list(
     let today = bills::today_for(&state.pool, user).await?;
     let all = bills::list(&state.pool, user).await?;
     let shown: Vec<Value> = all.iter().map(|bill| shown(bill, today)).collect();
-    Ok(Json(json!({ "today": today.to_string(), "bills": shown })))
+    let (locale, currency) = preferences(&state, user).await?;
+    Ok(Json(json!({
+        "today": today.to_string(),
+        "locale": locale,
+        "currency": currency,
+        "bills": shown,
+    })))
 }
 
 pub async fn create(
@@ -269,10 +283,29 @@ pub async fn tracker(
             Some(value)
         })
         .collect();
+    let (locale, currency) = preferences(&state, user).await?;
     Ok(Json(json!({
         "today": today.to_string(),
+        "locale": locale,
+        "currency": currency,
         "month": today.year_month().to_string(),
         "entries": entries,
         "totals": totals,
     })))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Order {
+    ids: Vec<i64>,
+}
+
+/// `PUT /api/bills/order` `{"ids": [3, 1, 2]}`: the Custom sort.
+pub async fn reorder(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiJson(order): ApiJson<Order>,
+) -> Result<StatusCode, ApiError> {
+    bills::reorder(&state.pool, current.user.id, &order.ids).await?;
+    Ok(StatusCode::NO_CONTENT)
 }

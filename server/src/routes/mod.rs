@@ -17,6 +17,7 @@ pub mod contact;
 pub mod diagnostics;
 pub mod health;
 pub mod operations;
+pub mod preferences;
 pub mod profile;
 pub mod registration;
 pub mod security_keys;
@@ -50,6 +51,7 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             &["GET", "POST"],
             get(bills::list).post(bills::create),
         ),
+        route("/api/bills/order", &["PUT"], put(bills::reorder)),
         route(
             "/api/bills/{id}",
             &["GET", "PUT", "DELETE"],
@@ -81,6 +83,11 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             put(bills::flag_autopay_failure),
         ),
         route("/api/tracker", &["GET"], get(bills::tracker)),
+        route(
+            "/api/profile/preferences",
+            &["GET", "PUT"],
+            get(preferences::get).put(preferences::set),
+        ),
         route("/v1/operations", &["GET"], get(operations::list)),
         route(
             "/v1/users/{user}/operations",

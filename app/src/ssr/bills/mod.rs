@@ -10,5 +10,7 @@ pub use payments::{
     Payment,
 };
 pub use store::{
-    create, deactivate, delete, get, list, reactivate, today_for, update, Bill, BillError,
+    create, deactivate, delete, get, known_time_zone, list, reactivate, reorder, today_for,
+    update, Bill,
+    BillError,
 };

@@ -71,6 +71,12 @@ impl Bill {
     }
 }
 
+/// Whether `name` is a time zone Tally knows (IANA names like
+/// `Europe/Berlin`).
+pub fn known_time_zone(name: &str) -> bool {
+    jiff::tz::TimeZone::get(name).is_ok()
+}
+
 /// "Today" in the user's time zone (`users.time_zone`, UTC when unknown).
 pub async fn today_for(pool: &SqlitePool, user_id: i64) -> Result<Date, sqlx::Error> {
     let zone: Option<String> = sqlx::query_scalar("SELECT time_zone FROM users WHERE id = ?")
@@ -268,4 +274,34 @@ pub async fn delete(pool: &SqlitePool, user_id: i64, id: i64) -> Result<(), Bill
     } else {
         Ok(())
     }
+}
+
+/// Puts the user's bills in the order of `ids` (the Subscriptions page's
+/// Custom sort). Every id must be one of the user's bills, each once.
+pub async fn reorder(pool: &SqlitePool, user_id: i64, ids: &[i64]) -> Result<(), BillError> {
+    let mut unique = ids.to_vec();
+    unique.sort_unstable();
+    unique.dedup();
+    if unique.len() != ids.len() {
+        return Err(BillError::Invalid {
+            field: "ids",
+            description: "each bill may appear once".into(),
+        });
+    }
+    let mut tx = pool.begin().await?;
+    for (position, id) in ids.iter().enumerate() {
+        let changed = sqlx::query("UPDATE bills SET sort_order = ? WHERE id = ? AND user_id = ?")
+            .bind(i64::try_from(position).unwrap_or(i64::MAX))
+            .bind(id)
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        if changed == 0 {
+            // Nothing is kept: the transaction rolls back when dropped.
+            return Err(BillError::NotFound);
+        }
+    }
+    tx.commit().await?;
+    Ok(())
 }

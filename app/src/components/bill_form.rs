@@ -1,0 +1,192 @@
+//! The form that creates or edits a bill. What a person types (amounts,
+//! the yearly rate) becomes minor units and basis points with the shared
+//! rules, then the whole bill is checked with `BillForm::validate`, the
+//! rules the server applies again; every bad field shows its message.
+
+use leptos::ev::SubmitEvent;
+use leptos::prelude::*;
+
+use crate::api;
+use crate::components::submission_form::FormState;
+use crate::components::text_field::TextField;
+use crate::domain::bill::{BillForm, BillRecord, CATEGORIES};
+use crate::domain::contact::FieldViolation;
+use crate::domain::money::{minor_to_input, parse_minor, Currency};
+
+fn typed(field: &str, text: &str, digits: u8, problems: &mut Vec<FieldViolation>) -> Option<i64> {
+    match parse_minor(text, digits) {
+        Ok(minor) => Some(minor),
+        Err(error) => {
+            problems.push(FieldViolation {
+                field: field.to_owned(),
+                description: error.to_string(),
+            });
+            None
+        }
+    }
+}
+
+/// `existing`: the bill being edited (None creates one). `on_saved` gets the
+/// stored bill.
+#[component]
+pub fn BillFormView(
+    existing: Option<BillRecord>,
+    default_currency: String,
+    today: String,
+    on_saved: impl Fn(BillRecord) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let start = existing.clone().unwrap_or_else(|| BillRecord {
+        currency: default_currency.clone(),
+        cadence: "monthly".into(),
+        cadence_interval: 1,
+        due_day: today.get(8..10).and_then(|d| d.parse().ok()).unwrap_or(1),
+        anchor_date: today.clone(),
+        category: "Other".into(),
+        active: true,
+        ..BillRecord::default()
+    });
+    let digits = start.currency().digits();
+    let editing = existing.as_ref().map(|bill| bill.id);
+    let catalog_id = start.catalog_id;
+    let name = RwSignal::new(start.name.clone());
+    let amount = RwSignal::new(if editing.is_some() { minor_to_input(start.amount_minor, digits) } else { String::new() });
+    let currency = RwSignal::new(start.currency.clone());
+    let cadence = RwSignal::new(start.cadence.clone());
+    let interval = RwSignal::new(start.cadence_interval.to_string());
+    let due_day = RwSignal::new(start.due_day.to_string());
+    let anchor = RwSignal::new(start.anchor_date.clone());
+    let category = RwSignal::new(start.category.clone());
+    let notes = RwSignal::new(start.notes.clone());
+    let autopay = RwSignal::new(start.autopay);
+    let subscription = RwSignal::new(start.subscription);
+    let debt = RwSignal::new(start.debt);
+    let balance = RwSignal::new(start.balance_minor.map(|b| minor_to_input(b, digits)).unwrap_or_default());
+    let apr = RwSignal::new(start.apr_basis_points.map(|bp| minor_to_input(bp, 2)).unwrap_or_default());
+    let minimum = RwSignal::new(start.minimum_payment_minor.map(|m| minor_to_input(m, digits)).unwrap_or_default());
+    let form = FormState::new();
+
+    let submit = move |event: SubmitEvent| {
+        event.prevent_default();
+        if form.sending.get_untracked() {
+            return;
+        }
+        let digits = Currency::parse(&currency.get_untracked()).map_or(2, |c| c.digits());
+        let mut problems = Vec::new();
+        let amount_minor = typed("amountMinor", &amount.get_untracked(), digits, &mut problems);
+        let is_debt = debt.get_untracked();
+        let optional = |field: &str, text: String, digits: u8, problems: &mut Vec<FieldViolation>| {
+            if text.trim().is_empty() { None } else { typed(field, &text, digits, problems) }
+        };
+        let balance_minor = if is_debt { optional("balanceMinor", balance.get_untracked(), digits, &mut problems) } else { None };
+        let apr_basis_points = if is_debt { optional("aprBasisPoints", apr.get_untracked(), 2, &mut problems) } else { None };
+        let minimum_payment_minor = if is_debt { optional("minimumPaymentMinor", minimum.get_untracked(), digits, &mut problems) } else { None };
+        let body = BillForm {
+            name: name.get_untracked(),
+            amount_minor: amount_minor.unwrap_or(0),
+            currency: currency.get_untracked(),
+            cadence: cadence.get_untracked(),
+            cadence_interval: interval.get_untracked().trim().parse().ok(),
+            due_day: due_day.get_untracked().trim().parse().unwrap_or(0),
+            anchor_date: anchor.get_untracked(),
+            category: category.get_untracked(),
+            notes: notes.get_untracked(),
+            autopay: autopay.get_untracked(),
+            subscription: subscription.get_untracked(),
+            debt: is_debt,
+            balance_minor,
+            apr_basis_points,
+            minimum_payment_minor,
+            // Editing keeps a catalog link as it is.
+            catalog_id,
+        };
+        if let Err(more) = body.validate() {
+            for violation in more {
+                if !problems.iter().any(|p| p.field == violation.field) {
+                    problems.push(violation);
+                }
+            }
+        }
+        if !problems.is_empty() {
+            form.violations.set(problems);
+            form.error.set(Some("Please fix the marked fields.".into()));
+            return;
+        }
+        form.violations.set(Vec::new());
+        form.error.set(None);
+        form.sending.set(true);
+        leptos::task::spawn_local(async move {
+            let result = match editing {
+                Some(id) => api::send_json::<_, BillRecord>("PUT", &format!("/api/bills/{id}"), &body).await,
+                None => api::send_json::<_, BillRecord>("POST", "/api/bills", &body).await,
+            };
+            form.sending.set(false);
+            match result {
+                Ok(Some(saved)) => on_saved(saved),
+                Ok(None) => {}
+                Err(api::ApiFailure::Answered { violations, message, .. }) if !violations.is_empty() || !message.is_empty() => {
+                    if violations.is_empty() {
+                        form.error.set(Some(message));
+                    } else {
+                        form.violations.set(violations);
+                        form.error.set(Some("Please fix the marked fields.".into()));
+                    }
+                }
+                Err(failure) => form.error.set(Some(failure.message())),
+            }
+        });
+    };
+    let custom = move || cadence.get().starts_with("custom");
+    view! {
+        <form class="bill-form" on:submit=submit novalidate>
+            <TextField id="name" label="Name" value=name error=form.error_for("name") required=true maxlength=200/>
+            <div class="field-row">
+                <TextField id="amountMinor" label="Amount" value=amount error=form.error_for("amountMinor") required=true maxlength=20/>
+                <TextField id="currency" label="Currency" value=currency error=form.error_for("currency") required=true maxlength=3/>
+            </div>
+            <div class="field-row">
+                <div class="field">
+                    <label for="cadence">"How often"</label>
+                    <select id="cadence" on:change=move |ev| cadence.set(event_target_value(&ev)) prop:value=move || cadence.get()>
+                        <option value="weekly">"Weekly"</option>
+                        <option value="biweekly">"Every two weeks"</option>
+                        <option value="monthly">"Monthly"</option>
+                        <option value="quarterly">"Quarterly"</option>
+                        <option value="yearly">"Yearly"</option>
+                        <option value="custom_days">"Every N days"</option>
+                        <option value="custom_months">"Every N months"</option>
+                    </select>
+                    <p class="field-error">{move || form.error_for("cadence").get()}</p>
+                </div>
+                <Show when=custom>
+                    <TextField id="cadenceInterval" label="N" kind="number" value=interval error=form.error_for("cadenceInterval") required=true maxlength=3/>
+                </Show>
+                <TextField id="dueDay" label="Due day of the month" kind="number" value=due_day error=form.error_for("dueDay") required=true maxlength=2/>
+            </div>
+            <TextField id="anchorDate" label="First due date" kind="date" value=anchor error=form.error_for("anchorDate") required=true maxlength=10/>
+            <div class="field">
+                <label for="category">"Category"</label>
+                <input id="category" list="categories" maxlength="60" prop:value=move || category.get() on:input=move |ev| category.set(event_target_value(&ev))/>
+                <datalist id="categories">{CATEGORIES.iter().map(|c| view! { <option value=*c></option> }).collect_view()}</datalist>
+                <p class="field-error">{move || form.error_for("category").get()}</p>
+            </div>
+            <TextField id="notes" label="Notes" value=notes error=form.error_for("notes") multiline=true maxlength=2000/>
+            <fieldset class="checks">
+                <legend>"This bill"</legend>
+                <label><input type="checkbox" prop:checked=move || autopay.get() on:change=move |ev| autopay.set(event_target_checked(&ev))/>" is paid by autopay"</label>
+                <label><input type="checkbox" prop:checked=move || subscription.get() on:change=move |ev| subscription.set(event_target_checked(&ev))/>" is a subscription"</label>
+                <label><input type="checkbox" prop:checked=move || debt.get() on:change=move |ev| debt.set(event_target_checked(&ev))/>" is a debt (a balance with interest)"</label>
+            </fieldset>
+            <Show when=move || debt.get()>
+                <div class="field-row">
+                    <TextField id="balanceMinor" label="Balance owed" value=balance error=form.error_for("balanceMinor") required=true maxlength=20/>
+                    <TextField id="aprBasisPoints" label="Yearly rate (APR %)" value=apr error=form.error_for("aprBasisPoints") maxlength=8/>
+                    <TextField id="minimumPaymentMinor" label="Minimum payment" value=minimum error=form.error_for("minimumPaymentMinor") maxlength=20/>
+                </div>
+            </Show>
+            <p class="field-error" role="alert">{move || form.error.get()}</p>
+            <button type="submit" class="button" disabled=move || form.sending.get()>
+                {move || if form.sending.get() { "Saving…" } else if editing.is_some() { "Save changes" } else { "Add bill" }}
+            </button>
+        </form>
+    }
+}

@@ -1,0 +1,198 @@
+//! `/bills/:id`: one bill: its details and next due date, its payments
+//! (record, undo, flag a failed autopay), editing, ending or restarting it,
+//! and for a debt the payoff curve.
+
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::{use_navigate, use_params_map};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::api;
+use crate::components::bill_form::BillFormView;
+use crate::components::payoff_chart::PayoffChart;
+use crate::domain::bill::{BillRecord, PaymentRecord};
+use crate::domain::money::{minor_to_input, parse_minor, Locale, Money};
+use crate::pages::bills::BillList;
+
+#[derive(Clone, Debug, Deserialize)]
+struct Payments {
+    payments: Vec<PaymentRecord>,
+}
+
+#[component]
+pub fn BillPage() -> impl IntoView {
+    let params = use_params_map();
+    let id = move || params.with(|p| p.get("id").and_then(|id| id.parse::<i64>().ok()).unwrap_or(0));
+    let bill = LocalResource::new(move || {
+        let id = id();
+        async move { api::get_json::<BillRecord>(&format!("/api/bills/{id}")).await }
+    });
+    let payments = LocalResource::new(move || {
+        let id = id();
+        async move { api::get_json::<Payments>(&format!("/api/bills/{id}/payments")).await }
+    });
+    let context = LocalResource::new(|| api::get_json::<BillList>("/api/bills"));
+    let editing = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let pay_amount = RwSignal::new(String::new());
+    let pay_date = RwSignal::new(String::new());
+    let pay_method = RwSignal::new(String::new());
+    let reason = RwSignal::new(String::new());
+    let navigate = use_navigate();
+
+    let refresh = move || {
+        bill.refetch();
+        payments.refetch();
+    };
+    let call = move |method: &'static str, path: String, body: serde_json::Value| {
+        leptos::task::spawn_local(async move {
+            let done = if method == "DELETE" {
+                api::delete(&path).await
+            } else {
+                api::send_json::<_, serde_json::Value>(method, &path, &body).await.map(|_| ())
+            };
+            match done {
+                Ok(()) => {
+                    error.set(None);
+                    refresh();
+                }
+                Err(failure) => error.set(Some(failure.message())),
+            }
+        });
+    };
+    let delete_bill = move |_| {
+        let navigate = navigate.clone();
+        let id = id();
+        leptos::task::spawn_local(async move {
+            match api::delete(&format!("/api/bills/{id}")).await {
+                Ok(()) => navigate("/bills", Default::default()),
+                Err(failure) => error.set(Some(failure.message())),
+            }
+        });
+    };
+
+    view! {
+        <Title text="Bill"/>
+        {move || {
+            let locale = Locale::parse(&context.get().and_then(Result::ok).map(|c| c.locale).unwrap_or_default());
+            let today = context.get().and_then(Result::ok).map(|c| c.today).unwrap_or_default();
+            match bill.get() {
+                None => view! { <p aria-busy="true">"Loading…"</p> }.into_any(),
+                Some(Err(failure)) => view! { <h1>"Bill"</h1><p class="field-error">{failure.message()}</p> }.into_any(),
+                Some(Ok(record)) => {
+                    let currency = record.currency();
+                    let money = move |minor: i64| Money::new(minor, currency).format(locale);
+                    let bill_id = record.id;
+                    let for_edit = record.clone();
+                    let digits = currency.digits();
+                    let default_amount = minor_to_input(record.amount_minor, digits);
+                    let record_payment = move |ev: leptos::ev::SubmitEvent| {
+                        ev.prevent_default();
+                        let typed = pay_amount.get_untracked();
+                        let amount = if typed.trim().is_empty() { None } else {
+                            match parse_minor(&typed, digits) {
+                                Ok(minor) => Some(minor),
+                                Err(problem) => {
+                                    error.set(Some(format!("Amount: {problem}")));
+                                    return;
+                                }
+                            }
+                        };
+                        let mut body = json!({ "method": pay_method.get_untracked() });
+                        if let Some(amount) = amount { body["amountMinor"] = json!(amount); }
+                        let date = pay_date.get_untracked();
+                        if !date.trim().is_empty() { body["paidOn"] = json!(date); }
+                        call("POST", format!("/api/bills/{bill_id}/payments"), body);
+                        pay_amount.set(String::new());
+                    };
+                    let payoff = record.debt.then(|| {
+                        let payment = record.minimum_payment_minor.unwrap_or(record.amount_minor);
+                        view! { <PayoffChart balance=record.balance_minor.unwrap_or(0) apr=record.apr_basis_points.unwrap_or(0) payment=payment/> }
+                    });
+                    view! {
+                        <h1>{record.name.clone()}</h1>
+                        <p class="field-error" role="alert">{move || error.get()}</p>
+                        <dl class="facts" data-testid="bill-facts">
+                            <dt>"Amount"</dt><dd>{money(record.amount_minor)}</dd>
+                            <dt>"How often"</dt><dd>{record.cadence().map(|c| c.to_string()).unwrap_or_default()}</dd>
+                            <dt>"Next due"</dt><dd>{record.next_due.clone().unwrap_or_else(|| "—".into())}</dd>
+                            <dt>"Category"</dt><dd>{record.category.clone()}</dd>
+                            <dt>"Autopay"</dt><dd>{if record.autopay {
+                                match &record.autopay_verified_at {
+                                    Some(at) => format!("on, verified {}", &at[..10.min(at.len())]),
+                                    None => "on, not verified by a bank yet".to_owned(),
+                                }
+                            } else { "off".to_owned() }}</dd>
+                            <dt>"State"</dt><dd>{if record.active { "Active".to_owned() } else {
+                                format!("Ended{}", record.inactive_reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default())
+                            }}</dd>
+                            {record.debt.then(|| view! {
+                                <dt>"Balance"</dt><dd data-testid="balance">{money(record.balance_minor.unwrap_or(0))}</dd>
+                                <dt>"APR"</dt><dd>{format!("{} %", minor_to_input(record.apr_basis_points.unwrap_or(0), 2))}</dd>
+                            })}
+                        </dl>
+                        {(!record.notes.is_empty()).then(|| view! { <p class="notes">{record.notes.clone()}</p> })}
+                        {payoff}
+                        <section class="card" aria-labelledby="pay-title">
+                            <h2 id="pay-title">"Record a payment"</h2>
+                            <form class="field-row" on:submit=record_payment>
+                                <div class="field"><label for="pay-amount">"Amount"</label>
+                                    <input id="pay-amount" placeholder=default_amount.clone() prop:value=move || pay_amount.get() on:input=move |ev| pay_amount.set(event_target_value(&ev))/></div>
+                                <div class="field"><label for="pay-date">"Paid on"</label>
+                                    <input id="pay-date" type="date" placeholder=today.clone() prop:value=move || pay_date.get() on:input=move |ev| pay_date.set(event_target_value(&ev))/></div>
+                                <div class="field"><label for="pay-method">"Method"</label>
+                                    <input id="pay-method" placeholder="manual" maxlength="40" prop:value=move || pay_method.get() on:input=move |ev| pay_method.set(event_target_value(&ev))/></div>
+                                <button type="submit" class="button">"Record payment"</button>
+                            </form>
+                        </section>
+                        <section class="card" aria-labelledby="payments-title">
+                            <h2 id="payments-title">"Payments"</h2>
+                            <div class="table-wrap"><table class="data-table" data-testid="payments">
+                                <thead><tr><th scope="col">"Paid on"</th><th scope="col">"Amount"</th><th scope="col">"Interest charged"</th>
+                                    <th scope="col">"Method"</th><th scope="col">"Autopay failed"</th><th scope="col"><span class="visually-hidden">"Actions"</span></th></tr></thead>
+                                <tbody>
+                                    {move || payments.get().and_then(Result::ok).map(|list| list.payments).unwrap_or_default().into_iter().map(|payment| {
+                                        let id = payment.id;
+                                        let failed = payment.autopay_failure;
+                                        view! {
+                                            <tr data-testid="payment-row">
+                                                <td>{payment.paid_on.clone()}</td>
+                                                <td>{money(payment.amount_minor)}</td>
+                                                <td>{money(payment.interest_delta_minor)}</td>
+                                                <td>{payment.method.clone()}</td>
+                                                <td><input type="checkbox" aria-label="Autopay failed" prop:checked=failed
+                                                    on:change=move |ev| call("PUT", format!("/api/payments/{id}/autopay-failure"), json!({ "failed": event_target_checked(&ev) }))/></td>
+                                                <td><button class="button button--quiet" on:click=move |_| call("DELETE", format!("/api/payments/{id}"), json!(null))>"Undo"</button></td>
+                                            </tr>
+                                        }
+                                    }).collect_view()}
+                                </tbody>
+                            </table></div>
+                        </section>
+                        <section class="card" aria-labelledby="manage-title">
+                            <h2 id="manage-title">"Manage"</h2>
+                            <div class="actions">
+                                <button class="button" on:click=move |_| editing.update(|open| *open = !*open)>"Edit"</button>
+                                {if record.active {
+                                    view! {
+                                        <label for="end-reason" class="visually-hidden">"Why it ended"</label>
+                                        <input id="end-reason" placeholder="Why it ended (optional)" maxlength="500" on:input=move |ev| reason.set(event_target_value(&ev))/>
+                                        <button class="button button--quiet" on:click=move |_| call("POST", format!("/api/bills/{bill_id}/deactivate"), json!({ "reason": reason.get_untracked() }))>"End this bill"</button>
+                                    }.into_any()
+                                } else {
+                                    view! { <button class="button button--quiet" on:click=move |_| call("POST", format!("/api/bills/{bill_id}/reactivate"), json!({}))>"Restart this bill"</button> }.into_any()
+                                }}
+                                <button class="button button--danger" on:click=delete_bill.clone()>"Delete"</button>
+                            </div>
+                            <Show when=move || editing.get()>
+                                <BillFormView existing=Some(for_edit.clone()) default_currency=String::new() today=String::new()
+                                    on_saved=move |_| { editing.set(false); refresh(); }/>
+                            </Show>
+                        </section>
+                    }.into_any()
+                }
+            }
+        }}
+    }
+}

@@ -1,0 +1,131 @@
+//! `/bills`: every bill, searchable, filterable and sortable, and the form
+//! that adds one.
+
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::components::A;
+use leptos_router::hooks::use_navigate;
+use serde::Deserialize;
+
+use crate::api;
+use crate::components::bill_form::BillFormView;
+use crate::domain::bill::BillRecord;
+use crate::domain::money::{Locale, Money};
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BillList {
+    pub today: String,
+    pub locale: String,
+    pub currency: String,
+    pub bills: Vec<BillRecord>,
+}
+
+#[component]
+pub fn BillsPage() -> impl IntoView {
+    let list = LocalResource::new(|| api::get_json::<BillList>("/api/bills"));
+    let search = RwSignal::new(String::new());
+    let show = RwSignal::new("active".to_owned());
+    let sort = RwSignal::new("due".to_owned());
+    let adding = RwSignal::new(false);
+    let navigate = use_navigate();
+    // A new bill opens its own page once stored.
+    let saved_id = RwSignal::new(None::<i64>);
+    Effect::new(move || {
+        if let Some(id) = saved_id.get() {
+            navigate(&format!("/bills/{id}"), Default::default());
+        }
+    });
+    let saved = move |bill: BillRecord| saved_id.set(Some(bill.id));
+
+    view! {
+        <Title text="Bills"/>
+        <h1>"Bills"</h1>
+        {move || match list.get() {
+            None => view! { <p aria-busy="true">"Loading…"</p> }.into_any(),
+            Some(Err(failure)) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
+            Some(Ok(data)) => {
+                let locale = Locale::parse(&data.locale);
+                let all = data.bills.clone();
+                let rows = move || {
+                    let needle = search.get().trim().to_lowercase();
+                    let mut rows: Vec<BillRecord> = all
+                        .iter()
+                        .filter(|bill| match show.get().as_str() {
+                            "active" => bill.active,
+                            "ended" => !bill.active,
+                            "debts" => bill.debt,
+                            "subscriptions" => bill.subscription,
+                            _ => true,
+                        })
+                        .filter(|bill| needle.is_empty()
+                            || bill.name.to_lowercase().contains(&needle)
+                            || bill.category.to_lowercase().contains(&needle))
+                        .cloned()
+                        .collect();
+                    match sort.get().as_str() {
+                        "name" => rows.sort_by_key(|bill| bill.name.to_lowercase()),
+                        "amount" => rows.sort_by_key(|bill| std::cmp::Reverse(bill.amount_minor)),
+                        _ => rows.sort_by(|a, b| a.next_due.cmp(&b.next_due)),
+                    }
+                    rows
+                };
+                let today = data.today.clone();
+                let currency = data.currency.clone();
+                view! {
+                    <div class="toolbar">
+                        <label for="bill-search">"Search"</label>
+                        <input id="bill-search" type="search" placeholder="Name or category" on:input=move |ev| search.set(event_target_value(&ev))/>
+                        <label for="bill-show">"Show"</label>
+                        <select id="bill-show" on:change=move |ev| show.set(event_target_value(&ev))>
+                            <option value="active">"Active"</option>
+                            <option value="ended">"Ended"</option>
+                            <option value="debts">"Debts"</option>
+                            <option value="subscriptions">"Subscriptions"</option>
+                            <option value="all">"All"</option>
+                        </select>
+                        <label for="bill-sort">"Sort by"</label>
+                        <select id="bill-sort" on:change=move |ev| sort.set(event_target_value(&ev))>
+                            <option value="due">"Next due"</option>
+                            <option value="name">"Name"</option>
+                            <option value="amount">"Amount"</option>
+                        </select>
+                        <button class="button" on:click=move |_| adding.update(|open| *open = !*open) aria-expanded=move || adding.get().to_string()>
+                            "New bill"
+                        </button>
+                    </div>
+                    <Show when=move || adding.get()>
+                        <section class="card" aria-labelledby="new-bill-title">
+                            <h2 id="new-bill-title">"New bill"</h2>
+                            <BillFormView existing=None default_currency=currency.clone() today=today.clone() on_saved=saved/>
+                        </section>
+                    </Show>
+                    <div class="table-wrap">
+                        <table class="data-table" data-testid="bills">
+                            <thead><tr>
+                                <th scope="col">"Name"</th><th scope="col">"Amount"</th><th scope="col">"How often"</th>
+                                <th scope="col">"Next due"</th><th scope="col">"Category"</th>
+                            </tr></thead>
+                            <tbody>
+                                {move || rows().into_iter().map(|bill| {
+                                    let amount = Money::new(bill.amount_minor, bill.currency()).format(locale);
+                                    let how = bill.cadence().map(|c| c.to_string()).unwrap_or_default();
+                                    view! {
+                                        <tr data-testid="bill-row">
+                                            <td><A href=format!("/bills/{}", bill.id)>{bill.name.clone()}</A>
+                                                {(!bill.active).then_some(" (ended)")}</td>
+                                            <td>{amount}</td>
+                                            <td>{how}</td>
+                                            <td>{bill.next_due.clone().unwrap_or_default()}</td>
+                                            <td>{bill.category.clone()}</td>
+                                        </tr>
+                                    }
+                                }).collect_view()}
+                            </tbody>
+                        </table>
+                    </div>
+                }.into_any()
+            }
+        }}
+    }
+}

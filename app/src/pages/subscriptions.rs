@@ -1,0 +1,144 @@
+//! `/subscriptions`: the tracked subscriptions with their monthly and
+//! yearly cost. Custom sort keeps the user's order (move up and down);
+//! Cadence sort groups them Weekly, Biweekly, Monthly, Quarterly, Yearly,
+//! Other, and reordering is off while it is active (spec, Versioning 5).
+
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::components::A;
+use serde_json::json;
+
+use crate::api;
+use crate::domain::bill::BillRecord;
+use crate::domain::cadence::CadenceGroup;
+use crate::domain::money::{Currency, Locale, Money};
+use crate::pages::bills::BillList;
+
+fn group_label(group: CadenceGroup) -> &'static str {
+    match group {
+        CadenceGroup::Weekly => "Weekly",
+        CadenceGroup::Biweekly => "Biweekly",
+        CadenceGroup::Monthly => "Monthly",
+        CadenceGroup::Quarterly => "Quarterly",
+        CadenceGroup::Yearly => "Yearly",
+        CadenceGroup::Other => "Other",
+    }
+}
+
+#[component]
+pub fn SubscriptionsPage() -> impl IntoView {
+    let list = LocalResource::new(|| api::get_json::<BillList>("/api/bills"));
+    let by_cadence = RwSignal::new(false);
+    let order = RwSignal::new(Vec::<BillRecord>::new());
+    let error = RwSignal::new(None::<String>);
+    let context = RwSignal::new((Locale::parse("en-US"), Currency::USD));
+    Effect::new(move || {
+        if let Some(Ok(data)) = list.get() {
+            let mut tracked: Vec<BillRecord> = data.bills.into_iter().filter(|b| b.subscription && b.active).collect();
+            tracked.sort_by_key(|b| (b.sort_order, b.id));
+            order.set(tracked);
+            context.set((Locale::parse(&data.locale), Currency::parse(&data.currency).unwrap_or(Currency::USD)));
+        }
+    });
+    let save_order = move || {
+        let ids: Vec<i64> = order.get_untracked().iter().map(|b| b.id).collect();
+        leptos::task::spawn_local(async move {
+            match api::send_json::<_, serde_json::Value>("PUT", "/api/bills/order", &json!({ "ids": ids })).await {
+                Ok(_) => error.set(None),
+                Err(failure) => error.set(Some(failure.message())),
+            }
+        });
+    };
+    let shift = move |index: usize, up: bool| {
+        order.update(|all| {
+            let other = if up { index.checked_sub(1) } else { Some(index + 1) };
+            if let Some(other) = other.filter(|o| *o < all.len()) {
+                all.swap(index, other);
+            }
+        });
+        save_order();
+    };
+    let totals = move || {
+        let (locale, home) = context.get();
+        let (monthly, yearly) = order.with(|all| {
+            all.iter()
+                .filter_map(|b| Some((b.cadence()?.monthly_cost(b.amount_minor), b.cadence()?.yearly_cost(b.amount_minor))))
+                .fold((0, 0), |(m, y), (bm, by)| (m + bm, y + by))
+        });
+        (Money::new(monthly, home).format(locale), Money::new(yearly, home).format(locale))
+    };
+    let row = move |index: usize, bill: BillRecord, reorderable: bool, count: usize| {
+        let (locale, _) = context.get_untracked();
+        let cadence = bill.cadence();
+        let yearly = cadence.map(|c| Money::new(c.yearly_cost(bill.amount_minor), bill.currency()).format(locale));
+        let name = bill.name.clone();
+        let amount = Money::new(bill.amount_minor, bill.currency()).format(locale);
+        let href = format!("/bills/{}", bill.id);
+        let link_text = name.clone();
+        view! {
+            <li class="subscription" data-testid="subscription">
+                <A href=href>{link_text}</A>
+                <span>{amount}" · "{cadence.map(|c| c.to_string()).unwrap_or_default()}</span>
+                <span class="hint">{yearly.map(|y| format!("{y} a year"))}</span>
+                {reorderable.then(|| view! {
+                    <span class="actions">
+                        <button class="button button--quiet" disabled=index == 0 on:click=move |_| shift(index, true)
+                            aria-label=format!("Move {name} up")>"↑"</button>
+                        <button class="button button--quiet" disabled=index + 1 == count on:click=move |_| shift(index, false)
+                            aria-label=format!("Move {name} down")>"↓"</button>
+                    </span>
+                })}
+            </li>
+        }
+    };
+    view! {
+        <Title text="Subscriptions"/>
+        <h1>"Subscriptions"</h1>
+        <p class="field-error" role="alert">{move || error.get()}</p>
+        <section class="totals" aria-label="Subscription totals">
+            <div class="total"><span>"Per month"</span><strong data-testid="subs-monthly">{move || totals().0}</strong></div>
+            <div class="total"><span>"Per year"</span><strong data-testid="subs-yearly">{move || totals().1}</strong></div>
+        </section>
+        <fieldset class="toolbar" role="radiogroup">
+            <legend>"Sort"</legend>
+            <label><input type="radio" name="sort" checked=move || !by_cadence.get() on:change=move |_| by_cadence.set(false)/>" Custom"</label>
+            <label><input type="radio" name="sort" checked=move || by_cadence.get() on:change=move |_| by_cadence.set(true)/>" Cadence"</label>
+        </fieldset>
+        {move || {
+            let all = order.get();
+            if all.is_empty() {
+                return view! { <p>"No subscriptions tracked yet. Mark a bill as a subscription in " <A href="/bills">"Bills"</A>"."</p> }.into_any();
+            }
+            if by_cadence.get() {
+                let mut groups: Vec<(CadenceGroup, Vec<BillRecord>)> = Vec::new();
+                for bill in all {
+                    let group = bill.cadence().map_or(CadenceGroup::Other, |c| c.group());
+                    match groups.iter_mut().find(|(g, _)| *g == group) {
+                        Some((_, bills)) => bills.push(bill),
+                        None => groups.push((group, vec![bill])),
+                    }
+                }
+                groups.sort_by_key(|(group, _)| *group);
+                view! {
+                    <p class="hint">"Reordering is off while sorting by cadence."</p>
+                    {groups.into_iter().map(|(group, bills)| {
+                        let count = bills.len();
+                        view! {
+                            <h2 class="group-title">{group_label(group)}</h2>
+                            <ul class="subscriptions" data-testid="cadence-group">
+                                {bills.into_iter().enumerate().map(|(i, bill)| row(i, bill, false, count)).collect_view()}
+                            </ul>
+                        }
+                    }).collect_view()}
+                }.into_any()
+            } else {
+                let count = all.len();
+                view! {
+                    <ul class="subscriptions">
+                        {all.into_iter().enumerate().map(|(i, bill)| row(i, bill, true, count)).collect_view()}
+                    </ul>
+                }.into_any()
+            }
+        }}
+    }
+}

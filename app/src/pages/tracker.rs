@@ -1,0 +1,121 @@
+//! `/tracker`: this month at a glance: what is overdue, due soon, paid and
+//! still to come, the month's totals, and one click to mark a bill paid.
+
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::components::A;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::api;
+use crate::domain::money::{Currency, Locale, Money};
+use crate::domain::tracker::{Status, Totals};
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Entry {
+    bill_id: i64,
+    name: String,
+    due: String,
+    status: Status,
+    amount_minor: i64,
+    currency: String,
+    autopay: bool,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Month {
+    today: String,
+    locale: String,
+    currency: String,
+    month: String,
+    entries: Vec<Entry>,
+    totals: Totals,
+}
+
+fn label(status: Status) -> &'static str {
+    match status {
+        Status::Overdue => "Overdue",
+        Status::DueSoon => "Due soon",
+        Status::Upcoming => "Upcoming",
+        Status::Paid => "Paid",
+    }
+}
+
+#[component]
+pub fn TrackerPage() -> impl IntoView {
+    let month = LocalResource::new(|| api::get_json::<Month>("/api/tracker"));
+    let error = RwSignal::new(None::<String>);
+    let mark_paid = move |bill: i64| {
+        leptos::task::spawn_local(async move {
+            match api::send_json::<_, serde_json::Value>("POST", &format!("/api/bills/{bill}/payments"), &json!({})).await {
+                Ok(_) => {
+                    error.set(None);
+                    month.refetch();
+                }
+                Err(failure) => error.set(Some(failure.message())),
+            }
+        });
+    };
+    view! {
+        <Title text="Tracker"/>
+        <h1>"Tracker"</h1>
+        <p class="field-error" role="alert">{move || error.get()}</p>
+        {move || match month.get() {
+            None => view! { <p aria-busy="true">"Loading…"</p> }.into_any(),
+            Some(Err(failure)) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
+            Some(Ok(month)) => {
+                let locale = Locale::parse(&month.locale);
+                let home = Currency::parse(&month.currency).unwrap_or(Currency::USD);
+                let total = move |minor: i64| Money::new(minor, home).format(locale);
+                let totals = month.totals.clone();
+                view! {
+                    <p class="hint">{format!("{} · today is {}", month.month, month.today)}</p>
+                    <section class="totals" aria-label="This month's totals" data-testid="totals">
+                        <div class="total"><span>"Due this month"</span><strong data-testid="total-due">{total(totals.due_minor)}</strong></div>
+                        <div class="total"><span>"Paid"</span><strong data-testid="total-paid">{total(totals.paid_minor)}</strong></div>
+                        <div class="total"><span>"Still to pay"</span><strong data-testid="total-remaining">{total(totals.remaining_minor)}</strong></div>
+                        <div class="total total--warn"><span>"Overdue"</span><strong>{total(totals.overdue_minor)}</strong></div>
+                    </section>
+                    {if month.entries.is_empty() {
+                        view! { <p>"Nothing is due this month. " <A href="/bills">"Add a bill"</A></p> }.into_any()
+                    } else {
+                        view! {
+                            <div class="table-wrap">
+                                <table class="data-table" data-testid="tracker">
+                                    <thead><tr>
+                                        <th scope="col">"Due"</th><th scope="col">"Bill"</th><th scope="col">"Amount"</th>
+                                        <th scope="col">"Status"</th><th scope="col"><span class="visually-hidden">"Actions"</span></th>
+                                    </tr></thead>
+                                    <tbody>
+                                        {month.entries.into_iter().map(|entry| {
+                                            let currency = Currency::parse(&entry.currency).unwrap_or(Currency::USD);
+                                            let amount = Money::new(entry.amount_minor, currency).format(locale);
+                                            let bill = entry.bill_id;
+                                            let status = entry.status;
+                                            let name = entry.name.clone();
+                                            view! {
+                                                <tr data-testid="tracker-row" data-status=label(status)>
+                                                    <td>{entry.due.clone()}</td>
+                                                    <td><A href=format!("/bills/{bill}")>{entry.name.clone()}</A>{entry.autopay.then_some(" · autopay")}</td>
+                                                    <td>{amount}</td>
+                                                    <td><span class=format!("status status--{}", label(status).to_lowercase().replace(' ', "-"))>{label(status)}</span></td>
+                                                    <td>{(status != Status::Paid).then(|| view! {
+                                                        <button class="button button--quiet" on:click=move |_| mark_paid(bill)>
+                                                            {format!("Mark {name} paid")}
+                                                        </button>
+                                                    })}</td>
+                                                </tr>
+                                            }
+                                        }).collect_view()}
+                                    </tbody>
+                                </table>
+                            </div>
+                        }.into_any()
+                    }}
+                }.into_any()
+            }
+        }}
+    }
+}

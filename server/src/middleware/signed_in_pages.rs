@@ -1,0 +1,61 @@
+//! The bill tracker's pages are for signed-in users: a visitor without a
+//! valid session who opens one is sent (303) to `/login?next=<page>`, and
+//! comes back after signing in. Checked on the server, so it holds without
+//! JavaScript too; the API behind the pages checks the session again.
+
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use app::ssr::auth::sessions;
+
+use crate::cookies;
+use crate::state::AppState;
+
+/// Pages (and everything under them) that need a session.
+pub const SIGNED_IN_PAGES: &[&str] = &["/tracker", "/bills", "/subscriptions", "/data"];
+
+fn protected(path: &str) -> bool {
+    SIGNED_IN_PAGES
+        .iter()
+        .any(|page| path == *page || path.starts_with(&format!("{page}/")))
+}
+
+pub async fn require_session(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    if request.method() != Method::GET || !protected(request.uri().path()) {
+        return next.run(request).await;
+    }
+    let signed_in = match cookies::get(request.headers(), cookies::SESSION) {
+        Some(token) => matches!(sessions::authenticate(&state.pool, token).await, Ok(Some(_))),
+        None => false,
+    };
+    if signed_in {
+        return next.run(request).await;
+    }
+    let target = request
+        .uri()
+        .path_and_query()
+        .map_or("/", |target| target.as_str());
+    let location = format!("/login?next={}", app::domain::operation::query_value(target));
+    let mut response = StatusCode::SEE_OTHER.into_response();
+    if let Ok(value) = HeaderValue::from_str(&location) {
+        response.headers_mut().insert(header::LOCATION, value);
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::protected;
+
+    #[test]
+    fn only_the_tracker_pages_are_protected() {
+        for path in ["/tracker", "/bills", "/bills/12", "/subscriptions", "/data"] {
+            assert!(protected(path), "{path}");
+        }
+        for path in ["/", "/billsx", "/login", "/api/bills", "/contact"] {
+            assert!(!protected(path), "{path}");
+        }
+    }
+}
