@@ -7,9 +7,11 @@ use leptos_router::{
 
 use crate::components::layout::Layout;
 use crate::pages::{
-    admin::AdminPage, contact::ContactPage, features::FeaturesPage, home::HomePage,
-    login::LoginPage, not_found::NotFound, operations::OperationsPage, bill::BillPage, bills::BillsPage, subscriptions::SubscriptionsPage, tracker::TrackerPage, pricing::PricingPage,
-    privacy::PrivacyPage, profile::ProfilePage, register::RegisterPage, support::SupportPage,
+    admin::AdminPage, bill::BillPage, bills::BillsPage, contact::ContactPage, data::DataPage,
+    features::FeaturesPage, home::HomePage, login::LoginPage, not_found::NotFound,
+    operations::OperationsPage, pricing::PricingPage, privacy::PrivacyPage, profile::ProfilePage,
+    register::RegisterPage, subscriptions::SubscriptionsPage, support::SupportPage,
+    tracker::TrackerPage,
 };
 
 /// The HTML document the server streams for every page. Only the server calls
@@ -27,6 +29,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <HashedStylesheet options id="leptos"/>
                 <script src="/webauthn.js" defer></script>
                 <script src="/captcha.js" defer></script>
+                <script src="/files.js" defer></script>
                 <MetaTags/>
             </head>
             <body>
@@ -66,6 +69,7 @@ pub fn App() -> impl IntoView {
                     <Route path=StaticSegment("bills") view=BillsPage/>
                     <Route path=(StaticSegment("bills"), ParamSegment("id")) view=BillPage/>
                     <Route path=StaticSegment("subscriptions") view=SubscriptionsPage/>
+                    <Route path=StaticSegment("data") view=DataPage/>
                 </Routes>
             </Layout>
         </Router>

@@ -57,6 +57,9 @@ pub struct Settings {
     /// Sign-in attempts per client IP per minute
     /// (`SIGN_IN_ATTEMPTS_PER_MINUTE`, default 10).
     pub sign_in_attempts_per_minute: std::num::NonZeroU32,
+    /// Sign-in attempts one account may make at once before it is slowed
+    /// to one every three minutes (`SIGN_IN_ACCOUNT_BURST`, default 10).
+    pub sign_in_account_burst: std::num::NonZeroU32,
     /// Public form submissions per client IP per minute, leads and support
     /// together (`RATE_LIMIT_PER_MINUTE`, default 5).
     pub rate_limit_per_minute: std::num::NonZeroU32,
@@ -256,6 +259,11 @@ impl Settings {
             sign_in_attempts_per_minute: env.parse_or(
                 "SIGN_IN_ATTEMPTS_PER_MINUTE",
                 app::ssr::auth::throttle::PER_IP_PER_MINUTE,
+                parse_per_minute,
+            )?,
+            sign_in_account_burst: env.parse_or(
+                "SIGN_IN_ACCOUNT_BURST",
+                app::ssr::auth::throttle::PER_ACCOUNT_BURST,
                 parse_per_minute,
             )?,
             rate_limit_per_minute: env.parse_or(
@@ -689,6 +697,7 @@ mod tests {
         assert_eq!(settings(&[]).unwrap().sign_in_attempts_per_minute.get(), 10);
         let raised = settings(&[("SIGN_IN_ATTEMPTS_PER_MINUTE", "100")]).unwrap();
         assert_eq!(raised.sign_in_attempts_per_minute.get(), 100);
+        assert_eq!(settings(&[]).unwrap().sign_in_account_burst.get(), 10);
         for bad in ["0", "100001", "many"] {
             let error = settings_error("SIGN_IN_ATTEMPTS_PER_MINUTE", bad);
             assert!(error.contains("SIGN_IN_ATTEMPTS_PER_MINUTE"), "{error}");

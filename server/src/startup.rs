@@ -133,6 +133,7 @@ impl Application {
         let shutdown_grace = settings.shutdown_grace;
         let settings_geolocation_url = settings.geolocation_url.clone();
         let sign_in_attempts_per_minute = settings.sign_in_attempts_per_minute;
+        let sign_in_account_burst = settings.sign_in_account_burst;
         let security_keys = SecurityKeys::new(
             &settings.webauthn_rp_id,
             &settings.webauthn_origin.url,
@@ -162,7 +163,10 @@ impl Application {
             settings: Arc::new(settings),
             pool: pool.clone(),
             keyring,
-            sign_in_throttle: Arc::new(SignInThrottle::new(sign_in_attempts_per_minute)),
+            sign_in_throttle: Arc::new(SignInThrottle::new(
+                sign_in_attempts_per_minute,
+                sign_in_account_burst,
+            )),
             geolocator: Geolocator::new(settings_geolocation_url),
             security_keys,
             form_rate_limit,

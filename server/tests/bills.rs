@@ -373,3 +373,126 @@ async fn another_user_cannot_see_or_touch_a_bill() {
         false
     );
 }
+
+#[tokio::test]
+async fn bills_export_to_csv_and_json_and_import_into_another_account_all_or_nothing() {
+    let (app, admin) = app().await;
+    create(&admin, rent()).await;
+    let card = create(&admin, card()).await;
+    pay(
+        &admin,
+        card["id"].as_i64().unwrap(),
+        json!({ "amountMinor": 5000, "paidOn": "2026-11-05" }),
+    )
+    .await;
+
+    let csv = admin
+        .request(Method::GET, "/api/data/bills.csv")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(csv.status(), 200);
+    assert!(csv.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .contains("attachment"));
+    let csv = csv.text().await.unwrap();
+    assert!(csv.starts_with("name,amount,currency,cadence"), "{csv}");
+    assert!(csv.contains("Rent,1500.00,USD,monthly"), "{csv}");
+    let json_export: Value = admin.json("/api/data/export.json").await;
+    assert_eq!(json_export["bills"].as_array().unwrap().len(), 2);
+    assert_eq!(json_export["payments"].as_array().unwrap().len(), 1);
+
+    let (status, _) = admin
+        .send(
+            Method::PUT,
+            "/api/admin/registration",
+            json!({ "open": true }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let mut bea = Browser::open(&app.address).await;
+    bea.register(json!({ "email": "bea@example.com", "name": "Bea", "password": PASSWORD }))
+        .await;
+    let post = |path: &'static str, body: String| {
+        bea.request(Method::POST, path)
+            .header("content-type", "text/csv")
+            .body(body)
+            .send()
+    };
+
+    // A file with one bad row: the preview names it, the import refuses
+    // the whole file.
+    let broken = format!("{csv}Broken,12.345,USD,monthly,1,1,2026-01-01,,,false,false,false,,,\n");
+    let preview: Value = post("/api/data/import/preview", broken.clone())
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (preview["valid"].as_i64(), preview["invalid"].as_i64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(preview["rows"][2]["line"], 4);
+    assert_eq!(preview["rows"][2]["problems"][0]["field"], "amountMinor");
+    let refused = post("/api/data/import", broken).await.unwrap();
+    assert_eq!(refused.status(), 400);
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(
+        body["error"]["details"][0]["fieldViolations"][0]["field"],
+        "rows[2].amountMinor"
+    );
+    assert!(bea.json("/api/bills").await["bills"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+
+    let imported = post("/api/data/import", csv.clone()).await.unwrap();
+    assert_eq!(imported.status(), 201);
+    assert_eq!(imported.json::<Value>().await.unwrap()["imported"], 2);
+    let mine = bea.json("/api/bills").await;
+    let names: Vec<&str> = mine["bills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 2);
+    assert!(names.contains(&"Rent") && names.contains(&"Credit card"));
+    let imported_card = mine["bills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "Credit card")
+        .unwrap();
+    assert_eq!(
+        imported_card["balanceMinor"], 96_000,
+        "the balance as exported"
+    );
+    assert_eq!(imported_card["aprBasisPoints"], 1200);
+    // Re-exporting gives the same file.
+    let again = bea
+        .request(Method::GET, "/api/data/bills.csv")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(again, csv);
+}
+
+#[tokio::test]
+async fn the_session_endpoint_says_who_is_signed_in_without_an_error() {
+    let (app, admin) = app().await;
+    let anonymous: Value = reqwest::get(app.url("/api/auth/session"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(anonymous, json!({ "user": null }));
+    let signed_in = admin.json("/api/auth/session").await;
+    assert_eq!(signed_in["user"]["email"], ADMIN);
+}

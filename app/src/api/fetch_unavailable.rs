@@ -20,3 +20,11 @@ pub async fn send_json<B: Serialize, T: DeserializeOwned>(
 pub async fn delete(_path: &str) -> Result<(), ApiFailure> {
     Err(ApiFailure::Unavailable)
 }
+
+pub async fn post_text<T: DeserializeOwned>(
+    _path: &str,
+    _content_type: &str,
+    _body: String,
+) -> Result<T, ApiFailure> {
+    Err(ApiFailure::Unavailable)
+}

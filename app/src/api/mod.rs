@@ -15,6 +15,12 @@ mod fetch;
 mod fetch;
 
 #[cfg(feature = "hydrate")]
+pub mod files;
+#[cfg(not(feature = "hydrate"))]
+#[path = "files_unavailable.rs"]
+pub mod files;
+
+#[cfg(feature = "hydrate")]
 pub mod captcha;
 #[cfg(not(feature = "hydrate"))]
 #[path = "captcha_unavailable.rs"]
@@ -26,7 +32,7 @@ pub mod security_key;
 #[path = "security_key_unavailable.rs"]
 pub mod security_key;
 
-pub use fetch::{delete, get_json, send_json};
+pub use fetch::{delete, get_json, post_text, send_json};
 
 /// What went wrong with a call, in words for the person using the page.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -49,7 +49,11 @@ pub fn BillFormView(
     let editing = existing.as_ref().map(|bill| bill.id);
     let catalog_id = start.catalog_id;
     let name = RwSignal::new(start.name.clone());
-    let amount = RwSignal::new(if editing.is_some() { minor_to_input(start.amount_minor, digits) } else { String::new() });
+    let amount = RwSignal::new(if editing.is_some() {
+        minor_to_input(start.amount_minor, digits)
+    } else {
+        String::new()
+    });
     let currency = RwSignal::new(start.currency.clone());
     let cadence = RwSignal::new(start.cadence.clone());
     let interval = RwSignal::new(start.cadence_interval.to_string());
@@ -60,9 +64,24 @@ pub fn BillFormView(
     let autopay = RwSignal::new(start.autopay);
     let subscription = RwSignal::new(start.subscription);
     let debt = RwSignal::new(start.debt);
-    let balance = RwSignal::new(start.balance_minor.map(|b| minor_to_input(b, digits)).unwrap_or_default());
-    let apr = RwSignal::new(start.apr_basis_points.map(|bp| minor_to_input(bp, 2)).unwrap_or_default());
-    let minimum = RwSignal::new(start.minimum_payment_minor.map(|m| minor_to_input(m, digits)).unwrap_or_default());
+    let balance = RwSignal::new(
+        start
+            .balance_minor
+            .map(|b| minor_to_input(b, digits))
+            .unwrap_or_default(),
+    );
+    let apr = RwSignal::new(
+        start
+            .apr_basis_points
+            .map(|bp| minor_to_input(bp, 2))
+            .unwrap_or_default(),
+    );
+    let minimum = RwSignal::new(
+        start
+            .minimum_payment_minor
+            .map(|m| minor_to_input(m, digits))
+            .unwrap_or_default(),
+    );
     let form = FormState::new();
 
     let submit = move |event: SubmitEvent| {
@@ -72,14 +91,46 @@ pub fn BillFormView(
         }
         let digits = Currency::parse(&currency.get_untracked()).map_or(2, |c| c.digits());
         let mut problems = Vec::new();
-        let amount_minor = typed("amountMinor", &amount.get_untracked(), digits, &mut problems);
+        let amount_minor = typed(
+            "amountMinor",
+            &amount.get_untracked(),
+            digits,
+            &mut problems,
+        );
         let is_debt = debt.get_untracked();
-        let optional = |field: &str, text: String, digits: u8, problems: &mut Vec<FieldViolation>| {
-            if text.trim().is_empty() { None } else { typed(field, &text, digits, problems) }
+        let optional =
+            |field: &str, text: String, digits: u8, problems: &mut Vec<FieldViolation>| {
+                if text.trim().is_empty() {
+                    None
+                } else {
+                    typed(field, &text, digits, problems)
+                }
+            };
+        let balance_minor = if is_debt {
+            optional(
+                "balanceMinor",
+                balance.get_untracked(),
+                digits,
+                &mut problems,
+            )
+        } else {
+            None
         };
-        let balance_minor = if is_debt { optional("balanceMinor", balance.get_untracked(), digits, &mut problems) } else { None };
-        let apr_basis_points = if is_debt { optional("aprBasisPoints", apr.get_untracked(), 2, &mut problems) } else { None };
-        let minimum_payment_minor = if is_debt { optional("minimumPaymentMinor", minimum.get_untracked(), digits, &mut problems) } else { None };
+        let apr_basis_points = if is_debt {
+            optional("aprBasisPoints", apr.get_untracked(), 2, &mut problems)
+        } else {
+            None
+        };
+        let minimum_payment_minor = if is_debt {
+            optional(
+                "minimumPaymentMinor",
+                minimum.get_untracked(),
+                digits,
+                &mut problems,
+            )
+        } else {
+            None
+        };
         let body = BillForm {
             name: name.get_untracked(),
             amount_minor: amount_minor.unwrap_or(0),
@@ -116,14 +167,20 @@ pub fn BillFormView(
         form.sending.set(true);
         leptos::task::spawn_local(async move {
             let result = match editing {
-                Some(id) => api::send_json::<_, BillRecord>("PUT", &format!("/api/bills/{id}"), &body).await,
+                Some(id) => {
+                    api::send_json::<_, BillRecord>("PUT", &format!("/api/bills/{id}"), &body).await
+                }
                 None => api::send_json::<_, BillRecord>("POST", "/api/bills", &body).await,
             };
             form.sending.set(false);
             match result {
                 Ok(Some(saved)) => on_saved(saved),
                 Ok(None) => {}
-                Err(api::ApiFailure::Answered { violations, message, .. }) if !violations.is_empty() || !message.is_empty() => {
+                Err(api::ApiFailure::Answered {
+                    violations,
+                    message,
+                    ..
+                }) if !violations.is_empty() || !message.is_empty() => {
                     if violations.is_empty() {
                         form.error.set(Some(message));
                     } else {

@@ -1,5 +1,13 @@
 use leptos::prelude::*;
 use leptos_router::components::A;
+use leptos_router::hooks::use_location;
+
+use crate::api;
+
+#[derive(Clone, Debug, serde::Deserialize)]
+struct Session {
+    user: Option<api::Me>,
+}
 
 /// The frame every page sits in: a skip link, the site header with its
 /// navigation, the page's `<main>`, and the footer.
@@ -9,6 +17,16 @@ pub fn Layout(children: Children) -> impl IntoView {
     // hydrated; end-to-end tests wait for it before interacting.
     let hydrated = RwSignal::new(false);
     Effect::new(move || hydrated.set(true));
+    // Who is signed in decides the navigation: the app's pages, or the
+    // public site's. Asked again on every navigation, so signing in or out
+    // shows at once; before the answer (and without JavaScript) the public
+    // links show.
+    let location = use_location();
+    let me = LocalResource::new(move || {
+        location.pathname.track();
+        api::get_json::<Session>("/api/auth/session")
+    });
+    let signed_in = move || matches!(me.get(), Some(Ok(Session { user: Some(_) })));
 
     view! {
         <a class="skip-link" href="#main">"Skip to content"</a>
@@ -20,16 +38,24 @@ pub fn Layout(children: Children) -> impl IntoView {
                 </A>
                 <nav class="site-nav" aria-label="Main">
                     <ul>
-                        <li><A href="/tracker">"Tracker"</A></li>
-                        <li><A href="/bills">"Bills"</A></li>
-                        <li><A href="/subscriptions">"Subscriptions"</A></li>
-                        <li><A href="/features">"Features"</A></li>
-                        <li><A href="/pricing">"Pricing"</A></li>
-                        <li><A href="/support">"Support"</A></li>
-                        <li><A href="/contact">"Contact"</A></li>
-                        <li><A href="/operations">"Operations"</A></li>
-                        <li><A href="/profile">"Profile"</A></li>
-                        <li><A href="/login">"Sign in"</A></li>
+                        {move || if signed_in() {
+                            view! {
+                                <li><A href="/tracker">"Tracker"</A></li>
+                                <li><A href="/bills">"Bills"</A></li>
+                                <li><A href="/subscriptions">"Subscriptions"</A></li>
+                                <li><A href="/data">"Data"</A></li>
+                                <li><A href="/operations">"Operations"</A></li>
+                                <li><A href="/profile">"Profile"</A></li>
+                            }.into_any()
+                        } else {
+                            view! {
+                                <li><A href="/features">"Features"</A></li>
+                                <li><A href="/pricing">"Pricing"</A></li>
+                                <li><A href="/support">"Support"</A></li>
+                                <li><A href="/contact">"Contact"</A></li>
+                                <li><A href="/login">"Sign in"</A></li>
+                            }.into_any()
+                        }}
                     </ul>
                 </nav>
             </div>

@@ -23,7 +23,13 @@ struct Payments {
 #[component]
 pub fn BillPage() -> impl IntoView {
     let params = use_params_map();
-    let id = move || params.with(|p| p.get("id").and_then(|id| id.parse::<i64>().ok()).unwrap_or(0));
+    let id = move || {
+        params.with(|p| {
+            p.get("id")
+                .and_then(|id| id.parse::<i64>().ok())
+                .unwrap_or(0)
+        })
+    };
     let bill = LocalResource::new(move || {
         let id = id();
         async move { api::get_json::<BillRecord>(&format!("/api/bills/{id}")).await }
@@ -50,7 +56,9 @@ pub fn BillPage() -> impl IntoView {
             let done = if method == "DELETE" {
                 api::delete(&path).await
             } else {
-                api::send_json::<_, serde_json::Value>(method, &path, &body).await.map(|_| ())
+                api::send_json::<_, serde_json::Value>(method, &path, &body)
+                    .await
+                    .map(|_| ())
             };
             match done {
                 Ok(()) => {

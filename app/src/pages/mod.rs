@@ -2,6 +2,7 @@ pub mod admin;
 pub mod bill;
 pub mod bills;
 pub mod contact;
+pub mod data;
 pub mod features;
 pub mod home;
 pub mod login;

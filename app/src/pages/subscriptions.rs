@@ -34,16 +34,29 @@ pub fn SubscriptionsPage() -> impl IntoView {
     let context = RwSignal::new((Locale::parse("en-US"), Currency::USD));
     Effect::new(move || {
         if let Some(Ok(data)) = list.get() {
-            let mut tracked: Vec<BillRecord> = data.bills.into_iter().filter(|b| b.subscription && b.active).collect();
+            let mut tracked: Vec<BillRecord> = data
+                .bills
+                .into_iter()
+                .filter(|b| b.subscription && b.active)
+                .collect();
             tracked.sort_by_key(|b| (b.sort_order, b.id));
             order.set(tracked);
-            context.set((Locale::parse(&data.locale), Currency::parse(&data.currency).unwrap_or(Currency::USD)));
+            context.set((
+                Locale::parse(&data.locale),
+                Currency::parse(&data.currency).unwrap_or(Currency::USD),
+            ));
         }
     });
     let save_order = move || {
         let ids: Vec<i64> = order.get_untracked().iter().map(|b| b.id).collect();
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, serde_json::Value>("PUT", "/api/bills/order", &json!({ "ids": ids })).await {
+            match api::send_json::<_, serde_json::Value>(
+                "PUT",
+                "/api/bills/order",
+                &json!({ "ids": ids }),
+            )
+            .await
+            {
                 Ok(_) => error.set(None),
                 Err(failure) => error.set(Some(failure.message())),
             }
@@ -51,7 +64,11 @@ pub fn SubscriptionsPage() -> impl IntoView {
     };
     let shift = move |index: usize, up: bool| {
         order.update(|all| {
-            let other = if up { index.checked_sub(1) } else { Some(index + 1) };
+            let other = if up {
+                index.checked_sub(1)
+            } else {
+                Some(index + 1)
+            };
             if let Some(other) = other.filter(|o| *o < all.len()) {
                 all.swap(index, other);
             }
@@ -62,15 +79,24 @@ pub fn SubscriptionsPage() -> impl IntoView {
         let (locale, home) = context.get();
         let (monthly, yearly) = order.with(|all| {
             all.iter()
-                .filter_map(|b| Some((b.cadence()?.monthly_cost(b.amount_minor), b.cadence()?.yearly_cost(b.amount_minor))))
+                .filter_map(|b| {
+                    Some((
+                        b.cadence()?.monthly_cost(b.amount_minor),
+                        b.cadence()?.yearly_cost(b.amount_minor),
+                    ))
+                })
                 .fold((0, 0), |(m, y), (bm, by)| (m + bm, y + by))
         });
-        (Money::new(monthly, home).format(locale), Money::new(yearly, home).format(locale))
+        (
+            Money::new(monthly, home).format(locale),
+            Money::new(yearly, home).format(locale),
+        )
     };
     let row = move |index: usize, bill: BillRecord, reorderable: bool, count: usize| {
         let (locale, _) = context.get_untracked();
         let cadence = bill.cadence();
-        let yearly = cadence.map(|c| Money::new(c.yearly_cost(bill.amount_minor), bill.currency()).format(locale));
+        let yearly = cadence
+            .map(|c| Money::new(c.yearly_cost(bill.amount_minor), bill.currency()).format(locale));
         let name = bill.name.clone();
         let amount = Money::new(bill.amount_minor, bill.currency()).format(locale);
         let href = format!("/bills/{}", bill.id);

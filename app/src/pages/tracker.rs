@@ -49,7 +49,13 @@ pub fn TrackerPage() -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let mark_paid = move |bill: i64| {
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, serde_json::Value>("POST", &format!("/api/bills/{bill}/payments"), &json!({})).await {
+            match api::send_json::<_, serde_json::Value>(
+                "POST",
+                &format!("/api/bills/{bill}/payments"),
+                &json!({}),
+            )
+            .await
+            {
                 Ok(_) => {
                     error.set(None);
                     month.refetch();

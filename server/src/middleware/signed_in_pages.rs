@@ -22,12 +22,19 @@ fn protected(path: &str) -> bool {
         .any(|page| path == *page || path.starts_with(&format!("{page}/")))
 }
 
-pub async fn require_session(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub async fn require_session(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
     if request.method() != Method::GET || !protected(request.uri().path()) {
         return next.run(request).await;
     }
     let signed_in = match cookies::get(request.headers(), cookies::SESSION) {
-        Some(token) => matches!(sessions::authenticate(&state.pool, token).await, Ok(Some(_))),
+        Some(token) => matches!(
+            sessions::authenticate(&state.pool, token).await,
+            Ok(Some(_))
+        ),
         None => false,
     };
     if signed_in {
@@ -37,7 +44,10 @@ pub async fn require_session(State(state): State<AppState>, request: Request, ne
         .uri()
         .path_and_query()
         .map_or("/", |target| target.as_str());
-    let location = format!("/login?next={}", app::domain::operation::query_value(target));
+    let location = format!(
+        "/login?next={}",
+        app::domain::operation::query_value(target)
+    );
     let mut response = StatusCode::SEE_OTHER.into_response();
     if let Ok(value) = HeaderValue::from_str(&location) {
         response.headers_mut().insert(header::LOCATION, value);

@@ -275,6 +275,21 @@ pub async fn logout_all(
     Ok(signed_out(&state))
 }
 
+/// `GET /api/auth/session`: `{"user": …}` or `{"user": null}`, always 200,
+/// so pages can ask who is signed in without an error in the console.
+pub async fn session(
+    State(state): State<AppState>,
+    request: axum::extract::Request,
+) -> Json<serde_json::Value> {
+    use axum::extract::FromRequestParts;
+    let (mut parts, _) = request.into_parts();
+    let user = CurrentUser::from_request_parts(&mut parts, &state)
+        .await
+        .ok()
+        .map(|current| current.user);
+    Json(json!({ "user": user }))
+}
+
 /// `GET /api/auth/me`.
 pub async fn me(current: CurrentUser) -> Json<serde_json::Value> {
     Json(json!({ "user": current.user }))

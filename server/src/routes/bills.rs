@@ -35,10 +35,12 @@ impl From<BillError> for ApiError {
 
 /// The user's locale and default currency.
 async fn preferences(state: &AppState, user: i64) -> Result<(String, String), ApiError> {
-    Ok(sqlx::query_as("SELECT locale, currency FROM users WHERE id = ?")
-        .bind(user)
-        .fetch_one(&state.pool)
-        .await?)
+    Ok(
+        sqlx::query_as("SELECT locale, currency FROM users WHERE id = ?")
+            .bind(user)
+            .fetch_one(&state.pool)
+            .await?,
+    )
 }
 
 /// A bill with its next due date (from today in the user's time zone).

@@ -14,6 +14,7 @@ pub mod api_tokens;
 pub mod auth;
 pub mod bills;
 pub mod contact;
+pub mod data;
 pub mod diagnostics;
 pub mod health;
 pub mod operations;
@@ -83,6 +84,10 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             put(bills::flag_autopay_failure),
         ),
         route("/api/tracker", &["GET"], get(bills::tracker)),
+        route("/api/data/bills.csv", &["GET"], get(data::export_csv)),
+        route("/api/data/export.json", &["GET"], get(data::export_json)),
+        route("/api/data/import/preview", &["POST"], post(data::preview)),
+        route("/api/data/import", &["POST"], post(data::import)),
         route(
             "/api/profile/preferences",
             &["GET", "PUT"],
@@ -141,6 +146,7 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
         route("/api/auth/logout", &["POST"], post(auth::logout)),
         route("/api/auth/logout-all", &["POST"], post(auth::logout_all)),
         route("/api/auth/me", &["GET"], get(auth::me)),
+        route("/api/auth/session", &["GET"], get(auth::session)),
         route("/api/auth/password", &["POST"], post(auth::change_password)),
         route(
             "/api/tokens",

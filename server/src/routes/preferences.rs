@@ -20,7 +20,10 @@ pub struct Preferences {
     time_zone: String,
 }
 
-pub async fn get(State(state): State<AppState>, current: CurrentUser) -> Result<Json<Preferences>, ApiError> {
+pub async fn get(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Json<Preferences>, ApiError> {
     let preferences = sqlx::query_as("SELECT locale, currency, time_zone FROM users WHERE id = ?")
         .bind(current.user.id)
         .fetch_one(&state.pool)
@@ -43,15 +46,23 @@ pub async fn set(
     }
     let currency = Currency::parse(&wanted.currency);
     if currency.is_err() {
-        problems.push(violation("currency", "enter a currency code like USD or EUR"));
+        problems.push(violation(
+            "currency",
+            "enter a currency code like USD or EUR",
+        ));
     }
     if !app::ssr::bills::known_time_zone(&wanted.time_zone) {
-        problems.push(violation("timeZone", "enter a time zone like Europe/Berlin or America/New_York"));
+        problems.push(violation(
+            "timeZone",
+            "enter a time zone like Europe/Berlin or America/New_York",
+        ));
     }
     if !problems.is_empty() {
         return Err(ApiError::InvalidFields(problems));
     }
-    let code = currency.map(|c| c.code().to_owned()).unwrap_or_else(|_| "USD".into());
+    let code = currency
+        .map(|c| c.code().to_owned())
+        .unwrap_or_else(|_| "USD".into());
     sqlx::query(
         "UPDATE users SET locale = ?, currency = ?, time_zone = ?,
              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')

@@ -10,9 +10,9 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 /// The default per-IP limit (`SIGN_IN_ATTEMPTS_PER_MINUTE`).
 pub const PER_IP_PER_MINUTE: NonZeroU32 = NonZeroU32::MIN.saturating_add(9);
-/// Ten attempts at once (several devices signing in is normal), then one
-/// more every three minutes.
-const PER_ACCOUNT_BURST: NonZeroU32 = NonZeroU32::MIN.saturating_add(9);
+/// Ten attempts at once by default (several devices signing in is normal),
+/// then one more every three minutes (`SIGN_IN_ACCOUNT_BURST`).
+pub const PER_ACCOUNT_BURST: NonZeroU32 = NonZeroU32::MIN.saturating_add(9);
 const PER_ACCOUNT_PER_HOUR: NonZeroU32 = NonZeroU32::MIN.saturating_add(19);
 
 pub struct SignInThrottle {
@@ -23,18 +23,18 @@ pub struct SignInThrottle {
 
 impl Default for SignInThrottle {
     fn default() -> Self {
-        Self::new(PER_IP_PER_MINUTE)
+        Self::new(PER_IP_PER_MINUTE, PER_ACCOUNT_BURST)
     }
 }
 
 impl SignInThrottle {
     /// `per_ip_per_minute` attempts per client IP (a household or office
     /// behind one address may need more than the default).
-    pub fn new(per_ip_per_minute: NonZeroU32) -> Self {
+    pub fn new(per_ip_per_minute: NonZeroU32, per_account_burst: NonZeroU32) -> Self {
         Self {
             by_ip: RateLimiter::keyed(Quota::per_minute(per_ip_per_minute)),
             by_account: RateLimiter::keyed(
-                Quota::per_hour(PER_ACCOUNT_PER_HOUR).allow_burst(PER_ACCOUNT_BURST),
+                Quota::per_hour(PER_ACCOUNT_PER_HOUR).allow_burst(per_account_burst),
             ),
             clock: DefaultClock::default(),
         }

@@ -4,13 +4,13 @@
 
 mod payments;
 mod store;
+pub mod transfer;
 
 pub use payments::{
     flag_autopay_failure, list_payments, payment_by_id, record_payment, undo_payment, NewPayment,
     Payment,
 };
 pub use store::{
-    create, deactivate, delete, get, known_time_zone, list, reactivate, reorder, today_for,
-    update, Bill,
-    BillError,
+    create, deactivate, delete, get, known_time_zone, list, reactivate, reorder, today_for, update,
+    Bill, BillError,
 };

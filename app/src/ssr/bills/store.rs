@@ -138,6 +138,18 @@ async fn check_catalog(pool: &SqlitePool, catalog_id: Option<i64>) -> Result<(),
 
 pub async fn create(pool: &SqlitePool, user_id: i64, bill: &ValidBill) -> Result<Bill, BillError> {
     check_catalog(pool, bill.catalog_id).await?;
+    let mut tx = pool.begin().await?;
+    let id = create_in(&mut tx, user_id, bill).await?;
+    tx.commit().await?;
+    get(pool, user_id, id).await
+}
+
+/// Inserts a checked bill inside `tx`; answers its id.
+pub async fn create_in(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    user_id: i64,
+    bill: &ValidBill,
+) -> Result<i64, BillError> {
     let (cadence, interval) = bill.cadence.to_stored();
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO bills (user_id, name, amount_cents, currency, cadence, cadence_interval, due_day,
@@ -165,9 +177,9 @@ pub async fn create(pool: &SqlitePool, user_id: i64, bill: &ValidBill) -> Result
     .bind(bill.subscription)
     .bind(bill.catalog_id)
     .bind(user_id)
-    .fetch_one(pool)
+    .fetch_one(&mut **tx)
     .await?;
-    get(pool, user_id, id).await
+    Ok(id)
 }
 
 pub async fn update(

@@ -1,0 +1,7 @@
+//! Outside the browser no file can be chosen.
+
+pub async fn chosen_text(
+    _input: &leptos::web_sys::HtmlInputElement,
+) -> Result<Option<String>, String> {
+    Err("reading a file needs JavaScript".to_owned())
+}

@@ -1,0 +1,130 @@
+//! `/data`: export bills (CSV) or everything (JSON), and import bills from
+//! a CSV file: a preview lists every row with its problems, and nothing is
+//! written until the person confirms a file without problems.
+
+use leptos::prelude::*;
+use leptos_meta::Title;
+use serde::Deserialize;
+
+use crate::api;
+use crate::domain::contact::FieldViolation;
+
+#[derive(Clone, Debug, Deserialize)]
+struct PreviewRow {
+    line: usize,
+    name: String,
+    problems: Vec<FieldViolation>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct Preview {
+    rows: Vec<PreviewRow>,
+    valid: usize,
+    invalid: usize,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct Imported {
+    imported: usize,
+}
+
+#[component]
+pub fn DataPage() -> impl IntoView {
+    let file = NodeRef::<leptos::html::Input>::new();
+    let text = RwSignal::new(None::<String>);
+    let preview = RwSignal::new(None::<Preview>);
+    let error = RwSignal::new(None::<String>);
+    let done = RwSignal::new(None::<String>);
+    let busy = RwSignal::new(false);
+
+    let choose = move |_| {
+        let Some(input) = file.get() else { return };
+        preview.set(None);
+        done.set(None);
+        leptos::task::spawn_local(async move {
+            match api::files::chosen_text(&input).await {
+                Ok(Some(content)) => {
+                    busy.set(true);
+                    let answer = api::post_text::<Preview>(
+                        "/api/data/import/preview",
+                        "text/csv",
+                        content.clone(),
+                    )
+                    .await;
+                    busy.set(false);
+                    match answer {
+                        Ok(checked) => {
+                            error.set(None);
+                            text.set(Some(content));
+                            preview.set(Some(checked));
+                        }
+                        Err(failure) => error.set(Some(failure.message())),
+                    }
+                }
+                Ok(None) => {}
+                Err(message) => error.set(Some(message)),
+            }
+        });
+    };
+    let confirm = move |_| {
+        let Some(content) = text.get_untracked() else {
+            return;
+        };
+        busy.set(true);
+        leptos::task::spawn_local(async move {
+            let answer = api::post_text::<Imported>("/api/data/import", "text/csv", content).await;
+            busy.set(false);
+            match answer {
+                Ok(imported) => {
+                    error.set(None);
+                    preview.set(None);
+                    text.set(None);
+                    done.set(Some(format!("Imported {} bills.", imported.imported)));
+                }
+                Err(failure) => error.set(Some(failure.message())),
+            }
+        });
+    };
+
+    view! {
+        <Title text="Data"/>
+        <h1>"Data"</h1>
+        <section class="card" aria-labelledby="export-title">
+            <h2 id="export-title">"Export"</h2>
+            <p>"Your bills as a spreadsheet (CSV), or bills and payments together as JSON."</p>
+            <div class="actions">
+                <a class="button" href="/api/data/bills.csv" download rel="external">"Download bills (CSV)"</a>
+                <a class="button button--quiet" href="/api/data/export.json" download rel="external">"Download everything (JSON)"</a>
+            </div>
+        </section>
+        <section class="card" aria-labelledby="import-title">
+            <h2 id="import-title">"Import bills from CSV"</h2>
+            <p class="hint">"Use the columns of the CSV export. You will see every row before anything is saved; a file with a problem in any row is not imported."</p>
+            <label for="import-file">"CSV file"</label>
+            <input id="import-file" type="file" accept=".csv,text/csv" node_ref=file on:change=choose/>
+            <p class="field-error" role="alert">{move || error.get()}</p>
+            <p role="status" data-testid="import-done">{move || done.get()}</p>
+            {move || preview.get().map(|checked| {
+                let ready = checked.invalid == 0 && checked.valid > 0;
+                view! {
+                    <p data-testid="import-summary">{format!("{} rows ready, {} with problems.", checked.valid, checked.invalid)}</p>
+                    <div class="table-wrap"><table class="data-table" data-testid="import-preview">
+                        <thead><tr><th scope="col">"Line"</th><th scope="col">"Bill"</th><th scope="col">"Problems"</th></tr></thead>
+                        <tbody>
+                            {checked.rows.into_iter().map(|row| view! {
+                                <tr>
+                                    <td>{row.line}</td>
+                                    <td>{row.name}</td>
+                                    <td class="field-error">{row.problems.iter().map(|p| format!("{}: {}", p.field, p.description)).collect::<Vec<_>>().join("; ")}</td>
+                                </tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table></div>
+                    <button class="button" disabled=move || !ready || busy.get() on:click=confirm>
+                        {if ready { "Import these bills" } else { "Fix the file and choose it again" }}
+                    </button>
+                }
+            })}
+        </section>
+    }
+}

@@ -1,0 +1,288 @@
+//! Data export and import. Bills export to CSV (one row per bill, amounts
+//! in major units as typed, `1500.00`) and, with their payments, to JSON.
+//! Importing reads the same CSV: every row is checked with the shared bill
+//! rules first (the preview shows each row's problems), and only a file
+//! without a single bad row is written, all of it in one transaction.
+
+use serde::Serialize;
+use sqlx::SqlitePool;
+
+use super::store::{self, Bill, BillError};
+use crate::domain::bill::BillForm;
+use crate::domain::contact::FieldViolation;
+use crate::domain::money::{minor_to_input, parse_minor, Currency};
+
+pub const HEADER: [&str; 15] = [
+    "name",
+    "amount",
+    "currency",
+    "cadence",
+    "cadence_interval",
+    "due_day",
+    "anchor_date",
+    "category",
+    "notes",
+    "autopay",
+    "subscription",
+    "debt",
+    "balance",
+    "apr_percent",
+    "minimum_payment",
+];
+
+/// The most rows one import takes.
+pub const MAX_ROWS: usize = 5000;
+
+/// One row of an import, as read and checked.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportRow {
+    /// The line in the file (the header is line 1).
+    pub line: usize,
+    pub name: String,
+    pub problems: Vec<FieldViolation>,
+    #[serde(skip)]
+    pub form: Option<BillForm>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    #[error("the file is not CSV with the export's header ({0})")]
+    Unreadable(String),
+    #[error("a file may hold at most {MAX_ROWS} bills")]
+    TooManyRows,
+    #[error("{0} rows have problems; nothing was imported")]
+    BadRows(usize, Vec<ImportRow>),
+    #[error(transparent)]
+    Bill(#[from] BillError),
+}
+
+fn flag(value: bool) -> &'static str {
+    if value {
+        "true"
+    } else {
+        "false"
+    }
+}
+
+pub fn to_csv(bills: &[Bill]) -> Result<String, csv::Error> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(HEADER)?;
+    for bill in bills {
+        let digits = Currency::parse(&bill.currency).map_or(2, |c| c.digits());
+        let money =
+            |minor: Option<i64>| minor.map(|m| minor_to_input(m, digits)).unwrap_or_default();
+        writer.write_record([
+            bill.name.clone(),
+            minor_to_input(bill.amount_minor, digits),
+            bill.currency.clone(),
+            bill.cadence.clone(),
+            bill.cadence_interval.to_string(),
+            bill.due_day.to_string(),
+            bill.anchor_date.clone(),
+            bill.category.clone(),
+            bill.notes.clone(),
+            flag(bill.autopay).to_owned(),
+            flag(bill.subscription).to_owned(),
+            flag(bill.debt).to_owned(),
+            money(bill.balance_minor),
+            bill.apr_basis_points
+                .map(|bp| minor_to_input(bp, 2))
+                .unwrap_or_default(),
+            money(bill.minimum_payment_minor),
+        ])?;
+    }
+    let bytes = writer.into_inner().map_err(|error| error.into_error())?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn parse_flag(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" | "1" => Some(true),
+        "false" | "no" | "0" | "" => Some(false),
+        _ => None,
+    }
+}
+
+/// Reads and checks every row; writes nothing.
+pub fn read_csv(text: &str) -> Result<Vec<ImportRow>, ImportError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(false)
+        .from_reader(text.as_bytes());
+    let header = reader
+        .headers()
+        .map_err(|error| ImportError::Unreadable(error.to_string()))?
+        .clone();
+    let position = |name: &str| header.iter().position(|column| column.trim() == name);
+    let columns: Vec<Option<usize>> = HEADER.iter().map(|name| position(name)).collect();
+    for required in ["name", "amount", "cadence", "due_day", "anchor_date"] {
+        if position(required).is_none() {
+            return Err(ImportError::Unreadable(format!("no {required} column")));
+        }
+    }
+    let mut rows = Vec::new();
+    for (index, record) in reader.records().enumerate() {
+        if index >= MAX_ROWS {
+            return Err(ImportError::TooManyRows);
+        }
+        let line = index + 2;
+        let record =
+            record.map_err(|error| ImportError::Unreadable(format!("line {line}: {error}")))?;
+        let cell = |name: &str| {
+            HEADER
+                .iter()
+                .position(|h| *h == name)
+                .and_then(|i| columns[i])
+                .and_then(|i| record.get(i))
+                .unwrap_or("")
+                .trim()
+                .to_owned()
+        };
+        let mut problems = Vec::new();
+        let mut problem = |field: &str, description: String| {
+            problems.push(FieldViolation {
+                field: field.to_owned(),
+                description,
+            })
+        };
+        let currency_text = cell("currency");
+        let digits = if currency_text.is_empty() {
+            2
+        } else {
+            Currency::parse(&currency_text).map_or(2, |c| c.digits())
+        };
+        let mut money = |field: &str, column: &str, required: bool| {
+            let text = cell(column);
+            if text.is_empty() && !required {
+                return None;
+            }
+            match parse_minor(&text, digits) {
+                Ok(minor) => Some(minor),
+                Err(error) => {
+                    problem(field, error.to_string());
+                    None
+                }
+            }
+        };
+        let amount = money("amountMinor", "amount", true);
+        let balance = money("balanceMinor", "balance", false);
+        let minimum = money("minimumPaymentMinor", "minimum_payment", false);
+        let apr_text = cell("apr_percent");
+        let apr = if apr_text.is_empty() {
+            None
+        } else {
+            match parse_minor(&apr_text, 2) {
+                Ok(bp) => Some(bp),
+                Err(error) => {
+                    problems.push(FieldViolation {
+                        field: "aprBasisPoints".into(),
+                        description: error.to_string(),
+                    });
+                    None
+                }
+            }
+        };
+        let mut flags = [false; 3];
+        for (slot, name) in flags.iter_mut().zip(["autopay", "subscription", "debt"]) {
+            match parse_flag(&cell(name)) {
+                Some(value) => *slot = value,
+                None => problems.push(FieldViolation {
+                    field: name.to_owned(),
+                    description: "use true or false".into(),
+                }),
+            }
+        }
+        let form = BillForm {
+            name: cell("name"),
+            amount_minor: amount.unwrap_or(0),
+            currency: currency_text,
+            cadence: cell("cadence"),
+            cadence_interval: cell("cadence_interval").parse().ok(),
+            due_day: cell("due_day").parse().unwrap_or(0),
+            anchor_date: cell("anchor_date"),
+            category: cell("category"),
+            notes: cell("notes"),
+            autopay: flags[0],
+            subscription: flags[1],
+            debt: flags[2],
+            balance_minor: balance,
+            apr_basis_points: apr,
+            minimum_payment_minor: minimum,
+            catalog_id: None,
+        };
+        if let Err(more) = form.validate() {
+            for violation in more {
+                if !problems.iter().any(|p| p.field == violation.field) {
+                    problems.push(violation);
+                }
+            }
+        }
+        rows.push(ImportRow {
+            line,
+            name: form.name.clone(),
+            problems,
+            form: Some(form),
+        });
+    }
+    Ok(rows)
+}
+
+/// Imports every row, or none: one bad row refuses the whole file.
+pub async fn import(pool: &SqlitePool, user_id: i64, text: &str) -> Result<usize, ImportError> {
+    let rows = read_csv(text)?;
+    let bad: Vec<ImportRow> = rows
+        .iter()
+        .filter(|row| !row.problems.is_empty())
+        .cloned()
+        .collect();
+    if !bad.is_empty() {
+        return Err(ImportError::BadRows(bad.len(), bad));
+    }
+    let mut tx = pool.begin().await.map_err(BillError::from)?;
+    for row in &rows {
+        if let Some(valid) = row.form.as_ref().and_then(|form| form.validate().ok()) {
+            store::create_in(&mut tx, user_id, &valid).await?;
+        }
+    }
+    tx.commit().await.map_err(BillError::from)?;
+    Ok(rows.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = "name,amount,currency,cadence,cadence_interval,due_day,anchor_date,category,notes,autopay,subscription,debt,balance,apr_percent,minimum_payment\n\
+        Rent,1500.00,USD,monthly,1,1,2026-01-01,Housing,,true,false,false,,,\n\
+        Card,50,USD,monthly,1,20,2026-01-20,Credit cards,\"notes, with comma\",false,false,true,1000.00,19.99,25\n";
+
+    #[test]
+    fn good_rows_read_with_their_values() {
+        let rows = read_csv(GOOD).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert!(rows.iter().all(|row| row.problems.is_empty()), "{rows:?}");
+        let card = rows[1].form.as_ref().unwrap();
+        assert_eq!(card.balance_minor, Some(100_000));
+        assert_eq!(card.apr_basis_points, Some(1999));
+        assert_eq!(card.notes, "notes, with comma");
+    }
+
+    #[test]
+    fn bad_rows_are_named_by_line_and_field() {
+        let text = "name,amount,cadence,due_day,anchor_date,autopay\n\
+            ,12.999,monthly,40,2026-02-30,maybe\n\
+            Water,30,weekly,1,2026-01-05,no\n";
+        let rows = read_csv(text).unwrap();
+        let fields: Vec<&str> = rows[0].problems.iter().map(|p| p.field.as_str()).collect();
+        assert_eq!(rows[0].line, 2);
+        assert_eq!(
+            fields,
+            ["amountMinor", "autopay", "name", "dueDay", "anchorDate"]
+        );
+        assert!(rows[1].problems.is_empty());
+        assert!(matches!(
+            read_csv("just,some,columns\n1,2,3\n"),
+            Err(ImportError::Unreadable(_))
+        ));
+    }
+}

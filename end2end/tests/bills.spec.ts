@@ -1,0 +1,110 @@
+import { Browser, BrowserContext, expect, Page, test } from "@playwright/test";
+
+const ADMIN = "admin@example.com";
+const PASSWORD = "correct horse battery staple";
+const USER_PASSWORD = "seven purple kettles hum";
+
+async function hydrated(page: Page) {
+  await expect(page.locator('main[data-hydrated="true"]')).toBeAttached();
+}
+
+async function csrf(context: BrowserContext): Promise<string> {
+  return (await (await context.request.get("/api/auth/csrf-token")).json()).csrfToken;
+}
+
+/** A new person with their own browser, signed in through open registration. */
+async function newUser(browser: Browser, email: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext();
+  const registered = await context.request.post("/api/auth/register", {
+    headers: { "x-csrf-token": await csrf(context) },
+    data: { email, name: email.split("@")[0], password: USER_PASSWORD },
+  });
+  expect(registered.status(), await registered.text()).toBe(200);
+  return { context, page: await context.newPage() };
+}
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async ({ browser }) => {
+  // One admin sign-in opens registration for the people below.
+  const admin = await browser.newContext();
+  const token = await csrf(admin);
+  const login = await admin.request.post("/api/auth/login", {
+    headers: { "x-csrf-token": token },
+    data: { email: ADMIN, password: PASSWORD },
+  });
+  expect(login.status()).toBe(200);
+  const open = await admin.request.put("/api/admin/registration", {
+    headers: { "x-csrf-token": token },
+    data: { open: true },
+  });
+  expect(open.status()).toBe(200);
+  await admin.close();
+});
+
+test("a signed-out visitor who opens the tracker is sent to sign in", async ({ page }) => {
+  await page.goto("/tracker");
+  await expect(page).toHaveURL(/\/login\?next=%2Ftracker$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Sign in");
+});
+
+test("a user adds a bill, sees it due in the Tracker, marks it paid, and moves it to another account by CSV", async ({ browser }, testInfo) => {
+  const dora = await newUser(browser, "dora@example.com");
+  const page = dora.page;
+
+  await page.goto("/bills");
+  await hydrated(page);
+  await page.getByRole("button", { name: "New bill" }).click();
+  await page.getByLabel("Name").fill("Water");
+  await page.getByLabel("Amount", { exact: true }).fill("42.505");
+  await page.getByRole("button", { name: "Add bill" }).click();
+  // The shared rule catches the amount before anything is sent.
+  await expect(page.locator("#amountMinor-error")).toHaveText("use at most 2 digits after the decimal point");
+  await page.getByLabel("Amount", { exact: true }).fill("42.50");
+  await page.getByLabel("Category").fill("Utilities");
+  await page.screenshot({ path: testInfo.outputPath("bill-form.png"), fullPage: true });
+  await page.getByRole("button", { name: "Add bill" }).click();
+  await expect(page).toHaveURL(/\/bills\/\d+$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Water");
+  await expect(page.getByTestId("bill-facts")).toContainText("$42.50");
+
+  // The form's defaults make it due today: the Tracker shows it due soon.
+  await page.getByRole("navigation").getByRole("link", { name: "Tracker" }).click();
+  await expect(page).toHaveURL(/\/tracker$/);
+  const row = page.getByTestId("tracker-row").filter({ hasText: "Water" });
+  await expect(row).toHaveAttribute("data-status", "Due soon");
+  await expect(page.getByTestId("total-due")).toHaveText("$42.50");
+  await expect(page.getByTestId("total-paid")).toHaveText("$0.00");
+  await row.getByRole("button", { name: "Mark Water paid" }).click();
+  await expect(row).toHaveAttribute("data-status", "Paid");
+  await expect(page.getByTestId("total-paid")).toHaveText("$42.50");
+  await expect(page.getByTestId("total-remaining")).toHaveText("$0.00");
+  await page.screenshot({ path: testInfo.outputPath("tracker-paid.png"), fullPage: true });
+
+  // Export the bills as CSV.
+  await page.getByRole("navigation").getByRole("link", { name: "Data" }).click();
+  await hydrated(page);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Download bills (CSV)" }).click(),
+  ]);
+  const file = testInfo.outputPath("bills.csv");
+  await download.saveAs(file);
+
+  // Erin imports it into her own account.
+  const erin = await newUser(browser, "erin@example.com");
+  await erin.page.goto("/data");
+  await hydrated(erin.page);
+  await erin.page.getByLabel("CSV file").setInputFiles(file);
+  await expect(erin.page.getByTestId("import-summary")).toHaveText("1 rows ready, 0 with problems.");
+  await expect(erin.page.getByTestId("import-preview")).toContainText("Water");
+  await erin.page.getByRole("button", { name: "Import these bills" }).click();
+  await expect(erin.page.getByTestId("import-done")).toHaveText("Imported 1 bills.");
+  await erin.page.goto("/bills");
+  await expect(erin.page.getByTestId("bill-row")).toHaveCount(1);
+  await expect(erin.page.getByTestId("bill-row")).toContainText("Water");
+  await expect(erin.page.getByTestId("bill-row")).toContainText("$42.50");
+
+  await dora.context.close();
+  await erin.context.close();
+});

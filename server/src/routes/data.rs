@@ -1,0 +1,116 @@
+//! `/api/data/…`: the Data page's export (bills as CSV; bills and payments
+//! as JSON) and CSV import, previewed first. An import writes every row or
+//! none; bad rows are named `rows[i].field` (i counts data rows from 0; the
+//! preview also gives each row's line in the file).
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::{json, Value};
+
+use app::domain::contact::FieldViolation;
+use app::ssr::bills::transfer::{self, ImportError};
+use app::ssr::bills::{self};
+
+use crate::auth::CurrentUser;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// The largest file an import takes: 1 MiB.
+pub const MAX_IMPORT: usize = 1024 * 1024;
+
+fn attachment(content_type: &'static str, name: String, body: String) -> Response {
+    let mut response = (StatusCode::OK, body).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
+        headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+    response
+}
+
+pub async fn export_csv(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Response, ApiError> {
+    let user = current.user.id;
+    let all = bills::list(&state.pool, user).await?;
+    let today = bills::today_for(&state.pool, user).await?;
+    let text = transfer::to_csv(&all).map_err(|error| ApiError::Internal(error.to_string()))?;
+    Ok(attachment(
+        "text/csv; charset=utf-8",
+        format!("tally-bills-{today}.csv"),
+        text,
+    ))
+}
+
+pub async fn export_json(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Response, ApiError> {
+    let user = current.user.id;
+    let all = bills::list(&state.pool, user).await?;
+    let mut payments = Vec::new();
+    for bill in &all {
+        payments.extend(bills::list_payments(&state.pool, user, bill.id).await?);
+    }
+    let today = bills::today_for(&state.pool, user).await?;
+    let body = serde_json::to_string_pretty(&json!({ "bills": all, "payments": payments }))
+        .map_err(|error| ApiError::Internal(error.to_string()))?;
+    Ok(attachment(
+        "application/json",
+        format!("tally-{today}.json"),
+        body,
+    ))
+}
+
+fn text_of(body: &Bytes) -> Result<&str, ApiError> {
+    if body.len() > MAX_IMPORT {
+        return Err(ApiError::PayloadTooLarge { limit: MAX_IMPORT });
+    }
+    std::str::from_utf8(body).map_err(|_| ApiError::BadRequest("the file is not UTF-8 text".into()))
+}
+
+fn import_error(error: ImportError) -> ApiError {
+    match error {
+        ImportError::BadRows(_, rows) => ApiError::InvalidFields(
+            rows.into_iter()
+                .flat_map(|row| {
+                    let index = row.line.saturating_sub(2);
+                    row.problems.into_iter().map(move |problem| FieldViolation {
+                        field: format!("rows[{index}].{}", problem.field),
+                        description: format!("line {}: {}", row.line, problem.description),
+                    })
+                })
+                .collect(),
+        ),
+        ImportError::Unreadable(_) | ImportError::TooManyRows => {
+            ApiError::BadRequest(error.to_string())
+        }
+        ImportError::Bill(error) => error.into(),
+    }
+}
+
+/// `POST /api/data/import/preview` (the CSV as the body): each row with its
+/// problems; nothing is written.
+pub async fn preview(_current: CurrentUser, body: Bytes) -> Result<Json<Value>, ApiError> {
+    let rows = transfer::read_csv(text_of(&body)?).map_err(import_error)?;
+    let invalid = rows.iter().filter(|row| !row.problems.is_empty()).count();
+    Ok(Json(
+        json!({ "rows": rows, "valid": rows.len() - invalid, "invalid": invalid }),
+    ))
+}
+
+/// `POST /api/data/import`: every row or none.
+pub async fn import(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    body: Bytes,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let imported = transfer::import(&state.pool, current.user.id, text_of(&body)?)
+        .await
+        .map_err(import_error)?;
+    Ok((StatusCode::CREATED, Json(json!({ "imported": imported }))))
+}
