@@ -1,5 +1,5 @@
 # The two commands a new user needs; see README.md.
-.PHONY: run test setup bench-leads bench-operations
+.PHONY: run test setup bench-leads bench-operations bench-tracker
 
 # Install what is missing, build, and run Tally on its defaults.
 run:
@@ -21,3 +21,7 @@ bench-leads:
 # 1,000,000 stored operations.
 bench-operations:
 	cargo bench -p server --bench operations
+
+# The Tracker's API for a user with 500 bills and 20,000 payments.
+bench-tracker:
+	cargo bench -p server --bench tracker

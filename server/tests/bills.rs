@@ -496,3 +496,55 @@ async fn the_session_endpoint_says_who_is_signed_in_without_an_error() {
     let signed_in = admin.json("/api/auth/session").await;
     assert_eq!(signed_in["user"]["email"], ADMIN);
 }
+
+#[tokio::test]
+async fn spending_is_summed_per_category_and_month_without_failed_autopays() {
+    let (_app, browser) = app().await;
+    let today = browser.json("/api/bills").await["today"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let rent = create(&browser, rent()).await["id"].as_i64().unwrap();
+    let mut water = rent_like("Water", "Utilities", 4250);
+    water["anchorDate"] = json!("2026-01-01");
+    let water = create(&browser, water).await["id"].as_i64().unwrap();
+    pay(&browser, rent, json!({ "paidOn": today })).await;
+    pay(&browser, water, json!({ "paidOn": today })).await;
+    let (_, failed) = pay(&browser, water, json!({ "paidOn": today })).await;
+    let failed = failed["id"].as_i64().unwrap();
+    browser
+        .send(
+            Method::PUT,
+            &format!("/api/payments/{failed}/autopay-failure"),
+            json!({ "failed": true }),
+        )
+        .await;
+
+    let report = browser.json("/api/reports/spending").await;
+    let months = report["months"].as_array().unwrap();
+    assert_eq!(months.len(), 6);
+    assert_eq!(months[5], today[..7]);
+    let totals = |name: &str| {
+        report["categories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap()["totalsMinor"]
+            .clone()
+    };
+    assert_eq!(totals("Housing"), json!([0, 0, 0, 0, 0, 150_000]));
+    assert_eq!(
+        totals("Utilities"),
+        json!([0, 0, 0, 0, 0, 4250]),
+        "the failed autopay is not spending"
+    );
+}
+
+fn rent_like(name: &str, category: &str, amount: i64) -> Value {
+    let mut bill = rent();
+    bill["name"] = json!(name);
+    bill["category"] = json!(category);
+    bill["amountMinor"] = json!(amount);
+    bill
+}

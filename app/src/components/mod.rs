@@ -8,6 +8,7 @@ pub mod payoff_chart;
 pub mod privacy;
 pub mod security_keys;
 pub mod sign_in_history;
+pub mod spending_chart;
 pub mod submission_form;
 pub mod submissions;
 pub mod text_field;

@@ -8,6 +8,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::api;
+use crate::components::spending_chart::SpendingChart;
 use crate::domain::money::{Currency, Locale, Money};
 use crate::domain::tracker::{Status, Totals};
 
@@ -123,5 +124,6 @@ pub fn TrackerPage() -> impl IntoView {
                 }.into_any()
             }
         }}
+        <SpendingChart/>
     }
 }

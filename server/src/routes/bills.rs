@@ -311,3 +311,65 @@ pub async fn reorder(
     bills::reorder(&state.pool, current.user.id, &order.ids).await?;
     Ok(StatusCode::NO_CONTENT)
 }
+
+/// `GET /api/reports/spending`: payments per category per month for the
+/// last six months (this one included), for the Tracker's chart.
+pub async fn spending(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Json<Value>, ApiError> {
+    let user = current.user.id;
+    let today = bills::today_for(&state.pool, user).await?;
+    let mut months = vec![today.year_month()];
+    for _ in 0..5 {
+        let earliest = months[0];
+        let previous = if earliest.month == 1 {
+            app::domain::date::YearMonth {
+                year: earliest.year - 1,
+                month: 12,
+            }
+        } else {
+            app::domain::date::YearMonth {
+                year: earliest.year,
+                month: earliest.month - 1,
+            }
+        };
+        months.insert(0, previous);
+    }
+    let first = format!("{}-01", months[0]);
+    let rows: Vec<(String, String, i64)> = sqlx::query_as(
+        "SELECT b.category, substr(p.paid_on, 1, 7) AS month, sum(p.amount_cents)
+         FROM payments p JOIN bills b ON b.id = p.bill_id
+         WHERE p.user_id = ? AND p.paid_on >= ? AND p.autopay_failure = 0
+         GROUP BY b.category, month ORDER BY b.category",
+    )
+    .bind(user)
+    .bind(first)
+    .fetch_all(&state.pool)
+    .await?;
+    let labels: Vec<String> = months.iter().map(ToString::to_string).collect();
+    let mut categories: Vec<(String, Vec<i64>)> = Vec::new();
+    for (category, month, total) in rows {
+        let Some(slot) = labels.iter().position(|label| *label == month) else {
+            continue;
+        };
+        match categories.iter_mut().find(|(name, _)| *name == category) {
+            Some((_, totals)) => totals[slot] += total,
+            None => {
+                let mut totals = vec![0; labels.len()];
+                totals[slot] = total;
+                categories.push((category, totals));
+            }
+        }
+    }
+    let (locale, currency) = preferences(&state, user).await?;
+    Ok(Json(json!({
+        "locale": locale,
+        "currency": currency,
+        "months": labels,
+        "categories": categories
+            .into_iter()
+            .map(|(name, totals)| json!({ "name": name, "totalsMinor": totals }))
+            .collect::<Vec<_>>(),
+    })))
+}

@@ -1,0 +1,94 @@
+//! Spending by category per month, as stacked SVG bars drawn by the app,
+//! with a legend and the same numbers as a table for screen readers.
+
+use leptos::prelude::*;
+use serde::Deserialize;
+
+use crate::api;
+use crate::domain::money::{Currency, Locale, Money};
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Category {
+    name: String,
+    totals_minor: Vec<i64>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Spending {
+    locale: String,
+    currency: String,
+    months: Vec<String>,
+    categories: Vec<Category>,
+}
+
+const COLOURS: [&str; 8] = [
+    "#1f6f5c", "#c0841a", "#3b6fb6", "#a34a7b", "#5d8a2f", "#8a5a3b", "#6b5fb0", "#b33b3b",
+];
+const WIDTH: f64 = 480.0;
+const HEIGHT: f64 = 160.0;
+
+#[component]
+pub fn SpendingChart() -> impl IntoView {
+    let data = LocalResource::new(|| api::get_json::<Spending>("/api/reports/spending"));
+    move || {
+        data.get().and_then(Result::ok).map(|spending| {
+            let locale = Locale::parse(&spending.locale);
+            let currency = Currency::parse(&spending.currency).unwrap_or(Currency::USD);
+            let money = move |minor: i64| Money::new(minor, currency).format(locale);
+            let months = spending.months.len().max(1);
+            let per_month: Vec<i64> = (0..months)
+                .map(|m| spending.categories.iter().map(|c| c.totals_minor.get(m).copied().unwrap_or(0)).sum())
+                .collect();
+            let top = per_month.iter().copied().max().unwrap_or(0).max(1) as f64;
+            let slot = WIDTH / months as f64;
+            let bar = slot * 0.6;
+            let mut rects = Vec::new();
+            for month in 0..months {
+                let mut y = HEIGHT;
+                for (index, category) in spending.categories.iter().enumerate() {
+                    let value = category.totals_minor.get(month).copied().unwrap_or(0);
+                    if value <= 0 {
+                        continue;
+                    }
+                    let height = value as f64 / top * (HEIGHT - 4.0);
+                    y -= height;
+                    let title = format!("{} {}: {}", spending.months[month], category.name, money(value));
+                    rects.push(view! {
+                        <rect x=format!("{:.1}", month as f64 * slot + (slot - bar) / 2.0) y=format!("{y:.1}")
+                            width=format!("{bar:.1}") height=format!("{height:.1}") fill=COLOURS[index % COLOURS.len()]>
+                            <title>{title}</title>
+                        </rect>
+                    });
+                }
+            }
+            let empty = spending.categories.is_empty();
+            view! {
+                <figure class="chart chart--spending" data-testid="spending-chart">
+                    <figcaption><strong>"Spending by category"</strong>{empty.then_some(" · no payments in the last six months")}</figcaption>
+                    <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img" aria-label="Payments per month by category; the table below has the numbers">
+                        {rects}
+                        <line x1="0" y1=HEIGHT x2=WIDTH y2=HEIGHT stroke="currentColor" stroke-opacity="0.3"/>
+                    </svg>
+                    <ul class="legend">
+                        {spending.categories.iter().enumerate().map(|(index, category)| view! {
+                            <li><span class="swatch" style=format!("background:{}", COLOURS[index % COLOURS.len()])></span>{category.name.clone()}</li>
+                        }).collect_view()}
+                    </ul>
+                    <table class="visually-hidden">
+                        <caption>"Payments per month by category"</caption>
+                        <thead><tr><th scope="col">"Category"</th>
+                            {spending.months.iter().map(|m| view! { <th scope="col">{m.clone()}</th> }).collect_view()}</tr></thead>
+                        <tbody>
+                            {spending.categories.iter().map(|category| view! {
+                                <tr><th scope="row">{category.name.clone()}</th>
+                                    {category.totals_minor.iter().map(|v| view! { <td>{money(*v)}</td> }).collect_view()}</tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                </figure>
+            }
+        })
+    }
+}
