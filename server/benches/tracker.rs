@@ -67,12 +67,25 @@ fn main() {
         .unwrap();
         pool.close().await;
 
-        let browser =
-            Browser::signed_in(&app.address, "admin@example.com", "correct horse battery staple").await;
+        let browser = Browser::signed_in(
+            &app.address,
+            "admin@example.com",
+            "correct horse battery staple",
+        )
+        .await;
         for (label, path) in [
-            ("GET /api/tracker (500 bills, 20,000 payments)", "/api/tracker"),
-            ("GET /api/bills (500 bills with next due dates)", "/api/bills"),
-            ("GET /api/reports/spending (six months)", "/api/reports/spending"),
+            (
+                "GET /api/tracker (500 bills, 20,000 payments)",
+                "/api/tracker",
+            ),
+            (
+                "GET /api/bills (500 bills with next due dates)",
+                "/api/bills",
+            ),
+            (
+                "GET /api/reports/spending (six months)",
+                "/api/reports/spending",
+            ),
         ] {
             let mut timings = Vec::with_capacity(RUNS);
             for _ in 0..RUNS {

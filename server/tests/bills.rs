@@ -548,3 +548,86 @@ fn rent_like(name: &str, category: &str, amount: i64) -> Value {
     bill["amountMinor"] = json!(amount);
     bill
 }
+
+#[tokio::test]
+async fn preferences_are_checked_and_change_today_and_formatting() {
+    let (app, browser) = app().await;
+    let (status, body) = browser
+        .send(
+            Method::PUT,
+            "/api/profile/preferences",
+            json!({ "locale": "xx-XX", "currency": "dollars", "timeZone": "Mars/Olympus" }),
+        )
+        .await;
+    assert_eq!(status, 400);
+    let fields: Vec<&str> = body["error"]["details"][0]["fieldViolations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields, ["locale", "currency", "timeZone"]);
+
+    let (status, saved) = browser
+        .send(
+            Method::PUT,
+            "/api/profile/preferences",
+            json!({ "locale": "de-DE", "currency": "eur", "timeZone": "Pacific/Kiritimati" }),
+        )
+        .await;
+    assert_eq!(status, 200, "{saved}");
+    assert_eq!(
+        saved,
+        json!({ "locale": "de-DE", "currency": "EUR", "timeZone": "Pacific/Kiritimati" })
+    );
+    let bills = browser.json("/api/bills").await;
+    assert_eq!(
+        (bills["locale"].as_str(), bills["currency"].as_str()),
+        (Some("de-DE"), Some("EUR"))
+    );
+    // UTC+14: "today" there is never behind today in UTC.
+    let utc_today = app::ssr::bills::today_for(
+        &app::ssr::db::connect(&app.database_path()).await.unwrap(),
+        999,
+    )
+    .await
+    .unwrap();
+    assert!(bills["today"].as_str().unwrap() >= utc_today.to_string().as_str());
+}
+
+#[tokio::test]
+async fn the_tracker_pages_send_a_signed_out_visitor_to_sign_in_and_back() {
+    let (app, browser) = app().await;
+    for path in ["/tracker", "/bills/12?x=1", "/subscriptions", "/data"] {
+        let response = app.client.get(app.url(path)).send().await.unwrap();
+        assert_eq!(response.status(), 303, "{path}");
+        let location = response.headers()["location"].to_str().unwrap();
+        assert!(location.starts_with("/login?next=%2F"), "{location}");
+    }
+    assert_eq!(
+        app.client
+            .get(app.url("/tracker"))
+            .send()
+            .await
+            .unwrap()
+            .headers()["location"],
+        "/login?next=%2Ftracker"
+    );
+    // Signed in, the page renders.
+    let page = browser
+        .request(Method::GET, "/tracker")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200);
+    // Public pages stay public.
+    assert_eq!(
+        app.client
+            .get(app.url("/features"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+}

@@ -5,6 +5,7 @@ pub mod layout;
 pub mod live_operation;
 pub mod maintenance;
 pub mod payoff_chart;
+pub mod preferences;
 pub mod privacy;
 pub mod security_keys;
 pub mod sign_in_history;

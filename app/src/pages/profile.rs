@@ -6,6 +6,7 @@ use leptos_router::hooks::use_navigate;
 use crate::api::{self, MeBody};
 use crate::components::account_details::AccountDetails;
 use crate::components::api_tokens::ApiTokens;
+use crate::components::preferences::PreferencesForm;
 use crate::components::privacy::Privacy;
 use crate::components::security_keys::SecurityKeys;
 use crate::components::sign_in_history::SignInHistory;
@@ -58,6 +59,7 @@ pub fn ProfilePage() -> impl IntoView {
                     <TwoFactor/>
                     <SecurityKeys/>
                     <ApiTokens/>
+                    <PreferencesForm/>
                     <Privacy/>
                     <SignInHistory/>
                 }

@@ -1,0 +1,86 @@
+//! Profile → Preferences: the locale money is written in, the currency new
+//! bills start with, and the time zone that decides what "today" is.
+
+use leptos::ev::SubmitEvent;
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::api;
+use crate::components::submission_form::FormState;
+use crate::components::text_field::TextField;
+use crate::domain::money::LOCALES;
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Preferences {
+    locale: String,
+    currency: String,
+    time_zone: String,
+}
+
+#[component]
+pub fn PreferencesForm() -> impl IntoView {
+    let locale = RwSignal::new(String::from("en-US"));
+    let currency = RwSignal::new(String::from("USD"));
+    let time_zone = RwSignal::new(String::from("UTC"));
+    let form = FormState::new();
+    let saved = RwSignal::new(false);
+    let loaded = LocalResource::new(|| api::get_json::<Preferences>("/api/profile/preferences"));
+    Effect::new(move || {
+        if let Some(Ok(current)) = loaded.get() {
+            locale.set(current.locale);
+            currency.set(current.currency);
+            time_zone.set(current.time_zone);
+        }
+    });
+    let submit = move |event: SubmitEvent| {
+        event.prevent_default();
+        let body = Preferences {
+            locale: locale.get_untracked(),
+            currency: currency.get_untracked(),
+            time_zone: time_zone.get_untracked(),
+        };
+        form.sending.set(true);
+        saved.set(false);
+        leptos::task::spawn_local(async move {
+            let answer =
+                api::send_json::<_, Preferences>("PUT", "/api/profile/preferences", &body).await;
+            form.sending.set(false);
+            match answer {
+                Ok(_) => {
+                    form.violations.set(Vec::new());
+                    form.error.set(None);
+                    saved.set(true);
+                }
+                Err(api::ApiFailure::Answered {
+                    violations,
+                    message,
+                    ..
+                }) => {
+                    form.violations.set(violations);
+                    form.error.set(Some(message));
+                }
+                Err(failure) => form.error.set(Some(failure.message())),
+            }
+        });
+    };
+    view! {
+        <section class="card" aria-labelledby="preferences-title">
+            <h2 id="preferences-title">"Preferences"</h2>
+            <form on:submit=submit novalidate>
+                <div class="field">
+                    <label for="locale">"Write amounts as in"</label>
+                    <select id="locale" prop:value=move || locale.get() on:change=move |ev| locale.set(event_target_value(&ev))>
+                        {LOCALES.iter().map(|(tag, name)| view! { <option value=*tag>{*name}</option> }).collect_view()}
+                    </select>
+                    <p class="field-error">{move || form.error_for("locale").get()}</p>
+                </div>
+                <TextField id="currency" label="Currency for new bills" value=currency error=form.error_for("currency") required=true maxlength=3/>
+                <TextField id="timeZone" label="Time zone (like Europe/Berlin)" value=time_zone error=form.error_for("timeZone") required=true maxlength=64/>
+                <p class="field-error" role="alert">{move || form.error.get()}</p>
+                <p role="status">{move || saved.get().then_some("Saved.")}</p>
+                <button type="submit" class="button" disabled=move || form.sending.get()>"Save preferences"</button>
+            </form>
+        </section>
+    }
+}
