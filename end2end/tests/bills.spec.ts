@@ -79,6 +79,8 @@ test("a user adds a bill, sees it due in the Tracker, marks it paid, and moves i
   await expect(row).toHaveAttribute("data-status", "Paid");
   await expect(page.getByTestId("total-paid")).toHaveText("$42.50");
   await expect(page.getByTestId("total-remaining")).toHaveText("$0.00");
+  // The spending chart follows the payment.
+  await expect(page.getByTestId("spending-chart")).toContainText("Utilities");
   await page.screenshot({ path: testInfo.outputPath("tracker-paid.png"), fullPage: true });
 
   // Export the bills as CSV.
@@ -107,4 +109,50 @@ test("a user adds a bill, sees it due in the Tracker, marks it paid, and moves i
 
   await dora.context.close();
   await erin.context.close();
+});
+
+test("subscriptions keep a custom order, group by cadence without reordering, and fit a phone", async ({ browser }, testInfo) => {
+  const finn = await newUser(browser, "finn@example.com");
+  const page = finn.page;
+  await page.setViewportSize({ width: 390, height: 844 });
+  const token = await csrf(finn.context);
+  for (const [name, cadence, amountMinor] of [
+    ["Music", "monthly", 999],
+    ["Cloud storage", "yearly", 12_000],
+    ["News", "monthly", 500],
+  ] as const) {
+    const made = await finn.context.request.post("/api/bills", {
+      headers: { "x-csrf-token": token },
+      data: { name, amountMinor, cadence, dueDay: 3, anchorDate: "2026-01-03", subscription: true, category: "Streaming" },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+  }
+
+  await page.goto("/subscriptions");
+  await hydrated(page);
+  const names = page.getByTestId("subscription").getByRole("link");
+  await expect(names).toHaveText(["Music", "Cloud storage", "News"]);
+  // 9.99 + 5.00 a month, plus 120.00 a year (10.00 a month).
+  await expect(page.getByTestId("subs-monthly")).toHaveText("$24.99");
+  await expect(page.getByTestId("subs-yearly")).toHaveText("$299.88");
+
+  await page.getByRole("button", { name: "Move News up" }).click();
+  await expect(names).toHaveText(["Music", "News", "Cloud storage"]);
+  await page.reload();
+  await hydrated(page);
+  await expect(names).toHaveText(["Music", "News", "Cloud storage"]);
+
+  await page.getByRole("radio", { name: "Cadence" }).check();
+  await expect(page.getByRole("heading", { level: 2 })).toHaveText(["Monthly", "Yearly"]);
+  await expect(page.getByRole("button", { name: /^Move / })).toHaveCount(0);
+
+  // Nothing spills sideways on a phone, here or in the Tracker.
+  for (const path of ["/subscriptions", "/tracker", "/bills"]) {
+    await page.goto(path);
+    await hydrated(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, path).toBeLessThanOrEqual(0);
+  }
+  await page.screenshot({ path: testInfo.outputPath("bills-phone.png"), fullPage: true });
+  await finn.context.close();
 });

@@ -631,3 +631,28 @@ async fn the_tracker_pages_send_a_signed_out_visitor_to_sign_in_and_back() {
         200
     );
 }
+
+#[tokio::test]
+async fn a_subscription_links_to_a_known_catalog_service() {
+    let (_app, browser) = app().await;
+    let catalog = browser.json("/api/catalog").await;
+    let services = catalog["services"].as_array().unwrap();
+    assert!(services.len() > 300, "{}", services.len());
+    let netflix = services.iter().find(|s| s["name"] == "Netflix").unwrap()["id"]
+        .as_i64()
+        .unwrap();
+
+    let mut bill = rent_like("Netflix", "Streaming", 799);
+    bill["subscription"] = json!(true);
+    bill["catalogId"] = json!(netflix);
+    let linked = create(&browser, bill.clone()).await;
+    assert_eq!(linked["catalogId"], netflix);
+
+    bill["catalogId"] = json!(999_999);
+    let (status, body) = browser.send(Method::POST, "/api/bills", bill).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body["error"]["details"][0]["fieldViolations"][0]["field"],
+        "catalogId"
+    );
+}

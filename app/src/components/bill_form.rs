@@ -13,6 +13,18 @@ use crate::domain::bill::{BillForm, BillRecord, CATEGORIES};
 use crate::domain::contact::FieldViolation;
 use crate::domain::money::{minor_to_input, parse_minor, Currency};
 
+#[derive(Clone, Debug, serde::Deserialize)]
+struct CatalogService {
+    id: i64,
+    name: String,
+    category: String,
+}
+
+#[derive(Clone, Debug, serde::Deserialize)]
+struct Catalog {
+    services: Vec<CatalogService>,
+}
+
 fn typed(field: &str, text: &str, digits: u8, problems: &mut Vec<FieldViolation>) -> Option<i64> {
     match parse_minor(text, digits) {
         Ok(minor) => Some(minor),
@@ -47,7 +59,8 @@ pub fn BillFormView(
     });
     let digits = start.currency().digits();
     let editing = existing.as_ref().map(|bill| bill.id);
-    let catalog_id = start.catalog_id;
+    let catalog_id = RwSignal::new(start.catalog_id);
+    let catalog = LocalResource::new(|| api::get_json::<Catalog>("/api/catalog"));
     let name = RwSignal::new(start.name.clone());
     let amount = RwSignal::new(if editing.is_some() {
         minor_to_input(start.amount_minor, digits)
@@ -147,8 +160,11 @@ pub fn BillFormView(
             balance_minor,
             apr_basis_points,
             minimum_payment_minor,
-            // Editing keeps a catalog link as it is.
-            catalog_id,
+            catalog_id: if subscription.get_untracked() {
+                catalog_id.get_untracked()
+            } else {
+                None
+            },
         };
         if let Err(more) = body.validate() {
             for violation in more {
@@ -233,6 +249,23 @@ pub fn BillFormView(
                 <label><input type="checkbox" prop:checked=move || subscription.get() on:change=move |ev| subscription.set(event_target_checked(&ev))/>" is a subscription"</label>
                 <label><input type="checkbox" prop:checked=move || debt.get() on:change=move |ev| debt.set(event_target_checked(&ev))/>" is a debt (a balance with interest)"</label>
             </fieldset>
+            <Show when=move || subscription.get()>
+                <div class="field">
+                    <label for="catalogId">"Known service (optional)"</label>
+                    <select id="catalogId" on:change=move |ev| catalog_id.set(event_target_value(&ev).parse().ok())>
+                        <option value="" selected=move || catalog_id.get().is_none()>"None"</option>
+                        {move || catalog.get().and_then(Result::ok).map(|list| list.services.into_iter().map(|service| {
+                            let id = service.id;
+                            view! {
+                                <option value=id.to_string() selected=move || catalog_id.get() == Some(id)>
+                                    {format!("{} ({})", service.name, service.category)}
+                                </option>
+                            }
+                        }).collect_view())}
+                    </select>
+                    <p class="field-error">{move || form.error_for("catalogId").get()}</p>
+                </div>
+            </Show>
             <Show when=move || debt.get()>
                 <div class="field-row">
                     <TextField id="balanceMinor" label="Balance owed" value=balance error=form.error_for("balanceMinor") required=true maxlength=20/>

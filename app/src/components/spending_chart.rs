@@ -29,9 +29,13 @@ const COLOURS: [&str; 8] = [
 const WIDTH: f64 = 480.0;
 const HEIGHT: f64 = 160.0;
 
+/// `changes` counts payments made on the page, so the chart follows them.
 #[component]
-pub fn SpendingChart() -> impl IntoView {
-    let data = LocalResource::new(|| api::get_json::<Spending>("/api/reports/spending"));
+pub fn SpendingChart(#[prop(into)] changes: Signal<u32>) -> impl IntoView {
+    let data = LocalResource::new(move || {
+        changes.track();
+        api::get_json::<Spending>("/api/reports/spending")
+    });
     move || {
         data.get().and_then(Result::ok).map(|spending| {
             let locale = Locale::parse(&spending.locale);
@@ -76,7 +80,9 @@ pub fn SpendingChart() -> impl IntoView {
                             <li><span class="swatch" style=format!("background:{}", COLOURS[index % COLOURS.len()])></span>{category.name.clone()}</li>
                         }).collect_view()}
                     </ul>
-                    <table class="visually-hidden">
+                    // A table is sized by its content whatever its width, so
+                    // the hidden copy sits in a box that can be clipped.
+                    <div class="visually-hidden"><table>
                         <caption>"Payments per month by category"</caption>
                         <thead><tr><th scope="col">"Category"</th>
                             {spending.months.iter().map(|m| view! { <th scope="col">{m.clone()}</th> }).collect_view()}</tr></thead>
@@ -86,7 +92,7 @@ pub fn SpendingChart() -> impl IntoView {
                                     {category.totals_minor.iter().map(|v| view! { <td>{money(*v)}</td> }).collect_view()}</tr>
                             }).collect_view()}
                         </tbody>
-                    </table>
+                    </table></div>
                 </figure>
             }
         })

@@ -236,8 +236,10 @@ impl BillForm {
     }
 }
 
-/// A bill as the API answers it, for the pages.
+/// A bill as stored and as the API answers it (the server reads it from
+/// `bills`; the pages read it from JSON).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
 #[serde(rename_all = "camelCase", default)]
 pub struct BillRecord {
     pub id: i64,
@@ -263,6 +265,10 @@ pub struct BillRecord {
     pub inactivated_at: Option<String>,
     pub autopay_verified_at: Option<String>,
     pub sort_order: i64,
+    pub created_at: String,
+    pub updated_at: String,
+    /// Filled in by the server from today in the user's time zone.
+    #[cfg_attr(feature = "ssr", sqlx(skip))]
     pub next_due: Option<String>,
 }
 
@@ -273,6 +279,13 @@ impl BillRecord {
 
     pub fn cadence(&self) -> Option<Cadence> {
         Cadence::parse(&self.cadence, self.cadence_interval).ok()
+    }
+
+    /// The first due date on or after `from`.
+    pub fn due_on_or_after(&self, from: Date) -> Option<Date> {
+        let anchor = Date::parse(&self.anchor_date).ok()?;
+        let due_day = u8::try_from(self.due_day).ok()?;
+        self.cadence()?.next_due(anchor, due_day, from)
     }
 
     /// The form holding this bill, for editing.

@@ -48,6 +48,7 @@ fn label(status: Status) -> &'static str {
 pub fn TrackerPage() -> impl IntoView {
     let month = LocalResource::new(|| api::get_json::<Month>("/api/tracker"));
     let error = RwSignal::new(None::<String>);
+    let payments_made = RwSignal::new(0_u32);
     let mark_paid = move |bill: i64| {
         leptos::task::spawn_local(async move {
             match api::send_json::<_, serde_json::Value>(
@@ -60,6 +61,7 @@ pub fn TrackerPage() -> impl IntoView {
                 Ok(_) => {
                     error.set(None);
                     month.refetch();
+                    payments_made.update(|n| *n += 1);
                 }
                 Err(failure) => error.set(Some(failure.message())),
             }
@@ -124,6 +126,6 @@ pub fn TrackerPage() -> impl IntoView {
                 }.into_any()
             }
         }}
-        <SpendingChart/>
+        <SpendingChart changes=payments_made/>
     }
 }

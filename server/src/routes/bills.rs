@@ -46,8 +46,14 @@ async fn preferences(state: &AppState, user: i64) -> Result<(String, String), Ap
 /// A bill with its next due date (from today in the user's time zone).
 fn shown(bill: &Bill, today: Date) -> Value {
     let mut value = serde_json::to_value(bill).unwrap_or_else(|_| json!({}));
-    value["nextDue"] = json!(bill.next_due(today).map(|due| due.to_string()));
+    value["nextDue"] = json!(bill.due_on_or_after(today).map(|due| due.to_string()));
     value
+}
+
+/// A bill as answered: with its next due date from today.
+async fn answer(state: &AppState, user: i64, bill: &Bill) -> Result<Json<Value>, ApiError> {
+    let today = bills::today_for(&state.pool, user).await?;
+    Ok(Json(shown(bill, today)))
 }
 
 pub async fn list(
@@ -75,8 +81,7 @@ pub async fn create(
     let user = current.user.id;
     let valid = form.validate().map_err(ApiError::InvalidFields)?;
     let bill = bills::create(&state.pool, user, &valid).await?;
-    let today = bills::today_for(&state.pool, user).await?;
-    Ok((StatusCode::CREATED, Json(shown(&bill, today))))
+    Ok((StatusCode::CREATED, answer(&state, user, &bill).await?))
 }
 
 pub async fn get(
@@ -86,8 +91,7 @@ pub async fn get(
 ) -> Result<Json<Value>, ApiError> {
     let user = current.user.id;
     let bill = bills::get(&state.pool, user, id).await?;
-    let today = bills::today_for(&state.pool, user).await?;
-    Ok(Json(shown(&bill, today)))
+    answer(&state, user, &bill).await
 }
 
 pub async fn update(
@@ -102,8 +106,7 @@ pub async fn update(
         .map_err(|error| ApiError::BadRequest(format!("the body is not a bill: {error}")))?;
     let valid = form.validate().map_err(ApiError::InvalidFields)?;
     let bill = bills::update(&state.pool, user, id, &valid).await?;
-    let today = bills::today_for(&state.pool, user).await?;
-    Ok(Json(shown(&bill, today)))
+    answer(&state, user, &bill).await
 }
 
 pub async fn delete(
@@ -137,8 +140,7 @@ pub async fn deactivate(
             .map_err(|error| ApiError::BadRequest(format!("the body is not JSON: {error}")))?
     };
     let bill = bills::deactivate(&state.pool, user, id, &request.reason).await?;
-    let today = bills::today_for(&state.pool, user).await?;
-    Ok(Json(shown(&bill, today)))
+    answer(&state, user, &bill).await
 }
 
 pub async fn reactivate(
@@ -148,8 +150,7 @@ pub async fn reactivate(
 ) -> Result<Json<Value>, ApiError> {
     let user = current.user.id;
     let bill = bills::reactivate(&state.pool, user, id).await?;
-    let today = bills::today_for(&state.pool, user).await?;
-    Ok(Json(shown(&bill, today)))
+    answer(&state, user, &bill).await
 }
 
 pub async fn payments(
@@ -372,4 +373,20 @@ pub async fn spending(
             .map(|(name, totals)| json!({ "name": name, "totalsMinor": totals }))
             .collect::<Vec<_>>(),
     })))
+}
+
+/// `GET /api/catalog`: the known subscription services a bill can link to.
+pub async fn catalog(
+    State(state): State<AppState>,
+    _current: CurrentUser,
+) -> Result<Json<Value>, ApiError> {
+    let services: Vec<(i64, String, String)> =
+        sqlx::query_as("SELECT id, name, category FROM subscription_catalog ORDER BY name")
+            .fetch_all(&state.pool)
+            .await?;
+    let services: Vec<Value> = services
+        .into_iter()
+        .map(|(id, name, category)| json!({ "id": id, "name": name, "category": category }))
+        .collect();
+    Ok(Json(json!({ "services": services })))
 }

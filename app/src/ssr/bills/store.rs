@@ -1,10 +1,8 @@
 //! SQL for `bills`.
 
-use serde::Serialize;
-use sqlx::SqlitePool;
+use sqlx::{Sqlite, SqlitePool};
 
 use crate::domain::bill::{ValidBill, REASON_MAX};
-use crate::domain::cadence::Cadence;
 use crate::domain::date::Date;
 
 #[derive(Debug, thiserror::Error)]
@@ -20,36 +18,8 @@ pub enum BillError {
     Database(#[from] sqlx::Error),
 }
 
-/// A bill as the API shows it (lowerCamelCase JSON).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, sqlx::FromRow)]
-#[serde(rename_all = "camelCase")]
-pub struct Bill {
-    pub id: i64,
-    pub name: String,
-    pub amount_minor: i64,
-    pub currency: String,
-    pub cadence: String,
-    pub cadence_interval: i64,
-    pub due_day: i64,
-    pub anchor_date: String,
-    pub category: String,
-    pub notes: String,
-    pub autopay: bool,
-    pub subscription: bool,
-    pub debt: bool,
-    pub balance_minor: Option<i64>,
-    pub apr_basis_points: Option<i64>,
-    pub minimum_payment_minor: Option<i64>,
-    pub interest_accrued_month: Option<String>,
-    pub catalog_id: Option<i64>,
-    pub active: bool,
-    pub inactive_reason: Option<String>,
-    pub inactivated_at: Option<String>,
-    pub autopay_verified_at: Option<String>,
-    pub sort_order: i64,
-    pub created_at: String,
-    pub updated_at: String,
-}
+/// A bill as stored: the shared record the pages read too.
+pub use crate::domain::bill::BillRecord as Bill;
 
 pub(super) const COLUMNS: &str =
     "id, name, amount_cents AS amount_minor, currency, cadence, cadence_interval, \
@@ -57,19 +27,6 @@ pub(super) const COLUMNS: &str =
     is_debt AS debt, balance_cents AS balance_minor, apr_basis_points, \
     minimum_payment_cents AS minimum_payment_minor, interest_accrued_month, catalog_id, active, \
     inactive_reason, inactivated_at, autopay_verified_at, sort_order, created_at, updated_at";
-
-impl Bill {
-    pub fn cadence(&self) -> Option<Cadence> {
-        Cadence::parse(&self.cadence, self.cadence_interval).ok()
-    }
-
-    /// The next due date on or after `from`.
-    pub fn next_due(&self, from: Date) -> Option<Date> {
-        let anchor = Date::parse(&self.anchor_date).ok()?;
-        let due_day = u8::try_from(self.due_day).ok()?;
-        self.cadence()?.next_due(anchor, due_day, from)
-    }
-}
 
 /// Whether `name` is a time zone Tally knows (IANA names like
 /// `Europe/Berlin`).
@@ -150,32 +107,18 @@ pub async fn create_in(
     user_id: i64,
     bill: &ValidBill,
 ) -> Result<i64, BillError> {
-    let (cadence, interval) = bill.cadence.to_stored();
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO bills (user_id, name, amount_cents, currency, cadence, cadence_interval, due_day,
-             anchor_date, category, notes, is_debt, balance_cents, apr_basis_points,
-             minimum_payment_cents, autopay, is_subscription, catalog_id, sort_order)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                 (SELECT ifnull(max(sort_order), 0) + 1 FROM bills WHERE user_id = ?))
-         RETURNING id",
+    let id: i64 = bind_fields(
+        sqlx::query_scalar(
+            "INSERT INTO bills (name, amount_cents, currency, cadence, cadence_interval, due_day,
+                 anchor_date, category, notes, is_debt, balance_cents, apr_basis_points,
+                 minimum_payment_cents, autopay, is_subscription, catalog_id, user_id, sort_order)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                     (SELECT ifnull(max(sort_order), 0) + 1 FROM bills WHERE user_id = ?))
+             RETURNING id",
+        ),
+        bill,
     )
     .bind(user_id)
-    .bind(&bill.name)
-    .bind(bill.amount_minor)
-    .bind(bill.currency.code())
-    .bind(cadence)
-    .bind(interval)
-    .bind(i64::from(bill.due_day))
-    .bind(bill.anchor.to_string())
-    .bind(&bill.category)
-    .bind(&bill.notes)
-    .bind(bill.debt.is_some())
-    .bind(bill.debt.map(|debt| debt.balance_minor))
-    .bind(bill.debt.map(|debt| debt.apr_basis_points))
-    .bind(bill.debt.and_then(|debt| debt.minimum_payment_minor))
-    .bind(bill.autopay)
-    .bind(bill.subscription)
-    .bind(bill.catalog_id)
     .bind(user_id)
     .fetch_one(&mut **tx)
     .await?;
@@ -189,39 +132,51 @@ pub async fn update(
     bill: &ValidBill,
 ) -> Result<Bill, BillError> {
     check_catalog(pool, bill.catalog_id).await?;
-    let (cadence, interval) = bill.cadence.to_stored();
-    let changed = sqlx::query(
-        "UPDATE bills SET name = ?, amount_cents = ?, currency = ?, cadence = ?, cadence_interval = ?,
-             due_day = ?, anchor_date = ?, category = ?, notes = ?, is_debt = ?, balance_cents = ?,
-             apr_basis_points = ?, minimum_payment_cents = ?, autopay = ?, is_subscription = ?,
-             catalog_id = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ? AND user_id = ?",
+    let changed = bind_fields(
+        sqlx::query_scalar::<_, i64>(
+            "UPDATE bills SET name = ?, amount_cents = ?, currency = ?, cadence = ?,
+                 cadence_interval = ?, due_day = ?, anchor_date = ?, category = ?, notes = ?,
+                 is_debt = ?, balance_cents = ?, apr_basis_points = ?, minimum_payment_cents = ?,
+                 autopay = ?, is_subscription = ?, catalog_id = ?,
+                 updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+             WHERE id = ? AND user_id = ? RETURNING id",
+        ),
+        bill,
     )
-    .bind(&bill.name)
-    .bind(bill.amount_minor)
-    .bind(bill.currency.code())
-    .bind(cadence)
-    .bind(interval)
-    .bind(i64::from(bill.due_day))
-    .bind(bill.anchor.to_string())
-    .bind(&bill.category)
-    .bind(&bill.notes)
-    .bind(bill.debt.is_some())
-    .bind(bill.debt.map(|debt| debt.balance_minor))
-    .bind(bill.debt.map(|debt| debt.apr_basis_points))
-    .bind(bill.debt.and_then(|debt| debt.minimum_payment_minor))
-    .bind(bill.autopay)
-    .bind(bill.subscription)
-    .bind(bill.catalog_id)
     .bind(id)
     .bind(user_id)
-    .execute(pool)
-    .await?
-    .rows_affected();
-    if changed == 0 {
+    .fetch_optional(pool)
+    .await?;
+    if changed.is_none() {
         return Err(BillError::NotFound);
     }
     get(pool, user_id, id).await
+}
+
+/// Binds a bill's sixteen stored fields, in the column order both the
+/// insert and the update use.
+fn bind_fields<'q, O>(
+    query: sqlx::query::QueryScalar<'q, Sqlite, O, sqlx::sqlite::SqliteArguments<'q>>,
+    bill: &'q ValidBill,
+) -> sqlx::query::QueryScalar<'q, Sqlite, O, sqlx::sqlite::SqliteArguments<'q>> {
+    let (cadence, interval) = bill.cadence.to_stored();
+    query
+        .bind(&bill.name)
+        .bind(bill.amount_minor)
+        .bind(bill.currency.code())
+        .bind(cadence)
+        .bind(interval)
+        .bind(i64::from(bill.due_day))
+        .bind(bill.anchor.to_string())
+        .bind(&bill.category)
+        .bind(&bill.notes)
+        .bind(bill.debt.is_some())
+        .bind(bill.debt.map(|debt| debt.balance_minor))
+        .bind(bill.debt.map(|debt| debt.apr_basis_points))
+        .bind(bill.debt.and_then(|debt| debt.minimum_payment_minor))
+        .bind(bill.autopay)
+        .bind(bill.subscription)
+        .bind(bill.catalog_id)
 }
 
 /// Ends a bill (it stays, with its history) with an optional reason.
