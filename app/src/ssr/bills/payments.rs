@@ -6,7 +6,7 @@
 use serde::Serialize;
 use sqlx::SqlitePool;
 
-use super::store::{get, BillError};
+use super::store::{found, get, BillError};
 use crate::domain::date::{Date, YearMonth};
 use crate::domain::interest::charges_due;
 
@@ -226,8 +226,6 @@ pub async fn flag_autopay_failure(
             .execute(pool)
             .await?
             .rows_affected();
-    if changed == 0 {
-        return Err(BillError::NotFound);
-    }
+    found(changed)?;
     payment_by_id(pool, user_id, payment_id).await
 }

@@ -179,6 +179,15 @@ fn bind_fields<'q, O>(
         .bind(bill.catalog_id)
 }
 
+/// `NotFound` when an update or delete touched none of the user's rows.
+pub(super) fn found(rows_affected: u64) -> Result<(), BillError> {
+    if rows_affected == 0 {
+        Err(BillError::NotFound)
+    } else {
+        Ok(())
+    }
+}
+
 /// Ends a bill (it stays, with its history) with an optional reason.
 pub async fn deactivate(
     pool: &SqlitePool,
@@ -205,9 +214,7 @@ pub async fn deactivate(
     .execute(pool)
     .await?
     .rows_affected();
-    if changed == 0 {
-        return Err(BillError::NotFound);
-    }
+    found(changed)?;
     get(pool, user_id, id).await
 }
 
@@ -222,9 +229,7 @@ pub async fn reactivate(pool: &SqlitePool, user_id: i64, id: i64) -> Result<Bill
     .execute(pool)
     .await?
     .rows_affected();
-    if changed == 0 {
-        return Err(BillError::NotFound);
-    }
+    found(changed)?;
     get(pool, user_id, id).await
 }
 
@@ -236,11 +241,7 @@ pub async fn delete(pool: &SqlitePool, user_id: i64, id: i64) -> Result<(), Bill
         .execute(pool)
         .await?
         .rows_affected();
-    if deleted == 0 {
-        Err(BillError::NotFound)
-    } else {
-        Ok(())
-    }
+    found(deleted)
 }
 
 /// Puts the user's bills in the order of `ids` (the Subscriptions page's
@@ -264,10 +265,8 @@ pub async fn reorder(pool: &SqlitePool, user_id: i64, ids: &[i64]) -> Result<(),
             .execute(&mut *tx)
             .await?
             .rows_affected();
-        if changed == 0 {
-            // Nothing is kept: the transaction rolls back when dropped.
-            return Err(BillError::NotFound);
-        }
+        // On NotFound nothing is kept: the transaction rolls back when dropped.
+        found(changed)?;
     }
     tx.commit().await?;
     Ok(())
