@@ -158,6 +158,7 @@ impl Application {
         let form_rate_limit = Arc::new(FormRateLimit::new(settings.rate_limit_per_minute));
         let keyring = Arc::new(keyring);
         let operations = operations_engine(&settings, &pool, &keyring).await?;
+        app::ssr::bills::spawn_accrual(pool.clone());
         let router = router(AppState {
             leptos_options: leptos_options(&settings),
             settings: Arc::new(settings),
@@ -227,8 +228,6 @@ impl Application {
     }
 }
 
-/// The bot check and the CRM outbox, from their settings (each off when
-/// unconfigured).
 /// The operations engine: resumes or aborts what the last run left
 /// unfinished, and expires old operations from now on.
 async fn operations_engine(
@@ -261,6 +260,8 @@ async fn operations_engine(
     Ok(engine)
 }
 
+/// The bot check and the CRM outbox, from their settings (each off when
+/// unconfigured).
 fn contact_services(
     settings: &Settings,
     pool: &SqlitePool,

@@ -5,6 +5,7 @@
 
 mod support;
 
+use app::domain::date::YearMonth;
 use reqwest::Method;
 use serde_json::{json, Value};
 use support::browser::Browser;
@@ -191,25 +192,50 @@ async fn payments_are_recorded_flagged_and_undone() {
     assert!(listed["payments"].as_array().unwrap().is_empty());
 }
 
+/// The user's current month (dates in these tests follow the clock, as the
+/// monthly accrual does).
+async fn this_month(browser: &Browser) -> YearMonth {
+    let today = browser.json("/api/bills").await["today"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    YearMonth::parse(&today[..7]).unwrap()
+}
+
+fn on(month: YearMonth, day: u8) -> String {
+    format!("{month}-{day:02}")
+}
+
 #[tokio::test]
 async fn debt_interest_is_charged_once_per_month_even_across_a_restart() {
     let (app, browser) = app().await;
+    let this = this_month(&browser).await;
     let card = create(&browser, card()).await;
     let id = card["id"].as_i64().unwrap();
+    assert_eq!(
+        card["interestAccruedMonth"],
+        this.previous().to_string(),
+        "the balance is today's: this month is the first charged"
+    );
+    assert_eq!(
+        card["interestPendingMinor"], 1000,
+        "this month's, not yet charged"
+    );
 
     let (_, first) = pay(
         &browser,
         id,
-        json!({ "amountMinor": 10_000, "paidOn": "2026-11-05" }),
+        json!({ "amountMinor": 10_000, "paidOn": on(this, 5) }),
     )
     .await;
     assert_eq!(
         first["interestDeltaMinor"], 1000,
-        "1 % of 1,000.00 for November"
+        "1 % of 1,000.00 for the month"
     );
     let bill = browser.json(&format!("/api/bills/{id}")).await;
     assert_eq!(bill["balanceMinor"], 91_000);
-    assert_eq!(bill["interestAccruedMonth"], "2026-11");
+    assert_eq!(bill["interestAccruedMonth"], this.to_string());
+    assert_eq!(bill["interestPendingMinor"], 0);
 
     // Same month after a restart: no second charge.
     let app = app.restart(&vars()).await;
@@ -217,7 +243,7 @@ async fn debt_interest_is_charged_once_per_month_even_across_a_restart() {
     let (_, second) = pay(
         &browser,
         id,
-        json!({ "amountMinor": 10_000, "paidOn": "2026-11-20" }),
+        json!({ "amountMinor": 10_000, "paidOn": on(this, 20) }),
     )
     .await;
     assert_eq!(second["interestDeltaMinor"], 0);
@@ -226,17 +252,18 @@ async fn debt_interest_is_charged_once_per_month_even_across_a_restart() {
         81_000
     );
 
-    // Two months later: December and January are both charged, compounding.
+    // Two months later: both months are charged, compounding.
+    let later = this.next().next();
     let (_, third) = pay(
         &browser,
         id,
-        json!({ "amountMinor": 10_000, "paidOn": "2027-01-20" }),
+        json!({ "amountMinor": 10_000, "paidOn": on(later, 20) }),
     )
     .await;
     assert_eq!(third["interestDeltaMinor"], 810 + 818);
     let bill = browser.json(&format!("/api/bills/{id}")).await;
     assert_eq!(bill["balanceMinor"], 81_000 + 1628 - 10_000);
-    assert_eq!(bill["interestAccruedMonth"], "2027-01");
+    assert_eq!(bill["interestAccruedMonth"], later.to_string());
 
     // Undoing it gives the balance and the months back.
     let third_id = third["id"].as_i64().unwrap();
@@ -248,13 +275,13 @@ async fn debt_interest_is_charged_once_per_month_even_across_a_restart() {
     );
     let bill = browser.json(&format!("/api/bills/{id}")).await;
     assert_eq!(bill["balanceMinor"], 81_000);
-    assert_eq!(bill["interestAccruedMonth"], "2026-11");
+    assert_eq!(bill["interestAccruedMonth"], this.to_string());
 
     // Paying more than is owed is refused and changes nothing.
     let (status, body) = pay(
         &browser,
         id,
-        json!({ "amountMinor": 1_000_000, "paidOn": "2026-11-21" }),
+        json!({ "amountMinor": 1_000_000, "paidOn": on(this, 21) }),
     )
     .await;
     assert_eq!(status, 400, "{body}");
@@ -265,6 +292,83 @@ async fn debt_interest_is_charged_once_per_month_even_across_a_restart() {
     assert_eq!(
         browser.json(&format!("/api/bills/{id}")).await["balanceMinor"],
         81_000
+    );
+}
+
+#[tokio::test]
+async fn months_that_ended_without_a_payment_are_charged_by_the_accrual() {
+    let (app, browser) = app().await;
+    let this = this_month(&browser).await;
+    let id = create(&browser, card()).await["id"].as_i64().unwrap();
+    // As if Tally had last charged the card three months ago and then been
+    // switched off.
+    let three_ago = this.previous().previous().previous();
+    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    sqlx::query("UPDATE bills SET interest_accrued_month = ? WHERE id = ?")
+        .bind(three_ago.to_string())
+        .bind(id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+
+    // Starting up runs the accrual: the two months since, each once.
+    let app = app.restart(&vars()).await;
+    let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+    let mut payments = Value::Null;
+    for _ in 0..100 {
+        payments = browser.json(&format!("/api/bills/{id}/payments")).await["payments"].clone();
+        if payments.as_array().is_some_and(|rows| rows.len() == 2) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let rows: Vec<(String, i64, String, i64)> = payments
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["paidOn"].as_str().unwrap()[..7].to_owned(),
+                p["interestDeltaMinor"].as_i64().unwrap(),
+                p["kind"].as_str().unwrap().to_owned(),
+                p["amountMinor"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (this.previous().to_string(), 1010, "interest".to_owned(), 0),
+            (
+                this.previous().previous().to_string(),
+                1000,
+                "interest".to_owned(),
+                0
+            ),
+        ]
+    );
+    let bill = browser.json(&format!("/api/bills/{id}")).await;
+    assert_eq!(bill["balanceMinor"], 102_010);
+    assert_eq!(bill["interestAccruedMonth"], this.previous().to_string());
+    assert_eq!(
+        bill["interestPendingMinor"], 1020,
+        "this month, on the new balance"
+    );
+
+    // A charge is not a payment: it cannot be undone.
+    let charge = payments[0]["id"].as_i64().unwrap();
+    let (status, body) = browser
+        .send(
+            Method::DELETE,
+            &format!("/api/payments/{charge}"),
+            Value::Null,
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(
+        body["error"]["details"][0]["fieldViolations"][0]["field"],
+        "paymentId"
     );
 }
 

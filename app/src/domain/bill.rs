@@ -270,6 +270,11 @@ pub struct BillRecord {
     /// Filled in by the server from today in the user's time zone.
     #[cfg_attr(feature = "ssr", sqlx(skip))]
     pub next_due: Option<String>,
+    /// A debt's interest not yet charged, as of today: charged with the
+    /// next payment, or by the accrual when the month ends. Filled in by the
+    /// server.
+    #[cfg_attr(feature = "ssr", sqlx(skip))]
+    pub interest_pending_minor: Option<i64>,
 }
 
 impl BillRecord {
@@ -286,6 +291,25 @@ impl BillRecord {
         let anchor = Date::parse(&self.anchor_date).ok()?;
         let due_day = u8::try_from(self.due_day).ok()?;
         self.cadence()?.next_due(anchor, due_day, from)
+    }
+
+    /// On a debt, the interest owed through `today`'s month and not yet
+    /// charged.
+    pub fn interest_pending(&self, today: Date) -> Option<i64> {
+        if !self.debt {
+            return None;
+        }
+        let accrued = self
+            .interest_accrued_month
+            .as_deref()
+            .and_then(super::date::YearMonth::parse);
+        let charges = super::interest::charges_due(
+            self.balance_minor.unwrap_or(0),
+            self.apr_basis_points.unwrap_or(0),
+            accrued,
+            today.year_month(),
+        );
+        Some(charges.iter().map(|charge| charge.interest).sum())
     }
 
     /// The form holding this bill, for editing.
@@ -322,6 +346,15 @@ pub struct PaymentRecord {
     pub method: String,
     pub interest_delta_minor: i64,
     pub autopay_failure: bool,
+    /// `payment`, or `interest` for a month's interest charged by the
+    /// monthly accrual.
+    pub kind: String,
+}
+
+impl PaymentRecord {
+    pub fn is_interest_charge(&self) -> bool {
+        self.kind == "interest"
+    }
 }
 
 /// A month of payments on a debt until it is paid off: (month number,

@@ -168,6 +168,25 @@ impl YearMonth {
         }
     }
 
+    pub fn previous(self) -> Self {
+        if self.month == 1 {
+            Self {
+                year: self.year - 1,
+                month: 12,
+            }
+        } else {
+            Self {
+                year: self.year,
+                month: self.month - 1,
+            }
+        }
+    }
+
+    /// The month's last day.
+    pub fn last_day(self) -> Option<Date> {
+        Date::clamped(self.year, self.month, 31)
+    }
+
     /// Reads `2026-11`, as `bills.interest_accrued_month` stores it.
     pub fn parse(text: &str) -> Option<Self> {
         let (year, month) = text.split_once('-')?;

@@ -6,9 +6,13 @@
 //! then stands (so missed months are caught up and compound), and records
 //! the new month with the charges. Running it again in the same month, after
 //! a restart, or for a month already charged finds nothing to charge. A debt
-//! that was never charged starts with the current month.
+//! that was never charged starts with the month charged through.
+//!
+//! Two things charge: a payment charges through its own month, on the
+//! balance before it is paid; the monthly accrual charges each month that
+//! ended without one (see `ssr::bills::accrual`).
 
-use super::date::{Date, YearMonth};
+use super::date::YearMonth;
 
 /// At most this many missed months are caught up at once (ten years).
 pub const MAX_CATCH_UP_MONTHS: usize = 120;
@@ -30,14 +34,15 @@ pub fn monthly_interest(balance: i64, apr_basis_points: i64) -> i64 {
     i64::try_from(rounded).unwrap_or(i64::MAX)
 }
 
-/// The charges owed on `today` for a debt last charged for `accrued_month`.
+/// The charges owed through `through` (a month) for a debt last charged
+/// for `accrued_month`.
 pub fn charges_due(
     balance: i64,
     apr_basis_points: i64,
     accrued_month: Option<YearMonth>,
-    today: Date,
+    through: YearMonth,
 ) -> Vec<Charge> {
-    let current = today.year_month();
+    let current = through;
     let mut month = match accrued_month {
         Some(done) if done >= current => return Vec::new(),
         Some(done) => done.next(),
@@ -57,6 +62,7 @@ pub fn charges_due(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::date::Date;
     use proptest::prelude::*;
 
     fn date(text: &str) -> Date {
@@ -75,7 +81,7 @@ mod tests {
     #[test]
     fn charging_twice_in_a_month_charges_once_and_missed_months_catch_up() {
         let today = date("2026-11-22");
-        let first = charges_due(100_000, 1200, None, today);
+        let first = charges_due(100_000, 1200, None, today.year_month());
         assert_eq!(
             first,
             [Charge {
@@ -83,10 +89,19 @@ mod tests {
                 interest: 1000
             }]
         );
-        assert!(
-            charges_due(101_000, 1200, Some(today.year_month()), date("2026-11-30")).is_empty()
+        assert!(charges_due(
+            101_000,
+            1200,
+            Some(today.year_month()),
+            date("2026-11-30").year_month()
+        )
+        .is_empty());
+        let later = charges_due(
+            101_000,
+            1200,
+            Some(today.year_month()),
+            date("2027-02-01").year_month(),
         );
-        let later = charges_due(101_000, 1200, Some(today.year_month()), date("2027-02-01"));
         let months: Vec<String> = later.iter().map(|c| c.month.to_string()).collect();
         assert_eq!(months, ["2026-12", "2027-01", "2027-02"]);
         assert_eq!(later[0].interest, 1010);
@@ -104,7 +119,7 @@ mod tests {
 
     impl Stored {
         fn accrue(&mut self, apr: i64, today: Date) {
-            for charge in charges_due(self.balance, apr, self.accrued_month, today) {
+            for charge in charges_due(self.balance, apr, self.accrued_month, today.year_month()) {
                 self.balance += charge.interest;
                 self.accrued_month = Some(charge.month);
                 self.charged.push(charge.month);
@@ -112,7 +127,55 @@ mod tests {
         }
     }
 
+    /// What charges: a payment through its own month, the monthly accrual
+    /// through the month before today.
+    #[derive(Clone, Copy, Debug)]
+    enum Event {
+        Payment(i64),
+        Accrual(i64),
+    }
+
+    fn event() -> impl Strategy<Value = Event> {
+        prop_oneof![
+            (0_i64..1500).prop_map(Event::Payment),
+            (0_i64..1500).prop_map(Event::Accrual),
+        ]
+    }
+
     proptest! {
+        /// Payments and accrual runs in any order (backdated payments,
+        /// reruns, a rerun after a restart) charge a gap-free run of months,
+        /// each once, up to the latest month any of them charged through.
+        #[test]
+        fn payments_and_the_monthly_accrual_never_charge_a_month_twice(
+            apr in 1_i64..5000,
+            balance in 1_i64..10_000_000,
+            events in proptest::collection::vec(event(), 1..40),
+        ) {
+            let start = date("2026-01-15");
+            let mut stored = Stored { balance, accrued_month: None, charged: Vec::new() };
+            let mut latest = None::<YearMonth>;
+            for event in &events {
+                let through = match *event {
+                    Event::Payment(offset) => start.add_days(offset).unwrap().year_month(),
+                    Event::Accrual(offset) => start.add_days(offset).unwrap().year_month().previous(),
+                };
+                for _run in 0..2 {
+                    for charge in charges_due(stored.balance, apr, stored.accrued_month, through) {
+                        stored.balance += charge.interest;
+                        stored.accrued_month = Some(charge.month);
+                        stored.charged.push(charge.month);
+                    }
+                }
+                latest = latest.max(Some(through));
+            }
+            for pair in stored.charged.windows(2) {
+                prop_assert_eq!(pair[0].next(), pair[1], "no month twice, no gap");
+            }
+            prop_assert_eq!(stored.charged.last().copied(), latest);
+        }
+
+
         /// Any sequence of runs (repeated days, out-of-order days, reruns
         /// from the stored state) charges every month from the first run's
         /// month to the latest run's month exactly once, and nothing else.

@@ -138,6 +138,9 @@ pub fn BillPage() -> impl IntoView {
                             {record.debt.then(|| view! {
                                 <dt>"Balance"</dt><dd data-testid="balance">{money(record.balance_minor.unwrap_or(0))}</dd>
                                 <dt>"APR"</dt><dd>{format!("{} %", minor_to_input(record.apr_basis_points.unwrap_or(0), 2))}</dd>
+                                <dt>"Interest not yet charged"</dt>
+                                <dd data-testid="interest-pending">{money(record.interest_pending_minor.unwrap_or(0))}
+                                    <span class="hint">" (charged with the next payment, or when the month ends)"</span></dd>
                             })}
                         </dl>
                         {(!record.notes.is_empty()).then(|| view! { <p class="notes">{record.notes.clone()}</p> })}
@@ -163,6 +166,20 @@ pub fn BillPage() -> impl IntoView {
                                     {move || payments.get().and_then(Result::ok).map(|list| list.payments).unwrap_or_default().into_iter().map(|payment| {
                                         let id = payment.id;
                                         let failed = payment.autopay_failure;
+                                        if payment.is_interest_charge() {
+                                            // The month's interest, charged by the accrual: not
+                                            // a payment, so nothing to undo or flag.
+                                            return view! {
+                                                <tr data-testid="payment-row" class="interest-row">
+                                                    <td>{payment.paid_on.clone()}</td>
+                                                    <td>"—"</td>
+                                                    <td>{money(payment.interest_delta_minor)}</td>
+                                                    <td>"Monthly interest"</td>
+                                                    <td></td>
+                                                    <td></td>
+                                                </tr>
+                                            }.into_any();
+                                        }
                                         view! {
                                             <tr data-testid="payment-row">
                                                 <td>{payment.paid_on.clone()}</td>
@@ -173,7 +190,7 @@ pub fn BillPage() -> impl IntoView {
                                                     on:change=move |ev| call("PUT", format!("/api/payments/{id}/autopay-failure"), json!({ "failed": event_target_checked(&ev) }))/></td>
                                                 <td><button class="button button--quiet" on:click=move |_| call("DELETE", format!("/api/payments/{id}"), json!(null))>"Undo"</button></td>
                                             </tr>
-                                        }
+                                        }.into_any()
                                     }).collect_view()}
                                 </tbody>
                             </table></div>

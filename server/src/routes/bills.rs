@@ -43,11 +43,13 @@ async fn preferences(state: &AppState, user: i64) -> Result<(String, String), Ap
     )
 }
 
-/// A bill with its next due date (from today in the user's time zone).
+/// A bill with what today (in the user's time zone) adds: its next due
+/// date and, on a debt, the interest not yet charged.
 fn shown(bill: &Bill, today: Date) -> Value {
-    let mut value = serde_json::to_value(bill).unwrap_or_else(|_| json!({}));
-    value["nextDue"] = json!(bill.due_on_or_after(today).map(|due| due.to_string()));
-    value
+    let mut bill = bill.clone();
+    bill.next_due = bill.due_on_or_after(today).map(|due| due.to_string());
+    bill.interest_pending_minor = bill.interest_pending(today);
+    serde_json::to_value(&bill).unwrap_or_else(|_| json!({}))
 }
 
 /// A bill as answered: with its next due date from today.
@@ -245,7 +247,8 @@ pub async fn tracker(
     let (first, last) = tracker::month_bounds(today);
     let all = bills::list(&state.pool, user).await?;
     let paid: Vec<(i64, String)> = sqlx::query_as(
-        "SELECT bill_id, paid_on FROM payments WHERE user_id = ? AND paid_on BETWEEN ? AND ?",
+        "SELECT bill_id, paid_on FROM payments
+         WHERE user_id = ? AND kind = 'payment' AND paid_on BETWEEN ? AND ?",
     )
     .bind(user)
     .bind(first.to_string())
@@ -323,25 +326,14 @@ pub async fn spending(
     let today = bills::today_for(&state.pool, user).await?;
     let mut months = vec![today.year_month()];
     for _ in 0..5 {
-        let earliest = months[0];
-        let previous = if earliest.month == 1 {
-            app::domain::date::YearMonth {
-                year: earliest.year - 1,
-                month: 12,
-            }
-        } else {
-            app::domain::date::YearMonth {
-                year: earliest.year,
-                month: earliest.month - 1,
-            }
-        };
-        months.insert(0, previous);
+        months.insert(0, months[0].previous());
     }
     let first = format!("{}-01", months[0]);
     let rows: Vec<(String, String, i64)> = sqlx::query_as(
         "SELECT b.category, substr(p.paid_on, 1, 7) AS month, sum(p.amount_cents)
          FROM payments p JOIN bills b ON b.id = p.bill_id
          WHERE p.user_id = ? AND p.paid_on >= ? AND p.autopay_failure = 0
+             AND p.kind = 'payment'
          GROUP BY b.category, month ORDER BY b.category",
     )
     .bind(user)

@@ -2,10 +2,12 @@
 //! here takes the owner's id, so one user's id in another's request finds
 //! nothing.
 
+mod accrual;
 mod payments;
 mod store;
 pub mod transfer;
 
+pub use accrual::{accrue_interest, spawn_accrual, Accrued};
 pub use payments::{
     flag_autopay_failure, list_payments, payment_by_id, record_payment, undo_payment, NewPayment,
     Payment,

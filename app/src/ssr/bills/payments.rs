@@ -2,6 +2,8 @@
 //! calendar month not yet charged up to the payment's month, recorded as
 //! the payment's `interest_delta`), undoing one (which gives the month back),
 //! and flagging an autopay payment as failed after the fact (spec v0.99).
+//! The monthly accrual's interest charges are rows here too, of kind
+//! `interest` (see `accrual`).
 
 use serde::Serialize;
 use sqlx::SqlitePool;
@@ -22,11 +24,13 @@ pub struct Payment {
     pub method: String,
     pub interest_delta_minor: i64,
     pub autopay_failure: bool,
+    /// `payment`, or `interest` for a charge made by the monthly accrual.
+    pub kind: String,
     pub created_at: String,
 }
 
 const COLUMNS: &str = "id, bill_id, amount_cents AS amount_minor, paid_on, method, \
-    interest_delta AS interest_delta_minor, autopay_failure, created_at";
+    interest_delta AS interest_delta_minor, autopay_failure, kind, created_at";
 
 pub struct NewPayment {
     pub amount_minor: i64,
@@ -89,7 +93,7 @@ pub async fn record_payment(
             balance,
             bill.apr_basis_points.unwrap_or(0),
             accrued,
-            payment.paid_on,
+            payment.paid_on.year_month(),
         );
         interest = charges.iter().map(|charge| charge.interest).sum::<i64>();
         let owed = balance + interest;
@@ -131,7 +135,7 @@ pub async fn record_payment(
     payment_by_id(pool, user_id, id).await
 }
 
-async fn get_in(
+pub(super) async fn get_in(
     tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
     user_id: i64,
     bill_id: i64,
@@ -174,6 +178,13 @@ pub async fn undo_payment(
     payment_id: i64,
 ) -> Result<(), BillError> {
     let payment = payment_by_id(pool, user_id, payment_id).await?;
+    if payment.kind == "interest" {
+        // The accrual would only charge the month again.
+        return Err(invalid(
+            "paymentId",
+            "an interest charge cannot be undone; edit the debt's balance instead",
+        ));
+    }
     let mut tx = pool.begin().await?;
     let bill = get_in(&mut tx, user_id, payment.bill_id).await?;
     sqlx::query("DELETE FROM payments WHERE id = ? AND user_id = ?")

@@ -40,20 +40,22 @@ pub async fn today_for(pool: &SqlitePool, user_id: i64) -> Result<Date, sqlx::Er
         .bind(user_id)
         .fetch_optional(pool)
         .await?;
-    let now = jiff::Timestamp::now();
-    let zoned = zone
-        .and_then(|name| jiff::tz::TimeZone::get(&name).ok())
-        .map_or_else(
-            || now.to_zoned(jiff::tz::TimeZone::UTC),
-            |tz| now.to_zoned(tz),
-        );
-    let date = zoned.date();
-    Ok(Date::new(
+    Ok(date_in(zone.as_deref(), jiff::Timestamp::now()))
+}
+
+/// The calendar date at `now` in the time zone named `zone` (UTC when
+/// unknown).
+pub fn date_in(zone: Option<&str>, now: jiff::Timestamp) -> Date {
+    let zone = zone
+        .and_then(|name| jiff::tz::TimeZone::get(name).ok())
+        .unwrap_or(jiff::tz::TimeZone::UTC);
+    let date = now.to_zoned(zone).date();
+    Date::new(
         i32::from(date.year()),
         u8::try_from(date.month()).unwrap_or(1),
         u8::try_from(date.day()).unwrap_or(1),
     )
-    .unwrap_or(Date::EPOCH))
+    .unwrap_or(Date::EPOCH)
 }
 
 pub async fn list(pool: &SqlitePool, user_id: i64) -> Result<Vec<Bill>, sqlx::Error> {
@@ -95,29 +97,36 @@ async fn check_catalog(pool: &SqlitePool, catalog_id: Option<i64>) -> Result<(),
 
 pub async fn create(pool: &SqlitePool, user_id: i64, bill: &ValidBill) -> Result<Bill, BillError> {
     check_catalog(pool, bill.catalog_id).await?;
+    let today = today_for(pool, user_id).await?;
     let mut tx = pool.begin().await?;
-    let id = create_in(&mut tx, user_id, bill).await?;
+    let id = create_in(&mut tx, user_id, bill, today).await?;
     tx.commit().await?;
     get(pool, user_id, id).await
 }
 
-/// Inserts a checked bill inside `tx`; answers its id.
+/// Inserts a checked bill inside `tx`; answers its id. A debt's balance is
+/// taken as of `today`, so its interest counts as charged through last
+/// month: this month is the first Tally charges.
 pub async fn create_in(
     tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
     user_id: i64,
     bill: &ValidBill,
+    today: Date,
 ) -> Result<i64, BillError> {
+    let charged_through = bill.debt.map(|_| today.year_month().previous().to_string());
     let id: i64 = bind_fields(
         sqlx::query_scalar(
             "INSERT INTO bills (name, amount_cents, currency, cadence, cadence_interval, due_day,
                  anchor_date, category, notes, is_debt, balance_cents, apr_basis_points,
-                 minimum_payment_cents, autopay, is_subscription, catalog_id, user_id, sort_order)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                 minimum_payment_cents, autopay, is_subscription, catalog_id,
+                 interest_accrued_month, user_id, sort_order)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
                      (SELECT ifnull(max(sort_order), 0) + 1 FROM bills WHERE user_id = ?))
              RETURNING id",
         ),
         bill,
     )
+    .bind(charged_through)
     .bind(user_id)
     .bind(user_id)
     .fetch_one(&mut **tx)
@@ -218,12 +227,20 @@ pub async fn deactivate(
     get(pool, user_id, id).await
 }
 
+/// Restarts an ended bill. An ended debt was not charged interest, so a
+/// restarted one is charged from this month on, not for the months between.
 pub async fn reactivate(pool: &SqlitePool, user_id: i64, id: i64) -> Result<Bill, BillError> {
+    let last_month = today_for(pool, user_id).await?.year_month().previous();
     let changed = sqlx::query(
         "UPDATE bills SET active = 1, inactive_reason = NULL, inactivated_at = NULL,
+             interest_accrued_month = CASE
+                 WHEN is_debt = 1 AND active = 0
+                 THEN max(ifnull(interest_accrued_month, ''), ?1)
+                 ELSE interest_accrued_month END,
              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ? AND user_id = ?",
+         WHERE id = ?2 AND user_id = ?3",
     )
+    .bind(last_month.to_string())
     .bind(id)
     .bind(user_id)
     .execute(pool)

@@ -238,10 +238,13 @@ pub async fn import(pool: &SqlitePool, user_id: i64, text: &str) -> Result<usize
     if !bad.is_empty() {
         return Err(ImportError::BadRows(bad.len(), bad));
     }
+    let today = store::today_for(pool, user_id)
+        .await
+        .map_err(BillError::from)?;
     let mut tx = pool.begin().await.map_err(BillError::from)?;
     for row in &rows {
         if let Some(valid) = row.form.as_ref().and_then(|form| form.validate().ok()) {
-            store::create_in(&mut tx, user_id, &valid).await?;
+            store::create_in(&mut tx, user_id, &valid, today).await?;
         }
     }
     tx.commit().await.map_err(BillError::from)?;

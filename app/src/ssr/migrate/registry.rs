@@ -118,6 +118,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some("DROP TABLE invitations;"),
         },
+        Migration {
+            version: Version::new(1, 3),
+            description: "payment kinds: payments and interest charges",
+            sql: sql!("v1.03_payment_kinds.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some("ALTER TABLE payments DROP COLUMN kind;"),
+        },
     ]
 }
 
