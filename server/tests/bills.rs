@@ -682,7 +682,8 @@ async fn preferences_are_checked_and_change_today_and_formatting() {
     assert_eq!(status, 200, "{saved}");
     assert_eq!(
         saved,
-        json!({ "locale": "de-DE", "currency": "EUR", "timeZone": "Pacific/Kiritimati" })
+        json!({ "locale": "de-DE", "currency": "EUR", "timeZone": "Pacific/Kiritimati",
+                "paySchedule": "", "payday": "" })
     );
     let bills = browser.json("/api/bills").await;
     assert_eq!(
@@ -697,6 +698,107 @@ async fn preferences_are_checked_and_change_today_and_formatting() {
     .await
     .unwrap();
     assert!(bills["today"].as_str().unwrap() >= utc_today.to_string().as_str());
+}
+
+#[tokio::test]
+async fn a_pay_schedule_gives_the_tracker_pay_periods() {
+    let (_app, browser) = app().await;
+    let preferences = |extra: Value| {
+        let mut body = json!({ "locale": "en-US", "currency": "USD", "timeZone": "UTC" });
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        body
+    };
+    let field_of = |body: &Value| {
+        body["error"]["details"][0]["fieldViolations"][0]["field"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    for (extra, field) in [
+        (json!({ "paySchedule": "fortnightly" }), "paySchedule"),
+        (json!({ "paySchedule": "biweekly" }), "payday"),
+        (
+            json!({ "paySchedule": "weekly", "payday": "next friday" }),
+            "payday",
+        ),
+    ] {
+        let (status, body) = browser
+            .send(Method::PUT, "/api/profile/preferences", preferences(extra))
+            .await;
+        assert_eq!((status, field_of(&body)), (400, field.to_owned()), "{body}");
+    }
+    for query in ["period=pay", "period=fortnight"] {
+        let (status, body) = browser
+            .send(Method::GET, &format!("/api/tracker?{query}"), Value::Null)
+            .await;
+        assert_eq!(
+            (status, field_of(&body)),
+            (400, "period".to_owned()),
+            "{body}"
+        );
+    }
+    assert_eq!(
+        browser.json("/api/tracker").await["period"]["kind"],
+        "month"
+    );
+
+    // Paid every two weeks, today being a payday: the period is today and
+    // the 13 days after it.
+    let today = browser.json("/api/bills").await["today"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let today = app::domain::date::Date::parse(&today).unwrap();
+    let (status, saved) = browser
+        .send(
+            Method::PUT,
+            "/api/profile/preferences",
+            preferences(json!({ "paySchedule": "biweekly", "payday": today.to_string() })),
+        )
+        .await;
+    assert_eq!(status, 200, "{saved}");
+    assert_eq!(saved["paySchedule"], "biweekly");
+    let due_in = |name: &str, days: i64| {
+        let due = today.add_days(days).unwrap();
+        json!({ "name": name, "amountMinor": 1000, "cadence": "custom_days",
+                "cadenceInterval": 90, "dueDay": due.day(), "anchorDate": due.to_string() })
+    };
+    create(&browser, due_in("Inside", 13)).await;
+    create(&browser, due_in("After", 14)).await;
+    let tracker = browser.json("/api/tracker").await;
+    assert_eq!(
+        tracker["period"],
+        json!({ "kind": "pay", "first": today.to_string(),
+                "last": today.add_days(13).unwrap().to_string() })
+    );
+    assert_eq!(tracker["paySchedule"], "biweekly");
+    let names: Vec<&str> = tracker["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Inside"]);
+    assert_eq!(tracker["totals"]["dueMinor"], 1000);
+    let month = browser.json("/api/tracker?period=month").await;
+    assert_eq!(month["period"]["kind"], "month");
+    assert!(month["period"]["first"].as_str().unwrap().ends_with("-01"));
+
+    // Clearing the schedule brings back the month.
+    let (status, _) = browser
+        .send(
+            Method::PUT,
+            "/api/profile/preferences",
+            preferences(json!({})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        browser.json("/api/tracker").await["period"]["kind"],
+        "month"
+    );
 }
 
 #[tokio::test]

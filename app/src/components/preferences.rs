@@ -1,5 +1,6 @@
 //! Profile → Preferences: the locale money is written in, the currency new
-//! bills start with, and the time zone that decides what "today" is.
+//! bills start with, the time zone that decides what "today" is, and the
+//! pay schedule that gives the Tracker its pay periods.
 
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
@@ -9,6 +10,7 @@ use crate::api;
 use crate::components::submission_form::FormState;
 use crate::components::text_field::TextField;
 use crate::domain::money::LOCALES;
+use crate::domain::pay_period::PaySchedule;
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -16,6 +18,10 @@ struct Preferences {
     locale: String,
     currency: String,
     time_zone: String,
+    #[serde(default)]
+    pay_schedule: String,
+    #[serde(default)]
+    payday: String,
 }
 
 #[component]
@@ -23,6 +29,8 @@ pub fn PreferencesForm() -> impl IntoView {
     let locale = RwSignal::new(String::from("en-US"));
     let currency = RwSignal::new(String::from("USD"));
     let time_zone = RwSignal::new(String::from("UTC"));
+    let pay_schedule = RwSignal::new(String::new());
+    let payday = RwSignal::new(String::new());
     let form = FormState::new();
     let saved = RwSignal::new(false);
     let loaded = LocalResource::new(|| api::get_json::<Preferences>("/api/profile/preferences"));
@@ -31,6 +39,8 @@ pub fn PreferencesForm() -> impl IntoView {
             locale.set(current.locale);
             currency.set(current.currency);
             time_zone.set(current.time_zone);
+            pay_schedule.set(current.pay_schedule);
+            payday.set(current.payday);
         }
     });
     let submit = move |event: SubmitEvent| {
@@ -39,6 +49,8 @@ pub fn PreferencesForm() -> impl IntoView {
             locale: locale.get_untracked(),
             currency: currency.get_untracked(),
             time_zone: time_zone.get_untracked(),
+            pay_schedule: pay_schedule.get_untracked(),
+            payday: payday.get_untracked(),
         };
         form.sending.set(true);
         saved.set(false);
@@ -77,6 +89,21 @@ pub fn PreferencesForm() -> impl IntoView {
                 </div>
                 <TextField id="currency" label="Currency for new bills" value=currency error=form.error_for("currency") required=true maxlength=3/>
                 <TextField id="timeZone" label="Time zone (like Europe/Berlin)" value=time_zone error=form.error_for("timeZone") required=true maxlength=64/>
+                <div class="field">
+                    <label for="paySchedule">"Pay schedule (for the Tracker's pay periods)"</label>
+                    <select id="paySchedule" prop:value=move || pay_schedule.get() on:change=move |ev| pay_schedule.set(event_target_value(&ev))>
+                        <option value="">"None: calendar months only"</option>
+                        {PaySchedule::ALL.iter().map(|schedule| view! { <option value=schedule.as_str()>{schedule.to_string()}</option> }).collect_view()}
+                    </select>
+                    <p class="field-error">{move || form.error_for("paySchedule").get()}</p>
+                </div>
+                <Show when=move || PaySchedule::parse(&pay_schedule.get()).is_ok_and(PaySchedule::needs_payday)>
+                    <div class="field">
+                        <label for="payday">"One payday"</label>
+                        <input id="payday" type="date" aria-describedby="payday-error" prop:value=move || payday.get() on:input=move |ev| payday.set(event_target_value(&ev))/>
+                        <p class="field-error" id="payday-error">{move || form.error_for("payday").get()}</p>
+                    </div>
+                </Show>
                 <p class="field-error" role="alert">{move || form.error.get()}</p>
                 <p role="status">{move || saved.get().then_some("Saved.")}</p>
                 <button type="submit" class="button" disabled=move || form.sending.get()>"Save preferences"</button>

@@ -10,5 +10,6 @@ pub mod interest;
 pub mod money;
 pub mod operation;
 pub mod password_policy;
+pub mod pay_period;
 pub mod timestamp;
 pub mod tracker;

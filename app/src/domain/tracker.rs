@@ -1,5 +1,5 @@
-//! The Tracker's view of a month: which bills are overdue, due soon, paid
-//! or still to come, and the totals. Pure, so the rules are tested here and
+//! The Tracker's view of a month (or a pay period): which bills are
+//! overdue, due soon, paid or still to come, and the totals. Pure, so the rules are tested here and
 //! the server only gathers the bills and payments.
 
 use serde::{Deserialize, Serialize};
@@ -27,7 +27,7 @@ pub struct TrackedBill {
     pub anchor: Date,
     pub due_day: u8,
     pub amount_minor: i64,
-    /// Payment dates of this bill within the month.
+    /// Payment dates of this bill within the period.
     pub paid_on: Vec<Date>,
 }
 
@@ -56,11 +56,15 @@ pub fn month_bounds(today: Date) -> (Date, Date) {
     (first, last)
 }
 
-/// The month's entries (bills due in it, by due date) and totals. A bill
-/// counts as paid when it has a payment in the month; paid amounts count
-/// what was due, as the Tracker compares plan with reality per bill.
-pub fn month_view(today: Date, bills: &[TrackedBill]) -> (Vec<Entry>, Totals) {
-    let (first, last) = month_bounds(today);
+/// The entries of the period from `first` to `last` (bills due in it, by
+/// due date) and its totals. A bill counts as paid when it has a payment in
+/// the period; paid amounts count what was due, as the Tracker compares plan
+/// with reality per bill.
+pub fn period_view(
+    today: Date,
+    (first, last): (Date, Date),
+    bills: &[TrackedBill],
+) -> (Vec<Entry>, Totals) {
     let mut entries = Vec::new();
     let mut totals = Totals::default();
     for bill in bills {
@@ -132,7 +136,7 @@ mod tests {
                 ..bill(5, 15, 5000, &[])
             },
         ];
-        let (entries, totals) = month_view(today, &bills);
+        let (entries, totals) = period_view(today, month_bounds(today), &bills);
         let statuses: Vec<(i64, Status)> = entries.iter().map(|e| (e.bill_id, e.status)).collect();
         assert_eq!(
             statuses,
@@ -144,6 +148,12 @@ mod tests {
             ],
             "the quarterly bill is not due in November"
         );
+        // The same bills over a pay period from the 9th to the 22nd.
+        let period = (date("2026-11-09"), date("2026-11-22"));
+        let (in_period, period_totals) = period_view(today, period, &bills);
+        let ids: Vec<i64> = in_period.iter().map(|e| e.bill_id).collect();
+        assert_eq!(ids, [2], "only the bill due on the 12th");
+        assert_eq!(period_totals.due_minor, 2000);
         assert_eq!(
             totals,
             Totals {

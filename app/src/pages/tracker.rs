@@ -1,5 +1,6 @@
-//! `/tracker`: this month at a glance: what is overdue, due soon, paid and
-//! still to come, the month's totals, and one click to mark a bill paid.
+//! `/tracker`: this month (or, with a pay schedule, this pay period) at a
+//! glance: what is overdue, due soon, paid and still to come, the totals,
+//! and one click to mark a bill paid.
 
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -26,11 +27,21 @@ struct Entry {
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
+struct Period {
+    kind: String,
+    first: String,
+    last: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct Month {
     today: String,
     locale: String,
     currency: String,
     month: String,
+    period: Period,
+    pay_schedule: Option<String>,
     entries: Vec<Entry>,
     totals: Totals,
 }
@@ -46,7 +57,15 @@ fn label(status: Status) -> &'static str {
 
 #[component]
 pub fn TrackerPage() -> impl IntoView {
-    let month = LocalResource::new(|| api::get_json::<Month>("/api/tracker"));
+    // None: the server's default (the pay period when there is a schedule).
+    let period = RwSignal::new(None::<&'static str>);
+    let month = LocalResource::new(move || {
+        let path = match period.get() {
+            Some(kind) => format!("/api/tracker?period={kind}"),
+            None => "/api/tracker".to_owned(),
+        };
+        async move { api::get_json::<Month>(&path).await }
+    });
     let error = RwSignal::new(None::<String>);
     let payments_made = RwSignal::new(0_u32);
     let mark_paid = move |bill: i64| {
@@ -79,16 +98,32 @@ pub fn TrackerPage() -> impl IntoView {
                 let home = Currency::parse(&month.currency).unwrap_or(Currency::USD);
                 let total = move |minor: i64| Money::new(minor, home).format(locale);
                 let totals = month.totals.clone();
+                let pay = month.period.kind == "pay";
+                let (span, due_label, totals_label) = if pay {
+                    (format!("Pay period {} to {}", month.period.first, month.period.last), "Due this pay period", "This pay period's totals")
+                } else {
+                    (month.month.clone(), "Due this month", "This month's totals")
+                };
+                let switch = month.pay_schedule.is_some().then(|| view! {
+                    <div class="segmented" role="group" aria-label="Show">
+                        <button type="button" class="button button--quiet" aria-pressed=(!pay).to_string()
+                            on:click=move |_| period.set(Some("month"))>"This month"</button>
+                        <button type="button" class="button button--quiet" aria-pressed=pay.to_string()
+                            on:click=move |_| period.set(Some("pay"))>"This pay period"</button>
+                    </div>
+                });
                 view! {
-                    <p class="hint">{format!("{} · today is {}", month.month, month.today)}</p>
-                    <section class="totals" aria-label="This month's totals" data-testid="totals">
-                        <div class="total"><span>"Due this month"</span><strong data-testid="total-due">{total(totals.due_minor)}</strong></div>
+                    {switch}
+                    <p class="hint" data-testid="tracker-span">{format!("{span} · today is {}", month.today)}</p>
+                    <section class="totals" aria-label=totals_label data-testid="totals">
+                        <div class="total"><span>{due_label}</span><strong data-testid="total-due">{total(totals.due_minor)}</strong></div>
                         <div class="total"><span>"Paid"</span><strong data-testid="total-paid">{total(totals.paid_minor)}</strong></div>
                         <div class="total"><span>"Still to pay"</span><strong data-testid="total-remaining">{total(totals.remaining_minor)}</strong></div>
                         <div class="total total--warn"><span>"Overdue"</span><strong>{total(totals.overdue_minor)}</strong></div>
                     </section>
                     {if month.entries.is_empty() {
-                        view! { <p>"Nothing is due this month. " <A href="/bills">"Add a bill"</A></p> }.into_any()
+                        let when = if pay { "this pay period" } else { "this month" };
+                        view! { <p>{format!("Nothing is due {when}. ")} <A href="/bills">"Add a bill"</A></p> }.into_any()
                     } else {
                         view! {
                             <div class="table-wrap">

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Deserialize;
@@ -237,14 +237,38 @@ pub async fn flag_autopay_failure(
     Ok(Json(json!(payment)))
 }
 
-/// `GET /api/tracker`: this month at a glance.
+/// `GET /api/tracker[?period=month|pay]`: this month, or this pay period,
+/// at a glance. Without `period`, the pay period when the user has a pay
+/// schedule (Profile → Preferences), else the month.
 pub async fn tracker(
     State(state): State<AppState>,
     current: CurrentUser,
+    Query(query): Query<HashMap<String, String>>,
 ) -> Result<Json<Value>, ApiError> {
     let user = current.user.id;
     let today = bills::today_for(&state.pool, user).await?;
-    let (first, last) = tracker::month_bounds(today);
+    let schedule = super::preferences::pay_schedule(&state, user).await?;
+    let pay_period = match query.get("period").map(String::as_str) {
+        None => schedule.is_some(),
+        Some("month") => false,
+        Some("pay") if schedule.is_some() => true,
+        Some("pay") => {
+            return Err(ApiError::InvalidField {
+                field: "period".into(),
+                description: "set a pay schedule in Profile → Preferences first".into(),
+            })
+        }
+        Some(_) => {
+            return Err(ApiError::InvalidField {
+                field: "period".into(),
+                description: "use month or pay".into(),
+            })
+        }
+    };
+    let (first, last) = schedule
+        .filter(|_| pay_period)
+        .and_then(|(schedule, payday)| schedule.period_containing(payday, today))
+        .unwrap_or_else(|| tracker::month_bounds(today));
     let all = bills::list(&state.pool, user).await?;
     let paid: Vec<(i64, String)> = sqlx::query_as(
         "SELECT bill_id, paid_on FROM payments
@@ -275,7 +299,7 @@ pub async fn tracker(
             })
         })
         .collect();
-    let (entries, totals) = tracker::month_view(today, &tracked);
+    let (entries, totals) = tracker::period_view(today, (first, last), &tracked);
     let by_id: HashMap<i64, &Bill> = all.iter().map(|bill| (bill.id, bill)).collect();
     let entries: Vec<Value> = entries
         .iter()
@@ -295,6 +319,12 @@ pub async fn tracker(
         "locale": locale,
         "currency": currency,
         "month": today.year_month().to_string(),
+        "period": {
+            "kind": if pay_period { "pay" } else { "month" },
+            "first": first.to_string(),
+            "last": last.to_string(),
+        },
+        "paySchedule": schedule.map(|(schedule, _)| schedule.as_str()),
         "entries": entries,
         "totals": totals,
     })))

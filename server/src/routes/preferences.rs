@@ -1,34 +1,84 @@
 //! `GET`/`PUT /api/profile/preferences`: how the tracker shows money and
 //! dates for this user: locale (number format), default currency for new
-//! bills, and time zone (what "today" is).
+//! bills, time zone (what "today" is), and an optional pay schedule (the
+//! Tracker's pay period).
 
 use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 
+use app::domain::contact::FieldViolation;
+use app::domain::date::Date;
 use app::domain::money::{Currency, LOCALES};
+use app::domain::pay_period::PaySchedule;
+use app::ssr::settings::{self, Scope};
 
 use crate::auth::CurrentUser;
 use crate::error::ApiError;
 use crate::state::AppState;
 
-#[derive(Debug, Serialize, Deserialize, sqlx::FromRow)]
+/// Settings keys of the pay schedule.
+const PAY_SCHEDULE: &str = "pay_schedule";
+const PAYDAY: &str = "payday";
+
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Preferences {
     locale: String,
     currency: String,
     time_zone: String,
+    /// `weekly`, `biweekly`, `semimonthly`, `monthly`, or empty for none
+    /// (the Tracker then shows calendar months only).
+    #[serde(default)]
+    pay_schedule: String,
+    /// One payday (`YYYY-MM-DD`) to count periods from; empty when the
+    /// schedule needs none.
+    #[serde(default)]
+    payday: String,
+}
+
+/// The user's pay schedule and payday, when one is set.
+pub async fn pay_schedule(
+    state: &AppState,
+    user: i64,
+) -> Result<Option<(PaySchedule, Date)>, ApiError> {
+    let scope = Scope::User(user);
+    let Some(schedule) = settings::get(&state.pool, scope, PAY_SCHEDULE).await? else {
+        return Ok(None);
+    };
+    let Ok(schedule) = PaySchedule::parse(&schedule) else {
+        return Ok(None);
+    };
+    let payday = settings::get(&state.pool, scope, PAYDAY)
+        .await?
+        .and_then(|text| Date::parse(&text).ok())
+        .unwrap_or(Date::EPOCH);
+    Ok(Some((schedule, payday)))
+}
+
+async fn read(state: &AppState, user: i64) -> Result<Preferences, ApiError> {
+    let (locale, currency, time_zone): (String, String, String) =
+        sqlx::query_as("SELECT locale, currency, time_zone FROM users WHERE id = ?")
+            .bind(user)
+            .fetch_one(&state.pool)
+            .await?;
+    let schedule = pay_schedule(state, user).await?;
+    Ok(Preferences {
+        locale,
+        currency,
+        time_zone,
+        pay_schedule: schedule.map_or_else(String::new, |(s, _)| s.as_str().to_owned()),
+        payday: schedule
+            .filter(|(s, _)| s.needs_payday())
+            .map_or_else(String::new, |(_, day)| day.to_string()),
+    })
 }
 
 pub async fn get(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> Result<Json<Preferences>, ApiError> {
-    let preferences = sqlx::query_as("SELECT locale, currency, time_zone FROM users WHERE id = ?")
-        .bind(current.user.id)
-        .fetch_one(&state.pool)
-        .await?;
-    Ok(Json(preferences))
+    Ok(Json(read(&state, current.user.id).await?))
 }
 
 pub async fn set(
@@ -37,7 +87,7 @@ pub async fn set(
     crate::extract::ApiJson(wanted): crate::extract::ApiJson<Preferences>,
 ) -> Result<Json<Preferences>, ApiError> {
     let mut problems = Vec::new();
-    let violation = |field: &str, description: &str| app::domain::contact::FieldViolation {
+    let violation = |field: &str, description: &str| FieldViolation {
         field: field.to_owned(),
         description: description.to_owned(),
     };
@@ -57,12 +107,31 @@ pub async fn set(
             "enter a time zone like Europe/Berlin or America/New_York",
         ));
     }
+    let schedule = match wanted.pay_schedule.trim() {
+        "" => None,
+        text => match PaySchedule::parse(text) {
+            Ok(schedule) => Some(schedule),
+            Err(error) => {
+                problems.push(violation("paySchedule", &error.to_string()));
+                None
+            }
+        },
+    };
+    let payday = Date::parse(wanted.payday.trim()).ok();
+    if schedule.is_some_and(PaySchedule::needs_payday) && payday.is_none() {
+        problems.push(violation(
+            "payday",
+            "enter the date of one payday, like 2026-11-13",
+        ));
+    }
     if !problems.is_empty() {
         return Err(ApiError::InvalidFields(problems));
     }
     let code = currency
         .map(|c| c.code().to_owned())
         .unwrap_or_else(|_| "USD".into());
+    let user = current.user.id;
+    let mut tx = state.pool.begin().await?;
     sqlx::query(
         "UPDATE users SET locale = ?, currency = ?, time_zone = ?,
              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
@@ -71,8 +140,26 @@ pub async fn set(
     .bind(&wanted.locale)
     .bind(&code)
     .bind(&wanted.time_zone)
-    .bind(current.user.id)
-    .execute(&state.pool)
+    .bind(user)
+    .execute(&mut *tx)
     .await?;
-    get(State(state), current).await
+    sqlx::query("DELETE FROM settings WHERE user_id = ? AND key IN (?, ?)")
+        .bind(user)
+        .bind(PAY_SCHEDULE)
+        .bind(PAYDAY)
+        .execute(&mut *tx)
+        .await?;
+    if let Some(schedule) = schedule {
+        let payday = payday.map(|day| day.to_string()).unwrap_or_default();
+        for (key, value) in [(PAY_SCHEDULE, schedule.as_str()), (PAYDAY, payday.as_str())] {
+            sqlx::query("INSERT INTO settings (user_id, key, value) VALUES (?, ?, ?)")
+                .bind(user)
+                .bind(key)
+                .bind(value)
+                .execute(&mut *tx)
+                .await?;
+        }
+    }
+    tx.commit().await?;
+    Ok(Json(read(&state, user).await?))
 }
