@@ -25,6 +25,39 @@ struct Catalog {
     services: Vec<CatalogService>,
 }
 
+impl CatalogService {
+    /// What the picker shows and the user types: "Netflix (Streaming)".
+    fn label(&self) -> String {
+        format!("{} ({})", self.name, self.category)
+    }
+}
+
+impl Catalog {
+    /// The service a typed text names: its label, or its name alone when
+    /// only one service has it (case does not matter).
+    fn find(&self, text: &str) -> Option<i64> {
+        let text = text.trim();
+        if text.is_empty() {
+            return None;
+        }
+        if let Some(service) = self
+            .services
+            .iter()
+            .find(|service| service.label().eq_ignore_ascii_case(text))
+        {
+            return Some(service.id);
+        }
+        let mut named = self
+            .services
+            .iter()
+            .filter(|service| service.name.eq_ignore_ascii_case(text));
+        match (named.next(), named.next()) {
+            (Some(service), None) => Some(service.id),
+            _ => None,
+        }
+    }
+}
+
 fn typed(field: &str, text: &str, digits: u8, problems: &mut Vec<FieldViolation>) -> Option<i64> {
     match parse_minor(text, digits) {
         Ok(minor) => Some(minor),
@@ -61,6 +94,16 @@ pub fn BillFormView(
     let editing = existing.as_ref().map(|bill| bill.id);
     let catalog_id = RwSignal::new(start.catalog_id);
     let catalog = LocalResource::new(|| api::get_json::<Catalog>("/api/catalog"));
+    // What is typed in the searchable picker; filled with the linked
+    // service's label once the catalog arrives.
+    let catalog_text = RwSignal::new(String::new());
+    Effect::new(move || {
+        if let (Some(Ok(list)), Some(id)) = (catalog.get(), catalog_id.get_untracked()) {
+            if let Some(service) = list.services.iter().find(|service| service.id == id) {
+                catalog_text.set(service.label());
+            }
+        }
+    });
     let name = RwSignal::new(start.name.clone());
     let amount = RwSignal::new(if editing.is_some() {
         minor_to_input(start.amount_minor, digits)
@@ -166,6 +209,15 @@ pub fn BillFormView(
                 None
             },
         };
+        if body.catalog_id.is_none()
+            && subscription.get_untracked()
+            && !catalog_text.get_untracked().trim().is_empty()
+        {
+            problems.push(FieldViolation {
+                field: "catalogId".into(),
+                description: "choose a service from the list, or leave it empty".into(),
+            });
+        }
         if let Err(more) = body.validate() {
             for violation in more {
                 if !problems.iter().any(|p| p.field == violation.field) {
@@ -251,19 +303,38 @@ pub fn BillFormView(
             </fieldset>
             <Show when=move || subscription.get()>
                 <div class="field">
-                    <label for="catalogId">"Known service (optional)"</label>
-                    <select id="catalogId" on:change=move |ev| catalog_id.set(event_target_value(&ev).parse().ok())>
-                        <option value="" selected=move || catalog_id.get().is_none()>"None"</option>
-                        {move || catalog.get().and_then(Result::ok).map(|list| list.services.into_iter().map(|service| {
-                            let id = service.id;
-                            view! {
-                                <option value=id.to_string() selected=move || catalog_id.get() == Some(id)>
-                                    {format!("{} ({})", service.name, service.category)}
-                                </option>
+                    <label for="catalogId">"Known service (optional; type to search)"</label>
+                    <input id="catalogId" list="catalog-services" autocomplete="off" maxlength="200"
+                        aria-describedby="catalogId-linked catalogId-error"
+                        prop:value=move || catalog_text.get()
+                        on:input=move |ev| {
+                            let text = event_target_value(&ev);
+                            let list = catalog.get_untracked().and_then(Result::ok);
+                            let found = list.as_ref().and_then(|list| list.find(&text));
+                            // A bill still in the default category takes the service's.
+                            let service_category = list.as_ref().zip(found).and_then(|(list, id)| {
+                                list.services.iter().find(|service| service.id == id).map(|service| service.category.clone())
+                            });
+                            if let Some(service_category) = service_category {
+                                if matches!(category.get_untracked().trim(), "" | "Other") {
+                                    category.set(service_category);
+                                }
                             }
+                            catalog_id.set(found);
+                            catalog_text.set(text);
+                        }/>
+                    <datalist id="catalog-services">
+                        {move || catalog.get().and_then(Result::ok).map(|list| list.services.iter().map(|service| {
+                            view! { <option value=service.label()></option> }
                         }).collect_view())}
-                    </select>
-                    <p class="field-error">{move || form.error_for("catalogId").get()}</p>
+                    </datalist>
+                    <p class="hint" id="catalogId-linked" aria-live="polite">{move || {
+                        let id = catalog_id.get()?;
+                        let list = catalog.get()?.ok()?;
+                        let service = list.services.iter().find(|service| service.id == id)?;
+                        Some(format!("Linked to {}", service.label()))
+                    }}</p>
+                    <p class="field-error" id="catalogId-error">{move || form.error_for("catalogId").get()}</p>
                 </div>
             </Show>
             <Show when=move || debt.get()>
@@ -278,5 +349,35 @@ pub fn BillFormView(
                 {move || if form.sending.get() { "Saving…" } else if editing.is_some() { "Save changes" } else { "Add bill" }}
             </button>
         </form>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn service(id: i64, name: &str, category: &str) -> CatalogService {
+        CatalogService {
+            id,
+            name: name.into(),
+            category: category.into(),
+        }
+    }
+
+    #[test]
+    fn a_typed_service_is_found_by_label_or_by_a_unique_name() {
+        let catalog = Catalog {
+            services: vec![
+                service(1, "Netflix", "Streaming"),
+                service(2, "Proton", "Email"),
+                service(3, "Proton", "VPN"),
+            ],
+        };
+        assert_eq!(catalog.find("Netflix (Streaming)"), Some(1));
+        assert_eq!(catalog.find("  netflix "), Some(1));
+        assert_eq!(catalog.find("Proton (VPN)"), Some(3));
+        assert_eq!(catalog.find("Proton"), None, "two services have that name");
+        assert_eq!(catalog.find("Netfl"), None);
+        assert_eq!(catalog.find(""), None);
     }
 }

@@ -260,6 +260,8 @@ pub struct BillRecord {
     pub minimum_payment_minor: Option<i64>,
     pub interest_accrued_month: Option<String>,
     pub catalog_id: Option<i64>,
+    /// The linked catalog service's name.
+    pub catalog_name: Option<String>,
     pub active: bool,
     pub inactive_reason: Option<String>,
     pub inactivated_at: Option<String>,

@@ -126,6 +126,7 @@ pub fn BillPage() -> impl IntoView {
                             <dt>"How often"</dt><dd>{record.cadence().map(|c| c.to_string()).unwrap_or_default()}</dd>
                             <dt>"Next due"</dt><dd>{record.next_due.clone().unwrap_or_else(|| "—".into())}</dd>
                             <dt>"Category"</dt><dd>{record.category.clone()}</dd>
+                            {record.catalog_name.clone().map(|service| view! { <dt>"Known service"</dt><dd data-testid="catalog-service">{service}</dd> })}
                             <dt>"Autopay"</dt><dd>{if record.autopay {
                                 match &record.autopay_verified_at {
                                     Some(at) => format!("on, verified {}", &at[..10.min(at.len())]),

@@ -26,7 +26,8 @@ pub(super) const COLUMNS: &str =
     due_day, anchor_date, category, notes, autopay, is_subscription AS subscription, \
     is_debt AS debt, balance_cents AS balance_minor, apr_basis_points, \
     minimum_payment_cents AS minimum_payment_minor, interest_accrued_month, catalog_id, active, \
-    inactive_reason, inactivated_at, autopay_verified_at, sort_order, created_at, updated_at";
+    inactive_reason, inactivated_at, autopay_verified_at, sort_order, created_at, updated_at, \
+    (SELECT c.name FROM subscription_catalog c WHERE c.id = bills.catalog_id) AS catalog_name";
 
 /// Whether `name` is a time zone Tally knows (IANA names like
 /// `Europe/Berlin`).
