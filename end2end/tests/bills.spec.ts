@@ -1,4 +1,4 @@
-import { Browser, BrowserContext, expect, Page, test } from "@playwright/test";
+import { Browser, BrowserContext, expect, Locator, Page, test } from "@playwright/test";
 
 const ADMIN = "admin@example.com";
 const PASSWORD = "correct horse battery staple";
@@ -21,6 +21,24 @@ async function newUser(browser: Browser, email: string): Promise<{ context: Brow
   });
   expect(registered.status(), await registered.text()).toBe(200);
   return { context, page: await context.newPage() };
+}
+
+/** Presses Tab until `target` has the focus, as a keyboard user would. */
+async function tabTo(page: Page, target: Locator, most = 80) {
+  await expect(target).toBeVisible();
+  for (let presses = 0; presses < most; presses++) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press("Tab");
+  }
+  throw new Error(`${most} presses of Tab never reached ${target}`);
+}
+
+/** Whether the focused element shows where the focus is. */
+async function focusIsVisible(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const focused = document.activeElement;
+    return focused !== null && getComputedStyle(focused).outlineStyle !== "none";
+  });
 }
 
 test.describe.configure({ mode: "serial" });
@@ -155,4 +173,89 @@ test("subscriptions keep a custom order, group by cadence without reordering, an
   }
   await page.screenshot({ path: testInfo.outputPath("bills-phone.png"), fullPage: true });
   await finn.context.close();
+});
+
+test("with the keyboard alone a user adds a subscription from the catalog, marks it paid, and switches to pay periods", async ({ browser }, testInfo) => {
+  const gina = await newUser(browser, "gina@example.com");
+  const page = gina.page;
+  const keys = page.keyboard;
+
+  await page.goto("/bills");
+  await hydrated(page);
+  await tabTo(page, page.getByRole("button", { name: "New bill" }));
+  expect(await focusIsVisible(page)).toBe(true);
+  await keys.press("Enter");
+  await tabTo(page, page.getByLabel("Name"));
+  await keys.type("Films");
+  await tabTo(page, page.getByLabel("Amount", { exact: true }));
+  await keys.type("15.49");
+  await tabTo(page, page.getByRole("checkbox", { name: "is a subscription" }));
+  await keys.press("Space");
+  // The catalog picker is searched by typing.
+  const picker = page.getByLabel(/Known service/);
+  await tabTo(page, picker);
+  await keys.type("Netflix (Streaming)");
+  await expect(page.locator("#catalogId-linked")).toHaveText("Linked to Netflix (Streaming)");
+  await tabTo(page, page.getByRole("button", { name: "Add bill" }));
+  await keys.press("Enter");
+  await expect(page).toHaveURL(/\/bills\/\d+$/);
+  await expect(page.getByTestId("catalog-service")).toHaveText("Netflix");
+  await expect(page.getByTestId("bill-facts")).toContainText("Streaming");
+
+  // Tracker: the bill is due today; mark it paid from the keyboard.
+  await tabTo(page, page.getByRole("navigation").getByRole("link", { name: "Tracker" }));
+  await keys.press("Enter");
+  await expect(page).toHaveURL(/\/tracker$/);
+  const row = page.getByTestId("tracker-row").filter({ hasText: "Films" });
+  await expect(row).toHaveAttribute("data-status", "Due soon");
+  await tabTo(page, row.getByRole("button", { name: "Mark Films paid" }));
+  await keys.press("Enter");
+  await expect(row).toHaveAttribute("data-status", "Paid");
+
+  // Paid every two weeks: Profile takes the schedule and a payday.
+  await tabTo(page, page.getByRole("navigation").getByRole("link", { name: "Profile" }));
+  await keys.press("Enter");
+  await expect(page).toHaveURL(/\/profile$/);
+  const schedule = page.getByLabel(/Pay schedule/);
+  await tabTo(page, schedule);
+  await keys.press("ArrowDown");
+  await keys.press("ArrowDown");
+  await expect(schedule).toHaveValue("biweekly");
+  const today = (await (await gina.context.request.get("/api/bills")).json()).today as string;
+  const [year, month, day] = today.split("-");
+  await tabTo(page, page.getByLabel("One payday"));
+  await keys.type(`${month}${day}${year}`);
+  await expect(page.getByLabel("One payday")).toHaveValue(today);
+  await tabTo(page, page.getByRole("button", { name: "Save preferences" }));
+  await keys.press("Enter");
+  await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+
+  await tabTo(page, page.getByRole("navigation").getByRole("link", { name: "Tracker" }));
+  await keys.press("Enter");
+  await expect(page.getByTestId("tracker-span")).toContainText(`Pay period ${today} to `);
+  await expect(page.getByRole("button", { name: "This pay period" })).toHaveAttribute("aria-pressed", "true");
+  await expect(row).toHaveAttribute("data-status", "Paid");
+  await tabTo(page, page.getByRole("button", { name: "This month" }));
+  await keys.press("Enter");
+  await expect(page.getByTestId("tracker-span")).toContainText(`${year}-${month} · today is ${today}`);
+  await page.screenshot({ path: testInfo.outputPath("tracker-keyboard.png"), fullPage: true });
+  await gina.context.close();
+});
+
+test("a debt shows this month's interest before it is charged", async ({ browser }) => {
+  const hal = await newUser(browser, "hal@example.com");
+  const made = await hal.context.request.post("/api/bills", {
+    headers: { "x-csrf-token": await csrf(hal.context) },
+    data: {
+      name: "Card", amountMinor: 5000, cadence: "monthly", dueDay: 20, anchorDate: "2026-01-20",
+      debt: true, balanceMinor: 100_000, aprBasisPoints: 1200,
+    },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  await hal.page.goto(`/bills/${(await made.json()).id}`);
+  await hydrated(hal.page);
+  await expect(hal.page.getByTestId("balance")).toHaveText("$1,000.00");
+  // 12 % a year is 1 % a month of 1,000.00.
+  await expect(hal.page.getByTestId("interest-pending")).toContainText("$10.00");
+  await hal.context.close();
 });
