@@ -118,6 +118,27 @@ async fn retention_keeps_the_newest_backups() {
 }
 
 #[tokio::test]
+async fn a_backup_removes_copies_left_by_an_interrupted_one_but_not_one_in_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, _) = legacy::build(dir.path(), 0).await;
+    let backups = dir.path().join("backups");
+    backup::create(&db.pool, &backups, 3).await.unwrap();
+    // A copy whose backup died with its process, and one another backup
+    // is still writing (it holds the lock).
+    let abandoned = backups.join(".partial-abandoned.db");
+    std::fs::write(&abandoned, b"half a database").unwrap();
+    let in_progress = backups.join(".partial-in-progress.db");
+    let writer = std::fs::File::create(&in_progress).unwrap();
+    writer.lock().unwrap();
+
+    backup::create(&db.pool, &backups, 3).await.unwrap();
+    assert!(!abandoned.exists(), "the abandoned copy is gone");
+    assert!(in_progress.exists(), "the copy in progress is left alone");
+    assert_eq!(backup::list(&backups).unwrap().len(), 2);
+    drop(writer);
+}
+
+#[tokio::test]
 async fn a_damaged_copy_fails_the_check() {
     let dir = tempfile::tempdir().unwrap();
     let (db, _) = legacy::build(dir.path(), 500).await;

@@ -59,7 +59,14 @@ pub async fn create_observed(
     cancelled: &(dyn Fn() -> bool + Sync),
 ) -> Result<(BackupInfo, Verified), BackupError> {
     ensure_dir(dir)?;
-    let temporary = dir.join(format!(".partial-{}.db", uuid::Uuid::new_v4()));
+    remove_abandoned(dir);
+    let temporary = dir.join(format!("{PARTIAL_PREFIX}{}.db", uuid::Uuid::new_v4()));
+    // The copy is locked while this backup works on it, so another backup
+    // (here or in a `tally backup create` beside the server) can tell it
+    // from one a crash or a restart left behind. VACUUM INTO accepts an
+    // empty file.
+    let holder = std::fs::File::create_new(&temporary).map_err(io(&temporary))?;
+    holder.lock().map_err(io(&temporary))?;
     let live_tables: i64 = sqlx::query_scalar(
         "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
     )
@@ -119,10 +126,35 @@ pub async fn create_observed(
         // A failed backup leaves nothing behind.
         let _ = std::fs::remove_file(&temporary);
     }
+    drop(holder);
     let (info, verified) = result?;
     prune(dir, keep)?;
     tracing::info!(backup = %info.name, bytes = info.bytes, tables = verified.tables, rows = verified.rows, "backup created");
     Ok((info, verified))
+}
+
+const PARTIAL_PREFIX: &str = ".partial-";
+
+/// Removes copies that a backup stopped by a crash or a restart left
+/// behind: each copy in progress is locked by its backup, so only copies
+/// nobody holds go.
+fn remove_abandoned(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !(name.starts_with(PARTIAL_PREFIX) && name.ends_with(".db")) {
+            continue;
+        }
+        let path = entry.path();
+        let Ok(file) = std::fs::File::options().write(true).open(&path) else {
+            continue;
+        };
+        if file.try_lock().is_ok() && std::fs::remove_file(&path).is_ok() {
+            tracing::info!(file = %name, "removed a copy an interrupted backup left behind");
+        }
+    }
 }
 
 fn unused_name(dir: &Path) -> String {
