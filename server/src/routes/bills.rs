@@ -1,10 +1,12 @@
 //! `/api/bills…`, `/api/payments…` and `/api/tracker`: the bill tracker for
 //! the signed-in user. Every query is scoped to that user, so another
-//! user's id answers 404, checked before the body is even read.
+//! user's id answers 404, checked before the body is even read ([`OwnBill`]
+//! is extracted from the request's head, before any body extractor runs).
 
 use std::collections::HashMap;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Deserialize;
@@ -30,6 +32,29 @@ impl From<BillError> for ApiError {
             },
             BillError::Database(error) => Self::Database(error),
         }
+    }
+}
+
+/// The signed-in user's bill named by the path's `{id}`; anyone else's,
+/// or none, answers 404.
+pub struct OwnBill {
+    user: i64,
+    bill: Bill,
+}
+
+impl FromRequestParts<AppState> for OwnBill {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let current = CurrentUser::from_request_parts(parts, state).await?;
+        let Path(id) = Path::<i64>::from_request_parts(parts, state)
+            .await
+            .map_err(|_| ApiError::from(BillError::NotFound))?;
+        let bill = bills::get(&state.pool, current.user.id, id).await?;
+        Ok(Self {
+            user: current.user.id,
+            bill,
+        })
     }
 }
 
@@ -88,26 +113,18 @@ pub async fn create(
 
 pub async fn get(
     State(state): State<AppState>,
-    current: CurrentUser,
-    Path(id): Path<i64>,
+    OwnBill { user, bill }: OwnBill,
 ) -> Result<Json<Value>, ApiError> {
-    let user = current.user.id;
-    let bill = bills::get(&state.pool, user, id).await?;
     answer(&state, user, &bill).await
 }
 
 pub async fn update(
     State(state): State<AppState>,
-    current: CurrentUser,
-    Path(id): Path<i64>,
-    body: axum::body::Bytes,
+    OwnBill { user, bill }: OwnBill,
+    ApiJson(form): ApiJson<BillForm>,
 ) -> Result<Json<Value>, ApiError> {
-    let user = current.user.id;
-    bills::get(&state.pool, user, id).await?;
-    let form: BillForm = serde_json::from_slice(&body)
-        .map_err(|error| ApiError::BadRequest(format!("the body is not a bill: {error}")))?;
     let valid = form.validate().map_err(ApiError::InvalidFields)?;
-    let bill = bills::update(&state.pool, user, id, &valid).await?;
+    let bill = bills::update(&state.pool, user, bill.id, &valid).await?;
     answer(&state, user, &bill).await
 }
 
@@ -127,21 +144,19 @@ pub struct Deactivation {
     reason: String,
 }
 
+/// `POST /api/bills/{id}/deactivate`, with `{"reason"}` or no body.
 pub async fn deactivate(
     State(state): State<AppState>,
-    current: CurrentUser,
-    Path(id): Path<i64>,
+    OwnBill { user, bill }: OwnBill,
     body: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let user = current.user.id;
-    bills::get(&state.pool, user, id).await?;
     let request: Deactivation = if body.iter().all(u8::is_ascii_whitespace) {
         Deactivation::default()
     } else {
         serde_json::from_slice(&body)
             .map_err(|error| ApiError::BadRequest(format!("the body is not JSON: {error}")))?
     };
-    let bill = bills::deactivate(&state.pool, user, id, &request.reason).await?;
+    let bill = bills::deactivate(&state.pool, user, bill.id, &request.reason).await?;
     answer(&state, user, &bill).await
 }
 
@@ -166,7 +181,7 @@ pub async fn payments(
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct PaymentBody {
+pub struct PaymentBody {
     amount_minor: Option<i64>,
     paid_on: Option<String>,
     #[serde(default)]
@@ -175,14 +190,9 @@ struct PaymentBody {
 
 pub async fn record_payment(
     State(state): State<AppState>,
-    current: CurrentUser,
-    Path(id): Path<i64>,
-    body: axum::body::Bytes,
+    OwnBill { user, bill }: OwnBill,
+    ApiJson(request): ApiJson<PaymentBody>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let user = current.user.id;
-    let bill = bills::get(&state.pool, user, id).await?;
-    let request: PaymentBody = serde_json::from_slice(&body)
-        .map_err(|error| ApiError::BadRequest(format!("the body is not a payment: {error}")))?;
     let paid_on = match request
         .paid_on
         .as_deref()
@@ -201,7 +211,7 @@ pub async fn record_payment(
         paid_on,
         method: request.method,
     };
-    let recorded = bills::record_payment(&state.pool, user, id, &payment).await?;
+    let recorded = bills::record_payment(&state.pool, user, bill.id, &payment).await?;
     Ok((StatusCode::CREATED, Json(json!(recorded))))
 }
 
