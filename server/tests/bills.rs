@@ -397,12 +397,26 @@ async fn the_tracker_shows_the_month_and_marking_paid_moves_the_totals() {
         json!({ "dueMinor": 150_000, "paidMinor": 0, "remainingMinor": 150_000, "overdueMinor": 0 })
     );
 
-    let (status, _) = pay(&browser, id, json!({})).await;
+    let (status, payment) = pay(&browser, id, json!({})).await;
     assert_eq!(status, 201);
     let tracker = browser.json("/api/tracker").await;
     assert_eq!(tracker["entries"][0]["status"], "paid");
     assert_eq!(tracker["totals"]["paidMinor"], 150_000);
     assert_eq!(tracker["totals"]["remainingMinor"], 0);
+
+    // The autopay failed after all: the bill is not paid.
+    let payment = payment["id"].as_i64().unwrap();
+    let (status, _) = browser
+        .send(
+            Method::PUT,
+            &format!("/api/payments/{payment}/autopay-failure"),
+            json!({ "failed": true }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let tracker = browser.json("/api/tracker").await;
+    assert_eq!(tracker["entries"][0]["status"], "dueSoon");
+    assert_eq!(tracker["totals"]["paidMinor"], 0);
 }
 
 #[tokio::test]

@@ -282,7 +282,8 @@ pub async fn tracker(
     let all = bills::list(&state.pool, user).await?;
     let paid: Vec<(i64, String)> = sqlx::query_as(
         "SELECT bill_id, paid_on FROM payments
-         WHERE user_id = ? AND kind = 'payment' AND paid_on BETWEEN ? AND ?",
+         WHERE user_id = ? AND kind = 'payment' AND autopay_failure = 0
+             AND paid_on BETWEEN ? AND ?",
     )
     .bind(user)
     .bind(first.to_string())
