@@ -144,6 +144,16 @@ async fn bad_bills_name_every_field_and_store_nothing() {
         .as_array()
         .unwrap()
         .is_empty());
+
+    // A malformed id in the path is a 400 in the usual JSON shape.
+    for (method, path) in [
+        (Method::GET, "/api/bills/abc"),
+        (Method::DELETE, "/api/payments/1.5"),
+    ] {
+        let (status, body) = browser.send(method, path, Value::Null).await;
+        assert_eq!(status, 400, "{path}");
+        assert_eq!(body["error"]["status"], "INVALID_ARGUMENT", "{path}: {body}");
+    }
 }
 
 #[tokio::test]

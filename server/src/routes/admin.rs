@@ -1,7 +1,7 @@
 //! `/api/admin/…`: users, invitations and open registration. Every handler
 //! takes `AdminUser`, so the role is checked on the server.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Deserialize;
@@ -13,7 +13,7 @@ use app::ssr::auth::users::Role;
 
 use crate::auth::AdminUser;
 use crate::error::ApiError;
-use crate::extract::ApiJson;
+use crate::extract::{ApiJson, ApiPath};
 use crate::state::AppState;
 
 pub async fn users(
@@ -31,7 +31,7 @@ fn user_not_found(id: i64) -> ApiError {
 pub async fn disable(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
     if admin::set_disabled(&state.pool, admin.user.id, id, true).await? {
         tracing::info!(user = id, by = admin.user.id, "account disabled");
@@ -45,7 +45,7 @@ pub async fn disable(
 pub async fn enable(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
     if admin::set_disabled(&state.pool, admin.user.id, id, false).await? {
         Ok(StatusCode::NO_CONTENT)
@@ -58,7 +58,7 @@ pub async fn enable(
 pub async fn reset_second_factor(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
     if admin::reset_second_factor(&state.pool, id).await? {
         tracing::info!(user = id, by = admin.user.id, "second factor reset");
@@ -107,7 +107,7 @@ pub async fn invite(
 pub async fn revoke_invitation(
     State(state): State<AppState>,
     _admin: AdminUser,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
     if invitations::revoke(&state.pool, id).await? {
         Ok(StatusCode::NO_CONTENT)

@@ -1,6 +1,6 @@
 //! `/api/tokens`: a user's personal API tokens.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Deserialize;
@@ -10,7 +10,7 @@ use app::ssr::auth::api_tokens::{self, ApiTokenInfo};
 
 use crate::auth::CurrentUser;
 use crate::error::ApiError;
-use crate::extract::ApiJson;
+use crate::extract::{ApiJson, ApiPath};
 use crate::state::AppState;
 
 pub async fn list(
@@ -41,7 +41,7 @@ pub async fn create(
 pub async fn revoke(
     State(state): State<AppState>,
     current: CurrentUser,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
     if api_tokens::revoke(&state.pool, current.user.id, id).await? {
         Ok(StatusCode::NO_CONTENT)

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use axum::extract::{FromRequestParts, Path, Query, State};
+use axum::extract::{FromRequestParts, Query, State};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::Json;
@@ -19,7 +19,7 @@ use app::ssr::bills::{self, Bill, BillError, NewPayment};
 
 use crate::auth::CurrentUser;
 use crate::error::ApiError;
-use crate::extract::ApiJson;
+use crate::extract::{ApiJson, ApiPath};
 use crate::state::AppState;
 
 impl From<BillError> for ApiError {
@@ -47,9 +47,7 @@ impl FromRequestParts<AppState> for OwnBill {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let current = CurrentUser::from_request_parts(parts, state).await?;
-        let Path(id) = Path::<i64>::from_request_parts(parts, state)
-            .await
-            .map_err(|_| ApiError::from(BillError::NotFound))?;
+        let ApiPath(id) = ApiPath::<i64>::from_request_parts(parts, state).await?;
         let bill = bills::get(&state.pool, current.user.id, id).await?;
         Ok(Self {
             user: current.user.id,
@@ -131,7 +129,7 @@ pub async fn update(
 pub async fn delete(
     State(state): State<AppState>,
     current: CurrentUser,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
     bills::delete(&state.pool, current.user.id, id).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -163,7 +161,7 @@ pub async fn deactivate(
 pub async fn reactivate(
     State(state): State<AppState>,
     current: CurrentUser,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<Json<Value>, ApiError> {
     let user = current.user.id;
     let bill = bills::reactivate(&state.pool, user, id).await?;
@@ -173,7 +171,7 @@ pub async fn reactivate(
 pub async fn payments(
     State(state): State<AppState>,
     current: CurrentUser,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<Json<Value>, ApiError> {
     let payments = bills::list_payments(&state.pool, current.user.id, id).await?;
     Ok(Json(json!({ "payments": payments })))
@@ -218,7 +216,7 @@ pub async fn record_payment(
 pub async fn undo_payment(
     State(state): State<AppState>,
     current: CurrentUser,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
     bills::undo_payment(&state.pool, current.user.id, id).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -233,7 +231,7 @@ struct AutopayFailure {
 pub async fn flag_autopay_failure(
     State(state): State<AppState>,
     current: CurrentUser,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
     body: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let user = current.user.id;

@@ -4,7 +4,7 @@
 
 use std::net::SocketAddr;
 
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Json;
@@ -16,7 +16,7 @@ use app::ssr::auth::sign_in;
 
 use crate::auth::CurrentUser;
 use crate::error::ApiError;
-use crate::extract::ApiJson;
+use crate::extract::{ApiJson, ApiPath};
 use crate::routes::auth::{signed_in_response, user_agent};
 use crate::state::AppState;
 
@@ -71,7 +71,7 @@ pub async fn register(
 pub async fn remove(
     State(state): State<AppState>,
     current: CurrentUser,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
     if security_keys::remove(&state.pool, current.user.id, id).await? {
         Ok(StatusCode::NO_CONTENT)

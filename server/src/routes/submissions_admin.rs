@@ -2,7 +2,8 @@
 //! what the marketing site received, its CRM state, the CRM's health, and
 //! re-sending failed posts. Administrators only.
 
-use axum::extract::{Path, Query, State};
+use crate::extract::ApiPath;
+use axum::extract::{Query, State};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -73,7 +74,7 @@ fn kind_of(segment: &str) -> Result<Kind, ApiError> {
 pub async fn resend(
     State(state): State<AppState>,
     _admin: AdminUser,
-    Path((segment, id)): Path<(String, i64)>,
+    ApiPath((segment, id)): ApiPath<(String, i64)>,
 ) -> Result<Json<Value>, ApiError> {
     let kind = kind_of(&segment)?;
     let queued = store::resend_failed(&state.pool, kind, Some(id)).await?;
