@@ -152,7 +152,10 @@ async fn bad_bills_name_every_field_and_store_nothing() {
     ] {
         let (status, body) = browser.send(method, path, Value::Null).await;
         assert_eq!(status, 400, "{path}");
-        assert_eq!(body["error"]["status"], "INVALID_ARGUMENT", "{path}: {body}");
+        assert_eq!(
+            body["error"]["status"], "INVALID_ARGUMENT",
+            "{path}: {body}"
+        );
     }
 }
 

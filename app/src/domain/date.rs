@@ -182,6 +182,29 @@ impl YearMonth {
         }
     }
 
+    /// "November 2026".
+    pub fn long_name(self) -> String {
+        const NAMES: [&str; 12] = [
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ];
+        let name = NAMES
+            .get(usize::from(self.month.saturating_sub(1)))
+            .copied()
+            .unwrap_or("");
+        format!("{name} {}", self.year)
+    }
+
     /// The month's last day.
     pub fn last_day(self) -> Option<Date> {
         Date::clamped(self.year, self.month, 31)
@@ -216,6 +239,18 @@ mod tests {
 
     fn date(text: &str) -> Date {
         Date::parse(text).unwrap()
+    }
+
+    #[test]
+    fn months_have_long_names() {
+        let month = |text| YearMonth::parse(text).unwrap();
+        assert_eq!(month("2026-11").long_name(), "November 2026");
+        assert_eq!(month("2027-01").previous().long_name(), "December 2026");
+        assert_eq!(month("2026-12").next(), month("2027-01"));
+        assert_eq!(
+            month("2026-02").last_day().unwrap().to_string(),
+            "2026-02-28"
+        );
     }
 
     #[test]

@@ -102,7 +102,9 @@ pub fn TrackerPage() -> impl IntoView {
                 let (span, due_label, totals_label) = if pay {
                     (format!("Pay period {} to {}", month.period.first, month.period.last), "Due this pay period", "This pay period's totals")
                 } else {
-                    (month.month.clone(), "Due this month", "This month's totals")
+                    let name = crate::domain::date::YearMonth::parse(&month.month)
+                        .map_or_else(|| month.month.clone(), |m| m.long_name());
+                    (name, "Due this month", "This month's totals")
                 };
                 let switch = month.pay_schedule.is_some().then(|| view! {
                     <div class="segmented" role="group" aria-label="Show">
