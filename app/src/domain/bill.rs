@@ -295,10 +295,10 @@ impl BillRecord {
         self.cadence()?.next_due(anchor, due_day, from)
     }
 
-    /// On a debt, the interest owed through `today`'s month and not yet
-    /// charged.
+    /// On an active debt, the interest owed through `today`'s month and not
+    /// yet charged (an ended debt is not charged).
     pub fn interest_pending(&self, today: Date) -> Option<i64> {
-        if !self.debt {
+        if !self.debt || !self.active {
             return None;
         }
         let accrued = self

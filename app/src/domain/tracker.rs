@@ -56,10 +56,11 @@ pub fn month_bounds(today: Date) -> (Date, Date) {
     (first, last)
 }
 
-/// The entries of the period from `first` to `last` (bills due in it, by
-/// due date) and its totals. A bill counts as paid when it has a payment in
-/// the period; paid amounts count what was due, as the Tracker compares plan
-/// with reality per bill.
+/// The entries of the period from `first` to `last` (each time a bill
+/// falls due in it, by due date: a weekly bill is due four or five times a
+/// month) and its totals. A bill's payments in the period pay its
+/// occurrences from the earliest on; paid amounts count what was due, as
+/// the Tracker compares plan with reality per bill.
 pub fn period_view(
     today: Date,
     (first, last): (Date, Date),
@@ -68,35 +69,40 @@ pub fn period_view(
     let mut entries = Vec::new();
     let mut totals = Totals::default();
     for bill in bills {
-        let Some(due) = bill.cadence.next_due(bill.anchor, bill.due_day, first) else {
-            continue;
-        };
-        if due > last {
-            continue;
+        let mut payments_left = bill.paid_on.len();
+        let mut from = first;
+        while let Some(due) = bill.cadence.next_due(bill.anchor, bill.due_day, from) {
+            if due > last {
+                break;
+            }
+            let days_left = due.days_since_epoch() - today.days_since_epoch();
+            let status = if payments_left > 0 {
+                payments_left -= 1;
+                Status::Paid
+            } else if days_left < 0 {
+                Status::Overdue
+            } else if days_left <= DUE_SOON_DAYS {
+                Status::DueSoon
+            } else {
+                Status::Upcoming
+            };
+            totals.due_minor += bill.amount_minor;
+            match status {
+                Status::Paid => totals.paid_minor += bill.amount_minor,
+                Status::Overdue => totals.overdue_minor += bill.amount_minor,
+                Status::DueSoon | Status::Upcoming => {}
+            }
+            entries.push(Entry {
+                bill_id: bill.id,
+                due: due.to_string(),
+                status,
+                amount_minor: bill.amount_minor,
+            });
+            let Some(next) = due.add_days(1) else {
+                break;
+            };
+            from = next;
         }
-        let paid = !bill.paid_on.is_empty();
-        let days_left = due.days_since_epoch() - today.days_since_epoch();
-        let status = if paid {
-            Status::Paid
-        } else if days_left < 0 {
-            Status::Overdue
-        } else if days_left <= DUE_SOON_DAYS {
-            Status::DueSoon
-        } else {
-            Status::Upcoming
-        };
-        totals.due_minor += bill.amount_minor;
-        match status {
-            Status::Paid => totals.paid_minor += bill.amount_minor,
-            Status::Overdue => totals.overdue_minor += bill.amount_minor,
-            Status::DueSoon | Status::Upcoming => {}
-        }
-        entries.push(Entry {
-            bill_id: bill.id,
-            due: due.to_string(),
-            status,
-            amount_minor: bill.amount_minor,
-        });
     }
     totals.remaining_minor = totals.due_minor - totals.paid_minor;
     entries.sort_by(|a, b| a.due.cmp(&b.due).then(a.bill_id.cmp(&b.bill_id)));
@@ -161,6 +167,38 @@ mod tests {
                 paid_minor: 4000,
                 remaining_minor: 6000,
                 overdue_minor: 1000
+            }
+        );
+    }
+
+    #[test]
+    fn a_weekly_bill_is_due_each_week_and_payments_pay_the_earliest_first() {
+        let today = date("2026-11-18");
+        let gym = TrackedBill {
+            cadence: Cadence::Weekly,
+            anchor: date("2026-11-02"),
+            ..bill(7, 2, 1500, &["2026-11-02", "2026-11-10"])
+        };
+        let (entries, totals) = period_view(today, month_bounds(today), &[gym]);
+        let seen: Vec<(&str, Status)> =
+            entries.iter().map(|e| (e.due.as_str(), e.status)).collect();
+        assert_eq!(
+            seen,
+            [
+                ("2026-11-02", Status::Paid),
+                ("2026-11-09", Status::Paid),
+                ("2026-11-16", Status::Overdue),
+                ("2026-11-23", Status::DueSoon),
+                ("2026-11-30", Status::Upcoming),
+            ]
+        );
+        assert_eq!(
+            totals,
+            Totals {
+                due_minor: 7500,
+                paid_minor: 3000,
+                remaining_minor: 4500,
+                overdue_minor: 1500
             }
         );
     }

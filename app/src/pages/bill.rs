@@ -139,8 +139,10 @@ pub fn BillPage() -> impl IntoView {
                             {record.debt.then(|| view! {
                                 <dt>"Balance"</dt><dd data-testid="balance">{money(record.balance_minor.unwrap_or(0))}</dd>
                                 <dt>"APR"</dt><dd>{format!("{} %", minor_to_input(record.apr_basis_points.unwrap_or(0), 2))}</dd>
+                            })}
+                            {record.interest_pending_minor.map(|pending| view! {
                                 <dt>"Interest not yet charged"</dt>
-                                <dd data-testid="interest-pending">{money(record.interest_pending_minor.unwrap_or(0))}
+                                <dd data-testid="interest-pending">{money(pending)}
                                     <span class="hint">" (charged with the next payment, or when the month ends)"</span></dd>
                             })}
                         </dl>

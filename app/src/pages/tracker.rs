@@ -127,6 +127,14 @@ pub fn TrackerPage() -> impl IntoView {
                         let when = if pay { "this pay period" } else { "this month" };
                         view! { <p>{format!("Nothing is due {when}. ")} <A href="/bills">"Add a bill"</A></p> }.into_any()
                     } else {
+                        // A bill due more than once (weekly) names the date in its button.
+                        let mut seen = std::collections::HashSet::new();
+                        let repeated: std::collections::HashSet<i64> = month
+                            .entries
+                            .iter()
+                            .filter(|entry| !seen.insert(entry.bill_id))
+                            .map(|entry| entry.bill_id)
+                            .collect();
                         view! {
                             <div class="table-wrap">
                                 <table class="data-table" data-testid="tracker">
@@ -136,11 +144,16 @@ pub fn TrackerPage() -> impl IntoView {
                                     </tr></thead>
                                     <tbody>
                                         {month.entries.into_iter().map(|entry| {
+                                            let repeated = repeated.contains(&entry.bill_id);
                                             let currency = Currency::parse(&entry.currency).unwrap_or(Currency::USD);
                                             let amount = Money::new(entry.amount_minor, currency).format(locale);
                                             let bill = entry.bill_id;
                                             let status = entry.status;
-                                            let name = entry.name.clone();
+                                            let action = if repeated {
+                                                format!("Mark {} paid for {}", entry.name, entry.due)
+                                            } else {
+                                                format!("Mark {} paid", entry.name)
+                                            };
                                             view! {
                                                 <tr data-testid="tracker-row" data-status=label(status)>
                                                     <td>{entry.due.clone()}</td>
@@ -149,7 +162,7 @@ pub fn TrackerPage() -> impl IntoView {
                                                     <td><span class=format!("status status--{}", label(status).to_lowercase().replace(' ', "-"))>{label(status)}</span></td>
                                                     <td>{(status != Status::Paid).then(|| view! {
                                                         <button class="button button--quiet" on:click=move |_| mark_paid(bill)>
-                                                            {format!("Mark {name} paid")}
+                                                            {action}
                                                         </button>
                                                     })}</td>
                                                 </tr>

@@ -21,9 +21,10 @@ use crate::domain::interest::charges_due;
 /// What one run did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Accrued {
-    /// Debts that were charged at least one month.
+    /// Debts that were charged interest.
     pub debts: u64,
-    /// Months charged, over all debts.
+    /// Months charged interest, over all debts (a month at a 0 % rate or a
+    /// zero balance is passed over, not counted).
     pub months: u64,
 }
 
@@ -93,11 +94,13 @@ async fn charge_through(
         return Ok(0);
     };
     let mut balance = bill.balance_minor.unwrap_or(0);
+    let mut charged = 0;
     for charge in &charges {
         balance = balance.saturating_add(charge.interest);
         if charge.interest == 0 {
             continue;
         }
+        charged += 1;
         let day = charge.month.last_day().map(|day| day.to_string());
         sqlx::query(
             "INSERT INTO payments (bill_id, user_id, amount_cents, paid_on, method,
@@ -122,7 +125,7 @@ async fn charge_through(
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
-    Ok(u64::try_from(charges.len()).unwrap_or(u64::MAX))
+    Ok(charged)
 }
 
 /// Runs the accrual now and then every hour until the pool closes (a month
@@ -307,12 +310,19 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn uncharged_debts_start_with_this_month_and_ended_ones_are_left_alone() {
+    async fn uncharged_debts_start_with_this_month_ended_ones_are_left_alone_and_0_percent_charges_nothing(
+    ) {
         let (_dir, pool) = crate::ssr::db::migrated_for_test().await;
         let (_, fresh) = debt(&pool, "UTC", None).await;
         let (_, ended) = debt(&pool, "Europe/Berlin", Some("2026-01")).await;
         sqlx::query("UPDATE bills SET active = 0 WHERE id = ?")
             .bind(ended)
+            .execute(&pool)
+            .await
+            .unwrap();
+        let (free_user, free) = debt(&pool, "Asia/Tokyo", Some("2026-08")).await;
+        sqlx::query("UPDATE bills SET apr_basis_points = 0 WHERE id = ?")
+            .bind(free)
             .execute(&pool)
             .await
             .unwrap();
@@ -322,5 +332,11 @@ mod tests {
         assert_eq!(run, Accrued::default());
         assert_eq!(state(&pool, fresh).await, (100_000, Some("2026-10".into())));
         assert_eq!(state(&pool, ended).await, (100_000, Some("2026-01".into())));
+        // At 0 % the months pass without a charge or a row.
+        assert_eq!(state(&pool, free).await, (100_000, Some("2026-10".into())));
+        assert!(list_payments(&pool, free_user, free)
+            .await
+            .unwrap()
+            .is_empty());
     }
 }
