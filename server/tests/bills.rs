@@ -53,6 +53,24 @@ async fn pay(browser: &Browser, bill: i64, body: Value) -> (u16, Value) {
         .await
 }
 
+/// Flags (or clears) a payment as a failed autopay.
+async fn flag_failed(browser: &Browser, payment: i64) -> (u16, Value) {
+    browser
+        .send(
+            Method::PUT,
+            &format!("/api/payments/{payment}/autopay-failure"),
+            json!({ "failed": true }),
+        )
+        .await
+}
+
+/// The field named by an error's first violation.
+fn first_field(body: &Value) -> &str {
+    body["error"]["details"][0]["fieldViolations"][0]["field"]
+        .as_str()
+        .unwrap_or_default()
+}
+
 #[tokio::test]
 async fn bills_are_created_read_edited_ended_restarted_and_deleted() {
     let (_app, browser) = app().await;
@@ -171,13 +189,7 @@ async fn payments_are_recorded_flagged_and_undone() {
     assert_eq!(payment["method"], "manual");
     let payment_id = payment["id"].as_i64().unwrap();
 
-    let (status, flagged) = browser
-        .send(
-            Method::PUT,
-            &format!("/api/payments/{payment_id}/autopay-failure"),
-            json!({ "failed": true }),
-        )
-        .await;
+    let (status, flagged) = flag_failed(&browser, payment_id).await;
     assert_eq!(status, 200);
     assert_eq!(flagged["autopayFailure"], true);
 
@@ -188,10 +200,7 @@ async fn payments_are_recorded_flagged_and_undone() {
     )
     .await;
     assert_eq!(status, 400);
-    assert_eq!(
-        body["error"]["details"][0]["fieldViolations"][0]["field"],
-        "paidOn"
-    );
+    assert_eq!(first_field(&body), "paidOn");
 
     let listed = browser.json(&format!("/api/bills/{id}/payments")).await;
     assert_eq!(listed["payments"].as_array().unwrap().len(), 1);
@@ -298,10 +307,7 @@ async fn debt_interest_is_charged_once_per_month_even_across_a_restart() {
     )
     .await;
     assert_eq!(status, 400, "{body}");
-    assert_eq!(
-        body["error"]["details"][0]["fieldViolations"][0]["field"],
-        "amountMinor"
-    );
+    assert_eq!(first_field(&body), "amountMinor");
     assert_eq!(
         browser.json(&format!("/api/bills/{id}")).await["balanceMinor"],
         81_000
@@ -379,10 +385,7 @@ async fn months_that_ended_without_a_payment_are_charged_by_the_accrual() {
         )
         .await;
     assert_eq!(status, 400, "{body}");
-    assert_eq!(
-        body["error"]["details"][0]["fieldViolations"][0]["field"],
-        "paymentId"
-    );
+    assert_eq!(first_field(&body), "paymentId");
 }
 
 #[tokio::test]
@@ -419,13 +422,7 @@ async fn the_tracker_shows_the_month_and_marking_paid_moves_the_totals() {
 
     // The autopay failed after all: the bill is not paid.
     let payment = payment["id"].as_i64().unwrap();
-    let (status, _) = browser
-        .send(
-            Method::PUT,
-            &format!("/api/payments/{payment}/autopay-failure"),
-            json!({ "failed": true }),
-        )
-        .await;
+    let (status, _) = flag_failed(&browser, payment).await;
     assert_eq!(status, 200);
     let tracker = browser.json("/api/tracker").await;
     assert_eq!(tracker["entries"][0]["status"], "dueSoon");
@@ -570,10 +567,7 @@ async fn bills_export_to_csv_and_json_and_import_into_another_account_all_or_not
     let refused = post("/api/data/import", broken).await.unwrap();
     assert_eq!(refused.status(), 400);
     let body: Value = refused.json().await.unwrap();
-    assert_eq!(
-        body["error"]["details"][0]["fieldViolations"][0]["field"],
-        "rows[2].amountMinor"
-    );
+    assert_eq!(first_field(&body), "rows[2].amountMinor");
     assert!(bea.json("/api/bills").await["bills"]
         .as_array()
         .unwrap()
@@ -643,13 +637,7 @@ async fn spending_is_summed_per_category_and_month_without_failed_autopays() {
     pay(&browser, water, json!({ "paidOn": today })).await;
     let (_, failed) = pay(&browser, water, json!({ "paidOn": today })).await;
     let failed = failed["id"].as_i64().unwrap();
-    browser
-        .send(
-            Method::PUT,
-            &format!("/api/payments/{failed}/autopay-failure"),
-            json!({ "failed": true }),
-        )
-        .await;
+    flag_failed(&browser, failed).await;
 
     let report = browser.json("/api/reports/spending").await;
     let months = report["months"].as_array().unwrap();
@@ -737,12 +725,6 @@ async fn a_pay_schedule_gives_the_tracker_pay_periods() {
             .extend(extra.as_object().unwrap().clone());
         body
     };
-    let field_of = |body: &Value| {
-        body["error"]["details"][0]["fieldViolations"][0]["field"]
-            .as_str()
-            .unwrap()
-            .to_owned()
-    };
     for (extra, field) in [
         (json!({ "paySchedule": "fortnightly" }), "paySchedule"),
         (json!({ "paySchedule": "biweekly" }), "payday"),
@@ -754,17 +736,13 @@ async fn a_pay_schedule_gives_the_tracker_pay_periods() {
         let (status, body) = browser
             .send(Method::PUT, "/api/profile/preferences", preferences(extra))
             .await;
-        assert_eq!((status, field_of(&body)), (400, field.to_owned()), "{body}");
+        assert_eq!((status, first_field(&body)), (400, field), "{body}");
     }
     for query in ["period=pay", "period=fortnight"] {
         let (status, body) = browser
             .send(Method::GET, &format!("/api/tracker?{query}"), Value::Null)
             .await;
-        assert_eq!(
-            (status, field_of(&body)),
-            (400, "period".to_owned()),
-            "{body}"
-        );
+        assert_eq!((status, first_field(&body)), (400, "period"), "{body}");
     }
     assert_eq!(
         browser.json("/api/tracker").await["period"]["kind"],
@@ -884,8 +862,5 @@ async fn a_subscription_links_to_a_known_catalog_service() {
     bill["catalogId"] = json!(999_999);
     let (status, body) = browser.send(Method::POST, "/api/bills", bill).await;
     assert_eq!(status, 400);
-    assert_eq!(
-        body["error"]["details"][0]["fieldViolations"][0]["field"],
-        "catalogId"
-    );
+    assert_eq!(first_field(&body), "catalogId");
 }
