@@ -503,14 +503,16 @@ async fn another_user_cannot_see_or_touch_a_bill() {
 }
 
 #[tokio::test]
-async fn bills_export_to_csv_and_json_and_import_into_another_account_all_or_nothing() {
+async fn bills_and_payments_export_to_csv_and_json_and_import_into_another_account_all_or_nothing()
+{
     let (app, admin) = app().await;
+    let this = this_month(&admin).await;
     create(&admin, rent()).await;
     let card = create(&admin, card()).await;
     pay(
         &admin,
         card["id"].as_i64().unwrap(),
-        json!({ "amountMinor": 5000, "paidOn": "2026-11-05" }),
+        json!({ "amountMinor": 5000, "paidOn": on(this, 5) }),
     )
     .await;
 
@@ -530,6 +532,28 @@ async fn bills_export_to_csv_and_json_and_import_into_another_account_all_or_not
     let json_export: Value = admin.json("/api/data/export.json").await;
     assert_eq!(json_export["bills"].as_array().unwrap().len(), 2);
     assert_eq!(json_export["payments"].as_array().unwrap().len(), 1);
+    let payments = admin
+        .request(Method::GET, "/api/data/payments.csv")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(payments.status(), 200);
+    assert!(payments.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .contains("tally-payments-"));
+    let payments = payments.text().await.unwrap();
+    assert_eq!(
+        payments.lines().collect::<Vec<_>>(),
+        [
+            "bill,paid_on,amount,currency,method,kind,interest_charged,autopay_failed",
+            format!(
+                "Credit card,{},50.00,USD,manual,payment,10.00,false",
+                on(this, 5)
+            )
+            .as_str(),
+        ]
+    );
 
     let (status, _) = admin
         .send(

@@ -1,5 +1,5 @@
-//! `/api/data/…`: the Data page's export (bills as CSV; bills and payments
-//! as JSON) and CSV import, previewed first. An import writes every row or
+//! `/api/data/…`: the Data page's export (bills and payments as CSV, each
+//! their own file; both as JSON) and CSV import, previewed first. An import writes every row or
 //! none; bad rows are named `rows[i].field` (i counts data rows from 0; the
 //! preview also gives each row's line in the file).
 
@@ -46,16 +46,30 @@ pub async fn export_csv(
     ))
 }
 
+pub async fn export_payments_csv(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Response, ApiError> {
+    let user = current.user.id;
+    let all = bills::list(&state.pool, user).await?;
+    let payments = bills::list_all_payments(&state.pool, user).await?;
+    let today = bills::today_for(&state.pool, user).await?;
+    let text = transfer::payments_to_csv(&all, &payments)
+        .map_err(|error| ApiError::Internal(error.to_string()))?;
+    Ok(attachment(
+        "text/csv; charset=utf-8",
+        format!("tally-payments-{today}.csv"),
+        text,
+    ))
+}
+
 pub async fn export_json(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> Result<Response, ApiError> {
     let user = current.user.id;
     let all = bills::list(&state.pool, user).await?;
-    let mut payments = Vec::new();
-    for bill in &all {
-        payments.extend(bills::list_payments(&state.pool, user, bill.id).await?);
-    }
+    let payments = bills::list_all_payments(&state.pool, user).await?;
     let today = bills::today_for(&state.pool, user).await?;
     let body = serde_json::to_string_pretty(&json!({ "bills": all, "payments": payments }))
         .map_err(|error| ApiError::Internal(error.to_string()))?;

@@ -87,6 +87,11 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
         route("/api/reports/spending", &["GET"], get(bills::spending)),
         route("/api/catalog", &["GET"], get(bills::catalog)),
         route("/api/data/bills.csv", &["GET"], get(data::export_csv)),
+        route(
+            "/api/data/payments.csv",
+            &["GET"],
+            get(data::export_payments_csv),
+        ),
         route("/api/data/export.json", &["GET"], get(data::export_json)),
         route("/api/data/import/preview", &["POST"], post(data::preview)),
         route("/api/data/import", &["POST"], post(data::import)),

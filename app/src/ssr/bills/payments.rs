@@ -60,6 +60,16 @@ pub async fn list_payments(
     .await?)
 }
 
+/// All of the user's payments, oldest first (for the export).
+pub async fn list_all_payments(pool: &SqlitePool, user_id: i64) -> Result<Vec<Payment>, BillError> {
+    Ok(sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM payments WHERE user_id = ? ORDER BY paid_on, id"
+    ))
+    .bind(user_id)
+    .fetch_all(pool)
+    .await?)
+}
+
 /// Records a payment. On a debt the balance goes down by the payment and up
 /// by the interest charged with it; a payment larger than that balance is
 /// refused, so undoing it restores the balance exactly.

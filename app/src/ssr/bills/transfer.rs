@@ -1,5 +1,6 @@
 //! Data export and import. Bills export to CSV (one row per bill, amounts
-//! in major units as typed, `1500.00`) and, with their payments, to JSON.
+//! in major units as typed, `1500.00`), payments to a CSV of their own (one
+//! row per payment or interest charge, naming its bill), and both to JSON.
 //! Importing reads the same CSV: every row is checked with the shared bill
 //! rules first (the preview shows each row's problems), and only a file
 //! without a single bad row is written, all of it in one transaction.
@@ -7,6 +8,7 @@
 use serde::Serialize;
 use sqlx::SqlitePool;
 
+use super::payments::Payment;
 use super::store::{self, Bill, BillError};
 use crate::domain::bill::BillForm;
 use crate::domain::contact::FieldViolation;
@@ -90,6 +92,42 @@ pub fn to_csv(bills: &[Bill]) -> Result<String, csv::Error> {
                 .map(|bp| minor_to_input(bp, 2))
                 .unwrap_or_default(),
             money(bill.minimum_payment_minor),
+        ])?;
+    }
+    let bytes = writer.into_inner().map_err(|error| error.into_error())?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+pub const PAYMENT_HEADER: [&str; 8] = [
+    "bill",
+    "paid_on",
+    "amount",
+    "currency",
+    "method",
+    "kind",
+    "interest_charged",
+    "autopay_failed",
+];
+
+/// The payments export: each payment (or monthly interest charge) with its
+/// bill's name and currency.
+pub fn payments_to_csv(bills: &[Bill], payments: &[Payment]) -> Result<String, csv::Error> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(PAYMENT_HEADER)?;
+    for payment in payments {
+        let Some(bill) = bills.iter().find(|bill| bill.id == payment.bill_id) else {
+            continue;
+        };
+        let digits = Currency::parse(&bill.currency).map_or(2, |c| c.digits());
+        writer.write_record([
+            bill.name.clone(),
+            payment.paid_on.clone(),
+            minor_to_input(payment.amount_minor, digits),
+            bill.currency.clone(),
+            payment.method.clone(),
+            payment.kind.clone(),
+            minor_to_input(payment.interest_delta_minor, digits),
+            flag(payment.autopay_failure).to_owned(),
         ])?;
     }
     let bytes = writer.into_inner().map_err(|error| error.into_error())?;
