@@ -1,4 +1,5 @@
 import { Browser, BrowserContext, expect, Locator, Page, test } from "@playwright/test";
+import { readFileSync } from "node:fs";
 
 const ADMIN = "admin@example.com";
 const PASSWORD = "correct horse battery staple";
@@ -110,6 +111,15 @@ test("a user adds a bill, sees it due in the Tracker, marks it paid, and moves i
   ]);
   const file = testInfo.outputPath("bills.csv");
   await download.saveAs(file);
+  const [paymentsDownload] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Download payments (CSV)" }).click(),
+  ]);
+  const paymentsFile = testInfo.outputPath("payments.csv");
+  await paymentsDownload.saveAs(paymentsFile);
+  const paymentsText = readFileSync(paymentsFile, "utf8");
+  expect(paymentsText).toContain(",42.50,USD,manual,payment,0.00,false");
+  expect(paymentsText.startsWith("bill,paid_on,amount")).toBe(true);
 
   // Erin imports it into her own account.
   const erin = await newUser(browser, "erin@example.com");
