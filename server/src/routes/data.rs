@@ -31,6 +31,20 @@ fn attachment(content_type: &'static str, name: String, body: String) -> Respons
     response
 }
 
+/// A CSV export as a download named `tally-{what}-{today}.csv`.
+fn csv_download(
+    what: &str,
+    today: app::domain::date::Date,
+    text: Result<String, impl std::fmt::Display>,
+) -> Result<Response, ApiError> {
+    let text = text.map_err(|error| ApiError::Internal(error.to_string()))?;
+    Ok(attachment(
+        "text/csv; charset=utf-8",
+        format!("tally-{what}-{today}.csv"),
+        text,
+    ))
+}
+
 pub async fn export_csv(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -38,12 +52,7 @@ pub async fn export_csv(
     let user = current.user.id;
     let all = bills::list(&state.pool, user).await?;
     let today = bills::today_for(&state.pool, user).await?;
-    let text = transfer::to_csv(&all).map_err(|error| ApiError::Internal(error.to_string()))?;
-    Ok(attachment(
-        "text/csv; charset=utf-8",
-        format!("tally-bills-{today}.csv"),
-        text,
-    ))
+    csv_download("bills", today, transfer::to_csv(&all))
 }
 
 pub async fn export_payments_csv(
@@ -54,13 +63,11 @@ pub async fn export_payments_csv(
     let all = bills::list(&state.pool, user).await?;
     let payments = bills::list_all_payments(&state.pool, user).await?;
     let today = bills::today_for(&state.pool, user).await?;
-    let text = transfer::payments_to_csv(&all, &payments)
-        .map_err(|error| ApiError::Internal(error.to_string()))?;
-    Ok(attachment(
-        "text/csv; charset=utf-8",
-        format!("tally-payments-{today}.csv"),
-        text,
-    ))
+    csv_download(
+        "payments",
+        today,
+        transfer::payments_to_csv(&all, &payments),
+    )
 }
 
 pub async fn export_json(

@@ -112,10 +112,12 @@ pub const PAYMENT_HEADER: [&str; 8] = [
 /// The payments export: each payment (or monthly interest charge) with its
 /// bill's name and currency.
 pub fn payments_to_csv(bills: &[Bill], payments: &[Payment]) -> Result<String, csv::Error> {
+    let by_id: std::collections::HashMap<i64, &Bill> =
+        bills.iter().map(|bill| (bill.id, bill)).collect();
     let mut writer = csv::Writer::from_writer(Vec::new());
     writer.write_record(PAYMENT_HEADER)?;
     for payment in payments {
-        let Some(bill) = bills.iter().find(|bill| bill.id == payment.bill_id) else {
+        let Some(bill) = by_id.get(&payment.bill_id) else {
             continue;
         };
         let digits = Currency::parse(&bill.currency).map_or(2, |c| c.digits());
