@@ -4,25 +4,13 @@
 
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
 
 use crate::api;
 use crate::components::submission_form::FormState;
 use crate::components::text_field::TextField;
 use crate::domain::money::LOCALES;
 use crate::domain::pay_period::PaySchedule;
-
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Preferences {
-    locale: String,
-    currency: String,
-    time_zone: String,
-    #[serde(default)]
-    pay_schedule: String,
-    #[serde(default)]
-    payday: String,
-}
+use crate::domain::preferences::Preferences;
 
 #[component]
 pub fn PreferencesForm() -> impl IntoView {

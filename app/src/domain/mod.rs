@@ -11,5 +11,6 @@ pub mod money;
 pub mod operation;
 pub mod password_policy;
 pub mod pay_period;
+pub mod preferences;
 pub mod timestamp;
 pub mod tracker;

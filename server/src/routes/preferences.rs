@@ -3,15 +3,14 @@
 //! bills, time zone (what "today" is), and an optional pay schedule (the
 //! Tracker's pay period).
 
-use axum::extract::State;
-use axum::Json;
-use serde::{Deserialize, Serialize};
-
 use app::domain::contact::FieldViolation;
 use app::domain::date::Date;
 use app::domain::money::{Currency, LOCALES};
 use app::domain::pay_period::PaySchedule;
+use app::domain::preferences::Preferences;
 use app::ssr::settings::{self, Scope};
+use axum::extract::State;
+use axum::Json;
 
 use crate::auth::CurrentUser;
 use crate::error::ApiError;
@@ -20,22 +19,6 @@ use crate::state::AppState;
 /// Settings keys of the pay schedule.
 const PAY_SCHEDULE: &str = "pay_schedule";
 const PAYDAY: &str = "payday";
-
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Preferences {
-    locale: String,
-    currency: String,
-    time_zone: String,
-    /// `weekly`, `biweekly`, `semimonthly`, `monthly`, or empty for none
-    /// (the Tracker then shows calendar months only).
-    #[serde(default)]
-    pay_schedule: String,
-    /// One payday (`YYYY-MM-DD`) to count periods from; empty when the
-    /// schedule needs none.
-    #[serde(default)]
-    payday: String,
-}
 
 /// The user's pay schedule and payday, when one is set.
 pub async fn pay_schedule(
