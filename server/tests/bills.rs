@@ -64,6 +64,17 @@ async fn flag_failed(browser: &Browser, payment: i64) -> (u16, Value) {
         .await
 }
 
+/// `GET path` as a download: its `Content-Disposition` and its text.
+async fn download(browser: &Browser, path: &str) -> (String, String) {
+    let response = browser.request(Method::GET, path).send().await.unwrap();
+    assert_eq!(response.status(), 200, "{path}");
+    let disposition = response.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    (disposition, response.text().await.unwrap())
+}
+
 /// The field named by an error's first violation.
 fn first_field(body: &Value) -> &str {
     body["error"]["details"][0]["fieldViolations"][0]["field"]
@@ -516,33 +527,15 @@ async fn bills_and_payments_export_to_csv_and_json_and_import_into_another_accou
     )
     .await;
 
-    let csv = admin
-        .request(Method::GET, "/api/data/bills.csv")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(csv.status(), 200);
-    assert!(csv.headers()["content-disposition"]
-        .to_str()
-        .unwrap()
-        .contains("attachment"));
-    let csv = csv.text().await.unwrap();
+    let (disposition, csv) = download(&admin, "/api/data/bills.csv").await;
+    assert!(disposition.contains("attachment"), "{disposition}");
     assert!(csv.starts_with("name,amount,currency,cadence"), "{csv}");
     assert!(csv.contains("Rent,1500.00,USD,monthly"), "{csv}");
     let json_export: Value = admin.json("/api/data/export.json").await;
     assert_eq!(json_export["bills"].as_array().unwrap().len(), 2);
     assert_eq!(json_export["payments"].as_array().unwrap().len(), 1);
-    let payments = admin
-        .request(Method::GET, "/api/data/payments.csv")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(payments.status(), 200);
-    assert!(payments.headers()["content-disposition"]
-        .to_str()
-        .unwrap()
-        .contains("tally-payments-"));
-    let payments = payments.text().await.unwrap();
+    let (disposition, payments) = download(&admin, "/api/data/payments.csv").await;
+    assert!(disposition.contains("tally-payments-"), "{disposition}");
     assert_eq!(
         payments.lines().collect::<Vec<_>>(),
         [
@@ -621,14 +614,7 @@ async fn bills_and_payments_export_to_csv_and_json_and_import_into_another_accou
     );
     assert_eq!(imported_card["aprBasisPoints"], 1200);
     // Re-exporting gives the same file.
-    let again = bea
-        .request(Method::GET, "/api/data/bills.csv")
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let (_, again) = download(&bea, "/api/data/bills.csv").await;
     assert_eq!(again, csv);
 }
 
