@@ -77,6 +77,12 @@ impl From<app::ssr::auth::AuthError> for ApiError {
     }
 }
 
+impl From<app::ssr::contact::group_commit::StoreError> for ApiError {
+    fn from(error: app::ssr::contact::group_commit::StoreError) -> Self {
+        Self::Internal(error.to_string())
+    }
+}
+
 impl From<app::ssr::operations::OperationsError> for ApiError {
     fn from(error: app::ssr::operations::OperationsError) -> Self {
         use app::ssr::operations::OperationsError;

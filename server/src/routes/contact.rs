@@ -1,7 +1,8 @@
 //! `POST /api/leads` and `POST /api/support`: the marketing site's forms.
 //! Each request goes through, in this order: the rate limit, the 1 MiB size
-//! limit, validation (every bad field named), the bot check, one insert,
-//! the 201 answer with the new id, and only then (in the background) the
+//! limit, validation (every bad field named), the bot check, one insert
+//! (committed together with whatever else is waiting: `group_commit`), the
+//! 201 answer with the new id, and only then (in the background) the
 //! CRM post. `GET /api/contact/config` tells the forms whether the bot check
 //! is on and its site key.
 
@@ -17,7 +18,7 @@ use serde_json::{json, Value};
 
 use app::domain::contact::{FieldViolation, LeadForm, SupportForm};
 use app::ssr::contact::bot_check::BotCheckError;
-use app::ssr::contact::store;
+use app::ssr::contact::group_commit::Submission;
 
 use crate::client_ip::ClientIp;
 use crate::error::ApiError;
@@ -42,16 +43,10 @@ pub async fn create_lead(
     let form: LeadForm = admit(&state, ip, request.into_body()).await?;
     let lead = form.validate().map_err(ApiError::InvalidFields)?;
     verify_bot(&state, form.captcha_token.as_deref(), ip).await?;
-    let id = {
-        let _turn = state.write_gate.enter().await;
-        store::insert_lead(
-            &state.pool,
-            &lead,
-            &ip.to_string(),
-            state.outbox.is_configured(),
-        )
-        .await?
-    };
+    let id = state
+        .submissions
+        .store(Submission::Lead(lead), ip.to_string())
+        .await?;
     state.outbox.wake();
     tracing::info!(lead = id, "lead stored");
     Ok((StatusCode::CREATED, Json(json!({ "id": id }))))
@@ -65,16 +60,10 @@ pub async fn create_support(
     let form: SupportForm = admit(&state, ip, request.into_body()).await?;
     let support = form.validate().map_err(ApiError::InvalidFields)?;
     verify_bot(&state, form.captcha_token.as_deref(), ip).await?;
-    let id = {
-        let _turn = state.write_gate.enter().await;
-        store::insert_support(
-            &state.pool,
-            &support,
-            &ip.to_string(),
-            state.outbox.is_configured(),
-        )
-        .await?
-    };
+    let id = state
+        .submissions
+        .store(Submission::Support(support), ip.to_string())
+        .await?;
     state.outbox.wake();
     tracing::info!(support_request = id, "support request stored");
     Ok((StatusCode::CREATED, Json(json!({ "id": id }))))

@@ -4,6 +4,7 @@
 
 pub mod bot_check;
 pub mod crm;
+pub mod group_commit;
 pub mod outbox;
 pub mod rate_limit;
 pub mod store;

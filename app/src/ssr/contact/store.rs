@@ -1,15 +1,16 @@
 //! Storing submissions and reading them back for Admin.
 
 use serde::Serialize;
-use sqlx::SqlitePool;
+use sqlx::{SqliteConnection, SqlitePool};
 
 use super::Kind;
 use crate::domain::contact::{Lead, SupportRequest};
 
-/// Inserts a lead in one statement; `crm_state` starts `pending` (or
-/// `skipped` when no CRM is configured). Returns the new id.
+/// Inserts a lead in one statement, inside the caller's transaction (see
+/// `group_commit`); `crm_state` starts `pending` (or `skipped` when no CRM
+/// is configured). Returns the new id.
 pub async fn insert_lead(
-    pool: &SqlitePool,
+    connection: &mut SqliteConnection,
     lead: &Lead,
     client_ip: &str,
     crm_configured: bool,
@@ -26,12 +27,12 @@ pub async fn insert_lead(
     .bind(&lead.message)
     .bind(client_ip)
     .bind(initial_state(crm_configured))
-    .fetch_one(pool)
+    .fetch_one(connection)
     .await
 }
 
 pub async fn insert_support(
-    pool: &SqlitePool,
+    connection: &mut SqliteConnection,
     request: &SupportRequest,
     client_ip: &str,
     crm_configured: bool,
@@ -48,7 +49,7 @@ pub async fn insert_support(
     .bind(&request.message)
     .bind(client_ip)
     .bind(initial_state(crm_configured))
-    .fetch_one(pool)
+    .fetch_one(connection)
     .await
 }
 
