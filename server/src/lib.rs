@@ -16,4 +16,5 @@ pub mod routes;
 pub mod shutdown;
 pub mod startup;
 pub mod state;
+pub mod static_assets;
 pub mod telemetry;

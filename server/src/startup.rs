@@ -24,11 +24,13 @@ use app::ssr::auth::throttle::SignInThrottle;
 use app::ssr::auth::{invitations, users, AuthError};
 use app::ssr::contact::bot_check::{BotCheck, BotCheckConfig};
 use app::ssr::contact::crm::{Crm, CrmConfig};
+use app::ssr::contact::group_commit::SubmissionWriter;
 use app::ssr::contact::outbox::{Outbox, OutboxSettings};
 use app::ssr::contact::rate_limit::FormRateLimit;
 use app::ssr::csp::ThirdPartySources;
 use app::ssr::data_dir_lock::{DataDirLock, LockError};
 use app::ssr::db::{self, DbError};
+use app::ssr::db_health::DbHealth;
 use app::ssr::migrate::{MigrateError, Migrator};
 use app::ssr::operations::{Engine, Resources};
 use app::ssr::secrets::{self, Key, SecretsError};
@@ -39,6 +41,7 @@ use crate::config::{Settings, HASH_FILE_NAME};
 use crate::middleware;
 use crate::routes;
 use crate::state::AppState;
+use crate::static_assets::{self, StaticAssets};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartupError {
@@ -57,6 +60,11 @@ pub enum StartupError {
     #[error("cannot listen on {addr}: {source}")]
     Bind {
         addr: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("cannot read the bundle in {path}: {source}")]
+    Assets {
+        path: std::path::PathBuf,
         source: std::io::Error,
     },
     #[error("operations: {0}")]
@@ -142,6 +150,12 @@ impl Application {
         if let Some(mismatch) = settings.webauthn_mismatch() {
             tracing::warn!("{mismatch}");
         }
+        let db_health = DbHealth::new(&settings.database_path()).map_err(|source| {
+            StartupError::Database(DbError::Stat {
+                path: settings.database_path(),
+                source,
+            })
+        })?;
         let write_gate = Arc::new(WriteGate::default());
         let (bot_check, outbox) = contact_services(&settings, &pool, &write_gate);
         if bot_check.site_key().is_none() {
@@ -155,27 +169,37 @@ impl Application {
             );
         }
         tokio::spawn(outbox.clone().run());
+        let submissions =
+            SubmissionWriter::spawn(pool.clone(), write_gate.clone(), outbox.is_configured());
         let form_rate_limit = Arc::new(FormRateLimit::new(settings.rate_limit_per_minute));
         let keyring = Arc::new(keyring);
         let operations = operations_engine(&settings, &pool, &keyring).await?;
         app::ssr::bills::spawn_accrual(pool.clone());
-        let router = router(AppState {
-            leptos_options: leptos_options(&settings),
-            settings: Arc::new(settings),
-            pool: pool.clone(),
-            keyring,
-            sign_in_throttle: Arc::new(SignInThrottle::new(
-                sign_in_attempts_per_minute,
-                sign_in_account_burst,
-            )),
-            geolocator: Geolocator::new(settings_geolocation_url),
-            security_keys,
-            form_rate_limit,
-            bot_check,
-            outbox,
-            write_gate,
-            operations,
-        });
+        let pkg = settings.site_root.join("pkg");
+        let assets = StaticAssets::load(&pkg, settings.hash_files)
+            .map_err(|source| StartupError::Assets { path: pkg, source })?;
+        let router = router(
+            AppState {
+                leptos_options: leptos_options(&settings),
+                settings: Arc::new(settings),
+                pool: pool.clone(),
+                db_health: Arc::new(db_health),
+                keyring,
+                sign_in_throttle: Arc::new(SignInThrottle::new(
+                    sign_in_attempts_per_minute,
+                    sign_in_account_burst,
+                )),
+                geolocator: Geolocator::new(settings_geolocation_url),
+                security_keys,
+                form_rate_limit,
+                bot_check,
+                outbox,
+                write_gate,
+                submissions,
+                operations,
+            },
+            assets,
+        );
         Ok(Self {
             listener,
             router,
@@ -307,7 +331,7 @@ fn leptos_options(settings: &Settings) -> LeptosOptions {
         .build()
 }
 
-fn router(state: AppState) -> Router {
+fn router(state: AppState, assets: StaticAssets) -> Router {
     let routes = generate_route_list(app::App);
     let settings = state.settings.clone();
     let leptos_options = state.leptos_options.clone();
@@ -350,7 +374,14 @@ fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(
             settings.request_timeout,
             middleware::deadline::enforce,
-        ));
+        ))
+        // Added after the page layers, so the bundle skips them (it sets
+        // its own cache policy and is precompressed); security headers and
+        // request ids below still apply.
+        .route(
+            "/pkg/{*path}",
+            axum::routing::get(static_assets::serve).with_state(assets),
+        );
     middleware::request_id::apply(middleware::security_headers::apply(router))
 }
 

@@ -8,8 +8,10 @@ use app::ssr::auth::geolocation::Geolocator;
 use app::ssr::auth::security_keys::SecurityKeys;
 use app::ssr::auth::throttle::SignInThrottle;
 use app::ssr::contact::bot_check::BotCheck;
+use app::ssr::contact::group_commit::SubmissionWriter;
 use app::ssr::contact::outbox::Outbox;
 use app::ssr::contact::rate_limit::FormRateLimit;
+use app::ssr::db_health::DbHealth;
 use app::ssr::operations::Engine;
 use app::ssr::secrets::Keyring;
 use app::ssr::write_gate::WriteGate;
@@ -22,6 +24,8 @@ use crate::config::Settings;
 pub struct AppState {
     pub settings: Arc<Settings>,
     pub pool: SqlitePool,
+    /// Answers the health probe without opening a connection per request.
+    pub db_health: Arc<DbHealth>,
     pub leptos_options: LeptosOptions,
     pub keyring: Arc<Keyring>,
     pub sign_in_throttle: Arc<SignInThrottle>,
@@ -32,6 +36,8 @@ pub struct AppState {
     pub outbox: Arc<Outbox>,
     /// Queues writes to the busy tables (see `write_gate`).
     pub write_gate: Arc<WriteGate>,
+    /// Stores the public forms' submissions, many to a transaction.
+    pub submissions: SubmissionWriter,
     /// Runs and records long-running operations.
     pub operations: Arc<Engine>,
 }

@@ -21,6 +21,11 @@ pub enum DbError {
     },
     #[error("cannot open the database {path}: {source}")]
     Open { path: PathBuf, source: sqlx::Error },
+    #[error("cannot look at the database file {path}: {source}")]
+    Stat {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("the database probe failed: {0}")]
     Probe(#[source] sqlx::Error),
     #[error("the database probe timed out after {0:?}")]

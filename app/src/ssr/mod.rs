@@ -9,6 +9,7 @@ pub mod contact;
 pub mod csp;
 pub mod data_dir_lock;
 pub mod db;
+pub mod db_health;
 pub mod migrate;
 pub mod operations;
 pub mod secrets;

@@ -4,7 +4,6 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use crate::state::AppState;
-use app::ssr::db;
 
 /// The body of `GET /api/health`.
 #[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -18,7 +17,7 @@ pub struct HealthReport {
 /// 200 with `{"status":"ok","db":"ok"}` when the database answers, 503 with
 /// `"db":"error"` when it does not. Health means up, not every feature working.
 pub async fn health(State(state): State<AppState>) -> (StatusCode, Json<HealthReport>) {
-    match db::probe(&state.pool, &state.settings.database_path()).await {
+    match state.db_health.check(&state.pool).await {
         Ok(()) => (
             StatusCode::OK,
             Json(HealthReport {
