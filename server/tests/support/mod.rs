@@ -131,7 +131,11 @@ pub fn tally_binary() -> Command {
 
 impl RunningBinary {
     pub fn start(extra: &[(&str, &str)]) -> Self {
-        let dir = tempfile::tempdir().unwrap();
+        Self::start_in(tempfile::tempdir().unwrap(), extra)
+    }
+
+    /// Starts the binary on an existing directory (a restart after a crash).
+    pub fn start_in(dir: TempDir, extra: &[(&str, &str)]) -> Self {
         let mut command = tally_binary();
         command
             .env_clear()
