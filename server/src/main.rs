@@ -72,6 +72,7 @@ async fn serve(settings: Settings) -> ExitCode {
         Ok(application) => application,
         Err(error) => {
             tracing::error!(%error, "cannot start");
+            telemetry::flush();
             return ExitCode::FAILURE;
         }
     };
@@ -81,13 +82,15 @@ async fn serve(settings: Settings) -> ExitCode {
         Ok(addr) => tracing::info!("listening on http://{addr}"),
         Err(error) => tracing::warn!(%error, "listening, but the bound address is unknown"),
     }
-    match application.run_until_stopped(stop).await {
+    let code = match application.run_until_stopped(stop).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             tracing::error!(%error, "stopped with an error");
             ExitCode::FAILURE
         }
-    }
+    };
+    telemetry::flush();
+    code
 }
 
 async fn health(url: &str) -> ExitCode {

@@ -24,6 +24,7 @@ pub fn install() {
         } else {
             println!("uncaught panic at {location}: {message}; exiting with code 1\n{backtrace}");
         }
+        crate::telemetry::flush();
         std::process::exit(PANIC_EXIT_CODE);
     }));
 }

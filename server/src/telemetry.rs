@@ -1,14 +1,42 @@
 //! Logs: human-readable lines on stdout, and JSON lines in `LOG_DIR`, one file
 //! per day (`tally.YYYY-MM-DD.log`). `RUST_LOG` sets the filter (default
 //! `info`).
+//!
+//! What each request costs: one JSON line (the access line, with the
+//! request id of its span), formatted once and handed to a background
+//! writer thread, so no request waits on the disk. The access line goes to
+//! the file only; stdout carries the rest (start-up, warnings, errors),
+//! which is what an operator reads in `docker logs`. Writing every request
+//! twice cost more than the health handler itself.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
+use tracing_appender::non_blocking::{NonBlockingBuilder, WorkerGuard};
 use tracing_appender::rolling::{RollingFileAppender, Rotation};
+use tracing_subscriber::filter::filter_fn;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
-use tracing_subscriber::{fmt, EnvFilter};
+use tracing_subscriber::{fmt, EnvFilter, Layer};
+
+/// The target of the per-request access line (tower-http's trace layer).
+const ACCESS_TARGET: &str = "tower_http::trace";
+
+/// The file writer's background thread. It is process-wide like the
+/// subscriber it serves; `flush` drains it before the process exits (a
+/// panic exits at once, and its log line must be on disk by then).
+static FILE_WRITER: Mutex<Option<WorkerGuard>> = Mutex::new(None);
+
+/// Writes out every log line still queued. Call before the process exits.
+pub fn flush() {
+    let guard = match FILE_WRITER.lock() {
+        Ok(mut writer) => writer.take(),
+        Err(poisoned) => poisoned.into_inner().take(),
+    };
+    // Dropping the guard waits (up to a second) for the queue to drain.
+    drop(guard);
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum TelemetryError {
@@ -20,9 +48,7 @@ pub enum TelemetryError {
     AlreadyInstalled(String),
 }
 
-/// Installs the global subscriber. The file writer is synchronous on purpose:
-/// a panic exits the process at once, and its log line must already be on
-/// disk by then.
+/// Installs the global subscriber.
 pub fn init(log_dir: &Path) -> Result<(), TelemetryError> {
     let filter = match std::env::var("RUST_LOG") {
         Ok(directives) if !directives.trim().is_empty() => EnvFilter::try_new(directives)
@@ -40,13 +66,26 @@ pub fn init(log_dir: &Path) -> Result<(), TelemetryError> {
         .filename_suffix("log")
         .build(log_dir)
         .map_err(|error| log_dir_error(error.to_string()))?;
+    // Not lossy: when the queue is full, requests wait rather than lines
+    // being dropped.
+    let (file, guard) = NonBlockingBuilder::default()
+        .lossy(false)
+        .thread_name("tally-log-writer")
+        .finish(file);
+    match FILE_WRITER.lock() {
+        Ok(mut writer) => *writer = Some(guard),
+        Err(poisoned) => *poisoned.into_inner() = Some(guard),
+    }
 
     tracing_subscriber::registry()
         .with(filter)
         .with(
             fmt::layer()
                 .with_ansi(std::io::stdout().is_terminal())
-                .with_writer(std::io::stdout),
+                .with_writer(std::io::stdout)
+                .with_filter(filter_fn(|metadata| {
+                    !metadata.target().starts_with(ACCESS_TARGET)
+                })),
         )
         .with(
             fmt::layer()
