@@ -1,5 +1,5 @@
 # The two commands a new user needs; see README.md.
-.PHONY: run test setup bench-leads bench-operations bench-tracker
+.PHONY: run test setup bench-http bench-leads bench-operations bench-tracker
 
 # Install what is missing, build, and run Tally on its defaults.
 run:
@@ -11,6 +11,11 @@ test:
 
 setup:
 	scripts/setup.sh
+
+# Health, an SSR page, a static asset and lead POST against a bare axum
+# handler and the Node/Express peer, in one run (needs the release build).
+bench-http:
+	scripts/bench-http.sh
 
 # Load benchmark of POST /api/leads beside a raw SQLite insert loop
 # (needs the release build; installs wrk if missing).
