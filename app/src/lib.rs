@@ -11,5 +11,7 @@ pub mod response_status;
 pub mod ssr;
 
 mod shell;
+#[cfg(test)]
+mod small_stack;
 
 pub use shell::{shell, App};

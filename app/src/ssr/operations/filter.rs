@@ -14,8 +14,20 @@
 //! `type.googleapis.com/…` URL; `metadata.@type` is accepted as its alias);
 //! the times take an RFC 3339 timestamp and any operator. Values may be
 //! quoted with `"` or bare. The filter becomes a parameterised SQL condition.
+//!
+//! A filter is at most [`MAX_CHARS`] characters and nests at most
+//! [`MAX_DEPTH`] deep (each `(` and each `NOT`/`-` counts one). The parser,
+//! `to_sql` and dropping an [`Expr`] all recurse once per nesting level, and
+//! a stack overflow is not a panic: it aborts the whole process. `AND` and
+//! `OR` chains are kept flat (one node holding every operand), so they add
+//! no depth however long they are.
 
 use std::fmt;
+
+/// The longest filter read, in characters.
+pub const MAX_CHARS: usize = 2000;
+/// The deepest nesting read: parentheses plus `NOT`/`-`.
+pub const MAX_DEPTH: usize = 32;
 
 /// A filter that could not be read, in words naming where.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -24,8 +36,10 @@ pub struct FilterError(String);
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expr {
-    And(Box<Expr>, Box<Expr>),
-    Or(Box<Expr>, Box<Expr>),
+    /// Two or more operands, all of which hold.
+    And(Vec<Expr>),
+    /// Two or more operands, one of which holds.
+    Or(Vec<Expr>),
     Not(Box<Expr>),
     Compare(Field, Op, Literal),
 }
@@ -151,6 +165,8 @@ fn tokens(text: &str) -> Result<Vec<Token>, FilterError> {
 struct Parser {
     tokens: Vec<Token>,
     at: usize,
+    /// How many `(` and `NOT`/`-` enclose the current position.
+    depth: usize,
 }
 
 impl Parser {
@@ -174,40 +190,58 @@ impl Parser {
     }
 
     fn and_expr(&mut self) -> Result<Expr, FilterError> {
-        let mut left = self.or_expr()?;
+        let mut operands = vec![self.or_expr()?];
         while self.keyword("AND") {
-            left = Expr::And(Box::new(left), Box::new(self.or_expr()?));
+            operands.push(self.or_expr()?);
         }
-        Ok(left)
+        Ok(flat(operands, Expr::And))
     }
 
     fn or_expr(&mut self) -> Result<Expr, FilterError> {
-        let mut left = self.unary()?;
+        let mut operands = vec![self.unary()?];
         while self.keyword("OR") {
-            left = Expr::Or(Box::new(left), Box::new(self.unary()?));
+            operands.push(self.unary()?);
         }
-        Ok(left)
+        Ok(flat(operands, Expr::Or))
+    }
+
+    /// One level deeper, refused past [`MAX_DEPTH`] before recursing.
+    fn nested<T>(
+        &mut self,
+        read: impl FnOnce(&mut Self) -> Result<T, FilterError>,
+    ) -> Result<T, FilterError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(FilterError(format!(
+                "nest at most {MAX_DEPTH} deep (parentheses and NOT count)"
+            )));
+        }
+        self.depth += 1;
+        let read = read(self);
+        self.depth -= 1;
+        read
     }
 
     fn unary(&mut self) -> Result<Expr, FilterError> {
-        if self.keyword("NOT") {
-            return Ok(Expr::Not(Box::new(self.unary()?)));
+        let negated = if self.keyword("NOT") {
+            true
+        } else if self.peek() == Some(&Token::Minus) {
+            self.at += 1;
+            true
+        } else {
+            false
+        };
+        if negated {
+            return self.nested(|parser| Ok(Expr::Not(Box::new(parser.unary()?))));
         }
-        match self.peek() {
-            Some(Token::Minus) => {
-                self.at += 1;
-                Ok(Expr::Not(Box::new(self.unary()?)))
-            }
-            Some(Token::Open) => {
-                self.at += 1;
-                let inner = self.and_expr()?;
-                match self.next() {
-                    Some(Token::Close) => Ok(inner),
-                    _ => Err(FilterError("expected )".into())),
-                }
-            }
-            _ => self.comparison(),
+        if self.peek() == Some(&Token::Open) {
+            self.at += 1;
+            let inner = self.nested(Self::and_expr)?;
+            return match self.next() {
+                Some(Token::Close) => Ok(inner),
+                _ => Err(FilterError("expected )".into())),
+            };
         }
+        self.comparison()
     }
 
     fn comparison(&mut self) -> Result<Expr, FilterError> {
@@ -245,6 +279,17 @@ impl Parser {
     }
 }
 
+/// One operand as itself; several joined by `join`.
+fn flat(mut operands: Vec<Expr>, join: fn(Vec<Expr>) -> Expr) -> Expr {
+    match (operands.len(), operands.pop()) {
+        (1, Some(only)) => only,
+        (_, last) => {
+            operands.extend(last);
+            join(operands)
+        }
+    }
+}
+
 fn literal(field: Field, op: Op, raw: &str) -> Result<Literal, FilterError> {
     let equality = matches!(op, Op::Eq | Op::Ne);
     match field {
@@ -277,11 +322,18 @@ fn literal(field: Field, op: Op, raw: &str) -> Result<Literal, FilterError> {
 
 /// Reads a filter; an empty one is `None` (everything).
 pub fn parse(text: &str) -> Result<Option<Expr>, FilterError> {
+    if text.chars().count() > MAX_CHARS {
+        return Err(FilterError(format!("use at most {MAX_CHARS} characters")));
+    }
     let tokens = tokens(text)?;
     if tokens.is_empty() {
         return Ok(None);
     }
-    let mut parser = Parser { tokens, at: 0 };
+    let mut parser = Parser {
+        tokens,
+        at: 0,
+        depth: 0,
+    };
     let expr = parser.and_expr()?;
     match parser.peek() {
         None => Ok(Some(expr)),
@@ -294,16 +346,19 @@ impl Expr {
     /// values to bind in order.
     pub fn to_sql(&self, sql: &mut String, binds: &mut Vec<Literal>) {
         match self {
-            Self::And(left, right) | Self::Or(left, right) => {
+            Self::And(operands) | Self::Or(operands) => {
                 let joiner = if matches!(self, Self::And(..)) {
                     " AND "
                 } else {
                     " OR "
                 };
                 sql.push('(');
-                left.to_sql(sql, binds);
-                sql.push_str(joiner);
-                right.to_sql(sql, binds);
+                for (index, operand) in operands.iter().enumerate() {
+                    if index > 0 {
+                        sql.push_str(joiner);
+                    }
+                    operand.to_sql(sql, binds);
+                }
                 sql.push(')');
             }
             Self::Not(inner) => {
@@ -384,5 +439,148 @@ mod tests {
             assert!(error.contains(says), "{bad}: {error}");
         }
         assert_eq!(parse("  "), Ok(None));
+    }
+
+    #[test]
+    fn length_and_nesting_are_capped() {
+        let deep = |n: usize| format!("{}done = true{}", "(".repeat(n), ")".repeat(n));
+        assert!(parse(&deep(MAX_DEPTH)).is_ok());
+        let error = parse(&deep(MAX_DEPTH + 1)).unwrap_err().to_string();
+        assert!(error.contains("nest at most 32"), "{error}");
+        assert!(parse(&format!("{}done = true", "NOT ".repeat(MAX_DEPTH))).is_ok());
+        assert!(parse(&format!("{}done = true", "-".repeat(MAX_DEPTH + 1))).is_err());
+        assert!(parse(&format!("{}done = true", "NOT -".repeat(17))).is_err());
+        let long = format!("kind = \"{}\"", "x".repeat(MAX_CHARS));
+        let error = parse(&long).unwrap_err().to_string();
+        assert!(error.contains("at most 2000 characters"), "{error}");
+    }
+
+    #[test]
+    fn and_and_or_chains_stay_flat() {
+        let chain = vec!["kind = a"; 150].join(" AND ");
+        let expr = parse(&chain).unwrap().unwrap();
+        assert!(matches!(&expr, Expr::And(all) if all.len() == 150));
+        assert_eq!(
+            sql("kind = a OR kind = b OR kind = c").0,
+            "(ifnull(kind = ?, 0) OR ifnull(kind = ?, 0) OR ifnull(kind = ?, 0))"
+        );
+    }
+}
+
+#[cfg(test)]
+mod proptests {
+    use super::*;
+    use crate::small_stack::on_small_stack;
+    use proptest::prelude::*;
+
+    /// How deep `expr` nests (the recursion `to_sql` and drop will do).
+    fn depth(expr: &Expr) -> usize {
+        match expr {
+            Expr::And(all) | Expr::Or(all) => 1 + all.iter().map(depth).max().unwrap_or(0),
+            Expr::Not(inner) => 1 + depth(inner),
+            Expr::Compare(..) => 1,
+        }
+    }
+
+    /// Parses, renders and drops `text` on a small stack; what parse said.
+    fn exercise(text: String) -> Result<(), String> {
+        on_small_stack(move || {
+            let parsed = parse(&text);
+            if text.chars().count() > MAX_CHARS {
+                assert!(parsed.is_err(), "an over-long filter was read");
+            }
+            if let Ok(Some(expr)) = &parsed {
+                // Each ( may add an AND, an OR and the NOT before it.
+                assert!(
+                    depth(expr) <= 3 * MAX_DEPTH + 3,
+                    "too deep: {}",
+                    depth(expr)
+                );
+                let mut sql = String::new();
+                let mut binds = Vec::new();
+                expr.to_sql(&mut sql, &mut binds);
+                assert_eq!(sql.matches('?').count(), binds.len(), "{sql}");
+            }
+            parsed.map(|_| ()).map_err(|error| error.to_string())
+        })
+    }
+
+    /// Pieces a filter is made of, including the ones that nest.
+    fn piece() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "(",
+            ")",
+            "NOT ",
+            "-",
+            " AND ",
+            " OR ",
+            "done",
+            "kind",
+            "metadata.@type",
+            "create_time",
+            "end_time",
+            "=",
+            "!=",
+            "<",
+            ">=",
+            "!",
+            "true",
+            "false",
+            "\"",
+            "\\",
+            "sleep",
+            "2026-01-31T00:00:00Z",
+            "99999999999999999999-99-99T99:99:99Z",
+            "-170141183460469231731687303715884105728",
+            " ",
+            "\u{0}",
+            "é",
+            "\u{202e}",
+        ])
+    }
+
+    proptest! {
+        #[test]
+        fn pieces_in_any_order_never_panic(pieces in prop::collection::vec(piece(), 0..600)) {
+            let _ = exercise(pieces.concat());
+        }
+
+        #[test]
+        fn any_text_never_panics(text in ".{0,2100}") {
+            let _ = exercise(text);
+        }
+
+        #[test]
+        fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..3000)) {
+            let _ = exercise(String::from_utf8_lossy(&bytes).into_owned());
+        }
+
+        #[test]
+        fn deep_nesting_is_refused_not_overflowed(
+            openers in prop::collection::vec(prop::sample::select(vec!["(", "NOT ", "-", "NOT(", "-("]), 0..40_000),
+            close in any::<bool>(),
+        ) {
+            let parens = openers.iter().filter(|o| o.contains('(')).count();
+            let text = format!(
+                "{}done = true{}",
+                openers.concat(),
+                if close { ")".repeat(parens) } else { String::new() }
+            );
+            let result = exercise(text);
+            if openers.len() > MAX_DEPTH {
+                prop_assert!(result.is_err());
+            }
+        }
+
+        #[test]
+        fn long_chains_are_read_flat(
+            terms in prop::collection::vec(prop::sample::select(vec!["kind = a", "NOT done = true", "(kind = b OR kind = c)"]), 1..400),
+            and in any::<bool>(),
+        ) {
+            let joiner = if and { " AND " } else { " OR " };
+            let text = terms.join(joiner);
+            let fits = text.chars().count() <= MAX_CHARS;
+            prop_assert_eq!(exercise(text).is_ok(), fits);
+        }
     }
 }
