@@ -174,7 +174,7 @@ async fn static_assets_are_precompressed_and_cached_by_name() {
     );
 
     let page = app.client.get(app.url("/")).send().await.unwrap();
-    assert_eq!(page.headers()[header::CACHE_CONTROL], "no-cache");
+    assert_eq!(page.headers()[header::CACHE_CONTROL], "no-store");
 }
 
 #[tokio::test]
