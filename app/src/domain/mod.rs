@@ -12,5 +12,6 @@ pub mod operation;
 pub mod password_policy;
 pub mod pay_period;
 pub mod preferences;
+pub mod redirect;
 pub mod timestamp;
 pub mod tracker;

@@ -5,6 +5,7 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use serde::{Deserialize, Serialize};
 
 use crate::api::{self, Me};
+use crate::domain::redirect;
 
 #[derive(Serialize)]
 struct Credentials {
@@ -66,12 +67,10 @@ pub fn LoginPage() -> impl IntoView {
     let pending = RwSignal::new(false);
     let navigate = use_navigate();
     let query = use_query_map();
-    // Where to go afterwards: a page of this site only.
+    // Where to go afterwards: a page of this site only (`next` is in a
+    // link anyone can write).
     let next = move || {
-        query
-            .with_untracked(|query| query.get("next"))
-            .filter(|next| next.starts_with('/') && !next.starts_with("//"))
-            .unwrap_or_else(|| "/profile".to_owned())
+        query.with_untracked(|query| redirect::next_or_default(query.get("next").as_deref()))
     };
 
     let finish = move |answer: Option<Answer>| match answer {

@@ -8,6 +8,7 @@ use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use app::domain::redirect;
 use app::ssr::auth::sessions;
 
 use crate::cookies;
@@ -40,14 +41,19 @@ pub async fn require_session(
     if signed_in {
         return next.run(request).await;
     }
-    let target = request
+    // The page asked for, if it is a plain path the sign-in page will
+    // follow (the same rule it applies); otherwise sign-in goes to its default.
+    let location = match request
         .uri()
         .path_and_query()
-        .map_or("/", |target| target.as_str());
-    let location = format!(
-        "/login?next={}",
-        app::domain::operation::query_value(target)
-    );
+        .and_then(|target| redirect::safe_next(target.as_str()))
+    {
+        Some(target) => format!(
+            "/login?next={}",
+            app::domain::operation::query_value(target)
+        ),
+        None => "/login".to_owned(),
+    };
     let mut response = StatusCode::SEE_OTHER.into_response();
     if let Ok(value) = HeaderValue::from_str(&location) {
         response.headers_mut().insert(header::LOCATION, value);
