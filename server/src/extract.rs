@@ -1,11 +1,30 @@
 //! Body and path extractors whose rejections use Tally's error shape.
+//! Handlers of the API take their body through [`ApiJson`] or [`ApiBytes`],
+//! never axum's `Json`/`Bytes`, whose rejections are plain text.
 
+use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Path, Request};
 use axum::http::request::Parts;
+use axum::http::StatusCode;
 use axum::Json;
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
+
+/// The largest request body any API route reads: 1 MiB, as the lead-site
+/// specification caps API requests (`routes::api_router` applies it).
+pub const MAX_API_BODY: usize = 1024 * 1024;
+
+/// A body rejection in Tally's shape: over the limit is 413, the rest 400.
+fn body_rejection(status: StatusCode, text: String) -> ApiError {
+    if status == StatusCode::PAYLOAD_TOO_LARGE {
+        ApiError::PayloadTooLarge {
+            limit: MAX_API_BODY,
+        }
+    } else {
+        ApiError::BadRequest(text)
+    }
+}
 
 pub struct ApiJson<T>(pub T);
 
@@ -19,7 +38,24 @@ where
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
         match Json::<T>::from_request(request, state).await {
             Ok(Json(value)) => Ok(Self(value)),
-            Err(rejection) => Err(ApiError::BadRequest(rejection.body_text())),
+            Err(rejection) => Err(body_rejection(rejection.status(), rejection.body_text())),
+        }
+    }
+}
+
+/// The raw body, for routes whose body is optional or not JSON.
+pub struct ApiBytes(pub Bytes);
+
+impl<S> FromRequest<S> for ApiBytes
+where
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match Bytes::from_request(request, state).await {
+            Ok(bytes) => Ok(Self(bytes)),
+            Err(rejection) => Err(body_rejection(rejection.status(), rejection.body_text())),
         }
     }
 }

@@ -19,7 +19,7 @@ use app::ssr::bills::{self, Bill, BillError, NewPayment};
 
 use crate::auth::CurrentUser;
 use crate::error::ApiError;
-use crate::extract::{ApiJson, ApiPath};
+use crate::extract::{ApiBytes, ApiJson, ApiPath};
 use crate::state::AppState;
 
 impl From<BillError> for ApiError {
@@ -146,7 +146,7 @@ pub struct Deactivation {
 pub async fn deactivate(
     State(state): State<AppState>,
     OwnBill { user, bill }: OwnBill,
-    body: axum::body::Bytes,
+    ApiBytes(body): ApiBytes,
 ) -> Result<Json<Value>, ApiError> {
     let request: Deactivation = if body.iter().all(u8::is_ascii_whitespace) {
         Deactivation::default()
@@ -232,7 +232,7 @@ pub async fn flag_autopay_failure(
     State(state): State<AppState>,
     current: CurrentUser,
     ApiPath(id): ApiPath<i64>,
-    body: axum::body::Bytes,
+    ApiBytes(body): ApiBytes,
 ) -> Result<Json<Value>, ApiError> {
     let user = current.user.id;
     bills::payment_by_id(&state.pool, user, id).await?;

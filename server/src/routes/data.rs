@@ -16,6 +16,7 @@ use app::ssr::bills::{self};
 
 use crate::auth::CurrentUser;
 use crate::error::ApiError;
+use crate::extract::ApiBytes;
 use crate::state::AppState;
 
 /// The largest file an import takes: 1 MiB.
@@ -116,7 +117,10 @@ fn import_error(error: ImportError) -> ApiError {
 
 /// `POST /api/data/import/preview` (the CSV as the body): each row with its
 /// problems; nothing is written.
-pub async fn preview(_current: CurrentUser, body: Bytes) -> Result<Json<Value>, ApiError> {
+pub async fn preview(
+    _current: CurrentUser,
+    ApiBytes(body): ApiBytes,
+) -> Result<Json<Value>, ApiError> {
     let rows = transfer::read_csv(text_of(&body)?).map_err(import_error)?;
     let invalid = rows.iter().filter(|row| !row.problems.is_empty()).count();
     Ok(Json(
@@ -128,7 +132,7 @@ pub async fn preview(_current: CurrentUser, body: Bytes) -> Result<Json<Value>, 
 pub async fn import(
     State(state): State<AppState>,
     current: CurrentUser,
-    body: Bytes,
+    ApiBytes(body): ApiBytes,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let imported = transfer::import(&state.pool, current.user.id, text_of(&body)?)
         .await

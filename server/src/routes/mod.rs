@@ -2,11 +2,13 @@
 //! The routes are a table so tests can walk every one of them (the CSRF
 //! test sends each state-changing route a request without the token).
 
+use axum::extract::DefaultBodyLimit;
 use axum::http::Uri;
 use axum::routing::{any, delete, get, post, put, MethodRouter};
 use axum::Router;
 
 use crate::error::ApiError;
+use crate::extract::MAX_API_BODY;
 use crate::state::AppState;
 
 pub mod admin;
@@ -258,6 +260,8 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
     routes
 }
 
+/// The API; every route reads at most [`MAX_API_BODY`] of a body (the
+/// extractors answer more with 413 in the JSON error shape).
 pub fn api_router(diagnostics_enabled: bool) -> Router<AppState> {
     api_routes(diagnostics_enabled)
         .into_iter()
@@ -265,6 +269,7 @@ pub fn api_router(diagnostics_enabled: bool) -> Router<AppState> {
             router.route(api.path, api.route)
         })
         .route("/api/{*rest}", any(api_not_found))
+        .layer(DefaultBodyLimit::max(MAX_API_BODY))
 }
 
 /// Unknown API paths answer with a JSON error, not the HTML not-found page.

@@ -14,7 +14,6 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::Json;
 use serde_json::{json, Map, Value};
@@ -23,6 +22,7 @@ use app::ssr::operations::{proto_json, Job, ListRequest, Record, Viewer};
 
 use crate::auth::{AdminUser, CurrentUser};
 use crate::error::ApiError;
+use crate::extract::ApiBytes;
 use crate::state::AppState;
 
 fn viewer(current: &CurrentUser) -> Viewer {
@@ -163,7 +163,7 @@ pub async fn post(
     State(state): State<AppState>,
     current: CurrentUser,
     Path(rest): Path<String>,
-    body: Bytes,
+    ApiBytes(body): ApiBytes,
 ) -> Result<Json<Value>, ApiError> {
     let viewer = viewer(&current);
     let (id, verb) = split(&rest)?;
@@ -238,7 +238,7 @@ pub async fn start_backup(
 pub async fn start_restore_check(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
-    body: Bytes,
+    ApiBytes(body): ApiBytes,
 ) -> Result<Json<Value>, ApiError> {
     let backup_file = if body.iter().all(u8::is_ascii_whitespace) {
         None
@@ -285,7 +285,7 @@ const MAX_SLEEP: Duration = Duration::from_secs(3600);
 pub async fn start_sleep(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
-    body: Bytes,
+    ApiBytes(body): ApiBytes,
 ) -> Result<Json<Value>, ApiError> {
     let value: Value = if body.iter().all(u8::is_ascii_whitespace) {
         json!({})
