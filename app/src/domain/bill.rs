@@ -10,6 +10,7 @@ use super::cadence::Cadence;
 use super::contact::FieldViolation;
 use super::date::Date;
 use super::money::{Currency, MAX_MINOR};
+use super::text::{plain_text_problem, Lines};
 
 pub const NAME_MAX: usize = 200;
 pub const CATEGORY_MAX: usize = 60;
@@ -128,6 +129,8 @@ impl BillForm {
                 "name",
                 format!("use at most {NAME_MAX} characters"),
             ));
+        } else if let Some(problem) = plain_text_problem(name, Lines::One) {
+            problems.push(violation("name", problem));
         }
         check_minor("amountMinor", self.amount_minor, &mut problems);
         let currency = if self.currency.trim().is_empty() {
@@ -178,12 +181,16 @@ impl BillForm {
                 "category",
                 format!("use at most {CATEGORY_MAX} characters"),
             ));
+        } else if let Some(problem) = plain_text_problem(category, Lines::One) {
+            problems.push(violation("category", problem));
         }
         if self.notes.chars().count() > NOTES_MAX {
             problems.push(violation(
                 "notes",
                 format!("use at most {NOTES_MAX} characters"),
             ));
+        } else if let Some(problem) = plain_text_problem(&self.notes, Lines::Many) {
+            problems.push(violation("notes", problem));
         }
         let debt = if self.debt {
             let balance = self.balance_minor.unwrap_or(-1);

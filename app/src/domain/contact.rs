@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::email::check_email;
+use super::text::{plain_text_problem, Lines};
 
 pub const NAME_MAX: usize = 200;
 pub const COMPANY_MAX: usize = 200;
@@ -93,18 +94,33 @@ pub struct SupportRequest {
     pub category: Option<String>,
 }
 
-fn required(
+/// A text field's length and characters; `value` is already trimmed.
+fn check_text(
     field: &str,
     value: &str,
     max: usize,
+    lines: Lines,
+    problems: &mut Vec<FieldViolation>,
+) {
+    if value.chars().count() > max {
+        problems.push(violation(field, format!("use at most {max} characters")));
+    } else if let Some(problem) = plain_text_problem(value, lines) {
+        problems.push(violation(field, problem));
+    }
+}
+
+fn required(
+    field: &str,
+    value: &str,
+    (max, lines): (usize, Lines),
     problems: &mut Vec<FieldViolation>,
     what: &str,
 ) -> String {
     let value = value.trim();
     if value.is_empty() {
         problems.push(violation(field, format!("enter {what}")));
-    } else if value.chars().count() > max {
-        problems.push(violation(field, format!("use at most {max} characters")));
+    } else {
+        check_text(field, value, max, lines, problems);
     }
     value.to_owned()
 }
@@ -116,9 +132,7 @@ fn optional(
     problems: &mut Vec<FieldViolation>,
 ) -> Option<String> {
     let value = value.map(str::trim).filter(|value| !value.is_empty())?;
-    if value.chars().count() > max {
-        problems.push(violation(field, format!("use at most {max} characters")));
-    }
+    check_text(field, value, max, Lines::One, problems);
     Some(value.to_owned())
 }
 
@@ -142,12 +156,18 @@ impl LeadForm {
     /// Every problem at once, so the form can mark each bad field.
     pub fn validate(&self) -> Result<Lead, Vec<FieldViolation>> {
         let mut problems = Vec::new();
-        let name = required("name", &self.name, NAME_MAX, &mut problems, "your name");
+        let name = required(
+            "name",
+            &self.name,
+            (NAME_MAX, Lines::One),
+            &mut problems,
+            "your name",
+        );
         let email = email(&self.email, &mut problems);
         let message = required(
             "message",
             &self.message,
-            MESSAGE_MAX,
+            (MESSAGE_MAX, Lines::Many),
             &mut problems,
             "a message",
         );
@@ -184,19 +204,25 @@ impl LeadForm {
 impl SupportForm {
     pub fn validate(&self) -> Result<SupportRequest, Vec<FieldViolation>> {
         let mut problems = Vec::new();
-        let name = required("name", &self.name, NAME_MAX, &mut problems, "your name");
+        let name = required(
+            "name",
+            &self.name,
+            (NAME_MAX, Lines::One),
+            &mut problems,
+            "your name",
+        );
         let email = email(&self.email, &mut problems);
         let subject = required(
             "subject",
             &self.subject,
-            SUBJECT_MAX,
+            (SUBJECT_MAX, Lines::One),
             &mut problems,
             "a subject",
         );
         let message = required(
             "message",
             &self.message,
-            MESSAGE_MAX,
+            (MESSAGE_MAX, Lines::Many),
             &mut problems,
             "a message",
         );
@@ -281,9 +307,214 @@ mod tests {
     }
 
     #[test]
+    fn control_characters_are_named_and_line_breaks_kept_in_messages() {
+        let mut form = lead();
+        form.name = "a\u{0}b".into();
+        form.company = Some("Acme\u{1b}[31m".into());
+        form.message = "first line\r\nsecond\n\tindented".into();
+        let fields: Vec<String> = form
+            .validate()
+            .unwrap_err()
+            .into_iter()
+            .map(|v| v.field)
+            .collect();
+        assert_eq!(fields, ["name", "company"]);
+        form.name = "Ada".into();
+        form.company = None;
+        assert_eq!(
+            form.validate().unwrap().message,
+            "first line\r\nsecond\n\tindented"
+        );
+        let support = SupportForm {
+            name: "Ada".into(),
+            email: "ada@example.com".into(),
+            subject: "two\nlines".into(),
+            message: "bell\u{7}".into(),
+            ..SupportForm::default()
+        };
+        let fields: Vec<String> = support
+            .validate()
+            .unwrap_err()
+            .into_iter()
+            .map(|v| v.field)
+            .collect();
+        assert_eq!(fields, ["subject", "message"]);
+    }
+
+    #[test]
     fn unknown_json_fields_are_refused() {
         let parsed: Result<LeadForm, _> =
             serde_json::from_str(r#"{"name":"a","email":"a@b.co","message":"m","extra":1}"#);
         assert!(parsed.is_err());
+    }
+}
+
+#[cfg(test)]
+mod proptests {
+    use super::*;
+    use crate::domain::bill::BillForm;
+    use crate::domain::preferences::Preferences;
+    use crate::small_stack::on_small_stack;
+    use proptest::prelude::*;
+
+    /// Text as a hostile client sends it: control characters, line breaks,
+    /// very long runs, odd Unicode.
+    fn hostile_text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            any::<String>(),
+            "[\\x00-\\x1f\\x7f a=\\-@'\"\\\\]{0,50}",
+            (1_usize..20_000).prop_map(|n| "x".repeat(n)),
+            Just("\u{202e}\u{200b}\u{feff}".to_owned()),
+            Just("a\r\nb\n\rc".to_owned()),
+        ]
+    }
+
+    /// Whether a validated value is plain text (line breaks where allowed).
+    fn plain(text: &str, many: bool) -> bool {
+        let lines = if many {
+            crate::domain::text::Lines::Many
+        } else {
+            crate::domain::text::Lines::One
+        };
+        crate::domain::text::plain_text_problem(text, lines).is_none()
+    }
+
+    /// JSON nested `depth` deep, in one of several shapes.
+    fn nested_json(depth: usize, shape: u8) -> String {
+        match shape % 4 {
+            0 => format!("{}{}", "[".repeat(depth), "]".repeat(depth)),
+            1 => format!("{}null{}", "{\"a\":".repeat(depth), "}".repeat(depth)),
+            2 => format!("{{\"name\":{}1{}}}", "[".repeat(depth), "]".repeat(depth)),
+            _ => format!(
+                "{{\"unknown\":{}1{}}}",
+                "[".repeat(depth),
+                "]".repeat(depth)
+            ),
+        }
+    }
+
+    /// A request body type without `deny_unknown_fields`, as the server's
+    /// smaller bodies are: serde skips unknown fields, deep ones included.
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Lenient {
+        #[serde(default)]
+        name: String,
+    }
+
+    /// Deserialises `text` as every main request body type.
+    fn read_as_bodies(text: &str) {
+        let _ = serde_json::from_str::<LeadForm>(text);
+        let _ = serde_json::from_str::<SupportForm>(text);
+        let _ = serde_json::from_str::<BillForm>(text);
+        let _ = serde_json::from_str::<Preferences>(text);
+        let _ = serde_json::from_str::<Lenient>(text);
+        let _ = serde_json::from_str::<serde_json::Value>(text);
+    }
+
+    proptest! {
+        #[test]
+        fn forms_never_panic_and_pass_only_plain_text(
+            name in hostile_text(),
+            email in hostile_text(),
+            message in hostile_text(),
+            company in proptest::option::of(hostile_text()),
+            subject in hostile_text(),
+        ) {
+            let lead = LeadForm {
+                name: name.clone(),
+                email: email.clone(),
+                message: message.clone(),
+                company,
+                phone: None,
+                captcha_token: None,
+            };
+            let support = SupportForm {
+                name,
+                email,
+                subject,
+                message,
+                category: None,
+                captcha_token: None,
+            };
+            let (lead, support) = on_small_stack(move || (lead.validate(), support.validate()));
+            if let Ok(lead) = lead {
+                prop_assert!(plain(&lead.name, false) && plain(&lead.message, true));
+                prop_assert!(lead.company.as_deref().is_none_or(|c| plain(c, false)));
+                prop_assert!(plain(&lead.email, false));
+            }
+            if let Ok(support) = support {
+                prop_assert!(plain(&support.name, false) && plain(&support.subject, false));
+                prop_assert!(plain(&support.message, true));
+            }
+        }
+
+        #[test]
+        fn bill_forms_never_panic_and_pass_only_plain_text(
+            name in hostile_text(),
+            category in hostile_text(),
+            notes in hostile_text(),
+            amount in any::<i64>(),
+            due_day in any::<i64>(),
+            interval in proptest::option::of(any::<i64>()),
+            apr in proptest::option::of(any::<i64>()),
+        ) {
+            let form = BillForm {
+                name,
+                amount_minor: amount,
+                cadence: "custom_days".into(),
+                cadence_interval: interval,
+                due_day,
+                anchor_date: "2026-01-31".into(),
+                category,
+                notes,
+                debt: apr.is_some(),
+                balance_minor: Some(amount),
+                apr_basis_points: apr,
+                ..BillForm::default()
+            };
+            if let Ok(bill) = on_small_stack(move || form.validate()) {
+                prop_assert!(plain(&bill.name, false) && plain(&bill.category, false));
+                prop_assert!(plain(&bill.notes, true));
+            }
+        }
+
+        /// serde_json stops at 128 levels; that holds on a small stack for
+        /// every body type, the deepest and the skipped fields included.
+        #[test]
+        fn deeply_nested_json_bodies_are_refused_on_a_small_stack(
+            depth in 0_usize..20_000,
+            shape in any::<u8>(),
+        ) {
+            let text = nested_json(depth, shape);
+            on_small_stack(move || read_as_bodies(&text));
+        }
+
+        #[test]
+        fn random_json_bodies_never_panic(
+            bytes in prop::collection::vec(
+                prop_oneof![
+                    prop::sample::select(b"{}[]\",:0-9eE.+-tfnul\\ ".to_vec()),
+                    any::<u8>(),
+                ],
+                0..2000,
+            ),
+        ) {
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            on_small_stack(move || read_as_bodies(&text));
+        }
+    }
+
+    #[test]
+    fn json_at_the_recursion_limit_reads_and_drops_on_a_small_stack() {
+        on_small_stack(|| {
+            let deepest = nested_json(127, 1);
+            assert!(serde_json::from_str::<serde_json::Value>(&deepest).is_ok());
+            for shape in 0..4 {
+                read_as_bodies(&nested_json(127, shape));
+                read_as_bodies(&nested_json(129, shape));
+            }
+            assert!(serde_json::from_str::<serde_json::Value>(&nested_json(129, 1)).is_err());
+        });
     }
 }

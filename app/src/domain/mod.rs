@@ -13,5 +13,6 @@ pub mod password_policy;
 pub mod pay_period;
 pub mod preferences;
 pub mod redirect;
+pub mod text;
 pub mod timestamp;
 pub mod tracker;

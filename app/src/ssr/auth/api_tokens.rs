@@ -7,6 +7,7 @@ use sqlx::SqlitePool;
 use super::token::{random_token, sha256_hex};
 use super::users::{by_id, User};
 use super::AuthError;
+use crate::domain::text::{plain_text_problem, Lines};
 
 /// Marks Tally tokens so secret scanners and people can recognise them.
 pub const PREFIX: &str = "tally_pat_";
@@ -27,6 +28,9 @@ fn check_name(name: &str) -> Result<String, AuthError> {
         return Err(AuthError::Invalid(
             "name: give the token a name of 1 to 100 characters".into(),
         ));
+    }
+    if let Some(problem) = plain_text_problem(name, Lines::One) {
+        return Err(AuthError::Invalid(format!("name: {problem}")));
     }
     Ok(name.to_owned())
 }

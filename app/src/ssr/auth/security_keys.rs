@@ -16,6 +16,7 @@ use webauthn_rs::prelude::{
 use super::token::{random_token, sha256_hex};
 use super::users::User;
 use super::{pending_sign_in, AuthError};
+use crate::domain::text::{plain_text_problem, Lines};
 
 /// How long a ceremony may take (the browser's own timeout is the same).
 const CHALLENGE_MINUTES: i64 = 5;
@@ -110,6 +111,9 @@ impl SecurityKeys {
             return Err(AuthError::Invalid(
                 "name: give the key a name of 1 to 100 characters".into(),
             ));
+        }
+        if let Some(problem) = plain_text_problem(name, Lines::One) {
+            return Err(AuthError::Invalid(format!("name: {problem}")));
         }
         let state: SecurityKeyRegistration =
             take_state(pool, &sha256_hex(ceremony), user.id, "register").await?;

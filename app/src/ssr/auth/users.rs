@@ -7,6 +7,7 @@ use sqlx::SqlitePool;
 use super::password::{self, PasswordHashString};
 use super::AuthError;
 use crate::domain::password_policy;
+use crate::domain::text::{plain_text_problem, Lines};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -118,7 +119,21 @@ pub(crate) async fn for_sign_in(
     }))
 }
 
-/// Creates a user after checking the email and the password policy.
+/// A person's name: one line of plain text, at most 200 characters.
+pub fn check_name(name: &str) -> Result<&str, AuthError> {
+    let name = name.trim();
+    if name.chars().count() > 200 {
+        return Err(AuthError::Invalid(
+            "name: use at most 200 characters".into(),
+        ));
+    }
+    if let Some(problem) = plain_text_problem(name, Lines::One) {
+        return Err(AuthError::Invalid(format!("name: {problem}")));
+    }
+    Ok(name)
+}
+
+/// Creates a user after checking the email, the name and the password policy.
 pub async fn create(
     pool: &SqlitePool,
     email: &str,
@@ -128,6 +143,7 @@ pub async fn create(
 ) -> Result<User, AuthError> {
     use secrecy::ExposeSecret;
     let email = check_email(email)?;
+    let name = check_name(name)?;
     password_policy::check(password.expose_secret(), &email)
         .map_err(|problem| AuthError::Invalid(format!("password: {problem}")))?;
     let PasswordHashString(hash) = password::hash(password).await?;
@@ -136,7 +152,7 @@ pub async fn create(
          RETURNING id, email, name, role",
     )
     .bind(&email)
-    .bind(name.trim())
+    .bind(name)
     .bind(hash)
     .bind(role.as_str())
     .fetch_one(pool)
@@ -214,12 +230,7 @@ pub async fn update_profile(
     email: &str,
 ) -> Result<User, AuthError> {
     let email = check_email(email)?;
-    let name = name.trim();
-    if name.chars().count() > 200 {
-        return Err(AuthError::Invalid(
-            "name: use at most 200 characters".into(),
-        ));
-    }
+    let name = check_name(name)?;
     let row: UserRow = sqlx::query_as(
         "UPDATE users SET name = ?, email = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ? RETURNING id, email, name, role",

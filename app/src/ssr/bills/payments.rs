@@ -11,6 +11,7 @@ use sqlx::SqlitePool;
 use super::store::{found, get, BillError};
 use crate::domain::date::{Date, YearMonth};
 use crate::domain::interest::charges_due;
+use crate::domain::text::{plain_text_problem, Lines};
 
 pub const METHOD_MAX: usize = 40;
 
@@ -88,6 +89,9 @@ pub async fn record_payment(
             "method",
             format!("use at most {METHOD_MAX} characters"),
         ));
+    }
+    if let Some(problem) = plain_text_problem(method, Lines::One) {
+        return Err(invalid("method", problem));
     }
     let method = if method.is_empty() { "manual" } else { method };
     let mut tx = pool.begin().await?;

@@ -4,6 +4,7 @@ use sqlx::{Sqlite, SqlitePool};
 
 use crate::domain::bill::{ValidBill, REASON_MAX};
 use crate::domain::date::Date;
+use crate::domain::text::{plain_text_problem, Lines};
 
 #[derive(Debug, thiserror::Error)]
 pub enum BillError {
@@ -210,6 +211,12 @@ pub async fn deactivate(
         return Err(BillError::Invalid {
             field: "reason",
             description: format!("use at most {REASON_MAX} characters"),
+        });
+    }
+    if let Some(problem) = plain_text_problem(reason, Lines::Many) {
+        return Err(BillError::Invalid {
+            field: "reason",
+            description: problem,
         });
     }
     let changed = sqlx::query(
