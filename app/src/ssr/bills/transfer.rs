@@ -4,6 +4,17 @@
 //! Importing reads the same CSV: every row is checked with the shared bill
 //! rules first (the preview shows each row's problems), and only a file
 //! without a single bad row is written, all of it in one transaction.
+//!
+//! Text cells are escaped against formula injection as OWASP recommends: a
+//! cell starting with `=`, `+`, `-`, `@`, tab or carriage return gets one
+//! `'` in front, so a spreadsheet shows it as text instead of running it.
+//! A cell already starting with `'` gets one too, and the import takes
+//! exactly one back off, so export then import gives every value back as it
+//! was. Numbers Tally writes itself (amounts, rates) are not text and stay
+//! bare: `-5.00` is a number to a spreadsheet, not a formula, and a quote
+//! would stop it from adding them up.
+
+use std::borrow::Cow;
 
 use serde::Serialize;
 use sqlx::SqlitePool;
@@ -59,6 +70,35 @@ pub enum ImportError {
     Bill(#[from] BillError),
 }
 
+/// What a spreadsheet reads as the start of a formula.
+const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// Whether one `'` is written before (and read off) a cell starting so.
+fn needs_quote(text: &str) -> bool {
+    text.starts_with(FORMULA_STARTS) || text.starts_with('\'')
+}
+
+/// A text cell as written to CSV.
+pub fn escape_cell(text: &str) -> Cow<'_, str> {
+    if needs_quote(text) {
+        Cow::Owned(format!("'{text}"))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// A cell as read back: the one `'` [`escape_cell`] wrote taken off.
+pub fn unescape_cell(cell: &str) -> &str {
+    match cell.strip_prefix('\'') {
+        Some(rest) if needs_quote(rest) => rest,
+        _ => cell,
+    }
+}
+
+fn text(value: &str) -> String {
+    escape_cell(value).into_owned()
+}
+
 fn flag(value: bool) -> &'static str {
     if value {
         "true"
@@ -75,15 +115,15 @@ pub fn to_csv(bills: &[Bill]) -> Result<String, csv::Error> {
         let money =
             |minor: Option<i64>| minor.map(|m| minor_to_input(m, digits)).unwrap_or_default();
         writer.write_record([
-            bill.name.clone(),
+            text(&bill.name),
             minor_to_input(bill.amount_minor, digits),
-            bill.currency.clone(),
-            bill.cadence.clone(),
+            text(&bill.currency),
+            text(&bill.cadence),
             bill.cadence_interval.to_string(),
             bill.due_day.to_string(),
-            bill.anchor_date.clone(),
-            bill.category.clone(),
-            bill.notes.clone(),
+            text(&bill.anchor_date),
+            text(&bill.category),
+            text(&bill.notes),
             flag(bill.autopay).to_owned(),
             flag(bill.subscription).to_owned(),
             flag(bill.debt).to_owned(),
@@ -122,12 +162,12 @@ pub fn payments_to_csv(bills: &[Bill], payments: &[Payment]) -> Result<String, c
         };
         let digits = Currency::parse(&bill.currency).map_or(2, |c| c.digits());
         writer.write_record([
-            bill.name.clone(),
-            payment.paid_on.clone(),
+            text(&bill.name),
+            text(&payment.paid_on),
             minor_to_input(payment.amount_minor, digits),
-            bill.currency.clone(),
-            payment.method.clone(),
-            payment.kind.clone(),
+            text(&bill.currency),
+            text(&payment.method),
+            text(&payment.kind),
             minor_to_input(payment.interest_delta_minor, digits),
             flag(payment.autopay_failure).to_owned(),
         ])?;
@@ -174,8 +214,8 @@ pub fn read_csv(text: &str) -> Result<Vec<ImportRow>, ImportError> {
                 .position(|h| *h == name)
                 .and_then(|i| columns[i])
                 .and_then(|i| record.get(i))
+                .map(|cell| unescape_cell(cell.trim()))
                 .unwrap_or("")
-                .trim()
                 .to_owned()
         };
         let mut problems = Vec::new();
@@ -327,5 +367,174 @@ mod tests {
             read_csv("just,some,columns\n1,2,3\n"),
             Err(ImportError::Unreadable(_))
         ));
+    }
+
+    pub(super) fn bill(name: &str, category: &str, notes: &str) -> Bill {
+        Bill {
+            name: name.to_owned(),
+            amount_minor: 1000,
+            currency: "USD".into(),
+            cadence: "monthly".into(),
+            cadence_interval: 1,
+            due_day: 1,
+            anchor_date: "2026-01-01".into(),
+            category: category.to_owned(),
+            notes: notes.to_owned(),
+            ..Bill::default()
+        }
+    }
+
+    #[test]
+    fn formula_starts_are_written_as_text_and_read_back_exactly() {
+        let names = [
+            "=1+2",
+            "-5",
+            "+1",
+            "@x",
+            "'=already",
+            "'plain",
+            "''=x",
+            "plain",
+        ];
+        let bills: Vec<Bill> = names
+            .iter()
+            .map(|name| bill(name, "=cat", "\t=HYPERLINK(\"x\")\nsecond line"))
+            .collect();
+        let csv = to_csv(&bills).unwrap();
+        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        for record in reader.records() {
+            for cell in record.unwrap().iter() {
+                let number = cell.parse::<f64>().is_ok();
+                assert!(number || !cell.starts_with(FORMULA_STARTS), "{cell:?}");
+            }
+        }
+        assert!(csv.contains("\n'=1+2,10.00,"), "{csv}");
+        assert!(csv.contains("\n''=already,"), "{csv}");
+        assert!(csv.contains("\nplain,"), "{csv}");
+        let rows = read_csv(&csv).unwrap();
+        let read: Vec<(&str, &str, &str)> = rows
+            .iter()
+            .map(|row| {
+                let form = row.form.as_ref().unwrap();
+                (
+                    form.name.as_str(),
+                    form.category.as_str(),
+                    form.notes.as_str(),
+                )
+            })
+            .collect();
+        for (name, (read_name, category, notes)) in names.iter().zip(read) {
+            assert_eq!(*name, read_name);
+            assert_eq!(category, "=cat");
+            assert_eq!(notes, "\t=HYPERLINK(\"x\")\nsecond line");
+        }
+        assert!(rows.iter().all(|row| row.problems.is_empty()), "{rows:?}");
+    }
+
+    #[test]
+    fn negative_numbers_stay_numbers() {
+        let mut refund = bill("Refund", "", "");
+        refund.debt = true;
+        refund.balance_minor = Some(-500);
+        let csv = to_csv(&[refund]).unwrap();
+        assert!(csv.contains(",-5.00,"), "{csv}");
+    }
+
+    #[test]
+    fn a_quote_is_only_taken_off_where_one_was_put() {
+        assert_eq!(unescape_cell("'hello"), "'hello");
+        assert_eq!(unescape_cell("'=x"), "=x");
+        assert_eq!(unescape_cell("''"), "'");
+        assert_eq!(unescape_cell("'"), "'");
+        assert_eq!(escape_cell("'"), "''");
+        assert_eq!(escape_cell("hello"), "hello");
+    }
+}
+
+#[cfg(test)]
+mod proptests {
+    use super::tests::bill;
+    use super::*;
+    use crate::small_stack::on_small_stack;
+    use proptest::prelude::*;
+
+    /// Text that starts the way hostile cells do.
+    fn hostile_text() -> impl Strategy<Value = String> {
+        (
+            prop::sample::select(vec![
+                "", "=", "+", "-", "@", "\t", "\r", "'", "''", "'=", "\"", ",",
+            ]),
+            "[^\u{0}-\u{1f}\u{7f}-\u{9f}]{0,40}",
+        )
+            .prop_map(|(start, rest)| format!("{start}{rest}"))
+    }
+
+    proptest! {
+        #[test]
+        fn escaping_round_trips_anything(text in any::<String>()) {
+            let escaped = escape_cell(&text);
+            prop_assert!(!escaped.starts_with(FORMULA_STARTS));
+            prop_assert_eq!(unescape_cell(&escaped), text.as_str());
+        }
+
+        /// Whatever a bill's text holds, export then import gives it back.
+        #[test]
+        fn export_then_import_gives_the_same_text(
+            name in hostile_text(),
+            category in hostile_text(),
+            notes in hostile_text(),
+        ) {
+            let name = name.trim().to_owned();
+            let category = category.trim().to_owned();
+            let notes = notes.trim().to_owned();
+            let csv = to_csv(&[bill(&name, &category, &notes)]).unwrap();
+            let rows = read_csv(&csv).unwrap();
+            let form = rows[0].form.as_ref().unwrap();
+            prop_assert_eq!(&form.name, &name);
+            prop_assert_eq!(&form.category, &category);
+            prop_assert_eq!(&form.notes, &notes);
+        }
+
+        #[test]
+        fn any_file_is_read_or_refused_without_panicking(
+            bytes in prop::collection::vec(any::<u8>(), 0..4000),
+        ) {
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            on_small_stack(move || {
+                let _ = read_csv(&text);
+            });
+        }
+
+        #[test]
+        fn hostile_rows_are_read_or_refused_without_panicking(
+            cells in prop::collection::vec(
+                prop_oneof![
+                    hostile_text(),
+                    Just("9".repeat(400)),
+                    Just("-9223372036854775808".to_owned()),
+                    Just("1e308".to_owned()),
+                    Just("\"unfinished".to_owned()),
+                    Just("99999999999999999999.99".to_owned()),
+                    "[0-9.,-]{0,30}",
+                ],
+                15..=15,
+            ),
+            rows in 1_usize..40,
+        ) {
+            let mut text = HEADER.join(",");
+            for _ in 0..rows {
+                text.push('\n');
+                text.push_str(&cells.join(","));
+            }
+            on_small_stack(move || {
+                if let Ok(rows) = read_csv(&text) {
+                    for row in rows {
+                        if row.problems.is_empty() {
+                            assert!(row.form.as_ref().is_some_and(|f| f.validate().is_ok()));
+                        }
+                    }
+                }
+            });
+        }
     }
 }
