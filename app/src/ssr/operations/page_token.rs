@@ -141,3 +141,56 @@ mod tests {
         assert!(tokens.open("|all", "").is_err());
     }
 }
+
+#[cfg(test)]
+mod proptests {
+    use super::*;
+    use crate::small_stack::on_small_stack;
+    use proptest::prelude::*;
+
+    /// Tokens as a hostile client sends them: random text, random bytes in
+    /// valid base64, very long ones, and genuine tokens with bytes changed.
+    fn hostile_token() -> impl Strategy<Value = String> {
+        prop_oneof![
+            any::<String>(),
+            prop::collection::vec(any::<u8>(), 0..600)
+                .prop_map(|bytes| URL_SAFE_NO_PAD.encode(bytes)),
+            (0_usize..70_000).prop_map(|n| "A".repeat(n)),
+            (any::<u64>(), any::<usize>(), any::<u8>()).prop_map(|(at, index, byte)| {
+                let token = PageTokens::new(b"key".to_vec()).seal(
+                    "|all",
+                    &Position {
+                        created_at: at.to_string(),
+                        id: "x".into(),
+                    },
+                );
+                let mut bytes = URL_SAFE_NO_PAD.decode(token).unwrap_or_default();
+                if !bytes.is_empty() {
+                    let index = index % bytes.len();
+                    bytes[index] ^= byte.max(1);
+                }
+                URL_SAFE_NO_PAD.encode(bytes)
+            }),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn hostile_tokens_are_refused_without_panicking(token in hostile_token()) {
+            let opened = on_small_stack(move || PageTokens::new(b"key".to_vec()).open("|all", &token));
+            prop_assert!(opened.is_err());
+        }
+
+        #[test]
+        fn any_position_round_trips(
+            scope in any::<String>(),
+            created_at in "[^\n]{0,40}",
+            id in any::<String>(),
+        ) {
+            let tokens = PageTokens::new(b"key".to_vec());
+            let position = Position { created_at, id };
+            let token = tokens.seal(&scope, &position);
+            prop_assert_eq!(tokens.open(&scope, &token), Ok(position));
+        }
+    }
+}
