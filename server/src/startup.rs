@@ -19,6 +19,7 @@ use tower_http::compression::CompressionLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use app::ssr::auth::geolocation::Geolocator;
+use app::ssr::auth::login_history::LoginHistory;
 use app::ssr::auth::security_keys::{RelyingPartyError, SecurityKeys};
 use app::ssr::auth::throttle::SignInThrottle;
 use app::ssr::auth::{invitations, users, AuthError};
@@ -171,7 +172,7 @@ impl Application {
         tokio::spawn(outbox.clone().run());
         let submissions =
             SubmissionWriter::spawn(pool.clone(), write_gate.clone(), outbox.is_configured());
-        let form_rate_limit = Arc::new(FormRateLimit::new(settings.rate_limit_per_minute));
+        let form_rate_limit = FormRateLimit::new(settings.rate_limit_per_minute).spawn_pruning();
         let keyring = Arc::new(keyring);
         let operations = operations_engine(&settings, &pool, &keyring).await?;
         app::ssr::bills::spawn_accrual(pool.clone());
@@ -185,11 +186,12 @@ impl Application {
                 pool: pool.clone(),
                 db_health: Arc::new(db_health),
                 keyring,
-                sign_in_throttle: Arc::new(SignInThrottle::new(
+                sign_in_throttle: SignInThrottle::new(
                     sign_in_attempts_per_minute,
                     sign_in_account_burst,
-                )),
-                geolocator: Geolocator::new(settings_geolocation_url),
+                )
+                .spawn_pruning(),
+                login_history: LoginHistory::new(Geolocator::new(settings_geolocation_url)),
                 security_keys,
                 form_rate_limit,
                 bot_check,

@@ -4,7 +4,7 @@ use axum::extract::FromRef;
 use leptos::config::LeptosOptions;
 use sqlx::SqlitePool;
 
-use app::ssr::auth::geolocation::Geolocator;
+use app::ssr::auth::login_history::LoginHistory;
 use app::ssr::auth::security_keys::SecurityKeys;
 use app::ssr::auth::throttle::SignInThrottle;
 use app::ssr::contact::bot_check::BotCheck;
@@ -29,7 +29,9 @@ pub struct AppState {
     pub leptos_options: LeptosOptions,
     pub keyring: Arc<Keyring>,
     pub sign_in_throttle: Arc<SignInThrottle>,
-    pub geolocator: Geolocator,
+    /// Writes and reads the sign-in history (failed attempts after their
+    /// answer).
+    pub login_history: LoginHistory,
     pub security_keys: SecurityKeys,
     pub form_rate_limit: Arc<FormRateLimit>,
     pub bot_check: Arc<BotCheck>,

@@ -10,6 +10,7 @@ pub mod csp;
 pub mod data_dir_lock;
 pub mod db;
 pub mod db_health;
+pub mod limiter;
 pub mod migrate;
 pub mod operations;
 pub mod secrets;

@@ -1,9 +1,7 @@
 //! `/api/auth/…`: the CSRF token, signing in and out, the current user and
 //! password changes.
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -12,11 +10,13 @@ use serde::Deserialize;
 use serde_json::json;
 
 use app::ssr::auth::sign_in::{self, Attempt, SignInError, SignedIn};
+use app::ssr::auth::throttle::Refusal;
 use app::ssr::auth::token::random_token;
 use app::ssr::auth::users::{self, User};
 use app::ssr::auth::{sessions, totp};
 
 use crate::auth::{Credential, CurrentUser};
+use crate::client_ip::ClientIp;
 use crate::cookies;
 use crate::error::ApiError;
 use crate::extract::ApiJson;
@@ -69,20 +69,20 @@ pub struct SignInBody {
 /// password; throttled per IP and per account.
 pub async fn login(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
     ApiJson(body): ApiJson<SignInBody>,
 ) -> Result<Response, ApiError> {
     let attempt = Attempt {
         email: body.email,
         password: SecretString::from(body.password),
-        ip: peer.ip(),
+        ip,
         user_agent: user_agent(&headers).map(str::to_owned),
     };
     let answer = sign_in::sign_in(
         &state.pool,
         &state.keyring,
-        &state.geolocator,
+        &state.login_history,
         &state.sign_in_throttle,
         attempt,
     )
@@ -105,6 +105,7 @@ pub(crate) fn signed_in_response(
         }))
         .into_response()),
         Err(SignInError::WrongCredentials) => Err(ApiError::WrongCredentials),
+        Err(error @ SignInError::EmailTooLong) => Err(ApiError::invalid(&error.to_string())),
         Err(SignInError::WrongCode) => Err(ApiError::invalid(
             "code: that code is not right, or was already used",
         )),
@@ -129,7 +130,7 @@ pub struct SecondFactorBody {
 /// recovery code.
 pub async fn login_second_factor(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
     ApiJson(body): ApiJson<SecondFactorBody>,
 ) -> Result<Response, ApiError> {
@@ -138,7 +139,7 @@ pub async fn login_second_factor(
         &state.pool,
         &state.keyring,
         &state.sign_in_throttle,
-        peer.ip(),
+        ip,
         &body.challenge,
         &body.code,
         user_agent,
@@ -201,11 +202,11 @@ pub struct CurrentPasswordBody {
 /// borrowed session cannot weaken the account.
 pub async fn totp_disable(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    client: ClientIp,
     current: CurrentUser,
     ApiJson(body): ApiJson<CurrentPasswordBody>,
 ) -> Result<StatusCode, ApiError> {
-    confirm_password(&state, peer, &current.user, body.current_password).await?;
+    confirm_password(&state, client, &current.user, body.current_password).await?;
     totp::turn_off(&state.pool, current.user.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -215,17 +216,14 @@ pub async fn totp_disable(
 /// counts against the sign-in throttle.
 pub(crate) async fn confirm_password(
     state: &AppState,
-    peer: SocketAddr,
+    ClientIp(ip): ClientIp,
     user: &User,
     current_password: String,
 ) -> Result<(), ApiError> {
     state
         .sign_in_throttle
-        .attempt(peer.ip(), &user.email)
-        .map_err(|wait| ApiError::TooManyRequests {
-            message: "too many password attempts; try again later".into(),
-            retry_after: wait,
-        })?;
+        .attempt(ip, &user.email)
+        .map_err(|refusal| refused(refusal, "too many password attempts; try again later"))?;
     let password = SecretString::from(current_password);
     if users::password_matches(&state.pool, user.id, password).await? {
         Ok(())
@@ -233,6 +231,18 @@ pub(crate) async fn confirm_password(
         Err(ApiError::invalid(
             "currentPassword: this is not your current password",
         ))
+    }
+}
+
+/// A sign-in throttle's refusal outside sign-in itself: a too-long email
+/// names the field; otherwise `message` and how long to wait.
+pub(crate) fn refused(refusal: Refusal, message: &str) -> ApiError {
+    match refusal {
+        Refusal::EmailTooLong => ApiError::invalid(&refusal.to_string()),
+        Refusal::Wait(wait) => ApiError::TooManyRequests {
+            message: message.into(),
+            retry_after: wait,
+        },
     }
 }
 
@@ -306,11 +316,11 @@ pub struct PasswordBody {
 /// session of the user.
 pub async fn change_password(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    client: ClientIp,
     current: CurrentUser,
     ApiJson(body): ApiJson<PasswordBody>,
 ) -> Result<StatusCode, ApiError> {
-    confirm_password(&state, peer, &current.user, body.current_password).await?;
+    confirm_password(&state, client, &current.user, body.current_password).await?;
     users::set_password(
         &state.pool,
         &current.user,

@@ -1,17 +1,16 @@
 //! `/api/profile…`: the signed-in user's name and email, privacy choices and
 //! recent sign-ins.
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use app::ssr::auth::login_history::{self, SignInRecord};
+use app::ssr::auth::login_history::SignInRecord;
 use app::ssr::auth::{geolocation, users};
 
 use crate::auth::CurrentUser;
+use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::extract::ApiJson;
 use crate::routes::auth::confirm_password;
@@ -31,13 +30,13 @@ pub struct ProfileBody {
 /// password, so a borrowed session cannot take over the account.
 pub async fn update(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    client: ClientIp,
     current: CurrentUser,
     ApiJson(body): ApiJson<ProfileBody>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     if !body.email.trim().eq_ignore_ascii_case(&current.user.email) {
         let password = body.current_password.unwrap_or_default();
-        confirm_password(&state, peer, &current.user, password).await?;
+        confirm_password(&state, client, &current.user, password).await?;
     }
     let user = users::update_profile(&state.pool, current.user.id, &body.name, &body.email).await?;
     Ok(Json(json!({ "user": user })))
@@ -75,6 +74,9 @@ pub async fn sign_ins(
     current: CurrentUser,
 ) -> Result<Json<Vec<SignInRecord>>, ApiError> {
     Ok(Json(
-        login_history::recent(&state.pool, &state.keyring, current.user.id).await?,
+        state
+            .login_history
+            .recent(&state.pool, &state.keyring, current.user.id)
+            .await?,
     ))
 }

@@ -1,9 +1,7 @@
 //! `/api/auth/registration` and `/api/auth/register`: joining with an
 //! invitation link, or without one while open registration is on.
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, Query, State};
+use axum::extract::{Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Json;
@@ -14,9 +12,10 @@ use serde_json::json;
 use app::ssr::auth::invitations::{self, Registration};
 use app::ssr::auth::sessions;
 
+use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::extract::ApiJson;
-use crate::routes::auth::{signed_in_with_session, user_agent};
+use crate::routes::auth::{refused, signed_in_with_session, user_agent};
 use crate::state::AppState;
 
 #[derive(Deserialize)]
@@ -56,17 +55,14 @@ pub struct RegisterBody {
 /// `POST /api/auth/register`: creates the account and signs it in.
 pub async fn register(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
     ApiJson(body): ApiJson<RegisterBody>,
 ) -> Result<Response, ApiError> {
     state
         .sign_in_throttle
-        .attempt(peer.ip(), &body.email)
-        .map_err(|wait| ApiError::TooManyRequests {
-            message: "too many attempts; try again later".into(),
-            retry_after: wait,
-        })?;
+        .attempt(ip, &body.email)
+        .map_err(|refusal| refused(refusal, "too many attempts; try again later"))?;
     if body.name.chars().count() > 200 {
         return Err(ApiError::invalid("name: use at most 200 characters"));
     }

@@ -2,9 +2,7 @@
 //! (`/api/auth/security-keys…`) and answering the second sign-in step with
 //! one (`/api/auth/login/security-key…`).
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Json;
@@ -15,6 +13,7 @@ use app::ssr::auth::security_keys::{self, KeyInfo};
 use app::ssr::auth::sign_in;
 
 use crate::auth::CurrentUser;
+use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::extract::{ApiJson, ApiPath};
 use crate::routes::auth::{signed_in_response, user_agent};
@@ -113,7 +112,7 @@ pub struct SignInBody {
 /// success.
 pub async fn sign_in(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
     ApiJson(body): ApiJson<SignInBody>,
 ) -> Result<Response, ApiError> {
@@ -121,7 +120,7 @@ pub async fn sign_in(
         &state.pool,
         &state.security_keys,
         &state.sign_in_throttle,
-        peer.ip(),
+        ip,
         &body.challenge,
         body.credential,
         user_agent(&headers),

@@ -1,16 +1,17 @@
-//! Signing in: throttled per IP and account, the same answer whether or not
-//! the email exists, and a login-history row with the IP and user agent
-//! sealed at rest.
+//! Signing in: throttled per IP and account, the same answer in the same
+//! time whether or not the email exists, and a login-history row with the
+//! IP and user agent sealed at rest (for a failed attempt, written after the
+//! answer).
 
 use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use secrecy::SecretString;
 use sqlx::SqlitePool;
 
-use super::geolocation::Geolocator;
-use super::login_history::{self, Origin};
-use super::throttle::SignInThrottle;
+use super::login_history::{LoginHistory, Origin};
+use super::throttle::{Refusal, SignInThrottle};
 use super::users::{self, User};
 use super::{password, pending_sign_in, security_keys, sessions, totp, AuthError};
 use crate::ssr::secrets::Keyring;
@@ -26,6 +27,9 @@ pub struct Attempt {
 pub enum SignInError {
     #[error("email or password is wrong")]
     WrongCredentials,
+    /// Longer than any account's email; refused before it is counted.
+    #[error("{}", Refusal::EmailTooLong)]
+    EmailTooLong,
     #[error("that code is not right, or was already used")]
     WrongCode,
     #[error("the security key's answer was not accepted; try again")]
@@ -34,6 +38,15 @@ pub enum SignInError {
     Throttled(Duration),
     #[error(transparent)]
     Auth(#[from] AuthError),
+}
+
+impl From<Refusal> for SignInError {
+    fn from(refusal: Refusal) -> Self {
+        match refusal {
+            Refusal::EmailTooLong => Self::EmailTooLong,
+            Refusal::Wait(wait) => Self::Throttled(wait),
+        }
+    }
 }
 
 /// A way to answer the second step.
@@ -62,14 +75,12 @@ pub enum SignedIn {
 /// second factor when the account has one.
 pub async fn sign_in(
     pool: &SqlitePool,
-    keyring: &Keyring,
-    geolocator: &Geolocator,
+    keyring: &Arc<Keyring>,
+    history: &LoginHistory,
     throttle: &SignInThrottle,
     attempt: Attempt,
 ) -> Result<SignedIn, SignInError> {
-    throttle
-        .attempt(attempt.ip, &attempt.email)
-        .map_err(SignInError::Throttled)?;
+    throttle.attempt(attempt.ip, &attempt.email)?;
     let found = users::for_sign_in(pool, &attempt.email).await?;
     let (user, hash) = match found {
         Some((user, hash)) => (Some(user), hash),
@@ -83,10 +94,13 @@ pub async fn sign_in(
         ip: attempt.ip,
         user_agent: attempt.user_agent.as_deref(),
     };
-    login_history::record(pool, keyring, geolocator, user.id, matches, origin).await?;
     if !matches {
+        // Answered now, like an unknown email: the row (and its location
+        // lookup) must not make this answer slower.
+        history.record_after_answer(pool, keyring, user.id, false, origin);
         return Err(SignInError::WrongCredentials);
     }
+    history.record(pool, keyring, user.id, true, origin).await?;
     let mut methods = Vec::new();
     if totp::is_enabled(pool, user.id).await? {
         methods.push(SecondFactorMethod::Totp);
@@ -150,9 +164,7 @@ async fn pending_user(
     let user = users::by_id(pool, user_id)
         .await?
         .ok_or(SignInError::WrongCredentials)?;
-    throttle
-        .attempt(ip, &user.email)
-        .map_err(SignInError::Throttled)?;
+    throttle.attempt(ip, &user.email)?;
     Ok(user)
 }
 

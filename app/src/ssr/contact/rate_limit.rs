@@ -1,16 +1,20 @@
-//! `RATE_LIMIT_PER_MINUTE`: public form submissions per client IP, leads and
-//! support requests together. It runs first, so a limited request never
-//! reaches the bot check, the database or the CRM.
+//! `RATE_LIMIT_PER_MINUTE`: public form submissions per client IP (an IPv6
+//! client by its /64, see `limiter::ClientKey`), leads and support requests
+//! together. It runs first, so a limited request never reaches the bot
+//! check, the database or the CRM.
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
+use std::sync::Arc;
 use std::time::Duration;
 
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
+use crate::ssr::limiter::{self, ClientKey};
+
 pub struct FormRateLimit {
-    limiter: DefaultKeyedRateLimiter<IpAddr>,
+    limiter: DefaultKeyedRateLimiter<ClientKey>,
     clock: DefaultClock,
 }
 
@@ -22,17 +26,24 @@ impl FormRateLimit {
         }
     }
 
-    /// Counts one submission; `Err(wait)` when the IP is over its limit.
+    /// Shares the limit and drops idle clients every `limiter::PRUNE_EVERY`
+    /// for as long as it lives (needs the runtime). Pruning on a timer
+    /// rather than when the map is big keeps a flood of addresses from
+    /// making every request scan it.
+    pub fn spawn_pruning(self) -> Arc<Self> {
+        let limit = Arc::new(self);
+        limiter::spawn_pruning(&limit, limiter::PRUNE_EVERY, |limit: &Self| {
+            limit.limiter.retain_recent();
+        });
+        limit
+    }
+
+    /// Counts one submission; `Err(wait)` when the client is over its limit.
     pub fn check(&self, ip: IpAddr) -> Result<(), Duration> {
         let now = self.clock.now();
-        let result = self
-            .limiter
-            .check_key(&ip)
-            .map_err(|limit| limit.wait_time_from(now));
-        if self.limiter.len() > 10_000 {
-            self.limiter.retain_recent();
-        }
-        result
+        self.limiter
+            .check_key(&ClientKey::of(ip))
+            .map_err(|limit| limit.wait_time_from(now))
     }
 }
 
@@ -50,5 +61,21 @@ mod tests {
         let wait = limit.check(ip).unwrap_err();
         assert!(wait > Duration::ZERO && wait <= Duration::from_secs(60));
         assert!(limit.check(IpAddr::from([192, 0, 2, 2])).is_ok(), "per IP");
+    }
+
+    #[test]
+    fn an_ipv6_client_is_counted_by_its_64() {
+        let limit = FormRateLimit::new(NonZeroU32::MIN.saturating_add(4));
+        for n in 1..=5u16 {
+            assert!(limit
+                .check(IpAddr::from([0x2001, 0xdb8, 0, 0, 0, 0, 0, n]))
+                .is_ok());
+        }
+        assert!(limit
+            .check(IpAddr::from([0x2001, 0xdb8, 0, 0, 0, 0, 0, 6]))
+            .is_err());
+        assert!(limit
+            .check(IpAddr::from([0x2001, 0xdb8, 0, 1, 0, 0, 0, 1]))
+            .is_ok());
     }
 }
