@@ -150,6 +150,21 @@ async fn control_characters_in_text_fields_are_400_naming_the_field() {
         .send(Method::POST, "/api/tokens", json!({ "name": "ci\u{8}" }))
         .await;
     assert_eq!((status, fields(&body)), (400, vec!["name".to_owned()]));
+    let (status, _) = browser
+        .send(
+            Method::PUT,
+            "/api/admin/registration",
+            json!({ "open": true }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let mut newcomer = Browser::open(&app.address).await;
+    let response = newcomer
+        .register(json!({ "email": "bea@example.com", "name": "Bea\u{7f}", "password": PASSWORD }))
+        .await;
+    assert_eq!(response.status(), 400);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(fields(&body), ["name"]);
     healthy(&app).await;
 }
 

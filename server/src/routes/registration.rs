@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use app::ssr::auth::invitations::{self, Registration};
-use app::ssr::auth::sessions;
+use app::ssr::auth::{sessions, users};
 
 use crate::client_ip::ClientIp;
 use crate::error::ApiError;
@@ -63,9 +63,8 @@ pub async fn register(
         .sign_in_throttle
         .attempt(ip, &body.email)
         .map_err(|refusal| refused(refusal, "too many attempts; try again later"))?;
-    if body.name.chars().count() > 200 {
-        return Err(ApiError::invalid("name: use at most 200 characters"));
-    }
+    // Checked before an invitation is claimed for it.
+    users::check_name(&body.name)?;
     let user = invitations::register(
         &state.pool,
         Registration {
