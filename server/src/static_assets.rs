@@ -176,7 +176,7 @@ pub async fn serve(State(assets): State<StaticAssets>, request: Request) -> Resp
     response
 }
 
-/// A file that was not there at start: read from disk, never cached long.
+/// A file that was not there at start: read from disk, with the same policy.
 async fn from_disk(assets: &StaticAssets, request: Request) -> Response {
     let (mut parts, body) = request.into_parts();
     let path = parts
@@ -200,13 +200,11 @@ async fn from_disk(assets: &StaticAssets, request: Request) -> Response {
         Err(never) => match never {},
     };
     let policy = if response.status().is_success() {
-        REVALIDATE
+        assets.cache_control.clone()
     } else {
-        "no-store"
+        HeaderValue::from_static("no-store")
     };
-    response
-        .headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
+    response.headers_mut().insert(header::CACHE_CONTROL, policy);
     response
 }
 

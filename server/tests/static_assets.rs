@@ -91,4 +91,10 @@ async fn hashed_bundles_are_immutable() {
         header(&response, "cache-control"),
         Some("public, max-age=31536000, immutable")
     );
+    std::fs::write(site.path().join("pkg/late.0123abcd.js"), "late()").unwrap();
+    let late = get(&app, "/pkg/late.0123abcd.js", None).await;
+    assert_eq!(
+        header(&late, "cache-control"),
+        Some("public, max-age=31536000, immutable")
+    );
 }

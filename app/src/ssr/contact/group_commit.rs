@@ -149,16 +149,16 @@ async fn write_one_by_one(
 }
 
 async fn insert(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    connection: &mut sqlx::SqliteConnection,
     crm_configured: bool,
     pending: &Pending,
 ) -> Result<i64, sqlx::Error> {
     match &pending.submission {
         Submission::Lead(lead) => {
-            store::insert_lead(&mut **tx, lead, &pending.client_ip, crm_configured).await
+            store::insert_lead(connection, lead, &pending.client_ip, crm_configured).await
         }
         Submission::Support(request) => {
-            store::insert_support(&mut **tx, request, &pending.client_ip, crm_configured).await
+            store::insert_support(connection, request, &pending.client_ip, crm_configured).await
         }
     }
 }
