@@ -41,7 +41,7 @@ use secrecy::ExposeSecret;
 use crate::config::{Settings, HASH_FILE_NAME};
 use crate::middleware;
 use crate::routes;
-use crate::state::AppState;
+use crate::state::{AppState, Services};
 use crate::static_assets::{self, StaticAssets};
 
 #[derive(Debug, thiserror::Error)]
@@ -180,7 +180,7 @@ impl Application {
         let assets = StaticAssets::load(&pkg, settings.hash_files)
             .map_err(|source| StartupError::Assets { path: pkg, source })?;
         let router = router(
-            AppState {
+            AppState::new(Services {
                 leptos_options: leptos_options(&settings),
                 settings: Arc::new(settings),
                 pool: pool.clone(),
@@ -199,7 +199,7 @@ impl Application {
                 write_gate,
                 submissions,
                 operations,
-            },
+            }),
             assets,
         );
         Ok(Self {
@@ -345,7 +345,7 @@ fn router(state: AppState, assets: StaticAssets) -> Router {
             .unwrap_or_default(),
     );
     let page_sources = sources.clone();
-    let router = routes::api_router(state.settings.diagnostics)
+    let router = routes::api_router(state.settings.diagnostics, cors(&settings))
         .leptos_routes_with_context(
             &state,
             routes,
@@ -358,25 +358,12 @@ fn router(state: AppState, assets: StaticAssets) -> Router {
         >(
             move || provide_context(sources.clone()), app::shell
         ))
+        .with_state(state.clone())
         .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            middleware::signed_in_pages::require_session,
-        ))
-        .with_state(state)
-        .layer(axum::middleware::from_fn(middleware::csrf::require_csrf))
-        .layer(cors(&settings))
-        .layer(axum::middleware::from_fn_with_state(
-            settings.clone(),
-            middleware::hosts::canonical_host,
-        ))
-        .layer(axum::middleware::from_fn(
-            middleware::cache_control::cache_control,
+            state,
+            middleware::front_door::apply,
         ))
         .layer(CompressionLayer::new().br(true).gzip(true))
-        .layer(axum::middleware::from_fn_with_state(
-            settings.request_timeout,
-            middleware::deadline::enforce,
-        ))
         // Added after the page layers, so the bundle skips them (it sets
         // its own cache policy and is precompressed); security headers and
         // request ids below still apply.
@@ -388,7 +375,9 @@ fn router(state: AppState, assets: StaticAssets) -> Router {
 }
 
 /// Cross-origin access for `CORS_ORIGIN` only (preflight answered here);
-/// without it, no origin gets a grant.
+/// without it, no origin gets a grant. Applied to the public forms' routes
+/// only (`routes::CROSS_ORIGIN`): nothing else is meant to be called from
+/// another site.
 fn cors(settings: &Settings) -> CorsLayer {
     let layer = CorsLayer::new()
         .allow_methods([Method::GET, Method::POST])

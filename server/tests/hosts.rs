@@ -174,6 +174,19 @@ async fn cors_grants_the_configured_origin_only() {
         .await
         .unwrap();
     assert!(!other.headers().contains_key("access-control-allow-origin"));
+
+    // Only the public forms are meant for other sites.
+    let private = app
+        .client
+        .get(app.url("/api/auth/session"))
+        .header("origin", "https://www.partner.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(private.status(), 200);
+    assert!(!private
+        .headers()
+        .contains_key("access-control-allow-origin"));
 }
 
 #[test]

@@ -7,9 +7,7 @@
 //! proxies, the disk cache). `no-cache` would not save a request either:
 //! these answers have no validators, so revalidating means fetching again.
 
-use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
-use axum::middleware::Next;
 use axum::response::Response;
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
@@ -42,14 +40,13 @@ fn policy(path: &str, status: StatusCode, content_type: Option<&str>) -> Policy 
     }
 }
 
-pub async fn cache_control(request: Request, next: Next) -> Response {
-    let path = request.uri().path().to_owned();
-    let mut response = next.run(request).await;
+/// Sets the policy on the response to a request for `path`.
+pub fn apply(path: &str, response: &mut Response) {
     let content_type = response
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|value| value.to_str().ok());
-    let policy = policy(&path, response.status(), content_type);
+    let policy = policy(path, response.status(), content_type);
     let headers = response.headers_mut();
     match policy {
         // Overrides anything set on the way: personal data is never stored.
@@ -62,7 +59,6 @@ pub async fn cache_control(request: Request, next: Next) -> Response {
                 .or_insert(HeaderValue::from_static(value));
         }
     }
-    response
 }
 
 #[cfg(test)]

@@ -7,7 +7,6 @@
 
 use axum::extract::Request;
 use axum::http::{header, HeaderName, Method};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use app::ssr::auth::token::constant_time_eq;
@@ -23,23 +22,24 @@ pub const HEADER: HeaderName = HeaderName::from_static("x-csrf-token");
 /// them instead.
 pub const EXEMPT: &[&str] = &["/api/leads", "/api/support"];
 
-pub async fn require_csrf(request: Request, next: Next) -> Response {
+/// The 403 for a state-changing request without the matching token.
+pub fn refusal(request: &Request) -> Option<Response> {
     if is_safe(request.method())
-        || bearer_without_cookies(&request)
+        || bearer_without_cookies(request)
         || EXEMPT.contains(&request.uri().path())
     {
-        return next.run(request).await;
+        return None;
     }
     let headers = request.headers();
     let cookie = cookies::get(headers, cookies::CSRF);
     let sent = headers.get(&HEADER).and_then(|value| value.to_str().ok());
     match (cookie, sent) {
-        (Some(cookie), Some(sent)) if !cookie.is_empty() && constant_time_eq(cookie, sent) => next.run(request).await,
-        _ => ApiError::Forbidden(
+        (Some(cookie), Some(sent)) if !cookie.is_empty() && constant_time_eq(cookie, sent) => None,
+        _ => Some(ApiError::Forbidden(
             "missing or mismatched CSRF token: get one from GET /api/auth/csrf-token and send it in the X-CSRF-Token header"
                 .into(),
         )
-        .into_response(),
+        .into_response()),
     }
 }
 

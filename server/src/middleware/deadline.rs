@@ -5,19 +5,12 @@
 
 use std::time::Duration;
 
-use axum::extract::{Request, State};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
 
-pub async fn enforce(State(limit): State<Duration>, request: Request, next: Next) -> Response {
-    let path = request.uri().path().to_owned();
-    match tokio::time::timeout(limit, next.run(request)).await {
-        Ok(response) => response,
-        Err(_) => {
-            tracing::warn!(%path, seconds = limit.as_secs(), "request stopped at the deadline");
-            ApiError::DeadlineExceeded(limit).into_response()
-        }
-    }
+/// The answer to a request for `path` stopped at `limit`.
+pub fn exceeded(path: &str, limit: Duration) -> Response {
+    tracing::warn!(%path, seconds = limit.as_secs(), "request stopped at the deadline");
+    ApiError::DeadlineExceeded(limit).into_response()
 }

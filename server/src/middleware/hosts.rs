@@ -5,11 +5,9 @@
 //! set on every response by `security_headers`.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{ConnectInfo, Request};
 use axum::http::{header, HeaderValue, StatusCode};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::config::Settings;
@@ -22,11 +20,8 @@ fn moved(location: &str) -> Response {
     response
 }
 
-pub async fn canonical_host(
-    State(settings): State<Arc<Settings>>,
-    request: Request,
-    next: Next,
-) -> Response {
+/// The redirect to the canonical host or to HTTPS, when one is due.
+pub fn redirect(settings: &Settings, request: &Request) -> Option<Response> {
     let host = request
         .headers()
         .get(header::HOST)
@@ -34,7 +29,7 @@ pub async fn canonical_host(
         .unwrap_or_default()
         .to_ascii_lowercase();
     if host.starts_with("www.") {
-        return moved(&format!("{}/", settings.public_base_url));
+        return Some(moved(&format!("{}/", settings.public_base_url)));
     }
     let peer = request
         .extensions()
@@ -50,8 +45,8 @@ pub async fn canonical_host(
                 .uri()
                 .path_and_query()
                 .map_or("/", |path| path.as_str());
-            return moved(&format!("https://{host}{path}"));
+            return Some(moved(&format!("https://{host}{path}")));
         }
     }
-    next.run(request).await
+    None
 }

@@ -3,9 +3,8 @@
 //! comes back after signing in. Checked on the server, so it holds without
 //! JavaScript too; the API behind the pages checks the session again.
 
-use axum::extract::{Request, State};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, Method, StatusCode};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use app::domain::redirect;
@@ -18,20 +17,19 @@ use crate::state::AppState;
 pub const SIGNED_IN_PAGES: &[&str] = &["/tracker", "/bills", "/subscriptions", "/data"];
 
 fn protected(path: &str) -> bool {
-    SIGNED_IN_PAGES
-        .iter()
-        .any(|page| path == *page || path.starts_with(&format!("{page}/")))
+    SIGNED_IN_PAGES.iter().any(|page| {
+        path.strip_prefix(page)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    })
 }
 
-pub async fn require_session(
-    State(state): State<AppState>,
-    request: Request,
-    next: Next,
-) -> Response {
-    if request.method() != Method::GET || !protected(request.uri().path()) {
-        return next.run(request).await;
+/// The redirect to sign-in for a visitor without a session who opens a
+/// signed-in page.
+pub async fn redirect_to_sign_in(state: &AppState, request: &Parts) -> Option<Response> {
+    if request.method != Method::GET || !protected(request.uri.path()) {
+        return None;
     }
-    let signed_in = match cookies::get(request.headers(), cookies::SESSION) {
+    let signed_in = match cookies::get(&request.headers, cookies::SESSION) {
         Some(token) => matches!(
             sessions::authenticate(&state.pool, token).await,
             Ok(Some(_))
@@ -39,12 +37,12 @@ pub async fn require_session(
         None => false,
     };
     if signed_in {
-        return next.run(request).await;
+        return None;
     }
     // The page asked for, if it is a plain path the sign-in page will
     // follow (the same rule it applies); otherwise sign-in goes to its default.
     let location = match request
-        .uri()
+        .uri
         .path_and_query()
         .and_then(|target| redirect::safe_next(target.as_str()))
     {
@@ -58,7 +56,7 @@ pub async fn require_session(
     if let Ok(value) = HeaderValue::from_str(&location) {
         response.headers_mut().insert(header::LOCATION, value);
     }
-    response
+    Some(response)
 }
 
 #[cfg(test)]

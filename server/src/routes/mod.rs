@@ -6,6 +6,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::Uri;
 use axum::routing::{any, delete, get, post, put, MethodRouter};
 use axum::Router;
+use tower_http::cors::CorsLayer;
 
 use crate::error::ApiError;
 use crate::extract::MAX_API_BODY;
@@ -262,11 +263,20 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
 
 /// The API; every route reads at most [`MAX_API_BODY`] of a body (the
 /// extractors answer more with 413 in the JSON error shape).
-pub fn api_router(diagnostics_enabled: bool) -> Router<AppState> {
+/// The routes another site may call from a browser (with `CORS_ORIGIN`):
+/// the public forms and their configuration.
+pub const CROSS_ORIGIN: &[&str] = &["/api/leads", "/api/support", "/api/contact/config"];
+
+pub fn api_router(diagnostics_enabled: bool, cors: CorsLayer) -> Router<AppState> {
     api_routes(diagnostics_enabled)
         .into_iter()
         .fold(Router::new(), |router, api| {
-            router.route(api.path, api.route)
+            let route = if CROSS_ORIGIN.contains(&api.path) {
+                api.route.layer(cors.clone())
+            } else {
+                api.route
+            };
+            router.route(api.path, route)
         })
         .route("/api/{*rest}", any(api_not_found))
         .layer(DefaultBodyLimit::max(MAX_API_BODY))
