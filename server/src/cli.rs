@@ -49,6 +49,9 @@ pub enum TokenAction {
         /// A label for the token, shown in Profile.
         #[arg(long)]
         name: String,
+        /// Days until the token stops working (1 to 365).
+        #[arg(long, default_value_t = app::domain::token_lifetime::DEFAULT_DAYS.into())]
+        days: i64,
     },
 }
 
@@ -103,6 +106,27 @@ mod tests {
             }) => assert_eq!(name, "bills-1.db"),
             other => panic!("unexpected {other:?}"),
         }
+    }
+
+    #[test]
+    fn token_create_defaults_to_the_shared_lifetime() {
+        let parse = |extra: &[&str]| {
+            let mut args = vec![
+                "tally", "token", "create", "--email", "a@b.c", "--name", "ci",
+            ];
+            args.extend_from_slice(extra);
+            match Cli::try_parse_from(args).unwrap().command {
+                Some(Command::Token {
+                    action: TokenAction::Create { days, .. },
+                }) => days,
+                other => panic!("unexpected {other:?}"),
+            }
+        };
+        assert_eq!(
+            parse(&[]),
+            i64::from(app::domain::token_lifetime::DEFAULT_DAYS)
+        );
+        assert_eq!(parse(&["--days", "7"]), 7);
     }
 
     #[test]

@@ -8,6 +8,7 @@ use app::ssr::data_dir_lock::DataDirLock;
 use app::ssr::db;
 use app::ssr::migrate::Migrator;
 
+use app::domain::token_lifetime::TokenLifetime;
 use app::ssr::auth::{api_tokens, users};
 
 use crate::cli::{BackupAction, TokenAction};
@@ -122,7 +123,7 @@ pub async fn backup(settings: &Settings, action: BackupAction) -> ExitCode {
 }
 
 pub async fn token(settings: &Settings, action: TokenAction) -> ExitCode {
-    let TokenAction::Create { email, name } = action;
+    let TokenAction::Create { email, name, days } = action;
     let pool = match db::connect(&settings.database_path()).await {
         Ok(pool) => pool,
         Err(error) => return fail(error),
@@ -131,15 +132,17 @@ pub async fn token(settings: &Settings, action: TokenAction) -> ExitCode {
         let user = users::by_email(&pool, &email).await?.ok_or_else(|| {
             app::ssr::auth::AuthError::Invalid(format!("email: no user has the address {email}"))
         })?;
-        api_tokens::create(&pool, user.id, &name).await
+        let lifetime = TokenLifetime::parse(days)
+            .map_err(|error| app::ssr::auth::AuthError::Invalid(format!("days: {error}")))?;
+        api_tokens::create(&pool, user.id, &name, lifetime).await
     }
     .await;
     pool.close().await;
     match result {
         Ok((info, token)) => {
             eprintln!(
-                "created token {:?} (id {}); it is shown only this once:",
-                info.name, info.id
+                "created token {:?} (id {}, expires {}); it is shown only this once:",
+                info.name, info.id, info.expires_at
             );
             println!("{token}");
             ExitCode::SUCCESS

@@ -175,11 +175,26 @@ async fn a_user_cannot_remove_another_users_key() {
     let bob = Browser::signed_in(&app.address, "bob@example.com", "bob's long passphrase 42").await;
     let path = format!("/api/auth/security-keys/{key_id}");
     assert_eq!(bob.status(Method::DELETE, &path).await, 404);
+    let (status, _) = bob
+        .send(
+            Method::DELETE,
+            &path,
+            json!({ "currentPassword": "bob's long passphrase 42" }),
+        )
+        .await;
+    assert_eq!(status, 404, "his own password opens nobody else's key");
     let bob_keys: Value = bob.json("/api/auth/security-keys").await;
     assert_eq!(bob_keys, json!([]));
 
     let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    assert_eq!(admin.status(Method::DELETE, &path).await, 204);
+    let (status, _) = admin
+        .send(
+            Method::DELETE,
+            &path,
+            json!({ "currentPassword": ADMIN_PASSWORD }),
+        )
+        .await;
+    assert_eq!(status, 204);
     let enabled: bool = sqlx::query_scalar("SELECT webauthn_enabled = 1 FROM users WHERE id = 1")
         .fetch_one(&pool)
         .await

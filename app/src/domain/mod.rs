@@ -15,4 +15,5 @@ pub mod preferences;
 pub mod redirect;
 pub mod text;
 pub mod timestamp;
+pub mod token_lifetime;
 pub mod tracker;

@@ -54,12 +54,15 @@ pub async fn enable(
     }
 }
 
-/// `POST /api/admin/users/{id}/reset-second-factor`.
+/// `POST /api/admin/users/{id}/reset-second-factor`: from a browser
+/// session only, like every change to second factors; an admin's API token
+/// must not be able to strip another account's.
 pub async fn reset_second_factor(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
+    let admin = admin.browser_session()?;
     if admin::reset_second_factor(&state.pool, id).await? {
         tracing::info!(user = id, by = admin.user.id, "second factor reset");
         Ok(StatusCode::NO_CONTENT)

@@ -6,9 +6,10 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::json;
 
+use app::domain::token_lifetime::TokenLifetime;
 use app::ssr::auth::api_tokens::{self, ApiTokenInfo};
 
-use crate::auth::CurrentUser;
+use crate::auth::{BrowserSession, CurrentUser};
 use crate::error::ApiError;
 use crate::extract::{ApiJson, ApiPath};
 use crate::state::AppState;
@@ -21,17 +22,29 @@ pub async fn list(
 }
 
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct CreateBody {
     name: String,
+    /// 1 to 365; 90 when left out.
+    #[serde(default)]
+    expires_in_days: Option<i64>,
 }
 
-/// Returns the token once, in `token`; only its hash is kept.
+/// Returns the token once, in `token`; only its hash is kept. Only a browser
+/// session makes tokens: a token that could mint more would outlive its own
+/// expiry and revocation.
 pub async fn create(
     State(state): State<AppState>,
-    current: CurrentUser,
+    session: BrowserSession,
     ApiJson(body): ApiJson<CreateBody>,
 ) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
-    let (info, token) = api_tokens::create(&state.pool, current.user.id, &body.name).await?;
+    let lifetime = match body.expires_in_days {
+        None => TokenLifetime::default(),
+        Some(days) => TokenLifetime::parse(days)
+            .map_err(|error| ApiError::invalid(&format!("expiresInDays: {error}")))?,
+    };
+    let (info, token) =
+        api_tokens::create(&state.pool, session.user.id, &body.name, lifetime).await?;
     Ok((
         StatusCode::CREATED,
         Json(json!({ "token": token, "info": info })),

@@ -13,9 +13,9 @@ use app::ssr::auth::sign_in::{self, Attempt, SignInError, SignedIn};
 use app::ssr::auth::throttle::Refusal;
 use app::ssr::auth::token::random_token;
 use app::ssr::auth::users::{self, User};
-use app::ssr::auth::{sessions, totp};
+use app::ssr::auth::{api_tokens, sessions, totp};
 
-use crate::auth::{Credential, CurrentUser};
+use crate::auth::{BrowserSession, Credential, CurrentUser};
 use crate::client_ip::ClientIp;
 use crate::cookies;
 use crate::error::ApiError;
@@ -151,10 +151,10 @@ pub async fn login_second_factor(
 /// `POST /api/auth/totp/setup`: a new secret with its QR code (SVG).
 pub async fn totp_setup(
     State(state): State<AppState>,
-    current: CurrentUser,
+    session: BrowserSession,
 ) -> Result<Json<totp::Enrolment>, ApiError> {
     Ok(Json(
-        totp::begin_enrolment(&state.pool, &state.keyring, &current.user).await?,
+        totp::begin_enrolment(&state.pool, &state.keyring, &session.user).await?,
     ))
 }
 
@@ -167,11 +167,11 @@ pub struct ConfirmBody {
 /// returns the recovery codes, once.
 pub async fn totp_confirm(
     State(state): State<AppState>,
-    current: CurrentUser,
+    session: BrowserSession,
     ApiJson(body): ApiJson<ConfirmBody>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let codes =
-        totp::confirm_enrolment(&state.pool, &state.keyring, &current.user, &body.code).await?;
+        totp::confirm_enrolment(&state.pool, &state.keyring, &session.user, &body.code).await?;
     Ok(Json(json!({ "recoveryCodes": codes })))
 }
 
@@ -203,17 +203,17 @@ pub struct CurrentPasswordBody {
 pub async fn totp_disable(
     State(state): State<AppState>,
     client: ClientIp,
-    current: CurrentUser,
+    session: BrowserSession,
     ApiJson(body): ApiJson<CurrentPasswordBody>,
 ) -> Result<StatusCode, ApiError> {
-    confirm_password(&state, client, &current.user, body.current_password).await?;
-    totp::turn_off(&state.pool, current.user.id).await?;
+    confirm_password(&state, client, &session.user, body.current_password).await?;
+    totp::turn_off(&state.pool, session.user.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
 /// Checks the signed-in user's current password before a sensitive change
-/// (new password, new email, turning a second factor off); the attempt
-/// counts against the sign-in throttle.
+/// (new password, new email, turning a second factor off, removing a
+/// security key); the attempt counts against the sign-in throttle.
 pub(crate) async fn confirm_password(
     state: &AppState,
     ClientIp(ip): ClientIp,
@@ -276,12 +276,14 @@ pub async fn logout(
     Ok(signed_out(&state))
 }
 
-/// `POST /api/auth/logout-all`: ends every session of the user, this one too.
+/// `POST /api/auth/logout-all`: ends every session of the user, this one
+/// too, and revokes every API token (a copied token is a way in as well).
 pub async fn logout_all(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> Result<Response, ApiError> {
     sessions::end_all(&state.pool, current.user.id, None).await?;
+    api_tokens::revoke_all(&state.pool, current.user.id).await?;
     Ok(signed_out(&state))
 }
 
@@ -312,25 +314,23 @@ pub struct PasswordBody {
     new_password: String,
 }
 
-/// `POST /api/auth/password`: needs the current password; ends every other
-/// session of the user.
+/// `POST /api/auth/password`: needs the current password and a browser
+/// session; ends every other session of the user and revokes every API
+/// token, so whoever knew the old password or copied a token is out.
 pub async fn change_password(
     State(state): State<AppState>,
     client: ClientIp,
-    current: CurrentUser,
+    session: BrowserSession,
     ApiJson(body): ApiJson<PasswordBody>,
 ) -> Result<StatusCode, ApiError> {
-    confirm_password(&state, client, &current.user, body.current_password).await?;
+    confirm_password(&state, client, &session.user, body.current_password).await?;
     users::set_password(
         &state.pool,
-        &current.user,
+        &session.user,
         SecretString::from(body.new_password),
     )
     .await?;
-    let keep = match &current.credential {
-        Credential::Session { session_id } => Some(session_id.as_str()),
-        Credential::ApiToken => None,
-    };
-    sessions::end_all(&state.pool, current.user.id, keep).await?;
+    sessions::end_all(&state.pool, session.user.id, Some(&session.session_id)).await?;
+    api_tokens::revoke_all(&state.pool, session.user.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -9,7 +9,7 @@ use serde_json::json;
 use app::ssr::auth::login_history::SignInRecord;
 use app::ssr::auth::{geolocation, users};
 
-use crate::auth::CurrentUser;
+use crate::auth::{BrowserSession, CurrentUser};
 use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::extract::ApiJson;
@@ -27,18 +27,19 @@ pub struct ProfileBody {
 }
 
 /// `PUT /api/profile`: name and email. A new email needs the current
-/// password, so a borrowed session cannot take over the account.
+/// password, so a borrowed session cannot take over the account; and a
+/// browser session, as the email is how the account is signed in to.
 pub async fn update(
     State(state): State<AppState>,
     client: ClientIp,
-    current: CurrentUser,
+    session: BrowserSession,
     ApiJson(body): ApiJson<ProfileBody>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    if !body.email.trim().eq_ignore_ascii_case(&current.user.email) {
+    if !body.email.trim().eq_ignore_ascii_case(&session.user.email) {
         let password = body.current_password.unwrap_or_default();
-        confirm_password(&state, client, &current.user, password).await?;
+        confirm_password(&state, client, &session.user, password).await?;
     }
-    let user = users::update_profile(&state.pool, current.user.id, &body.name, &body.email).await?;
+    let user = users::update_profile(&state.pool, session.user.id, &body.name, &body.email).await?;
     Ok(Json(json!({ "user": user })))
 }
 

@@ -12,11 +12,11 @@ use serde_json::{json, Value};
 use app::ssr::auth::security_keys::{self, KeyInfo};
 use app::ssr::auth::sign_in;
 
-use crate::auth::CurrentUser;
+use crate::auth::{BrowserSession, CurrentUser};
 use crate::client_ip::ClientIp;
 use crate::error::ApiError;
-use crate::extract::{ApiJson, ApiPath};
-use crate::routes::auth::{signed_in_response, user_agent};
+use crate::extract::{ApiBytes, ApiJson, ApiPath};
+use crate::routes::auth::{confirm_password, signed_in_response, user_agent};
 use crate::state::AppState;
 
 pub async fn list(
@@ -32,11 +32,11 @@ pub async fn list(
 /// browser passes `publicKey` to `navigator.credentials.create`.
 pub async fn registration_options(
     State(state): State<AppState>,
-    current: CurrentUser,
+    session: BrowserSession,
 ) -> Result<Json<Value>, ApiError> {
     let (ceremony, options) = state
         .security_keys
-        .begin_registration(&state.pool, &current.user)
+        .begin_registration(&state.pool, &session.user)
         .await?;
     Ok(Json(json!({ "ceremony": ceremony, "options": options })))
 }
@@ -51,14 +51,14 @@ pub struct RegisterBody {
 /// `POST /api/auth/security-keys`: finishes registering, with a name.
 pub async fn register(
     State(state): State<AppState>,
-    current: CurrentUser,
+    session: BrowserSession,
     ApiJson(body): ApiJson<RegisterBody>,
 ) -> Result<(StatusCode, Json<KeyInfo>), ApiError> {
     let key = state
         .security_keys
         .finish_registration(
             &state.pool,
-            &current.user,
+            &session.user,
             &body.ceremony,
             &body.name,
             body.credential,
@@ -67,15 +67,45 @@ pub async fn register(
     Ok((StatusCode::CREATED, Json(key)))
 }
 
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RemoveBody {
+    #[serde(default)]
+    current_password: Option<String>,
+}
+
+/// `DELETE /api/auth/security-keys/{id}` with `{"currentPassword": …}`:
+/// removing a key weakens the account, so it takes the password (like
+/// turning TOTP off), from a browser session. Someone else's key is 404
+/// before any password is asked for.
 pub async fn remove(
     State(state): State<AppState>,
-    current: CurrentUser,
+    client: ClientIp,
+    session: BrowserSession,
     ApiPath(id): ApiPath<i64>,
+    ApiBytes(body): ApiBytes,
 ) -> Result<StatusCode, ApiError> {
-    if security_keys::remove(&state.pool, current.user.id, id).await? {
+    let not_found = || ApiError::NotFound(format!("no security key {id}"));
+    if !security_keys::owns(&state.pool, session.user.id, id).await? {
+        return Err(not_found());
+    }
+    let body: RemoveBody = if body.is_empty() {
+        RemoveBody::default()
+    } else {
+        serde_json::from_slice(&body)
+            .map_err(|error| ApiError::BadRequest(format!("the body is not valid JSON: {error}")))?
+    };
+    let password = body
+        .current_password
+        .filter(|password| !password.is_empty())
+        .ok_or_else(|| {
+            ApiError::invalid("currentPassword: give your current password to remove a key")
+        })?;
+    confirm_password(&state, client, &session.user, password).await?;
+    if security_keys::remove(&state.pool, session.user.id, id).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
-        Err(ApiError::NotFound(format!("no security key {id}")))
+        Err(not_found())
     }
 }
 

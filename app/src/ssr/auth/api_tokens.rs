@@ -1,5 +1,7 @@
 //! Personal API tokens (v1.00): `Authorization: Bearer tally_pat_…` for
-//! programmatic clients. Shown once, stored as SHA-256.
+//! programmatic clients. Shown once, stored as SHA-256. Each expires (v1.04,
+//! a lifetime chosen when it is made) and all of a user's tokens end with a
+//! password change or "sign out everywhere".
 
 use serde::{Deserialize, Serialize};
 use sqlx::SqlitePool;
@@ -8,6 +10,7 @@ use super::token::{random_token, sha256_hex};
 use super::users::{by_id, User};
 use super::AuthError;
 use crate::domain::text::{plain_text_problem, Lines};
+use crate::domain::token_lifetime::TokenLifetime;
 
 /// Marks Tally tokens so secret scanners and people can recognise them.
 pub const PREFIX: &str = "tally_pat_";
@@ -20,7 +23,16 @@ pub struct ApiTokenInfo {
     pub name: String,
     pub created_at: String,
     pub last_used_at: Option<String>,
+    /// When it stops working.
+    pub expires_at: String,
+    /// Past its expiry: kept in the list so its owner sees why a script
+    /// stopped, until they remove it.
+    pub expired: bool,
 }
+
+/// The columns of [`ApiTokenInfo`], for every query that returns one.
+const INFO: &str = "id, name, created_at, last_used_at, expires_at,
+    expires_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS expired";
 
 fn check_name(name: &str) -> Result<String, AuthError> {
     let name = name.trim();
@@ -35,32 +47,37 @@ fn check_name(name: &str) -> Result<String, AuthError> {
     Ok(name.to_owned())
 }
 
-/// Makes a token for `user_id`; the returned secret is shown once.
+/// Makes a token for `user_id` that works for `lifetime`; the returned
+/// secret is shown once.
 pub async fn create(
     pool: &SqlitePool,
     user_id: i64,
     name: &str,
+    lifetime: TokenLifetime,
 ) -> Result<(ApiTokenInfo, String), AuthError> {
     let name = check_name(name)?;
     let token = format!("{PREFIX}{}", random_token());
-    let info: ApiTokenInfo = sqlx::query_as(
-        "INSERT INTO api_tokens (user_id, name, token_hash) VALUES (?, ?, ?)
-         RETURNING id, name, created_at, last_used_at",
-    )
+    let info: ApiTokenInfo = sqlx::query_as(&format!(
+        "INSERT INTO api_tokens (user_id, name, token_hash, expires_at)
+         VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?))
+         RETURNING {INFO}"
+    ))
     .bind(user_id)
     .bind(name)
     .bind(sha256_hex(&token))
+    .bind(format!("+{} days", lifetime.days()))
     .fetch_one(pool)
     .await?;
     Ok((info, token))
 }
 
-/// The user's live tokens, newest first.
+/// The user's tokens that were not revoked (expired ones too), newest
+/// first.
 pub async fn list(pool: &SqlitePool, user_id: i64) -> Result<Vec<ApiTokenInfo>, AuthError> {
-    Ok(sqlx::query_as(
-        "SELECT id, name, created_at, last_used_at FROM api_tokens
-         WHERE user_id = ? AND revoked_at IS NULL ORDER BY id DESC",
-    )
+    Ok(sqlx::query_as(&format!(
+        "SELECT {INFO} FROM api_tokens
+         WHERE user_id = ? AND revoked_at IS NULL ORDER BY id DESC"
+    ))
     .bind(user_id)
     .fetch_all(pool)
     .await?)
@@ -79,7 +96,21 @@ pub async fn revoke(pool: &SqlitePool, user_id: i64, id: i64) -> Result<bool, Au
     Ok(done.rows_affected() == 1)
 }
 
-/// The owner of a live `token`, recording its use.
+/// Revokes every token of the user: a new password or "sign out
+/// everywhere" must also shut out whoever holds a copy of a token.
+pub async fn revoke_all(pool: &SqlitePool, user_id: i64) -> Result<u64, AuthError> {
+    let done = sqlx::query(
+        "UPDATE api_tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE user_id = ? AND revoked_at IS NULL",
+    )
+    .bind(user_id)
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// The owner of a live (not revoked, not expired) `token`, recording its
+/// use.
 pub async fn authenticate(pool: &SqlitePool, token: &str) -> Result<Option<User>, AuthError> {
     if !token.starts_with(PREFIX) {
         return Ok(None);
@@ -87,6 +118,7 @@ pub async fn authenticate(pool: &SqlitePool, token: &str) -> Result<Option<User>
     let owner: Option<i64> = sqlx::query_scalar(
         "UPDATE api_tokens SET last_used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE token_hash = ? AND revoked_at IS NULL
+           AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
            AND user_id IN (SELECT id FROM users WHERE disabled_at IS NULL)
          RETURNING user_id",
     )

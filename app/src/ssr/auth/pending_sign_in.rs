@@ -1,6 +1,10 @@
 //! The short-lived challenge between a correct password and the second
 //! factor (TOTP code, recovery code or security key). The client holds the
-//! challenge; `pending_sign_ins.id` keeps only its SHA-256.
+//! challenge; `pending_sign_ins.id` keeps only its SHA-256, and `methods`
+//! (v1.04) the second factors this sign-in offered: only those can answer
+//! it, so a factor that was not on when the password was checked (such as a
+//! TOTP secret whose setup was never confirmed) can never stand in for one
+//! that was.
 
 use sqlx::SqlitePool;
 
@@ -10,8 +14,43 @@ use super::AuthError;
 /// How long the challenge between password and second factor lives.
 const PENDING_MINUTES: i64 = 5;
 
-/// After a correct password: a challenge for the second step.
-pub async fn begin(pool: &SqlitePool, user_id: i64) -> Result<String, AuthError> {
+/// A way to answer the second step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SecondFactorMethod {
+    /// A TOTP code (or a recovery code).
+    Totp,
+    /// A hardware security key.
+    SecurityKey,
+}
+
+impl SecondFactorMethod {
+    /// The name kept in `pending_sign_ins.methods` (the same as on the wire).
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Totp => "totp",
+            Self::SecurityKey => "securityKey",
+        }
+    }
+}
+
+/// After a correct password: a challenge for the second step, answerable
+/// with one of `methods` (which must not be empty).
+pub async fn begin(
+    pool: &SqlitePool,
+    user_id: i64,
+    methods: &[SecondFactorMethod],
+) -> Result<String, AuthError> {
+    if methods.is_empty() {
+        return Err(AuthError::Invalid(
+            "methods: a second step needs a second factor to offer".into(),
+        ));
+    }
+    let offered = methods
+        .iter()
+        .map(|method| method.as_str())
+        .collect::<Vec<_>>()
+        .join(",");
     let challenge = random_token();
     sqlx::query(
         "DELETE FROM pending_sign_ins WHERE expires_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
@@ -19,12 +58,13 @@ pub async fn begin(pool: &SqlitePool, user_id: i64) -> Result<String, AuthError>
     .execute(pool)
     .await?;
     sqlx::query(
-        "INSERT INTO pending_sign_ins (id, user_id, expires_at)
-         VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?))",
+        "INSERT INTO pending_sign_ins (id, user_id, expires_at, methods)
+         VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?), ?)",
     )
     .bind(sha256_hex(&challenge))
     .bind(user_id)
     .bind(format!("+{PENDING_MINUTES} minutes"))
+    .bind(offered)
     .execute(pool)
     .await?;
     Ok(challenge)
@@ -36,6 +76,24 @@ pub async fn user(pool: &SqlitePool, challenge: &str) -> Result<Option<i64>, Aut
         "SELECT user_id FROM pending_sign_ins WHERE id = ? AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
     )
     .bind(sha256_hex(challenge))
+    .fetch_optional(pool)
+    .await?)
+}
+
+/// The user of a live challenge that offered `method`; `None` when the
+/// challenge is not live or did not offer it.
+pub async fn user_offered(
+    pool: &SqlitePool,
+    challenge: &str,
+    method: SecondFactorMethod,
+) -> Result<Option<i64>, AuthError> {
+    Ok(sqlx::query_scalar(
+        "SELECT user_id FROM pending_sign_ins
+         WHERE id = ? AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+           AND instr(',' || methods || ',', ',' || ? || ',') > 0",
+    )
+    .bind(sha256_hex(challenge))
+    .bind(method.as_str())
     .fetch_optional(pool)
     .await?)
 }

@@ -155,13 +155,13 @@ impl SecurityKeys {
 
     /// After a correct password: the options for `navigator.credentials.get`
     /// for the pending sign-in `challenge`, or `None` when the challenge is
-    /// not live or its user has no keys.
+    /// not live, did not offer a key, or its user has no keys.
     pub async fn begin_sign_in(
         &self,
         pool: &SqlitePool,
         challenge: &str,
     ) -> Result<Option<Value>, AuthError> {
-        let Some(user_id) = pending_sign_in::user(pool, challenge).await? else {
+        let Some(user_id) = offered_to(pool, challenge).await? else {
             return Ok(None);
         };
         let keys: Vec<SecurityKey> = keys_of(pool, user_id)
@@ -195,7 +195,7 @@ impl SecurityKeys {
         challenge: &str,
         credential: Value,
     ) -> Result<Option<i64>, AuthError> {
-        let Some(user_id) = pending_sign_in::user(pool, challenge).await? else {
+        let Some(user_id) = offered_to(pool, challenge).await? else {
             return Ok(None);
         };
         let Ok(state) = take_state::<SecurityKeyAuthentication>(
@@ -278,6 +278,28 @@ pub async fn remove(pool: &SqlitePool, user_id: i64, id: i64) -> Result<bool, Au
     .await?;
     tx.commit().await?;
     Ok(done.rows_affected() > 0)
+}
+
+/// The user of a live pending sign-in that offered a security key.
+async fn offered_to(pool: &SqlitePool, challenge: &str) -> Result<Option<i64>, AuthError> {
+    pending_sign_in::user_offered(
+        pool,
+        challenge,
+        pending_sign_in::SecondFactorMethod::SecurityKey,
+    )
+    .await
+}
+
+/// Whether `user_id` has the key `id` (so asking for their password to
+/// remove it makes sense).
+pub async fn owns(pool: &SqlitePool, user_id: i64, id: i64) -> Result<bool, AuthError> {
+    Ok(sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM webauthn_credentials WHERE id = ? AND user_id = ?)",
+    )
+    .bind(id)
+    .bind(user_id)
+    .fetch_one(pool)
+    .await?)
 }
 
 fn sign_in_state_id(challenge: &str) -> String {

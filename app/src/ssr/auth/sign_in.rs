@@ -11,6 +11,7 @@ use secrecy::SecretString;
 use sqlx::SqlitePool;
 
 use super::login_history::{LoginHistory, Origin};
+pub use super::pending_sign_in::SecondFactorMethod;
 use super::throttle::{Refusal, SignInThrottle};
 use super::users::{self, User};
 use super::{password, pending_sign_in, security_keys, sessions, totp, AuthError};
@@ -47,16 +48,6 @@ impl From<Refusal> for SignInError {
             Refusal::Wait(wait) => Self::Throttled(wait),
         }
     }
-}
-
-/// A way to answer the second step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum SecondFactorMethod {
-    /// A TOTP code (or a recovery code).
-    Totp,
-    /// A hardware security key.
-    SecurityKey,
 }
 
 /// What a correct password leads to.
@@ -109,7 +100,7 @@ pub async fn sign_in(
         methods.push(SecondFactorMethod::SecurityKey);
     }
     if !methods.is_empty() {
-        let challenge = pending_sign_in::begin(pool, user.id).await?;
+        let challenge = pending_sign_in::begin(pool, user.id, &methods).await?;
         return Ok(SignedIn::SecondFactor { challenge, methods });
     }
     let token = sessions::create(pool, user.id, attempt.user_agent.as_deref()).await?;

@@ -223,16 +223,24 @@ pub async fn is_enabled(pool: &SqlitePool, user_id: i64) -> Result<bool, AuthErr
 }
 
 /// Completes the second step with a TOTP code or an unused recovery code;
-/// the challenge is spent on success.
+/// the challenge is spent on success. Only a challenge that offered TOTP,
+/// of a user whose TOTP is (still) on, takes a code: a secret from a setup
+/// that was never confirmed is no second factor.
 pub async fn finish_sign_in(
     pool: &SqlitePool,
     keyring: &Keyring,
     challenge: &str,
     code: &str,
 ) -> Result<Option<i64>, AuthError> {
-    let Some(user_id) = pending_sign_in::user(pool, challenge).await? else {
+    let offered =
+        pending_sign_in::user_offered(pool, challenge, pending_sign_in::SecondFactorMethod::Totp)
+            .await?;
+    let Some(user_id) = offered else {
         return Ok(None);
     };
+    if !is_enabled(pool, user_id).await? {
+        return Ok(None);
+    }
     let accepted = if code.contains('-') {
         let used = sqlx::query(
             "UPDATE recovery_codes SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')

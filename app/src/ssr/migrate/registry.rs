@@ -126,6 +126,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some("ALTER TABLE payments DROP COLUMN kind;"),
         },
+        Migration {
+            version: Version::new(1, 4),
+            description: "second factors offered per sign-in; API token expiry",
+            sql: sql!("v1.04_second_factor_offers_and_token_expiry.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.04_second_factor_offers_and_token_expiry.down.sql")),
+        },
     ]
 }
 

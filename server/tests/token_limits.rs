@@ -1,0 +1,339 @@
+//! Personal API tokens are limited credentials (issue 13, finding 8): each
+//! expires, all of a user's end with a password change and with "sign out
+//! everywhere", and none can make tokens or change the password, email or
+//! second factors. Tokens from before v1.04 get an expiry on upgrade.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use app::ssr::migrate::{Migrator, Version};
+use reqwest::Method;
+use serde_json::{json, Value};
+use support::browser::Browser;
+use support::{legacy, spawn_app, TestApp};
+
+const ADMIN: &str = "admin@example.com";
+const PASSWORD: &str = "correct horse battery staple";
+
+async fn app() -> TestApp {
+    spawn_app(&[
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
+        ("BOOTSTRAP_ADMIN_PASSWORD", PASSWORD),
+    ])
+    .await
+}
+
+/// Makes a token from the browser session; its secret and id.
+async fn token(browser: &Browser, body: Value) -> (String, i64) {
+    let (status, created) = browser.send(Method::POST, "/api/tokens", body).await;
+    assert_eq!(status, 201, "{created}");
+    (
+        created["token"].as_str().unwrap().to_owned(),
+        created["info"]["id"].as_i64().unwrap(),
+    )
+}
+
+/// A programmatic client's request: the token, no cookies, no CSRF header.
+async fn bearer(
+    app: &TestApp,
+    token: &str,
+    method: Method,
+    path: &str,
+    body: Value,
+) -> (u16, Value) {
+    let response = app
+        .client
+        .request(method, app.url(path))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+async fn lifetime_days(pool: &sqlx::SqlitePool, id: i64) -> f64 {
+    sqlx::query_scalar(
+        "SELECT round(julianday(expires_at) - julianday(created_at), 3) FROM api_tokens WHERE id = ?",
+    )
+    .bind(id)
+    .fetch_one(pool)
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_token_cannot_make_tokens_or_change_credentials_or_second_factors() {
+    let app = app().await;
+    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+    let (secret, _) = token(&browser, json!({ "name": "script" })).await;
+    let key: i64 = sqlx::query_scalar(
+        "INSERT INTO webauthn_credentials (user_id, credential_id, name, passkey)
+         VALUES (1, 'cred', 'Desk key', '{}') RETURNING id",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let before: (Option<String>, String, i64, i64) = sqlx::query_as(
+        "SELECT totp_secret, password_hash,
+                (SELECT count(*) FROM api_tokens), (SELECT count(*) FROM webauthn_credentials)
+         FROM users WHERE id = 1",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+
+    let refused = [
+        (
+            Method::POST,
+            "/api/tokens".to_owned(),
+            json!({ "name": "another" }),
+        ),
+        (Method::POST, "/api/auth/totp/setup".to_owned(), json!({})),
+        (
+            Method::POST,
+            "/api/auth/totp/confirm".to_owned(),
+            json!({ "code": "123456" }),
+        ),
+        (
+            Method::POST,
+            "/api/auth/totp/disable".to_owned(),
+            json!({ "currentPassword": PASSWORD }),
+        ),
+        (
+            Method::POST,
+            "/api/auth/security-keys/options".to_owned(),
+            json!({}),
+        ),
+        (
+            Method::POST,
+            "/api/auth/security-keys".to_owned(),
+            json!({ "ceremony": "x", "name": "mine", "credential": {} }),
+        ),
+        (
+            Method::DELETE,
+            format!("/api/auth/security-keys/{key}"),
+            json!({ "currentPassword": PASSWORD }),
+        ),
+        (
+            Method::POST,
+            "/api/auth/password".to_owned(),
+            json!({ "currentPassword": PASSWORD, "newPassword": "a new long passphrase 99" }),
+        ),
+        (
+            Method::PUT,
+            "/api/profile".to_owned(),
+            json!({ "name": "Script", "email": "script@example.com", "currentPassword": PASSWORD }),
+        ),
+        (
+            Method::POST,
+            "/api/admin/users/1/reset-second-factor".to_owned(),
+            json!({}),
+        ),
+    ];
+    for (method, path, body) in refused {
+        let (status, answer) = bearer(&app, &secret, method.clone(), &path, body).await;
+        assert_eq!(status, 403, "{method} {path} with a token: {answer}");
+        assert!(
+            answer["error"]["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("API token"),
+            "{method} {path} says why: {answer}"
+        );
+    }
+    let after: (Option<String>, String, i64, i64) = sqlx::query_as(
+        "SELECT totp_secret, password_hash,
+                (SELECT count(*) FROM api_tokens), (SELECT count(*) FROM webauthn_credentials)
+         FROM users WHERE id = 1",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(after, before, "nothing changed");
+
+    // What a token is for still works.
+    let (status, me) = bearer(&app, &secret, Method::GET, "/api/auth/me", json!({})).await;
+    assert_eq!((status, &me["user"]["email"]), (200, &json!(ADMIN)));
+    let (status, _) = bearer(&app, &secret, Method::GET, "/api/tokens", json!({})).await;
+    assert_eq!(status, 200);
+    let (status, answer) = bearer(
+        &app,
+        &secret,
+        Method::PUT,
+        "/api/profile/privacy",
+        json!({ "geolocationEnabled": false }),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+}
+
+#[tokio::test]
+async fn a_token_lives_for_the_days_chosen_and_answers_401_after() {
+    let app = app().await;
+    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+
+    for days in [json!(0), json!(-1), json!(366), json!(100000)] {
+        let (status, body) = browser
+            .send(
+                Method::POST,
+                "/api/tokens",
+                json!({ "name": "ci", "expiresInDays": days }),
+            )
+            .await;
+        assert_eq!(status, 400, "{days}: {body}");
+        assert_eq!(
+            body["error"]["details"][0]["fieldViolations"][0]["field"], "expiresInDays",
+            "{body}"
+        );
+    }
+    let (_, default_id) = token(&browser, json!({ "name": "default" })).await;
+    assert_eq!(lifetime_days(&pool, default_id).await, 90.0);
+    let (week, week_id) = token(&browser, json!({ "name": "week", "expiresInDays": 7 })).await;
+    assert_eq!(lifetime_days(&pool, week_id).await, 7.0);
+    let (_, year_id) = token(&browser, json!({ "name": "year", "expiresInDays": 365 })).await;
+    assert_eq!(lifetime_days(&pool, year_id).await, 365.0);
+
+    let listed = browser.json("/api/tokens").await;
+    let listed_week = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == week_id)
+        .unwrap()
+        .clone();
+    assert_eq!(listed_week["expired"], false);
+    assert!(listed_week["expiresAt"].as_str().unwrap().ends_with('Z'));
+
+    let (status, _) = bearer(&app, &week, Method::GET, "/api/auth/me", json!({})).await;
+    assert_eq!(status, 200);
+    // A week later.
+    sqlx::query(
+        "UPDATE api_tokens SET expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 second') WHERE id = ?",
+    )
+    .bind(week_id)
+    .execute(&pool)
+    .await
+    .unwrap();
+    let (status, _) = bearer(&app, &week, Method::GET, "/api/auth/me", json!({})).await;
+    assert_eq!(status, 401, "an expired token");
+    let listed = browser.json("/api/tokens").await;
+    let listed_week = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == week_id)
+        .unwrap();
+    assert_eq!(listed_week["expired"], true, "still listed, marked expired");
+}
+
+#[tokio::test]
+async fn a_password_change_and_signing_out_everywhere_end_every_token() {
+    let app = app().await;
+    let mut browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+    let (first, _) = token(&browser, json!({ "name": "first" })).await;
+    let (second, _) = token(&browser, json!({ "name": "second" })).await;
+    for secret in [&first, &second] {
+        let (status, _) = bearer(&app, secret, Method::GET, "/api/auth/me", json!({})).await;
+        assert_eq!(status, 200);
+    }
+
+    let new_password = "a brand new passphrase 2027";
+    let (status, body) = browser
+        .send(
+            Method::POST,
+            "/api/auth/password",
+            json!({ "currentPassword": PASSWORD, "newPassword": new_password }),
+        )
+        .await;
+    assert_eq!(status, 204, "{body}");
+    for secret in [&first, &second] {
+        let (status, _) = bearer(&app, secret, Method::GET, "/api/auth/me", json!({})).await;
+        assert_eq!(status, 401, "a token after the password change");
+    }
+    assert_eq!(
+        browser.status(Method::GET, "/api/auth/me").await,
+        200,
+        "the session that changed it stays"
+    );
+    assert_eq!(browser.json("/api/tokens").await, json!([]));
+
+    let (third, _) = token(&browser, json!({ "name": "third" })).await;
+    let (status, _) = bearer(&app, &third, Method::GET, "/api/auth/me", json!({})).await;
+    assert_eq!(status, 200);
+    let (status, _) = browser
+        .send(Method::POST, "/api/auth/logout-all", json!({}))
+        .await;
+    assert_eq!(status, 204);
+    let (status, _) = bearer(&app, &third, Method::GET, "/api/auth/me", json!({})).await;
+    assert_eq!(status, 401, "a token after signing out everywhere");
+
+    browser = Browser::signed_in(&app.address, ADMIN, new_password).await;
+    assert_eq!(browser.json("/api/tokens").await, json!([]));
+}
+
+#[tokio::test]
+async fn tokens_from_before_v104_expire_90_days_after_the_upgrade() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, _) = legacy::build(dir.path(), 0).await;
+    let pool = &db.pool;
+    Migrator::up_to(Version::new(1, 3)).run(pool).await.unwrap();
+    sqlx::query(
+        "INSERT INTO api_tokens (user_id, name, token_hash, created_at)
+         VALUES (1, 'old script', ?, '2025-01-01T00:00:00.000Z')",
+    )
+    .bind("a".repeat(64))
+    .execute(pool)
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO pending_sign_ins (id, user_id, expires_at)
+         VALUES (?, 1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+5 minutes'))",
+    )
+    .bind("b".repeat(64))
+    .execute(pool)
+    .await
+    .unwrap();
+
+    // Up to v1.04 exactly, so later migrations do not change what rolls back.
+    let v104 = Migrator::up_to(Version::new(1, 4));
+    let applied = v104.run(pool).await.unwrap();
+    assert_eq!(applied, [Version::new(1, 4)]);
+    let (name, days_left): (String, f64) = sqlx::query_as(
+        "SELECT name, round(julianday(expires_at) - julianday('now')) FROM api_tokens",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!((name.as_str(), days_left), ("old script", 90.0));
+    let pending: i64 = sqlx::query_scalar("SELECT count(*) FROM pending_sign_ins")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(pending, 0, "challenges without offered methods are dropped");
+    let refused = sqlx::query(
+        "INSERT INTO api_tokens (user_id, name, token_hash) VALUES (1, 'no expiry', ?)",
+    )
+    .bind("c".repeat(64))
+    .execute(pool)
+    .await;
+    assert!(refused.is_err(), "every token has an expiry");
+
+    assert_eq!(
+        v104.rollback_latest(pool).await.unwrap(),
+        Version::new(1, 4)
+    );
+    let names: Vec<String> = sqlx::query_scalar("SELECT name FROM api_tokens")
+        .fetch_all(pool)
+        .await
+        .unwrap();
+    assert_eq!(names, ["old script"], "rows survive the rollback");
+    assert!(sqlx::query("SELECT expires_at FROM api_tokens")
+        .fetch_all(pool)
+        .await
+        .is_err());
+    assert_eq!(v104.run(pool).await.unwrap(), [Version::new(1, 4)]);
+}
