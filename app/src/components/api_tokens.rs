@@ -3,6 +3,8 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::api;
+use crate::domain::timestamp;
+use crate::domain::token_lifetime::{CHOICES, DEFAULT_DAYS};
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -11,6 +13,8 @@ struct TokenInfo {
     name: String,
     created_at: String,
     last_used_at: Option<String>,
+    expires_at: String,
+    expired: bool,
 }
 
 #[derive(Deserialize)]
@@ -19,15 +23,29 @@ struct Created {
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct NewToken {
     name: String,
+    expires_in_days: i64,
 }
 
-/// Personal API tokens: list, create (the token is shown once), revoke.
+fn lifetime_label(days: u16) -> String {
+    match days {
+        7 => "1 week".into(),
+        30 => "30 days".into(),
+        90 => "90 days".into(),
+        365 => "1 year".into(),
+        days => format!("{days} days"),
+    }
+}
+
+/// Personal API tokens: list, create with a chosen lifetime (the token is
+/// shown once), revoke.
 #[component]
 pub fn ApiTokens() -> impl IntoView {
     let tokens = LocalResource::new(|| api::get_json::<Vec<TokenInfo>>("/api/tokens"));
     let name = RwSignal::new(String::new());
+    let days = RwSignal::new(DEFAULT_DAYS.to_string());
     let shown_once = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
 
@@ -35,6 +53,10 @@ pub fn ApiTokens() -> impl IntoView {
         event.prevent_default();
         let body = NewToken {
             name: name.get_untracked().trim().to_owned(),
+            expires_in_days: days
+                .get_untracked()
+                .parse()
+                .unwrap_or(i64::from(DEFAULT_DAYS)),
         };
         if body.name.is_empty() {
             error.set(Some("name: give the token a name".into()));
@@ -65,6 +87,10 @@ pub fn ApiTokens() -> impl IntoView {
         <section class="card" aria-labelledby="tokens-title">
             <h2 id="tokens-title">"API tokens"</h2>
             <p>"Scripts and other programs use a token in an " <code>"Authorization: Bearer"</code> " header."</p>
+            <p class="hint">
+                "A token stops working when it expires, when you change your password and when you sign out everywhere. "
+                "It can read and change your bills, but cannot make tokens or change your password, email or second factors."
+            </p>
             {move || {
                 shown_once
                     .get()
@@ -86,6 +112,19 @@ pub fn ApiTokens() -> impl IntoView {
                     prop:value=move || name.get()
                     on:input=move |ev| name.set(event_target_value(&ev))
                 />
+                <label for="token-days">"Expires after"</label>
+                <select
+                    id="token-days"
+                    prop:value=move || days.get()
+                    on:change=move |ev| days.set(event_target_value(&ev))
+                >
+                    {CHOICES
+                        .iter()
+                        .map(|choice| {
+                            view! { <option value=choice.to_string()>{lifetime_label(*choice)}</option> }
+                        })
+                        .collect_view()}
+                </select>
                 <button type="submit" class="button">"Create token"</button>
             </form>
             <p class="field-error" role="alert">{move || error.get()}</p>
@@ -98,11 +137,17 @@ pub fn ApiTokens() -> impl IntoView {
                         .into_iter()
                         .map(|token| {
                             let id = token.id;
+                            let expiry = if token.expired {
+                                format!(" · expired {}", timestamp::day(&token.expires_at))
+                            } else {
+                                format!(" · expires {}", timestamp::day(&token.expires_at))
+                            };
                             view! {
                                 <li>
                                     <strong>{token.name}</strong>
                                     " · created " {token.created_at}
                                     " · last used " {token.last_used_at.unwrap_or_else(|| "never".into())}
+                                    <span data-testid="token-expiry">{expiry}</span>
                                     <button type="button" class="button button--quiet" on:click=move |_| revoke(id)>
                                         "Revoke"
                                     </button>

@@ -71,13 +71,33 @@ pub fn SecurityKeys() -> impl IntoView {
             }
         });
     };
-    let remove = move |id: i64| {
+    // The key being removed (id and name): removing one asks for the
+    // password first, as the account gets weaker.
+    let removing = RwSignal::new(None::<(i64, String)>);
+    let password = RwSignal::new(String::new());
+    let confirm_removal = move |event: SubmitEvent| {
+        event.prevent_default();
+        let Some((id, _)) = removing.get_untracked() else {
+            return;
+        };
+        let body = serde_json::json!({ "currentPassword": password.get_untracked() });
         leptos::task::spawn_local(async move {
-            match api::delete(&format!("/api/auth/security-keys/{id}")).await {
-                Ok(()) => keys.refetch(),
+            let path = format!("/api/auth/security-keys/{id}");
+            match api::send_json::<_, serde_json::Value>("DELETE", &path, &body).await {
+                Ok(_) => {
+                    removing.set(None);
+                    password.set(String::new());
+                    error.set(None);
+                    keys.refetch();
+                }
                 Err(failure) => error.set(Some(failure.message())),
             }
         });
+    };
+    let cancel_removal = move |_| {
+        removing.set(None);
+        password.set(String::new());
+        error.set(None);
     };
 
     view! {
@@ -91,7 +111,7 @@ pub fn SecurityKeys() -> impl IntoView {
                         .unwrap_or_default()
                         .into_iter()
                         .map(|key| {
-                            let id = key.id;
+                            let chosen = (key.id, key.name.clone());
                             let label = format!("Remove {}", key.name);
                             view! {
                                 <li>
@@ -100,7 +120,15 @@ pub fn SecurityKeys() -> impl IntoView {
                                         {format!("added {}", timestamp::day(&key.created_at))}
                                         {key.last_used_at.map(|at| format!(", last used {}", timestamp::day(&at)))}
                                     </span>
-                                    <button type="button" class="button button--quiet" aria-label=label on:click=move |_| remove(id)>
+                                    <button
+                                        type="button"
+                                        class="button button--quiet"
+                                        aria-label=label
+                                        on:click=move |_| {
+                                            password.set(String::new());
+                                            removing.set(Some(chosen.clone()));
+                                        }
+                                    >
                                         "Remove"
                                     </button>
                                 </li>
@@ -109,6 +137,30 @@ pub fn SecurityKeys() -> impl IntoView {
                         .collect_view()
                 }}
             </ul>
+            {move || {
+                removing
+                    .get()
+                    .map(|(_, key_name)| {
+                        view! {
+                            <form class="inline-form" on:submit=confirm_removal>
+                                <label for="key-remove-password">
+                                    {format!("Your password, to remove {key_name}")}
+                                </label>
+                                <input
+                                    id="key-remove-password"
+                                    type="password"
+                                    autocomplete="current-password"
+                                    prop:value=move || password.get()
+                                    on:input=move |ev| password.set(event_target_value(&ev))
+                                />
+                                <button type="submit" class="button">"Remove key"</button>
+                                <button type="button" class="button button--quiet" on:click=cancel_removal>
+                                    "Cancel"
+                                </button>
+                            </form>
+                        }
+                    })
+            }}
             <form class="inline-form" on:submit=add>
                 <label for="key-name">"Name of the new key"</label>
                 <input
