@@ -53,10 +53,15 @@ test("the bootstrap admin signs in, makes an API token and signs out", async ({ 
   expect(visible).not.toContain("tally_session");
 
   await page.getByLabel("Token name").fill("e2e script");
+  await expect(page.getByLabel("Expires after")).toHaveValue("90");
+  await page.getByLabel("Expires after").selectOption("30");
   await page.getByRole("button", { name: "Create token" }).click();
   const token = (await page.getByTestId("new-token").textContent()) ?? "";
   expect(token).toMatch(/^tally_pat_/);
   await expect(page.getByRole("listitem").filter({ hasText: "e2e script" })).toBeVisible();
+  await expect(page.getByRole("listitem").filter({ hasText: "e2e script" }).getByTestId("token-expiry")).toContainText(
+    "expires 20",
+  );
   await page.screenshot({ path: testInfo.outputPath("profile.png"), fullPage: true });
 
   // The token works for a program, without cookies.

@@ -121,7 +121,15 @@ pub fn ApiTokens() -> impl IntoView {
                     {CHOICES
                         .iter()
                         .map(|choice| {
-                            view! { <option value=choice.to_string()>{lifetime_label(*choice)}</option> }
+                            let value = choice.to_string();
+                            // `selected` as well as the select's value, so
+                            // the default shows even if the value was set
+                            // before the options existed.
+                            let selected = {
+                                let value = value.clone();
+                                move || days.get() == value
+                            };
+                            view! { <option value=value selected=selected>{lifetime_label(*choice)}</option> }
                         })
                         .collect_view()}
                 </select>
