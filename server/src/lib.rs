@@ -11,6 +11,7 @@ pub mod error;
 pub mod extract;
 pub mod health_check;
 pub mod middleware;
+pub mod page_cache;
 pub mod panic_exit;
 pub mod routes;
 pub mod shutdown;

@@ -40,6 +40,7 @@ use secrecy::ExposeSecret;
 
 use crate::config::{Settings, HASH_FILE_NAME};
 use crate::middleware;
+use crate::page_cache::PageCache;
 use crate::routes;
 use crate::state::{AppState, Services};
 use crate::static_assets::{self, StaticAssets};
@@ -199,6 +200,7 @@ impl Application {
                 write_gate,
                 submissions,
                 operations,
+                page_cache: PageCache::default(),
             }),
             assets,
         );

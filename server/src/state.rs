@@ -17,6 +17,7 @@ use app::ssr::secrets::Keyring;
 use app::ssr::write_gate::WriteGate;
 
 use crate::config::Settings;
+use crate::page_cache::PageCache;
 
 /// What every handler can reach, behind one `Arc`: axum clones the state
 /// for every extractor and `from_fn_with_state` layer of every request, and
@@ -63,6 +64,8 @@ pub struct Services {
     pub submissions: SubmissionWriter,
     /// Runs and records long-running operations.
     pub operations: Arc<Engine>,
+    /// The marketing pages as anonymous visitors see them.
+    pub page_cache: PageCache,
 }
 
 impl FromRef<AppState> for LeptosOptions {

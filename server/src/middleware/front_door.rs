@@ -1,6 +1,7 @@
 //! The request policies every page and API route passes, in one layer:
 //! the deadline around everything, then the canonical host, CSRF and the
-//! signed-in pages' redirect, then the handler, and the cache policy on
+//! signed-in pages' redirect, then the handler (or, for a marketing page an
+//! anonymous visitor asks for, its copy in `page_cache`), and the cache policy on
 //! whatever comes back. Each policy is a plain function in its own module;
 //! this layer only runs them in order. As five `from_fn` layers they cost a
 //! boxed clone of the inner service and a boxed future each, per request,
@@ -11,6 +12,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 
 use super::{cache_control, csrf, deadline, hosts, signed_in_pages};
+use crate::page_cache::PageCache;
 use crate::state::AppState;
 
 pub async fn apply(State(state): State<AppState>, request: Request, next: Next) -> Response {
@@ -36,5 +38,12 @@ async fn admit(state: &AppState, request: Request, next: Next) -> Response {
     if let Some(redirect) = signed_in_pages::redirect_to_sign_in(state, &head).await {
         return redirect;
     }
-    next.run(Request::from_parts(head, body)).await
+    let Some(page) = PageCache::key(&head) else {
+        return next.run(Request::from_parts(head, body)).await;
+    };
+    if let Some(answer) = state.page_cache.answer(page) {
+        return answer;
+    }
+    let rendered = next.run(Request::from_parts(head, body)).await;
+    state.page_cache.keep(page, rendered).await
 }
