@@ -10,6 +10,7 @@ pub mod cookies;
 pub mod error;
 pub mod extract;
 pub mod health_check;
+pub mod log_writer;
 pub mod middleware;
 pub mod page_cache;
 pub mod panic_exit;

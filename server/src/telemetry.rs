@@ -3,8 +3,9 @@
 //! `info`).
 //!
 //! What each request costs: one JSON line (the access line, with the
-//! request id of its span), formatted once and handed to a background
-//! writer thread, so no request waits on the disk. The access line goes to
+//! request id of its span), formatted once and appended to the buffer a
+//! background thread writes out (`log_writer`), so no request waits on the
+//! disk. The access line goes to
 //! the file only; stdout carries the rest (start-up, warnings, errors),
 //! which is what an operator reads in `docker logs`. Writing every request
 //! twice cost more than the health handler itself.
@@ -13,29 +14,31 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use tracing_appender::non_blocking::{NonBlockingBuilder, WorkerGuard};
 use tracing_appender::rolling::{RollingFileAppender, Rotation};
 use tracing_subscriber::filter::filter_fn;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{fmt, EnvFilter, Layer};
 
+use crate::log_writer::BatchedWriter;
+
 /// The target of the per-request access line (tower-http's trace layer).
 const ACCESS_TARGET: &str = "tower_http::trace";
 
-/// The file writer's background thread. It is process-wide like the
-/// subscriber it serves; `flush` drains it before the process exits (a
-/// panic exits at once, and its log line must be on disk by then).
-static FILE_WRITER: Mutex<Option<WorkerGuard>> = Mutex::new(None);
+/// The file writer. It is process-wide like the subscriber it serves;
+/// `flush` writes out what it holds before the process exits (a panic exits
+/// at once, and its log line must be on disk by then).
+static FILE_WRITER: Mutex<Option<BatchedWriter<RollingFileAppender>>> = Mutex::new(None);
 
-/// Writes out every log line still queued. Call before the process exits.
+/// Writes out every log line still buffered. Call before the process exits.
 pub fn flush() {
-    let guard = match FILE_WRITER.lock() {
+    let writer = match FILE_WRITER.lock() {
         Ok(mut writer) => writer.take(),
         Err(poisoned) => poisoned.into_inner().take(),
     };
-    // Dropping the guard waits (up to a second) for the queue to drain.
-    drop(guard);
+    if let Some(Err(error)) = writer.map(|writer| writer.stop()) {
+        eprintln!("cannot write the log file: {error}");
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -66,15 +69,10 @@ pub fn init(log_dir: &Path) -> Result<(), TelemetryError> {
         .filename_suffix("log")
         .build(log_dir)
         .map_err(|error| log_dir_error(error.to_string()))?;
-    // Not lossy: when the queue is full, requests wait rather than lines
-    // being dropped.
-    let (file, guard) = NonBlockingBuilder::default()
-        .lossy(false)
-        .thread_name("tally-log-writer")
-        .finish(file);
+    let file = BatchedWriter::start(file).map_err(|error| log_dir_error(error.to_string()))?;
     match FILE_WRITER.lock() {
-        Ok(mut writer) => *writer = Some(guard),
-        Err(poisoned) => *poisoned.into_inner() = Some(guard),
+        Ok(mut writer) => *writer = Some(file.clone()),
+        Err(poisoned) => *poisoned.into_inner() = Some(file.clone()),
     }
 
     tracing_subscriber::registry()
