@@ -6,6 +6,12 @@ use server::config::Settings;
 use server::startup::Application;
 use server::{commands, health_check, panic_exit, shutdown, telemetry};
 
+/// mimalloc rather than the system allocator: a request allocates and frees
+/// dozens of small blocks (headers, span data, the log line), and glibc's
+/// malloc and free were a tenth of a cheap route's profile.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     panic_exit::install();
     let cli = Cli::parse();

@@ -40,6 +40,7 @@ use secrecy::ExposeSecret;
 
 use crate::config::{Settings, HASH_FILE_NAME};
 use crate::middleware;
+use crate::middleware::edge::Edge;
 use crate::page_cache::PageCache;
 use crate::routes;
 use crate::state::{AppState, Services};
@@ -77,7 +78,7 @@ pub enum StartupError {
 
 pub struct Application {
     listener: TcpListener,
-    router: Router,
+    router: Edge<Router>,
     pool: SqlitePool,
     shutdown_grace: Duration,
     _lock: DataDirLock,
@@ -225,8 +226,9 @@ impl Application {
         let (begin_shutdown, shutdown_begun) = tokio::sync::oneshot::channel::<()>();
         let server = axum::serve(
             self.listener,
-            self.router
-                .into_make_service_with_connect_info::<SocketAddr>(),
+            axum::ServiceExt::<axum::extract::Request>::into_make_service_with_connect_info::<
+                SocketAddr,
+            >(self.router),
         )
         .with_graceful_shutdown(async {
             let _ = shutdown_begun.await;
@@ -335,7 +337,7 @@ fn leptos_options(settings: &Settings) -> LeptosOptions {
         .build()
 }
 
-fn router(state: AppState, assets: StaticAssets) -> Router {
+fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
     let routes = generate_route_list(app::App);
     let settings = state.settings.clone();
     let leptos_options = state.leptos_options.clone();
@@ -373,7 +375,7 @@ fn router(state: AppState, assets: StaticAssets) -> Router {
             "/pkg/{*path}",
             axum::routing::get(static_assets::serve).with_state(assets),
         );
-    middleware::request_id::apply(middleware::security_headers::apply(router))
+    Edge::new(router)
 }
 
 /// Cross-origin access for `CORS_ORIGIN` only (preflight answered here);

@@ -2,8 +2,8 @@
 //! per day (`tally.YYYY-MM-DD.log`). `RUST_LOG` sets the filter (default
 //! `info`).
 //!
-//! What each request costs: one JSON line (the access line, with the
-//! request id of its span), formatted once and appended to the buffer a
+//! What each request costs: one JSON line (the access line, with its
+//! request id as a field: `middleware::edge`), formatted once and appended to the buffer a
 //! background thread writes out (`log_writer`), so no request waits on the
 //! disk. The access line goes to
 //! the file only; stdout carries the rest (start-up, warnings, errors),
@@ -21,9 +21,8 @@ use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{fmt, EnvFilter, Layer};
 
 use crate::log_writer::BatchedWriter;
+use crate::middleware::edge::ACCESS_TARGET;
 
-/// The target of the per-request access line (tower-http's trace layer).
-const ACCESS_TARGET: &str = "tower_http::trace";
 
 /// The file writer. It is process-wide like the subscriber it serves;
 /// `flush` writes out what it holds before the process exits (a panic exits

@@ -186,7 +186,14 @@ async fn each_request_id_appears_in_the_json_log_file() {
             );
             for line in std::fs::read_to_string(&path).unwrap().lines() {
                 let json: serde_json::Value = serde_json::from_str(line).expect("JSON lines");
-                if json["span"]["request_id"] == request_id.as_str() {
+                // The access line carries the id, method, path and status
+                // as its own fields.
+                if json["target"] == "tally::access"
+                    && json["fields"]["request_id"] == request_id.as_str()
+                {
+                    assert_eq!(json["fields"]["path"], "/api/health", "{line}");
+                    assert_eq!(json["fields"]["method"], "GET", "{line}");
+                    assert_eq!(json["fields"]["status"], 200, "{line}");
                     found = true;
                 }
             }

@@ -2,7 +2,7 @@
 //! `PUBLIC_ALT_BASE_URL` alike; a `www.` host answers 301 to the root of the
 //! base URL; plain HTTP (as a trusted proxy reports it in
 //! `X-Forwarded-Proto`) answers 301 to the same address over HTTPS. HSTS is
-//! set on every response by `security_headers`.
+//! set on every response by `edge`.
 
 use std::net::SocketAddr;
 
