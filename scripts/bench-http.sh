@@ -76,7 +76,7 @@ pids+=("$peer_full_pid")
 
 tally_port=$(free_port)
 LEPTOS_SITE_ADDR="127.0.0.1:$tally_port" LEPTOS_SITE_ROOT=target/site \
-DATA_DIR="$work/data" LOG_DIR="$work/logs" RATE_LIMIT_PER_MINUTE=100000 \
+DATA_DIR="$work/data" LOG_DIR="$work/logs" RATE_LIMIT_PER_MINUTE=100000 TRUSTED_PROXIES=127.0.0.1 \
   "$tally" serve >"$work/tally.out" 2>&1 &
 tally_pid=$!
 pids+=("$tally_pid")
@@ -138,6 +138,8 @@ for line in open(sys.argv[1]):
         extra.update(dict(p.split("=") for p in parts[1:]))
     else:
         rows[parts[0]] = (float(parts[1]), float(parts[2]))
+        if parts[3] != "0" or parts[4] != "-":
+            extra.setdefault("invalid", []).append(parts[0])
 r = lambda a, b: rows[a][0] / rows[b][0]
 checks = [
     ("health / bare axum", r("tally_health", "bare_health"), 0.5),
@@ -151,6 +153,8 @@ checks = [
 ]
 for name, value, target in checks:
     print(f"  {name:34s} {value:8.2f}x   target >= {target}x   {'met' if value >= target else 'NOT MET'}")
+for name in extra.get("invalid", []):
+    print(f"  INVALID: {name} had non-2xx answers or socket errors; its figures are not comparable")
 print(f"  peak RSS: Tally {int(extra['tally_kb']) // 1024} MiB, peer {int(extra['peer_kb']) // 1024} MiB; leads stored by Tally: {extra['tally_leads']}")
 PY
 echo "(figures in $results)"
