@@ -23,7 +23,6 @@ use tracing_subscriber::{fmt, EnvFilter, Layer};
 use crate::log_writer::BatchedWriter;
 use crate::middleware::edge::ACCESS_TARGET;
 
-
 /// The file writer. It is process-wide like the subscriber it serves;
 /// `flush` writes out what it holds before the process exits (a panic exits
 /// at once, and its log line must be on disk by then).
