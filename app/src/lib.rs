@@ -4,6 +4,7 @@
 
 pub mod api;
 pub mod components;
+pub mod contract;
 pub mod domain;
 pub mod pages;
 pub mod response_status;

@@ -3,11 +3,10 @@
 
 use std::time::Duration;
 
+use app::contract::error::{ErrorBody, ErrorDetail, ErrorStatus};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::Serialize;
-use serde_json::json;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -100,21 +99,6 @@ impl From<app::ssr::operations::OperationsError> for ApiError {
     }
 }
 
-/// Google's JSON error shape (AIP-193), used by every JSON API of Tally.
-#[derive(Serialize)]
-struct ErrorBody {
-    error: ErrorDetail,
-}
-
-#[derive(Serialize)]
-struct ErrorDetail {
-    code: u16,
-    message: String,
-    status: &'static str,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    details: Vec<serde_json::Value>,
-}
-
 impl ApiError {
     fn status(&self) -> (StatusCode, &'static str) {
         match self {
@@ -149,21 +133,22 @@ impl IntoResponse for ApiError {
             self.to_string()
         };
         let details = match &self {
-            Self::InvalidField { field, description } => vec![json!({
-                "@type": "type.googleapis.com/google.rpc.BadRequest",
-                "fieldViolations": [{"field": field, "description": description}],
-            })],
-            Self::InvalidFields(violations) => vec![json!({
-                "@type": "type.googleapis.com/google.rpc.BadRequest",
-                "fieldViolations": violations,
-            })],
-            _ => Vec::new(),
+            Self::InvalidField { field, description } => Some(vec![ErrorDetail::BadRequest {
+                field_violations: vec![app::domain::contact::FieldViolation {
+                    field: field.clone(),
+                    description: description.clone(),
+                }],
+            }]),
+            Self::InvalidFields(violations) => Some(vec![ErrorDetail::BadRequest {
+                field_violations: violations.clone(),
+            }]),
+            _ => None,
         };
         let body = ErrorBody {
-            error: ErrorDetail {
+            error: ErrorStatus {
                 code: status.as_u16(),
                 message,
-                status: name,
+                status: name.to_owned(),
                 details,
             },
         };

@@ -5,6 +5,9 @@
 
 mod support;
 
+use app::contract::account::Me;
+use app::contract::admin::{Invitation, Invite, Invited, UserSummary};
+use app::domain::role::Role;
 use reqwest::Method;
 use serde_json::{json, Value};
 use support::browser::Browser;
@@ -33,18 +36,15 @@ fn token_of(link: &str) -> String {
         .collect()
 }
 
-async fn invite(admin: &Browser, body: Value) -> String {
-    let response = admin
-        .request(Method::POST, "/api/admin/invitations")
-        .json(&body)
-        .send()
+async fn invite(admin: &Browser, request: Invite) -> String {
+    let made: Invited = admin
+        .call(Method::POST, "/api/admin/invitations", &request)
         .await
-        .unwrap();
-    assert_eq!(response.status(), 201);
-    let body = json_of(response).await;
-    let link = body["link"].as_str().unwrap().to_owned();
-    assert!(link.contains("/register?invitation="), "{link}");
-    link
+        .unwrap_or_else(|(status, error)| panic!("{status}: {error:?}"))
+        .expect("a body");
+    assert_eq!(made.invitation.role, request.role.unwrap_or_default());
+    assert!(made.link.contains("/register?invitation="), "{}", made.link);
+    made.link
 }
 
 #[test]
@@ -86,12 +86,24 @@ fn a_fresh_install_without_bootstrap_settings_prints_a_one_time_setup_link() {
 async fn an_invitation_for_an_address_is_used_once_by_that_address() {
     let app = app_with_admin().await;
     let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let link = invite(&admin, json!({ "email": "carol@example.com" })).await;
+    let link = invite(
+        &admin,
+        Invite {
+            email: Some("carol@example.com".into()),
+            role: None,
+        },
+    )
+    .await;
     let token = token_of(&link);
-    let pending = admin.json("/api/admin/invitations").await;
-    assert_eq!(pending.as_array().unwrap().len(), 1);
+    let pending: Vec<Invitation> = admin.get("/api/admin/invitations").await;
+    assert_eq!(pending.len(), 1);
+    assert_eq!(pending[0].email.as_deref(), Some("carol@example.com"));
     assert!(
-        !pending.to_string().contains(&token),
+        !admin
+            .json("/api/admin/invitations")
+            .await
+            .to_string()
+            .contains(&token),
         "the token is shown once"
     );
 
@@ -125,10 +137,11 @@ async fn an_invitation_for_an_address_is_used_once_by_that_address() {
         200,
         "a failed attempt does not use the link up"
     );
-    assert_eq!(json_of(ok).await["user"]["role"], "user");
+    let me: Me = ok.json().await.unwrap();
+    assert_eq!(me.user.role, Role::User);
 
-    let pending = admin.json("/api/admin/invitations").await;
-    assert_eq!(pending, json!([]));
+    let pending: Vec<Invitation> = admin.get("/api/admin/invitations").await;
+    assert_eq!(pending, []);
     let mut again = Browser::open(&app.address).await;
     let reused = again
         .register(
@@ -180,14 +193,14 @@ async fn registration_without_an_invitation_needs_open_registration() {
 }
 
 async fn registered_user(app: &TestApp, admin: &Browser, email: &str) -> (Browser, i64) {
-    let token = token_of(&invite(admin, json!({})).await);
+    let token = token_of(&invite(admin, Invite::default()).await);
     let mut browser = Browser::open(&app.address).await;
     let response = browser
         .register(json!({ "invitation": token, "email": email, "password": PASSWORD }))
         .await;
     assert_eq!(response.status(), 200);
-    let id = json_of(response).await["user"]["id"].as_i64().unwrap();
-    (browser, id)
+    let me: Me = response.json().await.unwrap();
+    (browser, me.user.id)
 }
 
 #[tokio::test]
@@ -207,15 +220,12 @@ async fn a_disabled_account_is_signed_out_everywhere_until_enabled() {
         .unwrap()
         .to_owned();
 
-    let listed = admin.json("/api/admin/users").await;
-    let row = listed
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|u| u["id"] == erin_id)
-        .unwrap();
-    assert_eq!(row["disabled"], false);
-    assert!(row.get("passwordHash").is_none() && !listed.to_string().contains("argon2"));
+    let listed: Vec<UserSummary> = admin.get("/api/admin/users").await;
+    let row = listed.iter().find(|u| u.id == erin_id).unwrap();
+    assert!(!row.disabled);
+    assert_eq!(row.role, Role::User);
+    let raw = admin.json("/api/admin/users").await;
+    assert!(!raw.to_string().contains("passwordHash") && !raw.to_string().contains("argon2"));
 
     let path = format!("/api/admin/users/{erin_id}/disable");
     assert_eq!(admin.status(Method::POST, &path).await, 204);
@@ -234,9 +244,7 @@ async fn a_disabled_account_is_signed_out_everywhere_until_enabled() {
         401
     );
 
-    let admin_id = admin.json("/api/auth/me").await["user"]["id"]
-        .as_i64()
-        .unwrap();
+    let admin_id = admin.get::<Me>("/api/auth/me").await.user.id;
     let own = admin
         .request(
             Method::POST,

@@ -6,6 +6,7 @@
 
 mod support;
 
+use app::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
 use app::ssr::migrate::{Migrator, Version};
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -24,13 +25,22 @@ async fn app() -> TestApp {
 }
 
 /// Makes a token from the browser session; its secret and id.
-async fn token(browser: &Browser, body: Value) -> (String, i64) {
-    let (status, created) = browser.send(Method::POST, "/api/tokens", body).await;
-    assert_eq!(status, 201, "{created}");
-    (
-        created["token"].as_str().unwrap().to_owned(),
-        created["info"]["id"].as_i64().unwrap(),
-    )
+async fn token(browser: &Browser, name: &str, expires_in_days: Option<i64>) -> (String, i64) {
+    let request = CreateToken {
+        name: name.to_owned(),
+        expires_in_days,
+    };
+    let created: CreatedToken = browser
+        .call(Method::POST, "/api/tokens", &request)
+        .await
+        .unwrap_or_else(|(status, error)| panic!("{status}: {error:?}"))
+        .expect("a body");
+    (created.token, created.info.id)
+}
+
+/// The user's tokens as the list answers them.
+async fn listed(browser: &Browser) -> Vec<ApiTokenInfo> {
+    browser.get("/api/tokens").await
 }
 
 /// A programmatic client's request: the token, no cookies, no CSRF header.
@@ -68,7 +78,7 @@ async fn a_token_cannot_make_tokens_or_change_credentials_or_second_factors() {
     let app = app().await;
     let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
     let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
-    let (secret, _) = token(&browser, json!({ "name": "script" })).await;
+    let (secret, _) = token(&browser, "script", None).await;
     let key: i64 = sqlx::query_scalar(
         "INSERT INTO webauthn_credentials (user_id, credential_id, name, passkey)
          VALUES (1, 'cred', 'Desk key', '{}') RETURNING id",
@@ -176,37 +186,32 @@ async fn a_token_lives_for_the_days_chosen_and_answers_401_after() {
     let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
     let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
 
-    for days in [json!(0), json!(-1), json!(366), json!(100000)] {
-        let (status, body) = browser
-            .send(
-                Method::POST,
-                "/api/tokens",
-                json!({ "name": "ci", "expiresInDays": days }),
-            )
-            .await;
-        assert_eq!(status, 400, "{days}: {body}");
-        assert_eq!(
-            body["error"]["details"][0]["fieldViolations"][0]["field"], "expiresInDays",
-            "{body}"
-        );
+    for days in [0, -1, 366, 100_000] {
+        let request = CreateToken {
+            name: "ci".into(),
+            expires_in_days: Some(days),
+        };
+        let (status, error) = browser
+            .call::<_, CreatedToken>(Method::POST, "/api/tokens", &request)
+            .await
+            .expect_err("out of range");
+        assert_eq!(status, 400, "{days}: {error:?}");
+        assert_eq!(error.field_violations()[0].field, "expiresInDays");
     }
-    let (_, default_id) = token(&browser, json!({ "name": "default" })).await;
+    let (_, default_id) = token(&browser, "default", None).await;
     assert_eq!(lifetime_days(&pool, default_id).await, 90.0);
-    let (week, week_id) = token(&browser, json!({ "name": "week", "expiresInDays": 7 })).await;
+    let (week, week_id) = token(&browser, "week", Some(7)).await;
     assert_eq!(lifetime_days(&pool, week_id).await, 7.0);
-    let (_, year_id) = token(&browser, json!({ "name": "year", "expiresInDays": 365 })).await;
+    let (_, year_id) = token(&browser, "year", Some(365)).await;
     assert_eq!(lifetime_days(&pool, year_id).await, 365.0);
 
-    let listed = browser.json("/api/tokens").await;
-    let listed_week = listed
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["id"] == week_id)
-        .unwrap()
-        .clone();
-    assert_eq!(listed_week["expired"], false);
-    assert!(listed_week["expiresAt"].as_str().unwrap().ends_with('Z'));
+    let listed_week = listed(&browser)
+        .await
+        .into_iter()
+        .find(|t| t.id == week_id)
+        .unwrap();
+    assert!(!listed_week.expired);
+    assert!(listed_week.expires_at.ends_with('Z'));
 
     let (status, _) = bearer(&app, &week, Method::GET, "/api/auth/me", json!({})).await;
     assert_eq!(status, 200);
@@ -220,22 +225,20 @@ async fn a_token_lives_for_the_days_chosen_and_answers_401_after() {
     .unwrap();
     let (status, _) = bearer(&app, &week, Method::GET, "/api/auth/me", json!({})).await;
     assert_eq!(status, 401, "an expired token");
-    let listed = browser.json("/api/tokens").await;
-    let listed_week = listed
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["id"] == week_id)
+    let listed_week = listed(&browser)
+        .await
+        .into_iter()
+        .find(|t| t.id == week_id)
         .unwrap();
-    assert_eq!(listed_week["expired"], true, "still listed, marked expired");
+    assert!(listed_week.expired, "still listed, marked expired");
 }
 
 #[tokio::test]
 async fn a_password_change_and_signing_out_everywhere_end_every_token() {
     let app = app().await;
     let mut browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
-    let (first, _) = token(&browser, json!({ "name": "first" })).await;
-    let (second, _) = token(&browser, json!({ "name": "second" })).await;
+    let (first, _) = token(&browser, "first", None).await;
+    let (second, _) = token(&browser, "second", None).await;
     for secret in [&first, &second] {
         let (status, _) = bearer(&app, secret, Method::GET, "/api/auth/me", json!({})).await;
         assert_eq!(status, 200);
@@ -259,9 +262,9 @@ async fn a_password_change_and_signing_out_everywhere_end_every_token() {
         200,
         "the session that changed it stays"
     );
-    assert_eq!(browser.json("/api/tokens").await, json!([]));
+    assert_eq!(listed(&browser).await, []);
 
-    let (third, _) = token(&browser, json!({ "name": "third" })).await;
+    let (third, _) = token(&browser, "third", None).await;
     let (status, _) = bearer(&app, &third, Method::GET, "/api/auth/me", json!({})).await;
     assert_eq!(status, 200);
     let (status, _) = browser
@@ -272,7 +275,7 @@ async fn a_password_change_and_signing_out_everywhere_end_every_token() {
     assert_eq!(status, 401, "a token after signing out everywhere");
 
     browser = Browser::signed_in(&app.address, ADMIN, new_password).await;
-    assert_eq!(browser.json("/api/tokens").await, json!([]));
+    assert_eq!(listed(&browser).await, []);
 }
 
 #[tokio::test]

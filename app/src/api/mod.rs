@@ -4,8 +4,7 @@
 //! calls; on the server these answer [`ApiFailure::Unavailable`], and pages
 //! only call them from event handlers and client-side effects.
 
-use serde::{Deserialize, Serialize};
-
+use crate::contract::error::ErrorBody;
 use crate::domain::contact::FieldViolation;
 
 #[cfg(feature = "hydrate")]
@@ -79,35 +78,11 @@ impl ApiFailure {
     }
 }
 
-/// Tally's JSON error body (AIP-193 with BadRequest details).
-#[derive(Deserialize)]
-struct ErrorBody {
-    error: ErrorDetail,
-}
-
-#[derive(Deserialize)]
-struct ErrorDetail {
-    message: String,
-    #[serde(default)]
-    details: Vec<Detail>,
-}
-
-#[derive(Deserialize)]
-struct Detail {
-    #[serde(rename = "fieldViolations", default)]
-    field_violations: Vec<FieldViolation>,
-}
-
 /// Reads an error response body into an [`ApiFailure`].
 pub fn failure_from(status: u16, body: &str) -> ApiFailure {
     match serde_json::from_str::<ErrorBody>(body) {
         Ok(parsed) => {
-            let violations: Vec<FieldViolation> = parsed
-                .error
-                .details
-                .into_iter()
-                .flat_map(|detail| detail.field_violations)
-                .collect();
+            let violations = parsed.field_violations();
             ApiFailure::Answered {
                 status,
                 field: violations.first().map(|violation| violation.field.clone()),
@@ -122,21 +97,6 @@ pub fn failure_from(status: u16, body: &str) -> ApiFailure {
             violations: Vec::new(),
         },
     }
-}
-
-/// The signed-in user as `/api/auth/me` returns it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Me {
-    pub id: i64,
-    pub email: String,
-    pub name: String,
-    pub role: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MeBody {
-    pub user: Me,
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@ use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use serde::Serialize;
 
-use crate::api::{self, Me, MeBody};
+use crate::api;
+use crate::contract::account::{Me, User};
 use crate::domain::password_policy;
 
 #[derive(Serialize)]
@@ -22,7 +23,7 @@ struct PasswordChange {
 
 /// Name and email (a new email needs the current password).
 #[component]
-pub fn AccountDetails(user: Me) -> impl IntoView {
+pub fn AccountDetails(user: User) -> impl IntoView {
     let original_email = user.email.clone();
     let name = RwSignal::new(user.name.clone());
     let email = RwSignal::new(user.email.clone());
@@ -52,7 +53,7 @@ pub fn AccountDetails(user: Me) -> impl IntoView {
                 current_password: email_changed().then(|| current.get_untracked()),
             };
             leptos::task::spawn_local(async move {
-                match api::send_json::<_, MeBody>("PUT", "/api/profile", &body).await {
+                match api::send_json::<_, Me>("PUT", "/api/profile", &body).await {
                     Ok(_) => {
                         error.set(None);
                         current.set(String::new());
@@ -70,7 +71,7 @@ pub fn AccountDetails(user: Me) -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="account-title">
             <h2 id="account-title">"Account"</h2>
-            <p>"Role: " {user.role.clone()}</p>
+            <p>"Role: " {user.role.as_str()}</p>
             <form on:submit=save novalidate>
                 <div class="field">
                     <label for="profile-name">"Name"</label>

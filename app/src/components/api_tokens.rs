@@ -1,33 +1,9 @@
-use leptos::ev::SubmitEvent;
-use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
-
 use crate::api;
+use crate::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
 use crate::domain::timestamp;
 use crate::domain::token_lifetime::{CHOICES, DEFAULT_DAYS};
-
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TokenInfo {
-    id: i64,
-    name: String,
-    created_at: String,
-    last_used_at: Option<String>,
-    expires_at: String,
-    expired: bool,
-}
-
-#[derive(Deserialize)]
-struct Created {
-    token: String,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct NewToken {
-    name: String,
-    expires_in_days: i64,
-}
+use leptos::ev::SubmitEvent;
+use leptos::prelude::*;
 
 fn lifetime_label(days: u16) -> String {
     match days {
@@ -43,7 +19,7 @@ fn lifetime_label(days: u16) -> String {
 /// shown once), revoke.
 #[component]
 pub fn ApiTokens() -> impl IntoView {
-    let tokens = LocalResource::new(|| api::get_json::<Vec<TokenInfo>>("/api/tokens"));
+    let tokens = LocalResource::new(|| api::get_json::<Vec<ApiTokenInfo>>("/api/tokens"));
     let name = RwSignal::new(String::new());
     let days = RwSignal::new(DEFAULT_DAYS.to_string());
     let shown_once = RwSignal::new(None::<String>);
@@ -51,19 +27,20 @@ pub fn ApiTokens() -> impl IntoView {
 
     let create = move |event: SubmitEvent| {
         event.prevent_default();
-        let body = NewToken {
+        let body = CreateToken {
             name: name.get_untracked().trim().to_owned(),
-            expires_in_days: days
-                .get_untracked()
-                .parse()
-                .unwrap_or(i64::from(DEFAULT_DAYS)),
+            expires_in_days: Some(
+                days.get_untracked()
+                    .parse()
+                    .unwrap_or(i64::from(DEFAULT_DAYS)),
+            ),
         };
         if body.name.is_empty() {
             error.set(Some("name: give the token a name".into()));
             return;
         }
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, Created>("POST", "/api/tokens", &body).await {
+            match api::send_json::<_, CreatedToken>("POST", "/api/tokens", &body).await {
                 Ok(created) => {
                     shown_once.set(created.map(|c| c.token));
                     name.set(String::new());

@@ -3,11 +3,7 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_location;
 
 use crate::api;
-
-#[derive(Clone, Debug, serde::Deserialize)]
-struct Session {
-    user: Option<api::Me>,
-}
+use crate::contract::account::Session;
 
 /// The frame every page sits in: a skip link, the site header with its
 /// navigation, the page's `<main>`, and the footer.

@@ -13,6 +13,7 @@ pub mod password_policy;
 pub mod pay_period;
 pub mod preferences;
 pub mod redirect;
+pub mod role;
 pub mod text;
 pub mod timestamp;
 pub mod token_lifetime;

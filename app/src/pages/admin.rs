@@ -1,51 +1,14 @@
+use crate::api;
+use crate::components::maintenance::Maintenance;
+use crate::components::submissions::Submissions;
+use crate::contract::account::Me;
+use crate::contract::admin::{Invitation, Invite, Invited, RegistrationSetting, UserSummary};
+use crate::domain::role::Role;
+use crate::domain::timestamp;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
-use serde::{Deserialize, Serialize};
-
-use crate::api;
-use crate::components::maintenance::Maintenance;
-use crate::components::submissions::Submissions;
-use crate::domain::timestamp;
-
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct UserSummary {
-    id: i64,
-    email: String,
-    name: String,
-    role: String,
-    disabled: bool,
-    totp_enabled: bool,
-    security_keys: i64,
-    last_sign_in_at: Option<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Invitation {
-    id: i64,
-    email: Option<String>,
-    role: String,
-    expires_at: String,
-}
-
-#[derive(Deserialize)]
-struct Invited {
-    link: String,
-}
-
-#[derive(Serialize)]
-struct NewInvitation {
-    email: Option<String>,
-    role: String,
-}
-
-#[derive(Clone, Copy, Serialize, Deserialize)]
-struct RegistrationSetting {
-    open: bool,
-}
 
 /// `/admin`: the users of this Tally (disable, enable, reset a second
 /// factor), invitation links and open registration. The server checks the
@@ -57,10 +20,10 @@ pub fn AdminPage() -> impl IntoView {
         LocalResource::new(|| api::get_json::<Vec<Invitation>>("/api/admin/invitations"));
     let registration =
         LocalResource::new(|| api::get_json::<RegistrationSetting>("/api/admin/registration"));
-    let me = LocalResource::new(|| api::get_json::<api::MeBody>("/api/auth/me"));
+    let me = LocalResource::new(|| api::get_json::<Me>("/api/auth/me"));
     let my_id = move || me.get().and_then(Result::ok).map(|body| body.user.id);
     let invite_email = RwSignal::new(String::new());
-    let invite_role = RwSignal::new("user".to_owned());
+    let invite_role = RwSignal::new(Role::User);
     let new_link = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
     let status = RwSignal::new(None::<String>);
@@ -82,9 +45,9 @@ pub fn AdminPage() -> impl IntoView {
     let invite = move |event: SubmitEvent| {
         event.prevent_default();
         let email = invite_email.get_untracked().trim().to_owned();
-        let body = NewInvitation {
+        let body = Invite {
             email: (!email.is_empty()).then_some(email),
-            role: invite_role.get_untracked(),
+            role: Some(invite_role.get_untracked()),
         };
         leptos::task::spawn_local(async move {
             match api::send_json::<_, Invited>("POST", "/api/admin/invitations", &body).await {
@@ -168,7 +131,7 @@ pub fn AdminPage() -> impl IntoView {
                                         <tr>
                                             <td>{user.email.clone()}</td>
                                             <td>{user.name.clone()}</td>
-                                            <td>{user.role.clone()}</td>
+                                            <td>{user.role.as_str()}</td>
                                             <td>{factors}</td>
                                             <td>{user.last_sign_in_at.map(|at| timestamp::minute(&at)).unwrap_or_else(|| "never".into())}</td>
                                             <td>{if user.disabled { "disabled" } else { "active" }}</td>
@@ -209,9 +172,9 @@ pub fn AdminPage() -> impl IntoView {
                         <input id="invite-email" type="email" prop:value=move || invite_email.get()
                             on:input=move |ev| invite_email.set(event_target_value(&ev))/>
                         <label for="invite-role" class="visually-hidden">"Role"</label>
-                        <select id="invite-role" on:change=move |ev| invite_role.set(event_target_value(&ev))>
-                            <option value="user" selected>"User"</option>
-                            <option value="admin">"Administrator"</option>
+                        <select id="invite-role" on:change=move |ev| invite_role.set(Role::parse(&event_target_value(&ev)).unwrap_or_default())>
+                            <option value=Role::User.as_str() selected>{Role::User.label()}</option>
+                            <option value=Role::Admin.as_str()>{Role::Admin.label()}</option>
                         </select>
                         <button type="submit" class="button">"Create invitation link"</button>
                     </form>
@@ -222,7 +185,7 @@ pub fn AdminPage() -> impl IntoView {
                             view! {
                                 <li>
                                     <span>{invitation.email.unwrap_or_else(|| "anyone with the link".into())}</span>
-                                    <span class="hint">{format!("{}, expires {}", invitation.role, timestamp::day(&invitation.expires_at))}</span>
+                                    <span class="hint">{format!("{}, expires {}", invitation.role.as_str(), timestamp::day(&invitation.expires_at))}</span>
                                     <button type="button" class="button button--quiet" on:click=move |_| withdraw(id)>"Withdraw"</button>
                                 </li>
                             }

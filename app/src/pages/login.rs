@@ -4,7 +4,8 @@ use leptos_meta::Title;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use serde::{Deserialize, Serialize};
 
-use crate::api::{self, Me};
+use crate::api;
+use crate::contract::account::User;
 use crate::domain::redirect;
 
 #[derive(Serialize)]
@@ -24,7 +25,7 @@ struct SecondFactor {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Answer {
-    user: Option<Me>,
+    user: Option<User>,
     challenge: Option<String>,
     #[serde(default)]
     methods: Vec<String>,

@@ -3,7 +3,7 @@ use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 
-use crate::api::{self, MeBody};
+use crate::api;
 use crate::components::account_details::AccountDetails;
 use crate::components::api_tokens::ApiTokens;
 use crate::components::preferences::PreferencesForm;
@@ -11,13 +11,14 @@ use crate::components::privacy::Privacy;
 use crate::components::security_keys::SecurityKeys;
 use crate::components::sign_in_history::SignInHistory;
 use crate::components::two_factor::TwoFactor;
+use crate::contract::account::Me;
 
 /// `/profile`: name, email and password, second factors (TOTP, security
 /// keys), API tokens, privacy, recent sign-ins, and signing out.
 /// Loaded in the browser, where the session cookie is.
 #[component]
 pub fn ProfilePage() -> impl IntoView {
-    let me = LocalResource::new(|| api::get_json::<MeBody>("/api/auth/me"));
+    let me = LocalResource::new(|| api::get_json::<Me>("/api/auth/me"));
     let navigate = use_navigate();
     let error = RwSignal::new(None::<String>);
 
@@ -50,7 +51,7 @@ pub fn ProfilePage() -> impl IntoView {
             }
             Some(Err(failure)) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
             Some(Ok(body)) => {
-                let is_admin = body.user.role == "admin";
+                let is_admin = body.user.is_admin();
                 view! {
                     <Show when=move || is_admin>
                         <p><A href="/admin">"Administration: users and invitations"</A></p>

@@ -5,7 +5,8 @@ use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use serde::{Deserialize, Serialize};
 
-use crate::api::{self, MeBody};
+use crate::api;
+use crate::contract::account::Me;
 use crate::domain::password_policy;
 
 #[derive(Clone, Debug, Deserialize)]
@@ -112,7 +113,7 @@ pub fn RegisterPage() -> impl IntoView {
         pending.set(true);
         let navigate = navigate.clone();
         leptos::task::spawn_local(async move {
-            let result = api::send_json::<_, MeBody>("POST", "/api/auth/register", &body).await;
+            let result = api::send_json::<_, Me>("POST", "/api/auth/register", &body).await;
             pending.set(false);
             match result {
                 Ok(_) => navigate("/profile", Default::default()),

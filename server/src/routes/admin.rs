@@ -1,15 +1,13 @@
 //! `/api/admin/…`: users, invitations and open registration. Every handler
 //! takes `AdminUser`, so the role is checked on the server.
 
+use app::contract::admin::{Invitation, Invite, Invited, RegistrationSetting, UserSummary};
+use app::domain::role::Role;
+use app::ssr::auth::admin;
+use app::ssr::auth::invitations;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
-use serde::Deserialize;
-use serde_json::json;
-
-use app::ssr::auth::admin::{self, UserSummary};
-use app::ssr::auth::invitations::{self, Invitation};
-use app::ssr::auth::users::Role;
 
 use crate::auth::AdminUser;
 use crate::error::ApiError;
@@ -78,20 +76,12 @@ pub async fn invitations(
     Ok(Json(invitations::pending(&state.pool).await?))
 }
 
-#[derive(Deserialize)]
-pub struct InviteBody {
-    #[serde(default)]
-    email: Option<String>,
-    #[serde(default)]
-    role: Option<Role>,
-}
-
 /// `POST /api/admin/invitations`: a one-time link, shown once.
 pub async fn invite(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
-    ApiJson(body): ApiJson<InviteBody>,
-) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+    ApiJson(body): ApiJson<Invite>,
+) -> Result<(StatusCode, Json<Invited>), ApiError> {
     let made = invitations::create(
         &state.pool,
         Some(admin.user.id),
@@ -102,7 +92,10 @@ pub async fn invite(
     let link = state.settings.invitation_link(&made.token);
     Ok((
         StatusCode::CREATED,
-        Json(json!({ "link": link, "invitation": made.invitation })),
+        Json(Invited {
+            link,
+            invitation: made.invitation,
+        }),
     ))
 }
 
@@ -117,12 +110,6 @@ pub async fn revoke_invitation(
     } else {
         Err(ApiError::NotFound(format!("no invitation {id}")))
     }
-}
-
-#[derive(Deserialize, serde::Serialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct RegistrationSetting {
-    open: bool,
 }
 
 pub async fn registration(

@@ -1,13 +1,11 @@
 //! `/api/tokens`: a user's personal API tokens.
 
+use app::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
+use app::domain::token_lifetime::TokenLifetime;
+use app::ssr::auth::api_tokens;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
-use serde::Deserialize;
-use serde_json::json;
-
-use app::domain::token_lifetime::TokenLifetime;
-use app::ssr::auth::api_tokens::{self, ApiTokenInfo};
 
 use crate::auth::{BrowserSession, CurrentUser};
 use crate::error::ApiError;
@@ -21,23 +19,14 @@ pub async fn list(
     Ok(Json(api_tokens::list(&state.pool, current.user.id).await?))
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CreateBody {
-    name: String,
-    /// 1 to 365; 90 when left out.
-    #[serde(default)]
-    expires_in_days: Option<i64>,
-}
-
 /// Returns the token once, in `token`; only its hash is kept. Only a browser
 /// session makes tokens: a token that could mint more would outlive its own
 /// expiry and revocation.
 pub async fn create(
     State(state): State<AppState>,
     session: BrowserSession,
-    ApiJson(body): ApiJson<CreateBody>,
-) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+    ApiJson(body): ApiJson<CreateToken>,
+) -> Result<(StatusCode, Json<CreatedToken>), ApiError> {
     let lifetime = match body.expires_in_days {
         None => TokenLifetime::default(),
         Some(days) => TokenLifetime::parse(days)
@@ -45,10 +34,7 @@ pub async fn create(
     };
     let (info, token) =
         api_tokens::create(&state.pool, session.user.id, &body.name, lifetime).await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({ "token": token, "info": info })),
-    ))
+    Ok((StatusCode::CREATED, Json(CreatedToken { token, info })))
 }
 
 pub async fn revoke(

@@ -9,6 +9,7 @@ use secrecy::SecretString;
 use serde::Deserialize;
 use serde_json::json;
 
+use app::contract::account::{Me, Session};
 use app::ssr::auth::sign_in::{self, Attempt, SignInError, SignedIn};
 use app::ssr::auth::throttle::Refusal;
 use app::ssr::auth::token::random_token;
@@ -177,7 +178,7 @@ pub async fn totp_confirm(
 
 /// `{"user": …}` with the new session's cookie.
 pub(crate) fn signed_in_with_session(state: &AppState, user: User, token: &str) -> Response {
-    let mut response = Json(json!({ "user": user })).into_response();
+    let mut response = Json(Me { user }).into_response();
     if let Some(cookie) = session_cookie(state, token, SESSION_MAX_AGE) {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
@@ -292,19 +293,19 @@ pub async fn logout_all(
 pub async fn session(
     State(state): State<AppState>,
     request: axum::extract::Request,
-) -> Json<serde_json::Value> {
+) -> Json<Session> {
     use axum::extract::FromRequestParts;
     let (mut parts, _) = request.into_parts();
     let user = CurrentUser::from_request_parts(&mut parts, &state)
         .await
         .ok()
         .map(|current| current.user);
-    Json(json!({ "user": user }))
+    Json(Session { user })
 }
 
 /// `GET /api/auth/me`.
-pub async fn me(current: CurrentUser) -> Json<serde_json::Value> {
-    Json(json!({ "user": current.user }))
+pub async fn me(current: CurrentUser) -> Json<Me> {
+    Json(Me { user: current.user })
 }
 
 #[derive(Deserialize)]

@@ -2,7 +2,10 @@
 //! sends the CSRF header, as the frontend does.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+use app::contract::error::ErrorBody;
 use reqwest::{Method, RequestBuilder, Response};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 
 pub struct Browser {
     pub base: String,
@@ -124,6 +127,47 @@ impl Browser {
         let response = self.request(Method::GET, path).send().await.unwrap();
         assert_eq!(response.status(), 200, "GET {path}");
         response.json().await.unwrap()
+    }
+
+    /// `GET path` into a contract type, expecting 200.
+    pub async fn get<T: DeserializeOwned>(&self, path: &str) -> T {
+        let response = self.request(Method::GET, path).send().await.unwrap();
+        assert_eq!(response.status(), 200, "GET {path}");
+        let text = response.text().await.unwrap();
+        serde_json::from_str(&text)
+            .unwrap_or_else(|error| panic!("GET {path}: not the contract type ({error}): {text}"))
+    }
+
+    /// A call with a contract request body: the contract answer on 2xx
+    /// (`None` for 204), or the status and the error body, which must be
+    /// Tally's one error shape.
+    pub async fn call<B: Serialize, T: DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        body: &B,
+    ) -> Result<Option<T>, (u16, ErrorBody)> {
+        let response = self
+            .request(method.clone(), path)
+            .json(body)
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        let text = response.text().await.unwrap();
+        if (200..300).contains(&status) {
+            if status == 204 {
+                return Ok(None);
+            }
+            return Ok(Some(serde_json::from_str(&text).unwrap_or_else(|error| {
+                panic!("{method} {path}: not the contract type ({error}): {text}")
+            })));
+        }
+        let error: ErrorBody = serde_json::from_str(&text).unwrap_or_else(|error| {
+            panic!("{method} {path} answered {status} without the error shape ({error}): {text}")
+        });
+        assert_eq!(error.error.code, status, "{text}");
+        Err((status, error))
     }
 
     pub async fn status(&self, method: Method, path: &str) -> u16 {

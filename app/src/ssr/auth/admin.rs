@@ -1,25 +1,11 @@
 //! What an administrator does to other accounts: list them, disable and
 //! re-enable them, and reset a lost second factor.
 
-use serde::Serialize;
 use sqlx::SqlitePool;
 
 use super::AuthError;
 
-/// One row of the Admin users list.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, sqlx::FromRow)]
-#[serde(rename_all = "camelCase")]
-pub struct UserSummary {
-    pub id: i64,
-    pub email: String,
-    pub name: String,
-    pub role: String,
-    pub disabled: bool,
-    pub totp_enabled: bool,
-    pub security_keys: i64,
-    pub created_at: String,
-    pub last_sign_in_at: Option<String>,
-}
+pub use crate::contract::admin::UserSummary;
 
 pub async fn list(pool: &SqlitePool) -> Result<Vec<UserSummary>, AuthError> {
     Ok(sqlx::query_as(

@@ -3,7 +3,6 @@
 //! a lifetime chosen when it is made) and all of a user's tokens end with a
 //! password change or "sign out everywhere".
 
-use serde::{Deserialize, Serialize};
 use sqlx::SqlitePool;
 
 use super::token::{random_token, sha256_hex};
@@ -15,20 +14,7 @@ use crate::domain::token_lifetime::TokenLifetime;
 /// Marks Tally tokens so secret scanners and people can recognise them.
 pub const PREFIX: &str = "tally_pat_";
 
-/// A token as its owner sees it in Profile (never the token itself).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
-#[serde(rename_all = "camelCase")]
-pub struct ApiTokenInfo {
-    pub id: i64,
-    pub name: String,
-    pub created_at: String,
-    pub last_used_at: Option<String>,
-    /// When it stops working.
-    pub expires_at: String,
-    /// Past its expiry: kept in the list so its owner sees why a script
-    /// stopped, until they remove it.
-    pub expired: bool,
-}
+pub use crate::contract::tokens::ApiTokenInfo;
 
 /// The columns of [`ApiTokenInfo`], for every query that returns one.
 const INFO: &str = "id, name, created_at, last_used_at, expires_at,

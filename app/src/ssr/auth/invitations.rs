@@ -4,7 +4,6 @@
 //! `invitations.token_hash` keeps only its SHA-256.
 
 use secrecy::SecretString;
-use serde::Serialize;
 use sqlx::SqlitePool;
 
 use super::token::{random_token, sha256_hex};
@@ -18,15 +17,7 @@ pub const LIFETIME_DAYS: i64 = 7;
 pub const OPEN_REGISTRATION: &str = "open_registration";
 
 /// A pending invitation, as an admin sees it (never with its token).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, sqlx::FromRow)]
-#[serde(rename_all = "camelCase")]
-pub struct Invitation {
-    pub id: i64,
-    pub email: Option<String>,
-    pub role: String,
-    pub created_at: String,
-    pub expires_at: String,
-}
+pub use crate::contract::admin::Invitation;
 
 /// A new invitation and the token for its link (shown once).
 pub struct NewInvitation {
@@ -150,11 +141,7 @@ pub async fn register(pool: &SqlitePool, registration: Registration) -> Result<U
             ));
         }
     }
-    let role = if invitation.role == "admin" {
-        Role::Admin
-    } else {
-        Role::User
-    };
+    let role = invitation.role;
     let created = users::create(
         pool,
         &registration.email,

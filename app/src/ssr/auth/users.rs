@@ -1,7 +1,6 @@
 //! Users and the bootstrap admin.
 
 use secrecy::SecretString;
-use serde::{Deserialize, Serialize};
 use sqlx::SqlitePool;
 
 use super::password::{self, PasswordHashString};
@@ -9,37 +8,8 @@ use super::AuthError;
 use crate::domain::password_policy;
 use crate::domain::text::{plain_text_problem, Lines};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    User,
-    Admin,
-}
-
-/// A signed-in or stored user, without anything secret.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct User {
-    pub id: i64,
-    pub email: String,
-    pub name: String,
-    pub role: Role,
-}
-
-impl Role {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Admin => "admin",
-            Self::User => "user",
-        }
-    }
-}
-
-impl User {
-    pub fn is_admin(&self) -> bool {
-        self.role == Role::Admin
-    }
-}
+pub use crate::contract::account::User;
+pub use crate::domain::role::Role;
 
 #[derive(sqlx::FromRow)]
 pub(crate) struct UserRow {

@@ -1,0 +1,59 @@
+//! `/api/admin/…`: users, invitations and open registration.
+
+use serde::{Deserialize, Serialize};
+
+use crate::domain::role::Role;
+
+/// One row of the Admin users list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
+#[serde(rename_all = "camelCase")]
+pub struct UserSummary {
+    pub id: i64,
+    pub email: String,
+    pub name: String,
+    pub role: Role,
+    pub disabled: bool,
+    pub totp_enabled: bool,
+    pub security_keys: i64,
+    pub created_at: String,
+    pub last_sign_in_at: Option<String>,
+}
+
+/// An invitation not yet used (its token is never shown again).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
+#[serde(rename_all = "camelCase")]
+pub struct Invitation {
+    pub id: i64,
+    /// The only address that may use it, when one was given.
+    pub email: Option<String>,
+    pub role: Role,
+    pub created_at: String,
+    pub expires_at: String,
+}
+
+/// `POST /api/admin/invitations`: both fields may be left out (anyone with
+/// the link; role `user`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Invite {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<Role>,
+}
+
+/// The answer to [`Invite`]: the one-time link, shown once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Invited {
+    pub link: String,
+    pub invitation: Invitation,
+}
+
+/// `GET`/`PUT /api/admin/registration`: whether anyone may register
+/// without an invitation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegistrationSetting {
+    pub open: bool,
+}

@@ -1,0 +1,9 @@
+//! The wire: every request and response type the browser, REST clients and
+//! (later) server functions exchange, one definition each, with domain types
+//! inside. Compiled for both builds; rows that are also wire types derive
+//! `sqlx::FromRow` in the server build only.
+
+pub mod account;
+pub mod admin;
+pub mod error;
+pub mod tokens;
