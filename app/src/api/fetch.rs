@@ -5,18 +5,13 @@ use std::cell::RefCell;
 
 use gloo_net::http::{Request, RequestBuilder, Response};
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::{failure_from, ApiFailure};
+use crate::contract::account::CsrfToken;
 
 thread_local! {
     static CSRF_TOKEN: RefCell<Option<String>> = const { RefCell::new(None) };
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct CsrfBody {
-    csrf_token: String,
 }
 
 fn network(error: gloo_net::Error) -> ApiFailure {
@@ -31,7 +26,7 @@ async fn csrf_token() -> Result<String, ApiFailure> {
         .send()
         .await
         .map_err(network)?;
-    let body: CsrfBody = checked(response).await?.json().await.map_err(network)?;
+    let body: CsrfToken = checked(response).await?.json().await.map_err(network)?;
     CSRF_TOKEN.with(|cell| *cell.borrow_mut() = Some(body.csrf_token.clone()));
     Ok(body.csrf_token)
 }

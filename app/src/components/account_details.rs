@@ -1,25 +1,9 @@
+use crate::api;
+use crate::contract::account::{Me, UpdateProfile, User};
+use crate::contract::two_factor::ChangePassword;
+use crate::domain::password_policy;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
-use serde::Serialize;
-
-use crate::api;
-use crate::contract::account::{Me, User};
-use crate::domain::password_policy;
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ProfileUpdate {
-    name: String,
-    email: String,
-    current_password: Option<String>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PasswordChange {
-    current_password: String,
-    new_password: String,
-}
 
 /// Name and email (a new email needs the current password).
 #[component]
@@ -47,7 +31,7 @@ pub fn AccountDetails(user: User) -> impl IntoView {
         let email_changed = email_changed.clone();
         move |event: SubmitEvent| {
             event.prevent_default();
-            let body = ProfileUpdate {
+            let body = UpdateProfile {
                 name: name.get_untracked().trim().to_owned(),
                 email: email.get_untracked().trim().to_owned(),
                 current_password: email_changed().then(|| current.get_untracked()),
@@ -127,7 +111,7 @@ fn ChangePassword(email: String) -> impl IntoView {
             error.set(Some(format!("newPassword: {problem}")));
             return;
         }
-        let body = PasswordChange {
+        let body = ChangePassword {
             current_password: current.get_untracked(),
             new_password: new_password.get_untracked(),
         };

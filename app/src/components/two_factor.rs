@@ -1,50 +1,20 @@
+use crate::api;
+use crate::contract::two_factor::{
+    CurrentPassword, RecoveryCodes, TotpCode, TotpEnrolment, TotpStatus,
+};
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
-
-use crate::api;
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Enrolment {
-    secret: String,
-    qr_svg: String,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Confirmed {
-    recovery_codes: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct Code {
-    code: String,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Status {
-    enabled: bool,
-    recovery_codes_left: i64,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct CurrentPassword {
-    current_password: String,
-}
 
 /// Two-factor sign-in with an authenticator app: set up with a QR code,
 /// confirm with a first code, keep the recovery codes; turn it off with the
 /// password.
 #[component]
 pub fn TwoFactor() -> impl IntoView {
-    let enrolment = RwSignal::new(None::<Enrolment>);
+    let enrolment = RwSignal::new(None::<TotpEnrolment>);
     let recovery = RwSignal::new(None::<Vec<String>>);
     let code = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
-    let status = LocalResource::new(|| api::get_json::<Status>("/api/auth/totp"));
+    let status = LocalResource::new(|| api::get_json::<TotpStatus>("/api/auth/totp"));
     let password = RwSignal::new(String::new());
     let turn_off = move |event: SubmitEvent| {
         event.prevent_default();
@@ -68,7 +38,7 @@ pub fn TwoFactor() -> impl IntoView {
 
     let start = move |_| {
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, Enrolment>(
+            match api::send_json::<_, TotpEnrolment>(
                 "POST",
                 "/api/auth/totp/setup",
                 &serde_json::json!({}),
@@ -85,11 +55,12 @@ pub fn TwoFactor() -> impl IntoView {
     };
     let confirm = move |event: SubmitEvent| {
         event.prevent_default();
-        let body = Code {
+        let body = TotpCode {
             code: code.get_untracked().trim().to_owned(),
         };
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, Confirmed>("POST", "/api/auth/totp/confirm", &body).await {
+            match api::send_json::<_, RecoveryCodes>("POST", "/api/auth/totp/confirm", &body).await
+            {
                 Ok(confirmed) => {
                     recovery.set(confirmed.map(|c| c.recovery_codes));
                     enrolment.set(None);

@@ -31,3 +31,133 @@ pub struct Session {
 pub struct Me {
     pub user: User,
 }
+
+/// `GET /api/auth/csrf-token`: the token every state-changing call sends in
+/// `x-csrf-token` (also set as a cookie).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CsrfToken {
+    pub csrf_token: String,
+}
+
+/// `POST /api/auth/login`. No `Debug`: it carries the password.
+#[derive(Clone, Serialize, Deserialize)]
+pub struct SignIn {
+    pub email: String,
+    pub password: String,
+}
+
+/// A way to answer the second step of a sign-in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SecondFactorMethod {
+    /// A TOTP code (or a recovery code).
+    Totp,
+    /// A hardware security key.
+    SecurityKey,
+}
+
+impl SecondFactorMethod {
+    /// The name on the wire (and in `pending_sign_ins.methods`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Totp => "totp",
+            Self::SecurityKey => "securityKey",
+        }
+    }
+}
+
+/// The answer to a sign-in step: signed in (with the session cookie), or a
+/// challenge for the second step, answerable with one of `methods`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SignInAnswer {
+    SignedIn(Me),
+    SecondFactor(SecondFactorChallenge),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SecondFactorChallenge {
+    /// The first of `methods` (kept for clients of the first version).
+    pub second_factor: Option<SecondFactorMethod>,
+    pub methods: Vec<SecondFactorMethod>,
+    pub challenge: String,
+}
+
+/// `POST /api/auth/login/totp`: a TOTP or recovery code for the challenge.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SecondFactorCode {
+    pub challenge: String,
+    pub code: String,
+}
+
+/// `GET /api/auth/registration[?invitation=…]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RegistrationStatus {
+    pub open_registration: bool,
+    /// What the link's invitation opens; `null` when the link is not valid
+    /// (or none was given).
+    pub invitation: Option<InvitationPreview>,
+}
+
+/// An invitation as the person holding its link sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InvitationPreview {
+    pub email: Option<String>,
+    pub role: Role,
+    pub expires_at: String,
+}
+
+/// `POST /api/auth/register`; answered with [`Me`]. No `Debug`: it carries
+/// the password.
+#[derive(Clone, Serialize, Deserialize)]
+pub struct Register {
+    /// The invitation link's token; none while open registration is on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invitation: Option<String>,
+    pub email: String,
+    /// May be left empty.
+    #[serde(default)]
+    pub name: String,
+    pub password: String,
+}
+
+/// `PUT /api/profile`: name and email; answered with [`Me`]. A new email
+/// needs the current password.
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UpdateProfile {
+    pub name: String,
+    pub email: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current_password: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sign_in_answers_keep_their_documented_shapes() {
+        let signed_in = r#"{"user":{"id":1,"email":"a@example.com","name":"A","role":"admin"}}"#;
+        let answer: SignInAnswer = serde_json::from_str(signed_in).unwrap();
+        assert!(matches!(&answer, SignInAnswer::SignedIn(me) if me.user.is_admin()));
+        assert_eq!(serde_json::to_string(&answer).unwrap(), signed_in);
+
+        let challenge =
+            r#"{"secondFactor":"totp","methods":["totp","securityKey"],"challenge":"c"}"#;
+        let answer: SignInAnswer = serde_json::from_str(challenge).unwrap();
+        assert_eq!(
+            answer,
+            SignInAnswer::SecondFactor(SecondFactorChallenge {
+                second_factor: Some(SecondFactorMethod::Totp),
+                methods: vec![SecondFactorMethod::Totp, SecondFactorMethod::SecurityKey],
+                challenge: "c".into(),
+            })
+        );
+        assert_eq!(serde_json::to_string(&answer).unwrap(), challenge);
+    }
+}

@@ -50,3 +50,31 @@ impl ErrorBody {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn details_are_left_out_when_there_are_none_and_read_back_when_there_are() {
+        let plain = ErrorBody {
+            error: ErrorStatus {
+                code: 404,
+                message: "no bill 7".into(),
+                status: "NOT_FOUND".into(),
+                details: None,
+            },
+        };
+        let text = serde_json::to_string(&plain).unwrap();
+        assert_eq!(
+            text,
+            r#"{"error":{"code":404,"message":"no bill 7","status":"NOT_FOUND"}}"#
+        );
+        assert_eq!(serde_json::from_str::<ErrorBody>(&text).unwrap(), plain);
+
+        let with_field = r#"{"error":{"code":400,"message":"email: enter an address","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"email","description":"enter an address"}]}]}}"#;
+        let body: ErrorBody = serde_json::from_str(with_field).unwrap();
+        assert_eq!(body.field_violations()[0].field, "email");
+        assert_eq!(serde_json::to_string(&body).unwrap(), with_field);
+    }
+}

@@ -7,3 +7,4 @@ pub mod account;
 pub mod admin;
 pub mod error;
 pub mod tokens;
+pub mod two_factor;

@@ -2,34 +2,13 @@ use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_navigate, use_query_map};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::api;
-use crate::contract::account::User;
+use crate::contract::account::{
+    SecondFactorChallenge, SecondFactorCode, SecondFactorMethod, SignIn, SignInAnswer,
+};
 use crate::domain::redirect;
-
-#[derive(Serialize)]
-struct Credentials {
-    email: String,
-    password: String,
-}
-
-#[derive(Serialize)]
-struct SecondFactor {
-    challenge: String,
-    code: String,
-}
-
-/// Either the signed-in user or, for accounts with a second factor, the
-/// challenge for the code step.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Answer {
-    user: Option<User>,
-    challenge: Option<String>,
-    #[serde(default)]
-    methods: Vec<String>,
-}
 
 #[derive(Deserialize)]
 struct KeyOptions {
@@ -37,7 +16,7 @@ struct KeyOptions {
 }
 
 /// The security-key step: options from the server, the key's answer back.
-async fn sign_in_with_key(challenge: String) -> Result<Option<Answer>, api::ApiFailure> {
+async fn sign_in_with_key(challenge: String) -> Result<Option<SignInAnswer>, api::ApiFailure> {
     let started = api::send_json::<_, KeyOptions>(
         "POST",
         "/api/auth/login/security-key/options",
@@ -63,7 +42,7 @@ pub fn LoginPage() -> impl IntoView {
     let password = RwSignal::new(String::new());
     let code = RwSignal::new(String::new());
     let challenge = RwSignal::new(None::<String>);
-    let methods = RwSignal::new(Vec::<String>::new());
+    let methods = RwSignal::new(Vec::<SecondFactorMethod>::new());
     let error = RwSignal::new(None::<String>);
     let pending = RwSignal::new(false);
     let navigate = use_navigate();
@@ -74,15 +53,15 @@ pub fn LoginPage() -> impl IntoView {
         query.with_untracked(|query| redirect::next_or_default(query.get("next").as_deref()))
     };
 
-    let finish = move |answer: Option<Answer>| match answer {
-        Some(Answer { user: Some(_), .. }) => {
+    let finish = move |answer: Option<SignInAnswer>| match answer {
+        Some(SignInAnswer::SignedIn(_)) => {
             navigate(&next(), Default::default());
         }
-        Some(Answer {
-            challenge: Some(next),
+        Some(SignInAnswer::SecondFactor(SecondFactorChallenge {
+            challenge: next,
             methods: offered,
             ..
-        }) => {
+        })) => {
             challenge.set(Some(next));
             methods.set(offered);
             error.set(None);
@@ -114,7 +93,8 @@ pub fn LoginPage() -> impl IntoView {
             });
         }
     };
-    let offers = move |method: &str| methods.with(|offered| offered.iter().any(|m| m == method));
+    let offers =
+        move |method: SecondFactorMethod| methods.with(|offered| offered.contains(&method));
 
     let submit = {
         let finish = finish.clone();
@@ -140,18 +120,19 @@ pub fn LoginPage() -> impl IntoView {
             leptos::task::spawn_local(async move {
                 let result = match step {
                     None => {
-                        let body = Credentials {
+                        let body = SignIn {
                             email: email.get_untracked().trim().to_owned(),
                             password: password.get_untracked(),
                         };
-                        api::send_json::<_, Answer>("POST", "/api/auth/login", &body).await
+                        api::send_json::<_, SignInAnswer>("POST", "/api/auth/login", &body).await
                     }
                     Some(challenge) => {
-                        let body = SecondFactor {
+                        let body = SecondFactorCode {
                             challenge,
                             code: code.get_untracked().trim().to_owned(),
                         };
-                        api::send_json::<_, Answer>("POST", "/api/auth/login/totp", &body).await
+                        api::send_json::<_, SignInAnswer>("POST", "/api/auth/login/totp", &body)
+                            .await
                     }
                 };
                 pending.set(false);
@@ -176,13 +157,13 @@ pub fn LoginPage() -> impl IntoView {
                     fallback=move || {
                         let use_key = use_key.clone();
                         view! {
-                            <Show when=move || offers("securityKey")>
+                            <Show when=move || offers(SecondFactorMethod::SecurityKey)>
                                 <p>"Touch your security key to finish signing in."</p>
                                 <button type="button" class="button" on:click=use_key.clone() disabled=move || pending.get()>
                                     "Use security key"
                                 </button>
                             </Show>
-                            <Show when=move || offers("totp")>
+                            <Show when=move || offers(SecondFactorMethod::Totp)>
                             <div class="field">
                                 <label for="login-code">"Code from your authenticator app"</label>
                                 <input
@@ -237,7 +218,7 @@ pub fn LoginPage() -> impl IntoView {
                     type="submit"
                     class="button"
                     disabled=move || pending.get()
-                    hidden=move || challenge.get().is_some() && !offers("totp")
+                    hidden=move || challenge.get().is_some() && !offers(SecondFactorMethod::Totp)
                 >
                     {move || match (pending.get(), challenge.get().is_some()) {
                         (true, _) => "Signing in…",

@@ -3,32 +3,11 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
-use serde::{Deserialize, Serialize};
 
 use crate::api;
-use crate::contract::account::Me;
+use crate::contract::account::{InvitationPreview, Me, Register, RegistrationStatus};
 use crate::domain::password_policy;
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct RegistrationStatus {
-    open_registration: bool,
-    invitation: Option<InvitationInfo>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct InvitationInfo {
-    email: Option<String>,
-    role: String,
-}
-
-#[derive(Serialize)]
-struct Registration {
-    invitation: Option<String>,
-    email: String,
-    name: String,
-    password: String,
-}
+use crate::domain::role::Role;
 
 /// `/register[?invitation=…]`: create an account from an invitation link
 /// (or the setup link of a fresh install), or freely while an admin has
@@ -59,7 +38,7 @@ pub fn RegisterPage() -> impl IntoView {
     Effect::new(move |_| {
         if let Some(Ok(RegistrationStatus {
             invitation:
-                Some(InvitationInfo {
+                Some(InvitationPreview {
                     email: Some(invited),
                     ..
                 }),
@@ -104,7 +83,7 @@ pub fn RegisterPage() -> impl IntoView {
             )));
             return;
         }
-        let body = Registration {
+        let body = Register {
             invitation: token(),
             email: email.get_untracked().trim().to_owned(),
             name: name.get_untracked().trim().to_owned(),
@@ -171,7 +150,7 @@ pub fn RegisterPage() -> impl IntoView {
                 Some(Err(failure)) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
                 Some(Ok(found)) => match (found.invitation, token().is_some(), found.open_registration) {
                     (Some(invitation), _, _) => view! {
-                        <p>{if invitation.role == "admin" {
+                        <p>{if invitation.role == Role::Admin {
                             "You are invited as an administrator of this Tally."
                         } else {
                             "You are invited to this Tally."

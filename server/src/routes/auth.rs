@@ -6,10 +6,13 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use secrecy::SecretString;
-use serde::Deserialize;
-use serde_json::json;
 
-use app::contract::account::{Me, Session};
+use app::contract::account::{
+    CsrfToken, Me, SecondFactorChallenge, SecondFactorCode, Session, SignIn, SignInAnswer,
+};
+use app::contract::two_factor::{
+    ChangePassword, CurrentPassword, RecoveryCodes, TotpCode, TotpEnrolment, TotpStatus,
+};
 use app::ssr::auth::sign_in::{self, Attempt, SignInError, SignedIn};
 use app::ssr::auth::throttle::Refusal;
 use app::ssr::auth::token::random_token;
@@ -46,7 +49,7 @@ pub async fn csrf_token(State(state): State<AppState>, headers: HeaderMap) -> Re
         state.settings.secure_cookies(),
         "Strict",
     );
-    let mut response = Json(json!({ "csrfToken": token })).into_response();
+    let mut response = Json(CsrfToken { csrf_token: token }).into_response();
     if let Some(cookie) = cookie {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
@@ -60,19 +63,13 @@ pub(crate) fn user_agent(headers: &HeaderMap) -> Option<&str> {
         .and_then(|value| value.to_str().ok())
 }
 
-#[derive(Deserialize)]
-pub struct SignInBody {
-    email: String,
-    password: String,
-}
-
 /// `POST /api/auth/login`: the same answer for an unknown email and a wrong
 /// password; throttled per IP and per account.
 pub async fn login(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
-    ApiJson(body): ApiJson<SignInBody>,
+    ApiJson(body): ApiJson<SignIn>,
 ) -> Result<Response, ApiError> {
     let attempt = Attempt {
         email: body.email,
@@ -99,12 +96,14 @@ pub(crate) fn signed_in_response(
 ) -> Result<Response, ApiError> {
     match answer {
         Ok(SignedIn::Session { user, token }) => Ok(signed_in_with_session(state, user, &token)),
-        Ok(SignedIn::SecondFactor { challenge, methods }) => Ok(Json(json!({
-            "secondFactor": methods.first(),
-            "methods": methods,
-            "challenge": challenge,
-        }))
-        .into_response()),
+        Ok(SignedIn::SecondFactor { challenge, methods }) => {
+            Ok(Json(SignInAnswer::SecondFactor(SecondFactorChallenge {
+                second_factor: methods.first().copied(),
+                methods,
+                challenge,
+            }))
+            .into_response())
+        }
         Err(SignInError::WrongCredentials) => Err(ApiError::WrongCredentials),
         Err(error @ SignInError::EmailTooLong) => Err(ApiError::invalid(&error.to_string())),
         Err(SignInError::WrongCode) => Err(ApiError::invalid(
@@ -121,19 +120,13 @@ pub(crate) fn signed_in_response(
     }
 }
 
-#[derive(Deserialize)]
-pub struct SecondFactorBody {
-    challenge: String,
-    code: String,
-}
-
 /// `POST /api/auth/login/totp`: the second step, with a TOTP code or a
 /// recovery code.
 pub async fn login_second_factor(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
-    ApiJson(body): ApiJson<SecondFactorBody>,
+    ApiJson(body): ApiJson<SecondFactorCode>,
 ) -> Result<Response, ApiError> {
     let user_agent = user_agent(&headers);
     let answer = sign_in::second_factor(
@@ -153,15 +146,10 @@ pub async fn login_second_factor(
 pub async fn totp_setup(
     State(state): State<AppState>,
     session: BrowserSession,
-) -> Result<Json<totp::Enrolment>, ApiError> {
+) -> Result<Json<TotpEnrolment>, ApiError> {
     Ok(Json(
         totp::begin_enrolment(&state.pool, &state.keyring, &session.user).await?,
     ))
-}
-
-#[derive(Deserialize)]
-pub struct ConfirmBody {
-    code: String,
 }
 
 /// `POST /api/auth/totp/confirm`: turns TOTP on with a first code and
@@ -169,11 +157,13 @@ pub struct ConfirmBody {
 pub async fn totp_confirm(
     State(state): State<AppState>,
     session: BrowserSession,
-    ApiJson(body): ApiJson<ConfirmBody>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+    ApiJson(body): ApiJson<TotpCode>,
+) -> Result<Json<RecoveryCodes>, ApiError> {
     let codes =
         totp::confirm_enrolment(&state.pool, &state.keyring, &session.user, &body.code).await?;
-    Ok(Json(json!({ "recoveryCodes": codes })))
+    Ok(Json(RecoveryCodes {
+        recovery_codes: codes,
+    }))
 }
 
 /// `{"user": …}` with the new session's cookie.
@@ -189,14 +179,8 @@ pub(crate) fn signed_in_with_session(state: &AppState, user: User, token: &str) 
 pub async fn totp_status(
     State(state): State<AppState>,
     current: CurrentUser,
-) -> Result<Json<totp::Status>, ApiError> {
+) -> Result<Json<TotpStatus>, ApiError> {
     Ok(Json(totp::status(&state.pool, current.user.id).await?))
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CurrentPasswordBody {
-    current_password: String,
 }
 
 /// `POST /api/auth/totp/disable`: turns TOTP off; needs the password, so a
@@ -205,7 +189,7 @@ pub async fn totp_disable(
     State(state): State<AppState>,
     client: ClientIp,
     session: BrowserSession,
-    ApiJson(body): ApiJson<CurrentPasswordBody>,
+    ApiJson(body): ApiJson<CurrentPassword>,
 ) -> Result<StatusCode, ApiError> {
     confirm_password(&state, client, &session.user, body.current_password).await?;
     totp::turn_off(&state.pool, session.user.id).await?;
@@ -308,13 +292,6 @@ pub async fn me(current: CurrentUser) -> Json<Me> {
     Json(Me { user: current.user })
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PasswordBody {
-    current_password: String,
-    new_password: String,
-}
-
 /// `POST /api/auth/password`: needs the current password and a browser
 /// session; ends every other session of the user and revokes every API
 /// token, so whoever knew the old password or copied a token is out.
@@ -322,7 +299,7 @@ pub async fn change_password(
     State(state): State<AppState>,
     client: ClientIp,
     session: BrowserSession,
-    ApiJson(body): ApiJson<PasswordBody>,
+    ApiJson(body): ApiJson<ChangePassword>,
 ) -> Result<StatusCode, ApiError> {
     confirm_password(&state, client, &session.user, body.current_password).await?;
     users::set_password(

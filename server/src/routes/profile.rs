@@ -4,8 +4,8 @@
 use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
+use app::contract::account::{Me, UpdateProfile};
 use app::ssr::auth::login_history::SignInRecord;
 use app::ssr::auth::{geolocation, users};
 
@@ -16,16 +16,6 @@ use crate::extract::ApiJson;
 use crate::routes::auth::confirm_password;
 use crate::state::AppState;
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ProfileBody {
-    name: String,
-    email: String,
-    /// Needed only when the email changes.
-    #[serde(default)]
-    current_password: Option<String>,
-}
-
 /// `PUT /api/profile`: name and email. A new email needs the current
 /// password, so a borrowed session cannot take over the account; and a
 /// browser session, as the email is how the account is signed in to.
@@ -33,14 +23,14 @@ pub async fn update(
     State(state): State<AppState>,
     client: ClientIp,
     session: BrowserSession,
-    ApiJson(body): ApiJson<ProfileBody>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+    ApiJson(body): ApiJson<UpdateProfile>,
+) -> Result<Json<Me>, ApiError> {
     if !body.email.trim().eq_ignore_ascii_case(&session.user.email) {
         let password = body.current_password.unwrap_or_default();
         confirm_password(&state, client, &session.user, password).await?;
     }
     let user = users::update_profile(&state.pool, session.user.id, &body.name, &body.email).await?;
-    Ok(Json(json!({ "user": user })))
+    Ok(Json(Me { user }))
 }
 
 #[derive(Serialize, Deserialize)]

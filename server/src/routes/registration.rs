@@ -7,8 +7,8 @@ use axum::response::Response;
 use axum::Json;
 use secrecy::SecretString;
 use serde::Deserialize;
-use serde_json::json;
 
+use app::contract::account::{InvitationPreview, Register, RegistrationStatus};
 use app::ssr::auth::invitations::{self, Registration};
 use app::ssr::auth::{sessions, users};
 
@@ -29,27 +29,28 @@ pub struct RegistrationQuery {
 pub async fn status(
     State(state): State<AppState>,
     Query(query): Query<RegistrationQuery>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Json<RegistrationStatus>, ApiError> {
     let open = invitations::open_registration(&state.pool).await?;
-    let invitation = match query.invitation.as_deref().filter(|token| !token.is_empty()) {
-        Some(token) => invitations::find(&state.pool, token)
-            .await?
-            .map(|found| json!({ "email": found.email, "role": found.role, "expiresAt": found.expires_at })),
+    let invitation = match query
+        .invitation
+        .as_deref()
+        .filter(|token| !token.is_empty())
+    {
+        Some(token) => {
+            invitations::find(&state.pool, token)
+                .await?
+                .map(|found| InvitationPreview {
+                    email: found.email,
+                    role: found.role,
+                    expires_at: found.expires_at,
+                })
+        }
         None => None,
     };
-    Ok(Json(
-        json!({ "openRegistration": open, "invitation": invitation }),
-    ))
-}
-
-#[derive(Deserialize)]
-pub struct RegisterBody {
-    #[serde(default)]
-    invitation: Option<String>,
-    email: String,
-    #[serde(default)]
-    name: String,
-    password: String,
+    Ok(Json(RegistrationStatus {
+        open_registration: open,
+        invitation,
+    }))
 }
 
 /// `POST /api/auth/register`: creates the account and signs it in.
@@ -57,7 +58,7 @@ pub async fn register(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
-    ApiJson(body): ApiJson<RegisterBody>,
+    ApiJson(body): ApiJson<Register>,
 ) -> Result<Response, ApiError> {
     state
         .sign_in_throttle

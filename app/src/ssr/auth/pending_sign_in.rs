@@ -14,25 +14,7 @@ use super::AuthError;
 /// How long the challenge between password and second factor lives.
 const PENDING_MINUTES: i64 = 5;
 
-/// A way to answer the second step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum SecondFactorMethod {
-    /// A TOTP code (or a recovery code).
-    Totp,
-    /// A hardware security key.
-    SecurityKey,
-}
-
-impl SecondFactorMethod {
-    /// The name kept in `pending_sign_ins.methods` (the same as on the wire).
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::Totp => "totp",
-            Self::SecurityKey => "securityKey",
-        }
-    }
-}
+pub use crate::contract::account::SecondFactorMethod;
 
 /// After a correct password: a challenge for the second step, answerable
 /// with one of `methods` (which must not be empty).

@@ -6,7 +6,6 @@ use qrcode::render::svg;
 use qrcode::QrCode;
 use rand::RngCore;
 use secrecy::ExposeSecret;
-use serde::Serialize;
 use sqlx::SqlitePool;
 use totp_rs::{Algorithm, TOTP};
 
@@ -20,14 +19,7 @@ const STEP_SECONDS: u64 = 30;
 const DIGITS: usize = 6;
 const RECOVERY_CODES: usize = 10;
 
-/// What the person needs to add Tally to an authenticator app.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Enrolment {
-    pub secret: String,
-    pub otpauth_url: String,
-    pub qr_svg: String,
-}
+use crate::contract::two_factor::{TotpEnrolment, TotpStatus};
 
 fn sealing(error: crate::ssr::secrets::KeyringError) -> AuthError {
     AuthError::Sealing(error.to_string())
@@ -58,7 +50,7 @@ pub async fn begin_enrolment(
     pool: &SqlitePool,
     keyring: &Keyring,
     user: &User,
-) -> Result<Enrolment, AuthError> {
+) -> Result<TotpEnrolment, AuthError> {
     let enabled: bool = sqlx::query_scalar("SELECT totp_enabled FROM users WHERE id = ?")
         .bind(user.id)
         .fetch_one(pool)
@@ -86,7 +78,7 @@ pub async fn begin_enrolment(
         .render::<svg::Color>()
         .min_dimensions(200, 200)
         .build();
-    Ok(Enrolment {
+    Ok(TotpEnrolment {
         secret: encoded,
         otpauth_url,
         qr_svg,
@@ -172,15 +164,7 @@ pub async fn confirm_enrolment(
     Ok(codes)
 }
 
-/// Whether TOTP is on and how many recovery codes are left.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Status {
-    pub enabled: bool,
-    pub recovery_codes_left: i64,
-}
-
-pub async fn status(pool: &SqlitePool, user_id: i64) -> Result<Status, AuthError> {
+pub async fn status(pool: &SqlitePool, user_id: i64) -> Result<TotpStatus, AuthError> {
     let (enabled, recovery_codes_left): (bool, i64) = sqlx::query_as(
         "SELECT totp_enabled = 1,
                 (SELECT count(*) FROM recovery_codes WHERE user_id = ?1 AND used_at IS NULL)
@@ -189,7 +173,7 @@ pub async fn status(pool: &SqlitePool, user_id: i64) -> Result<Status, AuthError
     .bind(user_id)
     .fetch_one(pool)
     .await?;
-    Ok(Status {
+    Ok(TotpStatus {
         enabled,
         recovery_codes_left,
     })
