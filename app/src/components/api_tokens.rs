@@ -1,9 +1,10 @@
+use leptos::ev::SubmitEvent;
+use leptos::prelude::*;
+
 use crate::api;
 use crate::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
 use crate::domain::timestamp;
 use crate::domain::token_lifetime::{CHOICES, DEFAULT_DAYS};
-use leptos::ev::SubmitEvent;
-use leptos::prelude::*;
 
 fn lifetime_label(days: u16) -> String {
     match days {

@@ -1,9 +1,10 @@
+use leptos::ev::SubmitEvent;
+use leptos::prelude::*;
+
 use crate::api;
 use crate::contract::two_factor::{
     CurrentPassword, RecoveryCodes, TotpCode, TotpEnrolment, TotpStatus,
 };
-use leptos::ev::SubmitEvent;
-use leptos::prelude::*;
 
 /// Two-factor sign-in with an authenticator app: set up with a QR code,
 /// confirm with a first code, keep the recovery codes; turn it off with the
