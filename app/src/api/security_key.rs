@@ -2,11 +2,11 @@
 //! to `public/webauthn.js` (`window.tallyWebauthn`), which talks to the key
 //! through `navigator.credentials`, and returns the key's answer as JSON.
 
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use super::ApiFailure;
+use crate::contract::security_keys::WebAuthnJson;
 
 #[wasm_bindgen]
 extern "C" {
@@ -17,21 +17,23 @@ extern "C" {
 }
 
 /// Asks the key to make a credential for `options` (`{"publicKey": …}`).
-pub async fn create(options: &Value) -> Result<Value, ApiFailure> {
-    run(register_with_key(&options.to_string())).await
+pub async fn create(options: &WebAuthnJson) -> Result<WebAuthnJson, ApiFailure> {
+    run(register_with_key(&options.0.to_string())).await
 }
 
 /// Asks the key to sign the challenge in `options`.
-pub async fn get(options: &Value) -> Result<Value, ApiFailure> {
-    run(authenticate_with_key(&options.to_string())).await
+pub async fn get(options: &WebAuthnJson) -> Result<WebAuthnJson, ApiFailure> {
+    run(authenticate_with_key(&options.0.to_string())).await
 }
 
-async fn run(started: Result<js_sys::Promise, JsValue>) -> Result<Value, ApiFailure> {
+async fn run(started: Result<js_sys::Promise, JsValue>) -> Result<WebAuthnJson, ApiFailure> {
     let answer = JsFuture::from(started.map_err(refused)?)
         .await
         .map_err(refused)?;
     let text = answer.as_string().unwrap_or_default();
-    serde_json::from_str(&text).map_err(|error| ApiFailure::Key(error.to_string()))
+    serde_json::from_str(&text)
+        .map(WebAuthnJson)
+        .map_err(|error| ApiFailure::Key(error.to_string()))
 }
 
 /// A refusal from the browser or the key, in words: cancelling, timing out

@@ -1,28 +1,12 @@
+use crate::api::{self, ApiFailure};
+use crate::contract::security_keys::{KeyInfo, RegisterKey, RegistrationStarted, RemoveKey};
+use crate::domain::timestamp;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
-use serde::Deserialize;
-
-use crate::api::{self, ApiFailure};
-use crate::domain::timestamp;
-
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct KeyInfo {
-    id: i64,
-    name: String,
-    created_at: String,
-    last_used_at: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct Started {
-    ceremony: String,
-    options: serde_json::Value,
-}
 
 /// Options from the server, the key's credential back, under a name.
 async fn register_key(name: String) -> Result<(), ApiFailure> {
-    let started = api::send_json::<_, Started>(
+    let started = api::send_json::<_, RegistrationStarted>(
         "POST",
         "/api/auth/security-keys/options",
         &serde_json::json!({}),
@@ -33,7 +17,11 @@ async fn register_key(name: String) -> Result<(), ApiFailure> {
     api::send_json::<_, KeyInfo>(
         "POST",
         "/api/auth/security-keys",
-        &serde_json::json!({ "ceremony": started.ceremony, "name": name, "credential": credential }),
+        &RegisterKey {
+            ceremony: started.ceremony,
+            name,
+            credential,
+        },
     )
     .await?;
     Ok(())
@@ -80,10 +68,12 @@ pub fn SecurityKeys() -> impl IntoView {
         let Some((id, _)) = removing.get_untracked() else {
             return;
         };
-        let body = serde_json::json!({ "currentPassword": password.get_untracked() });
+        let body = RemoveKey {
+            current_password: Some(password.get_untracked()),
+        };
         leptos::task::spawn_local(async move {
             let path = format!("/api/auth/security-keys/{id}");
-            match api::send_json::<_, serde_json::Value>("DELETE", &path, &body).await {
+            match api::send_json::<_, ()>("DELETE", &path, &body).await {
                 Ok(_) => {
                     removing.set(None);
                     password.set(String::new());

@@ -3,9 +3,9 @@
 //! has one configured, a notice in development when it has none).
 
 use leptos::prelude::*;
-use serde::Deserialize;
 
 use crate::api::{self, ApiFailure};
+use crate::contract::contact::{ContactConfig, Created};
 use crate::domain::contact::FieldViolation;
 
 /// The form's state: field errors (from the shared rules or the server),
@@ -106,19 +106,6 @@ impl Default for FormState {
     fn default() -> Self {
         Self::new()
     }
-}
-
-#[derive(Deserialize)]
-struct Created {
-    id: i64,
-}
-
-#[derive(Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ContactConfig {
-    bot_check: bool,
-    captcha_site_key: Option<String>,
-    captcha_script_url: Option<String>,
 }
 
 /// The bot check: the provider's widget when the server has one, a notice

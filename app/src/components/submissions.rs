@@ -1,42 +1,7 @@
-use leptos::prelude::*;
-use serde::Deserialize;
-
 use crate::api;
+use crate::contract::contact::{CrmState, CrmStatus, Requeued, SubmissionPage};
 use crate::domain::timestamp;
-
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Submission {
-    id: i64,
-    name: String,
-    email: String,
-    headline: Option<String>,
-    message: String,
-    crm_state: String,
-    crm_last_error: Option<String>,
-    created_at: String,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Page {
-    items: Vec<Submission>,
-    next_before: Option<i64>,
-}
-
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Health {
-    configured: bool,
-    paused_until: Option<String>,
-    last_error: Option<String>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct CrmStatus {
-    health: Health,
-    counts: std::collections::BTreeMap<String, i64>,
-}
+use leptos::prelude::*;
 
 /// Admin: what the public forms received (leads or support requests,
 /// newest first, searchable), each with its CRM state, the CRM's health,
@@ -57,14 +22,12 @@ pub fn Submissions() -> impl IntoView {
         if let Some(id) = before.get() {
             path.push_str(&format!("&before={id}"));
         }
-        async move { api::get_json::<Page>(&path).await }
+        async move { api::get_json::<SubmissionPage>(&path).await }
     });
     let crm = LocalResource::new(|| api::get_json::<CrmStatus>("/api/admin/crm"));
     let post = move |path: String| {
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, serde_json::Value>("POST", &path, &serde_json::json!({}))
-                .await
-            {
+            match api::send_json::<_, Requeued>("POST", &path, &serde_json::json!({})).await {
                 Ok(_) => {
                     error.set(None);
                     rows.refetch();
@@ -80,7 +43,7 @@ pub fn Submissions() -> impl IntoView {
             <h2 id="submissions-title">"Leads and support requests"</h2>
             <p data-testid="crm-health">
                 {move || crm.get().and_then(Result::ok).map(|status| {
-                    let counts = status.counts.iter().map(|(state, n)| format!("{n} {state}")).collect::<Vec<_>>().join(", ");
+                    let counts = status.counts.iter().map(|(state, n)| format!("{n} {}", state.as_str())).collect::<Vec<_>>().join(", ");
                     match (status.health.configured, status.health.paused_until) {
                         (false, _) => format!("CRM not configured; submissions are only stored. ({counts})"),
                         (true, Some(until)) => format!("CRM sync paused until {until}: {}. ({counts})", status.health.last_error.unwrap_or_default()),
@@ -116,7 +79,7 @@ pub fn Submissions() -> impl IntoView {
                     </thead>
                     <tbody>
                         {move || rows.get().and_then(Result::ok).map(|page| page.items).unwrap_or_default().into_iter().map(|row| {
-                            let failed = row.crm_state == "failed";
+                            let failed = row.crm_state == CrmState::Failed;
                             let path = format!("/api/admin/{}/{}/resend", kind.get_untracked(), row.id);
                             view! {
                                 <tr>
@@ -125,7 +88,7 @@ pub fn Submissions() -> impl IntoView {
                                     <td>{row.headline.clone().unwrap_or_default()}</td>
                                     <td class="truncate">{row.message.clone()}</td>
                                     <td>
-                                        {row.crm_state.clone()}
+                                        {row.crm_state.as_str()}
                                         {row.crm_last_error.clone().map(|e| view! { <br/> <span class="hint">{e}</span> })}
                                         <Show when=move || failed>
                                             <button type="button" class="button button--quiet" on:click={

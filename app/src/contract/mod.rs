@@ -5,6 +5,8 @@
 
 pub mod account;
 pub mod admin;
+pub mod contact;
 pub mod error;
+pub mod security_keys;
 pub mod tokens;
 pub mod two_factor;

@@ -2,25 +2,22 @@ use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_navigate, use_query_map};
-use serde::Deserialize;
 
 use crate::api;
 use crate::contract::account::{
     SecondFactorChallenge, SecondFactorCode, SecondFactorMethod, SignIn, SignInAnswer,
 };
+use crate::contract::security_keys::{KeyChallenge, KeySignIn, KeySignInOptions};
 use crate::domain::redirect;
-
-#[derive(Deserialize)]
-struct KeyOptions {
-    options: serde_json::Value,
-}
 
 /// The security-key step: options from the server, the key's answer back.
 async fn sign_in_with_key(challenge: String) -> Result<Option<SignInAnswer>, api::ApiFailure> {
-    let started = api::send_json::<_, KeyOptions>(
+    let started = api::send_json::<_, KeySignInOptions>(
         "POST",
         "/api/auth/login/security-key/options",
-        &serde_json::json!({ "challenge": challenge }),
+        &KeyChallenge {
+            challenge: challenge.clone(),
+        },
     )
     .await?
     .ok_or(api::ApiFailure::Unavailable)?;
@@ -28,7 +25,10 @@ async fn sign_in_with_key(challenge: String) -> Result<Option<SignInAnswer>, api
     api::send_json(
         "POST",
         "/api/auth/login/security-key",
-        &serde_json::json!({ "challenge": challenge, "credential": credential }),
+        &KeySignIn {
+            challenge,
+            credential,
+        },
     )
     .await
 }

@@ -14,8 +14,8 @@ use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::Json;
 use serde::de::DeserializeOwned;
-use serde_json::{json, Value};
 
+use app::contract::contact::{ContactConfig, Created};
 use app::domain::contact::{FieldViolation, LeadForm, SupportForm};
 use app::ssr::contact::bot_check::BotCheckError;
 use app::ssr::contact::group_commit::Submission;
@@ -27,19 +27,19 @@ use crate::state::AppState;
 /// The largest body accepted: 1 MiB.
 pub const MAX_BODY: usize = 1024 * 1024;
 
-pub async fn config(State(state): State<AppState>) -> Json<Value> {
-    Json(json!({
-        "botCheck": state.bot_check.site_key().is_some(),
-        "captchaSiteKey": state.bot_check.site_key(),
-        "captchaScriptUrl": state.bot_check.script_url(),
-    }))
+pub async fn config(State(state): State<AppState>) -> Json<ContactConfig> {
+    Json(ContactConfig {
+        bot_check: state.bot_check.site_key().is_some(),
+        captcha_site_key: state.bot_check.site_key().map(str::to_owned),
+        captcha_script_url: state.bot_check.script_url().map(str::to_owned),
+    })
 }
 
 pub async fn create_lead(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     request: Request,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<Created>), ApiError> {
     let form: LeadForm = admit(&state, ip, request.into_body()).await?;
     let lead = form.validate().map_err(ApiError::InvalidFields)?;
     verify_bot(&state, form.captcha_token.as_deref(), ip).await?;
@@ -49,14 +49,14 @@ pub async fn create_lead(
         .await?;
     state.outbox.wake();
     tracing::info!(lead = id, "lead stored");
-    Ok((StatusCode::CREATED, Json(json!({ "id": id }))))
+    Ok((StatusCode::CREATED, Json(Created { id })))
 }
 
 pub async fn create_support(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     request: Request,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<Created>), ApiError> {
     let form: SupportForm = admit(&state, ip, request.into_body()).await?;
     let support = form.validate().map_err(ApiError::InvalidFields)?;
     verify_bot(&state, form.captcha_token.as_deref(), ip).await?;
@@ -66,7 +66,7 @@ pub async fn create_support(
         .await?;
     state.outbox.wake();
     tracing::info!(support_request = id, "support request stored");
-    Ok((StatusCode::CREATED, Json(json!({ "id": id }))))
+    Ok((StatusCode::CREATED, Json(Created { id })))
 }
 
 /// The rate limit, then the size limit, then the JSON itself.

@@ -2,15 +2,16 @@
 //! (`/api/auth/security-keys…`) and answering the second sign-in step with
 //! one (`/api/auth/login/security-key…`).
 
+use app::contract::security_keys::{
+    KeyChallenge, KeyInfo, KeySignIn, KeySignInOptions, RegisterKey, RegistrationStarted,
+    RemoveKey, WebAuthnJson,
+};
+use app::ssr::auth::security_keys;
+use app::ssr::auth::sign_in;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Json;
-use serde::Deserialize;
-use serde_json::{json, Value};
-
-use app::ssr::auth::security_keys::{self, KeyInfo};
-use app::ssr::auth::sign_in;
 
 use crate::auth::{BrowserSession, CurrentUser};
 use crate::client_ip::ClientIp;
@@ -33,26 +34,22 @@ pub async fn list(
 pub async fn registration_options(
     State(state): State<AppState>,
     session: BrowserSession,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<RegistrationStarted>, ApiError> {
     let (ceremony, options) = state
         .security_keys
         .begin_registration(&state.pool, &session.user)
         .await?;
-    Ok(Json(json!({ "ceremony": ceremony, "options": options })))
-}
-
-#[derive(Deserialize)]
-pub struct RegisterBody {
-    ceremony: String,
-    name: String,
-    credential: Value,
+    Ok(Json(RegistrationStarted {
+        ceremony,
+        options: WebAuthnJson(options),
+    }))
 }
 
 /// `POST /api/auth/security-keys`: finishes registering, with a name.
 pub async fn register(
     State(state): State<AppState>,
     session: BrowserSession,
-    ApiJson(body): ApiJson<RegisterBody>,
+    ApiJson(body): ApiJson<RegisterKey>,
 ) -> Result<(StatusCode, Json<KeyInfo>), ApiError> {
     let key = state
         .security_keys
@@ -61,17 +58,10 @@ pub async fn register(
             &session.user,
             &body.ceremony,
             &body.name,
-            body.credential,
+            body.credential.0,
         )
         .await?;
     Ok((StatusCode::CREATED, Json(key)))
-}
-
-#[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct RemoveBody {
-    #[serde(default)]
-    current_password: Option<String>,
 }
 
 /// `DELETE /api/auth/security-keys/{id}` with `{"currentPassword": …}`:
@@ -89,8 +79,8 @@ pub async fn remove(
     if !security_keys::owns(&state.pool, session.user.id, id).await? {
         return Err(not_found());
     }
-    let body: RemoveBody = if body.is_empty() {
-        RemoveBody::default()
+    let body: RemoveKey = if body.is_empty() {
+        RemoveKey::default()
     } else {
         serde_json::from_slice(&body)
             .map_err(|error| ApiError::BadRequest(format!("the body is not valid JSON: {error}")))?
@@ -109,33 +99,24 @@ pub async fn remove(
     }
 }
 
-#[derive(Deserialize)]
-pub struct ChallengeBody {
-    challenge: String,
-}
-
 /// `POST /api/auth/login/security-key/options`: after a correct password,
 /// the options for `navigator.credentials.get`.
 pub async fn sign_in_options(
     State(state): State<AppState>,
-    ApiJson(body): ApiJson<ChallengeBody>,
-) -> Result<Json<Value>, ApiError> {
+    ApiJson(body): ApiJson<KeyChallenge>,
+) -> Result<Json<KeySignInOptions>, ApiError> {
     match state
         .security_keys
         .begin_sign_in(&state.pool, &body.challenge)
         .await?
     {
-        Some(options) => Ok(Json(json!({ "options": options }))),
+        Some(options) => Ok(Json(KeySignInOptions {
+            options: WebAuthnJson(options),
+        })),
         None => Err(ApiError::invalid(
             "challenge: this sign-in expired or has no security key; sign in again",
         )),
     }
-}
-
-#[derive(Deserialize)]
-pub struct SignInBody {
-    challenge: String,
-    credential: Value,
 }
 
 /// `POST /api/auth/login/security-key`: the key's answer; a session on
@@ -144,7 +125,7 @@ pub async fn sign_in(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
-    ApiJson(body): ApiJson<SignInBody>,
+    ApiJson(body): ApiJson<KeySignIn>,
 ) -> Result<Response, ApiError> {
     let answer = sign_in::security_key(
         &state.pool,
@@ -152,7 +133,7 @@ pub async fn sign_in(
         &state.sign_in_throttle,
         ip,
         &body.challenge,
-        body.credential,
+        body.credential.0,
         user_agent(&headers),
     )
     .await;

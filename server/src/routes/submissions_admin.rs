@@ -3,13 +3,12 @@
 //! re-sending failed posts. Administrators only.
 
 use crate::extract::ApiPath;
+use app::contract::contact::{CrmStatus, Requeued, Submission, SubmissionPage};
+use app::ssr::contact::store;
+use app::ssr::contact::Kind;
 use axum::extract::{Query, State};
 use axum::Json;
 use serde::Deserialize;
-use serde_json::{json, Value};
-
-use app::ssr::contact::store::{self, Submission};
-use app::ssr::contact::Kind;
 
 use crate::auth::AdminUser;
 use crate::error::ApiError;
@@ -24,7 +23,11 @@ pub struct ListQuery {
     page_size: Option<i64>,
 }
 
-async fn list(state: &AppState, kind: Kind, query: ListQuery) -> Result<Json<Value>, ApiError> {
+async fn list(
+    state: &AppState,
+    kind: Kind,
+    query: ListQuery,
+) -> Result<Json<SubmissionPage>, ApiError> {
     let page_size = query.page_size.unwrap_or(25);
     if !(1..=200).contains(&page_size) {
         return Err(ApiError::invalid("pageSize: use 1 to 200"));
@@ -40,14 +43,17 @@ async fn list(state: &AppState, kind: Kind, query: ListQuery) -> Result<Json<Val
     let next = (rows.len() as i64 == page_size)
         .then(|| rows.last().map(|row| row.id))
         .flatten();
-    Ok(Json(json!({ "items": rows, "nextBefore": next })))
+    Ok(Json(SubmissionPage {
+        items: rows,
+        next_before: next,
+    }))
 }
 
 pub async fn leads(
     State(state): State<AppState>,
     _admin: AdminUser,
     Query(query): Query<ListQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<SubmissionPage>, ApiError> {
     list(&state, Kind::Lead, query).await
 }
 
@@ -55,7 +61,7 @@ pub async fn support_requests(
     State(state): State<AppState>,
     _admin: AdminUser,
     Query(query): Query<ListQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<SubmissionPage>, ApiError> {
     list(&state, Kind::Support, query).await
 }
 
@@ -75,7 +81,7 @@ pub async fn resend(
     State(state): State<AppState>,
     _admin: AdminUser,
     ApiPath((segment, id)): ApiPath<(String, i64)>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Requeued>, ApiError> {
     let kind = kind_of(&segment)?;
     let queued = store::resend_failed(&state.pool, kind, Some(id)).await?;
     if queued == 0 {
@@ -84,20 +90,20 @@ pub async fn resend(
         )));
     }
     state.outbox.wake();
-    Ok(Json(json!({ "queued": queued })))
+    Ok(Json(Requeued { queued }))
 }
 
 /// `POST /api/admin/crm/resend-failed`: queues every failed post again.
 pub async fn resend_all(
     State(state): State<AppState>,
     _admin: AdminUser,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Requeued>, ApiError> {
     let mut queued = 0;
     for kind in Kind::ALL {
         queued += store::resend_failed(&state.pool, kind, None).await?;
     }
     state.outbox.wake();
-    Ok(Json(json!({ "queued": queued })))
+    Ok(Json(Requeued { queued }))
 }
 
 /// `GET /api/admin/crm`: the CRM's health and how many posts are in each
@@ -105,13 +111,10 @@ pub async fn resend_all(
 pub async fn crm(
     State(state): State<AppState>,
     _admin: AdminUser,
-) -> Result<Json<Value>, ApiError> {
-    let counts: serde_json::Map<String, Value> = store::crm_counts(&state.pool)
-        .await?
-        .into_iter()
-        .map(|(crm_state, count)| (crm_state, Value::from(count)))
-        .collect();
-    Ok(Json(
-        json!({ "health": state.outbox.health(), "counts": counts }),
-    ))
+) -> Result<Json<CrmStatus>, ApiError> {
+    let counts = store::crm_counts(&state.pool).await?.into_iter().collect();
+    Ok(Json(CrmStatus {
+        health: state.outbox.health(),
+        counts,
+    }))
 }

@@ -21,15 +21,7 @@ use crate::domain::text::{plain_text_problem, Lines};
 /// How long a ceremony may take (the browser's own timeout is the same).
 const CHALLENGE_MINUTES: i64 = 5;
 
-/// A registered key, as its owner sees it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, sqlx::FromRow)]
-#[serde(rename_all = "camelCase")]
-pub struct KeyInfo {
-    pub id: i64,
-    pub name: String,
-    pub created_at: String,
-    pub last_used_at: Option<String>,
-}
+pub use crate::contract::security_keys::KeyInfo;
 
 /// Why the relying party could not be set up.
 #[derive(Debug, thiserror::Error)]

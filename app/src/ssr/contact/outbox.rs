@@ -8,7 +8,6 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde::Serialize;
 use sqlx::SqlitePool;
 use tokio::sync::Notify;
 
@@ -27,16 +26,7 @@ pub struct OutboxSettings {
     pub retry_base: Duration,
 }
 
-/// What Admin shows about the CRM.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CrmHealth {
-    pub configured: bool,
-    /// Set while posting is paused after "credits exhausted" (RFC 3339).
-    pub paused_until: Option<String>,
-    pub last_error: Option<String>,
-    pub last_sent_at: Option<String>,
-}
+pub use crate::contract::contact::CrmHealth;
 
 pub struct Outbox {
     pool: SqlitePool,

@@ -1,6 +1,5 @@
 //! Storing submissions and reading them back for Admin.
 
-use serde::Serialize;
 use sqlx::{SqliteConnection, SqlitePool};
 
 use super::Kind;
@@ -53,29 +52,15 @@ pub async fn insert_support(
     .await
 }
 
-fn initial_state(crm_configured: bool) -> &'static str {
+fn initial_state(crm_configured: bool) -> CrmState {
     if crm_configured {
-        "pending"
+        CrmState::Pending
     } else {
-        "skipped"
+        CrmState::Skipped
     }
 }
 
-/// One submission as Admin lists it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, sqlx::FromRow)]
-#[serde(rename_all = "camelCase")]
-pub struct Submission {
-    pub id: i64,
-    pub name: String,
-    pub email: String,
-    /// Company (leads) or subject (support requests).
-    pub headline: Option<String>,
-    pub message: String,
-    pub crm_state: String,
-    pub crm_attempts: i64,
-    pub crm_last_error: Option<String>,
-    pub created_at: String,
-}
+pub use crate::contract::contact::{CrmState, Submission};
 
 /// A page of submissions, newest first, optionally filtered by a search
 /// over name, email, headline and message.
@@ -129,7 +114,7 @@ pub async fn resend_failed(
 }
 
 /// Counts by CRM state across both tables, for Admin's CRM health.
-pub async fn crm_counts(pool: &SqlitePool) -> Result<Vec<(String, i64)>, sqlx::Error> {
+pub async fn crm_counts(pool: &SqlitePool) -> Result<Vec<(CrmState, i64)>, sqlx::Error> {
     sqlx::query_as(
         "SELECT crm_state, count(*) FROM (
              SELECT crm_state FROM leads UNION ALL SELECT crm_state FROM support_requests
