@@ -9,21 +9,10 @@ use leptos::prelude::*;
 use crate::api;
 use crate::components::submission_form::FormState;
 use crate::components::text_field::TextField;
-use crate::domain::bill::{BillForm, BillRecord, CATEGORIES};
+use crate::contract::bills::{BillRecord, Catalog, CatalogService};
+use crate::domain::bill::{BillForm, CATEGORIES};
 use crate::domain::contact::FieldViolation;
 use crate::domain::money::{minor_to_input, parse_minor, Currency};
-
-#[derive(Clone, Debug, serde::Deserialize)]
-struct CatalogService {
-    id: i64,
-    name: String,
-    category: String,
-}
-
-#[derive(Clone, Debug, serde::Deserialize)]
-struct Catalog {
-    services: Vec<CatalogService>,
-}
 
 impl CatalogService {
     /// What the picker shows and the user types: "Netflix (Streaming)".

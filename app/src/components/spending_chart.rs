@@ -2,26 +2,10 @@
 //! with a legend and the same numbers as a table for screen readers.
 
 use leptos::prelude::*;
-use serde::Deserialize;
 
 use crate::api;
+use crate::contract::bills::Spending;
 use crate::domain::money::{Currency, Locale, Money};
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Category {
-    name: String,
-    totals_minor: Vec<i64>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Spending {
-    locale: String,
-    currency: String,
-    months: Vec<String>,
-    categories: Vec<Category>,
-}
 
 const COLOURS: [&str; 8] = [
     "#1f6f5c", "#c0841a", "#3b6fb6", "#a34a7b", "#5d8a2f", "#8a5a3b", "#6b5fb0", "#b33b3b",

@@ -5,7 +5,9 @@
 
 pub mod account;
 pub mod admin;
+pub mod bills;
 pub mod contact;
+pub mod data;
 pub mod error;
 pub mod security_keys;
 pub mod tokens;

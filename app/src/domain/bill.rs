@@ -11,6 +11,7 @@ use super::contact::FieldViolation;
 use super::date::Date;
 use super::money::{Currency, MAX_MINOR};
 use super::text::{plain_text_problem, Lines};
+use crate::contract::bills::BillRecord;
 
 pub const NAME_MAX: usize = 200;
 pub const CATEGORY_MAX: usize = 60;
@@ -243,49 +244,6 @@ impl BillForm {
     }
 }
 
-/// A bill as stored and as the API answers it (the server reads it from
-/// `bills`; the pages read it from JSON).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
-#[serde(rename_all = "camelCase", default)]
-pub struct BillRecord {
-    pub id: i64,
-    pub name: String,
-    pub amount_minor: i64,
-    pub currency: String,
-    pub cadence: String,
-    pub cadence_interval: i64,
-    pub due_day: i64,
-    pub anchor_date: String,
-    pub category: String,
-    pub notes: String,
-    pub autopay: bool,
-    pub subscription: bool,
-    pub debt: bool,
-    pub balance_minor: Option<i64>,
-    pub apr_basis_points: Option<i64>,
-    pub minimum_payment_minor: Option<i64>,
-    pub interest_accrued_month: Option<String>,
-    pub catalog_id: Option<i64>,
-    /// The linked catalog service's name.
-    pub catalog_name: Option<String>,
-    pub active: bool,
-    pub inactive_reason: Option<String>,
-    pub inactivated_at: Option<String>,
-    pub autopay_verified_at: Option<String>,
-    pub sort_order: i64,
-    pub created_at: String,
-    pub updated_at: String,
-    /// Filled in by the server from today in the user's time zone.
-    #[cfg_attr(feature = "ssr", sqlx(skip))]
-    pub next_due: Option<String>,
-    /// A debt's interest not yet charged, as of today: charged with the
-    /// next payment, or by the accrual when the month ends. Filled in by the
-    /// server.
-    #[cfg_attr(feature = "ssr", sqlx(skip))]
-    pub interest_pending_minor: Option<i64>,
-}
-
 impl BillRecord {
     pub fn currency(&self) -> Currency {
         Currency::parse(&self.currency).unwrap_or(Currency::USD)
@@ -341,28 +299,6 @@ impl BillRecord {
             minimum_payment_minor: self.minimum_payment_minor,
             catalog_id: self.catalog_id,
         }
-    }
-}
-
-/// A payment as the API answers it.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct PaymentRecord {
-    pub id: i64,
-    pub bill_id: i64,
-    pub amount_minor: i64,
-    pub paid_on: String,
-    pub method: String,
-    pub interest_delta_minor: i64,
-    pub autopay_failure: bool,
-    /// `payment`, or `interest` for a month's interest charged by the
-    /// monthly accrual.
-    pub kind: String,
-}
-
-impl PaymentRecord {
-    pub fn is_interest_charge(&self) -> bool {
-        self.kind == "interest"
     }
 }
 

@@ -5,20 +5,13 @@
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_navigate, use_params_map};
-use serde::Deserialize;
 use serde_json::json;
 
 use crate::api;
 use crate::components::bill_form::BillFormView;
 use crate::components::payoff_chart::PayoffChart;
-use crate::domain::bill::{BillRecord, PaymentRecord};
+use crate::contract::bills::{BillList, BillRecord, Payments};
 use crate::domain::money::{minor_to_input, parse_minor, Locale, Money};
-use crate::pages::bills::BillList;
-
-#[derive(Clone, Debug, Deserialize)]
-struct Payments {
-    payments: Vec<PaymentRecord>,
-}
 
 #[component]
 pub fn BillPage() -> impl IntoView {

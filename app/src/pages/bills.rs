@@ -5,21 +5,11 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
-use serde::Deserialize;
 
 use crate::api;
 use crate::components::bill_form::BillFormView;
-use crate::domain::bill::BillRecord;
+use crate::contract::bills::{BillList, BillRecord};
 use crate::domain::money::{Locale, Money};
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BillList {
-    pub today: String,
-    pub locale: String,
-    pub currency: String,
-    pub bills: Vec<BillRecord>,
-}
 
 #[component]
 pub fn BillsPage() -> impl IntoView {

@@ -4,35 +4,15 @@
 
 use leptos::prelude::*;
 use leptos_meta::Title;
-use serde::Deserialize;
 
 use crate::api;
-use crate::domain::contact::FieldViolation;
-
-#[derive(Clone, Debug, Deserialize)]
-struct PreviewRow {
-    line: usize,
-    name: String,
-    problems: Vec<FieldViolation>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct Preview {
-    rows: Vec<PreviewRow>,
-    valid: usize,
-    invalid: usize,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct Imported {
-    imported: usize,
-}
+use crate::contract::data::{ImportPreview, Imported};
 
 #[component]
 pub fn DataPage() -> impl IntoView {
     let file = NodeRef::<leptos::html::Input>::new();
     let text = RwSignal::new(None::<String>);
-    let preview = RwSignal::new(None::<Preview>);
+    let preview = RwSignal::new(None::<ImportPreview>);
     let error = RwSignal::new(None::<String>);
     let done = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
@@ -45,7 +25,7 @@ pub fn DataPage() -> impl IntoView {
             match api::files::chosen_text(&input).await {
                 Ok(Some(content)) => {
                     busy.set(true);
-                    let answer = api::post_text::<Preview>(
+                    let answer = api::post_text::<ImportPreview>(
                         "/api/data/import/preview",
                         "text/csv",
                         content.clone(),

@@ -9,10 +9,9 @@ use leptos_router::components::A;
 use serde_json::json;
 
 use crate::api;
-use crate::domain::bill::BillRecord;
+use crate::contract::bills::{BillList, BillRecord};
 use crate::domain::cadence::CadenceGroup;
 use crate::domain::money::{Currency, Locale, Money};
-use crate::pages::bills::BillList;
 
 fn group_label(group: CadenceGroup) -> &'static str {
     match group {

@@ -5,46 +5,13 @@
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
-use serde::Deserialize;
 use serde_json::json;
 
 use crate::api;
 use crate::components::spending_chart::SpendingChart;
+use crate::contract::bills::{PeriodKind, Tracker};
 use crate::domain::money::{Currency, Locale, Money};
-use crate::domain::tracker::{Status, Totals};
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Entry {
-    bill_id: i64,
-    name: String,
-    due: String,
-    status: Status,
-    amount_minor: i64,
-    currency: String,
-    autopay: bool,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Period {
-    kind: String,
-    first: String,
-    last: String,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Month {
-    today: String,
-    locale: String,
-    currency: String,
-    month: String,
-    period: Period,
-    pay_schedule: Option<String>,
-    entries: Vec<Entry>,
-    totals: Totals,
-}
+use crate::domain::tracker::Status;
 
 fn label(status: Status) -> &'static str {
     match status {
@@ -64,7 +31,7 @@ pub fn TrackerPage() -> impl IntoView {
             Some(kind) => format!("/api/tracker?period={kind}"),
             None => "/api/tracker".to_owned(),
         };
-        async move { api::get_json::<Month>(&path).await }
+        async move { api::get_json::<Tracker>(&path).await }
     });
     let error = RwSignal::new(None::<String>);
     let payments_made = RwSignal::new(0_u32);
@@ -98,7 +65,7 @@ pub fn TrackerPage() -> impl IntoView {
                 let home = Currency::parse(&month.currency).unwrap_or(Currency::USD);
                 let total = move |minor: i64| Money::new(minor, home).format(locale);
                 let totals = month.totals.clone();
-                let pay = month.period.kind == "pay";
+                let pay = month.period.kind == PeriodKind::Pay;
                 let (span, due_label, totals_label) = if pay {
                     (format!("Pay period {} to {}", month.period.first, month.period.last), "Due this pay period", "This pay period's totals")
                 } else {

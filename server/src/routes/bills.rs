@@ -5,17 +5,19 @@
 
 use std::collections::HashMap;
 
-use axum::extract::{FromRequestParts, Query, State};
-use axum::http::request::Parts;
-use axum::http::StatusCode;
-use axum::Json;
-use serde::Deserialize;
-use serde_json::{json, Value};
-
+use app::contract::bills::{
+    AutopayFailure, BillList, BillOrder, BillRecord, Catalog, CatalogService, CategorySpending,
+    Deactivation, Payment, Payments, Period, PeriodKind, RecordPayment, Spending, Tracker,
+    TrackerEntry,
+};
 use app::domain::bill::BillForm;
 use app::domain::date::Date;
 use app::domain::tracker::{self, TrackedBill};
 use app::ssr::bills::{self, Bill, BillError, NewPayment};
+use axum::extract::{FromRequestParts, Query, State};
+use axum::http::request::Parts;
+use axum::http::StatusCode;
+use axum::Json;
 
 use crate::auth::CurrentUser;
 use crate::error::ApiError;
@@ -68,15 +70,15 @@ async fn preferences(state: &AppState, user: i64) -> Result<(String, String), Ap
 
 /// A bill with what today (in the user's time zone) adds: its next due
 /// date and, on a debt, the interest not yet charged.
-fn shown(bill: &Bill, today: Date) -> Value {
+fn shown(bill: &Bill, today: Date) -> BillRecord {
     let mut bill = bill.clone();
     bill.next_due = bill.due_on_or_after(today).map(|due| due.to_string());
     bill.interest_pending_minor = bill.interest_pending(today);
-    serde_json::to_value(&bill).unwrap_or_else(|_| json!({}))
+    bill
 }
 
 /// A bill as answered: with its next due date from today.
-async fn answer(state: &AppState, user: i64, bill: &Bill) -> Result<Json<Value>, ApiError> {
+async fn answer(state: &AppState, user: i64, bill: &Bill) -> Result<Json<BillRecord>, ApiError> {
     let today = bills::today_for(&state.pool, user).await?;
     Ok(Json(shown(bill, today)))
 }
@@ -84,25 +86,25 @@ async fn answer(state: &AppState, user: i64, bill: &Bill) -> Result<Json<Value>,
 pub async fn list(
     State(state): State<AppState>,
     current: CurrentUser,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<BillList>, ApiError> {
     let user = current.user.id;
     let today = bills::today_for(&state.pool, user).await?;
     let all = bills::list(&state.pool, user).await?;
-    let shown: Vec<Value> = all.iter().map(|bill| shown(bill, today)).collect();
+    let bills = all.iter().map(|bill| shown(bill, today)).collect();
     let (locale, currency) = preferences(&state, user).await?;
-    Ok(Json(json!({
-        "today": today.to_string(),
-        "locale": locale,
-        "currency": currency,
-        "bills": shown,
-    })))
+    Ok(Json(BillList {
+        today: today.to_string(),
+        locale,
+        currency,
+        bills,
+    }))
 }
 
 pub async fn create(
     State(state): State<AppState>,
     current: CurrentUser,
     ApiJson(form): ApiJson<BillForm>,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<BillRecord>), ApiError> {
     let user = current.user.id;
     let valid = form.validate().map_err(ApiError::InvalidFields)?;
     let bill = bills::create(&state.pool, user, &valid).await?;
@@ -112,7 +114,7 @@ pub async fn create(
 pub async fn get(
     State(state): State<AppState>,
     OwnBill { user, bill }: OwnBill,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<BillRecord>, ApiError> {
     answer(&state, user, &bill).await
 }
 
@@ -120,7 +122,7 @@ pub async fn update(
     State(state): State<AppState>,
     OwnBill { user, bill }: OwnBill,
     ApiJson(form): ApiJson<BillForm>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<BillRecord>, ApiError> {
     let valid = form.validate().map_err(ApiError::InvalidFields)?;
     let bill = bills::update(&state.pool, user, bill.id, &valid).await?;
     answer(&state, user, &bill).await
@@ -135,19 +137,12 @@ pub async fn delete(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-pub struct Deactivation {
-    #[serde(default)]
-    reason: String,
-}
-
 /// `POST /api/bills/{id}/deactivate`, with `{"reason"}` or no body.
 pub async fn deactivate(
     State(state): State<AppState>,
     OwnBill { user, bill }: OwnBill,
     ApiBytes(body): ApiBytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<BillRecord>, ApiError> {
     let request: Deactivation = if body.iter().all(u8::is_ascii_whitespace) {
         Deactivation::default()
     } else {
@@ -162,7 +157,7 @@ pub async fn reactivate(
     State(state): State<AppState>,
     current: CurrentUser,
     ApiPath(id): ApiPath<i64>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<BillRecord>, ApiError> {
     let user = current.user.id;
     let bill = bills::reactivate(&state.pool, user, id).await?;
     answer(&state, user, &bill).await
@@ -172,25 +167,16 @@ pub async fn payments(
     State(state): State<AppState>,
     current: CurrentUser,
     ApiPath(id): ApiPath<i64>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Payments>, ApiError> {
     let payments = bills::list_payments(&state.pool, current.user.id, id).await?;
-    Ok(Json(json!({ "payments": payments })))
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct PaymentBody {
-    amount_minor: Option<i64>,
-    paid_on: Option<String>,
-    #[serde(default)]
-    method: String,
+    Ok(Json(Payments { payments }))
 }
 
 pub async fn record_payment(
     State(state): State<AppState>,
     OwnBill { user, bill }: OwnBill,
-    ApiJson(request): ApiJson<PaymentBody>,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+    ApiJson(request): ApiJson<RecordPayment>,
+) -> Result<(StatusCode, Json<Payment>), ApiError> {
     let paid_on = match request
         .paid_on
         .as_deref()
@@ -210,7 +196,7 @@ pub async fn record_payment(
         method: request.method,
     };
     let recorded = bills::record_payment(&state.pool, user, bill.id, &payment).await?;
-    Ok((StatusCode::CREATED, Json(json!(recorded))))
+    Ok((StatusCode::CREATED, Json(recorded)))
 }
 
 pub async fn undo_payment(
@@ -222,18 +208,12 @@ pub async fn undo_payment(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AutopayFailure {
-    failed: bool,
-}
-
 pub async fn flag_autopay_failure(
     State(state): State<AppState>,
     current: CurrentUser,
     ApiPath(id): ApiPath<i64>,
     ApiBytes(body): ApiBytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Payment>, ApiError> {
     let user = current.user.id;
     bills::payment_by_id(&state.pool, user, id).await?;
     let request: AutopayFailure =
@@ -242,7 +222,7 @@ pub async fn flag_autopay_failure(
             description: "send {\"failed\": true} or {\"failed\": false}".into(),
         })?;
     let payment = bills::flag_autopay_failure(&state.pool, user, id, request.failed).await?;
-    Ok(Json(json!(payment)))
+    Ok(Json(payment))
 }
 
 /// `GET /api/tracker[?period=month|pay]`: this month, or this pay period,
@@ -252,7 +232,7 @@ pub async fn tracker(
     State(state): State<AppState>,
     current: CurrentUser,
     Query(query): Query<HashMap<String, String>>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Tracker>, ApiError> {
     let user = current.user.id;
     let today = bills::today_for(&state.pool, user).await?;
     let schedule = super::preferences::pay_schedule(&state, user).await?;
@@ -310,46 +290,48 @@ pub async fn tracker(
         .collect();
     let (entries, totals) = tracker::period_view(today, (first, last), &tracked);
     let by_id: HashMap<i64, &Bill> = all.iter().map(|bill| (bill.id, bill)).collect();
-    let entries: Vec<Value> = entries
-        .iter()
+    let entries = entries
+        .into_iter()
         .filter_map(|entry| {
             let bill = by_id.get(&entry.bill_id)?;
-            let mut value = json!(entry);
-            value["name"] = json!(bill.name);
-            value["currency"] = json!(bill.currency);
-            value["autopay"] = json!(bill.autopay);
-            value["category"] = json!(bill.category);
-            Some(value)
+            Some(TrackerEntry {
+                bill_id: entry.bill_id,
+                name: bill.name.clone(),
+                due: entry.due,
+                status: entry.status,
+                amount_minor: entry.amount_minor,
+                currency: bill.currency.clone(),
+                autopay: bill.autopay,
+                category: bill.category.clone(),
+            })
         })
         .collect();
     let (locale, currency) = preferences(&state, user).await?;
-    Ok(Json(json!({
-        "today": today.to_string(),
-        "locale": locale,
-        "currency": currency,
-        "month": today.year_month().to_string(),
-        "period": {
-            "kind": if pay_period { "pay" } else { "month" },
-            "first": first.to_string(),
-            "last": last.to_string(),
+    Ok(Json(Tracker {
+        today: today.to_string(),
+        locale,
+        currency,
+        month: today.year_month().to_string(),
+        period: Period {
+            kind: if pay_period {
+                PeriodKind::Pay
+            } else {
+                PeriodKind::Month
+            },
+            first: first.to_string(),
+            last: last.to_string(),
         },
-        "paySchedule": schedule.map(|(schedule, _)| schedule.as_str()),
-        "entries": entries,
-        "totals": totals,
-    })))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Order {
-    ids: Vec<i64>,
+        pay_schedule: schedule.map(|(schedule, _)| schedule.as_str().to_owned()),
+        entries,
+        totals,
+    }))
 }
 
 /// `PUT /api/bills/order` `{"ids": [3, 1, 2]}`: the Custom sort.
 pub async fn reorder(
     State(state): State<AppState>,
     current: CurrentUser,
-    ApiJson(order): ApiJson<Order>,
+    ApiJson(order): ApiJson<BillOrder>,
 ) -> Result<StatusCode, ApiError> {
     bills::reorder(&state.pool, current.user.id, &order.ids).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -360,7 +342,7 @@ pub async fn reorder(
 pub async fn spending(
     State(state): State<AppState>,
     current: CurrentUser,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Spending>, ApiError> {
     let user = current.user.id;
     let today = bills::today_for(&state.pool, user).await?;
     let mut months = vec![today.year_month()];
@@ -395,29 +377,25 @@ pub async fn spending(
         }
     }
     let (locale, currency) = preferences(&state, user).await?;
-    Ok(Json(json!({
-        "locale": locale,
-        "currency": currency,
-        "months": labels,
-        "categories": categories
+    Ok(Json(Spending {
+        locale,
+        currency,
+        months: labels,
+        categories: categories
             .into_iter()
-            .map(|(name, totals)| json!({ "name": name, "totalsMinor": totals }))
-            .collect::<Vec<_>>(),
-    })))
+            .map(|(name, totals_minor)| CategorySpending { name, totals_minor })
+            .collect(),
+    }))
 }
 
 /// `GET /api/catalog`: the known subscription services a bill can link to.
 pub async fn catalog(
     State(state): State<AppState>,
     _current: CurrentUser,
-) -> Result<Json<Value>, ApiError> {
-    let services: Vec<(i64, String, String)> =
+) -> Result<Json<Catalog>, ApiError> {
+    let services: Vec<CatalogService> =
         sqlx::query_as("SELECT id, name, category FROM subscription_catalog ORDER BY name")
             .fetch_all(&state.pool)
             .await?;
-    let services: Vec<Value> = services
-        .into_iter()
-        .map(|(id, name, category)| json!({ "id": id, "name": name, "category": category }))
-        .collect();
-    Ok(Json(json!({ "services": services })))
+    Ok(Json(Catalog { services }))
 }

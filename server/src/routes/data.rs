@@ -3,16 +3,15 @@
 //! none; bad rows are named `rows[i].field` (i counts data rows from 0; the
 //! preview also gives each row's line in the file).
 
+use app::contract::data::{Export, ImportPreview, Imported, PreviewRow};
+use app::domain::contact::FieldViolation;
+use app::ssr::bills::transfer::{self, ImportError};
+use app::ssr::bills::{self};
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde_json::{json, Value};
-
-use app::domain::contact::FieldViolation;
-use app::ssr::bills::transfer::{self, ImportError};
-use app::ssr::bills::{self};
 
 use crate::auth::CurrentUser;
 use crate::error::ApiError;
@@ -79,8 +78,11 @@ pub async fn export_json(
     let all = bills::list(&state.pool, user).await?;
     let payments = bills::list_all_payments(&state.pool, user).await?;
     let today = bills::today_for(&state.pool, user).await?;
-    let body = serde_json::to_string_pretty(&json!({ "bills": all, "payments": payments }))
-        .map_err(|error| ApiError::Internal(error.to_string()))?;
+    let body = serde_json::to_string_pretty(&Export {
+        bills: all,
+        payments,
+    })
+    .map_err(|error| ApiError::Internal(error.to_string()))?;
     Ok(attachment(
         "application/json",
         format!("tally-{today}.json"),
@@ -120,12 +122,21 @@ fn import_error(error: ImportError) -> ApiError {
 pub async fn preview(
     _current: CurrentUser,
     ApiBytes(body): ApiBytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ImportPreview>, ApiError> {
     let rows = transfer::read_csv(text_of(&body)?).map_err(import_error)?;
     let invalid = rows.iter().filter(|row| !row.problems.is_empty()).count();
-    Ok(Json(
-        json!({ "rows": rows, "valid": rows.len() - invalid, "invalid": invalid }),
-    ))
+    Ok(Json(ImportPreview {
+        valid: rows.len() - invalid,
+        invalid,
+        rows: rows
+            .into_iter()
+            .map(|row| PreviewRow {
+                line: row.line,
+                name: row.name,
+                problems: row.problems,
+            })
+            .collect(),
+    }))
 }
 
 /// `POST /api/data/import`: every row or none.
@@ -133,9 +144,9 @@ pub async fn import(
     State(state): State<AppState>,
     current: CurrentUser,
     ApiBytes(body): ApiBytes,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<Imported>), ApiError> {
     let imported = transfer::import(&state.pool, current.user.id, text_of(&body)?)
         .await
         .map_err(import_error)?;
-    Ok((StatusCode::CREATED, Json(json!({ "imported": imported }))))
+    Ok((StatusCode::CREATED, Json(Imported { imported })))
 }

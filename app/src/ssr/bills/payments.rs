@@ -5,7 +5,6 @@
 //! The monthly accrual's interest charges are rows here too, of kind
 //! `interest` (see `accrual`).
 
-use serde::Serialize;
 use sqlx::SqlitePool;
 
 use super::store::{found, get, BillError};
@@ -15,20 +14,7 @@ use crate::domain::text::{plain_text_problem, Lines};
 
 pub const METHOD_MAX: usize = 40;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, sqlx::FromRow)]
-#[serde(rename_all = "camelCase")]
-pub struct Payment {
-    pub id: i64,
-    pub bill_id: i64,
-    pub amount_minor: i64,
-    pub paid_on: String,
-    pub method: String,
-    pub interest_delta_minor: i64,
-    pub autopay_failure: bool,
-    /// `payment`, or `interest` for a charge made by the monthly accrual.
-    pub kind: String,
-    pub created_at: String,
-}
+pub use crate::contract::bills::Payment;
 
 const COLUMNS: &str = "id, bill_id, amount_cents AS amount_minor, paid_on, method, \
     interest_delta AS interest_delta_minor, autopay_failure, kind, created_at";
@@ -192,7 +178,7 @@ pub async fn undo_payment(
     payment_id: i64,
 ) -> Result<(), BillError> {
     let payment = payment_by_id(pool, user_id, payment_id).await?;
-    if payment.kind == "interest" {
+    if payment.is_interest_charge() {
         // The accrual would only charge the month again.
         return Err(invalid(
             "paymentId",

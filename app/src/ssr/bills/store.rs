@@ -20,7 +20,7 @@ pub enum BillError {
 }
 
 /// A bill as stored: the shared record the pages read too.
-pub use crate::domain::bill::BillRecord as Bill;
+pub use crate::contract::bills::BillRecord as Bill;
 
 pub(super) const COLUMNS: &str =
     "id, name, amount_cents AS amount_minor, currency, cadence, cadence_interval, \

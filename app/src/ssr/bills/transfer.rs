@@ -16,7 +16,6 @@
 
 use std::borrow::Cow;
 
-use serde::Serialize;
 use sqlx::SqlitePool;
 
 use super::payments::Payment;
@@ -47,14 +46,12 @@ pub const HEADER: [&str; 15] = [
 pub const MAX_ROWS: usize = 5000;
 
 /// One row of an import, as read and checked.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug)]
 pub struct ImportRow {
     /// The line in the file (the header is line 1).
     pub line: usize,
     pub name: String,
     pub problems: Vec<FieldViolation>,
-    #[serde(skip)]
     pub form: Option<BillForm>,
 }
 
@@ -167,7 +164,7 @@ pub fn payments_to_csv(bills: &[Bill], payments: &[Payment]) -> Result<String, c
             minor_to_input(payment.amount_minor, digits),
             text(&bill.currency),
             text(&payment.method),
-            text(&payment.kind),
+            text(payment.kind.as_str()),
             minor_to_input(payment.interest_delta_minor, digits),
             flag(payment.autopay_failure).to_owned(),
         ])?;

@@ -1,0 +1,224 @@
+//! `/api/bills…`, `/api/payments…`, `/api/tracker`, `/api/reports/spending`
+//! and `/api/catalog`. The bill form itself is `domain::bill::BillForm`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::domain::tracker::{Status, Totals};
+
+/// A bill as stored and as the API answers it (the server reads it from
+/// `bills`); its rules are in `domain::bill`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
+#[serde(rename_all = "camelCase")]
+pub struct BillRecord {
+    pub id: i64,
+    pub name: String,
+    pub amount_minor: i64,
+    pub currency: String,
+    pub cadence: String,
+    pub cadence_interval: i64,
+    pub due_day: i64,
+    pub anchor_date: String,
+    pub category: String,
+    pub notes: String,
+    pub autopay: bool,
+    pub subscription: bool,
+    pub debt: bool,
+    pub balance_minor: Option<i64>,
+    pub apr_basis_points: Option<i64>,
+    pub minimum_payment_minor: Option<i64>,
+    pub interest_accrued_month: Option<String>,
+    pub catalog_id: Option<i64>,
+    /// The linked catalog service's name.
+    pub catalog_name: Option<String>,
+    pub active: bool,
+    pub inactive_reason: Option<String>,
+    pub inactivated_at: Option<String>,
+    pub autopay_verified_at: Option<String>,
+    pub sort_order: i64,
+    pub created_at: String,
+    pub updated_at: String,
+    /// Filled in by the server from today in the user's time zone.
+    #[cfg_attr(feature = "ssr", sqlx(skip))]
+    pub next_due: Option<String>,
+    /// A debt's interest not yet charged, as of today: charged with the
+    /// next payment, or by the accrual when the month ends. Filled in by the
+    /// server.
+    #[cfg_attr(feature = "ssr", sqlx(skip))]
+    pub interest_pending_minor: Option<i64>,
+}
+
+/// `GET /api/bills`: every bill, with the user's today and preferences.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BillList {
+    pub today: String,
+    pub locale: String,
+    pub currency: String,
+    pub bills: Vec<BillRecord>,
+}
+
+/// `POST /api/bills/{id}/deactivate`: why (may be left out, or the body
+/// left empty).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deactivation {
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// What a payment row records.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(sqlx::Type))]
+#[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ssr", sqlx(rename_all = "lowercase"))]
+pub enum PaymentKind {
+    /// Money paid towards the bill.
+    #[default]
+    Payment,
+    /// A month's interest charged by the monthly accrual.
+    Interest,
+}
+
+impl PaymentKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Payment => "payment",
+            Self::Interest => "interest",
+        }
+    }
+}
+
+/// A payment as the API answers it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
+#[serde(rename_all = "camelCase")]
+pub struct Payment {
+    pub id: i64,
+    pub bill_id: i64,
+    pub amount_minor: i64,
+    pub paid_on: String,
+    pub method: String,
+    pub interest_delta_minor: i64,
+    pub autopay_failure: bool,
+    pub kind: PaymentKind,
+    pub created_at: String,
+}
+
+impl Payment {
+    pub fn is_interest_charge(&self) -> bool {
+        self.kind == PaymentKind::Interest
+    }
+}
+
+/// `GET /api/bills/{id}/payments`, newest first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Payments {
+    pub payments: Vec<Payment>,
+}
+
+/// `POST /api/bills/{id}/payments`: the bill's amount and today when left
+/// out ("mark paid").
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RecordPayment {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount_minor: Option<i64>,
+    /// `YYYY-MM-DD`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paid_on: Option<String>,
+    #[serde(default)]
+    pub method: String,
+}
+
+/// `POST /api/payments/{id}/autopay-failure`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AutopayFailure {
+    pub failed: bool,
+}
+
+/// `PUT /api/bills/order`: the Custom sort.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BillOrder {
+    pub ids: Vec<i64>,
+}
+
+/// Whether the Tracker shows a calendar month or a pay period.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PeriodKind {
+    Month,
+    Pay,
+}
+
+/// The dates the Tracker covers, both included.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Period {
+    pub kind: PeriodKind,
+    pub first: String,
+    pub last: String,
+}
+
+/// One due date of one bill in the period.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TrackerEntry {
+    pub bill_id: i64,
+    pub name: String,
+    pub due: String,
+    pub status: Status,
+    pub amount_minor: i64,
+    pub currency: String,
+    pub autopay: bool,
+    pub category: String,
+}
+
+/// `GET /api/tracker[?period=month|pay]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tracker {
+    pub today: String,
+    pub locale: String,
+    pub currency: String,
+    /// `YYYY-MM` of today.
+    pub month: String,
+    pub period: Period,
+    /// The user's pay schedule, when they set one.
+    pub pay_schedule: Option<String>,
+    pub entries: Vec<TrackerEntry>,
+    pub totals: Totals,
+}
+
+/// One category's payments per month.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CategorySpending {
+    pub name: String,
+    /// One total per entry of [`Spending::months`].
+    pub totals_minor: Vec<i64>,
+}
+
+/// `GET /api/reports/spending`: the last six months, this one included.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Spending {
+    pub locale: String,
+    pub currency: String,
+    /// `YYYY-MM`, oldest first.
+    pub months: Vec<String>,
+    pub categories: Vec<CategorySpending>,
+}
+
+/// A known subscription service a bill can link to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
+pub struct CatalogService {
+    pub id: i64,
+    pub name: String,
+    pub category: String,
+}
+
+/// `GET /api/catalog`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Catalog {
+    pub services: Vec<CatalogService>,
+}

@@ -1,0 +1,37 @@
+//! `/api/data/…`: export and CSV import.
+
+use serde::{Deserialize, Serialize};
+
+use super::bills::{BillRecord, Payment};
+use crate::domain::contact::FieldViolation;
+
+/// `GET /api/data/export.json` (as a download): every bill and payment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Export {
+    pub bills: Vec<BillRecord>,
+    pub payments: Vec<Payment>,
+}
+
+/// One row of an import as read and checked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PreviewRow {
+    /// The line in the file (the header is line 1).
+    pub line: usize,
+    pub name: String,
+    pub problems: Vec<FieldViolation>,
+}
+
+/// `POST /api/data/import/preview`: each row with its problems; nothing
+/// is written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportPreview {
+    pub rows: Vec<PreviewRow>,
+    pub valid: usize,
+    pub invalid: usize,
+}
+
+/// `POST /api/data/import` (201): every row was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Imported {
+    pub imported: usize,
+}
