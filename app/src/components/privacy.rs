@@ -1,13 +1,6 @@
-use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
-
 use crate::api;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct PrivacySettings {
-    geolocation_enabled: bool,
-}
+use crate::contract::account::PrivacySettings;
+use leptos::prelude::*;
 
 /// Profile → Privacy: whether sign-ins are located from their IP address.
 #[component]

@@ -1,18 +1,7 @@
-use leptos::prelude::*;
-use serde::Deserialize;
-
 use crate::api;
+use crate::contract::account::SignInRecord;
 use crate::domain::timestamp;
-
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct SignInRecord {
-    at: String,
-    success: bool,
-    ip: Option<String>,
-    user_agent: Option<String>,
-    location: Option<String>,
-}
+use leptos::prelude::*;
 
 /// Recent sign-ins (and failed attempts) on this account.
 #[component]

@@ -136,6 +136,26 @@ pub struct UpdateProfile {
     pub current_password: Option<String>,
 }
 
+/// `GET`/`PUT /api/profile/privacy`: whether sign-ins are located from
+/// their IP address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PrivacySettings {
+    pub geolocation_enabled: bool,
+}
+
+/// One sign-in attempt on the account, as its owner sees it
+/// (`GET /api/profile/sign-ins`, newest first).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SignInRecord {
+    pub at: String,
+    pub success: bool,
+    pub ip: Option<String>,
+    pub user_agent: Option<String>,
+    pub location: Option<String>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

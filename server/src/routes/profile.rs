@@ -3,10 +3,8 @@
 
 use axum::extract::State;
 use axum::Json;
-use serde::{Deserialize, Serialize};
 
-use app::contract::account::{Me, UpdateProfile};
-use app::ssr::auth::login_history::SignInRecord;
+use app::contract::account::{Me, PrivacySettings, SignInRecord, UpdateProfile};
 use app::ssr::auth::{geolocation, users};
 
 use crate::auth::{BrowserSession, CurrentUser};
@@ -33,18 +31,12 @@ pub async fn update(
     Ok(Json(Me { user }))
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Privacy {
-    geolocation_enabled: bool,
-}
-
 /// `GET /api/profile/privacy`.
 pub async fn privacy(
     State(state): State<AppState>,
     current: CurrentUser,
-) -> Result<Json<Privacy>, ApiError> {
-    Ok(Json(Privacy {
+) -> Result<Json<PrivacySettings>, ApiError> {
+    Ok(Json(PrivacySettings {
         geolocation_enabled: geolocation::enabled(&state.pool, current.user.id).await?,
     }))
 }
@@ -53,8 +45,8 @@ pub async fn privacy(
 pub async fn set_privacy(
     State(state): State<AppState>,
     current: CurrentUser,
-    ApiJson(body): ApiJson<Privacy>,
-) -> Result<Json<Privacy>, ApiError> {
+    ApiJson(body): ApiJson<PrivacySettings>,
+) -> Result<Json<PrivacySettings>, ApiError> {
     geolocation::set_enabled(&state.pool, current.user.id, body.geolocation_enabled).await?;
     Ok(Json(body))
 }

@@ -8,7 +8,6 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use secrecy::ExposeSecret;
-use serde::Serialize;
 use sqlx::SqlitePool;
 use tokio::sync::Notify;
 
@@ -19,16 +18,7 @@ use crate::ssr::secrets::{Keyring, SecretColumn, LOGIN_IP, LOGIN_LOCATION, LOGIN
 /// How many rows Profile shows.
 pub const RECENT: i64 = 20;
 
-/// One sign-in attempt, opened for its owner.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SignInRecord {
-    pub at: String,
-    pub success: bool,
-    pub ip: Option<String>,
-    pub user_agent: Option<String>,
-    pub location: Option<String>,
-}
+pub use crate::contract::account::SignInRecord;
 
 /// Where an attempt came from.
 pub struct Origin<'a> {
