@@ -8,9 +8,9 @@ use leptos::prelude::*;
 use crate::api;
 use crate::components::submission_form::FormState;
 use crate::components::text_field::TextField;
+use crate::contract::preferences::{Preferences, UpdatePreferences};
 use crate::domain::money::LOCALES;
 use crate::domain::pay_period::PaySchedule;
-use crate::domain::preferences::Preferences;
 
 #[component]
 pub fn PreferencesForm() -> impl IntoView {
@@ -33,7 +33,7 @@ pub fn PreferencesForm() -> impl IntoView {
     });
     let submit = move |event: SubmitEvent| {
         event.prevent_default();
-        let body = Preferences {
+        let body = UpdatePreferences {
             locale: locale.get_untracked(),
             currency: currency.get_untracked(),
             time_zone: time_zone.get_untracked(),

@@ -9,6 +9,7 @@ pub mod bills;
 pub mod contact;
 pub mod data;
 pub mod error;
+pub mod preferences;
 pub mod security_keys;
 pub mod tokens;
 pub mod two_factor;

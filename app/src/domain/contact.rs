@@ -352,8 +352,8 @@ mod tests {
 #[cfg(test)]
 mod proptests {
     use super::*;
+    use crate::contract::preferences::UpdatePreferences;
     use crate::domain::bill::BillForm;
-    use crate::domain::preferences::Preferences;
     use crate::small_stack::on_small_stack;
     use proptest::prelude::*;
 
@@ -407,7 +407,7 @@ mod proptests {
         let _ = serde_json::from_str::<LeadForm>(text);
         let _ = serde_json::from_str::<SupportForm>(text);
         let _ = serde_json::from_str::<BillForm>(text);
-        let _ = serde_json::from_str::<Preferences>(text);
+        let _ = serde_json::from_str::<UpdatePreferences>(text);
         let _ = serde_json::from_str::<Lenient>(text);
         let _ = serde_json::from_str::<serde_json::Value>(text);
     }

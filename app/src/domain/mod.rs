@@ -11,7 +11,6 @@ pub mod money;
 pub mod operation;
 pub mod password_policy;
 pub mod pay_period;
-pub mod preferences;
 pub mod redirect;
 pub mod role;
 pub mod text;

@@ -3,11 +3,11 @@
 //! bills, time zone (what "today" is), and an optional pay schedule (the
 //! Tracker's pay period).
 
+use app::contract::preferences::{Preferences, UpdatePreferences};
 use app::domain::contact::FieldViolation;
 use app::domain::date::Date;
 use app::domain::money::{Currency, LOCALES};
 use app::domain::pay_period::PaySchedule;
-use app::domain::preferences::Preferences;
 use app::ssr::settings::{self, Scope};
 use axum::extract::State;
 use axum::Json;
@@ -67,7 +67,7 @@ pub async fn get(
 pub async fn set(
     State(state): State<AppState>,
     current: CurrentUser,
-    crate::extract::ApiJson(wanted): crate::extract::ApiJson<Preferences>,
+    crate::extract::ApiJson(wanted): crate::extract::ApiJson<UpdatePreferences>,
 ) -> Result<Json<Preferences>, ApiError> {
     let mut problems = Vec::new();
     let violation = |field: &str, description: &str| FieldViolation {

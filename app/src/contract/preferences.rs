@@ -1,10 +1,11 @@
-//! A user's preferences as `/api/profile/preferences` carries them: the
-//! Profile form sends this shape and the server answers it.
+//! `/api/profile/preferences`: how amounts are written, the currency new
+//! bills start with, what "today" is, and the pay schedule.
 
 use serde::{Deserialize, Serialize};
 
+/// The user's preferences as the server answers them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct Preferences {
     /// A tag from `money::LOCALES`: how amounts are written.
     pub locale: String,
@@ -14,10 +15,22 @@ pub struct Preferences {
     pub time_zone: String,
     /// `weekly`, `biweekly`, `semimonthly`, `monthly`, or empty for none
     /// (the Tracker then shows calendar months only).
-    #[serde(default)]
     pub pay_schedule: String,
     /// One payday (`YYYY-MM-DD`) to count periods from; empty when the
     /// schedule needs none.
+    pub payday: String,
+}
+
+/// `PUT /api/profile/preferences`: the same fields; the pay schedule and
+/// payday may be left out (none).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UpdatePreferences {
+    pub locale: String,
+    pub currency: String,
+    pub time_zone: String,
+    #[serde(default)]
+    pub pay_schedule: String,
     #[serde(default)]
     pub payday: String,
 }
