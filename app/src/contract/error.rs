@@ -2,6 +2,8 @@
 //! (AIP-193, `google.rpc.Status` in JSON), with `BadRequest` details naming
 //! the fields at fault. The REST routes write it, the browser reads it.
 
+use leptos::server_fn::codec::JsonEncoding;
+use leptos::server_fn::error::{FromServerFnError, ServerFnErrorErr};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::contact::FieldViolation;
@@ -38,6 +40,18 @@ pub enum ErrorDetail {
 }
 
 impl ErrorBody {
+    /// An error without field details.
+    pub fn new(code: u16, status: &str, message: impl Into<String>) -> Self {
+        Self {
+            error: ErrorStatus {
+                code,
+                message: message.into(),
+                status: status.to_owned(),
+                details: None,
+            },
+        }
+    }
+
     /// Every field the answer blames, in order.
     pub fn field_violations(&self) -> Vec<FieldViolation> {
         self.error
@@ -48,6 +62,39 @@ impl ErrorBody {
                 ErrorDetail::BadRequest { field_violations } => field_violations.iter().cloned(),
             })
             .collect()
+    }
+}
+
+/// Server functions answer failures with this same body, so a page reads
+/// one error shape whether it called REST or a server function. What the
+/// server-function machinery itself reports (a missing argument, a body it
+/// cannot read, a network failure in the browser) is mapped onto the same
+/// canonical codes.
+impl FromServerFnError for ErrorBody {
+    type Encoder = JsonEncoding;
+
+    fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
+        match value {
+            ServerFnErrorErr::Args(message) | ServerFnErrorErr::MissingArg(message) => {
+                Self::new(400, "INVALID_ARGUMENT", message)
+            }
+            ServerFnErrorErr::UnsupportedRequestMethod(message) => {
+                Self::new(405, "UNIMPLEMENTED", message)
+            }
+            ServerFnErrorErr::Request(message) => {
+                Self::new(503, "UNAVAILABLE", format!("cannot reach Tally: {message}"))
+            }
+            ServerFnErrorErr::Deserialization(message) => Self::new(
+                502,
+                "UNKNOWN",
+                format!("the answer could not be read: {message}"),
+            ),
+            ServerFnErrorErr::Registration(message)
+            | ServerFnErrorErr::ServerError(message)
+            | ServerFnErrorErr::MiddlewareError(message)
+            | ServerFnErrorErr::Serialization(message)
+            | ServerFnErrorErr::Response(message) => Self::new(500, "INTERNAL", message),
+        }
     }
 }
 
@@ -76,5 +123,16 @@ mod tests {
         let body: ErrorBody = serde_json::from_str(with_field).unwrap();
         assert_eq!(body.field_violations()[0].field, "email");
         assert_eq!(serde_json::to_string(&body).unwrap(), with_field);
+    }
+
+    #[test]
+    fn server_function_failures_use_the_same_body_and_codes() {
+        let missing = ErrorBody::from_server_fn_error(ServerFnErrorErr::MissingArg("id".into()));
+        assert_eq!(
+            (missing.error.code, missing.error.status.as_str()),
+            (400, "INVALID_ARGUMENT")
+        );
+        let round_trip = ErrorBody::de(missing.ser());
+        assert_eq!(round_trip, missing);
     }
 }
