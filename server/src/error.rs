@@ -76,6 +76,32 @@ impl From<app::ssr::auth::AuthError> for ApiError {
     }
 }
 
+impl ApiError {
+    /// A sign-in throttle's refusal outside sign-in itself: a too-long
+    /// email names the field; otherwise `message` and how long to wait.
+    pub fn throttled(refusal: app::ssr::auth::throttle::Refusal, message: &str) -> Self {
+        use app::ssr::auth::throttle::Refusal;
+        match refusal {
+            Refusal::EmailTooLong => Self::invalid(&refusal.to_string()),
+            Refusal::Wait(wait) => Self::TooManyRequests {
+                message: message.into(),
+                retry_after: wait,
+            },
+        }
+    }
+}
+
+impl From<app::ssr::auth::password_check::PasswordCheckError> for ApiError {
+    fn from(error: app::ssr::auth::password_check::PasswordCheckError) -> Self {
+        use app::ssr::auth::password_check::PasswordCheckError;
+        match error {
+            PasswordCheckError::Throttled(refusal) => Self::throttled(refusal, &error.to_string()),
+            PasswordCheckError::Wrong => Self::invalid(&error.to_string()),
+            PasswordCheckError::Auth(error) => error.into(),
+        }
+    }
+}
+
 impl From<app::ssr::contact::group_commit::StoreError> for ApiError {
     fn from(error: app::ssr::contact::group_commit::StoreError) -> Self {
         Self::Internal(error.to_string())

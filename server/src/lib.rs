@@ -15,6 +15,7 @@ pub mod middleware;
 pub mod page_cache;
 pub mod panic_exit;
 pub mod routes;
+pub mod session_answer;
 pub mod shutdown;
 pub mod startup;
 pub mod state;

@@ -13,6 +13,7 @@ pub mod db_health;
 pub mod limiter;
 pub mod migrate;
 pub mod operations;
+pub mod preferences;
 pub mod secrets;
 pub mod settings;
 pub mod write_gate;

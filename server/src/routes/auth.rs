@@ -7,27 +7,24 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use secrecy::SecretString;
 
-use app::contract::account::{
-    CsrfToken, Me, SecondFactorChallenge, SecondFactorCode, Session, SignIn, SignInAnswer,
-};
+use app::contract::account::{CsrfToken, Me, SecondFactorCode, Session, SignIn};
 use app::contract::two_factor::{
     ChangePassword, CurrentPassword, RecoveryCodes, TotpCode, TotpEnrolment, TotpStatus,
 };
-use app::ssr::auth::sign_in::{self, Attempt, SignInError, SignedIn};
-use app::ssr::auth::throttle::Refusal;
+use app::ssr::auth::sign_in::{self, Attempt};
 use app::ssr::auth::token::random_token;
-use app::ssr::auth::users::{self, User};
-use app::ssr::auth::{api_tokens, sessions, totp};
+use app::ssr::auth::users;
+use app::ssr::auth::{api_tokens, password_check, sessions, totp};
 
 use crate::auth::{BrowserSession, Credential, CurrentUser};
 use crate::client_ip::ClientIp;
 use crate::cookies;
 use crate::error::ApiError;
 use crate::extract::ApiJson;
+use crate::session_answer::{signed_in_response, signed_out, user_agent};
 use crate::state::AppState;
 
 const CSRF_MAX_AGE: i64 = 30 * 24 * 3600;
-const SESSION_MAX_AGE: i64 = sessions::LIFETIME_DAYS * 24 * 3600;
 
 /// `GET /api/auth/csrf-token`: the token to send in `X-CSRF-Token`, also set
 /// as the `tally_csrf` cookie (kept when the browser already has one).
@@ -56,13 +53,6 @@ pub async fn csrf_token(State(state): State<AppState>, headers: HeaderMap) -> Re
     response
 }
 
-/// The `User-Agent` a sign-in is recorded with.
-pub(crate) fn user_agent(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::USER_AGENT)
-        .and_then(|value| value.to_str().ok())
-}
-
 /// `POST /api/auth/login`: the same answer for an unknown email and a wrong
 /// password; throttled per IP and per account.
 pub async fn login(
@@ -86,38 +76,6 @@ pub async fn login(
     )
     .await;
     signed_in_response(&state, answer)
-}
-
-/// The answer to either sign-in step: a session cookie and the user, or the
-/// challenge for the second factor.
-pub(crate) fn signed_in_response(
-    state: &AppState,
-    answer: Result<SignedIn, SignInError>,
-) -> Result<Response, ApiError> {
-    match answer {
-        Ok(SignedIn::Session { user, token }) => Ok(signed_in_with_session(state, user, &token)),
-        Ok(SignedIn::SecondFactor { challenge, methods }) => {
-            Ok(Json(SignInAnswer::SecondFactor(SecondFactorChallenge {
-                second_factor: methods.first().copied(),
-                methods,
-                challenge,
-            }))
-            .into_response())
-        }
-        Err(SignInError::WrongCredentials) => Err(ApiError::WrongCredentials),
-        Err(error @ SignInError::EmailTooLong) => Err(ApiError::invalid(&error.to_string())),
-        Err(SignInError::WrongCode) => Err(ApiError::invalid(
-            "code: that code is not right, or was already used",
-        )),
-        Err(error @ SignInError::WrongKey) => {
-            Err(ApiError::invalid(&format!("credential: {error}")))
-        }
-        Err(error @ SignInError::Throttled(wait)) => Err(ApiError::TooManyRequests {
-            message: error.to_string(),
-            retry_after: wait,
-        }),
-        Err(SignInError::Auth(error)) => Err(error.into()),
-    }
 }
 
 /// `POST /api/auth/login/totp`: the second step, with a TOTP code or a
@@ -166,15 +124,6 @@ pub async fn totp_confirm(
     }))
 }
 
-/// `{"user": …}` with the new session's cookie.
-pub(crate) fn signed_in_with_session(state: &AppState, user: User, token: &str) -> Response {
-    let mut response = Json(Me { user }).into_response();
-    if let Some(cookie) = session_cookie(state, token, SESSION_MAX_AGE) {
-        response.headers_mut().append(header::SET_COOKIE, cookie);
-    }
-    response
-}
-
 /// `GET /api/auth/totp`: whether TOTP is on, recovery codes left.
 pub async fn totp_status(
     State(state): State<AppState>,
@@ -191,63 +140,16 @@ pub async fn totp_disable(
     session: BrowserSession,
     ApiJson(body): ApiJson<CurrentPassword>,
 ) -> Result<StatusCode, ApiError> {
-    confirm_password(&state, client, &session.user, body.current_password).await?;
+    password_check::confirm(
+        &state.pool,
+        &state.sign_in_throttle,
+        client.0,
+        &session.user,
+        body.current_password,
+    )
+    .await?;
     totp::turn_off(&state.pool, session.user.id).await?;
     Ok(StatusCode::NO_CONTENT)
-}
-
-/// Checks the signed-in user's current password before a sensitive change
-/// (new password, new email, turning a second factor off, removing a
-/// security key); the attempt counts against the sign-in throttle.
-pub(crate) async fn confirm_password(
-    state: &AppState,
-    ClientIp(ip): ClientIp,
-    user: &User,
-    current_password: String,
-) -> Result<(), ApiError> {
-    state
-        .sign_in_throttle
-        .attempt(ip, &user.email)
-        .map_err(|refusal| refused(refusal, "too many password attempts; try again later"))?;
-    let password = SecretString::from(current_password);
-    if users::password_matches(&state.pool, user.id, password).await? {
-        Ok(())
-    } else {
-        Err(ApiError::invalid(
-            "currentPassword: this is not your current password",
-        ))
-    }
-}
-
-/// A sign-in throttle's refusal outside sign-in itself: a too-long email
-/// names the field; otherwise `message` and how long to wait.
-pub(crate) fn refused(refusal: Refusal, message: &str) -> ApiError {
-    match refusal {
-        Refusal::EmailTooLong => ApiError::invalid(&refusal.to_string()),
-        Refusal::Wait(wait) => ApiError::TooManyRequests {
-            message: message.into(),
-            retry_after: wait,
-        },
-    }
-}
-
-fn session_cookie(state: &AppState, token: &str, max_age: i64) -> Option<axum::http::HeaderValue> {
-    cookies::set(
-        cookies::SESSION,
-        token,
-        max_age,
-        true,
-        state.settings.secure_cookies(),
-        "Lax",
-    )
-}
-
-fn signed_out(state: &AppState) -> Response {
-    let mut response = StatusCode::NO_CONTENT.into_response();
-    if let Some(cookie) = session_cookie(state, "", 0) {
-        response.headers_mut().append(header::SET_COOKIE, cookie);
-    }
-    response
 }
 
 /// `POST /api/auth/logout`: ends this session.
@@ -301,7 +203,14 @@ pub async fn change_password(
     session: BrowserSession,
     ApiJson(body): ApiJson<ChangePassword>,
 ) -> Result<StatusCode, ApiError> {
-    confirm_password(&state, client, &session.user, body.current_password).await?;
+    password_check::confirm(
+        &state.pool,
+        &state.sign_in_throttle,
+        client.0,
+        &session.user,
+        body.current_password,
+    )
+    .await?;
     users::set_password(
         &state.pool,
         &session.user,

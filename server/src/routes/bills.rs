@@ -6,13 +6,12 @@
 use std::collections::HashMap;
 
 use app::contract::bills::{
-    AutopayFailure, BillList, BillOrder, BillRecord, Catalog, CatalogService, CategorySpending,
-    Deactivation, Payment, Payments, Period, PeriodKind, RecordPayment, Spending, Tracker,
-    TrackerEntry,
+    AutopayFailure, BillList, BillOrder, BillRecord, Catalog, Deactivation, Payment, Payments,
+    RecordPayment, Spending, Tracker,
 };
 use app::domain::bill::BillForm;
 use app::domain::date::Date;
-use app::domain::tracker::{self, TrackedBill};
+use app::ssr::bills::views::{self, PeriodChoice};
 use app::ssr::bills::{self, Bill, BillError, NewPayment};
 use axum::extract::{FromRequestParts, Query, State};
 use axum::http::request::Parts;
@@ -58,46 +57,16 @@ impl FromRequestParts<AppState> for OwnBill {
     }
 }
 
-/// The user's locale and default currency.
-async fn preferences(state: &AppState, user: i64) -> Result<(String, String), ApiError> {
-    Ok(
-        sqlx::query_as("SELECT locale, currency FROM users WHERE id = ?")
-            .bind(user)
-            .fetch_one(&state.pool)
-            .await?,
-    )
-}
-
-/// A bill with what today (in the user's time zone) adds: its next due
-/// date and, on a debt, the interest not yet charged.
-fn shown(bill: &Bill, today: Date) -> BillRecord {
-    let mut bill = bill.clone();
-    bill.next_due = bill.due_on_or_after(today).map(|due| due.to_string());
-    bill.interest_pending_minor = bill.interest_pending(today);
-    bill
-}
-
 /// A bill as answered: with its next due date from today.
 async fn answer(state: &AppState, user: i64, bill: &Bill) -> Result<Json<BillRecord>, ApiError> {
-    let today = bills::today_for(&state.pool, user).await?;
-    Ok(Json(shown(bill, today)))
+    Ok(Json(views::shown_for(&state.pool, user, bill).await?))
 }
 
 pub async fn list(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> Result<Json<BillList>, ApiError> {
-    let user = current.user.id;
-    let today = bills::today_for(&state.pool, user).await?;
-    let all = bills::list(&state.pool, user).await?;
-    let bills = all.iter().map(|bill| shown(bill, today)).collect();
-    let (locale, currency) = preferences(&state, user).await?;
-    Ok(Json(BillList {
-        today: today.to_string(),
-        locale,
-        currency,
-        bills,
-    }))
+    Ok(Json(views::bill_list(&state.pool, current.user.id).await?))
 }
 
 pub async fn create(
@@ -233,98 +202,10 @@ pub async fn tracker(
     current: CurrentUser,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Json<Tracker>, ApiError> {
-    let user = current.user.id;
-    let today = bills::today_for(&state.pool, user).await?;
-    let schedule = super::preferences::pay_schedule(&state, user).await?;
-    let pay_period = match query.get("period").map(String::as_str) {
-        None => schedule.is_some(),
-        Some("month") => false,
-        Some("pay") if schedule.is_some() => true,
-        Some("pay") => {
-            return Err(ApiError::InvalidField {
-                field: "period".into(),
-                description: "set a pay schedule in Profile → Preferences first".into(),
-            })
-        }
-        Some(_) => {
-            return Err(ApiError::InvalidField {
-                field: "period".into(),
-                description: "use month or pay".into(),
-            })
-        }
-    };
-    let (first, last) = schedule
-        .filter(|_| pay_period)
-        .and_then(|(schedule, payday)| schedule.period_containing(payday, today))
-        .unwrap_or_else(|| tracker::month_bounds(today));
-    let all = bills::list(&state.pool, user).await?;
-    let paid: Vec<(i64, String)> = sqlx::query_as(
-        "SELECT bill_id, paid_on FROM payments
-         WHERE user_id = ? AND kind = 'payment' AND autopay_failure = 0
-             AND paid_on BETWEEN ? AND ?",
-    )
-    .bind(user)
-    .bind(first.to_string())
-    .bind(last.to_string())
-    .fetch_all(&state.pool)
-    .await?;
-    let mut paid_by_bill: HashMap<i64, Vec<Date>> = HashMap::new();
-    for (bill_id, paid_on) in paid {
-        if let Ok(date) = Date::parse(&paid_on) {
-            paid_by_bill.entry(bill_id).or_default().push(date);
-        }
-    }
-    let tracked: Vec<TrackedBill> = all
-        .iter()
-        .filter(|bill| bill.active)
-        .filter_map(|bill| {
-            Some(TrackedBill {
-                id: bill.id,
-                cadence: bill.cadence()?,
-                anchor: Date::parse(&bill.anchor_date).ok()?,
-                due_day: u8::try_from(bill.due_day).ok()?,
-                amount_minor: bill.amount_minor,
-                paid_on: paid_by_bill.remove(&bill.id).unwrap_or_default(),
-            })
-        })
-        .collect();
-    let (entries, totals) = tracker::period_view(today, (first, last), &tracked);
-    let by_id: HashMap<i64, &Bill> = all.iter().map(|bill| (bill.id, bill)).collect();
-    let entries = entries
-        .into_iter()
-        .filter_map(|entry| {
-            let bill = by_id.get(&entry.bill_id)?;
-            Some(TrackerEntry {
-                bill_id: entry.bill_id,
-                name: bill.name.clone(),
-                due: entry.due,
-                status: entry.status,
-                amount_minor: entry.amount_minor,
-                currency: bill.currency.clone(),
-                autopay: bill.autopay,
-                category: bill.category.clone(),
-            })
-        })
-        .collect();
-    let (locale, currency) = preferences(&state, user).await?;
-    Ok(Json(Tracker {
-        today: today.to_string(),
-        locale,
-        currency,
-        month: today.year_month().to_string(),
-        period: Period {
-            kind: if pay_period {
-                PeriodKind::Pay
-            } else {
-                PeriodKind::Month
-            },
-            first: first.to_string(),
-            last: last.to_string(),
-        },
-        pay_schedule: schedule.map(|(schedule, _)| schedule.as_str().to_owned()),
-        entries,
-        totals,
-    }))
+    let choice = PeriodChoice::parse(query.get("period").map(String::as_str))?;
+    Ok(Json(
+        views::tracker(&state.pool, current.user.id, choice).await?,
+    ))
 }
 
 /// `PUT /api/bills/order` `{"ids": [3, 1, 2]}`: the Custom sort.
@@ -343,49 +224,7 @@ pub async fn spending(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> Result<Json<Spending>, ApiError> {
-    let user = current.user.id;
-    let today = bills::today_for(&state.pool, user).await?;
-    let mut months = vec![today.year_month()];
-    for _ in 0..5 {
-        months.insert(0, months[0].previous());
-    }
-    let first = format!("{}-01", months[0]);
-    let rows: Vec<(String, String, i64)> = sqlx::query_as(
-        "SELECT b.category, substr(p.paid_on, 1, 7) AS month, sum(p.amount_cents)
-         FROM payments p JOIN bills b ON b.id = p.bill_id
-         WHERE p.user_id = ? AND p.paid_on >= ? AND p.autopay_failure = 0
-             AND p.kind = 'payment'
-         GROUP BY b.category, month ORDER BY b.category",
-    )
-    .bind(user)
-    .bind(first)
-    .fetch_all(&state.pool)
-    .await?;
-    let labels: Vec<String> = months.iter().map(ToString::to_string).collect();
-    let mut categories: Vec<(String, Vec<i64>)> = Vec::new();
-    for (category, month, total) in rows {
-        let Some(slot) = labels.iter().position(|label| *label == month) else {
-            continue;
-        };
-        match categories.iter_mut().find(|(name, _)| *name == category) {
-            Some((_, totals)) => totals[slot] += total,
-            None => {
-                let mut totals = vec![0; labels.len()];
-                totals[slot] = total;
-                categories.push((category, totals));
-            }
-        }
-    }
-    let (locale, currency) = preferences(&state, user).await?;
-    Ok(Json(Spending {
-        locale,
-        currency,
-        months: labels,
-        categories: categories
-            .into_iter()
-            .map(|(name, totals_minor)| CategorySpending { name, totals_minor })
-            .collect(),
-    }))
+    Ok(Json(views::spending(&state.pool, current.user.id).await?))
 }
 
 /// `GET /api/catalog`: the known subscription services a bill can link to.
@@ -393,9 +232,5 @@ pub async fn catalog(
     State(state): State<AppState>,
     _current: CurrentUser,
 ) -> Result<Json<Catalog>, ApiError> {
-    let services: Vec<CatalogService> =
-        sqlx::query_as("SELECT id, name, category FROM subscription_catalog ORDER BY name")
-            .fetch_all(&state.pool)
-            .await?;
-    Ok(Json(Catalog { services }))
+    Ok(Json(views::catalog(&state.pool).await?))
 }

@@ -1,148 +1,39 @@
 //! `GET`/`PUT /api/profile/preferences`: how the tracker shows money and
-//! dates for this user: locale (number format), default currency for new
-//! bills, time zone (what "today" is), and an optional pay schedule (the
-//! Tracker's pay period).
+//! dates for this user (`app::ssr::preferences` holds the rules).
 
-use app::contract::preferences::{Preferences, UpdatePreferences};
-use app::domain::contact::FieldViolation;
-use app::domain::date::Date;
-use app::domain::money::{Currency, LOCALES};
-use app::domain::pay_period::PaySchedule;
-use app::ssr::settings::{self, Scope};
 use axum::extract::State;
 use axum::Json;
 
+use app::contract::preferences::{Preferences, UpdatePreferences};
+use app::ssr::preferences::{self, PreferencesError};
+
 use crate::auth::CurrentUser;
 use crate::error::ApiError;
+use crate::extract::ApiJson;
 use crate::state::AppState;
 
-/// Settings keys of the pay schedule.
-const PAY_SCHEDULE: &str = "pay_schedule";
-const PAYDAY: &str = "payday";
-
-/// The user's pay schedule and payday, when one is set.
-pub async fn pay_schedule(
-    state: &AppState,
-    user: i64,
-) -> Result<Option<(PaySchedule, Date)>, ApiError> {
-    let scope = Scope::User(user);
-    let Some(schedule) = settings::get(&state.pool, scope, PAY_SCHEDULE).await? else {
-        return Ok(None);
-    };
-    let Ok(schedule) = PaySchedule::parse(&schedule) else {
-        return Ok(None);
-    };
-    let payday = settings::get(&state.pool, scope, PAYDAY)
-        .await?
-        .and_then(|text| Date::parse(&text).ok())
-        .unwrap_or(Date::EPOCH);
-    Ok(Some((schedule, payday)))
-}
-
-async fn read(state: &AppState, user: i64) -> Result<Preferences, ApiError> {
-    let (locale, currency, time_zone): (String, String, String) =
-        sqlx::query_as("SELECT locale, currency, time_zone FROM users WHERE id = ?")
-            .bind(user)
-            .fetch_one(&state.pool)
-            .await?;
-    let schedule = pay_schedule(state, user).await?;
-    Ok(Preferences {
-        locale,
-        currency,
-        time_zone,
-        pay_schedule: schedule.map_or_else(String::new, |(s, _)| s.as_str().to_owned()),
-        payday: schedule
-            .filter(|(s, _)| s.needs_payday())
-            .map_or_else(String::new, |(_, day)| day.to_string()),
-    })
+impl From<PreferencesError> for ApiError {
+    fn from(error: PreferencesError) -> Self {
+        match error {
+            PreferencesError::Invalid(problems) => Self::InvalidFields(problems),
+            PreferencesError::Database(error) => Self::Database(error),
+        }
+    }
 }
 
 pub async fn get(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> Result<Json<Preferences>, ApiError> {
-    Ok(Json(read(&state, current.user.id).await?))
+    Ok(Json(preferences::read(&state.pool, current.user.id).await?))
 }
 
 pub async fn set(
     State(state): State<AppState>,
     current: CurrentUser,
-    crate::extract::ApiJson(wanted): crate::extract::ApiJson<UpdatePreferences>,
+    ApiJson(wanted): ApiJson<UpdatePreferences>,
 ) -> Result<Json<Preferences>, ApiError> {
-    let mut problems = Vec::new();
-    let violation = |field: &str, description: &str| FieldViolation {
-        field: field.to_owned(),
-        description: description.to_owned(),
-    };
-    if !LOCALES.iter().any(|(tag, _)| *tag == wanted.locale) {
-        problems.push(violation("locale", "choose one of the offered locales"));
-    }
-    let currency = Currency::parse(&wanted.currency);
-    if currency.is_err() {
-        problems.push(violation(
-            "currency",
-            "enter a currency code like USD or EUR",
-        ));
-    }
-    if !app::ssr::bills::known_time_zone(&wanted.time_zone) {
-        problems.push(violation(
-            "timeZone",
-            "enter a time zone like Europe/Berlin or America/New_York",
-        ));
-    }
-    let schedule = match wanted.pay_schedule.trim() {
-        "" => None,
-        text => match PaySchedule::parse(text) {
-            Ok(schedule) => Some(schedule),
-            Err(error) => {
-                problems.push(violation("paySchedule", &error.to_string()));
-                None
-            }
-        },
-    };
-    let payday = Date::parse(wanted.payday.trim()).ok();
-    if schedule.is_some_and(PaySchedule::needs_payday) && payday.is_none() {
-        problems.push(violation(
-            "payday",
-            "enter the date of one payday, like 2026-11-13",
-        ));
-    }
-    if !problems.is_empty() {
-        return Err(ApiError::InvalidFields(problems));
-    }
-    let code = currency
-        .map(|c| c.code().to_owned())
-        .unwrap_or_else(|_| "USD".into());
-    let user = current.user.id;
-    let mut tx = state.pool.begin().await?;
-    sqlx::query(
-        "UPDATE users SET locale = ?, currency = ?, time_zone = ?,
-             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ?",
-    )
-    .bind(&wanted.locale)
-    .bind(&code)
-    .bind(&wanted.time_zone)
-    .bind(user)
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query("DELETE FROM settings WHERE user_id = ? AND key IN (?, ?)")
-        .bind(user)
-        .bind(PAY_SCHEDULE)
-        .bind(PAYDAY)
-        .execute(&mut *tx)
-        .await?;
-    if let Some(schedule) = schedule {
-        let payday = payday.map(|day| day.to_string()).unwrap_or_default();
-        for (key, value) in [(PAY_SCHEDULE, schedule.as_str()), (PAYDAY, payday.as_str())] {
-            sqlx::query("INSERT INTO settings (user_id, key, value) VALUES (?, ?, ?)")
-                .bind(user)
-                .bind(key)
-                .bind(value)
-                .execute(&mut *tx)
-                .await?;
-        }
-    }
-    tx.commit().await?;
-    Ok(Json(read(&state, user).await?))
+    Ok(Json(
+        preferences::set(&state.pool, current.user.id, &wanted).await?,
+    ))
 }

@@ -5,13 +5,12 @@ use axum::extract::State;
 use axum::Json;
 
 use app::contract::account::{Me, PrivacySettings, SignInRecord, UpdateProfile};
-use app::ssr::auth::{geolocation, users};
+use app::ssr::auth::{geolocation, password_check, users};
 
 use crate::auth::{BrowserSession, CurrentUser};
 use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::extract::ApiJson;
-use crate::routes::auth::confirm_password;
 use crate::state::AppState;
 
 /// `PUT /api/profile`: name and email. A new email needs the current
@@ -25,7 +24,14 @@ pub async fn update(
 ) -> Result<Json<Me>, ApiError> {
     if !body.email.trim().eq_ignore_ascii_case(&session.user.email) {
         let password = body.current_password.unwrap_or_default();
-        confirm_password(&state, client, &session.user, password).await?;
+        password_check::confirm(
+            &state.pool,
+            &state.sign_in_throttle,
+            client.0,
+            &session.user,
+            password,
+        )
+        .await?;
     }
     let user = users::update_profile(&state.pool, session.user.id, &body.name, &body.email).await?;
     Ok(Json(Me { user }))

@@ -15,7 +15,7 @@ use app::ssr::auth::{sessions, users};
 use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::extract::ApiJson;
-use crate::routes::auth::{refused, signed_in_with_session, user_agent};
+use crate::session_answer::{signed_in_with_session, user_agent};
 use crate::state::AppState;
 
 #[derive(Deserialize)]
@@ -63,7 +63,7 @@ pub async fn register(
     state
         .sign_in_throttle
         .attempt(ip, &body.email)
-        .map_err(|refusal| refused(refusal, "too many attempts; try again later"))?;
+        .map_err(|refusal| ApiError::throttled(refusal, "too many attempts; try again later"))?;
     // Checked before an invitation is claimed for it.
     users::check_name(&body.name)?;
     let user = invitations::register(

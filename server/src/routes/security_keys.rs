@@ -6,8 +6,8 @@ use app::contract::security_keys::{
     KeyChallenge, KeyInfo, KeySignIn, KeySignInOptions, RegisterKey, RegistrationStarted,
     RemoveKey, WebAuthnJson,
 };
-use app::ssr::auth::security_keys;
 use app::ssr::auth::sign_in;
+use app::ssr::auth::{password_check, security_keys};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
@@ -17,7 +17,7 @@ use crate::auth::{BrowserSession, CurrentUser};
 use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::extract::{ApiBytes, ApiJson, ApiPath};
-use crate::routes::auth::{confirm_password, signed_in_response, user_agent};
+use crate::session_answer::{signed_in_response, user_agent};
 use crate::state::AppState;
 
 pub async fn list(
@@ -91,7 +91,14 @@ pub async fn remove(
         .ok_or_else(|| {
             ApiError::invalid("currentPassword: give your current password to remove a key")
         })?;
-    confirm_password(&state, client, &session.user, password).await?;
+    password_check::confirm(
+        &state.pool,
+        &state.sign_in_throttle,
+        client.0,
+        &session.user,
+        password,
+    )
+    .await?;
     if security_keys::remove(&state.pool, session.user.id, id).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {

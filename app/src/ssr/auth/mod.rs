@@ -8,6 +8,7 @@ pub mod geolocation;
 pub mod invitations;
 pub mod login_history;
 pub mod password;
+pub mod password_check;
 pub mod pending_sign_in;
 pub mod security_keys;
 pub mod sessions;

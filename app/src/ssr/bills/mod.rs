@@ -6,6 +6,7 @@ mod accrual;
 mod payments;
 mod store;
 pub mod transfer;
+pub mod views;
 
 pub use accrual::{accrue_interest, spawn_accrual, Accrued};
 pub use payments::{

@@ -1,0 +1,158 @@
+//! A user's preferences: locale (number format), default currency for new
+//! bills, time zone (what "today" is), and an optional pay schedule (the
+//! Tracker's pay period). The first three are columns of `users`; the
+//! schedule and its payday are per-user `settings`.
+
+use sqlx::SqlitePool;
+
+use super::settings::{self, Scope};
+use crate::contract::preferences::{Preferences, UpdatePreferences};
+use crate::domain::contact::FieldViolation;
+use crate::domain::date::Date;
+use crate::domain::money::{Currency, LOCALES};
+use crate::domain::pay_period::PaySchedule;
+
+/// Settings keys of the pay schedule.
+const PAY_SCHEDULE: &str = "pay_schedule";
+const PAYDAY: &str = "payday";
+
+#[derive(Debug, thiserror::Error)]
+pub enum PreferencesError {
+    /// Every field at fault, each named.
+    #[error("{} field(s) are invalid", .0.len())]
+    Invalid(Vec<FieldViolation>),
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+}
+
+/// The user's pay schedule and payday, when one is set.
+pub async fn pay_schedule(
+    pool: &SqlitePool,
+    user: i64,
+) -> Result<Option<(PaySchedule, Date)>, sqlx::Error> {
+    let scope = Scope::User(user);
+    let Some(schedule) = settings::get(pool, scope, PAY_SCHEDULE).await? else {
+        return Ok(None);
+    };
+    let Ok(schedule) = PaySchedule::parse(&schedule) else {
+        return Ok(None);
+    };
+    let payday = settings::get(pool, scope, PAYDAY)
+        .await?
+        .and_then(|text| Date::parse(&text).ok())
+        .unwrap_or(Date::EPOCH);
+    Ok(Some((schedule, payday)))
+}
+
+/// How the user's amounts are written: their locale and default currency.
+pub async fn locale_and_currency(
+    pool: &SqlitePool,
+    user: i64,
+) -> Result<(String, String), sqlx::Error> {
+    sqlx::query_as("SELECT locale, currency FROM users WHERE id = ?")
+        .bind(user)
+        .fetch_one(pool)
+        .await
+}
+
+pub async fn read(pool: &SqlitePool, user: i64) -> Result<Preferences, sqlx::Error> {
+    let (locale, currency, time_zone): (String, String, String) =
+        sqlx::query_as("SELECT locale, currency, time_zone FROM users WHERE id = ?")
+            .bind(user)
+            .fetch_one(pool)
+            .await?;
+    let schedule = pay_schedule(pool, user).await?;
+    Ok(Preferences {
+        locale,
+        currency,
+        time_zone,
+        pay_schedule: schedule.map_or_else(String::new, |(s, _)| s.as_str().to_owned()),
+        payday: schedule
+            .filter(|(s, _)| s.needs_payday())
+            .map_or_else(String::new, |(_, day)| day.to_string()),
+    })
+}
+
+/// Checks every field (all problems at once), then stores them in one
+/// transaction; answers what is stored now.
+pub async fn set(
+    pool: &SqlitePool,
+    user: i64,
+    wanted: &UpdatePreferences,
+) -> Result<Preferences, PreferencesError> {
+    let mut problems = Vec::new();
+    let violation = |field: &str, description: &str| FieldViolation {
+        field: field.to_owned(),
+        description: description.to_owned(),
+    };
+    if !LOCALES.iter().any(|(tag, _)| *tag == wanted.locale) {
+        problems.push(violation("locale", "choose one of the offered locales"));
+    }
+    let currency = Currency::parse(&wanted.currency);
+    if currency.is_err() {
+        problems.push(violation(
+            "currency",
+            "enter a currency code like USD or EUR",
+        ));
+    }
+    if !super::bills::known_time_zone(&wanted.time_zone) {
+        problems.push(violation(
+            "timeZone",
+            "enter a time zone like Europe/Berlin or America/New_York",
+        ));
+    }
+    let schedule = match wanted.pay_schedule.trim() {
+        "" => None,
+        text => match PaySchedule::parse(text) {
+            Ok(schedule) => Some(schedule),
+            Err(error) => {
+                problems.push(violation("paySchedule", &error.to_string()));
+                None
+            }
+        },
+    };
+    let payday = Date::parse(wanted.payday.trim()).ok();
+    if schedule.is_some_and(PaySchedule::needs_payday) && payday.is_none() {
+        problems.push(violation(
+            "payday",
+            "enter the date of one payday, like 2026-11-13",
+        ));
+    }
+    if !problems.is_empty() {
+        return Err(PreferencesError::Invalid(problems));
+    }
+    let code = currency
+        .map(|c| c.code().to_owned())
+        .unwrap_or_else(|_| "USD".into());
+    let mut tx = pool.begin().await?;
+    sqlx::query(
+        "UPDATE users SET locale = ?, currency = ?, time_zone = ?,
+             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ?",
+    )
+    .bind(&wanted.locale)
+    .bind(&code)
+    .bind(&wanted.time_zone)
+    .bind(user)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("DELETE FROM settings WHERE user_id = ? AND key IN (?, ?)")
+        .bind(user)
+        .bind(PAY_SCHEDULE)
+        .bind(PAYDAY)
+        .execute(&mut *tx)
+        .await?;
+    if let Some(schedule) = schedule {
+        let payday = payday.map(|day| day.to_string()).unwrap_or_default();
+        for (key, value) in [(PAY_SCHEDULE, schedule.as_str()), (PAYDAY, payday.as_str())] {
+            sqlx::query("INSERT INTO settings (user_id, key, value) VALUES (?, ?, ?)")
+                .bind(user)
+                .bind(key)
+                .bind(value)
+                .execute(&mut *tx)
+                .await?;
+        }
+    }
+    tx.commit().await?;
+    Ok(read(pool, user).await?)
+}
