@@ -5,11 +5,16 @@
 
 mod support;
 
+use app::contract::account::Session;
+use app::contract::bills::{
+    AutopayFailure, BillList, Payment, PeriodKind, RecordPayment, Spending, Tracker,
+};
 use app::domain::date::YearMonth;
+use app::domain::tracker::{Status, Totals};
 use reqwest::Method;
 use serde_json::{json, Value};
 use support::browser::Browser;
-use support::{spawn_app, TestApp};
+use support::TestApp;
 
 const ADMIN: &str = "admin@example.com";
 const PASSWORD: &str = "correct horse battery staple";
@@ -22,9 +27,7 @@ fn vars() -> Vec<(&'static str, &'static str)> {
 }
 
 async fn app() -> (TestApp, Browser) {
-    let app = spawn_app(&vars()).await;
-    let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
-    (app, browser)
+    support::with_admin(&[]).await
 }
 
 fn rent() -> Value {
@@ -402,10 +405,7 @@ async fn months_that_ended_without_a_payment_are_charged_by_the_accrual() {
 #[tokio::test]
 async fn the_tracker_shows_the_month_and_marking_paid_moves_the_totals() {
     let (_app, browser) = app().await;
-    let today = browser.json("/api/bills").await["today"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let today = browser.get::<BillList>("/api/bills").await.today;
     let day: i64 = today[8..10].parse().unwrap();
     let mut due_today = rent();
     due_today["dueDay"] = json!(day);
@@ -413,31 +413,65 @@ async fn the_tracker_shows_the_month_and_marking_paid_moves_the_totals() {
     let bill = create(&browser, due_today).await;
     let id = bill["id"].as_i64().unwrap();
 
-    let tracker = browser.json("/api/tracker").await;
-    assert_eq!(tracker["today"], today.as_str());
-    let entry = &tracker["entries"][0];
-    assert_eq!(entry["billId"], id);
-    assert_eq!(entry["status"], "dueSoon");
-    assert_eq!(entry["name"], "Rent");
+    let tracker: Tracker = browser.get("/api/tracker").await;
+    assert_eq!(tracker.today, today);
     assert_eq!(
-        tracker["totals"],
-        json!({ "dueMinor": 150_000, "paidMinor": 0, "remainingMinor": 150_000, "overdueMinor": 0 })
+        tracker.period.kind,
+        PeriodKind::Month,
+        "no pay schedule set"
+    );
+    let entry = &tracker.entries[0];
+    assert_eq!(
+        (
+            entry.bill_id,
+            entry.status,
+            entry.name.as_str(),
+            entry.category.as_str()
+        ),
+        (id, Status::DueSoon, "Rent", "Housing")
+    );
+    assert_eq!(
+        tracker.totals,
+        Totals {
+            due_minor: 150_000,
+            paid_minor: 0,
+            remaining_minor: 150_000,
+            overdue_minor: 0
+        }
     );
 
-    let (status, payment) = pay(&browser, id, json!({})).await;
-    assert_eq!(status, 201);
-    let tracker = browser.json("/api/tracker").await;
-    assert_eq!(tracker["entries"][0]["status"], "paid");
-    assert_eq!(tracker["totals"]["paidMinor"], 150_000);
-    assert_eq!(tracker["totals"]["remainingMinor"], 0);
+    let payment: Payment = browser
+        .call(
+            Method::POST,
+            &format!("/api/bills/{id}/payments"),
+            &RecordPayment::default(),
+        )
+        .await
+        .unwrap()
+        .expect("the payment");
+    assert_eq!(
+        payment.amount_minor, 150_000,
+        "the bill's amount by default"
+    );
+    let tracker: Tracker = browser.get("/api/tracker").await;
+    assert_eq!(tracker.entries[0].status, Status::Paid);
+    assert_eq!(tracker.totals.paid_minor, 150_000);
+    assert_eq!(tracker.totals.remaining_minor, 0);
 
     // The autopay failed after all: the bill is not paid.
-    let payment = payment["id"].as_i64().unwrap();
-    let (status, _) = flag_failed(&browser, payment).await;
-    assert_eq!(status, 200);
-    let tracker = browser.json("/api/tracker").await;
-    assert_eq!(tracker["entries"][0]["status"], "dueSoon");
-    assert_eq!(tracker["totals"]["paidMinor"], 0);
+    let flagged: Payment = browser
+        .call(
+            Method::PUT,
+            &format!("/api/payments/{}/autopay-failure", payment.id),
+            &AutopayFailure { failed: true },
+        )
+        .await
+        .unwrap()
+        .expect("the payment");
+    assert!(flagged.autopay_failure);
+    let tracker: Tracker = browser.get("/api/tracker").await;
+    assert_eq!(tracker.entries[0].status, Status::DueSoon);
+    assert_eq!(tracker.totals.paid_minor, 0);
 }
 
 #[tokio::test]
@@ -628,8 +662,11 @@ async fn the_session_endpoint_says_who_is_signed_in_without_an_error() {
         .await
         .unwrap();
     assert_eq!(anonymous, json!({ "user": null }));
-    let signed_in = admin.json("/api/auth/session").await;
-    assert_eq!(signed_in["user"]["email"], ADMIN);
+    let signed_in: Session = admin.get("/api/auth/session").await;
+    assert_eq!(
+        signed_in.user.map(|user| user.email).as_deref(),
+        Some(ADMIN)
+    );
 }
 
 #[tokio::test]
@@ -649,23 +686,22 @@ async fn spending_is_summed_per_category_and_month_without_failed_autopays() {
     let failed = failed["id"].as_i64().unwrap();
     flag_failed(&browser, failed).await;
 
-    let report = browser.json("/api/reports/spending").await;
-    let months = report["months"].as_array().unwrap();
-    assert_eq!(months.len(), 6);
-    assert_eq!(months[5], today[..7]);
+    let report: Spending = browser.get("/api/reports/spending").await;
+    assert_eq!(report.months.len(), 6);
+    assert_eq!(report.months[5], today[..7]);
     let totals = |name: &str| {
-        report["categories"]
-            .as_array()
-            .unwrap()
+        report
+            .categories
             .iter()
-            .find(|c| c["name"] == name)
-            .unwrap()["totalsMinor"]
+            .find(|c| c.name == name)
+            .unwrap()
+            .totals_minor
             .clone()
     };
-    assert_eq!(totals("Housing"), json!([0, 0, 0, 0, 0, 150_000]));
+    assert_eq!(totals("Housing"), [0, 0, 0, 0, 0, 150_000]);
     assert_eq!(
         totals("Utilities"),
-        json!([0, 0, 0, 0, 0, 4250]),
+        [0, 0, 0, 0, 0, 4250],
         "the failed autopay is not spending"
     );
 }

@@ -90,6 +90,28 @@ pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
     start_in(dir, extra).await
 }
 
+/// The bootstrap administrator every `with_admin` app starts with.
+pub const ADMIN_EMAIL: &str = "admin@example.com";
+pub const ADMIN_PASSWORD: &str = "correct horse battery staple";
+
+/// The application with a bootstrap administrator, and a browser signed in
+/// as that administrator (`extra` settings added).
+pub async fn with_admin(extra: &[(&str, &str)]) -> (TestApp, browser::Browser) {
+    let mut settings = vec![
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
+    ];
+    settings.extend_from_slice(extra);
+    let app = spawn_app(&settings).await;
+    let admin = browser::Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let me: app::contract::account::Me = admin.get("/api/auth/me").await;
+    assert!(
+        me.user.is_admin(),
+        "the bootstrap account is an administrator"
+    );
+    (app, admin)
+}
+
 async fn start_in(dir: TempDir, extra: &[(&str, &str)]) -> TestApp {
     let settings = test_settings(dir.path(), extra);
     let application = Application::build(settings.clone()).await.unwrap();
