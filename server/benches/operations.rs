@@ -18,7 +18,7 @@ mod support;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use app::ssr::operations::{Engine, Kind, ListRequest, Outcome, Resources, Viewer};
+use app::ssr::operations::{Engine, ListRequest, OperationKind, Outcome, Resources, Viewer};
 use reqwest::Method;
 use serde_json::json;
 use support::browser::Browser;
@@ -74,7 +74,10 @@ async fn engine(dir: &std::path::Path) -> Arc<Engine> {
 async fn wake_up_in_process(engine: &Arc<Engine>) {
     let mut timings = Vec::with_capacity(WAKE_RUNS);
     for _ in 0..WAKE_RUNS {
-        let record = engine.start_external(Some(1), Kind::Sleep).await.unwrap();
+        let record = engine
+            .start_external(Some(1), OperationKind::Sleep)
+            .await
+            .unwrap();
         let waiter = {
             let engine = Arc::clone(engine);
             let id = record.id.clone();
@@ -90,7 +93,11 @@ async fn wake_up_in_process(engine: &Arc<Engine>) {
         tokio::time::sleep(Duration::from_millis(2)).await;
         let completed = Instant::now();
         engine
-            .finish(&record.id, Kind::Sleep, Outcome::Response(json!({})))
+            .finish(
+                &record.id,
+                OperationKind::Sleep,
+                Outcome::Response(json!({})),
+            )
             .await
             .unwrap();
         let returned = waiter.await.unwrap();

@@ -9,6 +9,7 @@ pub mod email;
 pub mod interest;
 pub mod money;
 pub mod operation;
+pub mod operation_kind;
 pub mod password_policy;
 pub mod pay_period;
 pub mod redirect;

@@ -4,6 +4,8 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::operation_kind::OperationKind;
+
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Operation {
     pub name: String,
@@ -52,14 +54,6 @@ impl State {
     }
 }
 
-/// The kinds, for choosing in a filter: (name, label).
-pub const KINDS: [(&str, &str); 4] = [
-    ("backup", "Backup"),
-    ("restore_check", "Restore check"),
-    ("reencrypt_secrets", "Secret re-encryption"),
-    ("sleep", "Diagnostics sleep"),
-];
-
 impl Operation {
     /// The unique part of `operations/{id}`.
     pub fn id(&self) -> &str {
@@ -75,10 +69,8 @@ impl Operation {
     }
 
     pub fn kind_label(&self) -> String {
-        KINDS
-            .iter()
-            .find(|(name, _)| *name == self.kind())
-            .map_or_else(|| self.kind().to_owned(), |(_, label)| (*label).to_owned())
+        OperationKind::parse(self.kind())
+            .map_or_else(|| self.kind().to_owned(), |kind| kind.label().to_owned())
     }
 
     pub fn owner(&self) -> &str {
@@ -192,7 +184,7 @@ pub fn filter(state: &str, kind: &str) -> String {
         "done" => parts.push("done = true".to_owned()),
         _ => {}
     }
-    if KINDS.iter().any(|(name, _)| *name == kind) {
+    if OperationKind::parse(kind).is_some() {
         parts.push(format!("kind = \"{kind}\""));
     }
     parts.join(" AND ")

@@ -9,7 +9,8 @@ use serde_json::json;
 
 use crate::api;
 use crate::components::live_operation::{follow, OperationProgressBar};
-use crate::domain::operation::{self, Operation, OperationList, State, KINDS};
+use crate::domain::operation::{self, Operation, OperationList, State};
+use crate::domain::operation_kind::{self, OperationKind};
 use crate::domain::timestamp;
 
 const PAGE_SIZE: u32 = 20;
@@ -84,7 +85,7 @@ pub fn OperationsPage() -> impl IntoView {
                 <label for="op-kind">"Kind"</label>
                 <select id="op-kind" on:change=move |ev| kind_choice.set(event_target_value(&ev))>
                     <option value="">"All kinds"</option>
-                    {KINDS.iter().map(|(name, label)| view! { <option value=*name>{*label}</option> }).collect_view()}
+                    {operation_kind::ALL.iter().map(|kind: &OperationKind| view! { <option value=kind.name()>{kind.label()}</option> }).collect_view()}
                 </select>
             </form>
             <p class="field-error" role="alert">{move || error.get()}</p>

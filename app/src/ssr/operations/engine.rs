@@ -8,17 +8,17 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde_json::Value;
 use sqlx::SqlitePool;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
+use super::context::{JobContext, Resources};
 use super::filter::{self, FilterError};
-use super::job::{Job, JobContext, Resources};
-use super::kind::Kind;
+use super::job::Job;
 use super::page_token::{PageTokenError, PageTokens, Position};
 use super::record::{Outcome, Record, Status};
 use super::store;
+use crate::domain::operation_kind::OperationKind;
 use crate::ssr::settings::{self, Scope};
 
 pub const DEFAULT_PAGE_SIZE: u32 = 50;
@@ -135,7 +135,7 @@ impl Engine {
     pub async fn start_external(
         &self,
         owner: Option<i64>,
-        kind: Kind,
+        kind: OperationKind,
     ) -> Result<Record, OperationsError> {
         let id = uuid::Uuid::new_v4().simple().to_string();
         let record = store::insert(&self.pool, &id, owner, kind, &serde_json::json!({})).await?;
@@ -160,7 +160,7 @@ impl Engine {
         let cancel = self.register(&record.id);
         let engine = Arc::clone(self);
         tokio::spawn(async move {
-            let context = JobContext::new(Arc::clone(&engine), record.id.clone(), cancel);
+            let context = JobContext::new(engine.pool.clone(), record.id.clone(), cancel);
             let outcome = job.run(&context, &engine.resources).await;
             let kind = job.kind();
             if let Err(error) = engine.finish(&record.id, kind, outcome).await {
@@ -174,7 +174,7 @@ impl Engine {
     pub async fn finish(
         &self,
         id: &str,
-        kind: Kind,
+        kind: OperationKind,
         outcome: Outcome,
     ) -> Result<bool, sqlx::Error> {
         let ended = store::finish(&self.pool, id, kind, &outcome).await;
@@ -193,11 +193,6 @@ impl Engine {
             }
         }
         Ok(ended)
-    }
-
-    /// Updates a running operation's metadata.
-    pub async fn report(&self, id: &str, metadata: &Value) -> Result<(), sqlx::Error> {
-        store::set_metadata(&self.pool, id, metadata).await
     }
 
     pub async fn get(&self, viewer: Viewer, id: &str) -> Result<Record, OperationsError> {
@@ -332,7 +327,7 @@ impl Engine {
                             "the server restarted while this operation ran; start it again",
                         )
                     };
-                    let kind = record.kind().unwrap_or(Kind::Sleep);
+                    let kind = record.kind().unwrap_or(OperationKind::Sleep);
                     store::finish(&self.pool, &record.id, kind, &Outcome::Error(status)).await?;
                     aborted += 1;
                 }

@@ -1,32 +1,18 @@
-//! A job: the work behind one operation kind, with its parameters. A job
+//! A job: the work behind one operation kind, with its parameters, and the
+//! one place that dispatches a kind to its work (`kinds::…::run`). A job
 //! reports progress through its [`JobContext`], watches the context's
 //! cancellation token at its safe points, and ends with the response
 //! message's fields or a status.
 
-use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
-use sqlx::SqlitePool;
-use tokio_util::sync::CancellationToken;
 
-use super::engine::Engine;
-use super::kind::Kind;
+use super::context::{JobContext, Resources};
 use super::kinds;
 use super::proto_json;
-use super::record::{Outcome, Record, Status};
-use crate::ssr::secrets::Keyring;
-
-/// What the jobs work with.
-pub struct Resources {
-    pub pool: SqlitePool,
-    pub backups_dir: PathBuf,
-    pub backup_keep: usize,
-    pub keyring: Arc<Keyring>,
-    /// A restore check fails when the backup holds fewer rows.
-    pub restore_min_rows: i64,
-}
+use super::record::{Outcome, Record};
+use crate::domain::operation_kind::OperationKind;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Job {
@@ -43,12 +29,12 @@ pub enum Job {
 }
 
 impl Job {
-    pub fn kind(&self) -> Kind {
+    pub fn kind(&self) -> OperationKind {
         match self {
-            Self::Backup => Kind::Backup,
-            Self::RestoreCheck { .. } => Kind::RestoreCheck,
-            Self::ReencryptSecrets => Kind::ReencryptSecrets,
-            Self::Sleep { .. } => Kind::Sleep,
+            Self::Backup => OperationKind::Backup,
+            Self::RestoreCheck { .. } => OperationKind::RestoreCheck,
+            Self::ReencryptSecrets => OperationKind::ReencryptSecrets,
+            Self::Sleep { .. } => OperationKind::Sleep,
         }
     }
 
@@ -70,15 +56,15 @@ impl Job {
     pub fn from_record(record: &Record) -> Option<Self> {
         let fields = record.metadata_fields();
         match record.kind()? {
-            Kind::Backup => Some(Self::Backup),
-            Kind::ReencryptSecrets => Some(Self::ReencryptSecrets),
-            Kind::RestoreCheck => Some(Self::RestoreCheck {
+            OperationKind::Backup => Some(Self::Backup),
+            OperationKind::ReencryptSecrets => Some(Self::ReencryptSecrets),
+            OperationKind::RestoreCheck => Some(Self::RestoreCheck {
                 backup_file: fields
                     .get("backupFile")
                     .and_then(Value::as_str)
                     .map(str::to_owned),
             }),
-            Kind::Sleep => Some(Self::Sleep {
+            OperationKind::Sleep => Some(Self::Sleep {
                 duration: fields
                     .get("duration")
                     .and_then(Value::as_str)
@@ -101,57 +87,5 @@ impl Job {
             Ok(response) => Outcome::Response(response),
             Err(status) => Outcome::Error(status),
         }
-    }
-}
-
-/// A running job's line to its operation.
-pub struct JobContext {
-    engine: Arc<Engine>,
-    id: String,
-    cancel: CancellationToken,
-}
-
-impl JobContext {
-    pub(super) fn new(engine: Arc<Engine>, id: String, cancel: CancellationToken) -> Self {
-        Self { engine, id, cancel }
-    }
-
-    /// Resolves when a client asks to cancel.
-    pub async fn cancelled(&self) {
-        self.cancel.cancelled().await;
-    }
-
-    pub fn is_cancelled(&self) -> bool {
-        self.cancel.is_cancelled()
-    }
-
-    /// `Err(CANCELLED)` once cancellation was asked for: `?` at a safe point.
-    pub fn checkpoint(&self) -> Result<(), Status> {
-        if self.is_cancelled() {
-            Err(Status::cancelled())
-        } else {
-            Ok(())
-        }
-    }
-
-    /// Replaces the metadata with `fields` and the percentage done.
-    pub async fn report(&self, fields: Value, percent: i64) {
-        let mut metadata = match fields {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        };
-        metadata.insert("percentDone".to_owned(), Value::from(percent.clamp(0, 100)));
-        if let Err(error) = self.engine.report(&self.id, &Value::Object(metadata)).await {
-            tracing::warn!(operation = %self.id, %error, "could not record progress");
-        }
-    }
-}
-
-/// `part` of `whole` in percent.
-pub fn percent(part: i64, whole: i64) -> i64 {
-    if whole <= 0 {
-        0
-    } else {
-        (part.saturating_mul(100) / whole).clamp(0, 100)
     }
 }

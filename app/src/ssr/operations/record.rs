@@ -3,8 +3,8 @@
 
 use serde_json::{json, Map, Value};
 
-use super::kind::Kind;
 use super::proto_json::{self, Fields};
+use crate::domain::operation_kind::OperationKind;
 
 /// A row of `operations`.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
@@ -66,8 +66,8 @@ impl Record {
         format!("operations/{}", self.id)
     }
 
-    pub fn kind(&self) -> Option<Kind> {
-        Kind::parse(&self.kind)
+    pub fn kind(&self) -> Option<OperationKind> {
+        OperationKind::parse(&self.kind)
     }
 
     /// The kind's metadata fields as stored (without `percentDone`).

@@ -127,7 +127,7 @@ async fn run_actions(engine: &Arc<Engine>, actions: &[Action]) {
     for _ in 0..OPS {
         ids.push(
             engine
-                .start_external(Some(1), Kind::Sleep)
+                .start_external(Some(1), OperationKind::Sleep)
                 .await
                 .unwrap()
                 .id,
@@ -143,7 +143,7 @@ async fn run_actions(engine: &Arc<Engine>, actions: &[Action]) {
                     Outcome::Error(Status::new(Status::INTERNAL, "failed"))
                 };
                 let ended = engine
-                    .finish(&ids[i], Kind::Sleep, outcome.clone())
+                    .finish(&ids[i], OperationKind::Sleep, outcome.clone())
                     .await
                     .unwrap();
                 let model = &mut models[i];
@@ -161,7 +161,7 @@ async fn run_actions(engine: &Arc<Engine>, actions: &[Action]) {
                 if model.cancel_requested && model.outcome.is_none() {
                     let outcome = Outcome::Error(Status::cancelled());
                     assert!(engine
-                        .finish(&ids[i], Kind::Sleep, outcome.clone())
+                        .finish(&ids[i], OperationKind::Sleep, outcome.clone())
                         .await
                         .unwrap());
                     model.outcome = Some(outcome);
@@ -223,7 +223,11 @@ async fn run_actions(engine: &Arc<Engine>, actions: &[Action]) {
     for (i, id) in ids.iter().enumerate() {
         if models[i].outcome.is_none() {
             engine
-                .finish(id, Kind::Sleep, Outcome::Error(Status::cancelled()))
+                .finish(
+                    id,
+                    OperationKind::Sleep,
+                    Outcome::Error(Status::cancelled()),
+                )
                 .await
                 .unwrap();
         }
@@ -288,7 +292,7 @@ fn cancel_racing_completion_ends_in_exactly_one_terminal_state() {
                 let late = engine
                     .finish(
                         &started.id,
-                        Kind::Sleep,
+                        OperationKind::Sleep,
                         Outcome::Error(Status::new(13, "late")),
                     )
                     .await

@@ -7,9 +7,9 @@ use serde_json::Value;
 use sqlx::{QueryBuilder, Sqlite, SqlitePool};
 
 use super::filter::{Expr, Literal};
-use super::kind::Kind;
 use super::page_token::Position;
 use super::record::{Outcome, Record};
+use crate::domain::operation_kind::OperationKind;
 
 const COLUMNS: &str = "id, owner_id, kind, metadata_type, metadata, done, error_code, \
     error_message, response_type, response, cancel_requested, created_at, updated_at, ended_at";
@@ -18,7 +18,7 @@ pub async fn insert(
     pool: &SqlitePool,
     id: &str,
     owner_id: Option<i64>,
-    kind: Kind,
+    kind: OperationKind,
     metadata: &Value,
 ) -> Result<Record, sqlx::Error> {
     sqlx::query_as(&format!(
@@ -66,7 +66,7 @@ pub async fn set_metadata(
 pub async fn finish(
     pool: &SqlitePool,
     id: &str,
-    kind: Kind,
+    kind: OperationKind,
     outcome: &Outcome,
 ) -> Result<bool, sqlx::Error> {
     let (code, message, response_type, response) = match outcome {

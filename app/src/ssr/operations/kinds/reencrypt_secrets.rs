@@ -6,7 +6,7 @@
 use secrecy::ExposeSecret;
 use serde_json::Value;
 
-use super::super::job::{percent, JobContext, Resources};
+use super::super::context::{percent, JobContext, Resources};
 use super::super::proto_json::Fields;
 use super::super::record::Status;
 use crate::ssr::secrets::SECRET_COLUMNS;

@@ -10,7 +10,7 @@ use serde_json::Value;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{ConnectOptions, Connection, SqliteConnection};
 
-use super::super::job::{percent, JobContext, Resources};
+use super::super::context::{percent, JobContext, Resources};
 use super::super::proto_json::Fields;
 use super::super::record::Status;
 use crate::ssr::backup;

@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::time::Instant;
 
-use super::super::job::{percent, JobContext};
+use super::super::context::{percent, JobContext};
 use super::super::proto_json::{self, Fields};
 use super::super::record::Status;
 

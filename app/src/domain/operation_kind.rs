@@ -1,11 +1,13 @@
-//! The registry of operation kinds: each kind's metadata and response
-//! message (the spec's `operation_info`, fully qualified names from
+//! The one registry of operation kinds, shared by the server (the engine,
+//! storage, the filter) and the browser (the viewer's labels and kind
+//! filter): each kind's name and label, its metadata and response message
+//! (the spec's `operation_info`, fully qualified names from
 //! `proto/tally/v1/operations.proto`) and whether it can start over after a
 //! restart.
 
 /// Every kind of operation Tally runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
+pub enum OperationKind {
     Backup,
     RestoreCheck,
     ReencryptSecrets,
@@ -13,14 +15,14 @@ pub enum Kind {
     Sleep,
 }
 
-pub const ALL: [Kind; 4] = [
-    Kind::Backup,
-    Kind::RestoreCheck,
-    Kind::ReencryptSecrets,
-    Kind::Sleep,
+pub const ALL: [OperationKind; 4] = [
+    OperationKind::Backup,
+    OperationKind::RestoreCheck,
+    OperationKind::ReencryptSecrets,
+    OperationKind::Sleep,
 ];
 
-impl Kind {
+impl OperationKind {
     /// The name stored in `operations.kind` and shown in metadata.
     pub fn name(self) -> &'static str {
         match self {
@@ -33,6 +35,16 @@ impl Kind {
 
     pub fn parse(name: &str) -> Option<Self> {
         ALL.into_iter().find(|kind| kind.name() == name)
+    }
+
+    /// The word the viewer shows.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Backup => "Backup",
+            Self::RestoreCheck => "Restore check",
+            Self::ReencryptSecrets => "Secret re-encryption",
+            Self::Sleep => "Diagnostics sleep",
+        }
     }
 
     /// The metadata message (`operation_info.metadata_type`).
@@ -76,11 +88,11 @@ mod tests {
     #[test]
     fn names_round_trip_and_types_follow_the_naming_rule() {
         for kind in ALL {
-            assert_eq!(Kind::parse(kind.name()), Some(kind));
+            assert_eq!(OperationKind::parse(kind.name()), Some(kind));
             let base = kind.metadata_type().trim_end_matches("Metadata");
             assert_eq!(kind.response_type(), format!("{base}Response"));
             assert!(kind.metadata_type().starts_with("tally.v1."));
         }
-        assert_eq!(Kind::parse("nope"), None);
+        assert_eq!(OperationKind::parse("nope"), None);
     }
 }

@@ -1,0 +1,79 @@
+//! What a running job sees: its line to its operation (progress reports
+//! and the cancellation token) and the resources it works with. A leaf: the
+//! engine hands a context to a job; the context writes progress straight to
+//! the operation's row and knows nothing of the engine.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+use sqlx::SqlitePool;
+use tokio_util::sync::CancellationToken;
+
+use super::record::Status;
+use super::store;
+use crate::ssr::secrets::Keyring;
+
+/// What the jobs work with.
+pub struct Resources {
+    pub pool: SqlitePool,
+    pub backups_dir: PathBuf,
+    pub backup_keep: usize,
+    pub keyring: Arc<Keyring>,
+    /// A restore check fails when the backup holds fewer rows.
+    pub restore_min_rows: i64,
+}
+
+/// A running job's line to its operation.
+pub struct JobContext {
+    pool: SqlitePool,
+    id: String,
+    cancel: CancellationToken,
+}
+
+impl JobContext {
+    pub(super) fn new(pool: SqlitePool, id: String, cancel: CancellationToken) -> Self {
+        Self { pool, id, cancel }
+    }
+
+    /// Resolves when a client asks to cancel.
+    pub async fn cancelled(&self) {
+        self.cancel.cancelled().await;
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+
+    /// `Err(CANCELLED)` once cancellation was asked for: `?` at a safe point.
+    pub fn checkpoint(&self) -> Result<(), Status> {
+        if self.is_cancelled() {
+            Err(Status::cancelled())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Replaces the metadata with `fields` and the percentage done.
+    pub async fn report(&self, fields: Value, percent: i64) {
+        let mut metadata = match fields {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        metadata.insert("percentDone".to_owned(), Value::from(percent.clamp(0, 100)));
+        if let Err(error) =
+            store::set_metadata(&self.pool, &self.id, &Value::Object(metadata)).await
+        {
+            tracing::warn!(operation = %self.id, %error, "could not record progress");
+        }
+    }
+}
+
+/// `part` of `whole` in percent.
+pub fn percent(part: i64, whole: i64) -> i64 {
+    if whole <= 0 {
+        0
+    } else {
+        (part.saturating_mul(100) / whole).clamp(0, 100)
+    }
+}
