@@ -5,8 +5,10 @@ use leptos::config::LeptosOptions;
 use sqlx::SqlitePool;
 
 use app::ssr::auth::login_history::LoginHistory;
+use app::ssr::auth::password_check::{self, PasswordCheckError};
 use app::ssr::auth::security_keys::SecurityKeys;
 use app::ssr::auth::throttle::SignInThrottle;
+use app::ssr::auth::users::User;
 use app::ssr::contact::bot_check::BotCheck;
 use app::ssr::contact::group_commit::SubmissionWriter;
 use app::ssr::contact::outbox::Outbox;
@@ -66,6 +68,26 @@ pub struct Services {
     pub operations: Arc<Engine>,
     /// The marketing pages as anonymous visitors see them.
     pub page_cache: PageCache,
+}
+
+impl Services {
+    /// Asks for `user`'s current password again before a sensitive change,
+    /// counted by the sign-in throttle (`password_check`).
+    pub async fn confirm_password(
+        &self,
+        ip: std::net::IpAddr,
+        user: &User,
+        current_password: String,
+    ) -> Result<(), PasswordCheckError> {
+        password_check::confirm(
+            &self.pool,
+            &self.sign_in_throttle,
+            ip,
+            user,
+            current_password,
+        )
+        .await
+    }
 }
 
 impl FromRef<AppState> for LeptosOptions {

@@ -14,7 +14,7 @@ use app::contract::two_factor::{
 use app::ssr::auth::sign_in::{self, Attempt};
 use app::ssr::auth::token::random_token;
 use app::ssr::auth::users;
-use app::ssr::auth::{api_tokens, password_check, sessions, totp};
+use app::ssr::auth::{api_tokens, sessions, totp};
 
 use crate::auth::{BrowserSession, Credential, CurrentUser};
 use crate::client_ip::ClientIp;
@@ -140,14 +140,9 @@ pub async fn totp_disable(
     session: BrowserSession,
     ApiJson(body): ApiJson<CurrentPassword>,
 ) -> Result<StatusCode, ApiError> {
-    password_check::confirm(
-        &state.pool,
-        &state.sign_in_throttle,
-        client.0,
-        &session.user,
-        body.current_password,
-    )
-    .await?;
+    state
+        .confirm_password(client.0, &session.user, body.current_password)
+        .await?;
     totp::turn_off(&state.pool, session.user.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -203,14 +198,9 @@ pub async fn change_password(
     session: BrowserSession,
     ApiJson(body): ApiJson<ChangePassword>,
 ) -> Result<StatusCode, ApiError> {
-    password_check::confirm(
-        &state.pool,
-        &state.sign_in_throttle,
-        client.0,
-        &session.user,
-        body.current_password,
-    )
-    .await?;
+    state
+        .confirm_password(client.0, &session.user, body.current_password)
+        .await?;
     users::set_password(
         &state.pool,
         &session.user,

@@ -5,7 +5,7 @@ use axum::extract::State;
 use axum::Json;
 
 use app::contract::account::{Me, PrivacySettings, SignInRecord, UpdateProfile};
-use app::ssr::auth::{geolocation, password_check, users};
+use app::ssr::auth::{geolocation, users};
 
 use crate::auth::{BrowserSession, CurrentUser};
 use crate::client_ip::ClientIp;
@@ -24,14 +24,9 @@ pub async fn update(
 ) -> Result<Json<Me>, ApiError> {
     if !body.email.trim().eq_ignore_ascii_case(&session.user.email) {
         let password = body.current_password.unwrap_or_default();
-        password_check::confirm(
-            &state.pool,
-            &state.sign_in_throttle,
-            client.0,
-            &session.user,
-            password,
-        )
-        .await?;
+        state
+            .confirm_password(client.0, &session.user, password)
+            .await?;
     }
     let user = users::update_profile(&state.pool, session.user.id, &body.name, &body.email).await?;
     Ok(Json(Me { user }))

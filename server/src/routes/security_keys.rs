@@ -6,8 +6,8 @@ use app::contract::security_keys::{
     KeyChallenge, KeyInfo, KeySignIn, KeySignInOptions, RegisterKey, RegistrationStarted,
     RemoveKey, WebAuthnJson,
 };
+use app::ssr::auth::security_keys;
 use app::ssr::auth::sign_in;
-use app::ssr::auth::{password_check, security_keys};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
@@ -91,14 +91,9 @@ pub async fn remove(
         .ok_or_else(|| {
             ApiError::invalid("currentPassword: give your current password to remove a key")
         })?;
-    password_check::confirm(
-        &state.pool,
-        &state.sign_in_throttle,
-        client.0,
-        &session.user,
-        password,
-    )
-    .await?;
+    state
+        .confirm_password(client.0, &session.user, password)
+        .await?;
     if security_keys::remove(&state.pool, session.user.id, id).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
