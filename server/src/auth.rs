@@ -2,23 +2,15 @@
 //! (`Authorization: Bearer …`, programmatic clients).
 
 use axum::extract::FromRequestParts;
-use axum::http::{header, request::Parts};
+use axum::http::request::Parts;
 
+use app::ssr::auth::current;
 use app::ssr::auth::users::User;
-use app::ssr::auth::{api_tokens, sessions};
 
-use crate::cookies;
 use crate::error::ApiError;
 use crate::state::AppState;
 
-/// How the request authenticated.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Credential {
-    /// A browser session; the id is the token's hash.
-    Session { session_id: String },
-    /// A personal API token.
-    ApiToken,
-}
+pub use app::ssr::auth::current::Credential;
 
 /// The signed-in user; extracting it answers 401 when nobody is.
 #[derive(Clone, Debug)]
@@ -58,15 +50,6 @@ impl CurrentUser {
 /// Why a token was refused, so a script's author knows what to do instead.
 pub const TOKEN_REFUSED: &str = "an API token cannot do this: making tokens and changing the password, email or second factors need a signed-in browser session";
 
-fn bearer(parts: &Parts) -> Option<&str> {
-    parts
-        .headers
-        .get(header::AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.strip_prefix("Bearer "))
-        .map(str::trim)
-}
-
 impl FromRequestParts<AppState> for CurrentUser {
     type Rejection = ApiError;
 
@@ -74,26 +57,13 @@ impl FromRequestParts<AppState> for CurrentUser {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        if let Some(token) = bearer(parts) {
-            return match api_tokens::authenticate(&state.pool, token).await? {
-                Some(user) => Ok(Self {
-                    user,
-                    credential: Credential::ApiToken,
-                }),
-                None => Err(ApiError::Unauthenticated),
-            };
+        match current::authenticate(&state.pool, &parts.headers).await? {
+            Some(found) => Ok(Self {
+                user: found.user,
+                credential: found.credential,
+            }),
+            None => Err(ApiError::Unauthenticated),
         }
-        if let Some(token) = cookies::get(&parts.headers, cookies::SESSION) {
-            if let Some(found) = sessions::authenticate(&state.pool, token).await? {
-                return Ok(Self {
-                    user: found.user,
-                    credential: Credential::Session {
-                        session_id: found.session_id,
-                    },
-                });
-            }
-        }
-        Err(ApiError::Unauthenticated)
     }
 }
 

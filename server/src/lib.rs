@@ -6,7 +6,6 @@ pub mod cli;
 pub mod client_ip;
 pub mod commands;
 pub mod config;
-pub mod cookies;
 pub mod error;
 pub mod extract;
 pub mod health_check;

@@ -24,7 +24,7 @@ use axum::response::{IntoResponse, Response};
 
 use app::ssr::auth::token::random_token;
 
-use crate::cookies;
+use app::ssr::cookies;
 
 /// How long a rendered page is served before it is rendered again.
 const LIFETIME: Duration = Duration::from_secs(60);

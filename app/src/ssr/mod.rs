@@ -6,6 +6,7 @@ pub mod backup;
 pub mod bills;
 pub mod catalog;
 pub mod contact;
+pub mod cookies;
 pub mod csp;
 pub mod data_dir_lock;
 pub mod db;

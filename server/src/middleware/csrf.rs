@@ -11,8 +11,8 @@ use axum::response::{IntoResponse, Response};
 
 use app::ssr::auth::token::constant_time_eq;
 
-use crate::cookies;
 use crate::error::ApiError;
+use app::ssr::cookies;
 
 pub const HEADER: HeaderName = HeaderName::from_static("x-csrf-token");
 

@@ -10,8 +10,8 @@ use axum::response::{IntoResponse, Response};
 use app::domain::redirect;
 use app::ssr::auth::sessions;
 
-use crate::cookies;
 use crate::state::AppState;
+use app::ssr::cookies;
 
 /// Pages (and everything under them) that need a session.
 pub const SIGNED_IN_PAGES: &[&str] = &["/tracker", "/bills", "/subscriptions", "/data"];

@@ -4,6 +4,7 @@
 
 pub mod admin;
 pub mod api_tokens;
+pub mod current;
 pub mod geolocation;
 pub mod invitations;
 pub mod login_history;

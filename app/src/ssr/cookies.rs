@@ -1,6 +1,6 @@
 //! Reading and writing Tally's two cookies: the session and the CSRF token.
 
-use axum::http::{header, HeaderMap, HeaderValue};
+use http::{header, HeaderMap, HeaderValue};
 
 pub const SESSION: &str = "tally_session";
 pub const CSRF: &str = "tally_csrf";
