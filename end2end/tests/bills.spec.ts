@@ -67,6 +67,24 @@ test("a signed-out visitor who opens the tracker is sent to sign in", async ({ p
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Sign in");
 });
 
+test("a signed-in page arrives with the signed-in header, without JavaScript", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const registered = await context.request.post("/api/auth/register", {
+    headers: { "x-csrf-token": await csrf(context) },
+    data: { email: "nojs@example.com", name: "nojs", password: USER_PASSWORD },
+  });
+  expect(registered.status(), await registered.text()).toBe(200);
+  const page = await context.newPage();
+  const response = await page.goto("/tracker");
+  expect(response?.status()).toBe(200);
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link", { name: "Tracker" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Profile" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Sign in" })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "Admin" })).toHaveCount(0);
+  await context.close();
+});
+
 test("a user adds a bill, sees it due in the Tracker, marks it paid, and moves it to another account by CSV", async ({ browser }, testInfo) => {
   const dora = await newUser(browser, "dora@example.com");
   const page = dora.page;

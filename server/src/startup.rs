@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::{header, HeaderValue, Method};
+use axum::response::IntoResponse;
 use axum::Router;
 use leptos::config::LeptosOptions;
 use leptos::context::provide_context;
@@ -349,11 +350,19 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
             .unwrap_or_default(),
     );
     let page_sources = sources.clone();
+    let page_pool = state.pool.clone();
     let router = routes::api_router(state.settings.diagnostics, cors(&settings))
+        .route(
+            "/api/fn/{*name}",
+            axum::routing::get(server_functions).post(server_functions),
+        )
         .leptos_routes_with_context(
             &state,
             routes,
-            move || provide_context(page_sources.clone()),
+            move || {
+                provide_context(page_sources.clone());
+                provide_context(page_pool.clone());
+            },
             move || app::shell(leptos_options.clone()),
         )
         .fallback(leptos_axum::file_and_error_handler_with_context::<
@@ -376,6 +385,18 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
             axum::routing::get(static_assets::serve).with_state(assets),
         );
     Edge::new(router)
+}
+
+/// The UI's server functions (`app::api`, under `/api/fn/`), with what
+/// they read from context: the database pool.
+async fn server_functions(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    request: axum::extract::Request,
+) -> axum::response::Response {
+    let pool = state.pool.clone();
+    leptos_axum::handle_server_fns_with_context(move || provide_context(pool.clone()), request)
+        .await
+        .into_response()
 }
 
 /// Cross-origin access for `CORS_ORIGIN` only (preflight answered here);

@@ -31,6 +31,8 @@ pub mod security_key;
 #[path = "security_key_unavailable.rs"]
 pub mod security_key;
 
+pub mod session;
+
 pub use fetch::{delete, get_json, post_text, send_json};
 
 /// What went wrong with a call, in words for the person using the page.

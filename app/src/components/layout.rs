@@ -2,8 +2,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_location;
 
-use crate::api;
-use crate::contract::account::Session;
+use crate::api::session::current_session;
 
 /// The frame every page sits in: a skip link, the site header with its
 /// navigation, the page's `<main>`, and the footer.
@@ -13,16 +12,21 @@ pub fn Layout(children: Children) -> impl IntoView {
     // hydrated; end-to-end tests wait for it before interacting.
     let hydrated = RwSignal::new(false);
     Effect::new(move || hydrated.set(true));
-    // Who is signed in decides the navigation: the app's pages, or the
-    // public site's. Asked again on every navigation, so signing in or out
-    // shows at once; before the answer (and without JavaScript) the public
-    // links show.
+    // Who is signed in decides the navigation: the app's pages (and Admin
+    // for administrators), or the public site's. Known while the server
+    // renders the page (the resource blocks the response until it is), so
+    // the header is right without JavaScript too; asked again on every
+    // navigation, so signing in or out shows at once.
     let location = use_location();
-    let me = LocalResource::new(move || {
-        location.pathname.track();
-        api::get_json::<Session>("/api/auth/session")
-    });
-    let signed_in = move || matches!(me.get(), Some(Ok(Session { user: Some(_) })));
+    let user = Resource::new_blocking(
+        move || location.pathname.get(),
+        |_| async move {
+            current_session()
+                .await
+                .ok()
+                .and_then(|session| session.user)
+        },
+    );
 
     view! {
         <a class="skip-link" href="#main">"Skip to content"</a>
@@ -34,24 +38,14 @@ pub fn Layout(children: Children) -> impl IntoView {
                 </A>
                 <nav class="site-nav" aria-label="Main">
                     <ul>
-                        {move || if signed_in() {
-                            view! {
-                                <li><A href="/tracker">"Tracker"</A></li>
-                                <li><A href="/bills">"Bills"</A></li>
-                                <li><A href="/subscriptions">"Subscriptions"</A></li>
-                                <li><A href="/data">"Data"</A></li>
-                                <li><A href="/operations">"Operations"</A></li>
-                                <li><A href="/profile">"Profile"</A></li>
-                            }.into_any()
-                        } else {
-                            view! {
-                                <li><A href="/features">"Features"</A></li>
-                                <li><A href="/pricing">"Pricing"</A></li>
-                                <li><A href="/support">"Support"</A></li>
-                                <li><A href="/contact">"Contact"</A></li>
-                                <li><A href="/login">"Sign in"</A></li>
-                            }.into_any()
-                        }}
+                        <Transition fallback=public_links>
+                            {move || Suspend::new(async move {
+                                match user.await {
+                                    Some(user) => app_links(user.is_admin()).into_any(),
+                                    None => public_links().into_any(),
+                                }
+                            })}
+                        </Transition>
                     </ul>
                 </nav>
             </div>
@@ -73,5 +67,29 @@ pub fn Layout(children: Children) -> impl IntoView {
                 <p><A href="/privacy">"Privacy"</A></p>
             </div>
         </footer>
+    }
+}
+
+/// The signed-in app's pages.
+fn app_links(admin: bool) -> impl IntoView {
+    view! {
+        <li><A href="/tracker">"Tracker"</A></li>
+        <li><A href="/bills">"Bills"</A></li>
+        <li><A href="/subscriptions">"Subscriptions"</A></li>
+        <li><A href="/data">"Data"</A></li>
+        <li><A href="/operations">"Operations"</A></li>
+        <li><A href="/profile">"Profile"</A></li>
+        {admin.then(|| view! { <li><A href="/admin">"Admin"</A></li> })}
+    }
+}
+
+/// The public site's pages.
+fn public_links() -> impl IntoView {
+    view! {
+        <li><A href="/features">"Features"</A></li>
+        <li><A href="/pricing">"Pricing"</A></li>
+        <li><A href="/support">"Support"</A></li>
+        <li><A href="/contact">"Contact"</A></li>
+        <li><A href="/login">"Sign in"</A></li>
     }
 }

@@ -1,0 +1,31 @@
+//! `current_session`: who is signed in, for the header's navigation. A
+//! server function (GET, no body, so no CSRF token needed), called directly
+//! while the server renders a page and over HTTP from the browser.
+
+use leptos::prelude::*;
+use leptos::server_fn::codec::GetUrl;
+
+use crate::contract::account::Session;
+use crate::contract::error::ErrorBody;
+
+/// The signed-in user, or `{"user": null}`.
+#[server(prefix = "/api/fn", endpoint = "session", input = GetUrl)]
+pub async fn current_session() -> Result<Session, ErrorBody> {
+    use crate::ssr::auth::current;
+    use leptos::server_fn::error::FromServerFnError;
+
+    let pool = use_context::<sqlx::SqlitePool>()
+        .ok_or_else(|| ErrorBody::new(500, "INTERNAL", "the database is not available"))?;
+    let headers: http::HeaderMap = leptos_axum::extract()
+        .await
+        .map_err(ErrorBody::from_server_fn_error)?;
+    let found = current::authenticate(&pool, &headers)
+        .await
+        .map_err(|error| {
+            tracing::error!(%error, "current session");
+            ErrorBody::new(500, "INTERNAL", "internal error")
+        })?;
+    Ok(Session {
+        user: found.map(|found| found.user),
+    })
+}
