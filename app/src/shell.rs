@@ -2,8 +2,15 @@ use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, HashedStylesheet, Link, Meta, MetaTags, Title};
 use leptos_router::{
     components::{Route, Router, Routes},
-    ParamSegment, StaticSegment,
+    ParamSegment, SsrMode, StaticSegment,
 };
+
+/// How every page is rendered on the server: streamed, except that blocking
+/// resources (who is signed in, for the header) are rendered in place, so
+/// the HTML is right without JavaScript. With the default out-of-order mode
+/// the header's fallback went out whenever the session lookup was slower
+/// than the first chunk.
+const PAGES: SsrMode = SsrMode::PartiallyBlocked;
 
 use crate::components::layout::Layout;
 use crate::pages::{
@@ -54,22 +61,22 @@ pub fn App() -> impl IntoView {
         <Router>
             <Layout>
                 <Routes fallback=NotFound>
-                    <Route path=StaticSegment("") view=HomePage/>
-                    <Route path=StaticSegment("features") view=FeaturesPage/>
-                    <Route path=StaticSegment("pricing") view=PricingPage/>
-                    <Route path=StaticSegment("contact") view=ContactPage/>
-                    <Route path=StaticSegment("support") view=SupportPage/>
-                    <Route path=StaticSegment("privacy") view=PrivacyPage/>
-                    <Route path=StaticSegment("login") view=LoginPage/>
-                    <Route path=StaticSegment("profile") view=ProfilePage/>
-                    <Route path=StaticSegment("register") view=RegisterPage/>
-                    <Route path=StaticSegment("admin") view=AdminPage/>
-                    <Route path=StaticSegment("operations") view=OperationsPage/>
-                    <Route path=StaticSegment("tracker") view=TrackerPage/>
-                    <Route path=StaticSegment("bills") view=BillsPage/>
-                    <Route path=(StaticSegment("bills"), ParamSegment("id")) view=BillPage/>
-                    <Route path=StaticSegment("subscriptions") view=SubscriptionsPage/>
-                    <Route path=StaticSegment("data") view=DataPage/>
+                    <Route path=StaticSegment("") view=HomePage ssr=PAGES/>
+                    <Route path=StaticSegment("features") view=FeaturesPage ssr=PAGES/>
+                    <Route path=StaticSegment("pricing") view=PricingPage ssr=PAGES/>
+                    <Route path=StaticSegment("contact") view=ContactPage ssr=PAGES/>
+                    <Route path=StaticSegment("support") view=SupportPage ssr=PAGES/>
+                    <Route path=StaticSegment("privacy") view=PrivacyPage ssr=PAGES/>
+                    <Route path=StaticSegment("login") view=LoginPage ssr=PAGES/>
+                    <Route path=StaticSegment("profile") view=ProfilePage ssr=PAGES/>
+                    <Route path=StaticSegment("register") view=RegisterPage ssr=PAGES/>
+                    <Route path=StaticSegment("admin") view=AdminPage ssr=PAGES/>
+                    <Route path=StaticSegment("operations") view=OperationsPage ssr=PAGES/>
+                    <Route path=StaticSegment("tracker") view=TrackerPage ssr=PAGES/>
+                    <Route path=StaticSegment("bills") view=BillsPage ssr=PAGES/>
+                    <Route path=(StaticSegment("bills"), ParamSegment("id")) view=BillPage ssr=PAGES/>
+                    <Route path=StaticSegment("subscriptions") view=SubscriptionsPage ssr=PAGES/>
+                    <Route path=StaticSegment("data") view=DataPage ssr=PAGES/>
                 </Routes>
             </Layout>
         </Router>
