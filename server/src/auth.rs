@@ -7,8 +7,8 @@ use axum::http::request::Parts;
 use app::ssr::auth::current;
 use app::ssr::auth::users::User;
 
-use crate::error::ApiError;
 use crate::state::AppState;
+use app::ssr::api_error::ApiError;
 
 pub use app::ssr::auth::current::Credential;
 

@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use axum::Json;
 use serde::de::DeserializeOwned;
 
-use crate::error::ApiError;
+use app::ssr::api_error::ApiError;
 
 /// The largest request body any API route reads: 1 MiB, as the lead-site
 /// specification caps API requests (`routes::api_router` applies it).

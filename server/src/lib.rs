@@ -6,7 +6,6 @@ pub mod cli;
 pub mod client_ip;
 pub mod commands;
 pub mod config;
-pub mod error;
 pub mod extract;
 pub mod health_check;
 pub mod log_writer;

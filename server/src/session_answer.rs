@@ -12,8 +12,8 @@ use app::ssr::auth::sessions;
 use app::ssr::auth::sign_in::{SignInError, SignedIn};
 use app::ssr::auth::users::User;
 
-use crate::error::ApiError;
 use crate::state::AppState;
+use app::ssr::api_error::ApiError;
 use app::ssr::cookies;
 
 const SESSION_MAX_AGE: i64 = sessions::LIFETIME_DAYS * 24 * 3600;

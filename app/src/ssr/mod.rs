@@ -1,6 +1,7 @@
 //! Server-only code shared by the app and the server binary: the database,
 //! its migrations, secrets at rest and backups.
 
+pub mod api_error;
 pub mod auth;
 pub mod backup;
 pub mod bills;

@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 
 use app::ssr::auth::token::constant_time_eq;
 
-use crate::error::ApiError;
+use app::ssr::api_error::ApiError;
 use app::ssr::cookies;
 
 pub const HEADER: HeaderName = HeaderName::from_static("x-csrf-token");

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use axum::response::{IntoResponse, Response};
 
-use crate::error::ApiError;
+use app::ssr::api_error::ApiError;
 
 /// The answer to a request for `path` stopped at `limit`.
 pub fn exceeded(path: &str, limit: Duration) -> Response {

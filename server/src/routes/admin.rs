@@ -10,9 +10,9 @@ use axum::http::StatusCode;
 use axum::Json;
 
 use crate::auth::AdminUser;
-use crate::error::ApiError;
 use crate::extract::{ApiJson, ApiPath};
 use crate::state::AppState;
+use app::ssr::api_error::ApiError;
 
 pub async fn users(
     State(state): State<AppState>,

@@ -8,9 +8,9 @@ use axum::http::StatusCode;
 use axum::Json;
 
 use crate::auth::{BrowserSession, CurrentUser};
-use crate::error::ApiError;
 use crate::extract::{ApiJson, ApiPath};
 use crate::state::AppState;
+use app::ssr::api_error::ApiError;
 
 pub async fn list(
     State(state): State<AppState>,

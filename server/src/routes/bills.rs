@@ -12,29 +12,16 @@ use app::contract::bills::{
 use app::domain::bill::BillForm;
 use app::domain::date::Date;
 use app::ssr::bills::views::{self, PeriodChoice};
-use app::ssr::bills::{self, Bill, BillError, NewPayment};
+use app::ssr::bills::{self, Bill, NewPayment};
 use axum::extract::{FromRequestParts, Query, State};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::Json;
 
 use crate::auth::CurrentUser;
-use crate::error::ApiError;
 use crate::extract::{ApiBytes, ApiJson, ApiPath};
 use crate::state::AppState;
-
-impl From<BillError> for ApiError {
-    fn from(error: BillError) -> Self {
-        match error {
-            BillError::NotFound => Self::NotFound("no such bill or payment".into()),
-            BillError::Invalid { field, description } => Self::InvalidField {
-                field: field.to_owned(),
-                description,
-            },
-            BillError::Database(error) => Self::Database(error),
-        }
-    }
-}
+use app::ssr::api_error::ApiError;
 
 /// The signed-in user's bill named by the path's `{id}`; anyone else's,
 /// or none, answers 404.

@@ -21,8 +21,8 @@ use app::ssr::contact::bot_check::BotCheckError;
 use app::ssr::contact::group_commit::Submission;
 
 use crate::client_ip::ClientIp;
-use crate::error::ApiError;
 use crate::state::AppState;
+use app::ssr::api_error::ApiError;
 
 /// The largest body accepted: 1 MiB.
 pub const MAX_BODY: usize = 1024 * 1024;

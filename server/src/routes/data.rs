@@ -14,9 +14,9 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 
 use crate::auth::CurrentUser;
-use crate::error::ApiError;
 use crate::extract::ApiBytes;
 use crate::state::AppState;
+use app::ssr::api_error::ApiError;
 
 /// The largest file an import takes: 1 MiB.
 pub const MAX_IMPORT: usize = 1024 * 1024;

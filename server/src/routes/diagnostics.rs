@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use super::{route, ApiRoute};
 use crate::auth::AdminUser;
-use crate::error::ApiError;
+use app::ssr::api_error::ApiError;
 
 const MAX_SLOW_MS: u64 = 20_000;
 

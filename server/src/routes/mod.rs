@@ -8,9 +8,9 @@ use axum::routing::{any, delete, get, post, put, MethodRouter};
 use axum::Router;
 use tower_http::cors::CorsLayer;
 
-use crate::error::ApiError;
 use crate::extract::MAX_API_BODY;
 use crate::state::AppState;
+use app::ssr::api_error::ApiError;
 
 pub mod admin;
 pub mod api_tokens;

@@ -21,9 +21,9 @@ use serde_json::{json, Map, Value};
 use app::ssr::operations::{proto_json, Job, ListRequest, Record, Viewer};
 
 use crate::auth::{AdminUser, CurrentUser};
-use crate::error::ApiError;
 use crate::extract::ApiBytes;
 use crate::state::AppState;
+use app::ssr::api_error::ApiError;
 
 fn viewer(current: &CurrentUser) -> Viewer {
     Viewer {

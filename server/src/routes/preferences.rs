@@ -5,21 +5,12 @@ use axum::extract::State;
 use axum::Json;
 
 use app::contract::preferences::{Preferences, UpdatePreferences};
-use app::ssr::preferences::{self, PreferencesError};
+use app::ssr::preferences;
 
 use crate::auth::CurrentUser;
-use crate::error::ApiError;
 use crate::extract::ApiJson;
 use crate::state::AppState;
-
-impl From<PreferencesError> for ApiError {
-    fn from(error: PreferencesError) -> Self {
-        match error {
-            PreferencesError::Invalid(problems) => Self::InvalidFields(problems),
-            PreferencesError::Database(error) => Self::Database(error),
-        }
-    }
-}
+use app::ssr::api_error::ApiError;
 
 pub async fn get(
     State(state): State<AppState>,

@@ -9,9 +9,9 @@ use app::ssr::auth::{geolocation, users};
 
 use crate::auth::{BrowserSession, CurrentUser};
 use crate::client_ip::ClientIp;
-use crate::error::ApiError;
 use crate::extract::ApiJson;
 use crate::state::AppState;
+use app::ssr::api_error::ApiError;
 
 /// `PUT /api/profile`: name and email. A new email needs the current
 /// password, so a borrowed session cannot take over the account; and a

@@ -13,10 +13,10 @@ use app::ssr::auth::invitations::{self, Registration};
 use app::ssr::auth::{sessions, users};
 
 use crate::client_ip::ClientIp;
-use crate::error::ApiError;
 use crate::extract::ApiJson;
 use crate::session_answer::{signed_in_with_session, user_agent};
 use crate::state::AppState;
+use app::ssr::api_error::ApiError;
 
 #[derive(Deserialize)]
 pub struct RegistrationQuery {

@@ -15,10 +15,10 @@ use axum::Json;
 
 use crate::auth::{BrowserSession, CurrentUser};
 use crate::client_ip::ClientIp;
-use crate::error::ApiError;
 use crate::extract::{ApiBytes, ApiJson, ApiPath};
 use crate::session_answer::{signed_in_response, user_agent};
 use crate::state::AppState;
+use app::ssr::api_error::ApiError;
 
 pub async fn list(
     State(state): State<AppState>,

@@ -11,8 +11,8 @@ use axum::Json;
 use serde::Deserialize;
 
 use crate::auth::AdminUser;
-use crate::error::ApiError;
 use crate::state::AppState;
+use app::ssr::api_error::ApiError;
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]

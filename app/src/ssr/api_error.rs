@@ -1,9 +1,12 @@
-//! The one error type of the REST routes and its single mapping to HTTP.
-//! Internal details are logged with the request's id, never sent.
+//! The one error type of the REST routes and the UI's server functions,
+//! and its single mapping to HTTP ([`ApiError::body`]). Internal details
+//! are logged with the request's id, never sent.
 
 use std::time::Duration;
 
-use app::contract::error::{ErrorBody, ErrorDetail, ErrorStatus};
+use crate::contract::error::{ErrorBody, ErrorDetail, ErrorStatus};
+use crate::ssr::bills::BillError;
+use crate::ssr::preferences::PreferencesError;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -20,7 +23,7 @@ pub enum ApiError {
     InvalidField { field: String, description: String },
     /// Several fields are invalid; each is named.
     #[error("{}", .0.iter().map(|v| format!("{}: {}", v.field, v.description)).collect::<Vec<_>>().join("; "))]
-    InvalidFields(Vec<app::domain::contact::FieldViolation>),
+    InvalidFields(Vec<crate::domain::contact::FieldViolation>),
     #[error("the request body is larger than {limit} bytes")]
     PayloadTooLarge { limit: usize },
     /// A dependency is down for now; worth retrying later.
@@ -65,9 +68,9 @@ impl ApiError {
     }
 }
 
-impl From<app::ssr::auth::AuthError> for ApiError {
-    fn from(error: app::ssr::auth::AuthError) -> Self {
-        use app::ssr::auth::AuthError;
+impl From<crate::ssr::auth::AuthError> for ApiError {
+    fn from(error: crate::ssr::auth::AuthError) -> Self {
+        use crate::ssr::auth::AuthError;
         match error {
             AuthError::Invalid(message) => Self::invalid(&message),
             AuthError::Database(error) => Self::Database(error),
@@ -79,8 +82,8 @@ impl From<app::ssr::auth::AuthError> for ApiError {
 impl ApiError {
     /// A sign-in throttle's refusal outside sign-in itself: a too-long
     /// email names the field; otherwise `message` and how long to wait.
-    pub fn throttled(refusal: app::ssr::auth::throttle::Refusal, message: &str) -> Self {
-        use app::ssr::auth::throttle::Refusal;
+    pub fn throttled(refusal: crate::ssr::auth::throttle::Refusal, message: &str) -> Self {
+        use crate::ssr::auth::throttle::Refusal;
         match refusal {
             Refusal::EmailTooLong => Self::invalid(&refusal.to_string()),
             Refusal::Wait(wait) => Self::TooManyRequests {
@@ -91,9 +94,9 @@ impl ApiError {
     }
 }
 
-impl From<app::ssr::auth::password_check::PasswordCheckError> for ApiError {
-    fn from(error: app::ssr::auth::password_check::PasswordCheckError) -> Self {
-        use app::ssr::auth::password_check::PasswordCheckError;
+impl From<crate::ssr::auth::password_check::PasswordCheckError> for ApiError {
+    fn from(error: crate::ssr::auth::password_check::PasswordCheckError) -> Self {
+        use crate::ssr::auth::password_check::PasswordCheckError;
         match error {
             PasswordCheckError::Throttled(refusal) => Self::throttled(refusal, &error.to_string()),
             PasswordCheckError::Wrong => Self::invalid(&error.to_string()),
@@ -102,15 +105,15 @@ impl From<app::ssr::auth::password_check::PasswordCheckError> for ApiError {
     }
 }
 
-impl From<app::ssr::contact::group_commit::StoreError> for ApiError {
-    fn from(error: app::ssr::contact::group_commit::StoreError) -> Self {
+impl From<crate::ssr::contact::group_commit::StoreError> for ApiError {
+    fn from(error: crate::ssr::contact::group_commit::StoreError) -> Self {
         Self::Internal(error.to_string())
     }
 }
 
-impl From<app::ssr::operations::OperationsError> for ApiError {
-    fn from(error: app::ssr::operations::OperationsError) -> Self {
-        use app::ssr::operations::OperationsError;
+impl From<crate::ssr::operations::OperationsError> for ApiError {
+    fn from(error: crate::ssr::operations::OperationsError) -> Self {
+        use crate::ssr::operations::OperationsError;
         let field = |field: &str, error: &dyn std::fmt::Display| Self::InvalidField {
             field: field.to_owned(),
             description: error.to_string(),
@@ -121,6 +124,28 @@ impl From<app::ssr::operations::OperationsError> for ApiError {
             OperationsError::PageToken(ref inner) => field("pageToken", inner),
             OperationsError::PageSize(_) => field("pageSize", &error),
             OperationsError::Database(error) => Self::Database(error),
+        }
+    }
+}
+
+impl From<BillError> for ApiError {
+    fn from(error: BillError) -> Self {
+        match error {
+            BillError::NotFound => Self::NotFound("no such bill or payment".into()),
+            BillError::Invalid { field, description } => Self::InvalidField {
+                field: field.to_owned(),
+                description,
+            },
+            BillError::Database(error) => Self::Database(error),
+        }
+    }
+}
+
+impl From<PreferencesError> for ApiError {
+    fn from(error: PreferencesError) -> Self {
+        match error {
+            PreferencesError::Invalid(problems) => Self::InvalidFields(problems),
+            PreferencesError::Database(error) => Self::Database(error),
         }
     }
 }
@@ -148,8 +173,11 @@ impl ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
+impl ApiError {
+    /// The answer's status and body: the one mapping of every error to what
+    /// a client sees, for REST (`IntoResponse`) and server functions alike.
+    /// Server faults are logged here and answered without their details.
+    pub fn body(&self) -> (StatusCode, ErrorBody) {
         let (status, name) = self.status();
         let message = if matches!(self, Self::Database(_) | Self::Internal(_)) {
             tracing::error!(error = %self, "request failed");
@@ -158,9 +186,9 @@ impl IntoResponse for ApiError {
         } else {
             self.to_string()
         };
-        let details = match &self {
+        let details = match self {
             Self::InvalidField { field, description } => Some(vec![ErrorDetail::BadRequest {
-                field_violations: vec![app::domain::contact::FieldViolation {
+                field_violations: vec![crate::domain::contact::FieldViolation {
                     field: field.clone(),
                     description: description.clone(),
                 }],
@@ -178,6 +206,19 @@ impl IntoResponse for ApiError {
                 details,
             },
         };
+        (status, body)
+    }
+}
+
+impl From<ApiError> for ErrorBody {
+    fn from(error: ApiError) -> Self {
+        error.body().1
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, body) = self.body();
         let mut response = (status, Json(body)).into_response();
         if let Self::TooManyRequests { retry_after, .. } | Self::Unavailable { retry_after, .. } =
             &self
