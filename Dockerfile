@@ -13,7 +13,7 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
-RUN cargo leptos build --release --precompress
+RUN cargo leptos build --release --split --precompress
 
 # libssl3: webauthn-rs (security keys) links the system OpenSSL.
 FROM debian:bookworm-slim AS runtime

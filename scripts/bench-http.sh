@@ -29,7 +29,7 @@ out=target/bench-http
 mkdir -p "$out"
 tally=target/server-release/tally
 [[ -x "$tally" && -d target/site/pkg ]] || {
-  echo "build first: cargo leptos build --release --precompress" >&2
+  echo "build first: cargo leptos build --release --split --precompress" >&2
   exit 1
 }
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }

@@ -10,14 +10,14 @@
 # With BENCH_FAKES=0 the bot check and CRM stay off, which measures the
 # server and SQLite alone (the Python fakes saturate first otherwise).
 #
-# Needs the release build (make run or cargo leptos build --release) and wrk
+# Needs the release build (make run or cargo leptos build --release --split) and wrk
 # (installed from Debian if missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration="${1:-10}"
 connections="${2:-16}"
 binary=target/server-release/tally
-[[ -x "$binary" ]] || { echo "build first: cargo leptos build --release" >&2; exit 1; }
+[[ -x "$binary" ]] || { echo "build first: cargo leptos build --release --split" >&2; exit 1; }
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 
 work="$(mktemp -d)"

@@ -2,7 +2,7 @@ use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, HashedStylesheet, Link, Meta, MetaTags, Title};
 use leptos_router::{
     components::{Route, Router, Routes},
-    ParamSegment, SsrMode, StaticSegment,
+    Lazy, ParamSegment, SsrMode, StaticSegment,
 };
 
 /// How every page is rendered on the server: streamed, except that blocking
@@ -12,13 +12,21 @@ use leptos_router::{
 /// than the first chunk.
 const PAGES: SsrMode = SsrMode::PartiallyBlocked;
 
+/// The pages split out with `#[lazy_route]` (the signed-in app, sign-in,
+/// registration and the forms) are sent whole, once all of their data is
+/// loaded: their view is built asynchronously, and a resource made there
+/// could miss partially-blocked streaming's cut (its `Suspense` then went
+/// out as "Loading…", swapped in only by JavaScript). They are small, and
+/// a signed-in user needs the data anyway.
+const LAZY: SsrMode = SsrMode::Async;
+
 use crate::components::layout::Layout;
 use crate::pages::{
-    admin::AdminPage, bill::BillPage, bills::BillsPage, contact::ContactPage, data::DataPage,
-    features::FeaturesPage, home::HomePage, login::LoginPage, not_found::NotFound,
-    operations::OperationsPage, pricing::PricingPage, privacy::PrivacyPage, profile::ProfilePage,
-    register::RegisterPage, subscriptions::SubscriptionsPage, support::SupportPage,
-    tracker::TrackerPage,
+    admin::AdminRoute, bill::BillRoute, bills::BillsRoute, contact::ContactRoute, data::DataRoute,
+    features::FeaturesPage, home::HomePage, login::LoginRoute, not_found::NotFound,
+    operations::OperationsRoute, pricing::PricingPage, privacy::PrivacyPage, profile::ProfileRoute,
+    register::RegisterRoute, subscriptions::SubscriptionsRoute, support::SupportRoute,
+    tracker::TrackerRoute,
 };
 
 /// The HTML document the server streams for every page. Only the server calls
@@ -64,19 +72,19 @@ pub fn App() -> impl IntoView {
                     <Route path=StaticSegment("") view=HomePage ssr=PAGES/>
                     <Route path=StaticSegment("features") view=FeaturesPage ssr=PAGES/>
                     <Route path=StaticSegment("pricing") view=PricingPage ssr=PAGES/>
-                    <Route path=StaticSegment("contact") view=ContactPage ssr=PAGES/>
-                    <Route path=StaticSegment("support") view=SupportPage ssr=PAGES/>
+                    <Route path=StaticSegment("contact") view={Lazy::<ContactRoute>::new()} ssr=LAZY/>
+                    <Route path=StaticSegment("support") view={Lazy::<SupportRoute>::new()} ssr=LAZY/>
                     <Route path=StaticSegment("privacy") view=PrivacyPage ssr=PAGES/>
-                    <Route path=StaticSegment("login") view=LoginPage ssr=PAGES/>
-                    <Route path=StaticSegment("profile") view=ProfilePage ssr=PAGES/>
-                    <Route path=StaticSegment("register") view=RegisterPage ssr=PAGES/>
-                    <Route path=StaticSegment("admin") view=AdminPage ssr=PAGES/>
-                    <Route path=StaticSegment("operations") view=OperationsPage ssr=PAGES/>
-                    <Route path=StaticSegment("tracker") view=TrackerPage ssr=PAGES/>
-                    <Route path=StaticSegment("bills") view=BillsPage ssr=PAGES/>
-                    <Route path=(StaticSegment("bills"), ParamSegment("id")) view=BillPage ssr=PAGES/>
-                    <Route path=StaticSegment("subscriptions") view=SubscriptionsPage ssr=PAGES/>
-                    <Route path=StaticSegment("data") view=DataPage ssr=PAGES/>
+                    <Route path=StaticSegment("login") view={Lazy::<LoginRoute>::new()} ssr=LAZY/>
+                    <Route path=StaticSegment("profile") view={Lazy::<ProfileRoute>::new()} ssr=LAZY/>
+                    <Route path=StaticSegment("register") view={Lazy::<RegisterRoute>::new()} ssr=LAZY/>
+                    <Route path=StaticSegment("admin") view={Lazy::<AdminRoute>::new()} ssr=LAZY/>
+                    <Route path=StaticSegment("operations") view={Lazy::<OperationsRoute>::new()} ssr=LAZY/>
+                    <Route path=StaticSegment("tracker") view={Lazy::<TrackerRoute>::new()} ssr=LAZY/>
+                    <Route path=StaticSegment("bills") view={Lazy::<BillsRoute>::new()} ssr=LAZY/>
+                    <Route path=(StaticSegment("bills"), ParamSegment("id")) view={Lazy::<BillRoute>::new()} ssr=LAZY/>
+                    <Route path=StaticSegment("subscriptions") view={Lazy::<SubscriptionsRoute>::new()} ssr=LAZY/>
+                    <Route path=StaticSegment("data") view={Lazy::<DataRoute>::new()} ssr=LAZY/>
                 </Routes>
             </Layout>
         </Router>

@@ -1,28 +1,6 @@
 import { Browser, BrowserContext, expect, Locator, Page, test } from "@playwright/test";
 import { readFileSync } from "node:fs";
-
-const ADMIN = "admin@example.com";
-const PASSWORD = "correct horse battery staple";
-const USER_PASSWORD = "seven purple kettles hum";
-
-async function hydrated(page: Page) {
-  await expect(page.locator('main[data-hydrated="true"]')).toBeAttached();
-}
-
-async function csrf(context: BrowserContext): Promise<string> {
-  return (await (await context.request.get("/api/auth/csrf-token")).json()).csrfToken;
-}
-
-/** A new person with their own browser, signed in through open registration. */
-async function newUser(browser: Browser, email: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
-  const registered = await context.request.post("/api/auth/register", {
-    headers: { "x-csrf-token": await csrf(context) },
-    data: { email, name: email.split("@")[0], password: USER_PASSWORD },
-  });
-  expect(registered.status(), await registered.text()).toBe(200);
-  return { context, page: await context.newPage() };
-}
+import { csrf, hydrated, newUser, openRegistration, USER_PASSWORD } from "./support";
 
 /** Presses Tab until `target` has the focus, as a keyboard user would. */
 async function tabTo(page: Page, target: Locator, most = 80) {
@@ -46,19 +24,7 @@ test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async ({ browser }) => {
   // One admin sign-in opens registration for the people below.
-  const admin = await browser.newContext();
-  const token = await csrf(admin);
-  const login = await admin.request.post("/api/auth/login", {
-    headers: { "x-csrf-token": token },
-    data: { email: ADMIN, password: PASSWORD },
-  });
-  expect(login.status()).toBe(200);
-  const open = await admin.request.put("/api/admin/registration", {
-    headers: { "x-csrf-token": token },
-    data: { open: true },
-  });
-  expect(open.status()).toBe(200);
-  await admin.close();
+  await openRegistration(browser);
 });
 
 test("a signed-out visitor who opens the tracker is sent to sign in", async ({ page }) => {
@@ -67,13 +33,25 @@ test("a signed-out visitor who opens the tracker is sent to sign in", async ({ p
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Sign in");
 });
 
-test("a signed-in page arrives with the signed-in header, without JavaScript", async ({ browser }) => {
+test("signed-in pages arrive with their data and the signed-in header, without JavaScript", async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
+  const token = await csrf(context);
   const registered = await context.request.post("/api/auth/register", {
-    headers: { "x-csrf-token": await csrf(context) },
+    headers: { "x-csrf-token": token },
     data: { email: "nojs@example.com", name: "nojs", password: USER_PASSWORD },
   });
   expect(registered.status(), await registered.text()).toBe(200);
+  const { today } = await (await context.request.get("/api/bills")).json();
+  for (const bill of [
+    { name: "Gym membership", amountMinor: 3_000, subscription: true },
+    { name: "Car insurance", amountMinor: 12_345, subscription: false },
+  ]) {
+    const added = await context.request.post("/api/bills", {
+      headers: { "x-csrf-token": token },
+      data: { ...bill, cadence: "monthly", dueDay: Number(today.slice(8, 10)), anchorDate: today },
+    });
+    expect(added.status(), await added.text()).toBe(201);
+  }
   const page = await context.newPage();
   const response = await page.goto("/tracker");
   expect(response?.status()).toBe(200);
@@ -82,6 +60,18 @@ test("a signed-in page arrives with the signed-in header, without JavaScript", a
   await expect(nav.getByRole("link", { name: "Profile" })).toBeVisible();
   await expect(nav.getByRole("link", { name: "Sign in" })).toHaveCount(0);
   await expect(nav.getByRole("link", { name: "Admin" })).toHaveCount(0);
+  // The month's bills and totals are in the page itself.
+  await expect(page.getByTestId("tracker-row")).toHaveCount(2);
+  await expect(page.getByRole("link", { name: "Car insurance" })).toBeVisible();
+  await expect(page.getByTestId("total-due")).toHaveText("$153.45");
+  await expect(page.getByText("Loading…")).toHaveCount(0);
+
+  await page.goto("/subscriptions");
+  await expect(page.getByTestId("subscription")).toHaveText([/Gym membership/]);
+  await expect(page.getByTestId("subs-yearly")).toHaveText("$360.00");
+
+  await page.goto("/profile");
+  await expect(page.getByTestId("profile-email")).toHaveValue("nojs@example.com");
   await context.close();
 });
 

@@ -1,7 +1,8 @@
-//! The browser entry point: hydrates the server-rendered page.
+//! The browser entry point: hydrates the server-rendered page. Lazy routes
+//! (`#[lazy_route]`) are fetched before the page that needs one hydrates.
 
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
     console_error_panic_hook::set_once();
-    leptos::mount::hydrate_body(app::App);
+    leptos::mount::hydrate_lazy(app::App);
 }

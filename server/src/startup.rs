@@ -351,6 +351,7 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
     );
     let page_sources = sources.clone();
     let page_pool = state.pool.clone();
+    let page_engine = state.operations.clone();
     let router = routes::api_router(state.settings.diagnostics, cors(&settings))
         .route(
             "/api/fn/{*name}",
@@ -362,6 +363,7 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
             move || {
                 provide_context(page_sources.clone());
                 provide_context(page_pool.clone());
+                provide_context(page_engine.clone());
             },
             move || app::shell(leptos_options.clone()),
         )
@@ -372,6 +374,12 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
             move || provide_context(sources.clone()), app::shell
         ))
         .with_state(state.clone())
+        .layer(axum::middleware::map_response(
+            middleware::server_fns::status,
+        ))
+        .layer(axum::middleware::from_fn(
+            middleware::server_fns::limit_body,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             state,
             middleware::front_door::apply,
@@ -387,16 +395,23 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
     Edge::new(router)
 }
 
-/// The UI's server functions (`app::api`, under `/api/fn/`), with what
-/// they read from context: the database pool.
+/// Server functions under `/api/fn/` that no page defines (Leptos routes
+/// the defined ones itself, with the pages' context).
 async fn server_functions(
     axum::extract::State(state): axum::extract::State<AppState>,
     request: axum::extract::Request,
 ) -> axum::response::Response {
     let pool = state.pool.clone();
-    leptos_axum::handle_server_fns_with_context(move || provide_context(pool.clone()), request)
-        .await
-        .into_response()
+    let engine = state.operations.clone();
+    leptos_axum::handle_server_fns_with_context(
+        move || {
+            provide_context(pool.clone());
+            provide_context(engine.clone());
+        },
+        request,
+    )
+    .await
+    .into_response()
 }
 
 /// Cross-origin access for `CORS_ORIGIN` only (preflight answered here);

@@ -18,7 +18,11 @@ fn network(error: gloo_net::Error) -> ApiFailure {
     ApiFailure::Network(error.to_string())
 }
 
-async fn csrf_token() -> Result<String, ApiFailure> {
+/// The header every state-changing call carries the CSRF token in.
+pub const CSRF_HEADER: &str = "x-csrf-token";
+
+/// The CSRF token, fetched once and kept in memory.
+pub async fn csrf_token() -> Result<String, ApiFailure> {
     if let Some(token) = CSRF_TOKEN.with(|cell| cell.borrow().clone()) {
         return Ok(token);
     }
@@ -63,7 +67,7 @@ pub async fn send_json<B: Serialize, T: DeserializeOwned>(
 ) -> Result<Option<T>, ApiFailure> {
     let token = csrf_token().await?;
     let response = builder(method, path)
-        .header("x-csrf-token", &token)
+        .header(CSRF_HEADER, &token)
         .json(body)
         .map_err(network)?
         .send()
@@ -84,7 +88,7 @@ pub async fn post_text<T: DeserializeOwned>(
 ) -> Result<T, ApiFailure> {
     let token = csrf_token().await?;
     let response = Request::post(path)
-        .header("x-csrf-token", &token)
+        .header(CSRF_HEADER, &token)
         .header("content-type", content_type)
         .body(body)
         .map_err(network)?
@@ -97,7 +101,7 @@ pub async fn post_text<T: DeserializeOwned>(
 pub async fn delete(path: &str) -> Result<(), ApiFailure> {
     let token = csrf_token().await?;
     let response = builder("DELETE", path)
-        .header("x-csrf-token", &token)
+        .header(CSRF_HEADER, &token)
         .send()
         .await
         .map_err(network)?;

@@ -31,12 +31,27 @@ pub mod security_key;
 #[path = "security_key_unavailable.rs"]
 pub mod security_key;
 
+#[cfg(feature = "hydrate")]
+mod csrf_client;
+#[cfg(not(feature = "hydrate"))]
+#[path = "csrf_client_unavailable.rs"]
+mod csrf_client;
+pub use csrf_client::CsrfClient;
+
+pub mod account;
+pub mod admin;
+pub mod bills;
+pub mod operations;
 pub mod session;
+#[cfg(feature = "ssr")]
+mod signed_in;
 
 pub use fetch::{delete, get_json, post_text, send_json};
 
 /// What went wrong with a call, in words for the person using the page.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Serializable, because a server-rendered resource sends its value (a
+/// failure included) to the browser with the page.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ApiFailure {
     /// The server answered with an error; `field` names the input at fault.
     Answered {
@@ -98,6 +113,19 @@ pub fn failure_from(status: u16, body: &str) -> ApiFailure {
             field: None,
             violations: Vec::new(),
         },
+    }
+}
+
+/// A server function's failure: the same error body as REST's.
+impl From<ErrorBody> for ApiFailure {
+    fn from(body: ErrorBody) -> Self {
+        let violations = body.field_violations();
+        Self::Answered {
+            status: body.error.code,
+            field: violations.first().map(|violation| violation.field.clone()),
+            violations,
+            message: body.error.message,
+        }
     }
 }
 

@@ -5,7 +5,9 @@ use crate::domain::password_policy;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
-/// Name and email (a new email needs the current password).
+/// Name and email (a new email needs the current password). The inputs
+/// carry their values as attributes too, so the server-rendered page shows
+/// them before (or without) JavaScript.
 #[component]
 pub fn AccountDetails(user: User) -> impl IntoView {
     let original_email = user.email.clone();
@@ -61,6 +63,7 @@ pub fn AccountDetails(user: User) -> impl IntoView {
                     <label for="profile-name">"Name"</label>
                     <input id="profile-name" type="text" maxlength="200" autocomplete="name"
                         aria-invalid=invalid("name")
+                        value=user.name.clone()
                         prop:value=move || name.get()
                         on:input=move |ev| name.set(event_target_value(&ev))/>
                 </div>
@@ -68,6 +71,7 @@ pub fn AccountDetails(user: User) -> impl IntoView {
                     <label for="profile-email">"Email"</label>
                     <input id="profile-email" data-testid="profile-email" type="email" autocomplete="email"
                         aria-invalid=invalid("email")
+                        value=original_email.clone()
                         prop:value=move || email.get()
                         on:input=move |ev| email.set(event_target_value(&ev))/>
                 </div>

@@ -1,12 +1,12 @@
 //! A `google.longrunning.Operation` as the browser reads it from `/v1`:
 //! what state it is in, how far it has come, and words for its outcome.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::operation_kind::OperationKind;
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Operation {
     pub name: String,
     #[serde(default)]
@@ -18,7 +18,7 @@ pub struct Operation {
 }
 
 /// A `google.rpc.Status`.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RpcStatus {
     #[serde(default)]
     pub code: i32,
@@ -27,7 +27,7 @@ pub struct RpcStatus {
 }
 
 /// `ListOperationsResponse`.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OperationList {
     #[serde(default)]

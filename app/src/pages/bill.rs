@@ -5,12 +5,16 @@
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_navigate, use_params_map};
+use leptos_router::{lazy_route, LazyRoute};
 use serde_json::json;
 
-use crate::api;
+use crate::api::bills::{
+    flag_autopay_failure, get_bill, get_bills, get_payments, pay_bill, undo_payment,
+};
+use crate::api::{self, ApiFailure};
 use crate::components::bill_form::BillFormView;
 use crate::components::payoff_chart::PayoffChart;
-use crate::contract::bills::{BillList, BillRecord, Payments};
+use crate::contract::bills::RecordPayment;
 use crate::domain::money::{minor_to_input, parse_minor, Locale, Money};
 
 #[component]
@@ -23,15 +27,19 @@ pub fn BillPage() -> impl IntoView {
                 .unwrap_or(0)
         })
     };
-    let bill = LocalResource::new(move || {
-        let id = id();
-        async move { api::get_json::<BillRecord>(&format!("/api/bills/{id}")).await }
+    // Rendered on the server with the page (blocking resources), asked
+    // again after every change.
+    let bill = Resource::new_blocking(id, |id| async move {
+        get_bill(id).await.map_err(ApiFailure::from)
     });
-    let payments = LocalResource::new(move || {
-        let id = id();
-        async move { api::get_json::<Payments>(&format!("/api/bills/{id}/payments")).await }
+    let payments = Resource::new_blocking(id, |id| async move {
+        get_payments(id).await.map_err(ApiFailure::from)
     });
-    let context = LocalResource::new(|| api::get_json::<BillList>("/api/bills"));
+    // The user's locale and today's date.
+    let context = Resource::new_blocking(
+        || (),
+        |_| async { get_bills().await.map_err(ApiFailure::from) },
+    );
     let editing = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
     let pay_amount = RwSignal::new(String::new());
@@ -44,6 +52,39 @@ pub fn BillPage() -> impl IntoView {
         bill.refetch();
         payments.refetch();
     };
+    // After a change: the error cleared and the bill asked again, or why not.
+    let settled = move |done: Result<(), ApiFailure>| match done {
+        Ok(()) => {
+            error.set(None);
+            refresh();
+        }
+        Err(failure) => error.set(Some(failure.message())),
+    };
+    let pay = move |bill: i64, payment: RecordPayment| {
+        leptos::task::spawn_local(async move {
+            settled(
+                pay_bill(bill, payment)
+                    .await
+                    .map(drop)
+                    .map_err(ApiFailure::from),
+            );
+        });
+    };
+    let undo = move |payment: i64| {
+        leptos::task::spawn_local(async move {
+            settled(undo_payment(payment).await.map_err(ApiFailure::from));
+        });
+    };
+    let flag = move |payment: i64, failed: bool| {
+        leptos::task::spawn_local(async move {
+            settled(
+                flag_autopay_failure(payment, failed)
+                    .await
+                    .map(drop)
+                    .map_err(ApiFailure::from),
+            );
+        });
+    };
     let call = move |method: &'static str, path: String, body: serde_json::Value| {
         leptos::task::spawn_local(async move {
             let done = if method == "DELETE" {
@@ -53,13 +94,7 @@ pub fn BillPage() -> impl IntoView {
                     .await
                     .map(|_| ())
             };
-            match done {
-                Ok(()) => {
-                    error.set(None);
-                    refresh();
-                }
-                Err(failure) => error.set(Some(failure.message())),
-            }
+            settled(done);
         });
     };
     let delete_bill = move |_| {
@@ -75,13 +110,17 @@ pub fn BillPage() -> impl IntoView {
 
     view! {
         <Title text="Bill"/>
+        <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
         {move || {
-            let locale = Locale::parse(&context.get().and_then(Result::ok).map(|c| c.locale).unwrap_or_default());
-            let today = context.get().and_then(Result::ok).map(|c| c.today).unwrap_or_default();
-            match bill.get() {
-                None => view! { <p aria-busy="true">"Loading…"</p> }.into_any(),
-                Some(Err(failure)) => view! { <h1>"Bill"</h1><p class="field-error">{failure.message()}</p> }.into_any(),
-                Some(Ok(record)) => {
+        let delete_bill = delete_bill.clone();
+        Suspend::new(async move {
+            let context = context.await.ok();
+            let locale = Locale::parse(&context.as_ref().map(|c| c.locale.clone()).unwrap_or_default());
+            let today = context.map(|c| c.today).unwrap_or_default();
+            let listed = payments.await.map(|list| list.payments).unwrap_or_default();
+            match bill.await {
+                Err(failure) => view! { <h1>"Bill"</h1><p class="field-error">{failure.message()}</p> }.into_any(),
+                Ok(record) => {
                     let currency = record.currency();
                     let money = move |minor: i64| Money::new(minor, currency).format(locale);
                     let bill_id = record.id;
@@ -100,11 +139,12 @@ pub fn BillPage() -> impl IntoView {
                                 }
                             }
                         };
-                        let mut body = json!({ "method": pay_method.get_untracked() });
-                        if let Some(amount) = amount { body["amountMinor"] = json!(amount); }
                         let date = pay_date.get_untracked();
-                        if !date.trim().is_empty() { body["paidOn"] = json!(date); }
-                        call("POST", format!("/api/bills/{bill_id}/payments"), body);
+                        pay(bill_id, RecordPayment {
+                            amount_minor: amount,
+                            paid_on: (!date.trim().is_empty()).then_some(date),
+                            method: pay_method.get_untracked(),
+                        });
                         pay_amount.set(String::new());
                     };
                     let payoff = record.debt.then(|| {
@@ -159,7 +199,7 @@ pub fn BillPage() -> impl IntoView {
                                 <thead><tr><th scope="col">"Paid on"</th><th scope="col">"Amount"</th><th scope="col">"Interest charged"</th>
                                     <th scope="col">"Method"</th><th scope="col">"Autopay failed"</th><th scope="col"><span class="visually-hidden">"Actions"</span></th></tr></thead>
                                 <tbody>
-                                    {move || payments.get().and_then(Result::ok).map(|list| list.payments).unwrap_or_default().into_iter().map(|payment| {
+                                    {listed.into_iter().map(|payment| {
                                         let id = payment.id;
                                         let failed = payment.autopay_failure;
                                         if payment.is_interest_charge() {
@@ -183,8 +223,8 @@ pub fn BillPage() -> impl IntoView {
                                                 <td>{money(payment.interest_delta_minor)}</td>
                                                 <td>{payment.method.clone()}</td>
                                                 <td><input type="checkbox" aria-label="Autopay failed" prop:checked=failed
-                                                    on:change=move |ev| call("PUT", format!("/api/payments/{id}/autopay-failure"), json!({ "failed": event_target_checked(&ev) }))/></td>
-                                                <td><button class="button button--quiet" on:click=move |_| call("DELETE", format!("/api/payments/{id}"), json!(null))>"Undo"</button></td>
+                                                    on:change=move |ev| flag(id, event_target_checked(&ev))/></td>
+                                                <td><button class="button button--quiet" on:click=move |_| undo(id)>"Undo"</button></td>
                                             </tr>
                                         }.into_any()
                                     }).collect_view()}
@@ -214,6 +254,23 @@ pub fn BillPage() -> impl IntoView {
                     }.into_any()
                 }
             }
-        }}
+        })}}
+        </Transition>
+    }
+}
+
+/// `BillPage` as a route whose code is left out of the first download:
+/// `cargo leptos build --split` puts it in its own chunk, fetched when the
+/// page is first opened (and before hydrating it, when it is the first).
+pub struct BillRoute;
+
+#[lazy_route]
+impl LazyRoute for BillRoute {
+    fn data() -> Self {
+        Self
+    }
+
+    fn view(_this: Self) -> AnyView {
+        view! { <BillPage/> }.into_any()
     }
 }

@@ -5,15 +5,20 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
+use leptos_router::{lazy_route, LazyRoute};
 
-use crate::api;
+use crate::api::{bills::get_bills, ApiFailure};
 use crate::components::bill_form::BillFormView;
-use crate::contract::bills::{BillList, BillRecord};
+use crate::contract::bills::BillRecord;
 use crate::domain::money::{Locale, Money};
 
 #[component]
 pub fn BillsPage() -> impl IntoView {
-    let list = LocalResource::new(|| api::get_json::<BillList>("/api/bills"));
+    // Rendered on the server with the page (a blocking resource).
+    let list = Resource::new_blocking(
+        || (),
+        |_| async { get_bills().await.map_err(ApiFailure::from) },
+    );
     let search = RwSignal::new(String::new());
     let show = RwSignal::new("active".to_owned());
     let sort = RwSignal::new("due".to_owned());
@@ -31,10 +36,10 @@ pub fn BillsPage() -> impl IntoView {
     view! {
         <Title text="Bills"/>
         <h1>"Bills"</h1>
-        {move || match list.get() {
-            None => view! { <p aria-busy="true">"Loading…"</p> }.into_any(),
-            Some(Err(failure)) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
-            Some(Ok(data)) => {
+        <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
+        {move || Suspend::new(async move { match list.await {
+            Err(failure) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
+            Ok(data) => {
                 let locale = Locale::parse(&data.locale);
                 let all = data.bills.clone();
                 let rows = move || {
@@ -116,6 +121,23 @@ pub fn BillsPage() -> impl IntoView {
                     </div>
                 }.into_any()
             }
-        }}
+        }})}
+        </Transition>
+    }
+}
+
+/// `BillsPage` as a route whose code is left out of the first download:
+/// `cargo leptos build --split` puts it in its own chunk, fetched when the
+/// page is first opened (and before hydrating it, when it is the first).
+pub struct BillsRoute;
+
+#[lazy_route]
+impl LazyRoute for BillsRoute {
+    fn data() -> Self {
+        Self
+    }
+
+    fn view(_this: Self) -> AnyView {
+        view! { <BillsPage/> }.into_any()
     }
 }

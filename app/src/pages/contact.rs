@@ -1,6 +1,7 @@
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
+use leptos_router::{lazy_route, LazyRoute};
 
 use crate::components::submission_form::{FormState, SubmitRow};
 use crate::components::text_field::TextField;
@@ -61,5 +62,21 @@ pub fn ContactPage() -> impl IntoView {
                 </form>
             </Show>
         </section>
+    }
+}
+
+/// `ContactPage` as a route whose code is left out of the first download:
+/// `cargo leptos build --split` puts it in its own chunk, fetched when the
+/// page is first opened (and before hydrating it, when it is the first).
+pub struct ContactRoute;
+
+#[lazy_route]
+impl LazyRoute for ContactRoute {
+    fn data() -> Self {
+        Self
+    }
+
+    fn view(_this: Self) -> AnyView {
+        view! { <ContactPage/> }.into_any()
     }
 }

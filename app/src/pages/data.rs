@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 use leptos_meta::Title;
+use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api;
 use crate::contract::data::{ImportPreview, Imported};
@@ -107,5 +108,21 @@ pub fn DataPage() -> impl IntoView {
                 }
             })}
         </section>
+    }
+}
+
+/// `DataPage` as a route whose code is left out of the first download:
+/// `cargo leptos build --split` puts it in its own chunk, fetched when the
+/// page is first opened (and before hydrating it, when it is the first).
+pub struct DataRoute;
+
+#[lazy_route]
+impl LazyRoute for DataRoute {
+    fn data() -> Self {
+        Self
+    }
+
+    fn view(_this: Self) -> AnyView {
+        view! { <DataPage/> }.into_any()
     }
 }

@@ -2,6 +2,7 @@ use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api;
 use crate::contract::account::{
@@ -228,5 +229,21 @@ pub fn LoginPage() -> impl IntoView {
                 </button>
             </form>
         </section>
+    }
+}
+
+/// `LoginPage` as a route whose code is left out of the first download:
+/// `cargo leptos build --split` puts it in its own chunk, fetched when the
+/// page is first opened (and before hydrating it, when it is the first).
+pub struct LoginRoute;
+
+#[lazy_route]
+impl LazyRoute for LoginRoute {
+    fn data() -> Self {
+        Self
+    }
+
+    fn view(_this: Self) -> AnyView {
+        view! { <LoginPage/> }.into_any()
     }
 }

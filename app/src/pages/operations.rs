@@ -5,115 +5,115 @@
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
+use leptos_router::{lazy_route, LazyRoute};
 use serde_json::json;
 
-use crate::api;
+use crate::api::operations::list_operations;
+use crate::api::{self, ApiFailure};
 use crate::components::live_operation::{follow, OperationProgressBar};
 use crate::domain::operation::{self, Operation, OperationList, State};
 use crate::domain::operation_kind::{self, OperationKind};
 use crate::domain::timestamp;
 
-const PAGE_SIZE: u32 = 20;
-
 #[component]
 pub fn OperationsPage() -> impl IntoView {
     let state_choice = RwSignal::new(String::new());
     let kind_choice = RwSignal::new(String::new());
-    let rows = RwSignal::new(Vec::<Operation>::new());
-    let next = RwSignal::new(None::<String>);
-    let error = RwSignal::new(None::<String>);
-    let signed_out = RwSignal::new(false);
-    let loading = RwSignal::new(true);
-
-    let load = move |more: bool| {
-        let filter = operation::filter(&state_choice.get_untracked(), &kind_choice.get_untracked());
-        let mut path = format!(
-            "/v1/operations?pageSize={PAGE_SIZE}&filter={}",
-            operation::query_value(&filter)
-        );
-        if more {
-            match next.get_untracked() {
-                Some(token) => {
-                    path.push_str(&format!("&pageToken={}", operation::query_value(&token)))
-                }
-                None => return,
-            }
-        }
-        loading.set(true);
-        leptos::task::spawn_local(async move {
-            match api::get_json::<OperationList>(&path).await {
-                Ok(page) => {
-                    error.set(None);
-                    next.set(page.next_page_token);
-                    if more {
-                        rows.update(|all| all.extend(page.operations));
-                    } else {
-                        rows.set(page.operations);
-                    }
-                }
-                Err(failure) if failure.status() == Some(401) => signed_out.set(true),
-                Err(failure) => error.set(Some(failure.message())),
-            }
-            loading.set(false);
-        });
-    };
-    Effect::new(move || {
-        state_choice.track();
-        kind_choice.track();
-        load(false);
-    });
-    let remove = move |name: String| rows.update(|all| all.retain(|op| op.name != name));
+    // The first page, rendered on the server with the page (a blocking
+    // resource) and asked again when a filter changes.
+    let first = Resource::new_blocking(
+        move || operation::filter(&state_choice.get(), &kind_choice.get()),
+        |filter| async move {
+            let page = list_operations(filter.clone(), None).await;
+            page.map(|page| (filter, page)).map_err(ApiFailure::from)
+        },
+    );
 
     view! {
         <Title text="Operations"/>
         <h1>"Operations"</h1>
-        <Show
-            when=move || !signed_out.get()
-            fallback=|| view! { <p>"You are signed out. " <A href="/login">"Sign in"</A> " to see your operations."</p> }
-        >
-            <p class="hint">
-                "Slow work (backups, restore checks, re-encrypting secrets) runs in the background as operations. "
-                "The same list is at " <code>"GET /v1/operations"</code> " for API clients."
-            </p>
-            <form class="filters" on:submit=|event| event.prevent_default() aria-label="Filter operations">
-                <label for="op-state">"State"</label>
-                <select id="op-state" on:change=move |ev| state_choice.set(event_target_value(&ev))>
-                    <option value="">"All"</option>
-                    <option value="running">"Running"</option>
-                    <option value="done">"Finished"</option>
-                </select>
-                <label for="op-kind">"Kind"</label>
-                <select id="op-kind" on:change=move |ev| kind_choice.set(event_target_value(&ev))>
-                    <option value="">"All kinds"</option>
-                    {operation_kind::ALL.iter().map(|kind: &OperationKind| view! { <option value=kind.name()>{kind.label()}</option> }).collect_view()}
-                </select>
-            </form>
-            <p class="field-error" role="alert">{move || error.get()}</p>
-            <div class="table-wrap">
-                <table class="data-table" data-testid="operations">
-                    <thead>
-                        <tr>
-                            <th scope="col">"Started (UTC)"</th>
-                            <th scope="col">"Kind"</th>
-                            <th scope="col">"Owner"</th>
-                            <th scope="col">"Progress"</th>
-                            <th scope="col">"State"</th>
-                            <th scope="col">"Actions"</th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        <For each=move || rows.get() key=|op| op.name.clone() let:op>
-                            <OperationRow operation=op on_deleted=remove/>
-                        </For>
-                    </tbody>
-                </table>
-            </div>
-            <Show when=move || !loading.get() && rows.with(Vec::is_empty)>
-                <p data-testid="no-operations">"No operations match."</p>
-            </Show>
-            <Show when=move || next.with(Option::is_some)>
-                <button class="button button--quiet" on:click=move |_| load(true)>"Show more"</button>
-            </Show>
+        <p class="hint">
+            "Slow work (backups, restore checks, re-encrypting secrets) runs in the background as operations. "
+            "The same list is at " <code>"GET /v1/operations"</code> " for API clients."
+        </p>
+        <form class="filters" on:submit=|event| event.prevent_default() aria-label="Filter operations">
+            <label for="op-state">"State"</label>
+            <select id="op-state" on:change=move |ev| state_choice.set(event_target_value(&ev))>
+                <option value="">"All"</option>
+                <option value="running">"Running"</option>
+                <option value="done">"Finished"</option>
+            </select>
+            <label for="op-kind">"Kind"</label>
+            <select id="op-kind" on:change=move |ev| kind_choice.set(event_target_value(&ev))>
+                <option value="">"All kinds"</option>
+                {operation_kind::ALL.iter().map(|kind: &OperationKind| view! { <option value=kind.name()>{kind.label()}</option> }).collect_view()}
+            </select>
+        </form>
+        <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match first.await {
+                    Err(failure) if failure.status() == Some(401) => view! {
+                        <p>"You are signed out. " <A href="/login">"Sign in"</A> " to see your operations."</p>
+                    }.into_any(),
+                    Err(failure) => view! { <p class="field-error" role="alert">{failure.message()}</p> }.into_any(),
+                    Ok((filter, page)) => view! { <OperationsTable filter page/> }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+/// The operations matching `filter`, from its first `page`; "Show more"
+/// appends the next.
+#[component]
+fn OperationsTable(filter: String, page: OperationList) -> impl IntoView {
+    let rows = RwSignal::new(page.operations);
+    let next = RwSignal::new(page.next_page_token);
+    let error = RwSignal::new(None::<String>);
+    let filter = StoredValue::new(filter);
+    let more = move |_| {
+        let Some(token) = next.get_untracked() else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            match list_operations(filter.get_value(), Some(token)).await {
+                Ok(page) => {
+                    error.set(None);
+                    next.set(page.next_page_token);
+                    rows.update(|all| all.extend(page.operations));
+                }
+                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
+            }
+        });
+    };
+    let remove = move |name: String| rows.update(|all| all.retain(|op| op.name != name));
+
+    view! {
+        <p class="field-error" role="alert">{move || error.get()}</p>
+        <div class="table-wrap">
+            <table class="data-table" data-testid="operations">
+                <thead>
+                    <tr>
+                        <th scope="col">"Started (UTC)"</th>
+                        <th scope="col">"Kind"</th>
+                        <th scope="col">"Owner"</th>
+                        <th scope="col">"Progress"</th>
+                        <th scope="col">"State"</th>
+                        <th scope="col">"Actions"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    <For each=move || rows.get() key=|op| op.name.clone() let:op>
+                        <OperationRow operation=op on_deleted=remove/>
+                    </For>
+                </tbody>
+            </table>
+        </div>
+        <Show when=move || rows.with(Vec::is_empty)>
+            <p data-testid="no-operations">"No operations match."</p>
+        </Show>
+        <Show when=move || next.with(Option::is_some)>
+            <button class="button button--quiet" on:click=more>"Show more"</button>
         </Show>
     }
 }
@@ -188,5 +188,21 @@ fn OperationRow(
                 <span class="field-error">{move || problem.get()}</span>
             </td>
         </tr>
+    }
+}
+
+/// `OperationsPage` as a route whose code is left out of the first download:
+/// `cargo leptos build --split` puts it in its own chunk, fetched when the
+/// page is first opened (and before hydrating it, when it is the first).
+pub struct OperationsRoute;
+
+#[lazy_route]
+impl LazyRoute for OperationsRoute {
+    fn data() -> Self {
+        Self
+    }
+
+    fn view(_this: Self) -> AnyView {
+        view! { <OperationsPage/> }.into_any()
     }
 }

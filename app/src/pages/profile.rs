@@ -2,8 +2,9 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
+use leptos_router::{lazy_route, LazyRoute};
 
-use crate::api;
+use crate::api::{self, account::get_me, ApiFailure};
 use crate::components::account_details::AccountDetails;
 use crate::components::api_tokens::ApiTokens;
 use crate::components::preferences::PreferencesForm;
@@ -11,14 +12,16 @@ use crate::components::privacy::Privacy;
 use crate::components::security_keys::SecurityKeys;
 use crate::components::sign_in_history::SignInHistory;
 use crate::components::two_factor::TwoFactor;
-use crate::contract::account::Me;
 
 /// `/profile`: name, email and password, second factors (TOTP, security
 /// keys), API tokens, privacy, recent sign-ins, and signing out.
-/// Loaded in the browser, where the session cookie is.
+/// Who is signed in is rendered on the server with the page.
 #[component]
 pub fn ProfilePage() -> impl IntoView {
-    let me = LocalResource::new(|| api::get_json::<Me>("/api/auth/me"));
+    let me = Resource::new_blocking(
+        || (),
+        |_| async { get_me().await.map_err(ApiFailure::from) },
+    );
     let navigate = use_navigate();
     let error = RwSignal::new(None::<String>);
 
@@ -41,32 +44,37 @@ pub fn ProfilePage() -> impl IntoView {
     view! {
         <Title text="Profile"/>
         <h1>"Profile"</h1>
-        {move || match me.get() {
-            None => view! { <p aria-busy="true">"Loading…"</p> }.into_any(),
-            Some(Err(failure)) if failure.status() == Some(401) => {
+        <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
+        {move || Suspend::new(async move { match me.await {
+            Err(failure) if failure.status() == Some(401) => {
                 view! {
                     <p>"You are signed out. " <A href="/login">"Sign in"</A></p>
                 }
                     .into_any()
             }
-            Some(Err(failure)) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
-            Some(Ok(body)) => {
+            Err(failure) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
+            Ok(body) => {
                 let is_admin = body.user.is_admin();
                 view! {
                     <Show when=move || is_admin>
                         <p><A href="/admin">"Administration: users and invitations"</A></p>
                     </Show>
                     <AccountDetails user=body.user.clone()/>
-                    <TwoFactor/>
-                    <SecurityKeys/>
-                    <ApiTokens/>
-                    <PreferencesForm/>
-                    <Privacy/>
-                    <SignInHistory/>
+                    // These load in the browser: each in its own Suspense,
+                    // so the account above is not held back for them.
+                    <Suspense fallback=|| ()>
+                        <TwoFactor/>
+                        <SecurityKeys/>
+                        <ApiTokens/>
+                        <PreferencesForm/>
+                        <Privacy/>
+                        <SignInHistory/>
+                    </Suspense>
                 }
                     .into_any()
             }
-        }}
+        }})}
+        </Transition>
         <section class="card" aria-labelledby="sessions-title">
             <h2 id="sessions-title">"Sessions"</h2>
             <p class="field-error" role="alert">{move || error.get()}</p>
@@ -77,5 +85,21 @@ pub fn ProfilePage() -> impl IntoView {
                 </button>
             </div>
         </section>
+    }
+}
+
+/// `ProfilePage` as a route whose code is left out of the first download:
+/// `cargo leptos build --split` puts it in its own chunk, fetched when the
+/// page is first opened (and before hydrating it, when it is the first).
+pub struct ProfileRoute;
+
+#[lazy_route]
+impl LazyRoute for ProfileRoute {
+    fn data() -> Self {
+        Self
+    }
+
+    fn view(_this: Self) -> AnyView {
+        view! { <ProfilePage/> }.into_any()
     }
 }

@@ -3,6 +3,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api;
 use crate::contract::account::{InvitationPreview, Me, Register, RegistrationStatus};
@@ -168,5 +169,21 @@ pub fn RegisterPage() -> impl IntoView {
                 },
             }}
         </section>
+    }
+}
+
+/// `RegisterPage` as a route whose code is left out of the first download:
+/// `cargo leptos build --split` puts it in its own chunk, fetched when the
+/// page is first opened (and before hydrating it, when it is the first).
+pub struct RegisterRoute;
+
+#[lazy_route]
+impl LazyRoute for RegisterRoute {
+    fn data() -> Self {
+        Self
+    }
+
+    fn view(_this: Self) -> AnyView {
+        view! { <RegisterPage/> }.into_any()
     }
 }

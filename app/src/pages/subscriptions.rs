@@ -6,9 +6,10 @@
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
+use leptos_router::{lazy_route, LazyRoute};
 use serde_json::json;
 
-use crate::api;
+use crate::api::{self, bills::get_bills, ApiFailure};
 use crate::contract::bills::{BillList, BillRecord};
 use crate::domain::cadence::CadenceGroup;
 use crate::domain::money::{Currency, Locale, Money};
@@ -26,26 +27,43 @@ fn group_label(group: CadenceGroup) -> &'static str {
 
 #[component]
 pub fn SubscriptionsPage() -> impl IntoView {
-    let list = LocalResource::new(|| api::get_json::<BillList>("/api/bills"));
+    // Rendered on the server with the page (a blocking resource): the list
+    // arrives in the HTML, never a false "none tracked yet".
+    let list = Resource::new_blocking(
+        || (),
+        |_| async { get_bills().await.map_err(ApiFailure::from) },
+    );
+    view! {
+        <Title text="Subscriptions"/>
+        <h1>"Subscriptions"</h1>
+        <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match list.await {
+                    Ok(data) => view! { <Subscriptions data/> }.into_any(),
+                    Err(failure) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+/// The active subscriptions of `data`, in the user's order, with their
+/// totals and the sort switch.
+#[component]
+fn Subscriptions(data: BillList) -> impl IntoView {
     let by_cadence = RwSignal::new(false);
-    let order = RwSignal::new(Vec::<BillRecord>::new());
+    let mut tracked: Vec<BillRecord> = data
+        .bills
+        .into_iter()
+        .filter(|b| b.subscription && b.active)
+        .collect();
+    tracked.sort_by_key(|b| (b.sort_order, b.id));
+    let order = RwSignal::new(tracked);
     let error = RwSignal::new(None::<String>);
-    let context = RwSignal::new((Locale::parse("en-US"), Currency::USD));
-    Effect::new(move || {
-        if let Some(Ok(data)) = list.get() {
-            let mut tracked: Vec<BillRecord> = data
-                .bills
-                .into_iter()
-                .filter(|b| b.subscription && b.active)
-                .collect();
-            tracked.sort_by_key(|b| (b.sort_order, b.id));
-            order.set(tracked);
-            context.set((
-                Locale::parse(&data.locale),
-                Currency::parse(&data.currency).unwrap_or(Currency::USD),
-            ));
-        }
-    });
+    let context = RwSignal::new((
+        Locale::parse(&data.locale),
+        Currency::parse(&data.currency).unwrap_or(Currency::USD),
+    ));
     let save_order = move || {
         let ids: Vec<i64> = order.get_untracked().iter().map(|b| b.id).collect();
         leptos::task::spawn_local(async move {
@@ -117,8 +135,6 @@ pub fn SubscriptionsPage() -> impl IntoView {
         }
     };
     view! {
-        <Title text="Subscriptions"/>
-        <h1>"Subscriptions"</h1>
         <p class="field-error" role="alert">{move || error.get()}</p>
         <section class="totals" aria-label="Subscription totals">
             <div class="total"><span>"Per month"</span><strong data-testid="subs-monthly">{move || totals().0}</strong></div>
@@ -165,5 +181,21 @@ pub fn SubscriptionsPage() -> impl IntoView {
                 }.into_any()
             }
         }}
+    }
+}
+
+/// `SubscriptionsPage` as a route whose code is left out of the first download:
+/// `cargo leptos build --split` puts it in its own chunk, fetched when the
+/// page is first opened (and before hydrating it, when it is the first).
+pub struct SubscriptionsRoute;
+
+#[lazy_route]
+impl LazyRoute for SubscriptionsRoute {
+    fn data() -> Self {
+        Self
+    }
+
+    fn view(_this: Self) -> AnyView {
+        view! { <SubscriptionsPage/> }.into_any()
     }
 }

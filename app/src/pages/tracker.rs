@@ -5,11 +5,12 @@
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
-use serde_json::json;
+use leptos_router::{lazy_route, LazyRoute};
 
-use crate::api;
+use crate::api::bills::{get_tracker, pay_bill};
+use crate::api::ApiFailure;
 use crate::components::spending_chart::SpendingChart;
-use crate::contract::bills::{PeriodKind, Tracker};
+use crate::contract::bills::{PeriodKind, RecordPayment};
 use crate::domain::money::{Currency, Locale, Money};
 use crate::domain::tracker::Status;
 
@@ -26,30 +27,27 @@ fn label(status: Status) -> &'static str {
 pub fn TrackerPage() -> impl IntoView {
     // None: the server's default (the pay period when there is a schedule).
     let period = RwSignal::new(None::<&'static str>);
-    let month = LocalResource::new(move || {
-        let path = match period.get() {
-            Some(kind) => format!("/api/tracker?period={kind}"),
-            None => "/api/tracker".to_owned(),
-        };
-        async move { api::get_json::<Tracker>(&path).await }
-    });
+    // Rendered on the server with the page (a blocking resource), asked
+    // again after a payment or a switch of period.
+    let month = Resource::new_blocking(
+        move || period.get(),
+        |period| async move {
+            get_tracker(period.map(str::to_owned))
+                .await
+                .map_err(ApiFailure::from)
+        },
+    );
     let error = RwSignal::new(None::<String>);
     let payments_made = RwSignal::new(0_u32);
     let mark_paid = move |bill: i64| {
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, serde_json::Value>(
-                "POST",
-                &format!("/api/bills/{bill}/payments"),
-                &json!({}),
-            )
-            .await
-            {
+            match pay_bill(bill, RecordPayment::default()).await {
                 Ok(_) => {
                     error.set(None);
                     month.refetch();
                     payments_made.update(|n| *n += 1);
                 }
-                Err(failure) => error.set(Some(failure.message())),
+                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
             }
         });
     };
@@ -57,10 +55,10 @@ pub fn TrackerPage() -> impl IntoView {
         <Title text="Tracker"/>
         <h1>"Tracker"</h1>
         <p class="field-error" role="alert">{move || error.get()}</p>
-        {move || match month.get() {
-            None => view! { <p aria-busy="true">"Loading…"</p> }.into_any(),
-            Some(Err(failure)) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
-            Some(Ok(month)) => {
+        <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
+        {move || Suspend::new(async move { match month.await {
+            Err(failure) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
+            Ok(month) => {
                 let locale = Locale::parse(&month.locale);
                 let home = Currency::parse(&month.currency).unwrap_or(Currency::USD);
                 let total = move |minor: i64| Money::new(minor, home).format(locale);
@@ -142,7 +140,24 @@ pub fn TrackerPage() -> impl IntoView {
                     }}
                 }.into_any()
             }
-        }}
+        }})}
+        </Transition>
         <SpendingChart changes=payments_made/>
+    }
+}
+
+/// `TrackerPage` as a route whose code is left out of the first download:
+/// `cargo leptos build --split` puts it in its own chunk, fetched when the
+/// page is first opened (and before hydrating it, when it is the first).
+pub struct TrackerRoute;
+
+#[lazy_route]
+impl LazyRoute for TrackerRoute {
+    fn data() -> Self {
+        Self
+    }
+
+    fn view(_this: Self) -> AnyView {
+        view! { <TrackerPage/> }.into_any()
     }
 }

@@ -8,4 +8,5 @@ pub mod deadline;
 pub mod edge;
 pub mod front_door;
 pub mod hosts;
+pub mod server_fns;
 pub mod signed_in_pages;

@@ -10,9 +10,8 @@ use app::contract::bills::{
     RecordPayment, Spending, Tracker,
 };
 use app::domain::bill::BillForm;
-use app::domain::date::Date;
 use app::ssr::bills::views::{self, PeriodChoice};
-use app::ssr::bills::{self, Bill, NewPayment};
+use app::ssr::bills::{self, Bill};
 use axum::extract::{FromRequestParts, Query, State};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
@@ -133,25 +132,7 @@ pub async fn record_payment(
     OwnBill { user, bill }: OwnBill,
     ApiJson(request): ApiJson<RecordPayment>,
 ) -> Result<(StatusCode, Json<Payment>), ApiError> {
-    let paid_on = match request
-        .paid_on
-        .as_deref()
-        .map(str::trim)
-        .filter(|d| !d.is_empty())
-    {
-        Some(text) => Date::parse(text).map_err(|_| ApiError::InvalidField {
-            field: "paidOn".into(),
-            description: "enter the payment date, like 2026-01-31".into(),
-        })?,
-        None => bills::today_for(&state.pool, user).await?,
-    };
-    let payment = NewPayment {
-        // The bill's amount when none is given: "mark paid".
-        amount_minor: request.amount_minor.unwrap_or(bill.amount_minor),
-        paid_on,
-        method: request.method,
-    };
-    let recorded = bills::record_payment(&state.pool, user, bill.id, &payment).await?;
+    let recorded = bills::record_requested(&state.pool, user, bill.id, &request).await?;
     Ok((StatusCode::CREATED, Json(recorded)))
 }
 

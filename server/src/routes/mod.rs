@@ -261,12 +261,12 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
     routes
 }
 
-/// The API; every route reads at most [`MAX_API_BODY`] of a body (the
-/// extractors answer more with 413 in the JSON error shape).
 /// The routes another site may call from a browser (with `CORS_ORIGIN`):
 /// the public forms and their configuration.
 pub const CROSS_ORIGIN: &[&str] = &["/api/leads", "/api/support", "/api/contact/config"];
 
+/// The API; every route reads at most [`MAX_API_BODY`] of a body (the
+/// extractors answer more with 413 in the JSON error shape).
 pub fn api_router(diagnostics_enabled: bool, cors: CorsLayer) -> Router<AppState> {
     api_routes(diagnostics_enabled)
         .into_iter()

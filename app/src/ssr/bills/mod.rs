@@ -11,7 +11,7 @@ pub mod views;
 pub use accrual::{accrue_interest, spawn_accrual, Accrued};
 pub use payments::{
     flag_autopay_failure, list_all_payments, list_payments, payment_by_id, record_payment,
-    undo_payment, NewPayment, Payment,
+    record_requested, undo_payment, NewPayment, Payment,
 };
 pub use store::{
     create, deactivate, delete, get, known_time_zone, list, reactivate, reorder, today_for, update,

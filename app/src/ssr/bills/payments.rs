@@ -15,6 +15,7 @@ use crate::domain::text::{plain_text_problem, Lines};
 pub const METHOD_MAX: usize = 40;
 
 pub use crate::contract::bills::Payment;
+use crate::contract::bills::RecordPayment;
 
 const COLUMNS: &str = "id, bill_id, amount_cents AS amount_minor, paid_on, method, \
     interest_delta AS interest_delta_minor, autopay_failure, kind, created_at";
@@ -55,6 +56,35 @@ pub async fn list_all_payments(pool: &SqlitePool, user_id: i64) -> Result<Vec<Pa
     .bind(user_id)
     .fetch_all(pool)
     .await?)
+}
+
+/// Records a payment as a client asks for one (`POST /api/bills/{id}/
+/// payments`, and the pages' server function): today (in the user's time
+/// zone) when no date is given, the bill's amount when no amount is ("mark
+/// paid"). Another user's bill is not found.
+pub async fn record_requested(
+    pool: &SqlitePool,
+    user_id: i64,
+    bill_id: i64,
+    request: &RecordPayment,
+) -> Result<Payment, BillError> {
+    let bill = get(pool, user_id, bill_id).await?;
+    let paid_on = match request
+        .paid_on
+        .as_deref()
+        .map(str::trim)
+        .filter(|date| !date.is_empty())
+    {
+        Some(text) => Date::parse(text)
+            .map_err(|_| invalid("paidOn", "enter the payment date, like 2026-01-31"))?,
+        None => super::store::today_for(pool, user_id).await?,
+    };
+    let payment = NewPayment {
+        amount_minor: request.amount_minor.unwrap_or(bill.amount_minor),
+        paid_on,
+        method: request.method.clone(),
+    };
+    record_payment(pool, user_id, bill.id, &payment).await
 }
 
 /// Records a payment. On a debt the balance goes down by the payment and up

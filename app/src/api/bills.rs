@@ -1,0 +1,92 @@
+//! The bill tracker's server functions for its pages, over the same
+//! `ssr::bills` services as `/api/bills…` and `/api/tracker`. Reads are GET
+//! (no CSRF token): the pages call them while the server renders them, so
+//! the data is in the HTML, and over HTTP after a change. Writes are JSON
+//! POSTs through [`CsrfClient`], which sends the CSRF token.
+
+use leptos::prelude::*;
+use leptos::server_fn::codec::{GetUrl, Json};
+
+use super::CsrfClient;
+use crate::contract::bills::{BillList, BillRecord, Payment, Payments, RecordPayment, Tracker};
+use crate::contract::error::ErrorBody;
+#[cfg(feature = "ssr")]
+use crate::ssr::api_error::ApiError;
+
+/// This month, or this pay period (`period`: `month` or `pay`; none: the
+/// pay period when the user has a pay schedule).
+#[server(prefix = "/api/fn", endpoint = "tracker", input = GetUrl)]
+pub async fn get_tracker(period: Option<String>) -> Result<Tracker, ErrorBody> {
+    use crate::ssr::bills::views::{self, PeriodChoice};
+    let me = super::signed_in::signed_in().await?;
+    let choice = PeriodChoice::parse(period.as_deref()).map_err(ApiError::from)?;
+    Ok(views::tracker(&me.pool, me.user.id, choice)
+        .await
+        .map_err(ApiError::from)?)
+}
+
+/// Every bill of the signed-in user, with the locale and today's date.
+#[server(prefix = "/api/fn", endpoint = "bills", input = GetUrl)]
+pub async fn get_bills() -> Result<BillList, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(crate::ssr::bills::views::bill_list(&me.pool, me.user.id)
+        .await
+        .map_err(ApiError::from)?)
+}
+
+/// One bill of the signed-in user; anyone else's answers 404.
+#[server(prefix = "/api/fn", endpoint = "bill", input = GetUrl)]
+pub async fn get_bill(id: i64) -> Result<BillRecord, ErrorBody> {
+    use crate::ssr::bills::{self, views};
+    let me = super::signed_in::signed_in().await?;
+    let bill = bills::get(&me.pool, me.user.id, id)
+        .await
+        .map_err(ApiError::from)?;
+    Ok(views::shown_for(&me.pool, me.user.id, &bill)
+        .await
+        .map_err(ApiError::from)?)
+}
+
+/// The payments of one bill, newest first.
+#[server(prefix = "/api/fn", endpoint = "payments", input = GetUrl)]
+pub async fn get_payments(id: i64) -> Result<Payments, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    let payments = crate::ssr::bills::list_payments(&me.pool, me.user.id, id)
+        .await
+        .map_err(ApiError::from)?;
+    Ok(Payments { payments })
+}
+
+/// Records a payment of one of the signed-in user's bills: no amount is the
+/// bill's amount, no date is today ("mark paid").
+#[server(prefix = "/api/fn", endpoint = "pay-bill", input = Json, client = CsrfClient)]
+pub async fn pay_bill(bill: i64, payment: RecordPayment) -> Result<Payment, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(
+        crate::ssr::bills::record_requested(&me.pool, me.user.id, bill, &payment)
+            .await
+            .map_err(ApiError::from)?,
+    )
+}
+
+/// Takes a payment back (on a debt, with the interest charged with it).
+#[server(prefix = "/api/fn", endpoint = "undo-payment", input = Json, client = CsrfClient)]
+pub async fn undo_payment(payment: i64) -> Result<(), ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(
+        crate::ssr::bills::undo_payment(&me.pool, me.user.id, payment)
+            .await
+            .map_err(ApiError::from)?,
+    )
+}
+
+/// Marks (or clears) an autopay payment as failed.
+#[server(prefix = "/api/fn", endpoint = "autopay-failure", input = Json, client = CsrfClient)]
+pub async fn flag_autopay_failure(payment: i64, failed: bool) -> Result<Payment, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(
+        crate::ssr::bills::flag_autopay_failure(&me.pool, me.user.id, payment, failed)
+            .await
+            .map_err(ApiError::from)?,
+    )
+}

@@ -1,0 +1,44 @@
+import { Browser, BrowserContext, expect, Page } from "@playwright/test";
+
+// What several specs share: the bootstrap administrator, hydration, the
+// CSRF token and a new user in their own browser.
+export const ADMIN = "admin@example.com";
+export const PASSWORD = "correct horse battery staple";
+export const USER_PASSWORD = "seven purple kettles hum";
+
+/** Waits until the page is hydrated (the layout marks `<main>`). */
+export async function hydrated(page: Page) {
+  await expect(page.locator('main[data-hydrated="true"]')).toBeAttached();
+}
+
+export async function csrf(context: BrowserContext): Promise<string> {
+  return (await (await context.request.get("/api/auth/csrf-token")).json()).csrfToken;
+}
+
+/** Signs the administrator in once to let anyone register. */
+export async function openRegistration(browser: Browser) {
+  const admin = await browser.newContext();
+  const token = await csrf(admin);
+  const login = await admin.request.post("/api/auth/login", {
+    headers: { "x-csrf-token": token },
+    data: { email: ADMIN, password: PASSWORD },
+  });
+  expect(login.status()).toBe(200);
+  const open = await admin.request.put("/api/admin/registration", {
+    headers: { "x-csrf-token": token },
+    data: { open: true },
+  });
+  expect(open.status()).toBe(200);
+  await admin.close();
+}
+
+/** A new person with their own browser, signed in through open registration. */
+export async function newUser(browser: Browser, email: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext();
+  const registered = await context.request.post("/api/auth/register", {
+    headers: { "x-csrf-token": await csrf(context) },
+    data: { email, name: email.split("@")[0], password: USER_PASSWORD },
+  });
+  expect(registered.status(), await registered.text()).toBe(200);
+  return { context, page: await context.newPage() };
+}
