@@ -17,7 +17,7 @@
 #
 #   scripts/bench-http.sh [seconds per run] [connections]
 #
-# Needs the release build (`make run`, or `cargo leptos build --release
+# Needs the release build (`make run`, or `cargo leptos build --release --split
 # --precompress`); installs wrk from Debian and the peer's npm packages
 # (into target/bench-http/peer) when missing.
 set -euo pipefail

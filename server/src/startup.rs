@@ -24,10 +24,10 @@ use app::ssr::auth::login_history::LoginHistory;
 use app::ssr::auth::security_keys::{RelyingPartyError, SecurityKeys};
 use app::ssr::auth::throttle::SignInThrottle;
 use app::ssr::auth::{invitations, users, AuthError};
-use app::ssr::contact::bot_check::{BotCheck, BotCheckConfig};
-use app::ssr::contact::crm::{Crm, CrmConfig};
+use app::ssr::contact::bot_check::BotCheck;
+use app::ssr::contact::crm::Crm;
 use app::ssr::contact::group_commit::SubmissionWriter;
-use app::ssr::contact::outbox::{Outbox, OutboxSettings};
+use app::ssr::contact::outbox::Outbox;
 use app::ssr::contact::rate_limit::FormRateLimit;
 use app::ssr::csp::ThirdPartySources;
 use app::ssr::data_dir_lock::{DataDirLock, LockError};
@@ -298,31 +298,13 @@ fn contact_services(
     pool: &SqlitePool,
     write_gate: &Arc<WriteGate>,
 ) -> (Arc<BotCheck>, Arc<Outbox>) {
-    let bot_check = BotCheck::new(settings.captcha.as_ref().map(|captcha| BotCheckConfig {
-        siteverify_url: captcha.siteverify_url.clone(),
-        secret: captcha.secret.clone(),
-        site_key: captcha.site_key.clone(),
-        script_url: captcha.script_url.clone(),
-    }));
-    let crm = settings.crm.as_ref().map(|crm| {
-        Crm::new(CrmConfig {
-            lead_url: crm.lead_url.clone(),
-            case_url: crm.case_url.clone(),
-            org_id: crm.org_id.clone(),
-            cases_enabled: crm.cases_enabled,
-            exhausted_statuses: crm.exhausted_statuses.clone(),
-            exhausted_marker: crm.exhausted_marker.clone(),
-        })
-    });
+    let bot_check = BotCheck::new(settings.captcha.clone());
+    let crm = settings.crm.clone().map(Crm::new);
     let outbox = Outbox::new(
         pool.clone(),
         write_gate.clone(),
         crm,
-        OutboxSettings {
-            max_attempts: settings.crm_outbox.max_attempts,
-            cooldown: settings.crm_outbox.cooldown,
-            retry_base: settings.crm_outbox.retry_base,
-        },
+        settings.crm_outbox.clone(),
     );
     (Arc::new(bot_check), outbox)
 }

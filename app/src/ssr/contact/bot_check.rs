@@ -12,13 +12,27 @@ use serde::Deserialize;
 /// How long the provider may take.
 pub const TIMEOUT: Duration = Duration::from_secs(5);
 
-/// The provider's settings. Never `Debug`: it holds the secret.
+/// The provider's settings (`CAPTCHA_*`). It holds the secret: its `Debug`
+/// leaves the secret out.
+#[derive(Clone)]
 pub struct BotCheckConfig {
     pub siteverify_url: String,
     pub secret: SecretString,
     pub site_key: String,
     /// The widget script the forms load.
     pub script_url: String,
+    /// What the pages' Content-Security-Policy allows for the widget (the
+    /// script's origin unless `CAPTCHA_CSP_SOURCES` says otherwise).
+    pub csp_sources: Vec<String>,
+}
+
+impl std::fmt::Debug for BotCheckConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BotCheckConfig")
+            .field("siteverify_url", &self.siteverify_url)
+            .field("site_key", &self.site_key)
+            .finish_non_exhaustive()
+    }
 }
 
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]

@@ -11,7 +11,9 @@ use secrecy::{ExposeSecret, SecretString};
 /// How long one post may take.
 pub const TIMEOUT: Duration = Duration::from_secs(10);
 
-/// The CRM's settings. Never `Debug`: the org id is a credential of sorts.
+/// The CRM's settings (`CRM_*`). The org id is a credential of sorts: the
+/// `Debug` below leaves it out.
+#[derive(Clone)]
 pub struct CrmConfig {
     pub lead_url: String,
     pub case_url: Option<String>,
@@ -21,6 +23,16 @@ pub struct CrmConfig {
     pub exhausted_statuses: Vec<u16>,
     /// Text in a response body that means "credits exhausted".
     pub exhausted_marker: Option<String>,
+}
+
+impl std::fmt::Debug for CrmConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CrmConfig")
+            .field("lead_url", &self.lead_url)
+            .field("case_url", &self.case_url)
+            .field("cases_enabled", &self.cases_enabled)
+            .finish_non_exhaustive()
+    }
 }
 
 /// What one post came to.
