@@ -126,3 +126,89 @@ async fn writing_server_functions_keep_the_apis_rules() {
     let tracker: Tracker = admin.get("/api/tracker").await;
     assert_eq!(tracker.totals.paid_minor, 0);
 }
+
+#[tokio::test]
+async fn a_bill_is_added_changed_ended_restarted_reordered_and_deleted_through_server_functions() {
+    let (_app, admin) = with_admin(&[]).await;
+    let today = admin.get::<BillList>("/api/bills").await.today;
+
+    // Every field at fault is named at once, and nothing is stored.
+    let response = post(
+        &admin,
+        "/api/fn/save-bill",
+        json!({"id": null, "form": {"name": "", "amountMinor": -5, "cadence": "monthly", "dueDay": 1, "anchorDate": today}}),
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    let fields: Vec<String> = error
+        .field_violations()
+        .into_iter()
+        .map(|v| v.field)
+        .collect();
+    assert!(fields.contains(&"name".to_owned()), "{fields:?}");
+    assert!(fields.contains(&"amountMinor".to_owned()), "{fields:?}");
+    assert!(admin.get::<BillList>("/api/bills").await.bills.is_empty());
+
+    let form = json!({"name": "Rent", "amountMinor": 90_000, "cadence": "monthly", "dueDay": 1, "anchorDate": today});
+    let response = post(
+        &admin,
+        "/api/fn/save-bill",
+        json!({"id": null, "form": form}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let rent: BillRecord = response.json().await.unwrap();
+    let mut changed = form.clone();
+    changed["amountMinor"] = json!(95_000);
+    let response = post(
+        &admin,
+        "/api/fn/save-bill",
+        json!({"id": rent.id, "form": changed}),
+    )
+    .await;
+    let rent: BillRecord = response.json().await.unwrap();
+    assert_eq!(rent.amount_minor, 95_000);
+    // The REST view agrees.
+    let listed: BillRecord = admin.get(&format!("/api/bills/{}", rent.id)).await;
+    assert_eq!(listed, rent);
+
+    let response = post(
+        &admin,
+        "/api/fn/end-bill",
+        json!({"id": rent.id, "reason": "moved out"}),
+    )
+    .await;
+    let ended: BillRecord = response.json().await.unwrap();
+    assert!(!ended.active);
+    assert_eq!(ended.inactive_reason.as_deref(), Some("moved out"));
+    let response = post(&admin, "/api/fn/restart-bill", json!({"id": rent.id})).await;
+    assert!(response.json::<BillRecord>().await.unwrap().active);
+
+    let water = due_today(&admin, "Water").await;
+    let response = post(
+        &admin,
+        "/api/fn/reorder-bills",
+        json!({"ids": [water.id, rent.id]}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let response = post(
+        &admin,
+        "/api/fn/reorder-bills",
+        json!({"ids": [water.id, water.id]}),
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+
+    let response = post(&admin, "/api/fn/remove-bill", json!({"id": rent.id})).await;
+    assert_eq!(response.status(), 200);
+    let response = post(&admin, "/api/fn/remove-bill", json!({"id": rent.id})).await;
+    assert_eq!(response.status(), 404);
+    let left = admin.get::<BillList>("/api/bills").await.bills;
+    assert_eq!(left.len(), 1);
+    assert_eq!(
+        left[0].sort_order, 0,
+        "the order set above stands: {left:?}"
+    );
+}

@@ -10,6 +10,7 @@ use leptos::server_fn::codec::{GetUrl, Json};
 use super::CsrfClient;
 use crate::contract::bills::{BillList, BillRecord, Payment, Payments, RecordPayment, Tracker};
 use crate::contract::error::ErrorBody;
+use crate::domain::bill::BillForm;
 #[cfg(feature = "ssr")]
 use crate::ssr::api_error::ApiError;
 
@@ -89,4 +90,60 @@ pub async fn flag_autopay_failure(payment: i64, failed: bool) -> Result<Payment,
             .await
             .map_err(ApiError::from)?,
     )
+}
+
+/// Adds a bill (`id: None`) or replaces bill `id`; every field at fault is
+/// named in the error's details.
+#[server(prefix = "/api/fn", endpoint = "save-bill", input = Json, client = CsrfClient)]
+pub async fn save_bill(id: Option<i64>, form: BillForm) -> Result<BillRecord, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(
+        crate::ssr::bills::forms::save(&me.pool, me.user.id, id, &form)
+            .await
+            .map_err(ApiError::from)?,
+    )
+}
+
+/// Ends a bill (it stays, inactive, with the reason given).
+#[server(prefix = "/api/fn", endpoint = "end-bill", input = Json, client = CsrfClient)]
+pub async fn end_bill(id: i64, reason: String) -> Result<BillRecord, ErrorBody> {
+    use crate::ssr::bills::{self, views};
+    let me = super::signed_in::signed_in().await?;
+    let bill = bills::deactivate(&me.pool, me.user.id, id, &reason)
+        .await
+        .map_err(ApiError::from)?;
+    Ok(views::shown_for(&me.pool, me.user.id, &bill)
+        .await
+        .map_err(ApiError::from)?)
+}
+
+/// Makes an ended bill active again.
+#[server(prefix = "/api/fn", endpoint = "restart-bill", input = Json, client = CsrfClient)]
+pub async fn restart_bill(id: i64) -> Result<BillRecord, ErrorBody> {
+    use crate::ssr::bills::{self, views};
+    let me = super::signed_in::signed_in().await?;
+    let bill = bills::reactivate(&me.pool, me.user.id, id)
+        .await
+        .map_err(ApiError::from)?;
+    Ok(views::shown_for(&me.pool, me.user.id, &bill)
+        .await
+        .map_err(ApiError::from)?)
+}
+
+/// Deletes a bill and its payments.
+#[server(prefix = "/api/fn", endpoint = "remove-bill", input = Json, client = CsrfClient)]
+pub async fn remove_bill(id: i64) -> Result<(), ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(crate::ssr::bills::delete(&me.pool, me.user.id, id)
+        .await
+        .map_err(ApiError::from)?)
+}
+
+/// The Custom order of the user's bills: every id once.
+#[server(prefix = "/api/fn", endpoint = "reorder-bills", input = Json, client = CsrfClient)]
+pub async fn reorder_bills(ids: Vec<i64>) -> Result<(), ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(crate::ssr::bills::reorder(&me.pool, me.user.id, &ids)
+        .await
+        .map_err(ApiError::from)?)
 }

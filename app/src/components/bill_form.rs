@@ -7,6 +7,7 @@ use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
 use crate::api;
+use crate::api::bills::save_bill;
 use crate::components::submission_form::FormState;
 use crate::components::text_field::TextField;
 use crate::contract::bills::{BillRecord, Catalog, CatalogService};
@@ -223,16 +224,12 @@ pub fn BillFormView(
         form.error.set(None);
         form.sending.set(true);
         leptos::task::spawn_local(async move {
-            let result = match editing {
-                Some(id) => {
-                    api::send_json::<_, BillRecord>("PUT", &format!("/api/bills/{id}"), &body).await
-                }
-                None => api::send_json::<_, BillRecord>("POST", "/api/bills", &body).await,
-            };
+            let result = save_bill(editing, body)
+                .await
+                .map_err(api::ApiFailure::from);
             form.sending.set(false);
             match result {
-                Ok(Some(saved)) => on_saved(saved),
-                Ok(None) => {}
+                Ok(saved) => on_saved(saved),
                 Err(api::ApiFailure::Answered {
                     violations,
                     message,

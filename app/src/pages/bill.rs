@@ -6,12 +6,12 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_navigate, use_params_map};
 use leptos_router::{lazy_route, LazyRoute};
-use serde_json::json;
 
 use crate::api::bills::{
-    flag_autopay_failure, get_bill, get_bills, get_payments, pay_bill, undo_payment,
+    end_bill, flag_autopay_failure, get_bill, get_bills, get_payments, pay_bill, remove_bill,
+    restart_bill, undo_payment,
 };
-use crate::api::{self, ApiFailure};
+use crate::api::ApiFailure;
 use crate::components::bill_form::BillFormView;
 use crate::components::payoff_chart::PayoffChart;
 use crate::contract::bills::RecordPayment;
@@ -85,25 +85,28 @@ pub fn BillPage() -> impl IntoView {
             );
         });
     };
-    let call = move |method: &'static str, path: String, body: serde_json::Value| {
+    let end = move |bill: i64, reason: String| {
         leptos::task::spawn_local(async move {
-            let done = if method == "DELETE" {
-                api::delete(&path).await
-            } else {
-                api::send_json::<_, serde_json::Value>(method, &path, &body)
+            settled(
+                end_bill(bill, reason)
                     .await
-                    .map(|_| ())
-            };
-            settled(done);
+                    .map(drop)
+                    .map_err(ApiFailure::from),
+            );
+        });
+    };
+    let restart = move |bill: i64| {
+        leptos::task::spawn_local(async move {
+            settled(restart_bill(bill).await.map(drop).map_err(ApiFailure::from));
         });
     };
     let delete_bill = move |_| {
         let navigate = navigate.clone();
         let id = id();
         leptos::task::spawn_local(async move {
-            match api::delete(&format!("/api/bills/{id}")).await {
+            match remove_bill(id).await {
                 Ok(()) => navigate("/bills", Default::default()),
-                Err(failure) => error.set(Some(failure.message())),
+                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
             }
         });
     };
@@ -239,10 +242,10 @@ pub fn BillPage() -> impl IntoView {
                                     view! {
                                         <label for="end-reason" class="visually-hidden">"Why it ended"</label>
                                         <input id="end-reason" placeholder="Why it ended (optional)" maxlength="500" on:input=move |ev| reason.set(event_target_value(&ev))/>
-                                        <button class="button button--quiet" on:click=move |_| call("POST", format!("/api/bills/{bill_id}/deactivate"), json!({ "reason": reason.get_untracked() }))>"End this bill"</button>
+                                        <button class="button button--quiet" on:click=move |_| end(bill_id, reason.get_untracked())>"End this bill"</button>
                                     }.into_any()
                                 } else {
-                                    view! { <button class="button button--quiet" on:click=move |_| call("POST", format!("/api/bills/{bill_id}/reactivate"), json!({}))>"Restart this bill"</button> }.into_any()
+                                    view! { <button class="button button--quiet" on:click=move |_| restart(bill_id)>"Restart this bill"</button> }.into_any()
                                 }}
                                 <button class="button button--danger" on:click=delete_bill.clone()>"Delete"</button>
                             </div>

@@ -7,9 +7,9 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::{lazy_route, LazyRoute};
-use serde_json::json;
 
-use crate::api::{self, bills::get_bills, ApiFailure};
+use crate::api::bills::{get_bills, reorder_bills};
+use crate::api::ApiFailure;
 use crate::contract::bills::{BillList, BillRecord};
 use crate::domain::cadence::CadenceGroup;
 use crate::domain::money::{Currency, Locale, Money};
@@ -67,15 +67,9 @@ fn Subscriptions(data: BillList) -> impl IntoView {
     let save_order = move || {
         let ids: Vec<i64> = order.get_untracked().iter().map(|b| b.id).collect();
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, serde_json::Value>(
-                "PUT",
-                "/api/bills/order",
-                &json!({ "ids": ids }),
-            )
-            .await
-            {
-                Ok(_) => error.set(None),
-                Err(failure) => error.set(Some(failure.message())),
+            match reorder_bills(ids).await {
+                Ok(()) => error.set(None),
+                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
             }
         });
     };

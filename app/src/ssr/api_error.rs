@@ -136,6 +136,7 @@ impl From<BillError> for ApiError {
                 field: field.to_owned(),
                 description,
             },
+            BillError::InvalidFields(violations) => Self::InvalidFields(violations),
             BillError::Database(error) => Self::Database(error),
         }
     }

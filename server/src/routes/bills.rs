@@ -10,6 +10,7 @@ use app::contract::bills::{
     RecordPayment, Spending, Tracker,
 };
 use app::domain::bill::BillForm;
+use app::ssr::bills::forms;
 use app::ssr::bills::views::{self, PeriodChoice};
 use app::ssr::bills::{self, Bill};
 use axum::extract::{FromRequestParts, Query, State};
@@ -60,10 +61,8 @@ pub async fn create(
     current: CurrentUser,
     ApiJson(form): ApiJson<BillForm>,
 ) -> Result<(StatusCode, Json<BillRecord>), ApiError> {
-    let user = current.user.id;
-    let valid = form.validate().map_err(ApiError::InvalidFields)?;
-    let bill = bills::create(&state.pool, user, &valid).await?;
-    Ok((StatusCode::CREATED, answer(&state, user, &bill).await?))
+    let saved = forms::save(&state.pool, current.user.id, None, &form).await?;
+    Ok((StatusCode::CREATED, Json(saved)))
 }
 
 pub async fn get(
@@ -78,9 +77,9 @@ pub async fn update(
     OwnBill { user, bill }: OwnBill,
     ApiJson(form): ApiJson<BillForm>,
 ) -> Result<Json<BillRecord>, ApiError> {
-    let valid = form.validate().map_err(ApiError::InvalidFields)?;
-    let bill = bills::update(&state.pool, user, bill.id, &valid).await?;
-    answer(&state, user, &bill).await
+    Ok(Json(
+        forms::save(&state.pool, user, Some(bill.id), &form).await?,
+    ))
 }
 
 pub async fn delete(

@@ -3,6 +3,7 @@
 //! nothing.
 
 mod accrual;
+pub mod forms;
 mod payments;
 mod store;
 pub mod transfer;

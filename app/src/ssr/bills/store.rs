@@ -15,6 +15,9 @@ pub enum BillError {
         field: &'static str,
         description: String,
     },
+    /// Several fields at fault, each named.
+    #[error("{}", .0.iter().map(|v| format!("{}: {}", v.field, v.description)).collect::<Vec<_>>().join("; "))]
+    InvalidFields(Vec<crate::domain::contact::FieldViolation>),
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
