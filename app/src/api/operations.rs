@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::GetUrl;
 
 use crate::contract::error::ErrorBody;
-use crate::domain::operation::OperationList;
+use crate::contract::operations::OperationList;
 
 /// How many operations a page of the viewer shows.
 pub const PAGE_SIZE: i64 = 20;
@@ -18,9 +18,8 @@ pub async fn list_operations(
     filter: String,
     page_token: Option<String>,
 ) -> Result<OperationList, ErrorBody> {
-    use crate::domain::operation::Operation;
     use crate::ssr::api_error::ApiError;
-    use crate::ssr::operations::{Engine, ListRequest, Viewer};
+    use crate::ssr::operations::{Engine, ListRequest, Record, Viewer};
 
     let me = super::signed_in::signed_in().await?;
     let engine = use_context::<std::sync::Arc<Engine>>()
@@ -39,16 +38,8 @@ pub async fn list_operations(
         .list(viewer, &request)
         .await
         .map_err(ApiError::from)?;
-    let operations = page
-        .operations
-        .iter()
-        .map(|record| serde_json::from_value::<Operation>(record.to_operation()))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|error| {
-            ApiError::Internal(format!("an operation as the viewer reads it: {error}"))
-        })?;
     Ok(OperationList {
-        operations,
+        operations: page.operations.iter().map(Record::to_operation).collect(),
         next_page_token: page.next_page_token,
     })
 }

@@ -1,5 +1,5 @@
 //! The wire: every request and response type the browser, REST clients and
-//! (later) server functions exchange, one definition each, with domain types
+//! the server functions exchange, one definition each, with domain types
 //! inside. Compiled for both builds; rows that are also wire types derive
 //! `sqlx::FromRow` in the server build only.
 
@@ -9,6 +9,7 @@ pub mod bills;
 pub mod contact;
 pub mod data;
 pub mod error;
+pub mod operations;
 pub mod preferences;
 pub mod security_keys;
 pub mod tokens;

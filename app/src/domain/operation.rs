@@ -1,39 +1,11 @@
 //! A `google.longrunning.Operation` as the browser reads it from `/v1`:
 //! what state it is in, how far it has come, and words for its outcome.
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::operation_kind::OperationKind;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Operation {
-    pub name: String,
-    #[serde(default)]
-    pub metadata: Value,
-    #[serde(default)]
-    pub done: bool,
-    pub error: Option<RpcStatus>,
-    pub response: Option<Value>,
-}
-
-/// A `google.rpc.Status`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RpcStatus {
-    #[serde(default)]
-    pub code: i32,
-    #[serde(default)]
-    pub message: String,
-}
-
-/// `ListOperationsResponse`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct OperationList {
-    #[serde(default)]
-    pub operations: Vec<Operation>,
-    pub next_page_token: Option<String>,
-}
+pub use crate::contract::operations::{Operation, OperationList, RpcStatus};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum State {

@@ -15,8 +15,11 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use axum::extract::{Path, Query, State};
+use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
+
+use app::contract::operations::{Empty, Operation, OperationList};
 
 use app::ssr::operations::{proto_json, Job, ListRequest, Record, Viewer};
 
@@ -32,7 +35,7 @@ fn viewer(current: &CurrentUser) -> Viewer {
     }
 }
 
-fn operation(record: &Record) -> Json<Value> {
+fn operation(record: &Record) -> Json<Operation> {
     Json(record.to_operation())
 }
 
@@ -61,18 +64,12 @@ async fn list_as(
     state: &AppState,
     viewer: Viewer,
     request: ListRequest,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<OperationList>, ApiError> {
     let page = state.operations.list(viewer, &request).await?;
-    // The proto3 printer leaves out an empty list and an empty token.
-    let mut body = Map::new();
-    if !page.operations.is_empty() {
-        let operations = page.operations.iter().map(Record::to_operation).collect();
-        body.insert("operations".into(), Value::Array(operations));
-    }
-    if let Some(token) = page.next_page_token {
-        body.insert("nextPageToken".into(), Value::String(token));
-    }
-    Ok(Json(Value::Object(body)))
+    Ok(Json(OperationList {
+        operations: page.operations.iter().map(Record::to_operation).collect(),
+        next_page_token: page.next_page_token,
+    }))
 }
 
 /// `GET /v1/operations`: the caller's operations (everyone's for admins).
@@ -80,7 +77,7 @@ pub async fn list(
     State(state): State<AppState>,
     current: CurrentUser,
     Query(query): Query<HashMap<String, String>>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<OperationList>, ApiError> {
     list_as(&state, viewer(&current), list_request(&query)?).await
 }
 
@@ -90,7 +87,7 @@ pub async fn list_for_user(
     current: CurrentUser,
     Path(user): Path<String>,
     Query(query): Query<HashMap<String, String>>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<OperationList>, ApiError> {
     let viewer = viewer(&current);
     let owner = if user == "me" {
         viewer.user_id
@@ -129,7 +126,7 @@ pub async fn get(
     State(state): State<AppState>,
     current: CurrentUser,
     Path(rest): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Operation>, ApiError> {
     let (id, verb) = split(&rest)?;
     // Someone else's operation is 404 whatever the verb.
     let record = state.operations.get(viewer(&current), id).await?;
@@ -144,14 +141,14 @@ pub async fn delete(
     State(state): State<AppState>,
     current: CurrentUser,
     Path(rest): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Empty>, ApiError> {
     let (id, verb) = split(&rest)?;
     let viewer = viewer(&current);
     state.operations.get(viewer, id).await?;
     match verb {
         None => {
             state.operations.delete(viewer, id).await?;
-            Ok(Json(json!({})))
+            Ok(Json(Empty {}))
         }
         Some(verb) => Err(unknown_verb(verb, "DELETE")),
     }
@@ -164,19 +161,19 @@ pub async fn post(
     current: CurrentUser,
     Path(rest): Path<String>,
     ApiBytes(body): ApiBytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let viewer = viewer(&current);
     let (id, verb) = split(&rest)?;
     state.operations.get(viewer, id).await?;
     match (id, verb) {
         (id, Some("cancel")) => {
             state.operations.cancel(viewer, id).await?;
-            Ok(Json(json!({})))
+            Ok(Json(Empty {}).into_response())
         }
         (id, Some("wait")) => {
             let cap = wait_cap(state.settings.request_timeout);
             let timeout = wait_timeout(&body)?.map_or(cap, |asked| asked.min(cap));
-            Ok(operation(&state.operations.wait(viewer, id, timeout).await?))
+            Ok(operation(&state.operations.wait(viewer, id, timeout).await?).into_response())
         }
         (_, Some(verb)) => Err(unknown_verb(verb, "POST")),
         (_, None) => Err(ApiError::Unimplemented(
@@ -225,7 +222,7 @@ fn wait_timeout(body: &[u8]) -> Result<Option<Duration>, ApiError> {
 pub async fn start_backup(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Operation>, ApiError> {
     let record = state
         .operations
         .start(Some(admin.user.id), Job::Backup)
@@ -239,7 +236,7 @@ pub async fn start_restore_check(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
     ApiBytes(body): ApiBytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Operation>, ApiError> {
     let backup_file = if body.iter().all(u8::is_ascii_whitespace) {
         None
     } else {
@@ -269,7 +266,7 @@ pub async fn start_restore_check(
 pub async fn start_reencrypt_secrets(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Operation>, ApiError> {
     let record = state
         .operations
         .start(Some(admin.user.id), Job::ReencryptSecrets)
@@ -286,7 +283,7 @@ pub async fn start_sleep(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
     ApiBytes(body): ApiBytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Operation>, ApiError> {
     let value: Value = if body.iter().all(u8::is_ascii_whitespace) {
         json!({})
     } else {

@@ -4,6 +4,7 @@
 use serde_json::{json, Map, Value};
 
 use super::proto_json::{self, Fields};
+use crate::contract::operations::{Operation, RpcStatus};
 use crate::domain::operation_kind::OperationKind;
 
 /// A row of `operations`.
@@ -90,7 +91,7 @@ impl Record {
 
     /// The Operation resource: exactly `name`, `metadata`, `done` and, once
     /// done, `error` or `response`.
-    pub fn to_operation(&self) -> Value {
+    pub fn to_operation(&self) -> Operation {
         let owner = self
             .owner_id
             .map(|id| format!("users/{id}"))
@@ -110,21 +111,20 @@ impl Record {
         let mut fields = Map::new();
         fields.insert("progress".to_owned(), progress);
         fields.extend(self.metadata_fields());
-        let mut operation = Map::new();
-        operation.insert("name".to_owned(), json!(self.name()));
-        operation.insert(
-            "metadata".to_owned(),
-            proto_json::any(&self.metadata_type, &Value::Object(fields)),
-        );
-        operation.insert("done".to_owned(), json!(self.done));
+        let mut operation = Operation {
+            name: self.name(),
+            metadata: proto_json::any(&self.metadata_type, &Value::Object(fields)),
+            done: self.done,
+            error: None,
+            response: None,
+        };
         if self.done {
             match (&self.error_code, &self.response_type) {
                 (Some(code), _) => {
-                    let error = Fields::new()
-                        .int32("code", i32::try_from(*code).unwrap_or(2))
-                        .string("message", self.error_message.as_deref().unwrap_or(""))
-                        .build();
-                    operation.insert("error".to_owned(), error);
+                    operation.error = Some(RpcStatus {
+                        code: i32::try_from(*code).unwrap_or(2),
+                        message: self.error_message.clone().unwrap_or_default(),
+                    });
                 }
                 (None, Some(response_type)) => {
                     let response = self
@@ -132,15 +132,12 @@ impl Record {
                         .as_deref()
                         .and_then(|text| serde_json::from_str(text).ok())
                         .unwrap_or_else(|| json!({}));
-                    operation.insert(
-                        "response".to_owned(),
-                        proto_json::any(response_type, &response),
-                    );
+                    operation.response = Some(proto_json::any(response_type, &response));
                 }
                 (None, None) => {}
             }
         }
-        Value::Object(operation)
+        operation
     }
 }
 
@@ -169,7 +166,7 @@ mod tests {
 
     #[test]
     fn a_running_operation_has_exactly_name_metadata_and_done() {
-        let operation = record().to_operation();
+        let operation = serde_json::to_value(record().to_operation()).unwrap();
         assert_eq!(
             operation,
             json!({
@@ -198,7 +195,7 @@ mod tests {
         cancelled.error_message = Some("the operation was cancelled".into());
         cancelled.cancel_requested = true;
         cancelled.ended_at = Some("2026-11-22T04:50:02.000Z".into());
-        let operation = cancelled.to_operation();
+        let operation = serde_json::to_value(cancelled.to_operation()).unwrap();
         assert_eq!(
             operation["error"],
             json!({"code": 1, "message": "the operation was cancelled"})
@@ -214,7 +211,7 @@ mod tests {
         succeeded.done = true;
         succeeded.response_type = Some("tally.v1.SleepResponse".into());
         succeeded.response = Some(r#"{"slept":"30s"}"#.into());
-        let operation = succeeded.to_operation();
+        let operation = serde_json::to_value(succeeded.to_operation()).unwrap();
         assert_eq!(
             operation["response"],
             json!({"@type": "type.googleapis.com/tally.v1.SleepResponse", "slept": "30s"})

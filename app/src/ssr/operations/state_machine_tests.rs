@@ -90,7 +90,7 @@ const OWNER: Viewer = Viewer {
 };
 
 fn check(record: &Record, model: &Model) {
-    let operation = record.to_operation();
+    let operation = serde_json::to_value(record.to_operation()).unwrap();
     let mut keys: Vec<&str> = operation
         .as_object()
         .unwrap()
@@ -276,7 +276,7 @@ fn cancel_racing_completion_ends_in_exactly_one_terminal_state() {
                     .await
                     .unwrap();
                 assert!(done.done, "ended within the wait");
-                let operation = done.to_operation();
+                let operation = serde_json::to_value(done.to_operation()).unwrap();
                 match (operation.get("error"), operation.get("response")) {
                     (Some(error), None) => assert_eq!(error["code"], 1),
                     (None, Some(response)) => {

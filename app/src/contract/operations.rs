@@ -1,0 +1,86 @@
+//! `google.longrunning` on the wire (`/v1/operations…`), in the proto3 JSON
+//! mapping as Google's client libraries read it: the server writes these
+//! types, the operations viewer reads them (and gets them from its server
+//! function). proto3 leaves out a field holding its default value, so
+//! reading takes a missing list as empty and a missing code as 0: that is
+//! the mapping, not a hidden field.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// `google.longrunning.Operation`. `done` is always written (clients test
+/// it); `error` or `response` only once it is done.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Operation {
+    /// `operations/{id}`.
+    pub name: String,
+    /// A `google.protobuf.Any`: `@type` (`type.googleapis.com/tally.v1.…`)
+    /// and the message's fields, the `progress` among them.
+    pub metadata: Value,
+    pub done: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<RpcStatus>,
+    /// A `google.protobuf.Any` with the operation's result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response: Option<Value>,
+}
+
+/// `google.rpc.Status` of a failed operation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RpcStatus {
+    /// The canonical code (`google.rpc.Code`); 0 is left out.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub code: i32,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message: String,
+}
+
+/// `google.longrunning.ListOperationsResponse`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OperationList {
+    /// Left out when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub operations: Vec<Operation>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_page_token: Option<String>,
+}
+
+/// `google.protobuf.Empty`: `{}` (DeleteOperation, CancelOperation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Empty {}
+
+fn is_zero(code: &i32) -> bool {
+    *code == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn defaults_are_left_out_as_protos_json_printer_does() {
+        let list = OperationList::default();
+        assert_eq!(serde_json::to_string(&list).unwrap(), "{}");
+        assert_eq!(serde_json::to_string(&Empty {}).unwrap(), "{}");
+        let running = Operation {
+            name: "operations/a".into(),
+            metadata: json!({"@type": "type.googleapis.com/tally.v1.BackupMetadata"}),
+            done: false,
+            error: None,
+            response: None,
+        };
+        assert_eq!(
+            serde_json::to_value(&running).unwrap(),
+            json!({"name": "operations/a", "metadata": {"@type": "type.googleapis.com/tally.v1.BackupMetadata"}, "done": false})
+        );
+        let failed = RpcStatus {
+            code: 13,
+            message: String::new(),
+        };
+        assert_eq!(serde_json::to_value(&failed).unwrap(), json!({"code": 13}));
+        let read: OperationList = serde_json::from_value(json!({"nextPageToken": "t"})).unwrap();
+        assert!(read.operations.is_empty());
+    }
+}
