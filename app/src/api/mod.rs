@@ -39,6 +39,8 @@ mod csrf_client;
 pub use csrf_client::CsrfClient;
 
 pub mod account;
+mod browser_resource;
+pub use browser_resource::BrowserResource;
 pub mod admin;
 pub mod bills;
 pub mod operations;

@@ -20,7 +20,7 @@ fn lifetime_label(days: u16) -> String {
 /// shown once), revoke.
 #[component]
 pub fn ApiTokens() -> impl IntoView {
-    let tokens = LocalResource::new(|| api::get_json::<Vec<ApiTokenInfo>>("/api/tokens"));
+    let tokens = api::BrowserResource::new(|| api::get_json::<Vec<ApiTokenInfo>>("/api/tokens"));
     let name = RwSignal::new(String::new());
     let days = RwSignal::new(DEFAULT_DAYS.to_string());
     let shown_once = RwSignal::new(None::<String>);

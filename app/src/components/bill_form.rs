@@ -83,7 +83,7 @@ pub fn BillFormView(
     let digits = start.currency().digits();
     let editing = existing.as_ref().map(|bill| bill.id);
     let catalog_id = RwSignal::new(start.catalog_id);
-    let catalog = LocalResource::new(|| api::get_json::<Catalog>("/api/catalog"));
+    let catalog = api::BrowserResource::new(|| api::get_json::<Catalog>("/api/catalog"));
     // What is typed in the searchable picker; filled with the linked
     // service's label once the catalog arrives.
     let catalog_text = RwSignal::new(String::new());

@@ -21,7 +21,8 @@ pub fn PreferencesForm() -> impl IntoView {
     let payday = RwSignal::new(String::new());
     let form = FormState::new();
     let saved = RwSignal::new(false);
-    let loaded = LocalResource::new(|| api::get_json::<Preferences>("/api/profile/preferences"));
+    let loaded =
+        api::BrowserResource::new(|| api::get_json::<Preferences>("/api/profile/preferences"));
     Effect::new(move || {
         if let Some(Ok(current)) = loaded.get() {
             locale.set(current.locale);

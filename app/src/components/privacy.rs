@@ -5,7 +5,8 @@ use leptos::prelude::*;
 /// Profile → Privacy: whether sign-ins are located from their IP address.
 #[component]
 pub fn Privacy() -> impl IntoView {
-    let loaded = LocalResource::new(|| api::get_json::<PrivacySettings>("/api/profile/privacy"));
+    let loaded =
+        api::BrowserResource::new(|| api::get_json::<PrivacySettings>("/api/profile/privacy"));
     let saved = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
 

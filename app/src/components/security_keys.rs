@@ -31,7 +31,8 @@ async fn register_key(name: String) -> Result<(), ApiFailure> {
 /// registered, sign-in asks for one after the password.
 #[component]
 pub fn SecurityKeys() -> impl IntoView {
-    let keys = LocalResource::new(|| api::get_json::<Vec<KeyInfo>>("/api/auth/security-keys"));
+    let keys =
+        api::BrowserResource::new(|| api::get_json::<Vec<KeyInfo>>("/api/auth/security-keys"));
     let name = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     let pending = RwSignal::new(false);

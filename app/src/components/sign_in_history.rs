@@ -7,7 +7,7 @@ use leptos::prelude::*;
 #[component]
 pub fn SignInHistory() -> impl IntoView {
     let history =
-        LocalResource::new(|| api::get_json::<Vec<SignInRecord>>("/api/profile/sign-ins"));
+        api::BrowserResource::new(|| api::get_json::<Vec<SignInRecord>>("/api/profile/sign-ins"));
     view! {
         <section class="card" aria-labelledby="history-title">
             <h2 id="history-title">"Recent sign-ins"</h2>

@@ -16,7 +16,7 @@ const HEIGHT: f64 = 160.0;
 /// `changes` counts payments made on the page, so the chart follows them.
 #[component]
 pub fn SpendingChart(#[prop(into)] changes: Signal<u32>) -> impl IntoView {
-    let data = LocalResource::new(move || {
+    let data = api::BrowserResource::new(move || {
         changes.track();
         api::get_json::<Spending>("/api/reports/spending")
     });

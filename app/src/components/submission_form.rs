@@ -112,7 +112,8 @@ impl Default for FormState {
 /// in development when it has none.
 #[component]
 pub fn BotCheck(form: FormState) -> impl IntoView {
-    let config = LocalResource::new(|| api::get_json::<ContactConfig>("/api/contact/config"));
+    let config =
+        api::BrowserResource::new(|| api::get_json::<ContactConfig>("/api/contact/config"));
     let holder = NodeRef::<leptos::html::Div>::new();
     let problem = RwSignal::new(None::<String>);
     let started = StoredValue::new(false);

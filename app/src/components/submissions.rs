@@ -13,7 +13,7 @@ pub fn Submissions() -> impl IntoView {
     // Paging: the id the current page starts below (None: the newest).
     let before = RwSignal::new(None::<i64>);
     let error = RwSignal::new(None::<String>);
-    let rows = LocalResource::new(move || {
+    let rows = api::BrowserResource::new(move || {
         let mut path = format!(
             "/api/admin/{}?search={}",
             kind.get(),
@@ -24,7 +24,7 @@ pub fn Submissions() -> impl IntoView {
         }
         async move { api::get_json::<SubmissionPage>(&path).await }
     });
-    let crm = LocalResource::new(|| api::get_json::<CrmStatus>("/api/admin/crm"));
+    let crm = api::BrowserResource::new(|| api::get_json::<CrmStatus>("/api/admin/crm"));
     let post = move |path: String| {
         leptos::task::spawn_local(async move {
             match api::send_json::<_, Requeued>("POST", &path, &serde_json::json!({})).await {

@@ -15,7 +15,7 @@ pub fn TwoFactor() -> impl IntoView {
     let recovery = RwSignal::new(None::<Vec<String>>);
     let code = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
-    let status = LocalResource::new(|| api::get_json::<TotpStatus>("/api/auth/totp"));
+    let status = api::BrowserResource::new(|| api::get_json::<TotpStatus>("/api/auth/totp"));
     let password = RwSignal::new(String::new());
     let turn_off = move |event: SubmitEvent| {
         event.prevent_default();

@@ -244,12 +244,9 @@ fn AdminPanel(
                 }).collect_view()}
             </ul>
         </section>
-        // These load in the browser, in their own Suspense so the rest of
-        // the page is not held back for them.
-        <Suspense fallback=|| ()>
-            <Submissions/>
-            <Maintenance/>
-        </Suspense>
+        // Loads its own data in the browser.
+        <Submissions/>
+        <Maintenance/>
         <section class="card" aria-labelledby="registration-title">
             <h2 id="registration-title">"Registration"</h2>
             <div class="check-field">

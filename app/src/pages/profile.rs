@@ -60,16 +60,13 @@ pub fn ProfilePage() -> impl IntoView {
                         <p><A href="/admin">"Administration: users and invitations"</A></p>
                     </Show>
                     <AccountDetails user=body.user.clone()/>
-                    // These load in the browser: each in its own Suspense,
-                    // so the account above is not held back for them.
-                    <Suspense fallback=|| ()>
-                        <TwoFactor/>
-                        <SecurityKeys/>
-                        <ApiTokens/>
-                        <PreferencesForm/>
-                        <Privacy/>
-                        <SignInHistory/>
-                    </Suspense>
+                    // These load their own data in the browser.
+                    <TwoFactor/>
+                    <SecurityKeys/>
+                    <ApiTokens/>
+                    <PreferencesForm/>
+                    <Privacy/>
+                    <SignInHistory/>
                 }
                     .into_any()
             }

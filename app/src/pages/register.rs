@@ -21,7 +21,7 @@ pub fn RegisterPage() -> impl IntoView {
             .with(|q| q.get("invitation"))
             .filter(|t| !t.is_empty())
     };
-    let status = LocalResource::new(move || {
+    let status = api::BrowserResource::new(move || {
         let path = match token() {
             Some(token) => format!("/api/auth/registration?invitation={token}"),
             None => "/api/auth/registration".to_owned(),
