@@ -7,6 +7,6 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
 scripts/setup.sh
-scripts/release-build.sh
+cargo leptos build --release --split --precompress
 echo "Tally is starting on http://${LEPTOS_SITE_ADDR:-127.0.0.1:3001} (Ctrl-C stops it)"
 exec target/server-release/tally serve

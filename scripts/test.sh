@@ -26,7 +26,7 @@ step "unit and integration tests"
 cargo test --locked -p app -p server 2>&1 | tee "$logs/cargo-test.log"
 
 step "release build"
-scripts/release-build.sh
+cargo leptos build --release --split --precompress
 
 step "end-to-end tests (Chromium)"
 (cd end2end && PLAYWRIGHT_JSON_OUTPUT_NAME="$logs/e2e.json" npx playwright test --reporter=list,json)

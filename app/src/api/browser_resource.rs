@@ -43,8 +43,9 @@ impl<T: Clone + Send + Sync + 'static> BrowserResource<T> {
             let pending = fetch();
             leptos::task::spawn_local(async move {
                 let answer = pending.await;
-                if latest.get_value() == request {
-                    value.set(Some(answer));
+                // The component may be gone by now: then nothing is set.
+                if latest.try_get_value() == Some(request) {
+                    value.try_set(Some(answer));
                 }
             });
         });
