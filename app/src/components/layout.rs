@@ -9,9 +9,13 @@ use crate::api::session::current_session;
 #[component]
 pub fn Layout(children: Children) -> impl IntoView {
     // Effects run only in the browser, so this turns true once the page is
-    // hydrated; end-to-end tests wait for it before interacting.
+    // hydrated; end-to-end tests wait for it before interacting. A lazy
+    // route hydrates later, once its chunk is loaded: until then the page is
+    // not ready (`page_loading` / `PageLoaded`), and a click would be lost.
     let hydrated = RwSignal::new(false);
     Effect::new(move || hydrated.set(true));
+    let page_ready = RwSignal::new(true);
+    provide_context(PageReady(page_ready));
     // Who is signed in decides the navigation: the app's pages (and Admin
     // for administrators), or the public site's. Known while the server
     // renders the page (the resource blocks the response until it is), so
@@ -54,7 +58,7 @@ pub fn Layout(children: Children) -> impl IntoView {
             id="main"
             class="container"
             tabindex="-1"
-            data-hydrated=move || hydrated.get().then_some("true")
+            data-hydrated=move || (hydrated.get() && page_ready.get()).then_some("true")
         >
             {children()}
         </main>
@@ -91,5 +95,25 @@ fn public_links() -> impl IntoView {
         <li><A href="/support">"Support"</A></li>
         <li><A href="/contact">"Contact"</A></li>
         <li><A href="/login">"Sign in"</A></li>
+    }
+}
+
+/// Whether the current route's own view is in place (false while a lazy
+/// route's code is loading).
+#[derive(Clone, Copy)]
+struct PageReady(RwSignal<bool>);
+
+/// A lazy route was chosen: its page is not ready until [`PageLoaded`] runs.
+pub fn page_loading() {
+    if let Some(PageReady(ready)) = use_context::<PageReady>() {
+        ready.set(false);
+    }
+}
+
+/// Placed after a lazy route's page: marks it ready once it is hydrated.
+#[component]
+pub fn PageLoaded() -> impl IntoView {
+    if let Some(PageReady(ready)) = use_context::<PageReady>() {
+        Effect::new(move || ready.set(true));
     }
 }

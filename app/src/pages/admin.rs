@@ -265,10 +265,11 @@ pub struct AdminRoute;
 #[lazy_route]
 impl LazyRoute for AdminRoute {
     fn data() -> Self {
+        crate::components::layout::page_loading();
         Self
     }
 
     fn view(_this: Self) -> AnyView {
-        view! { <AdminPage/> }.into_any()
+        view! { <AdminPage/> <crate::components::layout::PageLoaded/> }.into_any()
     }
 }

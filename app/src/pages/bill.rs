@@ -270,10 +270,11 @@ pub struct BillRoute;
 #[lazy_route]
 impl LazyRoute for BillRoute {
     fn data() -> Self {
+        crate::components::layout::page_loading();
         Self
     }
 
     fn view(_this: Self) -> AnyView {
-        view! { <BillPage/> }.into_any()
+        view! { <BillPage/> <crate::components::layout::PageLoaded/> }.into_any()
     }
 }

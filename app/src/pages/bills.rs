@@ -134,10 +134,11 @@ pub struct BillsRoute;
 #[lazy_route]
 impl LazyRoute for BillsRoute {
     fn data() -> Self {
+        crate::components::layout::page_loading();
         Self
     }
 
     fn view(_this: Self) -> AnyView {
-        view! { <BillsPage/> }.into_any()
+        view! { <BillsPage/> <crate::components::layout::PageLoaded/> }.into_any()
     }
 }

@@ -73,10 +73,11 @@ pub struct ContactRoute;
 #[lazy_route]
 impl LazyRoute for ContactRoute {
     fn data() -> Self {
+        crate::components::layout::page_loading();
         Self
     }
 
     fn view(_this: Self) -> AnyView {
-        view! { <ContactPage/> }.into_any()
+        view! { <ContactPage/> <crate::components::layout::PageLoaded/> }.into_any()
     }
 }

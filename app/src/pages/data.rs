@@ -119,10 +119,11 @@ pub struct DataRoute;
 #[lazy_route]
 impl LazyRoute for DataRoute {
     fn data() -> Self {
+        crate::components::layout::page_loading();
         Self
     }
 
     fn view(_this: Self) -> AnyView {
-        view! { <DataPage/> }.into_any()
+        view! { <DataPage/> <crate::components::layout::PageLoaded/> }.into_any()
     }
 }

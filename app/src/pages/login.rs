@@ -240,10 +240,11 @@ pub struct LoginRoute;
 #[lazy_route]
 impl LazyRoute for LoginRoute {
     fn data() -> Self {
+        crate::components::layout::page_loading();
         Self
     }
 
     fn view(_this: Self) -> AnyView {
-        view! { <LoginPage/> }.into_any()
+        view! { <LoginPage/> <crate::components::layout::PageLoaded/> }.into_any()
     }
 }

@@ -199,10 +199,11 @@ pub struct OperationsRoute;
 #[lazy_route]
 impl LazyRoute for OperationsRoute {
     fn data() -> Self {
+        crate::components::layout::page_loading();
         Self
     }
 
     fn view(_this: Self) -> AnyView {
-        view! { <OperationsPage/> }.into_any()
+        view! { <OperationsPage/> <crate::components::layout::PageLoaded/> }.into_any()
     }
 }

@@ -93,10 +93,11 @@ pub struct ProfileRoute;
 #[lazy_route]
 impl LazyRoute for ProfileRoute {
     fn data() -> Self {
+        crate::components::layout::page_loading();
         Self
     }
 
     fn view(_this: Self) -> AnyView {
-        view! { <ProfilePage/> }.into_any()
+        view! { <ProfilePage/> <crate::components::layout::PageLoaded/> }.into_any()
     }
 }

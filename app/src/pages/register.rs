@@ -180,10 +180,11 @@ pub struct RegisterRoute;
 #[lazy_route]
 impl LazyRoute for RegisterRoute {
     fn data() -> Self {
+        crate::components::layout::page_loading();
         Self
     }
 
     fn view(_this: Self) -> AnyView {
-        view! { <RegisterPage/> }.into_any()
+        view! { <RegisterPage/> <crate::components::layout::PageLoaded/> }.into_any()
     }
 }

@@ -186,10 +186,11 @@ pub struct SubscriptionsRoute;
 #[lazy_route]
 impl LazyRoute for SubscriptionsRoute {
     fn data() -> Self {
+        crate::components::layout::page_loading();
         Self
     }
 
     fn view(_this: Self) -> AnyView {
-        view! { <SubscriptionsPage/> }.into_any()
+        view! { <SubscriptionsPage/> <crate::components::layout::PageLoaded/> }.into_any()
     }
 }

@@ -82,10 +82,11 @@ pub struct SupportRoute;
 #[lazy_route]
 impl LazyRoute for SupportRoute {
     fn data() -> Self {
+        crate::components::layout::page_loading();
         Self
     }
 
     fn view(_this: Self) -> AnyView {
-        view! { <SupportPage/> }.into_any()
+        view! { <SupportPage/> <crate::components::layout::PageLoaded/> }.into_any()
     }
 }

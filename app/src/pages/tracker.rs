@@ -154,10 +154,11 @@ pub struct TrackerRoute;
 #[lazy_route]
 impl LazyRoute for TrackerRoute {
     fn data() -> Self {
+        crate::components::layout::page_loading();
         Self
     }
 
     fn view(_this: Self) -> AnyView {
-        view! { <TrackerPage/> }.into_any()
+        view! { <TrackerPage/> <crate::components::layout::PageLoaded/> }.into_any()
     }
 }
