@@ -15,7 +15,20 @@ use crate::api::ApiFailure;
 use crate::components::bill_form::BillFormView;
 use crate::components::payoff_chart::PayoffChart;
 use crate::contract::bills::RecordPayment;
+use crate::contract::error::ErrorBody;
 use crate::domain::money::{minor_to_input, parse_minor, Locale, Money};
+
+/// Runs one change to the bill in the background and hands its outcome to
+/// `settled` (which clears the error and asks for the bill again, or says
+/// why not).
+fn change<T: 'static>(
+    work: impl std::future::Future<Output = Result<T, ErrorBody>> + 'static,
+    settled: impl Fn(Result<(), ApiFailure>) + 'static,
+) {
+    leptos::task::spawn_local(async move {
+        settled(work.await.map(drop).map_err(ApiFailure::from));
+    });
+}
 
 #[component]
 pub fn BillPage() -> impl IntoView {
@@ -60,46 +73,12 @@ pub fn BillPage() -> impl IntoView {
         }
         Err(failure) => error.set(Some(failure.message())),
     };
-    let pay = move |bill: i64, payment: RecordPayment| {
-        leptos::task::spawn_local(async move {
-            settled(
-                pay_bill(bill, payment)
-                    .await
-                    .map(drop)
-                    .map_err(ApiFailure::from),
-            );
-        });
-    };
-    let undo = move |payment: i64| {
-        leptos::task::spawn_local(async move {
-            settled(undo_payment(payment).await.map_err(ApiFailure::from));
-        });
-    };
-    let flag = move |payment: i64, failed: bool| {
-        leptos::task::spawn_local(async move {
-            settled(
-                flag_autopay_failure(payment, failed)
-                    .await
-                    .map(drop)
-                    .map_err(ApiFailure::from),
-            );
-        });
-    };
-    let end = move |bill: i64, reason: String| {
-        leptos::task::spawn_local(async move {
-            settled(
-                end_bill(bill, reason)
-                    .await
-                    .map(drop)
-                    .map_err(ApiFailure::from),
-            );
-        });
-    };
-    let restart = move |bill: i64| {
-        leptos::task::spawn_local(async move {
-            settled(restart_bill(bill).await.map(drop).map_err(ApiFailure::from));
-        });
-    };
+    let pay = move |bill: i64, payment: RecordPayment| change(pay_bill(bill, payment), settled);
+    let undo = move |payment: i64| change(undo_payment(payment), settled);
+    let flag =
+        move |payment: i64, failed: bool| change(flag_autopay_failure(payment, failed), settled);
+    let end = move |bill: i64, reason: String| change(end_bill(bill, reason), settled);
+    let restart = move |bill: i64| change(restart_bill(bill), settled);
     let delete_bill = move |_| {
         let navigate = navigate.clone();
         let id = id();
