@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: formatting, clippy (warnings denied) for
 # the server and the browser build, Rust unit and integration tests, then the
-# release build and the Playwright end-to-end tests in Chromium.
+# release build, the Playwright end-to-end tests in Chromium, and schemathesis
+# against the release server's OpenAPI document.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -31,11 +32,16 @@ cargo leptos build --release --split --precompress
 step "end-to-end tests (Chromium)"
 (cd end2end && PLAYWRIGHT_JSON_OUTPUT_NAME="$logs/e2e.json" npx playwright test --reporter=list,json)
 
+step "API against its OpenAPI document (schemathesis)"
+scripts/api-check.sh | tee "$logs/api-check.log"
+
 # One closing line for the whole suite.
 read -r rust_passed rust_failed < <(awk '/^test result:/ { p += $4; f += $6 } END { print p + 0, f + 0 }' "$logs/cargo-test.log")
 read -r e2e_passed e2e_failed < <(node -e '
   const s = require(process.argv[1]).stats;
   console.log(s.expected, s.unexpected + s.flaky);' "$logs/e2e.json")
+read -r api_passed api_failed < <(awk '/^api-check:/ { print $2, $4 }' "$logs/api-check.log")
 printf '\nrust: %s passed, %s failed\n' "$rust_passed" "$rust_failed"
 printf 'e2e: %s passed, %s failed\n' "$e2e_passed" "$e2e_failed"
-printf 'total: %s passed, %s failed\n' "$((rust_passed + e2e_passed))" "$((rust_failed + e2e_failed))"
+printf 'api-check: %s operations passed, %s failed\n' "$api_passed" "$api_failed"
+printf 'total: %s passed, %s failed\n' "$((rust_passed + e2e_passed + api_passed))" "$((rust_failed + e2e_failed + api_failed))"

@@ -1,9 +1,10 @@
 //! Body and path extractors whose rejections use Tally's error shape.
-//! Handlers of the API take their body through [`ApiJson`] or [`ApiBytes`],
-//! never axum's `Json`/`Bytes`, whose rejections are plain text.
+//! Handlers of the API take their body through [`ApiJson`] or [`ApiBytes`]
+//! and their parameters through [`ApiPath`] and [`ApiQuery`], never axum's
+//! own extractors, whose rejections are plain text.
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, FromRequestParts, Path, Request};
+use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::Json;
@@ -74,6 +75,25 @@ where
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         match Path::<T>::from_request_parts(parts, state).await {
             Ok(Path(value)) => Ok(Self(value)),
+            Err(rejection) => Err(ApiError::BadRequest(rejection.body_text())),
+        }
+    }
+}
+
+/// Query parameters; one that does not parse (`?pageSize=1e99`) answers 400
+/// in the JSON error shape instead of axum's plain text.
+pub struct ApiQuery<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for ApiQuery<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(value)) => Ok(Self(value)),
             Err(rejection) => Err(ApiError::BadRequest(rejection.body_text())),
         }
     }

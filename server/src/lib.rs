@@ -10,6 +10,7 @@ pub mod extract;
 pub mod health_check;
 pub mod log_writer;
 pub mod middleware;
+pub mod openapi;
 pub mod page_cache;
 pub mod panic_exit;
 pub mod routes;

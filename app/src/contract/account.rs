@@ -6,6 +6,7 @@ use crate::domain::role::Role;
 
 /// A signed-in or stored user, without anything secret.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct User {
     pub id: i64,
@@ -22,12 +23,14 @@ impl User {
 
 /// `GET /api/auth/session`: the user, or `null` when nobody is signed in.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Session {
     pub user: Option<User>,
 }
 
 /// `GET /api/auth/me` and the answer of a completed sign-in.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Me {
     pub user: User,
 }
@@ -35,6 +38,7 @@ pub struct Me {
 /// `GET /api/auth/csrf-token`: the token every state-changing call sends in
 /// `x-csrf-token` (also set as a cookie).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CsrfToken {
     pub csrf_token: String,
@@ -42,6 +46,7 @@ pub struct CsrfToken {
 
 /// `POST /api/auth/login`. No `Debug`: it carries the password.
 #[derive(Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct SignIn {
     pub email: String,
     pub password: String,
@@ -49,6 +54,7 @@ pub struct SignIn {
 
 /// A way to answer the second step of a sign-in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum SecondFactorMethod {
     /// A TOTP code (or a recovery code).
@@ -70,6 +76,7 @@ impl SecondFactorMethod {
 /// The answer to a sign-in step: signed in (with the session cookie), or a
 /// challenge for the second step, answerable with one of `methods`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(untagged)]
 pub enum SignInAnswer {
     SignedIn(Me),
@@ -77,6 +84,7 @@ pub enum SignInAnswer {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SecondFactorChallenge {
     /// The first of `methods` (kept for clients of the first version).
@@ -87,6 +95,7 @@ pub struct SecondFactorChallenge {
 
 /// `POST /api/auth/login/totp`: a TOTP or recovery code for the challenge.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct SecondFactorCode {
     pub challenge: String,
     pub code: String,
@@ -94,6 +103,7 @@ pub struct SecondFactorCode {
 
 /// `GET /api/auth/registration[?invitation=…]`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RegistrationStatus {
     pub open_registration: bool,
@@ -104,6 +114,7 @@ pub struct RegistrationStatus {
 
 /// An invitation as the person holding its link sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct InvitationPreview {
     pub email: Option<String>,
@@ -114,6 +125,7 @@ pub struct InvitationPreview {
 /// `POST /api/auth/register`; answered with [`Me`]. No `Debug`: it carries
 /// the password.
 #[derive(Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Register {
     /// The invitation link's token; none while open registration is on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -128,6 +140,7 @@ pub struct Register {
 /// `PUT /api/profile`: name and email; answered with [`Me`]. A new email
 /// needs the current password.
 #[derive(Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateProfile {
     pub name: String,
@@ -139,6 +152,7 @@ pub struct UpdateProfile {
 /// `GET`/`PUT /api/profile/privacy`: whether sign-ins are located from
 /// their IP address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PrivacySettings {
     pub geolocation_enabled: bool,
@@ -147,6 +161,7 @@ pub struct PrivacySettings {
 /// One sign-in attempt on the account, as its owner sees it
 /// (`GET /api/profile/sign-ins`, newest first).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SignInRecord {
     pub at: String,

@@ -6,6 +6,7 @@ use crate::domain::role::Role;
 
 /// One row of the Admin users list.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]
 pub struct UserSummary {
@@ -22,6 +23,7 @@ pub struct UserSummary {
 
 /// An invitation not yet used (its token is never shown again).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]
 pub struct Invitation {
@@ -36,6 +38,7 @@ pub struct Invitation {
 /// `POST /api/admin/invitations`: both fields may be left out (anyone with
 /// the link; role `user`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Invite {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
@@ -45,6 +48,7 @@ pub struct Invite {
 
 /// The answer to [`Invite`]: the one-time link, shown once.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Invited {
     pub link: String,
     pub invitation: Invitation,
@@ -53,6 +57,7 @@ pub struct Invited {
 /// `GET`/`PUT /api/admin/registration`: whether anyone may register
 /// without an invitation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RegistrationSetting {
     pub open: bool,

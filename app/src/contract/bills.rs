@@ -8,6 +8,7 @@ use crate::domain::tracker::{Status, Totals};
 /// A bill as stored and as the API answers it (the server reads it from
 /// `bills`); its rules are in `domain::bill`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]
 pub struct BillRecord {
@@ -50,6 +51,7 @@ pub struct BillRecord {
 
 /// `GET /api/bills`: every bill, with the user's today and preferences.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct BillList {
     pub today: String,
     pub locale: String,
@@ -60,6 +62,7 @@ pub struct BillList {
 /// `POST /api/bills/{id}/deactivate`: why (may be left out, or the body
 /// left empty).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Deactivation {
     #[serde(default)]
     pub reason: String,
@@ -67,6 +70,7 @@ pub struct Deactivation {
 
 /// What a payment row records.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[cfg_attr(feature = "ssr", derive(sqlx::Type))]
 #[serde(rename_all = "lowercase")]
 #[cfg_attr(feature = "ssr", sqlx(rename_all = "lowercase"))]
@@ -89,6 +93,7 @@ impl PaymentKind {
 
 /// A payment as the API answers it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]
 pub struct Payment {
@@ -111,6 +116,7 @@ impl Payment {
 
 /// `GET /api/bills/{id}/payments`, newest first.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Payments {
     pub payments: Vec<Payment>,
 }
@@ -118,6 +124,7 @@ pub struct Payments {
 /// `POST /api/bills/{id}/payments`: the bill's amount and today when left
 /// out ("mark paid").
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RecordPayment {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -131,6 +138,7 @@ pub struct RecordPayment {
 
 /// `POST /api/payments/{id}/autopay-failure`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct AutopayFailure {
     pub failed: bool,
@@ -138,6 +146,7 @@ pub struct AutopayFailure {
 
 /// `PUT /api/bills/order`: the Custom sort.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct BillOrder {
     pub ids: Vec<i64>,
@@ -145,6 +154,7 @@ pub struct BillOrder {
 
 /// Whether the Tracker shows a calendar month or a pay period.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum PeriodKind {
     Month,
@@ -153,6 +163,7 @@ pub enum PeriodKind {
 
 /// The dates the Tracker covers, both included.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Period {
     pub kind: PeriodKind,
     pub first: String,
@@ -161,6 +172,7 @@ pub struct Period {
 
 /// One due date of one bill in the period.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TrackerEntry {
     pub bill_id: i64,
@@ -175,6 +187,7 @@ pub struct TrackerEntry {
 
 /// `GET /api/tracker[?period=month|pay]`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Tracker {
     pub today: String,
@@ -191,6 +204,7 @@ pub struct Tracker {
 
 /// One category's payments per month.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CategorySpending {
     pub name: String,
@@ -200,6 +214,7 @@ pub struct CategorySpending {
 
 /// `GET /api/reports/spending`: the last six months, this one included.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Spending {
     pub locale: String,
     pub currency: String,
@@ -210,6 +225,7 @@ pub struct Spending {
 
 /// A known subscription service a bill can link to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
 pub struct CatalogService {
     pub id: i64,
@@ -219,6 +235,7 @@ pub struct CatalogService {
 
 /// `GET /api/catalog`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Catalog {
     pub services: Vec<CatalogService>,
 }

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 /// `GET /api/contact/config`: whether the forms need the bot check, and the
 /// provider's widget when they do.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ContactConfig {
     pub bot_check: bool,
@@ -19,12 +20,14 @@ pub struct ContactConfig {
 
 /// The answer to a stored lead or support request (201).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Created {
     pub id: i64,
 }
 
 /// Where a submission stands with the CRM.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[cfg_attr(feature = "ssr", derive(sqlx::Type))]
 #[serde(rename_all = "lowercase")]
 #[cfg_attr(feature = "ssr", sqlx(rename_all = "lowercase"))]
@@ -51,6 +54,7 @@ impl CrmState {
 
 /// One submission as Admin lists it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]
 pub struct Submission {
@@ -68,6 +72,7 @@ pub struct Submission {
 
 /// A page of submissions, newest first.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SubmissionPage {
     pub items: Vec<Submission>,
@@ -77,6 +82,7 @@ pub struct SubmissionPage {
 
 /// What Admin shows about the CRM.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CrmHealth {
     pub configured: bool,
@@ -89,6 +95,7 @@ pub struct CrmHealth {
 /// `GET /api/admin/crm`: the CRM's health and how many submissions are in
 /// each state (states with none are left out).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct CrmStatus {
     pub health: CrmHealth,
     pub counts: BTreeMap<CrmState, i64>,
@@ -96,6 +103,7 @@ pub struct CrmStatus {
 
 /// The answer to re-sending failed posts: how many were queued again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Requeued {
     pub queued: u64,
 }

@@ -7,6 +7,7 @@ use crate::domain::contact::FieldViolation;
 
 /// `GET /api/data/export.json` (as a download): every bill and payment.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Export {
     pub bills: Vec<BillRecord>,
     pub payments: Vec<Payment>,
@@ -14,6 +15,7 @@ pub struct Export {
 
 /// One row of an import as read and checked.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct PreviewRow {
     /// The line in the file (the header is line 1).
     pub line: usize,
@@ -24,6 +26,7 @@ pub struct PreviewRow {
 /// `POST /api/data/import/preview`: each row with its problems; nothing
 /// is written.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ImportPreview {
     pub rows: Vec<PreviewRow>,
     pub valid: usize,
@@ -32,6 +35,7 @@ pub struct ImportPreview {
 
 /// `POST /api/data/import` (201): every row was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Imported {
     pub imported: usize,
 }

@@ -10,12 +10,14 @@ use crate::domain::contact::FieldViolation;
 
 /// `{"error": {...}}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ErrorBody {
     pub error: ErrorStatus,
 }
 
 /// The `google.rpc.Status` of a failed call.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ErrorStatus {
     /// The HTTP status code.
     pub code: u16,
@@ -30,6 +32,7 @@ pub struct ErrorStatus {
 
 /// A detail of a failed call; Tally sends only `BadRequest`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "@type")]
 pub enum ErrorDetail {
     #[serde(rename = "type.googleapis.com/google.rpc.BadRequest")]

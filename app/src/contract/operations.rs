@@ -11,6 +11,7 @@ use serde_json::Value;
 /// `google.longrunning.Operation`. `done` is always written (clients test
 /// it); `error` or `response` only once it is done.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Operation {
     /// `operations/{id}`.
     pub name: String,
@@ -27,6 +28,7 @@ pub struct Operation {
 
 /// `google.rpc.Status` of a failed operation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct RpcStatus {
     /// The canonical code (`google.rpc.Code`); 0 is left out.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -37,6 +39,7 @@ pub struct RpcStatus {
 
 /// `google.longrunning.ListOperationsResponse`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct OperationList {
     /// Left out when empty.
@@ -48,7 +51,28 @@ pub struct OperationList {
 
 /// `google.protobuf.Empty`: `{}` (DeleteOperation, CancelOperation).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Empty {}
+
+/// The body of `POST /v1/operations/{id}:wait` (may be left out).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+pub struct WaitOperation {
+    /// A protobuf duration such as `"5s"` or `"0.5s"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<String>,
+}
+
+/// The body of `POST /v1/admin:restoreCheck` (may be left out).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct RestoreCheckRequest {
+    /// A backup's file name (`bills-<timestamp>.db`); the newest when left
+    /// out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backup_file: Option<String>,
+}
 
 fn is_zero(code: &i32) -> bool {
     *code == 0

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// The user's preferences as the server answers them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Preferences {
     /// A tag from `money::LOCALES`: how amounts are written.
@@ -24,6 +25,7 @@ pub struct Preferences {
 /// `PUT /api/profile/preferences`: the same fields; the pay schedule and
 /// payday may be left out (none).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UpdatePreferences {
     pub locale: String,

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// A registered key, as its owner sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]
 pub struct KeyInfo {
@@ -18,12 +19,15 @@ pub struct KeyInfo {
 /// browser never reads inside it, and typing it here would put
 /// webauthn-rs-proto into the WASM bundle for nothing.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(transparent)]
+#[cfg_attr(feature = "ssr", schema(value_type = Object))]
 pub struct WebAuthnJson(pub serde_json::Value);
 
 /// The answer to `POST /api/auth/security-keys/options`: the ceremony's id
 /// and the options for `navigator.credentials.create`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct RegistrationStarted {
     pub ceremony: String,
     pub options: WebAuthnJson,
@@ -31,6 +35,7 @@ pub struct RegistrationStarted {
 
 /// `POST /api/auth/security-keys`: the key's credential, under a name.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct RegisterKey {
     pub ceremony: String,
     pub name: String,
@@ -40,6 +45,7 @@ pub struct RegisterKey {
 /// `DELETE /api/auth/security-keys/{id}`: removing a key needs the password.
 /// No `Debug`.
 #[derive(Clone, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RemoveKey {
     #[serde(default)]
@@ -48,12 +54,14 @@ pub struct RemoveKey {
 
 /// `POST /api/auth/login/security-key/options`: the sign-in's challenge.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct KeyChallenge {
     pub challenge: String,
 }
 
 /// The options for `navigator.credentials.get`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct KeySignInOptions {
     pub options: WebAuthnJson,
 }
@@ -61,6 +69,7 @@ pub struct KeySignInOptions {
 /// `POST /api/auth/login/security-key`: the key's answer to the challenge;
 /// answered like every sign-in step (`account::SignInAnswer`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct KeySignIn {
     pub challenge: String,
     pub credential: WebAuthnJson,

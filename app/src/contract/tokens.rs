@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// A token as its owner sees it in Profile (never the token itself).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]
 pub struct ApiTokenInfo {
@@ -20,6 +21,7 @@ pub struct ApiTokenInfo {
 
 /// `POST /api/tokens`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CreateToken {
     pub name: String,
@@ -31,6 +33,7 @@ pub struct CreateToken {
 /// The answer to [`CreateToken`]: the token itself, shown this once (only
 /// its hash is kept).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct CreatedToken {
     pub token: String,
     pub info: ApiTokenInfo,

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 /// What the person needs to add Tally to an authenticator app. No `Debug`:
 /// it carries the new secret, shown this once.
 #[derive(Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TotpEnrolment {
     pub secret: String,
@@ -14,6 +15,7 @@ pub struct TotpEnrolment {
 
 /// Whether TOTP is on and how many recovery codes are left.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TotpStatus {
     pub enabled: bool,
@@ -22,12 +24,14 @@ pub struct TotpStatus {
 
 /// `POST /api/auth/totp/confirm`: the first code from the app.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct TotpCode {
     pub code: String,
 }
 
 /// The recovery codes of a confirmed TOTP enrolment, shown once.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RecoveryCodes {
     pub recovery_codes: Vec<String>,
@@ -36,6 +40,7 @@ pub struct RecoveryCodes {
 /// The password, for changes that need it (turning TOTP off, removing a
 /// security key). No `Debug`.
 #[derive(Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CurrentPassword {
     pub current_password: String,
@@ -43,6 +48,7 @@ pub struct CurrentPassword {
 
 /// `POST /api/auth/password`. No `Debug`.
 #[derive(Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ChangePassword {
     pub current_password: String,

@@ -37,6 +37,7 @@ pub const CATEGORIES: &[&str] = &[
 
 /// What a client sends to create or replace a bill.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BillForm {
     #[serde(default)]

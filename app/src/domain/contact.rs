@@ -26,6 +26,7 @@ pub const CATEGORIES: &[(&str, &str)] = &[
 
 /// One bad field and what to do about it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct FieldViolation {
     pub field: String,
     pub description: String,
@@ -40,6 +41,7 @@ fn violation(field: &str, description: impl Into<String>) -> FieldViolation {
 
 /// A sales lead as sent by the contact form.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LeadForm {
     #[serde(default)]
@@ -58,6 +60,7 @@ pub struct LeadForm {
 
 /// A support request as sent by the support form.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SupportForm {
     #[serde(default)]

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// Stored and sent as `user` or `admin`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[cfg_attr(feature = "ssr", derive(sqlx::Type))]
 #[serde(rename_all = "lowercase")]
 #[cfg_attr(feature = "ssr", sqlx(rename_all = "lowercase"))]

@@ -11,6 +11,7 @@ use super::date::Date;
 pub const DUE_SOON_DAYS: i64 = 7;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum Status {
     Overdue,
@@ -41,6 +42,7 @@ pub struct Entry {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Totals {
     pub due_minor: i64,

@@ -14,6 +14,12 @@ use crate::extract::{ApiJson, ApiPath};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 
+#[utoipa::path(
+    get,
+    path = "/api/admin/users",
+    tag = "admin",
+    responses((status = 200, body = Vec<UserSummary>)),
+)]
 pub async fn users(
     State(state): State<AppState>,
     _admin: AdminUser,
@@ -26,6 +32,13 @@ fn user_not_found(id: i64) -> ApiError {
 }
 
 /// `POST /api/admin/users/{id}/disable`: also ends their sessions.
+#[utoipa::path(
+    post,
+    path = "/api/admin/users/{id}/disable",
+    tag = "admin",
+    params(("id" = i64, Path, description = "The user's id")),
+    responses((status = 204, description = "Done")),
+)]
 pub async fn disable(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
@@ -40,6 +53,13 @@ pub async fn disable(
 }
 
 /// `POST /api/admin/users/{id}/enable`.
+#[utoipa::path(
+    post,
+    path = "/api/admin/users/{id}/enable",
+    tag = "admin",
+    params(("id" = i64, Path, description = "The user's id")),
+    responses((status = 204, description = "Done")),
+)]
 pub async fn enable(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
@@ -55,6 +75,13 @@ pub async fn enable(
 /// `POST /api/admin/users/{id}/reset-second-factor`: from a browser
 /// session only, like every change to second factors; an admin's API token
 /// must not be able to strip another account's.
+#[utoipa::path(
+    post,
+    path = "/api/admin/users/{id}/reset-second-factor",
+    tag = "admin",
+    params(("id" = i64, Path, description = "The user's id")),
+    responses((status = 204, description = "Done")),
+)]
 pub async fn reset_second_factor(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
@@ -69,6 +96,12 @@ pub async fn reset_second_factor(
     }
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/admin/invitations",
+    tag = "admin",
+    responses((status = 200, body = Vec<Invitation>)),
+)]
 pub async fn invitations(
     State(state): State<AppState>,
     _admin: AdminUser,
@@ -77,6 +110,13 @@ pub async fn invitations(
 }
 
 /// `POST /api/admin/invitations`: a one-time link, shown once.
+#[utoipa::path(
+    post,
+    path = "/api/admin/invitations",
+    tag = "admin",
+    request_body = Invite,
+    responses((status = 201, description = "The invitation and its link", body = Invited)),
+)]
 pub async fn invite(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
@@ -100,6 +140,13 @@ pub async fn invite(
 }
 
 /// `DELETE /api/admin/invitations/{id}`.
+#[utoipa::path(
+    delete,
+    path = "/api/admin/invitations/{id}",
+    tag = "admin",
+    params(("id" = i64, Path, description = "The invitation's id")),
+    responses((status = 204, description = "Done")),
+)]
 pub async fn revoke_invitation(
     State(state): State<AppState>,
     _admin: AdminUser,
@@ -112,6 +159,12 @@ pub async fn revoke_invitation(
     }
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/admin/registration",
+    tag = "admin",
+    responses((status = 200, body = RegistrationSetting)),
+)]
 pub async fn registration(
     State(state): State<AppState>,
     _admin: AdminUser,
@@ -121,6 +174,13 @@ pub async fn registration(
     }))
 }
 
+#[utoipa::path(
+    put,
+    path = "/api/admin/registration",
+    tag = "admin",
+    request_body = RegistrationSetting,
+    responses((status = 200, body = RegistrationSetting)),
+)]
 pub async fn set_registration(
     State(state): State<AppState>,
     _admin: AdminUser,

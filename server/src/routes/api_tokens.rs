@@ -12,6 +12,12 @@ use crate::extract::{ApiJson, ApiPath};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 
+#[utoipa::path(
+    get,
+    path = "/api/tokens",
+    tag = "tokens",
+    responses((status = 200, body = Vec<ApiTokenInfo>)),
+)]
 pub async fn list(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -22,6 +28,13 @@ pub async fn list(
 /// Returns the token once, in `token`; only its hash is kept. Only a browser
 /// session makes tokens: a token that could mint more would outlive its own
 /// expiry and revocation.
+#[utoipa::path(
+    post,
+    path = "/api/tokens",
+    tag = "tokens",
+    request_body = CreateToken,
+    responses((status = 201, description = "The token, shown this once", body = CreatedToken)),
+)]
 pub async fn create(
     State(state): State<AppState>,
     session: BrowserSession,
@@ -37,6 +50,13 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(CreatedToken { token, info })))
 }
 
+#[utoipa::path(
+    delete,
+    path = "/api/tokens/{id}",
+    tag = "tokens",
+    params(("id" = i64, Path, description = "The token's id")),
+    responses((status = 204, description = "Done")),
+)]
 pub async fn revoke(
     State(state): State<AppState>,
     current: CurrentUser,

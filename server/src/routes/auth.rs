@@ -28,6 +28,13 @@ const CSRF_MAX_AGE: i64 = 30 * 24 * 3600;
 
 /// `GET /api/auth/csrf-token`: the token to send in `X-CSRF-Token`, also set
 /// as the `tally_csrf` cookie (kept when the browser already has one).
+#[utoipa::path(
+    get,
+    path = "/api/auth/csrf-token",
+    tag = "auth",
+    security(()),
+    responses((status = 200, description = "Also set as the tally_csrf cookie", body = CsrfToken)),
+)]
 pub async fn csrf_token(State(state): State<AppState>, headers: HeaderMap) -> Response {
     let token = cookies::get(&headers, cookies::CSRF)
         .filter(|existing| {
@@ -55,6 +62,14 @@ pub async fn csrf_token(State(state): State<AppState>, headers: HeaderMap) -> Re
 
 /// `POST /api/auth/login`: the same answer for an unknown email and a wrong
 /// password; throttled per IP and per account.
+#[utoipa::path(
+    post,
+    path = "/api/auth/login",
+    tag = "auth",
+    request_body = SignIn,
+    security(()),
+    responses((status = 200, description = "Signed in (with a session cookie), or a second factor is needed", body = app::contract::account::SignInAnswer)),
+)]
 pub async fn login(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -80,6 +95,14 @@ pub async fn login(
 
 /// `POST /api/auth/login/totp`: the second step, with a TOTP code or a
 /// recovery code.
+#[utoipa::path(
+    post,
+    path = "/api/auth/login/totp",
+    tag = "auth",
+    request_body = SecondFactorCode,
+    security(()),
+    responses((status = 200, body = app::contract::account::SignInAnswer)),
+)]
 pub async fn login_second_factor(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -101,6 +124,12 @@ pub async fn login_second_factor(
 }
 
 /// `POST /api/auth/totp/setup`: a new secret with its QR code (SVG).
+#[utoipa::path(
+    post,
+    path = "/api/auth/totp/setup",
+    tag = "auth",
+    responses((status = 200, body = TotpEnrolment)),
+)]
 pub async fn totp_setup(
     State(state): State<AppState>,
     session: BrowserSession,
@@ -112,6 +141,13 @@ pub async fn totp_setup(
 
 /// `POST /api/auth/totp/confirm`: turns TOTP on with a first code and
 /// returns the recovery codes, once.
+#[utoipa::path(
+    post,
+    path = "/api/auth/totp/confirm",
+    tag = "auth",
+    request_body = TotpCode,
+    responses((status = 200, body = RecoveryCodes)),
+)]
 pub async fn totp_confirm(
     State(state): State<AppState>,
     session: BrowserSession,
@@ -125,6 +161,12 @@ pub async fn totp_confirm(
 }
 
 /// `GET /api/auth/totp`: whether TOTP is on, recovery codes left.
+#[utoipa::path(
+    get,
+    path = "/api/auth/totp",
+    tag = "auth",
+    responses((status = 200, body = TotpStatus)),
+)]
 pub async fn totp_status(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -134,6 +176,13 @@ pub async fn totp_status(
 
 /// `POST /api/auth/totp/disable`: turns TOTP off; needs the password, so a
 /// borrowed session cannot weaken the account.
+#[utoipa::path(
+    post,
+    path = "/api/auth/totp/disable",
+    tag = "auth",
+    request_body = CurrentPassword,
+    responses((status = 204, description = "Done")),
+)]
 pub async fn totp_disable(
     State(state): State<AppState>,
     client: ClientIp,
@@ -148,6 +197,12 @@ pub async fn totp_disable(
 }
 
 /// `POST /api/auth/logout`: ends this session.
+#[utoipa::path(
+    post,
+    path = "/api/auth/logout",
+    tag = "auth",
+    responses((status = 204, description = "Signed out; the session cookie is cleared")),
+)]
 pub async fn logout(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -160,6 +215,12 @@ pub async fn logout(
 
 /// `POST /api/auth/logout-all`: ends every session of the user, this one
 /// too, and revokes every API token (a copied token is a way in as well).
+#[utoipa::path(
+    post,
+    path = "/api/auth/logout-all",
+    tag = "auth",
+    responses((status = 204, description = "Every session ended and every API token revoked")),
+)]
 pub async fn logout_all(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -171,6 +232,13 @@ pub async fn logout_all(
 
 /// `GET /api/auth/session`: `{"user": …}` or `{"user": null}`, always 200,
 /// so pages can ask who is signed in without an error in the console.
+#[utoipa::path(
+    get,
+    path = "/api/auth/session",
+    tag = "auth",
+    security(()),
+    responses((status = 200, body = Session)),
+)]
 pub async fn session(
     State(state): State<AppState>,
     request: axum::extract::Request,
@@ -185,6 +253,12 @@ pub async fn session(
 }
 
 /// `GET /api/auth/me`.
+#[utoipa::path(
+    get,
+    path = "/api/auth/me",
+    tag = "auth",
+    responses((status = 200, body = Me)),
+)]
 pub async fn me(current: CurrentUser) -> Json<Me> {
     Json(Me { user: current.user })
 }
@@ -192,6 +266,13 @@ pub async fn me(current: CurrentUser) -> Json<Me> {
 /// `POST /api/auth/password`: needs the current password and a browser
 /// session; ends every other session of the user and revokes every API
 /// token, so whoever knew the old password or copied a token is out.
+#[utoipa::path(
+    post,
+    path = "/api/auth/password",
+    tag = "auth",
+    request_body = ChangePassword,
+    responses((status = 204, description = "Done")),
+)]
 pub async fn change_password(
     State(state): State<AppState>,
     client: ClientIp,

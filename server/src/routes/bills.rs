@@ -13,13 +13,13 @@ use app::domain::bill::BillForm;
 use app::ssr::bills::forms;
 use app::ssr::bills::views::{self, PeriodChoice};
 use app::ssr::bills::{self, Bill};
-use axum::extract::{FromRequestParts, Query, State};
+use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::Json;
 
 use crate::auth::CurrentUser;
-use crate::extract::{ApiBytes, ApiJson, ApiPath};
+use crate::extract::{ApiBytes, ApiJson, ApiPath, ApiQuery};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 
@@ -49,6 +49,12 @@ async fn answer(state: &AppState, user: i64, bill: &Bill) -> Result<Json<BillRec
     Ok(Json(views::shown_for(&state.pool, user, bill).await?))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/bills",
+    tag = "bills",
+    responses((status = 200, body = BillList)),
+)]
 pub async fn list(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -56,6 +62,13 @@ pub async fn list(
     Ok(Json(views::bill_list(&state.pool, current.user.id).await?))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/bills",
+    tag = "bills",
+    request_body = BillForm,
+    responses((status = 201, description = "Created", body = BillRecord)),
+)]
 pub async fn create(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -65,6 +78,13 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(saved)))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/bills/{id}",
+    tag = "bills",
+    params(("id" = i64, Path, description = "The bill's id")),
+    responses((status = 200, body = BillRecord)),
+)]
 pub async fn get(
     State(state): State<AppState>,
     OwnBill { user, bill }: OwnBill,
@@ -72,6 +92,14 @@ pub async fn get(
     answer(&state, user, &bill).await
 }
 
+#[utoipa::path(
+    put,
+    path = "/api/bills/{id}",
+    tag = "bills",
+    params(("id" = i64, Path, description = "The bill's id")),
+    request_body = BillForm,
+    responses((status = 200, body = BillRecord)),
+)]
 pub async fn update(
     State(state): State<AppState>,
     OwnBill { user, bill }: OwnBill,
@@ -82,6 +110,13 @@ pub async fn update(
     ))
 }
 
+#[utoipa::path(
+    delete,
+    path = "/api/bills/{id}",
+    tag = "bills",
+    params(("id" = i64, Path, description = "The bill's id")),
+    responses((status = 204, description = "Done")),
+)]
 pub async fn delete(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -92,6 +127,14 @@ pub async fn delete(
 }
 
 /// `POST /api/bills/{id}/deactivate`, with `{"reason"}` or no body.
+#[utoipa::path(
+    post,
+    path = "/api/bills/{id}/deactivate",
+    tag = "bills",
+    params(("id" = i64, Path, description = "The bill's id")),
+    request_body(content = Option<Deactivation>, description = "Why; the body may be empty"),
+    responses((status = 200, body = BillRecord)),
+)]
 pub async fn deactivate(
     State(state): State<AppState>,
     OwnBill { user, bill }: OwnBill,
@@ -107,6 +150,13 @@ pub async fn deactivate(
     answer(&state, user, &bill).await
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/bills/{id}/reactivate",
+    tag = "bills",
+    params(("id" = i64, Path, description = "The bill's id")),
+    responses((status = 200, body = BillRecord)),
+)]
 pub async fn reactivate(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -117,6 +167,13 @@ pub async fn reactivate(
     answer(&state, user, &bill).await
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/bills/{id}/payments",
+    tag = "payments",
+    params(("id" = i64, Path, description = "The bill's id")),
+    responses((status = 200, body = Payments)),
+)]
 pub async fn payments(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -126,6 +183,14 @@ pub async fn payments(
     Ok(Json(Payments { payments }))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/bills/{id}/payments",
+    tag = "payments",
+    params(("id" = i64, Path, description = "The bill's id")),
+    request_body = RecordPayment,
+    responses((status = 201, description = "Recorded", body = Payment)),
+)]
 pub async fn record_payment(
     State(state): State<AppState>,
     OwnBill { user, bill }: OwnBill,
@@ -135,6 +200,13 @@ pub async fn record_payment(
     Ok((StatusCode::CREATED, Json(recorded)))
 }
 
+#[utoipa::path(
+    delete,
+    path = "/api/payments/{id}",
+    tag = "payments",
+    params(("id" = i64, Path, description = "The payment's id")),
+    responses((status = 204, description = "Done")),
+)]
 pub async fn undo_payment(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -144,6 +216,14 @@ pub async fn undo_payment(
     Ok(StatusCode::NO_CONTENT)
 }
 
+#[utoipa::path(
+    put,
+    path = "/api/payments/{id}/autopay-failure",
+    tag = "payments",
+    params(("id" = i64, Path, description = "The payment's id")),
+    request_body = AutopayFailure,
+    responses((status = 200, body = Payment)),
+)]
 pub async fn flag_autopay_failure(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -164,10 +244,17 @@ pub async fn flag_autopay_failure(
 /// `GET /api/tracker[?period=month|pay]`: this month, or this pay period,
 /// at a glance. Without `period`, the pay period when the user has a pay
 /// schedule (Profile → Preferences), else the month.
+#[utoipa::path(
+    get,
+    path = "/api/tracker",
+    tag = "bills",
+    params(("period" = Option<app::contract::bills::PeriodKind>, Query, description = "month or pay; the pay period when the user has a pay schedule, else the month")),
+    responses((status = 200, body = Tracker)),
+)]
 pub async fn tracker(
     State(state): State<AppState>,
     current: CurrentUser,
-    Query(query): Query<HashMap<String, String>>,
+    ApiQuery(query): ApiQuery<HashMap<String, String>>,
 ) -> Result<Json<Tracker>, ApiError> {
     let choice = PeriodChoice::parse(query.get("period").map(String::as_str))?;
     Ok(Json(
@@ -176,6 +263,13 @@ pub async fn tracker(
 }
 
 /// `PUT /api/bills/order` `{"ids": [3, 1, 2]}`: the Custom sort.
+#[utoipa::path(
+    put,
+    path = "/api/bills/order",
+    tag = "bills",
+    request_body = BillOrder,
+    responses((status = 204, description = "Done")),
+)]
 pub async fn reorder(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -187,6 +281,12 @@ pub async fn reorder(
 
 /// `GET /api/reports/spending`: payments per category per month for the
 /// last six months (this one included), for the Tracker's chart.
+#[utoipa::path(
+    get,
+    path = "/api/reports/spending",
+    tag = "bills",
+    responses((status = 200, body = Spending)),
+)]
 pub async fn spending(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -195,6 +295,12 @@ pub async fn spending(
 }
 
 /// `GET /api/catalog`: the known subscription services a bill can link to.
+#[utoipa::path(
+    get,
+    path = "/api/catalog",
+    tag = "bills",
+    responses((status = 200, body = Catalog)),
+)]
 pub async fn catalog(
     State(state): State<AppState>,
     _current: CurrentUser,

@@ -27,6 +27,13 @@ use app::ssr::api_error::ApiError;
 /// The largest body accepted: 1 MiB.
 pub const MAX_BODY: usize = 1024 * 1024;
 
+#[utoipa::path(
+    get,
+    path = "/api/contact/config",
+    tag = "contact",
+    security(()),
+    responses((status = 200, body = ContactConfig)),
+)]
 pub async fn config(State(state): State<AppState>) -> Json<ContactConfig> {
     Json(ContactConfig {
         bot_check: state.bot_check.site_key().is_some(),
@@ -35,6 +42,14 @@ pub async fn config(State(state): State<AppState>) -> Json<ContactConfig> {
     })
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/leads",
+    tag = "contact",
+    request_body = LeadForm,
+    security(()),
+    responses((status = 201, description = "Stored", body = Created)),
+)]
 pub async fn create_lead(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -52,6 +67,14 @@ pub async fn create_lead(
     Ok((StatusCode::CREATED, Json(Created { id })))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/support",
+    tag = "contact",
+    request_body = SupportForm,
+    security(()),
+    responses((status = 201, description = "Stored", body = Created)),
+)]
 pub async fn create_support(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,

@@ -45,6 +45,12 @@ fn csv_download(
     ))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/data/bills.csv",
+    tag = "data",
+    responses((status = 200, description = "Every bill as CSV", body = String, content_type = "text/csv")),
+)]
 pub async fn export_csv(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -55,6 +61,12 @@ pub async fn export_csv(
     csv_download("bills", today, transfer::to_csv(&all))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/data/payments.csv",
+    tag = "data",
+    responses((status = 200, description = "Every payment as CSV", body = String, content_type = "text/csv")),
+)]
 pub async fn export_payments_csv(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -70,6 +82,12 @@ pub async fn export_payments_csv(
     )
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/data/export.json",
+    tag = "data",
+    responses((status = 200, description = "Every bill and payment", body = Export)),
+)]
 pub async fn export_json(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -119,6 +137,13 @@ fn import_error(error: ImportError) -> ApiError {
 
 /// `POST /api/data/import/preview` (the CSV as the body): each row with its
 /// problems; nothing is written.
+#[utoipa::path(
+    post,
+    path = "/api/data/import/preview",
+    tag = "data",
+    request_body(content = String, content_type = "text/csv", description = "A CSV export"),
+    responses((status = 200, body = ImportPreview)),
+)]
 pub async fn preview(
     _current: CurrentUser,
     ApiBytes(body): ApiBytes,
@@ -140,6 +165,13 @@ pub async fn preview(
 }
 
 /// `POST /api/data/import`: every row or none.
+#[utoipa::path(
+    post,
+    path = "/api/data/import",
+    tag = "data",
+    request_body(content = String, content_type = "text/csv", description = "A CSV export"),
+    responses((status = 201, description = "Imported", body = Imported)),
+)]
 pub async fn import(
     State(state): State<AppState>,
     current: CurrentUser,

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use axum::extract::Query;
+use crate::extract::ApiQuery;
 use axum::routing::{get, post};
 use serde::Deserialize;
 
@@ -37,7 +37,10 @@ pub struct SlowQuery {
 }
 
 /// Answers after `ms` milliseconds: an in-flight request to shut down under.
-async fn slow(_admin: AdminUser, Query(query): Query<SlowQuery>) -> Result<&'static str, ApiError> {
+async fn slow(
+    _admin: AdminUser,
+    ApiQuery(query): ApiQuery<SlowQuery>,
+) -> Result<&'static str, ApiError> {
     if query.ms > MAX_SLOW_MS {
         return Err(ApiError::BadRequest(format!(
             "ms must be at most {MAX_SLOW_MS}"

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::state::AppState;
 
 /// The body of `GET /api/health`.
-#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct HealthReport {
     /// `ok` when everything checked works, `error` otherwise.
     pub status: String,
@@ -16,6 +16,13 @@ pub struct HealthReport {
 
 /// 200 with `{"status":"ok","db":"ok"}` when the database answers, 503 with
 /// `"db":"error"` when it does not. Health means up, not every feature working.
+#[utoipa::path(
+    get,
+    path = "/api/health",
+    tag = "health",
+    security(()),
+    responses((status = 200, description = "Up, and the database answers", body = HealthReport), (status = 503, description = "The database does not answer", body = HealthReport)),
+)]
 pub async fn health(State(state): State<AppState>) -> (StatusCode, Json<HealthReport>) {
     match state.db_health.check(&state.pool).await {
         Ok(()) => (

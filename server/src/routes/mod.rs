@@ -50,6 +50,7 @@ fn route(
 pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
     let mut routes = vec![
         route("/api/health", &["GET"], get(health::health)),
+        route("/api/openapi.json", &["GET"], get(crate::openapi::document)),
         route(
             "/api/bills",
             &["GET", "POST"],

@@ -14,17 +14,19 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
-use app::contract::operations::{Empty, Operation, OperationList};
+use app::contract::operations::{
+    Empty, Operation, OperationList, RestoreCheckRequest, WaitOperation,
+};
 
 use app::ssr::operations::{proto_json, Job, ListRequest, Record, Viewer};
 
 use crate::auth::{AdminUser, CurrentUser};
-use crate::extract::ApiBytes;
+use crate::extract::{ApiBytes, ApiQuery};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 
@@ -73,20 +75,34 @@ async fn list_as(
 }
 
 /// `GET /v1/operations`: the caller's operations (everyone's for admins).
+#[utoipa::path(
+    get,
+    path = "/v1/operations",
+    tag = "operations",
+    params(("filter" = Option<String>, Query, description = "AIP-160 filter: done, kind, error.code"), ("pageSize" = Option<i64>, Query), ("pageToken" = Option<String>, Query)),
+    responses((status = 200, body = OperationList)),
+)]
 pub async fn list(
     State(state): State<AppState>,
     current: CurrentUser,
-    Query(query): Query<HashMap<String, String>>,
+    ApiQuery(query): ApiQuery<HashMap<String, String>>,
 ) -> Result<Json<OperationList>, ApiError> {
     list_as(&state, viewer(&current), list_request(&query)?).await
 }
 
 /// `GET /v1/users/{user}/operations`: one user's (`me` for the caller).
+#[utoipa::path(
+    get,
+    path = "/v1/users/{user}/operations",
+    tag = "operations",
+    params(("user" = String, Path, description = "A user id, or me"), ("filter" = Option<String>, Query), ("pageSize" = Option<i64>, Query), ("pageToken" = Option<String>, Query)),
+    responses((status = 200, body = OperationList)),
+)]
 pub async fn list_for_user(
     State(state): State<AppState>,
     current: CurrentUser,
     Path(user): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
+    ApiQuery(query): ApiQuery<HashMap<String, String>>,
 ) -> Result<Json<OperationList>, ApiError> {
     let viewer = viewer(&current);
     let owner = if user == "me" {
@@ -122,6 +138,13 @@ fn split(rest: &str) -> Result<(&str, Option<&str>), ApiError> {
 }
 
 /// `GET /v1/operations/{id}`.
+#[utoipa::path(
+    get,
+    path = "/v1/operations/{operation}",
+    tag = "operations",
+    params(("operation" = String, Path, description = "The operation's id (its name without operations/)")),
+    responses((status = 200, body = Operation)),
+)]
 pub async fn get(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -137,6 +160,13 @@ pub async fn get(
 }
 
 /// `DELETE /v1/operations/{id}` → `{}`.
+#[utoipa::path(
+    delete,
+    path = "/v1/operations/{operation}",
+    tag = "operations",
+    params(("operation" = String, Path, description = "The operation's id")),
+    responses((status = 200, body = Empty)),
+)]
 pub async fn delete(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -166,20 +196,50 @@ pub async fn post(
     let (id, verb) = split(&rest)?;
     state.operations.get(viewer, id).await?;
     match (id, verb) {
-        (id, Some("cancel")) => {
-            state.operations.cancel(viewer, id).await?;
-            Ok(Json(Empty {}).into_response())
-        }
-        (id, Some("wait")) => {
-            let cap = wait_cap(state.settings.request_timeout);
-            let timeout = wait_timeout(&body)?.map_or(cap, |asked| asked.min(cap));
-            Ok(operation(&state.operations.wait(viewer, id, timeout).await?).into_response())
-        }
+        (id, Some("cancel")) => Ok(cancel(&state, viewer, id).await?.into_response()),
+        (id, Some("wait")) => Ok(wait(&state, viewer, id, &body).await?.into_response()),
         (_, Some(verb)) => Err(unknown_verb(verb, "POST")),
         (_, None) => Err(ApiError::Unimplemented(
             "operations are created by the methods that start them, not by POST /v1/operations/{id}".into(),
         )),
     }
+}
+
+/// `POST /v1/operations/{id}:cancel` → `{}`.
+#[utoipa::path(
+    post,
+    path = "/v1/operations/{operation}:cancel",
+    tag = "operations",
+    params(("operation" = String, Path, description = "The operation's id")),
+    request_body(content = Option<Empty>, description = "Empty, or {}"),
+    responses((status = 200, body = Empty)),
+)]
+async fn cancel(state: &AppState, viewer: Viewer, id: &str) -> Result<Json<Empty>, ApiError> {
+    state.operations.cancel(viewer, id).await?;
+    Ok(Json(Empty {}))
+}
+
+/// `POST /v1/operations/{id}:wait`: the operation once it is done, or
+/// when the timeout (capped under the request deadline) runs out.
+#[utoipa::path(
+    post,
+    path = "/v1/operations/{operation}:wait",
+    tag = "operations",
+    params(("operation" = String, Path, description = "The operation's id")),
+    request_body(content = Option<WaitOperation>, description = "How long to wait at most; empty waits as long as allowed"),
+    responses((status = 200, body = Operation)),
+)]
+async fn wait(
+    state: &AppState,
+    viewer: Viewer,
+    id: &str,
+    body: &[u8],
+) -> Result<Json<Operation>, ApiError> {
+    let cap = wait_cap(state.settings.request_timeout);
+    let timeout = wait_timeout(body)?.map_or(cap, |asked| asked.min(cap));
+    Ok(operation(
+        &state.operations.wait(viewer, id, timeout).await?,
+    ))
 }
 
 fn unknown_verb(verb: &str, method: &str) -> ApiError {
@@ -219,6 +279,12 @@ fn wait_timeout(body: &[u8]) -> Result<Option<Duration>, ApiError> {
 }
 
 /// `POST /v1/admin:backup`: takes a backup as an operation.
+#[utoipa::path(
+    post,
+    path = "/v1/admin:backup",
+    tag = "operations",
+    responses((status = 200, description = "The backup operation", body = Operation)),
+)]
 pub async fn start_backup(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
@@ -232,6 +298,13 @@ pub async fn start_backup(
 
 /// `POST /v1/admin:restoreCheck` `{"backupFile": "bills-….db"}` (newest
 /// when left out).
+#[utoipa::path(
+    post,
+    path = "/v1/admin:restoreCheck",
+    tag = "operations",
+    request_body(content = Option<RestoreCheckRequest>, description = "The backup to check; the newest when left out"),
+    responses((status = 200, description = "The restore-check operation", body = Operation)),
+)]
 pub async fn start_restore_check(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
@@ -263,6 +336,12 @@ pub async fn start_restore_check(
 }
 
 /// `POST /v1/admin:reencryptSecrets`.
+#[utoipa::path(
+    post,
+    path = "/v1/admin:reencryptSecrets",
+    tag = "operations",
+    responses((status = 200, description = "The re-encryption operation", body = Operation)),
+)]
 pub async fn start_reencrypt_secrets(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,

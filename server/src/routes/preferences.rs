@@ -12,6 +12,12 @@ use crate::extract::ApiJson;
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 
+#[utoipa::path(
+    get,
+    path = "/api/profile/preferences",
+    tag = "profile",
+    responses((status = 200, body = Preferences)),
+)]
 pub async fn get(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -19,6 +25,13 @@ pub async fn get(
     Ok(Json(preferences::read(&state.pool, current.user.id).await?))
 }
 
+#[utoipa::path(
+    put,
+    path = "/api/profile/preferences",
+    tag = "profile",
+    request_body = UpdatePreferences,
+    responses((status = 200, body = Preferences)),
+)]
 pub async fn set(
     State(state): State<AppState>,
     current: CurrentUser,

@@ -16,6 +16,13 @@ use app::ssr::api_error::ApiError;
 /// `PUT /api/profile`: name and email. A new email needs the current
 /// password, so a borrowed session cannot take over the account; and a
 /// browser session, as the email is how the account is signed in to.
+#[utoipa::path(
+    put,
+    path = "/api/profile",
+    tag = "profile",
+    request_body = UpdateProfile,
+    responses((status = 200, body = Me)),
+)]
 pub async fn update(
     State(state): State<AppState>,
     client: ClientIp,
@@ -33,6 +40,12 @@ pub async fn update(
 }
 
 /// `GET /api/profile/privacy`.
+#[utoipa::path(
+    get,
+    path = "/api/profile/privacy",
+    tag = "profile",
+    responses((status = 200, body = PrivacySettings)),
+)]
 pub async fn privacy(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -43,6 +56,13 @@ pub async fn privacy(
 }
 
 /// `PUT /api/profile/privacy`.
+#[utoipa::path(
+    put,
+    path = "/api/profile/privacy",
+    tag = "profile",
+    request_body = PrivacySettings,
+    responses((status = 200, body = PrivacySettings)),
+)]
 pub async fn set_privacy(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -53,6 +73,12 @@ pub async fn set_privacy(
 }
 
 /// `GET /api/profile/sign-ins`: the latest attempts on this account.
+#[utoipa::path(
+    get,
+    path = "/api/profile/sign-ins",
+    tag = "profile",
+    responses((status = 200, body = Vec<SignInRecord>)),
+)]
 pub async fn sign_ins(
     State(state): State<AppState>,
     current: CurrentUser,

@@ -1,7 +1,7 @@
 //! `/api/auth/registration` and `/api/auth/register`: joining with an
 //! invitation link, or without one while open registration is on.
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Json;
@@ -13,7 +13,7 @@ use app::ssr::auth::invitations::{self, Registration};
 use app::ssr::auth::{sessions, users};
 
 use crate::client_ip::ClientIp;
-use crate::extract::ApiJson;
+use crate::extract::{ApiJson, ApiQuery};
 use crate::session_answer::{signed_in_with_session, user_agent};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
@@ -26,9 +26,17 @@ pub struct RegistrationQuery {
 /// `GET /api/auth/registration[?invitation=…]`: whether open registration
 /// is on and, for a link's token, the invitation it opens (null when the
 /// link is not valid).
+#[utoipa::path(
+    get,
+    path = "/api/auth/registration",
+    tag = "auth",
+    params(("invitation" = Option<String>, Query, description = "An invitation link's token")),
+    security(()),
+    responses((status = 200, body = RegistrationStatus)),
+)]
 pub async fn status(
     State(state): State<AppState>,
-    Query(query): Query<RegistrationQuery>,
+    ApiQuery(query): ApiQuery<RegistrationQuery>,
 ) -> Result<Json<RegistrationStatus>, ApiError> {
     let open = invitations::open_registration(&state.pool).await?;
     let invitation = match query
@@ -54,6 +62,14 @@ pub async fn status(
 }
 
 /// `POST /api/auth/register`: creates the account and signs it in.
+#[utoipa::path(
+    post,
+    path = "/api/auth/register",
+    tag = "auth",
+    request_body = Register,
+    security(()),
+    responses((status = 200, description = "Registered and signed in", body = app::contract::account::Me)),
+)]
 pub async fn register(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,

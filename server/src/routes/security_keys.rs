@@ -20,6 +20,12 @@ use crate::session_answer::{signed_in_response, user_agent};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 
+#[utoipa::path(
+    get,
+    path = "/api/auth/security-keys",
+    tag = "security-keys",
+    responses((status = 200, body = Vec<KeyInfo>)),
+)]
 pub async fn list(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -31,6 +37,12 @@ pub async fn list(
 
 /// `POST /api/auth/security-keys/options`: starts registering a key; the
 /// browser passes `publicKey` to `navigator.credentials.create`.
+#[utoipa::path(
+    post,
+    path = "/api/auth/security-keys/options",
+    tag = "security-keys",
+    responses((status = 200, body = RegistrationStarted)),
+)]
 pub async fn registration_options(
     State(state): State<AppState>,
     session: BrowserSession,
@@ -46,6 +58,13 @@ pub async fn registration_options(
 }
 
 /// `POST /api/auth/security-keys`: finishes registering, with a name.
+#[utoipa::path(
+    post,
+    path = "/api/auth/security-keys",
+    tag = "security-keys",
+    request_body = RegisterKey,
+    responses((status = 201, description = "Registered", body = KeyInfo)),
+)]
 pub async fn register(
     State(state): State<AppState>,
     session: BrowserSession,
@@ -68,6 +87,14 @@ pub async fn register(
 /// removing a key weakens the account, so it takes the password (like
 /// turning TOTP off), from a browser session. Someone else's key is 404
 /// before any password is asked for.
+#[utoipa::path(
+    delete,
+    path = "/api/auth/security-keys/{id}",
+    tag = "security-keys",
+    params(("id" = i64, Path, description = "The key's id")),
+    request_body(content = Option<RemoveKey>, description = "The current password, when this is the last second factor"),
+    responses((status = 204, description = "Done")),
+)]
 pub async fn remove(
     State(state): State<AppState>,
     client: ClientIp,
@@ -103,6 +130,14 @@ pub async fn remove(
 
 /// `POST /api/auth/login/security-key/options`: after a correct password,
 /// the options for `navigator.credentials.get`.
+#[utoipa::path(
+    post,
+    path = "/api/auth/login/security-key/options",
+    tag = "security-keys",
+    request_body = KeyChallenge,
+    security(()),
+    responses((status = 200, body = KeySignInOptions)),
+)]
 pub async fn sign_in_options(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<KeyChallenge>,
@@ -123,6 +158,14 @@ pub async fn sign_in_options(
 
 /// `POST /api/auth/login/security-key`: the key's answer; a session on
 /// success.
+#[utoipa::path(
+    post,
+    path = "/api/auth/login/security-key",
+    tag = "security-keys",
+    request_body = KeySignIn,
+    security(()),
+    responses((status = 200, description = "Signed in", body = app::contract::account::Me)),
+)]
 pub async fn sign_in(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,

@@ -2,11 +2,11 @@
 //! what the marketing site received, its CRM state, the CRM's health, and
 //! re-sending failed posts. Administrators only.
 
-use crate::extract::ApiPath;
+use crate::extract::{ApiPath, ApiQuery};
 use app::contract::contact::{CrmStatus, Requeued, Submission, SubmissionPage};
 use app::ssr::contact::store;
 use app::ssr::contact::Kind;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::Json;
 use serde::Deserialize;
 
@@ -14,8 +14,9 @@ use crate::auth::AdminUser;
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
     search: Option<String>,
     /// The id of the last row of the previous page.
@@ -49,18 +50,32 @@ async fn list(
     }))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/admin/leads",
+    tag = "admin",
+    params(ListQuery),
+    responses((status = 200, body = SubmissionPage)),
+)]
 pub async fn leads(
     State(state): State<AppState>,
     _admin: AdminUser,
-    Query(query): Query<ListQuery>,
+    ApiQuery(query): ApiQuery<ListQuery>,
 ) -> Result<Json<SubmissionPage>, ApiError> {
     list(&state, Kind::Lead, query).await
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/admin/support-requests",
+    tag = "admin",
+    params(ListQuery),
+    responses((status = 200, body = SubmissionPage)),
+)]
 pub async fn support_requests(
     State(state): State<AppState>,
     _admin: AdminUser,
-    Query(query): Query<ListQuery>,
+    ApiQuery(query): ApiQuery<ListQuery>,
 ) -> Result<Json<SubmissionPage>, ApiError> {
     list(&state, Kind::Support, query).await
 }
@@ -77,6 +92,13 @@ fn kind_of(segment: &str) -> Result<Kind, ApiError> {
 
 /// `POST /api/admin/{leads|support-requests}/{id}/resend`: queues one
 /// failed post again.
+#[utoipa::path(
+    post,
+    path = "/api/admin/{kind}/{id}/resend",
+    tag = "admin",
+    params(("kind" = String, Path, description = "leads or support-requests"), ("id" = i64, Path, description = "The submission's id")),
+    responses((status = 200, body = Requeued)),
+)]
 pub async fn resend(
     State(state): State<AppState>,
     _admin: AdminUser,
@@ -94,6 +116,12 @@ pub async fn resend(
 }
 
 /// `POST /api/admin/crm/resend-failed`: queues every failed post again.
+#[utoipa::path(
+    post,
+    path = "/api/admin/crm/resend-failed",
+    tag = "admin",
+    responses((status = 200, body = Requeued)),
+)]
 pub async fn resend_all(
     State(state): State<AppState>,
     _admin: AdminUser,
@@ -108,6 +136,12 @@ pub async fn resend_all(
 
 /// `GET /api/admin/crm`: the CRM's health and how many posts are in each
 /// state.
+#[utoipa::path(
+    get,
+    path = "/api/admin/crm",
+    tag = "admin",
+    responses((status = 200, body = CrmStatus)),
+)]
 pub async fn crm(
     State(state): State<AppState>,
     _admin: AdminUser,

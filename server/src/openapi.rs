@@ -1,0 +1,300 @@
+//! The OpenAPI document of `/api` and `/v1`, served at
+//! `GET /api/openapi.json`. Schemas are derived from the contract types
+//! (`app::contract`, `ToSchema` in the server build); paths from the
+//! `#[utoipa::path]` attribute on each handler, beside the code they
+//! describe. Every failure answers with the one error body, so each
+//! operation gets it as its `default` response here rather than in
+//! seventy attributes; `routes::api_routes` and this document are checked
+//! against each other by a test.
+
+use std::sync::OnceLock;
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{ContentBuilder, RefOr, ResponseBuilder};
+use utoipa::{Modify, OpenApi, ToSchema};
+
+use app::contract::error::ErrorBody;
+use app::ssr::cookies;
+
+use crate::routes;
+
+/// Tally's REST API, as Google's client libraries and people read it.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Tally",
+        description = "Bills, payments, debts and subscriptions (`/api`), and long-running \
+operations in the `google.longrunning` shape (`/v1`). Send a personal API token as \
+`Authorization: Bearer tally_pat_…`, or use the browser session; a session's state-changing \
+requests also carry the `X-CSRF-Token` header. Every failure answers with a \
+`google.rpc.Status` body (`ErrorBody`).",
+        license(name = "AGPL-3.0-or-later", identifier = "AGPL-3.0-or-later"),
+    ),
+    paths(
+        routes::health::health,
+        routes::bills::list,
+        routes::bills::create,
+        routes::bills::reorder,
+        routes::bills::get,
+        routes::bills::update,
+        routes::bills::delete,
+        routes::bills::deactivate,
+        routes::bills::reactivate,
+        routes::bills::payments,
+        routes::bills::record_payment,
+        routes::bills::undo_payment,
+        routes::bills::flag_autopay_failure,
+        routes::bills::tracker,
+        routes::bills::spending,
+        routes::bills::catalog,
+        routes::data::export_csv,
+        routes::data::export_payments_csv,
+        routes::data::export_json,
+        routes::data::preview,
+        routes::data::import,
+        routes::preferences::get,
+        routes::preferences::set,
+        routes::operations::list,
+        routes::operations::list_for_user,
+        routes::operations::get,
+        routes::operations::delete,
+        routes::operations::cancel,
+        routes::operations::wait,
+        routes::operations::start_backup,
+        routes::operations::start_restore_check,
+        routes::operations::start_reencrypt_secrets,
+        routes::contact::config,
+        routes::contact::create_lead,
+        routes::contact::create_support,
+        routes::auth::csrf_token,
+        routes::auth::login,
+        routes::auth::login_second_factor,
+        routes::auth::totp_status,
+        routes::auth::totp_setup,
+        routes::auth::totp_disable,
+        routes::auth::totp_confirm,
+        routes::auth::logout,
+        routes::auth::logout_all,
+        routes::auth::me,
+        routes::auth::session,
+        routes::auth::change_password,
+        routes::api_tokens::list,
+        routes::api_tokens::create,
+        routes::api_tokens::revoke,
+        routes::registration::status,
+        routes::registration::register,
+        routes::security_keys::list,
+        routes::security_keys::register,
+        routes::security_keys::registration_options,
+        routes::security_keys::remove,
+        routes::security_keys::sign_in_options,
+        routes::security_keys::sign_in,
+        routes::profile::update,
+        routes::profile::privacy,
+        routes::profile::set_privacy,
+        routes::profile::sign_ins,
+        routes::admin::users,
+        routes::admin::disable,
+        routes::admin::enable,
+        routes::admin::reset_second_factor,
+        routes::admin::invitations,
+        routes::admin::invite,
+        routes::admin::revoke_invitation,
+        routes::submissions_admin::leads,
+        routes::submissions_admin::support_requests,
+        routes::submissions_admin::resend,
+        routes::submissions_admin::crm,
+        routes::submissions_admin::resend_all,
+        routes::admin::registration,
+        routes::admin::set_registration,
+        document,
+    ),
+    components(schemas(ErrorBody)),
+    modifiers(&Conventions),
+    security(("bearer" = []), ("session" = [])),
+)]
+pub struct ApiDoc;
+
+/// What holds for every operation: how callers authenticate, and the
+/// error body of every failure.
+struct Conventions;
+
+impl Modify for Conventions {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some("A personal API token (Profile → API tokens)."))
+                    .build(),
+            ),
+        );
+        components.add_security_scheme(
+            "session",
+            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
+                cookies::SESSION,
+                "The browser session; state-changing requests also send X-CSRF-Token.",
+            ))),
+        );
+        let error = ResponseBuilder::new()
+            .description("The failure, as a google.rpc.Status (the status code is in the body too)")
+            .content(
+                "application/json",
+                ContentBuilder::new()
+                    .schema(Some(RefOr::Ref(utoipa::openapi::Ref::from_schema_name(
+                        ErrorBody::name(),
+                    ))))
+                    .build(),
+            )
+            .build();
+        for item in openapi.paths.paths.values_mut() {
+            for operation in [
+                &mut item.get,
+                &mut item.put,
+                &mut item.post,
+                &mut item.delete,
+                &mut item.patch,
+            ]
+            .into_iter()
+            .flatten()
+            {
+                operation
+                    .responses
+                    .responses
+                    .entry("default".to_owned())
+                    .or_insert_with(|| RefOr::T(error.clone()));
+            }
+        }
+    }
+}
+
+/// The document as JSON, built once.
+fn json() -> &'static str {
+    static JSON: OnceLock<String> = OnceLock::new();
+    JSON.get_or_init(|| {
+        ApiDoc::openapi()
+            .to_json()
+            .unwrap_or_else(|error| format!(r#"{{"error":"{error}"}}"#))
+    })
+}
+
+/// `GET /api/openapi.json`: this document.
+#[utoipa::path(
+    get,
+    path = "/api/openapi.json",
+    tag = "meta",
+    security(()),
+    responses((status = 200, description = "The OpenAPI 3.1 document of this API", content_type = "application/json")),
+)]
+pub async fn document() -> Response {
+    (
+        StatusCode::OK,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        json(),
+    )
+        .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// `(METHOD, path)` of every operation in the document.
+    fn documented() -> BTreeSet<(String, String)> {
+        let doc = ApiDoc::openapi();
+        let mut all = BTreeSet::new();
+        for (path, item) in &doc.paths.paths {
+            for (method, operation) in [
+                ("GET", &item.get),
+                ("PUT", &item.put),
+                ("POST", &item.post),
+                ("DELETE", &item.delete),
+                ("PATCH", &item.patch),
+            ] {
+                if operation.is_some() {
+                    all.insert((method.to_owned(), path.clone()));
+                }
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn every_route_is_documented_and_every_documented_path_is_routed() {
+        let documented = documented();
+        let mut routed = BTreeSet::new();
+        for route in routes::api_routes(false) {
+            for method in route.methods {
+                // One axum route serves the methods of google.longrunning on
+                // `operations/{id}` and its `:cancel`/`:wait` verbs.
+                if route.path == "/v1/operations/{*name}" {
+                    let documented_as = match *method {
+                        "POST" => vec![
+                            "/v1/operations/{operation}:cancel",
+                            "/v1/operations/{operation}:wait",
+                        ],
+                        _ => vec!["/v1/operations/{operation}"],
+                    };
+                    for path in documented_as {
+                        routed.insert(((*method).to_owned(), path.to_owned()));
+                    }
+                } else {
+                    routed.insert(((*method).to_owned(), route.path.to_owned()));
+                }
+            }
+        }
+        let missing: Vec<_> = routed.difference(&documented).collect();
+        let extra: Vec<_> = documented.difference(&routed).collect();
+        assert!(missing.is_empty(), "routed but not documented: {missing:?}");
+        assert!(extra.is_empty(), "documented but not routed: {extra:?}");
+    }
+
+    #[test]
+    fn every_operation_answers_failures_with_the_error_body_and_names_its_schemas() {
+        let doc: serde_json::Value = serde_json::from_str(json()).unwrap();
+        assert_eq!(doc["openapi"].as_str().map(|v| &v[..2]), Some("3."));
+        let paths = doc["paths"].as_object().unwrap();
+        for (path, item) in paths {
+            for (method, operation) in item.as_object().unwrap() {
+                let default = &operation["responses"]["default"]["content"]["application/json"];
+                assert_eq!(
+                    default["schema"]["$ref"], "#/components/schemas/ErrorBody",
+                    "{method} {path}"
+                );
+            }
+        }
+        let schemas = doc["components"]["schemas"].as_object().unwrap();
+        for name in [
+            "BillForm",
+            "BillRecord",
+            "Tracker",
+            "Operation",
+            "LeadForm",
+            "Role",
+        ] {
+            assert!(schemas.contains_key(name), "no schema {name}");
+        }
+        // Domain types on the wire, not strings.
+        assert_eq!(
+            schemas["Role"]["enum"],
+            serde_json::json!(["user", "admin"])
+        );
+        // A public operation asks for no credentials; the rest for either.
+        assert_eq!(
+            paths["/api/leads"]["post"]["security"],
+            serde_json::json!([{}])
+        );
+        assert_eq!(
+            doc["security"],
+            serde_json::json!([{"bearer": []}, {"session": []}])
+        );
+    }
+}
