@@ -1,7 +1,6 @@
 //! The Tally server: configuration, telemetry, the Axum application and the
 //! command-line subcommands. `main.rs` only dispatches to these.
 
-pub mod auth;
 pub mod cli;
 pub mod client_ip;
 pub mod commands;

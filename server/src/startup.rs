@@ -44,8 +44,9 @@ use crate::middleware;
 use crate::middleware::edge::Edge;
 use crate::page_cache::PageCache;
 use crate::routes;
-use crate::state::{AppState, Services};
+use crate::state::{AppState, ServerState};
 use crate::static_assets::{self, StaticAssets};
+use app::ssr::services::Services;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartupError {
@@ -183,26 +184,29 @@ impl Application {
         let assets = StaticAssets::load(&pkg, settings.hash_files)
             .map_err(|source| StartupError::Assets { path: pkg, source })?;
         let router = router(
-            AppState::new(Services {
+            AppState::new(ServerState {
                 leptos_options: leptos_options(&settings),
-                settings: Arc::new(settings),
-                pool: pool.clone(),
-                db_health: Arc::new(db_health),
-                keyring,
-                sign_in_throttle: SignInThrottle::new(
-                    sign_in_attempts_per_minute,
-                    sign_in_account_burst,
-                )
-                .spawn_pruning(),
-                login_history: LoginHistory::new(Geolocator::new(settings_geolocation_url)),
-                security_keys,
-                form_rate_limit,
-                bot_check,
-                outbox,
-                write_gate,
-                submissions,
-                operations,
                 page_cache: PageCache::default(),
+                services: Arc::new(Services {
+                    public_base_url: settings.public_base_url.clone(),
+                    pool: pool.clone(),
+                    db_health: Arc::new(db_health),
+                    keyring,
+                    sign_in_throttle: SignInThrottle::new(
+                        sign_in_attempts_per_minute,
+                        sign_in_account_burst,
+                    )
+                    .spawn_pruning(),
+                    login_history: LoginHistory::new(Geolocator::new(settings_geolocation_url)),
+                    security_keys,
+                    form_rate_limit,
+                    bot_check,
+                    outbox,
+                    write_gate,
+                    submissions,
+                    operations,
+                }),
+                settings: Arc::new(settings),
             }),
             assets,
         );
@@ -332,8 +336,7 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
             .unwrap_or_default(),
     );
     let page_sources = sources.clone();
-    let page_pool = state.pool.clone();
-    let page_engine = state.operations.clone();
+    let page_services = state.services.clone();
     let router = routes::api_router(state.settings.diagnostics, cors(&settings))
         .route(
             "/api/fn/{*name}",
@@ -344,8 +347,7 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
             routes,
             move || {
                 provide_context(page_sources.clone());
-                provide_context(page_pool.clone());
-                provide_context(page_engine.clone());
+                provide_context(page_services.clone());
             },
             move || app::shell(leptos_options.clone()),
         )
@@ -383,17 +385,10 @@ async fn server_functions(
     axum::extract::State(state): axum::extract::State<AppState>,
     request: axum::extract::Request,
 ) -> axum::response::Response {
-    let pool = state.pool.clone();
-    let engine = state.operations.clone();
-    leptos_axum::handle_server_fns_with_context(
-        move || {
-            provide_context(pool.clone());
-            provide_context(engine.clone());
-        },
-        request,
-    )
-    .await
-    .into_response()
+    let services = state.services.clone();
+    leptos_axum::handle_server_fns_with_context(move || provide_context(services.clone()), request)
+        .await
+        .into_response()
 }
 
 /// Cross-origin access for `CORS_ORIGIN` only (preflight answered here);

@@ -6,9 +6,15 @@
 
 mod support;
 
+use app::contract::account::Me;
+use app::contract::admin::{
+    AccountAction, Invitation, Invite, Invited, RegistrationSetting, UserSummary,
+};
 use app::contract::bills::{BillList, BillRecord, Payment, Tracker};
+use app::contract::contact::{Requeued, SubmissionKind, SubmissionPage};
 use app::contract::error::ErrorBody;
 use app::domain::bill::BillForm;
+use app::domain::role::Role;
 use reqwest::Method;
 use serde_json::json;
 use support::browser::Browser;
@@ -211,4 +217,115 @@ async fn a_bill_is_added_changed_ended_restarted_reordered_and_deleted_through_s
         left[0].sort_order, 0,
         "the order set above stands: {left:?}"
     );
+}
+
+#[tokio::test]
+async fn admin_invites_and_changes_accounts_through_server_functions_as_rest_does() {
+    let (app, admin) = with_admin(&[]).await;
+
+    // An invitation: the link registers the account it names.
+    let response = post(
+        &admin,
+        "/api/fn/admin/invite",
+        json!({"request": Invite { email: Some("sam@example.com".into()), role: None }}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let invited: Invited = response.json().await.unwrap();
+    assert_eq!(
+        invited.invitation.role,
+        Role::User,
+        "a plain user by default"
+    );
+    let token = invited.link.split("invitation=").nth(1).unwrap().to_owned();
+    let pending: Vec<Invitation> = admin.get("/api/admin/invitations").await;
+    assert_eq!(pending.len(), 1);
+    let mut sam = Browser::open(&app.address).await;
+    let response = sam
+        .register(json!({"invitation": token, "email": "sam@example.com", "password": "a long enough passphrase"}))
+        .await;
+    assert_eq!(response.status(), 200);
+    let sam_id = sam.get::<Me>("/api/auth/me").await.user.id;
+
+    // Only administrators; and never without the CSRF token.
+    let response = post(
+        &sam,
+        "/api/fn/admin/change-account",
+        json!({"user": sam_id, "action": "disable"}),
+    )
+    .await;
+    assert_eq!(response.status(), 403);
+    let response = admin
+        .request_without_csrf(Method::POST, "/api/fn/admin/change-account")
+        .json(&json!({"user": sam_id, "action": "disable"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 403);
+    assert_eq!(sam.status(Method::GET, "/api/auth/me").await, 200);
+
+    // Disabling ends the account's session at once, as REST's does.
+    let response = post(
+        &admin,
+        "/api/fn/admin/change-account",
+        json!({"user": sam_id, "action": AccountAction::Disable}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(sam.status(Method::GET, "/api/auth/me").await, 401);
+    let users: Vec<UserSummary> = admin.get("/api/admin/users").await;
+    assert!(users.iter().any(|user| user.id == sam_id && user.disabled));
+
+    // Not one's own account (the field is named), nor a missing one.
+    let me = admin.get::<Me>("/api/auth/me").await.user.id;
+    let response = post(
+        &admin,
+        "/api/fn/admin/change-account",
+        json!({"user": me, "action": "disable"}),
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    assert_eq!(error.field_violations()[0].field, "disabled");
+    let response = post(
+        &admin,
+        "/api/fn/admin/change-account",
+        json!({"user": 9_999, "action": "enable"}),
+    )
+    .await;
+    assert_eq!(response.status(), 404);
+    let response = post(
+        &admin,
+        "/api/fn/admin/withdraw-invitation",
+        json!({"id": 9_999}),
+    )
+    .await;
+    assert_eq!(response.status(), 404);
+
+    // Open registration, read back by REST.
+    let response = post(
+        &admin,
+        "/api/fn/admin/set-registration",
+        json!({"setting": RegistrationSetting { open: true }}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let setting: RegistrationSetting = admin.get("/api/admin/registration").await;
+    assert!(setting.open);
+
+    // The forms' submissions: a page (GET), and nothing failed to re-send.
+    let page: SubmissionPage = admin
+        .get("/api/fn/admin/submissions?kind=lead&search=")
+        .await;
+    assert!(page.items.is_empty() && page.next_before.is_none());
+    let response = post(
+        &admin,
+        "/api/fn/admin/resend",
+        json!({"kind": SubmissionKind::Support, "id": 1}),
+    )
+    .await;
+    assert_eq!(response.status(), 404);
+    let response = post(&admin, "/api/fn/admin/resend", json!({"kind": "lead"})).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.json::<Requeued>().await.unwrap().queued, 0);
 }

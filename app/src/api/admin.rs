@@ -1,11 +1,18 @@
-//! Admin's reads: the users, the pending invitations and whether anyone
-//! may register. Server functions (GET) for administrators only, over the
-//! same services as `/api/admin/…`.
+//! Admin's server functions, for administrators only, over the same
+//! services as `/api/admin/…`: reads (GET) of the users, the pending
+//! invitations and whether anyone may register; writes (JSON through
+//! [`CsrfClient`]) that change an account, invite, withdraw an invitation
+//! and open or close registration; and the submissions of the public forms
+//! with their CRM state.
 
 use leptos::prelude::*;
-use leptos::server_fn::codec::GetUrl;
+use leptos::server_fn::codec::{GetUrl, Json};
 
-use crate::contract::admin::{Invitation, RegistrationSetting, UserSummary};
+use super::CsrfClient;
+use crate::contract::admin::{
+    AccountAction, Invitation, Invite, Invited, RegistrationSetting, UserSummary,
+};
+use crate::contract::contact::{CrmStatus, Requeued, SubmissionKind, SubmissionPage};
 use crate::contract::error::ErrorBody;
 #[cfg(feature = "ssr")]
 use crate::ssr::api_error::ApiError;
@@ -36,4 +43,70 @@ pub async fn get_registration() -> Result<RegistrationSetting, ErrorBody> {
         .await
         .map_err(ApiError::from)?;
     Ok(RegistrationSetting { open })
+}
+
+/// Disables, enables or resets the second factor of an account.
+#[server(prefix = "/api/fn", endpoint = "admin/change-account", input = Json, client = CsrfClient)]
+pub async fn change_account(user: i64, action: AccountAction) -> Result<(), ErrorBody> {
+    let admin = super::signed_in::administrator().await?;
+    Ok(crate::ssr::auth::admin::apply(&admin.pool, &admin.current(), user, action).await?)
+}
+
+/// A one-time invitation and its link (shown once).
+#[server(prefix = "/api/fn", endpoint = "admin/invite", input = Json, client = CsrfClient)]
+pub async fn invite_user(request: Invite) -> Result<Invited, ErrorBody> {
+    let admin = super::signed_in::administrator().await?;
+    Ok(crate::ssr::auth::admin::invite(&admin.services, &admin.current(), &request).await?)
+}
+
+/// Withdraws a pending invitation.
+#[server(prefix = "/api/fn", endpoint = "admin/withdraw-invitation", input = Json, client = CsrfClient)]
+pub async fn withdraw_invitation(id: i64) -> Result<(), ErrorBody> {
+    let admin = super::signed_in::administrator().await?;
+    Ok(crate::ssr::auth::admin::withdraw_invitation(&admin.pool, id).await?)
+}
+
+/// Opens registration to anyone who can reach this Tally, or closes it.
+#[server(prefix = "/api/fn", endpoint = "admin/set-registration", input = Json, client = CsrfClient)]
+pub async fn set_registration(
+    setting: RegistrationSetting,
+) -> Result<RegistrationSetting, ErrorBody> {
+    let admin = super::signed_in::administrator().await?;
+    crate::ssr::auth::invitations::set_open_registration(&admin.pool, setting.open)
+        .await
+        .map_err(ApiError::from)?;
+    Ok(setting)
+}
+
+/// One page of leads or support requests, newest first, below `before`.
+#[server(prefix = "/api/fn", endpoint = "admin/submissions", input = GetUrl)]
+pub async fn list_submissions(
+    kind: SubmissionKind,
+    search: String,
+    before: Option<i64>,
+) -> Result<SubmissionPage, ErrorBody> {
+    let admin = super::signed_in::administrator().await?;
+    let search = (!search.trim().is_empty()).then_some(search.as_str());
+    Ok(crate::ssr::contact::review::page(&admin.services, kind, search, None, before).await?)
+}
+
+/// The CRM's health and how many posts are in each state.
+#[server(prefix = "/api/fn", endpoint = "admin/crm", input = GetUrl)]
+pub async fn get_crm_status() -> Result<CrmStatus, ErrorBody> {
+    let admin = super::signed_in::administrator().await?;
+    Ok(crate::ssr::contact::review::crm_status(&admin.services).await?)
+}
+
+/// Queues one failed CRM post again (`id`), or every failed one (none).
+#[server(prefix = "/api/fn", endpoint = "admin/resend", input = Json, client = CsrfClient)]
+pub async fn resend_submissions(
+    kind: SubmissionKind,
+    id: Option<i64>,
+) -> Result<Requeued, ErrorBody> {
+    use crate::ssr::contact::review;
+    let admin = super::signed_in::administrator().await?;
+    Ok(match id {
+        Some(id) => review::resend(&admin.services, kind, id).await?,
+        None => review::resend_all(&admin.services).await?,
+    })
 }

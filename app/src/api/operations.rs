@@ -19,11 +19,9 @@ pub async fn list_operations(
     page_token: Option<String>,
 ) -> Result<OperationList, ErrorBody> {
     use crate::ssr::api_error::ApiError;
-    use crate::ssr::operations::{Engine, ListRequest, Record, Viewer};
+    use crate::ssr::operations::{ListRequest, Record, Viewer};
 
     let me = super::signed_in::signed_in().await?;
-    let engine = use_context::<std::sync::Arc<Engine>>()
-        .ok_or_else(|| ApiError::Internal("no operations engine in the server context".into()))?;
     let viewer = Viewer {
         user_id: me.user.id,
         admin: me.user.is_admin(),
@@ -34,7 +32,9 @@ pub async fn list_operations(
         page_size: Some(PAGE_SIZE),
         page_token,
     };
-    let page = engine
+    let page = me
+        .services
+        .operations
         .list(viewer, &request)
         .await
         .map_err(ApiError::from)?;

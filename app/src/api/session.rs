@@ -14,12 +14,11 @@ pub async fn current_session() -> Result<Session, ErrorBody> {
     use crate::ssr::auth::current;
     use leptos::server_fn::error::FromServerFnError;
 
-    let pool = use_context::<sqlx::SqlitePool>()
-        .ok_or_else(|| ErrorBody::new(500, "INTERNAL", "the database is not available"))?;
+    let services = crate::ssr::services::from_context()?;
     let headers: http::HeaderMap = leptos_axum::extract()
         .await
         .map_err(ErrorBody::from_server_fn_error)?;
-    let found = current::authenticate(&pool, &headers)
+    let found = current::authenticate(&services.pool, &headers)
         .await
         .map_err(|error| {
             tracing::error!(%error, "current session");

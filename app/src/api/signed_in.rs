@@ -1,34 +1,53 @@
-//! Who a server function serves: the database pool the server put in
-//! context and the user the request's session cookie (or API token) stands
-//! for, found by the same `authenticate` as the REST extractors. Server
-//! build only.
+//! Who a server function serves: the services the server put in context
+//! and the user the request's session cookie (or API token) stands for,
+//! found by the same `authenticate` as the REST extractors. Server build
+//! only.
 
-use leptos::prelude::use_context;
-use sqlx::SqlitePool;
+use std::sync::Arc;
 
 use crate::contract::account::User;
 use crate::ssr::api_error::ApiError;
-use crate::ssr::auth::current;
+use crate::ssr::auth::current::{self, Credential};
+use crate::ssr::auth::extractors::CurrentUser;
+use crate::ssr::services::{self, Services};
 
-/// A signed-in user and the pool to serve them from.
+/// A signed-in user, how they came, and the services to serve them with.
 pub struct SignedIn {
-    pub pool: SqlitePool,
+    pub services: Arc<Services>,
+    pub pool: sqlx::SqlitePool,
     pub user: User,
+    pub credential: Credential,
+}
+
+impl SignedIn {
+    /// Who is asking, as the services that check the credential take it
+    /// (some changes need a browser session, not an API token).
+    pub fn current(&self) -> CurrentUser {
+        CurrentUser {
+            user: self.user.clone(),
+            credential: self.credential.clone(),
+        }
+    }
+}
+
+/// The request's headers.
+pub async fn headers() -> Result<http::HeaderMap, ApiError> {
+    leptos_axum::extract()
+        .await
+        .map_err(|error| ApiError::Internal(format!("request headers: {error}")))
 }
 
 /// The signed-in user; `Unauthenticated` (401) when nobody is.
 pub async fn signed_in() -> Result<SignedIn, ApiError> {
-    let pool = use_context::<SqlitePool>()
-        .ok_or_else(|| ApiError::Internal("no database pool in the server context".into()))?;
-    let headers: http::HeaderMap = leptos_axum::extract()
-        .await
-        .map_err(|error| ApiError::Internal(format!("request headers: {error}")))?;
-    let found = current::authenticate(&pool, &headers)
+    let services = services::from_context()?;
+    let found = current::authenticate(&services.pool, &headers().await?)
         .await?
         .ok_or(ApiError::Unauthenticated)?;
     Ok(SignedIn {
-        pool,
+        pool: services.pool.clone(),
+        services,
         user: found.user,
+        credential: found.credential,
     })
 }
 

@@ -1,5 +1,6 @@
-use crate::api;
-use crate::contract::contact::{CrmState, CrmStatus, Requeued, SubmissionPage};
+use crate::api::admin::{get_crm_status, list_submissions, resend_submissions};
+use crate::api::{self, ApiFailure};
+use crate::contract::contact::{CrmState, SubmissionKind};
 use crate::domain::timestamp;
 use leptos::prelude::*;
 
@@ -8,32 +9,30 @@ use leptos::prelude::*;
 /// and re-sending failed posts.
 #[component]
 pub fn Submissions() -> impl IntoView {
-    let kind = RwSignal::new("leads");
+    let kind = RwSignal::new(SubmissionKind::Lead);
     let search = RwSignal::new(String::new());
     // Paging: the id the current page starts below (None: the newest).
     let before = RwSignal::new(None::<i64>);
     let error = RwSignal::new(None::<String>);
     let rows = api::BrowserResource::new(move || {
-        let mut path = format!(
-            "/api/admin/{}?search={}",
-            kind.get(),
-            percent_encode(&search.get())
-        );
-        if let Some(id) = before.get() {
-            path.push_str(&format!("&before={id}"));
+        let (kind, search, before) = (kind.get(), search.get(), before.get());
+        async move {
+            list_submissions(kind, search, before)
+                .await
+                .map_err(ApiFailure::from)
         }
-        async move { api::get_json::<SubmissionPage>(&path).await }
     });
-    let crm = api::BrowserResource::new(|| api::get_json::<CrmStatus>("/api/admin/crm"));
-    let post = move |path: String| {
+    let crm =
+        api::BrowserResource::new(|| async { get_crm_status().await.map_err(ApiFailure::from) });
+    let resend = move |kind: SubmissionKind, id: Option<i64>| {
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, Requeued>("POST", &path, &serde_json::json!({})).await {
+            match resend_submissions(kind, id).await {
                 Ok(_) => {
                     error.set(None);
                     rows.refetch();
                     crm.refetch();
                 }
-                Err(failure) => error.set(Some(failure.message())),
+                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
             }
         });
     };
@@ -52,11 +51,11 @@ pub fn Submissions() -> impl IntoView {
                 })}
             </p>
             <div class="actions">
-                <button type="button" class="button button--quiet" aria-pressed=move || (kind.get() == "leads").to_string()
-                    on:click=move |_| { kind.set("leads"); before.set(None); }>"Leads"</button>
-                <button type="button" class="button button--quiet" aria-pressed=move || (kind.get() == "support-requests").to_string()
-                    on:click=move |_| { kind.set("support-requests"); before.set(None); }>"Support requests"</button>
-                <button type="button" class="button button--quiet" on:click=move |_| post("/api/admin/crm/resend-failed".into())>
+                <button type="button" class="button button--quiet" aria-pressed=move || (kind.get() == SubmissionKind::Lead).to_string()
+                    on:click=move |_| { kind.set(SubmissionKind::Lead); before.set(None); }>"Leads"</button>
+                <button type="button" class="button button--quiet" aria-pressed=move || (kind.get() == SubmissionKind::Support).to_string()
+                    on:click=move |_| { kind.set(SubmissionKind::Support); before.set(None); }>"Support requests"</button>
+                <button type="button" class="button button--quiet" on:click=move |_| resend(kind.get_untracked(), None)>
                     "Re-send all failed"
                 </button>
             </div>
@@ -72,7 +71,7 @@ pub fn Submissions() -> impl IntoView {
                         <tr>
                             <th scope="col">"Received (UTC)"</th>
                             <th scope="col">"From"</th>
-                            <th scope="col">{move || if kind.get() == "leads" { "Company" } else { "Subject" }}</th>
+                            <th scope="col">{move || if kind.get() == SubmissionKind::Lead { "Company" } else { "Subject" }}</th>
                             <th scope="col">"Message"</th>
                             <th scope="col">"CRM"</th>
                         </tr>
@@ -80,7 +79,7 @@ pub fn Submissions() -> impl IntoView {
                     <tbody>
                         {move || rows.get().and_then(Result::ok).map(|page| page.items).unwrap_or_default().into_iter().map(|row| {
                             let failed = row.crm_state == CrmState::Failed;
-                            let path = format!("/api/admin/{}/{}/resend", kind.get_untracked(), row.id);
+                            let (row_kind, id) = (kind.get_untracked(), row.id);
                             view! {
                                 <tr>
                                     <td>{timestamp::minute(&row.created_at)}</td>
@@ -91,10 +90,8 @@ pub fn Submissions() -> impl IntoView {
                                         {row.crm_state.as_str()}
                                         {row.crm_last_error.clone().map(|e| view! { <br/> <span class="hint">{e}</span> })}
                                         <Show when=move || failed>
-                                            <button type="button" class="button button--quiet" on:click={
-                                                let path = path.clone();
-                                                move |_| post(path.clone())
-                                            }>"Re-send"</button>
+                                            <button type="button" class="button button--quiet"
+                                                on:click=move |_| resend(row_kind, Some(id))>"Re-send"</button>
                                         </Show>
                                     </td>
                                 </tr>
@@ -113,16 +110,4 @@ pub fn Submissions() -> impl IntoView {
             </div>
         </section>
     }
-}
-
-/// Percent-encodes a search term for a query string.
-fn percent_encode(text: &str) -> String {
-    text.bytes()
-        .map(|byte| match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (byte as char).to_string()
-            }
-            _ => format!("%{byte:02X}"),
-        })
-        .collect()
 }

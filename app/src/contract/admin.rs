@@ -62,3 +62,15 @@ pub struct Invited {
 pub struct RegistrationSetting {
     pub open: bool,
 }
+
+/// What an administrator does to an account (`POST
+/// /api/admin/users/{id}/disable`, `…/enable`, `…/reset-second-factor`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum AccountAction {
+    /// Ends their sessions; not one's own account.
+    Disable,
+    Enable,
+    /// Removes TOTP and security keys (from a browser session only).
+    ResetSecondFactor,
+}

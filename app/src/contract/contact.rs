@@ -26,6 +26,24 @@ pub struct Created {
 }
 
 /// Where a submission stands with the CRM.
+/// Which public form a submission came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SubmissionKind {
+    Lead,
+    Support,
+}
+
+impl SubmissionKind {
+    /// Its segment in `/api/admin/{leads|support-requests}`.
+    pub fn path_segment(self) -> &'static str {
+        match self {
+            Self::Lead => "leads",
+            Self::Support => "support-requests",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[cfg_attr(feature = "ssr", derive(sqlx::Type))]

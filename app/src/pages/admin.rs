@@ -1,9 +1,12 @@
 use crate::api::account::get_me;
-use crate::api::admin::{get_registration, list_invitations, list_users};
-use crate::api::{self, ApiFailure};
+use crate::api::admin::{
+    change_account, get_registration, invite_user, list_invitations, list_users, set_registration,
+    withdraw_invitation,
+};
+use crate::api::ApiFailure;
 use crate::components::maintenance::Maintenance;
 use crate::components::submissions::Submissions;
-use crate::contract::admin::{Invitation, Invite, Invited, RegistrationSetting, UserSummary};
+use crate::contract::admin::{AccountAction, Invitation, Invite, RegistrationSetting, UserSummary};
 use crate::domain::role::Role;
 use crate::domain::timestamp;
 use leptos::ev::SubmitEvent;
@@ -92,61 +95,57 @@ fn AdminPanel(
             }
         });
     };
-    let act = move |path: String, done: &'static str| {
+    let act = move |user: i64, action: AccountAction, done: &'static str| {
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, serde_json::Value>("POST", &path, &serde_json::json!({}))
-                .await
-            {
-                Ok(_) => {
+            match change_account(user, action).await {
+                Ok(()) => {
                     error.set(None);
                     status.set(Some(done.to_owned()));
                     reload_users();
                 }
-                Err(failure) => error.set(Some(failure.message())),
+                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
             }
         });
     };
     let invite = move |event: SubmitEvent| {
         event.prevent_default();
         let email = invite_email.get_untracked().trim().to_owned();
-        let body = Invite {
+        let request = Invite {
             email: (!email.is_empty()).then_some(email),
             role: Some(invite_role.get_untracked()),
         };
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, Invited>("POST", "/api/admin/invitations", &body).await {
+            match invite_user(request).await {
                 Ok(made) => {
                     error.set(None);
-                    new_link.set(made.map(|m| m.link));
+                    new_link.set(Some(made.link));
                     invite_email.set(String::new());
                     reload_invitations();
                 }
-                Err(failure) => error.set(Some(failure.message())),
+                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
             }
         });
     };
     let withdraw = move |id: i64| {
         leptos::task::spawn_local(async move {
-            match api::delete(&format!("/api/admin/invitations/{id}")).await {
+            match withdraw_invitation(id).await {
                 Ok(()) => reload_invitations(),
-                Err(failure) => error.set(Some(failure.message())),
+                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
             }
         });
     };
     let set_open = move |ev| {
-        let body = RegistrationSetting {
+        let setting = RegistrationSetting {
             open: event_target_checked(&ev),
         };
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, RegistrationSetting>("PUT", "/api/admin/registration", &body)
-                .await
-            {
-                Ok(_) => status.set(Some(if body.open {
+            match set_registration(setting).await {
+                Ok(setting) => status.set(Some(if setting.open {
                     "Anyone who can reach this Tally may now create an account.".to_owned()
                 } else {
                     "Accounts are by invitation only.".to_owned()
                 })),
-                Err(failure) => error.set(Some(failure.message())),
+                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
             }
         });
     };
@@ -192,14 +191,14 @@ fn AdminPanel(
                                     <td class="actions">
                                         {if user.disabled {
                                             view! { <button type="button" class="button button--quiet" aria-label=format!("Enable {email}")
-                                                on:click=move |_| act(format!("/api/admin/users/{id}/enable"), "Account enabled.")>"Enable"</button> }.into_any()
+                                                on:click=move |_| act(id, AccountAction::Enable, "Account enabled.")>"Enable"</button> }.into_any()
                                         } else {
                                             view! { <button type="button" class="button button--quiet" aria-label=format!("Disable {email}") hidden=is_me
-                                                on:click=move |_| act(format!("/api/admin/users/{id}/disable"), "Account disabled; its sessions ended.")>"Disable"</button> }.into_any()
+                                                on:click=move |_| act(id, AccountAction::Disable, "Account disabled; its sessions ended.")>"Disable"</button> }.into_any()
                                         }}
                                         {has_factor.then(|| view! {
                                             <button type="button" class="button button--quiet" aria-label=format!("Reset second factor of {}", user.email)
-                                                on:click=move |_| act(format!("/api/admin/users/{id}/reset-second-factor"), "Second factor removed; they can sign in with their password and set it up again.")>
+                                                on:click=move |_| act(id, AccountAction::ResetSecondFactor, "Second factor removed; they can sign in with their password and set it up again.")>
                                                 "Reset second factor"
                                             </button>
                                         })}

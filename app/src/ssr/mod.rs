@@ -17,5 +17,6 @@ pub mod migrate;
 pub mod operations;
 pub mod preferences;
 pub mod secrets;
+pub mod services;
 pub mod settings;
 pub mod write_gate;

@@ -1,18 +1,19 @@
 //! `/api/admin/…`: users, invitations and open registration. Every handler
 //! takes `AdminUser`, so the role is checked on the server.
 
-use app::contract::admin::{Invitation, Invite, Invited, RegistrationSetting, UserSummary};
-use app::domain::role::Role;
+use app::contract::admin::{
+    AccountAction, Invitation, Invite, Invited, RegistrationSetting, UserSummary,
+};
 use app::ssr::auth::admin;
 use app::ssr::auth::invitations;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 
-use crate::auth::AdminUser;
 use crate::extract::{ApiJson, ApiPath};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
+use app::ssr::auth::extractors::AdminUser;
 
 #[utoipa::path(
     get,
@@ -25,10 +26,6 @@ pub async fn users(
     _admin: AdminUser,
 ) -> Result<Json<Vec<UserSummary>>, ApiError> {
     Ok(Json(admin::list(&state.pool).await?))
-}
-
-fn user_not_found(id: i64) -> ApiError {
-    ApiError::NotFound(format!("no user {id}"))
 }
 
 /// `POST /api/admin/users/{id}/disable`: also ends their sessions.
@@ -44,12 +41,8 @@ pub async fn disable(
     AdminUser(admin): AdminUser,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
-    if admin::set_disabled(&state.pool, admin.user.id, id, true).await? {
-        tracing::info!(user = id, by = admin.user.id, "account disabled");
-        Ok(StatusCode::NO_CONTENT)
-    } else {
-        Err(user_not_found(id))
-    }
+    admin::apply(&state.pool, &admin, id, AccountAction::Disable).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// `POST /api/admin/users/{id}/enable`.
@@ -65,11 +58,8 @@ pub async fn enable(
     AdminUser(admin): AdminUser,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
-    if admin::set_disabled(&state.pool, admin.user.id, id, false).await? {
-        Ok(StatusCode::NO_CONTENT)
-    } else {
-        Err(user_not_found(id))
-    }
+    admin::apply(&state.pool, &admin, id, AccountAction::Enable).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// `POST /api/admin/users/{id}/reset-second-factor`: from a browser
@@ -87,13 +77,8 @@ pub async fn reset_second_factor(
     AdminUser(admin): AdminUser,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
-    let admin = admin.browser_session()?;
-    if admin::reset_second_factor(&state.pool, id).await? {
-        tracing::info!(user = id, by = admin.user.id, "second factor reset");
-        Ok(StatusCode::NO_CONTENT)
-    } else {
-        Err(user_not_found(id))
-    }
+    admin::apply(&state.pool, &admin, id, AccountAction::ResetSecondFactor).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 #[utoipa::path(
@@ -122,21 +107,8 @@ pub async fn invite(
     AdminUser(admin): AdminUser,
     ApiJson(body): ApiJson<Invite>,
 ) -> Result<(StatusCode, Json<Invited>), ApiError> {
-    let made = invitations::create(
-        &state.pool,
-        Some(admin.user.id),
-        body.email.as_deref(),
-        body.role.unwrap_or(Role::User),
-    )
-    .await?;
-    let link = state.settings.invitation_link(&made.token);
-    Ok((
-        StatusCode::CREATED,
-        Json(Invited {
-            link,
-            invitation: made.invitation,
-        }),
-    ))
+    let invited = admin::invite(&state, &admin, &body).await?;
+    Ok((StatusCode::CREATED, Json(invited)))
 }
 
 /// `DELETE /api/admin/invitations/{id}`.
@@ -152,11 +124,8 @@ pub async fn revoke_invitation(
     _admin: AdminUser,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
-    if invitations::revoke(&state.pool, id).await? {
-        Ok(StatusCode::NO_CONTENT)
-    } else {
-        Err(ApiError::NotFound(format!("no invitation {id}")))
-    }
+    admin::withdraw_invitation(&state.pool, id).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 #[utoipa::path(

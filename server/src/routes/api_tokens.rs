@@ -7,10 +7,10 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 
-use crate::auth::{BrowserSession, CurrentUser};
 use crate::extract::{ApiJson, ApiPath};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
+use app::ssr::auth::extractors::{BrowserSession, CurrentUser};
 
 #[utoipa::path(
     get,

@@ -16,12 +16,13 @@ use app::ssr::auth::token::random_token;
 use app::ssr::auth::users;
 use app::ssr::auth::{api_tokens, sessions, totp};
 
-use crate::auth::{BrowserSession, Credential, CurrentUser};
 use crate::client_ip::ClientIp;
 use crate::extract::ApiJson;
 use crate::session_answer::{signed_in_response, signed_out, user_agent};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
+use app::ssr::auth::current::Credential;
+use app::ssr::auth::extractors::{BrowserSession, CurrentUser};
 use app::ssr::cookies;
 
 const CSRF_MAX_AGE: i64 = 30 * 24 * 3600;

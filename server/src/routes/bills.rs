@@ -18,10 +18,10 @@ use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::Json;
 
-use crate::auth::CurrentUser;
 use crate::extract::{ApiBytes, ApiJson, ApiPath, ApiQuery};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
+use app::ssr::auth::extractors::CurrentUser;
 
 /// The signed-in user's bill named by the path's `{id}`; anyone else's,
 /// or none, answers 404.

@@ -13,10 +13,10 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
-use crate::auth::CurrentUser;
 use crate::extract::ApiBytes;
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
+use app::ssr::auth::extractors::CurrentUser;
 
 /// The largest file an import takes: 1 MiB.
 pub const MAX_IMPORT: usize = 1024 * 1024;

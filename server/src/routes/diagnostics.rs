@@ -9,8 +9,8 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 
 use super::{route, ApiRoute};
-use crate::auth::AdminUser;
 use app::ssr::api_error::ApiError;
+use app::ssr::auth::extractors::AdminUser;
 
 const MAX_SLOW_MS: u64 = 20_000;
 

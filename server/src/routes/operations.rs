@@ -25,10 +25,10 @@ use app::contract::operations::{
 
 use app::ssr::operations::{proto_json, Job, ListRequest, Record, Viewer};
 
-use crate::auth::{AdminUser, CurrentUser};
 use crate::extract::{ApiBytes, ApiQuery};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
+use app::ssr::auth::extractors::{AdminUser, CurrentUser};
 
 fn viewer(current: &CurrentUser) -> Viewer {
     Viewer {

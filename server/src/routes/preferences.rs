@@ -7,10 +7,10 @@ use axum::Json;
 use app::contract::preferences::{Preferences, UpdatePreferences};
 use app::ssr::preferences;
 
-use crate::auth::CurrentUser;
 use crate::extract::ApiJson;
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
+use app::ssr::auth::extractors::CurrentUser;
 
 #[utoipa::path(
     get,

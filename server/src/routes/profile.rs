@@ -7,11 +7,11 @@ use axum::Json;
 use app::contract::account::{Me, PrivacySettings, SignInRecord, UpdateProfile};
 use app::ssr::auth::{geolocation, users};
 
-use crate::auth::{BrowserSession, CurrentUser};
 use crate::client_ip::ClientIp;
 use crate::extract::ApiJson;
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
+use app::ssr::auth::extractors::{BrowserSession, CurrentUser};
 
 /// `PUT /api/profile`: name and email. A new email needs the current
 /// password, so a borrowed session cannot take over the account; and a

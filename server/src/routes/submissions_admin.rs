@@ -3,16 +3,16 @@
 //! re-sending failed posts. Administrators only.
 
 use crate::extract::{ApiPath, ApiQuery};
-use app::contract::contact::{CrmStatus, Requeued, Submission, SubmissionPage};
-use app::ssr::contact::store;
+use app::contract::contact::{CrmStatus, Requeued, SubmissionPage};
+use app::ssr::contact::review;
 use app::ssr::contact::Kind;
 use axum::extract::State;
 use axum::Json;
 use serde::Deserialize;
 
-use crate::auth::AdminUser;
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
+use app::ssr::auth::extractors::AdminUser;
 
 #[derive(Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
@@ -29,25 +29,16 @@ async fn list(
     kind: Kind,
     query: ListQuery,
 ) -> Result<Json<SubmissionPage>, ApiError> {
-    let page_size = query.page_size.unwrap_or(25);
-    if !(1..=200).contains(&page_size) {
-        return Err(ApiError::invalid("pageSize: use 1 to 200"));
-    }
-    let rows: Vec<Submission> = store::list(
-        &state.pool,
-        kind,
-        query.search.as_deref(),
-        page_size,
-        query.before,
-    )
-    .await?;
-    let next = (rows.len() as i64 == page_size)
-        .then(|| rows.last().map(|row| row.id))
-        .flatten();
-    Ok(Json(SubmissionPage {
-        items: rows,
-        next_before: next,
-    }))
+    Ok(Json(
+        review::page(
+            state,
+            kind,
+            query.search.as_deref(),
+            query.page_size,
+            query.before,
+        )
+        .await?,
+    ))
 }
 
 #[utoipa::path(
@@ -105,14 +96,7 @@ pub async fn resend(
     ApiPath((segment, id)): ApiPath<(String, i64)>,
 ) -> Result<Json<Requeued>, ApiError> {
     let kind = kind_of(&segment)?;
-    let queued = store::resend_failed(&state.pool, kind, Some(id)).await?;
-    if queued == 0 {
-        return Err(ApiError::NotFound(format!(
-            "no failed CRM post at /api/admin/{segment}/{id}"
-        )));
-    }
-    state.outbox.wake();
-    Ok(Json(Requeued { queued }))
+    Ok(Json(review::resend(&state, kind, id).await?))
 }
 
 /// `POST /api/admin/crm/resend-failed`: queues every failed post again.
@@ -126,12 +110,7 @@ pub async fn resend_all(
     State(state): State<AppState>,
     _admin: AdminUser,
 ) -> Result<Json<Requeued>, ApiError> {
-    let mut queued = 0;
-    for kind in Kind::ALL {
-        queued += store::resend_failed(&state.pool, kind, None).await?;
-    }
-    state.outbox.wake();
-    Ok(Json(Requeued { queued }))
+    Ok(Json(review::resend_all(&state).await?))
 }
 
 /// `GET /api/admin/crm`: the CRM's health and how many posts are in each
@@ -146,9 +125,5 @@ pub async fn crm(
     State(state): State<AppState>,
     _admin: AdminUser,
 ) -> Result<Json<CrmStatus>, ApiError> {
-    let counts = store::crm_counts(&state.pool).await?.into_iter().collect();
-    Ok(Json(CrmStatus {
-        health: state.outbox.health(),
-        counts,
-    }))
+    Ok(Json(review::crm_status(&state).await?))
 }

@@ -1,11 +1,79 @@
 //! What an administrator does to other accounts: list them, disable and
-//! re-enable them, and reset a lost second factor.
+//! re-enable them, reset a lost second factor, and invite people. The
+//! functions taking the acting administrator ([`CurrentUser`]) hold the
+//! rules the REST routes and the Admin page's server functions share.
 
 use sqlx::SqlitePool;
 
-use super::AuthError;
+use super::extractors::CurrentUser;
+use super::{invitations, AuthError};
+use crate::contract::admin::{AccountAction, Invite, Invited};
+use crate::domain::role::Role;
+use crate::ssr::api_error::ApiError;
+use crate::ssr::services::Services;
 
 pub use crate::contract::admin::UserSummary;
+
+/// Applies `action` to the account `user_id`, as `admin`. Resetting a
+/// second factor takes a browser session, like every change to second
+/// factors: an administrator's API token must not strip another account's.
+pub async fn apply(
+    pool: &SqlitePool,
+    admin: &CurrentUser,
+    user_id: i64,
+    action: AccountAction,
+) -> Result<(), ApiError> {
+    let found = match action {
+        AccountAction::Disable => set_disabled(pool, admin.user.id, user_id, true).await?,
+        AccountAction::Enable => set_disabled(pool, admin.user.id, user_id, false).await?,
+        AccountAction::ResetSecondFactor => {
+            admin.clone().browser_session()?;
+            reset_second_factor(pool, user_id).await?
+        }
+    };
+    if !found {
+        return Err(ApiError::NotFound(format!("no user {user_id}")));
+    }
+    match action {
+        AccountAction::Disable => {
+            tracing::info!(user = user_id, by = admin.user.id, "account disabled");
+        }
+        AccountAction::ResetSecondFactor => {
+            tracing::info!(user = user_id, by = admin.user.id, "second factor reset");
+        }
+        AccountAction::Enable => {}
+    }
+    Ok(())
+}
+
+/// A one-time invitation (a plain user unless `role` says otherwise) and
+/// its link, shown once.
+pub async fn invite(
+    services: &Services,
+    admin: &CurrentUser,
+    request: &Invite,
+) -> Result<Invited, ApiError> {
+    let made = invitations::create(
+        &services.pool,
+        Some(admin.user.id),
+        request.email.as_deref(),
+        request.role.unwrap_or(Role::User),
+    )
+    .await?;
+    Ok(Invited {
+        link: services.invitation_link(&made.token),
+        invitation: made.invitation,
+    })
+}
+
+/// Withdraws a pending invitation.
+pub async fn withdraw_invitation(pool: &SqlitePool, id: i64) -> Result<(), ApiError> {
+    if invitations::revoke(pool, id).await? {
+        Ok(())
+    } else {
+        Err(ApiError::NotFound(format!("no invitation {id}")))
+    }
+}
 
 pub async fn list(pool: &SqlitePool) -> Result<Vec<UserSummary>, AuthError> {
     Ok(sqlx::query_as(

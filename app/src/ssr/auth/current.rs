@@ -9,6 +9,9 @@ use super::users::User;
 use super::{api_tokens, sessions, AuthError};
 use crate::ssr::cookies;
 
+/// Why a token was refused, so a script's author knows what to do instead.
+pub const TOKEN_REFUSED: &str = "an API token cannot do this: making tokens and changing the password, email or second factors need a signed-in browser session";
+
 /// How the request authenticated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Credential {

@@ -1,10 +1,12 @@
 //! Accounts: users, password hashing, hashed sessions, personal API tokens
-//! and sign-in throttling. The HTTP side (cookies, CSRF, extractors) is in
-//! the server crate.
+//! and sign-in throttling, and who is asking (`current`, `extractors`). The
+//! rest of the HTTP side (the CSRF check, the routes) is in the server
+//! crate.
 
 pub mod admin;
 pub mod api_tokens;
 pub mod current;
+pub mod extractors;
 pub mod geolocation;
 pub mod invitations;
 pub mod login_history;

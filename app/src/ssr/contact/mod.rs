@@ -7,16 +7,13 @@ pub mod crm;
 pub mod group_commit;
 pub mod outbox;
 pub mod rate_limit;
+pub mod review;
 pub mod store;
 
-/// Which table a submission lives in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Kind {
-    Lead,
-    Support,
-}
+/// Which form a submission came from (the contract's `SubmissionKind`).
+pub use crate::contract::contact::SubmissionKind as Kind;
 
+/// Which table a submission lives in.
 impl Kind {
     pub const ALL: [Self; 2] = [Self::Lead, Self::Support];
 

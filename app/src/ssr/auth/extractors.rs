@@ -1,16 +1,17 @@
-//! Who is asking: the session cookie (browsers) or a personal API token
-//! (`Authorization: Bearer …`, programmatic clients).
+//! The REST routes' extractors of who is asking (the session cookie or a
+//! personal API token, through [`current::authenticate`]): any router
+//! whose state yields the app's [`Services`] can use them. Server functions
+//! ask the same question through `api::signed_in`.
 
-use axum::extract::FromRequestParts;
+use std::sync::Arc;
+
+use axum::extract::{FromRef, FromRequestParts};
 use axum::http::request::Parts;
 
-use app::ssr::auth::current;
-use app::ssr::auth::users::User;
-
-use crate::state::AppState;
-use app::ssr::api_error::ApiError;
-
-pub use app::ssr::auth::current::Credential;
+use super::current::{self, Credential, TOKEN_REFUSED};
+use super::users::User;
+use crate::ssr::api_error::ApiError;
+use crate::ssr::services::Services;
 
 /// The signed-in user; extracting it answers 401 when nobody is.
 #[derive(Clone, Debug)]
@@ -47,17 +48,16 @@ impl CurrentUser {
     }
 }
 
-/// Why a token was refused, so a script's author knows what to do instead.
-pub const TOKEN_REFUSED: &str = "an API token cannot do this: making tokens and changing the password, email or second factors need a signed-in browser session";
-
-impl FromRequestParts<AppState> for CurrentUser {
+impl<S> FromRequestParts<S> for CurrentUser
+where
+    Arc<Services>: FromRef<S>,
+    S: Send + Sync,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
-        match current::authenticate(&state.pool, &parts.headers).await? {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let services = Arc::<Services>::from_ref(state);
+        match current::authenticate(&services.pool, &parts.headers).await? {
             Some(found) => Ok(Self {
                 user: found.user,
                 credential: found.credential,
@@ -67,26 +67,28 @@ impl FromRequestParts<AppState> for CurrentUser {
     }
 }
 
-impl FromRequestParts<AppState> for BrowserSession {
+impl<S> FromRequestParts<S> for BrowserSession
+where
+    Arc<Services>: FromRef<S>,
+    S: Send + Sync,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         CurrentUser::from_request_parts(parts, state)
             .await?
             .browser_session()
     }
 }
 
-impl FromRequestParts<AppState> for AdminUser {
+impl<S> FromRequestParts<S> for AdminUser
+where
+    Arc<Services>: FromRef<S>,
+    S: Send + Sync,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let current = CurrentUser::from_request_parts(parts, state).await?;
         if current.user.is_admin() {
             Ok(Self(current))

@@ -1,0 +1,66 @@
+//! What Admin does with the submissions: page through them (newest first,
+//! searchable), see the CRM's health, and queue failed posts again. The
+//! rules shared by `/api/admin/{leads|support-requests|crm}…` and the Admin
+//! page's server functions.
+
+use super::{store, Kind};
+use crate::contract::contact::{CrmStatus, Requeued, SubmissionPage};
+use crate::ssr::api_error::ApiError;
+use crate::ssr::services::Services;
+
+/// Rows a page holds when the caller does not say.
+pub const DEFAULT_PAGE_SIZE: i64 = 25;
+
+/// One page of `kind`, below the id `before` when given.
+pub async fn page(
+    services: &Services,
+    kind: Kind,
+    search: Option<&str>,
+    page_size: Option<i64>,
+    before: Option<i64>,
+) -> Result<SubmissionPage, ApiError> {
+    let page_size = page_size.unwrap_or(DEFAULT_PAGE_SIZE);
+    if !(1..=200).contains(&page_size) {
+        return Err(ApiError::invalid("pageSize: use 1 to 200"));
+    }
+    let items = store::list(&services.pool, kind, search, page_size, before).await?;
+    let next_before = (items.len() as i64 == page_size)
+        .then(|| items.last().map(|row| row.id))
+        .flatten();
+    Ok(SubmissionPage { items, next_before })
+}
+
+/// Queues one failed CRM post again; 404 when `id` has none.
+pub async fn resend(services: &Services, kind: Kind, id: i64) -> Result<Requeued, ApiError> {
+    let queued = store::resend_failed(&services.pool, kind, Some(id)).await?;
+    if queued == 0 {
+        return Err(ApiError::NotFound(format!(
+            "no failed CRM post at /api/admin/{}/{id}",
+            kind.path_segment()
+        )));
+    }
+    services.outbox.wake();
+    Ok(Requeued { queued })
+}
+
+/// Queues every failed CRM post again.
+pub async fn resend_all(services: &Services) -> Result<Requeued, ApiError> {
+    let mut queued = 0;
+    for kind in Kind::ALL {
+        queued += store::resend_failed(&services.pool, kind, None).await?;
+    }
+    services.outbox.wake();
+    Ok(Requeued { queued })
+}
+
+/// The CRM's health and how many posts are in each state.
+pub async fn crm_status(services: &Services) -> Result<CrmStatus, ApiError> {
+    let counts = store::crm_counts(&services.pool)
+        .await?
+        .into_iter()
+        .collect();
+    Ok(CrmStatus {
+        health: services.outbox.health(),
+        counts,
+    })
+}
