@@ -6,13 +6,15 @@
 
 mod support;
 
-use app::contract::account::Me;
+use app::contract::account::{Me, PrivacySettings};
 use app::contract::admin::{
     AccountAction, Invitation, Invite, Invited, RegistrationSetting, UserSummary,
 };
 use app::contract::bills::{BillList, BillRecord, Payment, Tracker};
 use app::contract::contact::{Requeued, SubmissionKind, SubmissionPage};
 use app::contract::error::ErrorBody;
+use app::contract::preferences::Preferences;
+use app::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
 use app::domain::bill::BillForm;
 use app::domain::role::Role;
 use reqwest::Method;
@@ -328,4 +330,87 @@ async fn admin_invites_and_changes_accounts_through_server_functions_as_rest_doe
     let response = post(&admin, "/api/fn/admin/resend", json!({"kind": "lead"})).await;
     assert_eq!(response.status(), 200);
     assert_eq!(response.json::<Requeued>().await.unwrap().queued, 0);
+}
+
+#[tokio::test]
+async fn profile_writes_through_server_functions_keep_the_token_rules() {
+    let (app, admin) = with_admin(&[]).await;
+
+    // Preferences: a bad field is named; a good one is what REST reads.
+    let response = post(
+        &admin,
+        "/api/fn/profile/save-preferences",
+        json!({"preferences": {"locale": "en-US", "currency": "USD", "timeZone": "Mars/Olympus"}}),
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    assert_eq!(error.field_violations()[0].field, "timeZone");
+    let response = post(
+        &admin,
+        "/api/fn/profile/save-preferences",
+        json!({"preferences": {"locale": "de-DE", "currency": "EUR", "timeZone": "Europe/Berlin"}}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let preferences: Preferences = admin.get("/api/profile/preferences").await;
+    assert_eq!(
+        (preferences.locale.as_str(), preferences.currency.as_str()),
+        ("de-DE", "EUR")
+    );
+
+    // Privacy, read back by REST.
+    let response = post(
+        &admin,
+        "/api/fn/profile/set-privacy",
+        json!({"settings": PrivacySettings { geolocation_enabled: true }}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let privacy: PrivacySettings = admin.get("/api/profile/privacy").await;
+    assert!(privacy.geolocation_enabled);
+
+    // A token made here works as a bearer token, and cannot make another.
+    let response = post(
+        &admin,
+        "/api/fn/make-token",
+        json!({"request": CreateToken { name: "Script".into(), expires_in_days: Some(7) }}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let created: CreatedToken = response.json().await.unwrap();
+    let with_token = |method: Method, path: &str| {
+        app.client
+            .request(method, app.url(path))
+            .bearer_auth(&created.token)
+    };
+    let me = with_token(Method::GET, "/api/auth/me")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(me.status(), 200);
+    let refused = with_token(Method::POST, "/api/fn/make-token")
+        .json(&json!({"request": {"name": "Another"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 403);
+    let tokens: Vec<ApiTokenInfo> = admin.get("/api/fn/tokens").await;
+    assert_eq!(tokens.len(), 1, "the refused one was not made");
+
+    // Revoked here, it stops working; someone else's id is 404.
+    let response = post(
+        &admin,
+        "/api/fn/revoke-token",
+        json!({"id": created.info.id}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let me = with_token(Method::GET, "/api/auth/me")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(me.status(), 401);
+    let response = post(&admin, "/api/fn/revoke-token", json!({"id": 9_999})).await;
+    assert_eq!(response.status(), 404);
 }

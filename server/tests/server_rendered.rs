@@ -137,6 +137,24 @@ async fn signed_in_pages_arrive_with_their_data() {
     )
     .await;
 
+    // Profile's own data, written through its server functions.
+    let saved = admin
+        .request(Method::POST, "/api/fn/profile/save-preferences")
+        .json(&serde_json::json!({"preferences": {
+            "locale": "en-US", "currency": "USD", "timeZone": "Europe/Berlin"
+        }}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(saved.status(), 200);
+    let made = admin
+        .request(Method::POST, "/api/fn/make-token")
+        .json(&serde_json::json!({"request": {"name": "Nightly export script"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(made.status(), 200);
+
     // A backup: an operation for the viewer.
     let backup: serde_json::Value = admin
         .call(Method::POST, "/v1/admin:backup", &serde_json::json!({}))
@@ -159,7 +177,15 @@ async fn signed_in_pages_arrive_with_their_data() {
             "/subscriptions".into(),
             &["Streaming service", "$15.99", "$191.88"],
         ),
-        ("/profile".into(), &[ADMIN_EMAIL]),
+        (
+            "/profile".into(),
+            &[
+                ADMIN_EMAIL,
+                "Nightly export script",
+                "value=\"Europe/Berlin\"",
+                "Correct password",
+            ],
+        ),
         ("/admin".into(), &[ADMIN_EMAIL, "data-testid=\"users\""]),
         (
             "/operations".into(),

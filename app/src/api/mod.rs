@@ -44,6 +44,7 @@ pub use browser_resource::BrowserResource;
 pub mod admin;
 pub mod bills;
 pub mod operations;
+pub mod profile;
 pub mod session;
 #[cfg(feature = "ssr")]
 mod signed_in;

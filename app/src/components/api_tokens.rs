@@ -1,8 +1,9 @@
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
-use crate::api;
-use crate::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
+use crate::api::profile::{list_tokens, make_token, revoke_token};
+use crate::api::ApiFailure;
+use crate::contract::tokens::{ApiTokenInfo, CreateToken};
 use crate::domain::timestamp;
 use crate::domain::token_lifetime::{CHOICES, DEFAULT_DAYS};
 
@@ -16,11 +17,18 @@ fn lifetime_label(days: u16) -> String {
     }
 }
 
-/// Personal API tokens: list, create with a chosen lifetime (the token is
-/// shown once), revoke.
+/// Personal API tokens: list (as the page was rendered with), create with
+/// a chosen lifetime (the token is shown once), revoke.
 #[component]
-pub fn ApiTokens() -> impl IntoView {
-    let tokens = api::BrowserResource::new(|| api::get_json::<Vec<ApiTokenInfo>>("/api/tokens"));
+pub fn ApiTokens(tokens: Vec<ApiTokenInfo>) -> impl IntoView {
+    let tokens = RwSignal::new(tokens);
+    let reload = move || {
+        leptos::task::spawn_local(async move {
+            if let Ok(list) = list_tokens().await {
+                tokens.set(list);
+            }
+        });
+    };
     let name = RwSignal::new(String::new());
     let days = RwSignal::new(DEFAULT_DAYS.to_string());
     let shown_once = RwSignal::new(None::<String>);
@@ -28,7 +36,7 @@ pub fn ApiTokens() -> impl IntoView {
 
     let create = move |event: SubmitEvent| {
         event.prevent_default();
-        let body = CreateToken {
+        let request = CreateToken {
             name: name.get_untracked().trim().to_owned(),
             expires_in_days: Some(
                 days.get_untracked()
@@ -36,27 +44,27 @@ pub fn ApiTokens() -> impl IntoView {
                     .unwrap_or(i64::from(DEFAULT_DAYS)),
             ),
         };
-        if body.name.is_empty() {
+        if request.name.is_empty() {
             error.set(Some("name: give the token a name".into()));
             return;
         }
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, CreatedToken>("POST", "/api/tokens", &body).await {
+            match make_token(request).await {
                 Ok(created) => {
-                    shown_once.set(created.map(|c| c.token));
+                    shown_once.set(Some(created.token));
                     name.set(String::new());
                     error.set(None);
-                    tokens.refetch();
+                    reload();
                 }
-                Err(failure) => error.set(Some(failure.message())),
+                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
             }
         });
     };
     let revoke = move |id: i64| {
         leptos::task::spawn_local(async move {
-            match api::delete(&format!("/api/tokens/{id}")).await {
-                Ok(()) => tokens.refetch(),
-                Err(failure) => error.set(Some(failure.message())),
+            match revoke_token(id).await {
+                Ok(()) => reload(),
+                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
             }
         });
     };
@@ -118,8 +126,6 @@ pub fn ApiTokens() -> impl IntoView {
                 {move || {
                     tokens
                         .get()
-                        .and_then(Result::ok)
-                        .unwrap_or_default()
                         .into_iter()
                         .map(|token| {
                             let id = token.id;

@@ -6,6 +6,7 @@ use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
 use crate::api;
+use crate::api::profile::save_preferences;
 use crate::components::submission_form::FormState;
 use crate::components::text_field::TextField;
 use crate::contract::preferences::{Preferences, UpdatePreferences};
@@ -13,28 +14,17 @@ use crate::domain::money::LOCALES;
 use crate::domain::pay_period::PaySchedule;
 
 #[component]
-pub fn PreferencesForm() -> impl IntoView {
-    let locale = RwSignal::new(String::from("en-US"));
-    let currency = RwSignal::new(String::from("USD"));
-    let time_zone = RwSignal::new(String::from("UTC"));
-    let pay_schedule = RwSignal::new(String::new());
-    let payday = RwSignal::new(String::new());
+pub fn PreferencesForm(initial: Preferences) -> impl IntoView {
+    let locale = RwSignal::new(initial.locale);
+    let currency = RwSignal::new(initial.currency);
+    let time_zone = RwSignal::new(initial.time_zone);
+    let pay_schedule = RwSignal::new(initial.pay_schedule);
+    let payday = RwSignal::new(initial.payday);
     let form = FormState::new();
     let saved = RwSignal::new(false);
-    let loaded =
-        api::BrowserResource::new(|| api::get_json::<Preferences>("/api/profile/preferences"));
-    Effect::new(move || {
-        if let Some(Ok(current)) = loaded.get() {
-            locale.set(current.locale);
-            currency.set(current.currency);
-            time_zone.set(current.time_zone);
-            pay_schedule.set(current.pay_schedule);
-            payday.set(current.payday);
-        }
-    });
     let submit = move |event: SubmitEvent| {
         event.prevent_default();
-        let body = UpdatePreferences {
+        let preferences = UpdatePreferences {
             locale: locale.get_untracked(),
             currency: currency.get_untracked(),
             time_zone: time_zone.get_untracked(),
@@ -44,8 +34,9 @@ pub fn PreferencesForm() -> impl IntoView {
         form.sending.set(true);
         saved.set(false);
         leptos::task::spawn_local(async move {
-            let answer =
-                api::send_json::<_, Preferences>("PUT", "/api/profile/preferences", &body).await;
+            let answer = save_preferences(preferences)
+                .await
+                .map_err(api::ApiFailure::from);
             form.sending.set(false);
             match answer {
                 Ok(_) => {

@@ -1,30 +1,31 @@
-use crate::api;
+use crate::api::profile::set_privacy;
+use crate::api::ApiFailure;
 use crate::contract::account::PrivacySettings;
 use leptos::prelude::*;
 
 /// Profile → Privacy: whether sign-ins are located from their IP address.
 #[component]
-pub fn Privacy() -> impl IntoView {
-    let loaded =
-        api::BrowserResource::new(|| api::get_json::<PrivacySettings>("/api/profile/privacy"));
+pub fn Privacy(initial: PrivacySettings) -> impl IntoView {
+    let enabled = RwSignal::new(initial.geolocation_enabled);
     let saved = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
 
     let toggle = move |ev| {
-        let body = PrivacySettings {
+        let settings = PrivacySettings {
             geolocation_enabled: event_target_checked(&ev),
         };
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, PrivacySettings>("PUT", "/api/profile/privacy", &body).await {
-                Ok(_) => {
+            match set_privacy(settings).await {
+                Ok(settings) => {
                     error.set(None);
-                    saved.set(Some(if body.geolocation_enabled {
+                    enabled.set(settings.geolocation_enabled);
+                    saved.set(Some(if settings.geolocation_enabled {
                         "Saved: your next sign-ins will show an approximate location.".into()
                     } else {
                         "Saved: no location lookups for your sign-ins.".into()
                     }));
                 }
-                Err(failure) => error.set(Some(failure.message())),
+                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
             }
         });
     };
@@ -37,9 +38,7 @@ pub fn Privacy() -> impl IntoView {
                     id="geolocation-enabled"
                     type="checkbox"
                     aria-describedby="geolocation-hint"
-                    prop:checked=move || {
-                        loaded.get().and_then(Result::ok).is_some_and(|s| s.geolocation_enabled)
-                    }
+                    prop:checked=move || enabled.get()
                     on:change=toggle
                 />
                 <label for="geolocation-enabled">"Show where I signed in from"</label>

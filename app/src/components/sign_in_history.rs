@@ -1,13 +1,11 @@
-use crate::api;
 use crate::contract::account::SignInRecord;
 use crate::domain::timestamp;
 use leptos::prelude::*;
 
-/// Recent sign-ins (and failed attempts) on this account.
+/// Recent sign-ins (and failed attempts) on this account, as the page was
+/// rendered with.
 #[component]
-pub fn SignInHistory() -> impl IntoView {
-    let history =
-        api::BrowserResource::new(|| api::get_json::<Vec<SignInRecord>>("/api/profile/sign-ins"));
+pub fn SignInHistory(history: Vec<SignInRecord>) -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="history-title">
             <h2 id="history-title">"Recent sign-ins"</h2>
@@ -23,11 +21,8 @@ pub fn SignInHistory() -> impl IntoView {
                         </tr>
                     </thead>
                     <tbody>
-                        {move || {
+                        {
                             history
-                                .get()
-                                .and_then(Result::ok)
-                                .unwrap_or_default()
                                 .into_iter()
                                 .map(|row| {
                                     view! {
@@ -41,7 +36,7 @@ pub fn SignInHistory() -> impl IntoView {
                                     }
                                 })
                                 .collect_view()
-                        }}
+                        }
                     </tbody>
                 </table>
             </div>

@@ -42,6 +42,9 @@ pub fn TextField(
                 required=required
                 aria-invalid=invalid
                 aria-describedby=error_id.clone()
+                // The attribute carries the value into the server-rendered
+                // HTML; the property keeps it live after hydration.
+                value=value.get_untracked()
                 prop:value=move || value.get()
                 on:input=move |ev| value.set(event_target_value(&ev))
             />

@@ -4,6 +4,7 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use leptos_router::{lazy_route, LazyRoute};
 
+use crate::api::profile::{get_preferences, get_privacy, get_sign_ins, list_tokens};
 use crate::api::{self, account::get_me, ApiFailure};
 use crate::components::account_details::AccountDetails;
 use crate::components::api_tokens::ApiTokens;
@@ -15,13 +16,40 @@ use crate::components::two_factor::TwoFactor;
 
 /// `/profile`: name, email and password, second factors (TOTP, security
 /// keys), API tokens, privacy, recent sign-ins, and signing out.
-/// Who is signed in is rendered on the server with the page.
+/// Rendered on the server with its data (who is signed in, preferences,
+/// privacy, sign-ins, tokens); the second factors load in the browser.
 #[component]
 pub fn ProfilePage() -> impl IntoView {
     let me = Resource::new_blocking(
         || (),
         |_| async { get_me().await.map_err(ApiFailure::from) },
     );
+    let preferences = Resource::new_blocking(
+        || (),
+        |_| async { get_preferences().await.map_err(ApiFailure::from) },
+    );
+    let privacy = Resource::new_blocking(
+        || (),
+        |_| async { get_privacy().await.map_err(ApiFailure::from) },
+    );
+    let sign_ins = Resource::new_blocking(
+        || (),
+        |_| async { get_sign_ins().await.map_err(ApiFailure::from) },
+    );
+    let tokens = Resource::new_blocking(
+        || (),
+        |_| async { list_tokens().await.map_err(ApiFailure::from) },
+    );
+    let loaded = move || async move {
+        let me = me.await?;
+        Ok::<_, ApiFailure>((
+            me,
+            preferences.await?,
+            privacy.await?,
+            sign_ins.await?,
+            tokens.await?,
+        ))
+    };
     let navigate = use_navigate();
     let error = RwSignal::new(None::<String>);
 
@@ -45,7 +73,7 @@ pub fn ProfilePage() -> impl IntoView {
         <Title text="Profile"/>
         <h1>"Profile"</h1>
         <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
-        {move || Suspend::new(async move { match me.await {
+        {move || Suspend::new(async move { match loaded().await {
             Err(failure) if failure.status() == Some(401) => {
                 view! {
                     <p>"You are signed out. " <A href="/login">"Sign in"</A></p>
@@ -53,20 +81,20 @@ pub fn ProfilePage() -> impl IntoView {
                     .into_any()
             }
             Err(failure) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
-            Ok(body) => {
+            Ok((body, preferences, privacy, sign_ins, tokens)) => {
                 let is_admin = body.user.is_admin();
                 view! {
                     <Show when=move || is_admin>
                         <p><A href="/admin">"Administration: users and invitations"</A></p>
                     </Show>
                     <AccountDetails user=body.user.clone()/>
-                    // These load their own data in the browser.
+                    // These two load their own data in the browser.
                     <TwoFactor/>
                     <SecurityKeys/>
-                    <ApiTokens/>
-                    <PreferencesForm/>
-                    <Privacy/>
-                    <SignInHistory/>
+                    <ApiTokens tokens/>
+                    <PreferencesForm initial=preferences/>
+                    <Privacy initial=privacy/>
+                    <SignInHistory history=sign_ins/>
                 }
                     .into_any()
             }

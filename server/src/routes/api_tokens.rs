@@ -1,7 +1,6 @@
 //! `/api/tokens`: a user's personal API tokens.
 
 use app::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
-use app::domain::token_lifetime::TokenLifetime;
 use app::ssr::auth::api_tokens;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -10,7 +9,7 @@ use axum::Json;
 use crate::extract::{ApiJson, ApiPath};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::{BrowserSession, CurrentUser};
+use app::ssr::auth::extractors::CurrentUser;
 
 #[utoipa::path(
     get,
@@ -37,17 +36,11 @@ pub async fn list(
 )]
 pub async fn create(
     State(state): State<AppState>,
-    session: BrowserSession,
+    current: CurrentUser,
     ApiJson(body): ApiJson<CreateToken>,
 ) -> Result<(StatusCode, Json<CreatedToken>), ApiError> {
-    let lifetime = match body.expires_in_days {
-        None => TokenLifetime::default(),
-        Some(days) => TokenLifetime::parse(days)
-            .map_err(|error| ApiError::invalid(&format!("expiresInDays: {error}")))?,
-    };
-    let (info, token) =
-        api_tokens::create(&state.pool, session.user.id, &body.name, lifetime).await?;
-    Ok((StatusCode::CREATED, Json(CreatedToken { token, info })))
+    let created = api_tokens::create_requested(&state.pool, &current, &body).await?;
+    Ok((StatusCode::CREATED, Json(created)))
 }
 
 #[utoipa::path(
@@ -62,9 +55,6 @@ pub async fn revoke(
     current: CurrentUser,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
-    if api_tokens::revoke(&state.pool, current.user.id, id).await? {
-        Ok(StatusCode::NO_CONTENT)
-    } else {
-        Err(ApiError::NotFound(format!("no API token {id}")))
-    }
+    api_tokens::revoke_own(&state.pool, current.user.id, id).await?;
+    Ok(StatusCode::NO_CONTENT)
 }

@@ -5,11 +5,14 @@
 
 use sqlx::SqlitePool;
 
+use super::extractors::CurrentUser;
 use super::token::{random_token, sha256_hex};
 use super::users::{by_id, User};
 use super::AuthError;
+use crate::contract::tokens::{CreateToken, CreatedToken};
 use crate::domain::text::{plain_text_problem, Lines};
 use crate::domain::token_lifetime::TokenLifetime;
+use crate::ssr::api_error::ApiError;
 
 /// Marks Tally tokens so secret scanners and people can recognise them.
 pub const PREFIX: &str = "tally_pat_";
@@ -114,5 +117,33 @@ pub async fn authenticate(pool: &SqlitePool, token: &str) -> Result<Option<User>
     match owner {
         Some(id) => by_id(pool, id).await,
         None => Ok(None),
+    }
+}
+
+/// Makes a token as `request` asks (the default lifetime when it names
+/// none). Only a browser session makes tokens: a token that could mint
+/// more would outlive its own expiry and revocation. The token is in the
+/// answer once; only its hash is kept.
+pub async fn create_requested(
+    pool: &SqlitePool,
+    current: &CurrentUser,
+    request: &CreateToken,
+) -> Result<CreatedToken, ApiError> {
+    let session = current.clone().browser_session()?;
+    let lifetime = match request.expires_in_days {
+        None => TokenLifetime::default(),
+        Some(days) => TokenLifetime::parse(days)
+            .map_err(|error| ApiError::invalid(&format!("expiresInDays: {error}")))?,
+    };
+    let (info, token) = create(pool, session.user.id, &request.name, lifetime).await?;
+    Ok(CreatedToken { token, info })
+}
+
+/// Revokes one of `user_id`'s own tokens; 404 for any other id.
+pub async fn revoke_own(pool: &SqlitePool, user_id: i64, id: i64) -> Result<(), ApiError> {
+    if revoke(pool, user_id, id).await? {
+        Ok(())
+    } else {
+        Err(ApiError::NotFound(format!("no API token {id}")))
     }
 }

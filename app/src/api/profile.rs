@@ -1,0 +1,93 @@
+//! Profile's server functions, over the same services as `/api/profile…`
+//! and `/api/tokens`: reads (GET) of the preferences, the privacy choice,
+//! the recent sign-ins and the API tokens, rendered with the page; writes
+//! (JSON through [`CsrfClient`]) that save preferences and privacy and make
+//! or revoke tokens.
+
+use leptos::prelude::*;
+use leptos::server_fn::codec::{GetUrl, Json};
+
+use super::CsrfClient;
+use crate::contract::account::{PrivacySettings, SignInRecord};
+use crate::contract::error::ErrorBody;
+use crate::contract::preferences::{Preferences, UpdatePreferences};
+use crate::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
+#[cfg(feature = "ssr")]
+use crate::ssr::api_error::ApiError;
+
+/// How amounts and dates are shown, and the pay schedule.
+#[server(prefix = "/api/fn", endpoint = "profile/preferences", input = GetUrl)]
+pub async fn get_preferences() -> Result<Preferences, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(crate::ssr::preferences::read(&me.pool, me.user.id)
+        .await
+        .map_err(ApiError::from)?)
+}
+
+/// Saves the preferences; every bad field is named.
+#[server(prefix = "/api/fn", endpoint = "profile/save-preferences", input = Json, client = CsrfClient)]
+pub async fn save_preferences(preferences: UpdatePreferences) -> Result<Preferences, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(
+        crate::ssr::preferences::set(&me.pool, me.user.id, &preferences)
+            .await
+            .map_err(ApiError::from)?,
+    )
+}
+
+/// Whether sign-ins are located from their address.
+#[server(prefix = "/api/fn", endpoint = "profile/privacy", input = GetUrl)]
+pub async fn get_privacy() -> Result<PrivacySettings, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    let geolocation_enabled = crate::ssr::auth::geolocation::enabled(&me.pool, me.user.id)
+        .await
+        .map_err(ApiError::from)?;
+    Ok(PrivacySettings {
+        geolocation_enabled,
+    })
+}
+
+/// Turns locating sign-ins on or off.
+#[server(prefix = "/api/fn", endpoint = "profile/set-privacy", input = Json, client = CsrfClient)]
+pub async fn set_privacy(settings: PrivacySettings) -> Result<PrivacySettings, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    crate::ssr::auth::geolocation::set_enabled(&me.pool, me.user.id, settings.geolocation_enabled)
+        .await
+        .map_err(ApiError::from)?;
+    Ok(settings)
+}
+
+/// The latest sign-in attempts on this account.
+#[server(prefix = "/api/fn", endpoint = "profile/sign-ins", input = GetUrl)]
+pub async fn get_sign_ins() -> Result<Vec<SignInRecord>, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(me
+        .services
+        .login_history
+        .recent(&me.pool, &me.services.keyring, me.user.id)
+        .await
+        .map_err(ApiError::from)?)
+}
+
+/// The user's API tokens (never the tokens themselves).
+#[server(prefix = "/api/fn", endpoint = "tokens", input = GetUrl)]
+pub async fn list_tokens() -> Result<Vec<ApiTokenInfo>, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(crate::ssr::auth::api_tokens::list(&me.pool, me.user.id)
+        .await
+        .map_err(ApiError::from)?)
+}
+
+/// Makes a token (browser sessions only); the answer holds it once.
+#[server(prefix = "/api/fn", endpoint = "make-token", input = Json, client = CsrfClient)]
+pub async fn make_token(request: CreateToken) -> Result<CreatedToken, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(crate::ssr::auth::api_tokens::create_requested(&me.pool, &me.current(), &request).await?)
+}
+
+/// Revokes one of the user's tokens.
+#[server(prefix = "/api/fn", endpoint = "revoke-token", input = Json, client = CsrfClient)]
+pub async fn revoke_token(id: i64) -> Result<(), ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(crate::ssr::auth::api_tokens::revoke_own(&me.pool, me.user.id, id).await?)
+}
