@@ -2,7 +2,6 @@
 //! command-line subcommands. `main.rs` only dispatches to these.
 
 pub mod cli;
-pub mod client_ip;
 pub mod commands;
 pub mod config;
 pub mod extract;

@@ -189,6 +189,7 @@ impl Application {
                 page_cache: PageCache::default(),
                 services: Arc::new(Services {
                     public_base_url: settings.public_base_url.clone(),
+                    trusted_proxies: settings.trusted_proxies.clone(),
                     pool: pool.clone(),
                     db_health: Arc::new(db_health),
                     keyring,

@@ -15,12 +15,13 @@ use app::contract::contact::{Requeued, SubmissionKind, SubmissionPage};
 use app::contract::error::ErrorBody;
 use app::contract::preferences::Preferences;
 use app::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
+use app::contract::two_factor::TotpStatus;
 use app::domain::bill::BillForm;
 use app::domain::role::Role;
 use reqwest::Method;
 use serde_json::json;
 use support::browser::Browser;
-use support::with_admin;
+use support::{with_admin, ADMIN_EMAIL, ADMIN_PASSWORD};
 
 async fn due_today(browser: &Browser, name: &str) -> BillRecord {
     let today = browser.get::<BillList>("/api/bills").await.today;
@@ -413,4 +414,94 @@ async fn profile_writes_through_server_functions_keep_the_token_rules() {
     assert_eq!(me.status(), 401);
     let response = post(&admin, "/api/fn/revoke-token", json!({"id": 9_999})).await;
     assert_eq!(response.status(), 404);
+}
+
+#[tokio::test]
+async fn password_and_totp_changes_through_server_functions_need_the_password_and_a_browser() {
+    let (app, admin) = with_admin(&[]).await;
+    let other = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+
+    // TOTP: a token cannot start it; a browser can, and the status says so.
+    let response = post(
+        &admin,
+        "/api/fn/make-token",
+        json!({"request": {"name": "t"}}),
+    )
+    .await;
+    let token = response.json::<CreatedToken>().await.unwrap().token;
+    let refused = app
+        .client
+        .post(app.url("/api/fn/totp/start"))
+        .bearer_auth(&token)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 403);
+    let response = post(&admin, "/api/fn/totp/start", json!({})).await;
+    assert_eq!(response.status(), 200);
+    let enrolment: serde_json::Value = response.json().await.unwrap();
+    assert!(enrolment["otpauthUrl"]
+        .as_str()
+        .unwrap()
+        .starts_with("otpauth://totp/"));
+    let response = post(&admin, "/api/fn/totp/confirm", json!({"code": "000000"})).await;
+    assert_eq!(
+        response.status(),
+        400,
+        "a wrong first code does not turn it on"
+    );
+    let status: TotpStatus = admin.get("/api/fn/totp").await;
+    assert!(!status.enabled);
+
+    // The password: the current one is checked and named when wrong.
+    let wrong = post(
+        &admin,
+        "/api/fn/account/password",
+        json!({"request": {"currentPassword": "not it", "newPassword": "an entirely new passphrase"}}),
+    )
+    .await;
+    assert_eq!(wrong.status(), 400);
+    let error: ErrorBody = wrong.json().await.unwrap();
+    assert_eq!(error.field_violations()[0].field, "currentPassword");
+    assert_eq!(other.status(Method::GET, "/api/auth/me").await, 200);
+
+    // Changed: this session stays, the other session and the token end.
+    let changed = post(
+        &admin,
+        "/api/fn/account/password",
+        json!({"request": {"currentPassword": ADMIN_PASSWORD, "newPassword": "an entirely new passphrase"}}),
+    )
+    .await;
+    assert_eq!(changed.status(), 200);
+    assert_eq!(admin.status(Method::GET, "/api/auth/me").await, 200);
+    assert_eq!(other.status(Method::GET, "/api/auth/me").await, 401);
+    let with_token = app
+        .client
+        .get(app.url("/api/auth/me"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(with_token.status(), 401);
+
+    // A new email needs the (new) current password.
+    let response = post(
+        &admin,
+        "/api/fn/account/save",
+        json!({"request": {"name": "Ada", "email": "ada@example.com"}}),
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    let response = post(
+        &admin,
+        "/api/fn/account/save",
+        json!({"request": {"name": "Ada", "email": "ada@example.com", "currentPassword": "an entirely new passphrase"}}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        admin.get::<Me>("/api/auth/me").await.user.email,
+        "ada@example.com"
+    );
 }

@@ -1,15 +1,88 @@
-//! The signed-in user's own account, for the Profile page: a server
-//! function (GET) over the same lookup as `GET /api/auth/me`.
+//! The signed-in user's own account, for the Profile page, over the same
+//! services as `/api/auth/me`, `PUT /api/profile`, `/api/auth/password`
+//! and `/api/auth/totp…`: who they are (GET), and the changes that need a
+//! browser session (JSON through [`CsrfClient`]): name and email, the
+//! password, and TOTP.
 
 use leptos::prelude::*;
-use leptos::server_fn::codec::GetUrl;
+use leptos::server_fn::codec::{GetUrl, Json};
 
-use crate::contract::account::Me;
+use super::CsrfClient;
+use crate::contract::account::{Me, UpdateProfile};
 use crate::contract::error::ErrorBody;
+use crate::contract::two_factor::{
+    ChangePassword, CurrentPassword, RecoveryCodes, TotpEnrolment, TotpStatus,
+};
+#[cfg(feature = "ssr")]
+use crate::ssr::api_error::ApiError;
 
 /// The signed-in user; 401 when nobody is.
 #[server(prefix = "/api/fn", endpoint = "me", input = GetUrl)]
 pub async fn get_me() -> Result<Me, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(Me { user: me.user })
+}
+
+/// Saves name and email (a new email needs the current password).
+#[server(prefix = "/api/fn", endpoint = "account/save", input = Json, client = CsrfClient)]
+pub async fn save_account(request: UpdateProfile) -> Result<Me, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    let ip = me.client_ip()?;
+    Ok(crate::ssr::auth::account::update_profile(&me.services, ip, &me.current(), request).await?)
+}
+
+/// A new password; the user's other sessions and API tokens end.
+#[server(prefix = "/api/fn", endpoint = "account/password", input = Json, client = CsrfClient)]
+pub async fn set_password(request: ChangePassword) -> Result<(), ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    let ip = me.client_ip()?;
+    Ok(
+        crate::ssr::auth::account::change_password(&me.services, ip, &me.current(), request)
+            .await?,
+    )
+}
+
+/// Whether TOTP is on, and how many recovery codes are left.
+#[server(prefix = "/api/fn", endpoint = "totp", input = GetUrl)]
+pub async fn get_totp_status() -> Result<TotpStatus, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(crate::ssr::auth::totp::status(&me.pool, me.user.id)
+        .await
+        .map_err(ApiError::from)?)
+}
+
+/// Starts setting TOTP up: a new secret with its QR code.
+#[server(prefix = "/api/fn", endpoint = "totp/start", input = Json, client = CsrfClient)]
+pub async fn start_totp() -> Result<TotpEnrolment, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    let session = me.current().browser_session()?;
+    Ok(
+        crate::ssr::auth::totp::begin_enrolment(&me.pool, &me.services.keyring, &session.user)
+            .await
+            .map_err(ApiError::from)?,
+    )
+}
+
+/// Turns TOTP on with a first code; the recovery codes, once.
+#[server(prefix = "/api/fn", endpoint = "totp/confirm", input = Json, client = CsrfClient)]
+pub async fn confirm_totp(code: String) -> Result<RecoveryCodes, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    let session = me.current().browser_session()?;
+    let recovery_codes = crate::ssr::auth::totp::confirm_enrolment(
+        &me.pool,
+        &me.services.keyring,
+        &session.user,
+        &code,
+    )
+    .await
+    .map_err(ApiError::from)?;
+    Ok(RecoveryCodes { recovery_codes })
+}
+
+/// Turns TOTP off, after the current password.
+#[server(prefix = "/api/fn", endpoint = "totp/stop", input = Json, client = CsrfClient)]
+pub async fn stop_totp(request: CurrentPassword) -> Result<(), ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    let ip = me.client_ip()?;
+    Ok(crate::ssr::auth::account::turn_off_totp(&me.services, ip, &me.current(), request).await?)
 }

@@ -9,6 +9,7 @@ use crate::contract::account::User;
 use crate::ssr::api_error::ApiError;
 use crate::ssr::auth::current::{self, Credential};
 use crate::ssr::auth::extractors::CurrentUser;
+use crate::ssr::client_ip::ClientIp;
 use crate::ssr::services::{self, Services};
 
 /// A signed-in user, how they came, and the services to serve them with.
@@ -20,6 +21,19 @@ pub struct SignedIn {
 }
 
 impl SignedIn {
+    /// The client's address, found as the REST routes' `ClientIp` finds
+    /// it (forwarding headers count from trusted proxies only).
+    pub fn client_ip(&self) -> Result<std::net::IpAddr, ApiError> {
+        use axum::extract::ConnectInfo;
+        let parts = leptos::prelude::use_context::<http::request::Parts>()
+            .ok_or_else(|| ApiError::Internal("no request in the server context".into()))?;
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<std::net::SocketAddr>>()
+            .map(|ConnectInfo(addr)| *addr);
+        Ok(ClientIp::of(&self.services.trusted_proxies, peer, &parts.headers).0)
+    }
+
     /// Who is asking, as the services that check the credential take it
     /// (some changes need a browser session, not an API token).
     pub fn current(&self) -> CurrentUser {

@@ -1,5 +1,6 @@
-use crate::api;
-use crate::contract::account::{Me, UpdateProfile, User};
+use crate::api::account::{save_account, set_password};
+use crate::api::ApiFailure;
+use crate::contract::account::{UpdateProfile, User};
 use crate::contract::two_factor::ChangePassword;
 use crate::domain::password_policy;
 use leptos::ev::SubmitEvent;
@@ -33,13 +34,13 @@ pub fn AccountDetails(user: User) -> impl IntoView {
         let email_changed = email_changed.clone();
         move |event: SubmitEvent| {
             event.prevent_default();
-            let body = UpdateProfile {
+            let request = UpdateProfile {
                 name: name.get_untracked().trim().to_owned(),
                 email: email.get_untracked().trim().to_owned(),
                 current_password: email_changed().then(|| current.get_untracked()),
             };
             leptos::task::spawn_local(async move {
-                match api::send_json::<_, Me>("PUT", "/api/profile", &body).await {
+                match save_account(request).await.map_err(ApiFailure::from) {
                     Ok(_) => {
                         error.set(None);
                         current.set(String::new());
@@ -115,13 +116,12 @@ fn ChangePassword(email: String) -> impl IntoView {
             error.set(Some(format!("newPassword: {problem}")));
             return;
         }
-        let body = ChangePassword {
+        let request = ChangePassword {
             current_password: current.get_untracked(),
             new_password: new_password.get_untracked(),
         };
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, serde_json::Value>("POST", "/api/auth/password", &body).await
-            {
+            match set_password(request).await.map_err(ApiFailure::from) {
                 Ok(_) => {
                     error.set(None);
                     current.set(String::new());

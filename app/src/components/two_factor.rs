@@ -1,73 +1,69 @@
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
-use crate::api;
-use crate::contract::two_factor::{
-    CurrentPassword, RecoveryCodes, TotpCode, TotpEnrolment, TotpStatus,
-};
+use crate::api::account::{confirm_totp, get_totp_status, start_totp, stop_totp};
+use crate::api::ApiFailure;
+use crate::contract::two_factor::{CurrentPassword, TotpEnrolment, TotpStatus};
 
 /// Two-factor sign-in with an authenticator app: set up with a QR code,
 /// confirm with a first code, keep the recovery codes; turn it off with the
-/// password.
+/// password. `status` is what the page was rendered with.
 #[component]
-pub fn TwoFactor() -> impl IntoView {
+pub fn TwoFactor(status: TotpStatus) -> impl IntoView {
     let enrolment = RwSignal::new(None::<TotpEnrolment>);
     let recovery = RwSignal::new(None::<Vec<String>>);
     let code = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
-    let status = api::BrowserResource::new(|| api::get_json::<TotpStatus>("/api/auth/totp"));
+    let status = RwSignal::new(status);
+    let reload = move || {
+        leptos::task::spawn_local(async move {
+            if let Ok(now) = get_totp_status().await {
+                status.set(now);
+            }
+        });
+    };
     let password = RwSignal::new(String::new());
     let turn_off = move |event: SubmitEvent| {
         event.prevent_default();
-        let body = CurrentPassword {
+        let request = CurrentPassword {
             current_password: password.get_untracked(),
         };
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, serde_json::Value>("POST", "/api/auth/totp/disable", &body)
-                .await
-            {
-                Ok(_) => {
+            match stop_totp(request).await {
+                Ok(()) => {
                     password.set(String::new());
                     recovery.set(None);
                     error.set(None);
-                    status.refetch();
+                    reload();
                 }
-                Err(failure) => error.set(Some(failure.message())),
+                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
             }
         });
     };
 
     let start = move |_| {
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, TotpEnrolment>(
-                "POST",
-                "/api/auth/totp/setup",
-                &serde_json::json!({}),
-            )
-            .await
-            {
+            match start_totp().await {
                 Ok(started) => {
-                    enrolment.set(started);
+                    enrolment.set(Some(started));
                     error.set(None);
                 }
-                Err(failure) => error.set(Some(failure.message())),
+                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
             }
         });
     };
     let confirm = move |event: SubmitEvent| {
         event.prevent_default();
-        let body = TotpCode {
-            code: code.get_untracked().trim().to_owned(),
-        };
+        let code = code.get_untracked().trim().to_owned();
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, RecoveryCodes>("POST", "/api/auth/totp/confirm", &body).await
-            {
+            match confirm_totp(code).await {
                 Ok(confirmed) => {
-                    recovery.set(confirmed.map(|c| c.recovery_codes));
+                    recovery.set(Some(confirmed.recovery_codes));
                     enrolment.set(None);
                     error.set(None);
+                    reload();
                 }
-                Err(failure) => error.set(Some(failure.message())),
+                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
             }
         });
     };
@@ -107,8 +103,8 @@ pub fn TwoFactor() -> impl IntoView {
                     }
                         .into_any()
                 }
-                (None, None) if status.get().and_then(Result::ok).is_some_and(|s| s.enabled) => {
-                    let left = status.get().and_then(Result::ok).map_or(0, |s| s.recovery_codes_left);
+                (None, None) if status.get().enabled => {
+                    let left = status.get().recovery_codes_left;
                     view! {
                         <p data-testid="totp-on">{format!("Two-factor sign-in with an authenticator app is on; {left} recovery codes left.")}</p>
                         <form class="inline-form" on:submit=turn_off>

@@ -171,6 +171,20 @@ pub struct SignInRecord {
     pub location: Option<String>,
 }
 
+/// Debug never shows the password (see `two_factor::CurrentPassword`).
+impl std::fmt::Debug for UpdateProfile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UpdateProfile")
+            .field("name", &self.name)
+            .field("email", &self.email)
+            .field(
+                "current_password",
+                &self.current_password.as_ref().map(|_| "[redacted]"),
+            )
+            .finish()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

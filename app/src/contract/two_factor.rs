@@ -54,3 +54,48 @@ pub struct ChangePassword {
     pub current_password: String,
     pub new_password: String,
 }
+
+/// Debug never shows a password: server functions log their arguments'
+/// Debug in errors, and these carry passwords.
+impl std::fmt::Debug for CurrentPassword {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CurrentPassword")
+            .field("current_password", &"[redacted]")
+            .finish()
+    }
+}
+
+impl std::fmt::Debug for ChangePassword {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChangePassword")
+            .field("current_password", &"[redacted]")
+            .field("new_password", &"[redacted]")
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_never_show_in_debug() {
+        let change = ChangePassword {
+            current_password: "old secret".into(),
+            new_password: "new secret".into(),
+        };
+        let current = CurrentPassword {
+            current_password: "old secret".into(),
+        };
+        for shown in [format!("{change:?}"), format!("{current:?}")] {
+            assert!(!shown.contains("secret"), "{shown}");
+            assert!(shown.contains("[redacted]"), "{shown}");
+        }
+        let profile = crate::contract::account::UpdateProfile {
+            name: "Ada".into(),
+            email: "ada@example.com".into(),
+            current_password: Some("old secret".into()),
+        };
+        assert!(!format!("{profile:?}").contains("secret"));
+    }
+}

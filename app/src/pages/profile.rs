@@ -4,8 +4,9 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use leptos_router::{lazy_route, LazyRoute};
 
+use crate::api::account::{get_me, get_totp_status};
 use crate::api::profile::{get_preferences, get_privacy, get_sign_ins, list_tokens};
-use crate::api::{self, account::get_me, ApiFailure};
+use crate::api::{self, ApiFailure};
 use crate::components::account_details::AccountDetails;
 use crate::components::api_tokens::ApiTokens;
 use crate::components::preferences::PreferencesForm;
@@ -17,7 +18,7 @@ use crate::components::two_factor::TwoFactor;
 /// `/profile`: name, email and password, second factors (TOTP, security
 /// keys), API tokens, privacy, recent sign-ins, and signing out.
 /// Rendered on the server with its data (who is signed in, preferences,
-/// privacy, sign-ins, tokens); the second factors load in the browser.
+/// privacy, sign-ins, tokens, TOTP); security keys load in the browser.
 #[component]
 pub fn ProfilePage() -> impl IntoView {
     let me = Resource::new_blocking(
@@ -36,6 +37,10 @@ pub fn ProfilePage() -> impl IntoView {
         || (),
         |_| async { get_sign_ins().await.map_err(ApiFailure::from) },
     );
+    let totp = Resource::new_blocking(
+        || (),
+        |_| async { get_totp_status().await.map_err(ApiFailure::from) },
+    );
     let tokens = Resource::new_blocking(
         || (),
         |_| async { list_tokens().await.map_err(ApiFailure::from) },
@@ -48,6 +53,7 @@ pub fn ProfilePage() -> impl IntoView {
             privacy.await?,
             sign_ins.await?,
             tokens.await?,
+            totp.await?,
         ))
     };
     let navigate = use_navigate();
@@ -81,15 +87,15 @@ pub fn ProfilePage() -> impl IntoView {
                     .into_any()
             }
             Err(failure) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
-            Ok((body, preferences, privacy, sign_ins, tokens)) => {
+            Ok((body, preferences, privacy, sign_ins, tokens, totp)) => {
                 let is_admin = body.user.is_admin();
                 view! {
                     <Show when=move || is_admin>
                         <p><A href="/admin">"Administration: users and invitations"</A></p>
                     </Show>
                     <AccountDetails user=body.user.clone()/>
-                    // These two load their own data in the browser.
-                    <TwoFactor/>
+                    <TwoFactor status=totp/>
+                    // Security keys load in the browser (WebAuthn is there).
                     <SecurityKeys/>
                     <ApiTokens tokens/>
                     <PreferencesForm initial=preferences/>

@@ -6,6 +6,7 @@ pub mod auth;
 pub mod backup;
 pub mod bills;
 pub mod catalog;
+pub mod client_ip;
 pub mod contact;
 pub mod cookies;
 pub mod csp;

@@ -16,6 +16,7 @@ use crate::ssr::auth::password_check::{self, PasswordCheckError};
 use crate::ssr::auth::security_keys::SecurityKeys;
 use crate::ssr::auth::throttle::SignInThrottle;
 use crate::ssr::auth::users::User;
+use crate::ssr::client_ip::TrustedProxies;
 use crate::ssr::contact::bot_check::BotCheck;
 use crate::ssr::contact::group_commit::SubmissionWriter;
 use crate::ssr::contact::outbox::Outbox;
@@ -40,6 +41,8 @@ pub struct Services {
     pub operations: Arc<Engine>,
     /// The address people reach Tally at (`PUBLIC_BASE_URL`), for links.
     pub public_base_url: String,
+    /// Whose forwarding headers say who the client is (`TRUSTED_PROXIES`).
+    pub trusted_proxies: TrustedProxies,
 }
 
 impl Services {

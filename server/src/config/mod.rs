@@ -79,7 +79,7 @@ pub struct Settings {
     /// together (`RATE_LIMIT_PER_MINUTE`, default 5).
     pub rate_limit_per_minute: std::num::NonZeroU32,
     /// Proxies whose `X-Forwarded-For`/`-Proto` are believed (`TRUSTED_PROXIES`).
-    pub trusted_proxies: crate::client_ip::TrustedProxies,
+    pub trusted_proxies: app::ssr::client_ip::TrustedProxies,
     /// The second public address serving the same site (`PUBLIC_ALT_BASE_URL`).
     pub public_alt_base_url: Option<String>,
     /// The one origin granted cross-origin access to the public API
@@ -217,8 +217,8 @@ impl Settings {
             )?,
             trusted_proxies: env.parse_or(
                 "TRUSTED_PROXIES",
-                crate::client_ip::TrustedProxies::default(),
-                crate::client_ip::TrustedProxies::parse,
+                app::ssr::client_ip::TrustedProxies::default(),
+                app::ssr::client_ip::TrustedProxies::parse,
             )?,
             public_alt_base_url: env.parse_or("PUBLIC_ALT_BASE_URL", None, |raw| {
                 parse_base_url(raw).map(Some)

@@ -13,16 +13,15 @@ use app::contract::two_factor::{
 };
 use app::ssr::auth::sign_in::{self, Attempt};
 use app::ssr::auth::token::random_token;
-use app::ssr::auth::users;
-use app::ssr::auth::{api_tokens, sessions, totp};
+use app::ssr::auth::{account, api_tokens, sessions, totp};
 
-use crate::client_ip::ClientIp;
 use crate::extract::ApiJson;
 use crate::session_answer::{signed_in_response, signed_out, user_agent};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 use app::ssr::auth::current::Credential;
 use app::ssr::auth::extractors::{BrowserSession, CurrentUser};
+use app::ssr::client_ip::ClientIp;
 use app::ssr::cookies;
 
 const CSRF_MAX_AGE: i64 = 30 * 24 * 3600;
@@ -186,14 +185,11 @@ pub async fn totp_status(
 )]
 pub async fn totp_disable(
     State(state): State<AppState>,
-    client: ClientIp,
-    session: BrowserSession,
+    ClientIp(ip): ClientIp,
+    current: CurrentUser,
     ApiJson(body): ApiJson<CurrentPassword>,
 ) -> Result<StatusCode, ApiError> {
-    state
-        .confirm_password(client.0, &session.user, body.current_password)
-        .await?;
-    totp::turn_off(&state.pool, session.user.id).await?;
+    account::turn_off_totp(&state, ip, &current, body).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -276,20 +272,10 @@ pub async fn me(current: CurrentUser) -> Json<Me> {
 )]
 pub async fn change_password(
     State(state): State<AppState>,
-    client: ClientIp,
-    session: BrowserSession,
+    ClientIp(ip): ClientIp,
+    current: CurrentUser,
     ApiJson(body): ApiJson<ChangePassword>,
 ) -> Result<StatusCode, ApiError> {
-    state
-        .confirm_password(client.0, &session.user, body.current_password)
-        .await?;
-    users::set_password(
-        &state.pool,
-        &session.user,
-        SecretString::from(body.new_password),
-    )
-    .await?;
-    sessions::end_all(&state.pool, session.user.id, Some(&session.session_id)).await?;
-    api_tokens::revoke_all(&state.pool, session.user.id).await?;
+    account::change_password(&state, ip, &current, body).await?;
     Ok(StatusCode::NO_CONTENT)
 }

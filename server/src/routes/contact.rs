@@ -20,9 +20,9 @@ use app::domain::contact::{FieldViolation, LeadForm, SupportForm};
 use app::ssr::contact::bot_check::BotCheckError;
 use app::ssr::contact::group_commit::Submission;
 
-use crate::client_ip::ClientIp;
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
+use app::ssr::client_ip::ClientIp;
 
 /// The largest body accepted: 1 MiB.
 pub const MAX_BODY: usize = 1024 * 1024;

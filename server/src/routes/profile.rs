@@ -5,13 +5,13 @@ use axum::extract::State;
 use axum::Json;
 
 use app::contract::account::{Me, PrivacySettings, SignInRecord, UpdateProfile};
-use app::ssr::auth::{geolocation, users};
+use app::ssr::auth::{account, geolocation};
 
-use crate::client_ip::ClientIp;
 use crate::extract::ApiJson;
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::{BrowserSession, CurrentUser};
+use app::ssr::auth::extractors::CurrentUser;
+use app::ssr::client_ip::ClientIp;
 
 /// `PUT /api/profile`: name and email. A new email needs the current
 /// password, so a borrowed session cannot take over the account; and a
@@ -25,18 +25,13 @@ use app::ssr::auth::extractors::{BrowserSession, CurrentUser};
 )]
 pub async fn update(
     State(state): State<AppState>,
-    client: ClientIp,
-    session: BrowserSession,
+    ClientIp(ip): ClientIp,
+    current: CurrentUser,
     ApiJson(body): ApiJson<UpdateProfile>,
 ) -> Result<Json<Me>, ApiError> {
-    if !body.email.trim().eq_ignore_ascii_case(&session.user.email) {
-        let password = body.current_password.unwrap_or_default();
-        state
-            .confirm_password(client.0, &session.user, password)
-            .await?;
-    }
-    let user = users::update_profile(&state.pool, session.user.id, &body.name, &body.email).await?;
-    Ok(Json(Me { user }))
+    Ok(Json(
+        account::update_profile(&state, ip, &current, body).await?,
+    ))
 }
 
 /// `GET /api/profile/privacy`.

@@ -12,11 +12,11 @@ use app::contract::account::{InvitationPreview, Register, RegistrationStatus};
 use app::ssr::auth::invitations::{self, Registration};
 use app::ssr::auth::{sessions, users};
 
-use crate::client_ip::ClientIp;
 use crate::extract::{ApiJson, ApiQuery};
 use crate::session_answer::{signed_in_with_session, user_agent};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
+use app::ssr::client_ip::ClientIp;
 
 #[derive(Deserialize)]
 pub struct RegistrationQuery {

@@ -13,12 +13,12 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Json;
 
-use crate::client_ip::ClientIp;
 use crate::extract::{ApiBytes, ApiJson, ApiPath};
 use crate::session_answer::{signed_in_response, user_agent};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 use app::ssr::auth::extractors::{BrowserSession, CurrentUser};
+use app::ssr::client_ip::ClientIp;
 
 #[utoipa::path(
     get,

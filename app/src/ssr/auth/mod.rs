@@ -3,6 +3,7 @@
 //! rest of the HTTP side (the CSRF check, the routes) is in the server
 //! crate.
 
+pub mod account;
 pub mod admin;
 pub mod api_tokens;
 pub mod current;

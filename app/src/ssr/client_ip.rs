@@ -4,12 +4,13 @@
 //! direct peer is a proxy listed in `TRUSTED_PROXIES`.
 
 use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 
-use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::extract::{ConnectInfo, FromRef, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
 
-use crate::state::AppState;
+use crate::ssr::services::Services;
 
 /// A network: an address and how many leading bits must match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,23 +123,29 @@ impl TrustedProxies {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClientIp(pub IpAddr);
 
-impl FromRequestParts<AppState> for ClientIp {
+impl ClientIp {
+    /// The client of a request that came from `peer` (the loopback address
+    /// when the server was not told, as in tests driving the router).
+    pub fn of(proxies: &TrustedProxies, peer: Option<SocketAddr>, headers: &HeaderMap) -> Self {
+        let peer = peer.map_or(IpAddr::from([127, 0, 0, 1]), |addr| addr.ip());
+        Self(proxies.client_ip(peer, headers))
+    }
+}
+
+impl<S> FromRequestParts<S> for ClientIp
+where
+    Arc<Services>: FromRef<S>,
+    S: Send + Sync,
+{
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let peer = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
-            .map_or(IpAddr::from([127, 0, 0, 1]), |ConnectInfo(addr)| addr.ip());
-        Ok(Self(
-            state
-                .settings
-                .trusted_proxies
-                .client_ip(peer, &parts.headers),
-        ))
+            .map(|ConnectInfo(addr)| *addr);
+        let services = Arc::<Services>::from_ref(state);
+        Ok(Self::of(&services.trusted_proxies, peer, &parts.headers))
     }
 }
 

@@ -1,0 +1,83 @@
+//! Changes people make to their own account that need a browser session
+//! and, where a borrowed session must not be enough, the current password:
+//! name and email, the password, turning TOTP off. REST and the Profile
+//! page's server functions both call these.
+
+use std::net::IpAddr;
+
+use secrecy::SecretString;
+
+use super::extractors::CurrentUser;
+use super::{api_tokens, sessions, totp, users};
+use crate::contract::account::{Me, UpdateProfile};
+use crate::contract::two_factor::{ChangePassword, CurrentPassword};
+use crate::ssr::api_error::ApiError;
+use crate::ssr::services::Services;
+
+/// Name and email. A new email needs the current password, so a borrowed
+/// session cannot take over the account.
+pub async fn update_profile(
+    services: &Services,
+    ip: IpAddr,
+    current: &CurrentUser,
+    request: UpdateProfile,
+) -> Result<Me, ApiError> {
+    let session = current.clone().browser_session()?;
+    if !request
+        .email
+        .trim()
+        .eq_ignore_ascii_case(&session.user.email)
+    {
+        let password = request.current_password.unwrap_or_default();
+        services
+            .confirm_password(ip, &session.user, password)
+            .await?;
+    }
+    let user = users::update_profile(
+        &services.pool,
+        session.user.id,
+        &request.name,
+        &request.email,
+    )
+    .await?;
+    Ok(Me { user })
+}
+
+/// A new password, after the current one; ends every other session of the
+/// user and revokes every API token, so whoever knew the old password or
+/// copied a token is out.
+pub async fn change_password(
+    services: &Services,
+    ip: IpAddr,
+    current: &CurrentUser,
+    request: ChangePassword,
+) -> Result<(), ApiError> {
+    let session = current.clone().browser_session()?;
+    services
+        .confirm_password(ip, &session.user, request.current_password)
+        .await?;
+    users::set_password(
+        &services.pool,
+        &session.user,
+        SecretString::from(request.new_password),
+    )
+    .await?;
+    sessions::end_all(&services.pool, session.user.id, Some(&session.session_id)).await?;
+    api_tokens::revoke_all(&services.pool, session.user.id).await?;
+    Ok(())
+}
+
+/// Turns TOTP off, after the current password.
+pub async fn turn_off_totp(
+    services: &Services,
+    ip: IpAddr,
+    current: &CurrentUser,
+    request: CurrentPassword,
+) -> Result<(), ApiError> {
+    let session = current.clone().browser_session()?;
+    services
+        .confirm_password(ip, &session.user, request.current_password)
+        .await?;
+    totp::turn_off(&services.pool, session.user.id).await?;
+    Ok(())
+}
