@@ -10,9 +10,11 @@ use app::contract::account::{Me, PrivacySettings};
 use app::contract::admin::{
     AccountAction, Invitation, Invite, Invited, RegistrationSetting, UserSummary,
 };
-use app::contract::bills::{BillList, BillRecord, Payment, Tracker};
+use app::contract::bills::{BillList, BillRecord, Catalog, Payment, Spending, Tracker};
 use app::contract::contact::{Requeued, SubmissionKind, SubmissionPage};
+use app::contract::data::{ImportPreview, Imported};
 use app::contract::error::ErrorBody;
+use app::contract::operations::{MaintenanceTask, Operation};
 use app::contract::preferences::Preferences;
 use app::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
 use app::contract::two_factor::TotpStatus;
@@ -504,4 +506,137 @@ async fn password_and_totp_changes_through_server_functions_need_the_password_an
         admin.get::<Me>("/api/auth/me").await.user.email,
         "ada@example.com"
     );
+}
+
+#[tokio::test]
+async fn maintenance_and_the_viewer_follow_cancel_and_delete_operations_through_server_functions() {
+    let (app, admin) = with_admin(&[]).await;
+
+    let response = post(
+        &admin,
+        "/api/fn/operations/maintenance",
+        json!({"task": MaintenanceTask::Backup}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let started: Operation = response.json().await.unwrap();
+    let mut latest = started.clone();
+    for _ in 0..30 {
+        if latest.done {
+            break;
+        }
+        let response = post(
+            &admin,
+            "/api/fn/operations/wait",
+            json!({"name": started.name}),
+        )
+        .await;
+        assert_eq!(response.status(), 200);
+        latest = response.json().await.unwrap();
+    }
+    assert!(latest.done && latest.error.is_none(), "{latest:?}");
+    let via_rest: Operation = admin.get(&format!("/v1/{}", started.name)).await;
+    assert_eq!(via_rest, latest, "the same operation REST answers");
+
+    // Someone else sees no such operation and cannot start maintenance.
+    let mut sam = Browser::open(&app.address).await;
+    post(
+        &admin,
+        "/api/fn/admin/set-registration",
+        json!({"setting": {"open": true}}),
+    )
+    .await;
+    let response = sam
+        .register(json!({"email": "sam@example.com", "password": "a long enough passphrase"}))
+        .await;
+    assert_eq!(response.status(), 200);
+    for path in [
+        "/api/fn/operations/wait",
+        "/api/fn/operations/cancel",
+        "/api/fn/operations/delete",
+    ] {
+        let response = post(&sam, path, json!({"name": started.name})).await;
+        assert_eq!(response.status(), 404, "{path}");
+    }
+    let response = post(
+        &sam,
+        "/api/fn/operations/maintenance",
+        json!({"task": "backup"}),
+    )
+    .await;
+    assert_eq!(response.status(), 403);
+    let response = post(
+        &admin,
+        "/api/fn/operations/wait",
+        json!({"name": "backups/1"}),
+    )
+    .await;
+    assert_eq!(response.status(), 404);
+
+    // Cancelling a finished one changes nothing; deleting forgets it.
+    let response = post(
+        &admin,
+        "/api/fn/operations/cancel",
+        json!({"name": started.name}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let response = post(
+        &admin,
+        "/api/fn/operations/delete",
+        json!({"name": started.name}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        admin
+            .status(Method::GET, &format!("/v1/{}", started.name))
+            .await,
+        404
+    );
+}
+
+#[tokio::test]
+async fn the_data_page_previews_and_imports_through_server_functions() {
+    let (_app, admin) = with_admin(&[]).await;
+    due_today(&admin, "Water").await;
+    let csv = admin
+        .request(Method::GET, "/api/data/bills.csv")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+
+    let response = post(&admin, "/api/fn/data/preview-import", json!({"csv": csv})).await;
+    assert_eq!(response.status(), 200);
+    let preview: ImportPreview = response.json().await.unwrap();
+    assert_eq!((preview.valid, preview.invalid), (1, 0));
+    assert_eq!(preview.rows[0].name, "Water");
+
+    // A bad row is named and nothing is written.
+    let mut lines: Vec<&str> = csv.lines().collect();
+    let broken = lines[1].replacen("Water", "", 1);
+    lines[1] = &broken;
+    let bad = lines.join("\n");
+    let response = post(&admin, "/api/fn/data/import", json!({"csv": bad})).await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    assert!(
+        error.field_violations()[0].field.starts_with("rows[0]."),
+        "{error:?}"
+    );
+    assert_eq!(admin.get::<BillList>("/api/bills").await.bills.len(), 1);
+
+    let response = post(&admin, "/api/fn/data/import", json!({"csv": csv})).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.json::<Imported>().await.unwrap().imported, 1);
+    assert_eq!(admin.get::<BillList>("/api/bills").await.bills.len(), 2);
+
+    // The reads the bill pages load beside: spending and the catalog.
+    let spending: Spending = admin.get("/api/fn/spending").await;
+    assert_eq!(spending.months.len(), 6);
+    let catalog: Catalog = admin.get("/api/fn/catalog").await;
+    assert!(!catalog.services.is_empty());
 }

@@ -8,7 +8,9 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::{GetUrl, Json};
 
 use super::CsrfClient;
-use crate::contract::bills::{BillList, BillRecord, Payment, Payments, RecordPayment, Tracker};
+use crate::contract::bills::{
+    BillList, BillRecord, Catalog, Payment, Payments, RecordPayment, Spending, Tracker,
+};
 use crate::contract::error::ErrorBody;
 use crate::domain::bill::BillForm;
 #[cfg(feature = "ssr")]
@@ -22,6 +24,24 @@ pub async fn get_tracker(period: Option<String>) -> Result<Tracker, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let choice = PeriodChoice::parse(period.as_deref()).map_err(ApiError::from)?;
     Ok(views::tracker(&me.pool, me.user.id, choice)
+        .await
+        .map_err(ApiError::from)?)
+}
+
+/// Payments per category per month, for the last six months.
+#[server(prefix = "/api/fn", endpoint = "spending", input = GetUrl)]
+pub async fn get_spending() -> Result<Spending, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(crate::ssr::bills::views::spending(&me.pool, me.user.id)
+        .await
+        .map_err(ApiError::from)?)
+}
+
+/// The known subscription services a bill can link to.
+#[server(prefix = "/api/fn", endpoint = "catalog", input = GetUrl)]
+pub async fn get_catalog() -> Result<Catalog, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(crate::ssr::bills::views::catalog(&me.pool)
         .await
         .map_err(ApiError::from)?)
 }

@@ -79,31 +79,3 @@ pub async fn send_json<B: Serialize, T: DeserializeOwned>(
     }
     response.json().await.map(Some).map_err(network)
 }
-
-/// POSTs plain text (a CSV file) with the CSRF header; answers JSON.
-pub async fn post_text<T: DeserializeOwned>(
-    path: &str,
-    content_type: &str,
-    body: String,
-) -> Result<T, ApiFailure> {
-    let token = csrf_token().await?;
-    let response = Request::post(path)
-        .header(CSRF_HEADER, &token)
-        .header("content-type", content_type)
-        .body(body)
-        .map_err(network)?
-        .send()
-        .await
-        .map_err(network)?;
-    checked(response).await?.json().await.map_err(network)
-}
-
-pub async fn delete(path: &str) -> Result<(), ApiFailure> {
-    let token = csrf_token().await?;
-    let response = builder("DELETE", path)
-        .header(CSRF_HEADER, &token)
-        .send()
-        .await
-        .map_err(network)?;
-    checked(response).await.map(|_| ())
-}

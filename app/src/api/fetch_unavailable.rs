@@ -16,15 +16,3 @@ pub async fn send_json<B: Serialize, T: DeserializeOwned>(
 ) -> Result<Option<T>, ApiFailure> {
     Err(ApiFailure::Unavailable)
 }
-
-pub async fn delete(_path: &str) -> Result<(), ApiFailure> {
-    Err(ApiFailure::Unavailable)
-}
-
-pub async fn post_text<T: DeserializeOwned>(
-    _path: &str,
-    _content_type: &str,
-    _body: String,
-) -> Result<T, ApiFailure> {
-    Err(ApiFailure::Unavailable)
-}

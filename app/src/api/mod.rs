@@ -43,13 +43,14 @@ mod browser_resource;
 pub use browser_resource::BrowserResource;
 pub mod admin;
 pub mod bills;
+pub mod data;
 pub mod operations;
 pub mod profile;
 pub mod session;
 #[cfg(feature = "ssr")]
 mod signed_in;
 
-pub use fetch::{delete, get_json, post_text, send_json};
+pub use fetch::{get_json, send_json};
 
 /// What went wrong with a call, in words for the person using the page.
 /// Serializable, because a server-rendered resource sends its value (a

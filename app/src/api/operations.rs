@@ -1,12 +1,17 @@
-//! The operations viewer's list: a server function (GET) over the same
-//! engine as `GET /v1/operations`, so the first page of operations is in
-//! the HTML and "Show more" asks for the next.
+//! The operations viewer and Admin's maintenance, over the same engine as
+//! `/v1/operations…` and `/v1/admin:…`: the list (GET), so the first page
+//! of operations is in the HTML and "Show more" asks for the next; and
+//! (JSON through [`CsrfClient`]) following, cancelling and deleting an
+//! operation, and starting a maintenance task.
 
 use leptos::prelude::*;
-use leptos::server_fn::codec::GetUrl;
+use leptos::server_fn::codec::{GetUrl, Json};
 
+use super::CsrfClient;
 use crate::contract::error::ErrorBody;
-use crate::contract::operations::OperationList;
+use crate::contract::operations::{MaintenanceTask, Operation, OperationList};
+#[cfg(feature = "ssr")]
+use crate::ssr::{api_error::ApiError, operations::Viewer};
 
 /// How many operations a page of the viewer shows.
 pub const PAGE_SIZE: i64 = 20;
@@ -18,8 +23,7 @@ pub async fn list_operations(
     filter: String,
     page_token: Option<String>,
 ) -> Result<OperationList, ErrorBody> {
-    use crate::ssr::api_error::ApiError;
-    use crate::ssr::operations::{ListRequest, Record, Viewer};
+    use crate::ssr::operations::{ListRequest, Record};
 
     let me = super::signed_in::signed_in().await?;
     let viewer = Viewer {
@@ -42,4 +46,81 @@ pub async fn list_operations(
         operations: page.operations.iter().map(Record::to_operation).collect(),
         next_page_token: page.next_page_token,
     })
+}
+
+/// The viewer of an operation: its owner, or any administrator.
+#[cfg(feature = "ssr")]
+fn viewer(me: &super::signed_in::SignedIn) -> Viewer {
+    Viewer {
+        user_id: me.user.id,
+        admin: me.user.is_admin(),
+    }
+}
+
+/// `operations/{id}` → `id`; anything else is no operation of this API.
+#[cfg(feature = "ssr")]
+fn id_of(name: &str) -> Result<&str, ApiError> {
+    name.strip_prefix("operations/")
+        .filter(|id| !id.is_empty() && !id.contains('/'))
+        .ok_or_else(|| ApiError::NotFound(format!("operation {name:?} not found")))
+}
+
+/// The operation once it is done, or after about a second with fresh
+/// progress (what a live row or card re-draws from).
+#[server(prefix = "/api/fn", endpoint = "operations/wait", input = Json, client = CsrfClient)]
+pub async fn wait_operation(name: String) -> Result<Operation, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    let id = id_of(&name)?;
+    let record = me
+        .services
+        .operations
+        .wait(viewer(&me), id, std::time::Duration::from_secs(1))
+        .await
+        .map_err(ApiError::from)?;
+    Ok(record.to_operation())
+}
+
+/// Asks a running operation to stop.
+#[server(prefix = "/api/fn", endpoint = "operations/cancel", input = Json, client = CsrfClient)]
+pub async fn cancel_operation(name: String) -> Result<(), ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    let id = id_of(&name)?;
+    me.services
+        .operations
+        .cancel(viewer(&me), id)
+        .await
+        .map_err(ApiError::from)?;
+    Ok(())
+}
+
+/// Forgets an operation (a running one keeps running).
+#[server(prefix = "/api/fn", endpoint = "operations/delete", input = Json, client = CsrfClient)]
+pub async fn delete_operation(name: String) -> Result<(), ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    let id = id_of(&name)?;
+    me.services
+        .operations
+        .delete(viewer(&me), id)
+        .await
+        .map_err(ApiError::from)?;
+    Ok(())
+}
+
+/// Starts a maintenance task as an operation (administrators only).
+#[server(prefix = "/api/fn", endpoint = "operations/maintenance", input = Json, client = CsrfClient)]
+pub async fn start_maintenance(task: MaintenanceTask) -> Result<Operation, ErrorBody> {
+    use crate::ssr::operations::Job;
+    let admin = super::signed_in::administrator().await?;
+    let job = match task {
+        MaintenanceTask::Backup => Job::Backup,
+        MaintenanceTask::RestoreCheck => Job::RestoreCheck { backup_file: None },
+        MaintenanceTask::ReencryptSecrets => Job::ReencryptSecrets,
+    };
+    let record = admin
+        .services
+        .operations
+        .start(Some(admin.user.id), job)
+        .await
+        .map_err(ApiError::from)?;
+    Ok(record.to_operation())
 }

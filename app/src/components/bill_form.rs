@@ -7,7 +7,7 @@ use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
 use crate::api;
-use crate::api::bills::save_bill;
+use crate::api::bills::{get_catalog, save_bill};
 use crate::components::submission_form::FormState;
 use crate::components::text_field::TextField;
 use crate::contract::bills::{BillRecord, Catalog, CatalogService};
@@ -83,7 +83,8 @@ pub fn BillFormView(
     let digits = start.currency().digits();
     let editing = existing.as_ref().map(|bill| bill.id);
     let catalog_id = RwSignal::new(start.catalog_id);
-    let catalog = api::BrowserResource::new(|| api::get_json::<Catalog>("/api/catalog"));
+    let catalog =
+        api::BrowserResource::new(|| async { get_catalog().await.map_err(api::ApiFailure::from) });
     // What is typed in the searchable picker; filled with the linked
     // service's label once the catalog arrives.
     let catalog_text = RwSignal::new(String::new());

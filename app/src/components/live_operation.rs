@@ -1,11 +1,10 @@
 //! Following one operation as it runs: the row or card is re-drawn each
-//! time `POST /v1/{name}:wait` answers, which is at once when the operation
+//! time the wait server function (`POST /v1/{name}:wait`'s twin) answers, which is at once when the operation
 //! ends and otherwise after a second with fresh progress.
 
 use leptos::prelude::*;
-use serde_json::json;
 
-use crate::api;
+use crate::api::operations::wait_operation;
 use crate::domain::operation::{Operation, State};
 
 /// A signal holding `initial`, kept up to date until the operation is done
@@ -20,11 +19,8 @@ pub fn follow(initial: Operation) -> RwSignal<Operation> {
             loop {
                 let name = live.try_get_untracked().map(|op| op.name);
                 let Some(name) = name else { return };
-                let path = format!("/v1/{name}:wait");
-                match api::send_json::<_, Operation>("POST", &path, &json!({ "timeout": "1s" }))
-                    .await
-                {
-                    Ok(Some(latest)) => {
+                match wait_operation(name).await {
+                    Ok(latest) => {
                         let done = latest.done;
                         if live.try_set(latest).is_some() || done {
                             return;

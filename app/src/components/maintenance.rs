@@ -3,25 +3,25 @@
 //! here live until it ends (and kept in the Operations viewer).
 
 use leptos::prelude::*;
-use serde_json::json;
 
-use crate::api;
+use crate::api::operations::start_maintenance;
+use crate::api::ApiFailure;
 use crate::components::live_operation::LiveOperationCard;
+use crate::contract::operations::MaintenanceTask;
 use crate::domain::operation::Operation;
 
 #[component]
 pub fn Maintenance() -> impl IntoView {
     let started = RwSignal::new(Vec::<Operation>::new());
     let error = RwSignal::new(None::<String>);
-    let start = move |path: &'static str| {
+    let start = move |task: MaintenanceTask| {
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, Operation>("POST", path, &json!({})).await {
-                Ok(Some(operation)) => {
+            match start_maintenance(task).await {
+                Ok(operation) => {
                     error.set(None);
                     started.update(|all| all.insert(0, operation));
                 }
-                Ok(None) => {}
-                Err(failure) => error.set(Some(failure.message())),
+                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
             }
         });
     };
@@ -33,11 +33,11 @@ pub fn Maintenance() -> impl IntoView {
                 "the newest backup into a scratch database and counts its rows; nothing live is touched."
             </p>
             <div class="actions">
-                <button class="button" on:click=move |_| start("/v1/admin:backup")>"Take a backup"</button>
-                <button class="button button--quiet" on:click=move |_| start("/v1/admin:restoreCheck")>
+                <button class="button" on:click=move |_| start(MaintenanceTask::Backup)>"Take a backup"</button>
+                <button class="button button--quiet" on:click=move |_| start(MaintenanceTask::RestoreCheck)>
                     "Check the newest backup"
                 </button>
-                <button class="button button--quiet" on:click=move |_| start("/v1/admin:reencryptSecrets")>
+                <button class="button button--quiet" on:click=move |_| start(MaintenanceTask::ReencryptSecrets)>
                     "Re-encrypt secrets"
                 </button>
             </div>

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::api;
-use crate::contract::bills::Spending;
+use crate::api::bills::get_spending;
 use crate::domain::money::{Currency, Locale, Money};
 
 const COLOURS: [&str; 8] = [
@@ -18,7 +18,7 @@ const HEIGHT: f64 = 160.0;
 pub fn SpendingChart(#[prop(into)] changes: Signal<u32>) -> impl IntoView {
     let data = api::BrowserResource::new(move || {
         changes.track();
-        api::get_json::<Spending>("/api/reports/spending")
+        async { get_spending().await.map_err(api::ApiFailure::from) }
     });
     move || {
         data.get().and_then(Result::ok).map(|spending| {

@@ -74,6 +74,16 @@ pub struct RestoreCheckRequest {
     pub backup_file: Option<String>,
 }
 
+/// What Admin's maintenance buttons start (`POST /v1/admin:backup`,
+/// `…:restoreCheck` of the newest backup, `…:reencryptSecrets`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum MaintenanceTask {
+    Backup,
+    RestoreCheck,
+    ReencryptSecrets,
+}
+
 fn is_zero(code: &i32) -> bool {
     *code == 0
 }

@@ -6,8 +6,9 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::{lazy_route, LazyRoute};
 
-use crate::api;
-use crate::contract::data::{ImportPreview, Imported};
+use crate::api::data::{import_bills, preview_import};
+use crate::api::{self, ApiFailure};
+use crate::contract::data::ImportPreview;
 
 #[component]
 pub fn DataPage() -> impl IntoView {
@@ -26,12 +27,9 @@ pub fn DataPage() -> impl IntoView {
             match api::files::chosen_text(&input).await {
                 Ok(Some(content)) => {
                     busy.set(true);
-                    let answer = api::post_text::<ImportPreview>(
-                        "/api/data/import/preview",
-                        "text/csv",
-                        content.clone(),
-                    )
-                    .await;
+                    let answer = preview_import(content.clone())
+                        .await
+                        .map_err(ApiFailure::from);
                     busy.set(false);
                     match answer {
                         Ok(checked) => {
@@ -53,7 +51,7 @@ pub fn DataPage() -> impl IntoView {
         };
         busy.set(true);
         leptos::task::spawn_local(async move {
-            let answer = api::post_text::<Imported>("/api/data/import", "text/csv", content).await;
+            let answer = import_bills(content).await.map_err(ApiFailure::from);
             busy.set(false);
             match answer {
                 Ok(imported) => {

@@ -8,8 +8,8 @@ use leptos_router::components::A;
 use leptos_router::{lazy_route, LazyRoute};
 use serde_json::json;
 
-use crate::api::operations::list_operations;
-use crate::api::{self, ApiFailure};
+use crate::api::operations::{cancel_operation, delete_operation, list_operations};
+use crate::api::ApiFailure;
 use crate::components::live_operation::{follow, OperationProgressBar};
 use crate::domain::operation::{self, Operation, OperationList, State};
 use crate::domain::operation_kind::{self, OperationKind};
@@ -128,20 +128,17 @@ fn OperationRow(
     let cancel = move |_| {
         let name = live.get_untracked().name;
         leptos::task::spawn_local(async move {
-            let path = format!("/v1/{name}:cancel");
-            if let Err(failure) =
-                api::send_json::<_, serde_json::Value>("POST", &path, &json!({})).await
-            {
-                problem.set(Some(failure.message()));
+            if let Err(failure) = cancel_operation(name).await {
+                problem.set(Some(ApiFailure::from(failure).message()));
             }
         });
     };
     let delete = move |_| {
         let name = live.get_untracked().name;
         leptos::task::spawn_local(async move {
-            match api::delete(&format!("/v1/{name}")).await {
+            match delete_operation(name.clone()).await {
                 Ok(()) => on_deleted(name),
-                Err(failure) => problem.set(Some(failure.message())),
+                Err(failure) => problem.set(Some(ApiFailure::from(failure).message())),
             }
         });
     };

@@ -3,11 +3,9 @@
 //! none; bad rows are named `rows[i].field` (i counts data rows from 0; the
 //! preview also gives each row's line in the file).
 
-use app::contract::data::{Export, ImportPreview, Imported, PreviewRow};
-use app::domain::contact::FieldViolation;
-use app::ssr::bills::transfer::{self, ImportError};
-use app::ssr::bills::{self};
-use axum::body::Bytes;
+use app::contract::data::{Export, ImportPreview, Imported};
+use app::ssr::bills::transfer;
+use app::ssr::bills::{self, import};
 use axum::extract::State;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -17,9 +15,6 @@ use crate::extract::ApiBytes;
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 use app::ssr::auth::extractors::CurrentUser;
-
-/// The largest file an import takes: 1 MiB.
-pub const MAX_IMPORT: usize = 1024 * 1024;
 
 fn attachment(content_type: &'static str, name: String, body: String) -> Response {
     let mut response = (StatusCode::OK, body).into_response();
@@ -108,33 +103,6 @@ pub async fn export_json(
     ))
 }
 
-fn text_of(body: &Bytes) -> Result<&str, ApiError> {
-    if body.len() > MAX_IMPORT {
-        return Err(ApiError::PayloadTooLarge { limit: MAX_IMPORT });
-    }
-    std::str::from_utf8(body).map_err(|_| ApiError::BadRequest("the file is not UTF-8 text".into()))
-}
-
-fn import_error(error: ImportError) -> ApiError {
-    match error {
-        ImportError::BadRows(_, rows) => ApiError::InvalidFields(
-            rows.into_iter()
-                .flat_map(|row| {
-                    let index = row.line.saturating_sub(2);
-                    row.problems.into_iter().map(move |problem| FieldViolation {
-                        field: format!("rows[{index}].{}", problem.field),
-                        description: format!("line {}: {}", row.line, problem.description),
-                    })
-                })
-                .collect(),
-        ),
-        ImportError::Unreadable(_) | ImportError::TooManyRows => {
-            ApiError::BadRequest(error.to_string())
-        }
-        ImportError::Bill(error) => error.into(),
-    }
-}
-
 /// `POST /api/data/import/preview` (the CSV as the body): each row with its
 /// problems; nothing is written.
 #[utoipa::path(
@@ -148,20 +116,8 @@ pub async fn preview(
     _current: CurrentUser,
     ApiBytes(body): ApiBytes,
 ) -> Result<Json<ImportPreview>, ApiError> {
-    let rows = transfer::read_csv(text_of(&body)?).map_err(import_error)?;
-    let invalid = rows.iter().filter(|row| !row.problems.is_empty()).count();
-    Ok(Json(ImportPreview {
-        valid: rows.len() - invalid,
-        invalid,
-        rows: rows
-            .into_iter()
-            .map(|row| PreviewRow {
-                line: row.line,
-                name: row.name,
-                problems: row.problems,
-            })
-            .collect(),
-    }))
+    let text = import::text_of(&body)?;
+    Ok(Json(import::preview(text)?))
 }
 
 /// `POST /api/data/import`: every row or none.
@@ -177,8 +133,7 @@ pub async fn import(
     current: CurrentUser,
     ApiBytes(body): ApiBytes,
 ) -> Result<(StatusCode, Json<Imported>), ApiError> {
-    let imported = transfer::import(&state.pool, current.user.id, text_of(&body)?)
-        .await
-        .map_err(import_error)?;
-    Ok((StatusCode::CREATED, Json(Imported { imported })))
+    let text = import::text_of(&body)?;
+    let imported = import::import(&state.pool, current.user.id, text).await?;
+    Ok((StatusCode::CREATED, Json(imported)))
 }

@@ -4,6 +4,7 @@
 
 mod accrual;
 pub mod forms;
+pub mod import;
 mod payments;
 mod store;
 pub mod transfer;

@@ -1,0 +1,24 @@
+//! The Data page's import, over the same service as `/api/data/import…`:
+//! the chosen file's text is checked row by row, then written all or
+//! nothing (JSON through [`CsrfClient`]; the exports stay plain downloads).
+
+use leptos::prelude::*;
+use leptos::server_fn::codec::Json;
+
+use super::CsrfClient;
+use crate::contract::data::{ImportPreview, Imported};
+use crate::contract::error::ErrorBody;
+
+/// Each row of `csv` with its problems; nothing is written.
+#[server(prefix = "/api/fn", endpoint = "data/preview-import", input = Json, client = CsrfClient)]
+pub async fn preview_import(csv: String) -> Result<ImportPreview, ErrorBody> {
+    super::signed_in::signed_in().await?;
+    Ok(crate::ssr::bills::import::preview(&csv)?)
+}
+
+/// Imports every row of `csv`, or none when any row is bad.
+#[server(prefix = "/api/fn", endpoint = "data/import", input = Json, client = CsrfClient)]
+pub async fn import_bills(csv: String) -> Result<Imported, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(crate::ssr::bills::import::import(&me.pool, me.user.id, &csv).await?)
+}
