@@ -67,14 +67,7 @@ pub fn signed_in_with_session(state: &AppState, user: User, token: &str) -> Resp
 }
 
 fn session_cookie(state: &AppState, token: &str, max_age: i64) -> Option<HeaderValue> {
-    cookies::set(
-        cookies::SESSION,
-        token,
-        max_age,
-        true,
-        state.settings.secure_cookies(),
-        "Lax",
-    )
+    cookies::session(token, max_age, state.secure_cookies())
 }
 
 /// No content, and the session cookie cleared.

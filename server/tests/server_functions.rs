@@ -640,3 +640,24 @@ async fn the_data_page_previews_and_imports_through_server_functions() {
     let catalog: Catalog = admin.get("/api/fn/catalog").await;
     assert!(!catalog.services.is_empty());
 }
+
+#[tokio::test]
+async fn signing_out_through_the_server_function_clears_the_cookie_and_ends_sessions() {
+    let (app, admin) = with_admin(&[]).await;
+    let other = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let third = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+
+    // Here only: this session ends and its cookie is cleared; others stay.
+    let response = post(&other, "/api/fn/sign-out", json!({"everywhere": false})).await;
+    assert_eq!(response.status(), 200);
+    let cleared = support::browser::set_cookie_of(&response, "tally_session").unwrap();
+    assert!(cleared.contains("Max-Age=0"), "{cleared}");
+    assert_eq!(other.status(Method::GET, "/api/auth/me").await, 401);
+    assert_eq!(admin.status(Method::GET, "/api/auth/me").await, 200);
+
+    // Everywhere: every session of the user ends.
+    let response = post(&admin, "/api/fn/sign-out", json!({"everywhere": true})).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(admin.status(Method::GET, "/api/auth/me").await, 401);
+    assert_eq!(third.status(Method::GET, "/api/auth/me").await, 401);
+}

@@ -2,7 +2,7 @@
 //! services as `/api/auth/me`, `PUT /api/profile`, `/api/auth/password`
 //! and `/api/auth/totp…`: who they are (GET), and the changes that need a
 //! browser session (JSON through [`CsrfClient`]): name and email, the
-//! password, and TOTP.
+//! password, TOTP; and signing out.
 
 use leptos::prelude::*;
 use leptos::server_fn::codec::{GetUrl, Json};
@@ -85,4 +85,18 @@ pub async fn stop_totp(request: CurrentPassword) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let ip = me.client_ip()?;
     Ok(crate::ssr::auth::account::turn_off_totp(&me.services, ip, &me.current(), request).await?)
+}
+
+/// Signs out here, or everywhere (every session and API token); the
+/// session cookie is cleared either way.
+#[server(prefix = "/api/fn", endpoint = "sign-out", input = Json, client = CsrfClient)]
+pub async fn sign_out(everywhere: bool) -> Result<(), ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    crate::ssr::auth::account::sign_out(&me.services, &me.current(), everywhere).await?;
+    let cleared = crate::ssr::cookies::session("", 0, me.services.secure_cookies());
+    if let (Some(cookie), Some(response)) = (cleared, use_context::<leptos_axum::ResponseOptions>())
+    {
+        response.append_header(http::header::SET_COOKIE, cookie);
+    }
+    Ok(())
 }

@@ -4,9 +4,9 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use leptos_router::{lazy_route, LazyRoute};
 
-use crate::api::account::{get_me, get_totp_status};
+use crate::api::account::{get_me, get_totp_status, sign_out};
 use crate::api::profile::{get_preferences, get_privacy, get_sign_ins, list_tokens};
-use crate::api::{self, ApiFailure};
+use crate::api::ApiFailure;
 use crate::components::account_details::AccountDetails;
 use crate::components::api_tokens::ApiTokens;
 use crate::components::preferences::PreferencesForm;
@@ -59,21 +59,20 @@ pub fn ProfilePage() -> impl IntoView {
     let navigate = use_navigate();
     let error = RwSignal::new(None::<String>);
 
-    let sign_out = move |path: &'static str| {
+    let leave = move |everywhere: bool| {
         let navigate = navigate.clone();
         leptos::task::spawn_local(async move {
-            match api::send_json::<_, serde_json::Value>("POST", path, &serde_json::json!({})).await
-            {
-                Ok(_) => navigate("/login", Default::default()),
-                Err(failure) => error.set(Some(failure.message())),
+            match sign_out(everywhere).await {
+                Ok(()) => navigate("/login", Default::default()),
+                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
             }
         });
     };
     let sign_out_here = {
-        let sign_out = sign_out.clone();
-        move |_| sign_out("/api/auth/logout")
+        let leave = leave.clone();
+        move |_| leave(false)
     };
-    let sign_out_everywhere = move |_| sign_out("/api/auth/logout-all");
+    let sign_out_everywhere = move |_| leave(true);
 
     view! {
         <Title text="Profile"/>

@@ -17,6 +17,12 @@ pub fn get<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         .map(|(_, value)| value)
 }
 
+/// The session cookie holding `token` for `max_age_seconds` (HttpOnly,
+/// SameSite=Lax, Secure behind https); an empty token and 0 clear it.
+pub fn session(token: &str, max_age_seconds: i64, secure: bool) -> Option<HeaderValue> {
+    set(SESSION, token, max_age_seconds, true, secure, "Lax")
+}
+
 /// A `Set-Cookie` value. `max_age` of zero deletes the cookie.
 pub fn set(
     name: &str,

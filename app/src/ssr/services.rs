@@ -64,6 +64,11 @@ impl Services {
         .await
     }
 
+    /// Whether cookies must be `Secure` (the public URL is https).
+    pub fn secure_cookies(&self) -> bool {
+        self.public_base_url.starts_with("https://")
+    }
+
     /// The one-time registration link of an invitation.
     pub fn invitation_link(&self, token: &str) -> String {
         format!("{}/register?invitation={token}", self.public_base_url)

@@ -13,13 +13,12 @@ use app::contract::two_factor::{
 };
 use app::ssr::auth::sign_in::{self, Attempt};
 use app::ssr::auth::token::random_token;
-use app::ssr::auth::{account, api_tokens, sessions, totp};
+use app::ssr::auth::{account, totp};
 
 use crate::extract::ApiJson;
 use crate::session_answer::{signed_in_response, signed_out, user_agent};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
-use app::ssr::auth::current::Credential;
 use app::ssr::auth::extractors::{BrowserSession, CurrentUser};
 use app::ssr::client_ip::ClientIp;
 use app::ssr::cookies;
@@ -50,7 +49,7 @@ pub async fn csrf_token(State(state): State<AppState>, headers: HeaderMap) -> Re
         &token,
         CSRF_MAX_AGE,
         state.settings.csrf_http_only,
-        state.settings.secure_cookies(),
+        state.secure_cookies(),
         "Strict",
     );
     let mut response = Json(CsrfToken { csrf_token: token }).into_response();
@@ -204,9 +203,7 @@ pub async fn logout(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> Result<Response, ApiError> {
-    if let Credential::Session { session_id } = &current.credential {
-        sessions::end(&state.pool, session_id).await?;
-    }
+    account::sign_out(&state, &current, false).await?;
     Ok(signed_out(&state))
 }
 
@@ -222,8 +219,7 @@ pub async fn logout_all(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> Result<Response, ApiError> {
-    sessions::end_all(&state.pool, current.user.id, None).await?;
-    api_tokens::revoke_all(&state.pool, current.user.id).await?;
+    account::sign_out(&state, &current, true).await?;
     Ok(signed_out(&state))
 }
 

@@ -1,12 +1,13 @@
 //! Changes people make to their own account that need a browser session
 //! and, where a borrowed session must not be enough, the current password:
-//! name and email, the password, turning TOTP off. REST and the Profile
-//! page's server functions both call these.
+//! name and email, the password, turning TOTP off; and signing out. REST
+//! and the Profile page's server functions both call these.
 
 use std::net::IpAddr;
 
 use secrecy::SecretString;
 
+use super::current::Credential;
 use super::extractors::CurrentUser;
 use super::{api_tokens, sessions, totp, users};
 use crate::contract::account::{Me, UpdateProfile};
@@ -79,5 +80,22 @@ pub async fn turn_off_totp(
         .confirm_password(ip, &session.user, request.current_password)
         .await?;
     totp::turn_off(&services.pool, session.user.id).await?;
+    Ok(())
+}
+
+/// Ends this session (nothing for an API token); `everywhere` ends every
+/// session of the user and revokes every API token, since a copied token is
+/// a way in as well.
+pub async fn sign_out(
+    services: &Services,
+    current: &CurrentUser,
+    everywhere: bool,
+) -> Result<(), ApiError> {
+    if everywhere {
+        sessions::end_all(&services.pool, current.user.id, None).await?;
+        api_tokens::revoke_all(&services.pool, current.user.id).await?;
+    } else if let Credential::Session { session_id } = &current.credential {
+        sessions::end(&services.pool, session_id).await?;
+    }
     Ok(())
 }
