@@ -174,6 +174,8 @@ test("subscriptions keep a custom order, group by cadence without reordering, an
 
   await page.getByRole("button", { name: "Move News up" }).click();
   await expect(names).toHaveText(["Music", "News", "Cloud storage"]);
+  // The page says when the new order is kept; only then is it safe to leave.
+  await expect(page.getByTestId("order-status")).toHaveText("Order saved.");
   await page.reload();
   await hydrated(page);
   await expect(names).toHaveText(["Music", "News", "Cloud storage"]);

@@ -60,16 +60,26 @@ fn Subscriptions(data: BillList) -> impl IntoView {
     tracked.sort_by_key(|b| (b.sort_order, b.id));
     let order = RwSignal::new(tracked);
     let error = RwSignal::new(None::<String>);
+    // Said while the new order is on its way and once it is kept, so
+    // nobody leaves (or reloads) believing an unsaved order was saved.
+    let saved = RwSignal::new(None::<&'static str>);
     let context = RwSignal::new((
         Locale::parse(&data.locale),
         Currency::parse(&data.currency).unwrap_or(Currency::USD),
     ));
     let save_order = move || {
         let ids: Vec<i64> = order.get_untracked().iter().map(|b| b.id).collect();
+        saved.set(Some("Saving the order…"));
         leptos::task::spawn_local(async move {
             match reorder_bills(ids).await {
-                Ok(()) => error.set(None),
-                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
+                Ok(()) => {
+                    error.set(None);
+                    saved.set(Some("Order saved."));
+                }
+                Err(failure) => {
+                    saved.set(None);
+                    error.set(Some(ApiFailure::from(failure).message()));
+                }
             }
         });
     };
@@ -130,6 +140,7 @@ fn Subscriptions(data: BillList) -> impl IntoView {
     };
     view! {
         <p class="field-error" role="alert">{move || error.get()}</p>
+        <p role="status" data-testid="order-status">{move || saved.get()}</p>
         <section class="totals" aria-label="Subscription totals">
             <div class="total"><span>"Per month"</span><strong data-testid="subs-monthly">{move || totals().0}</strong></div>
             <div class="total"><span>"Per year"</span><strong data-testid="subs-yearly">{move || totals().1}</strong></div>
