@@ -1,18 +1,27 @@
 //! The bill tracker's API against a fresh database: bills, payments, debts
 //! with monthly interest (also across a restart), the Tracker, and that one
-//! user cannot reach another's bills.
+//! user cannot reach another's bills. Requests and answers are the
+//! contract's types, so a change that breaks a client breaks this at
+//! compile time; raw JSON is sent only where a test means to send what the
+//! contract cannot express (unknown fields, wrong types).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
 
 use app::contract::account::Session;
+use app::contract::admin::RegistrationSetting;
 use app::contract::bills::{
-    AutopayFailure, BillList, Payment, PeriodKind, RecordPayment, Spending, Tracker,
+    AutopayFailure, BillList, BillRecord, Catalog, Deactivation, Payment, Payments, PeriodKind,
+    RecordPayment, Spending, Tracker,
 };
+use app::contract::data::{Export, ImportPreview, Imported};
+use app::contract::error::ErrorBody;
+use app::contract::preferences::{Preferences, UpdatePreferences};
+use app::domain::bill::BillForm;
 use app::domain::date::YearMonth;
 use app::domain::tracker::{Status, Totals};
 use reqwest::Method;
-use serde_json::{json, Value};
+use serde_json::json;
 use support::browser::Browser;
 use support::TestApp;
 
@@ -30,41 +39,90 @@ async fn app() -> (TestApp, Browser) {
     support::with_admin(&[]).await
 }
 
-fn rent() -> Value {
-    json!({
-        "name": "Rent", "amountMinor": 150_000, "cadence": "monthly", "dueDay": 1,
-        "anchorDate": "2026-01-01", "category": "Housing", "autopay": true
-    })
+fn rent() -> BillForm {
+    BillForm {
+        name: "Rent".into(),
+        amount_minor: 150_000,
+        cadence: "monthly".into(),
+        due_day: 1,
+        anchor_date: "2026-01-01".into(),
+        category: "Housing".into(),
+        autopay: true,
+        ..BillForm::default()
+    }
 }
 
-fn card() -> Value {
-    json!({
-        "name": "Credit card", "amountMinor": 10_000, "cadence": "monthly", "dueDay": 20,
-        "anchorDate": "2026-01-20", "debt": true, "balanceMinor": 100_000, "aprBasisPoints": 1200
-    })
+fn card() -> BillForm {
+    BillForm {
+        name: "Credit card".into(),
+        amount_minor: 10_000,
+        cadence: "monthly".into(),
+        due_day: 20,
+        anchor_date: "2026-01-20".into(),
+        debt: true,
+        balance_minor: Some(100_000),
+        apr_basis_points: Some(1200),
+        ..BillForm::default()
+    }
 }
 
-async fn create(browser: &Browser, body: Value) -> Value {
-    let (status, bill) = browser.send(Method::POST, "/api/bills", body).await;
-    assert_eq!(status, 201, "{bill}");
-    bill
+fn rent_like(name: &str, category: &str, amount: i64) -> BillForm {
+    BillForm {
+        name: name.into(),
+        category: category.into(),
+        amount_minor: amount,
+        ..rent()
+    }
 }
 
-async fn pay(browser: &Browser, bill: i64, body: Value) -> (u16, Value) {
+type Refusal = (u16, ErrorBody);
+
+/// A call whose answer has a body (not 204).
+async fn answer<B: serde::Serialize, T: serde::de::DeserializeOwned>(
+    browser: &Browser,
+    method: Method,
+    path: &str,
+    body: &B,
+) -> Result<T, Refusal> {
     browser
-        .send(Method::POST, &format!("/api/bills/{bill}/payments"), body)
+        .call(method.clone(), path, body)
         .await
+        .map(|found| found.unwrap_or_else(|| panic!("{method} {path} answered no body")))
+}
+
+async fn create(browser: &Browser, form: BillForm) -> BillRecord {
+    answer(browser, Method::POST, "/api/bills", &form)
+        .await
+        .unwrap_or_else(|refusal| panic!("creating a bill: {refusal:?}"))
+}
+
+async fn pay(browser: &Browser, bill: i64, request: RecordPayment) -> Result<Payment, Refusal> {
+    answer(
+        browser,
+        Method::POST,
+        &format!("/api/bills/{bill}/payments"),
+        &request,
+    )
+    .await
+}
+
+fn paid(amount_minor: Option<i64>, paid_on: Option<String>) -> RecordPayment {
+    RecordPayment {
+        amount_minor,
+        paid_on,
+        method: String::new(),
+    }
 }
 
 /// Flags (or clears) a payment as a failed autopay.
-async fn flag_failed(browser: &Browser, payment: i64) -> (u16, Value) {
-    browser
-        .send(
-            Method::PUT,
-            &format!("/api/payments/{payment}/autopay-failure"),
-            json!({ "failed": true }),
-        )
-        .await
+async fn flag_failed(browser: &Browser, payment: i64) -> Result<Payment, Refusal> {
+    answer(
+        browser,
+        Method::PUT,
+        &format!("/api/payments/{payment}/autopay-failure"),
+        &AutopayFailure { failed: true },
+    )
+    .await
 }
 
 /// `GET path` as a download: its `Content-Disposition` and its text.
@@ -78,56 +136,90 @@ async fn download(browser: &Browser, path: &str) -> (String, String) {
     (disposition, response.text().await.unwrap())
 }
 
+/// Every field an error names, in order.
+fn fields(error: &ErrorBody) -> Vec<String> {
+    error
+        .field_violations()
+        .into_iter()
+        .map(|violation| violation.field)
+        .collect()
+}
+
 /// The field named by an error's first violation.
-fn first_field(body: &Value) -> &str {
-    body["error"]["details"][0]["fieldViolations"][0]["field"]
-        .as_str()
-        .unwrap_or_default()
+fn first_field(error: &ErrorBody) -> String {
+    fields(error).into_iter().next().unwrap_or_default()
+}
+
+async fn bill(browser: &Browser, id: i64) -> BillRecord {
+    browser.get(&format!("/api/bills/{id}")).await
+}
+
+async fn payments(browser: &Browser, id: i64) -> Vec<Payment> {
+    browser
+        .get::<Payments>(&format!("/api/bills/{id}/payments"))
+        .await
+        .payments
+}
+
+async fn open_registration(admin: &Browser) {
+    let setting: RegistrationSetting = answer(
+        admin,
+        Method::PUT,
+        "/api/admin/registration",
+        &RegistrationSetting { open: true },
+    )
+    .await
+    .unwrap();
+    assert!(setting.open);
 }
 
 #[tokio::test]
 async fn bills_are_created_read_edited_ended_restarted_and_deleted() {
     let (_app, browser) = app().await;
-    let bill = create(&browser, rent()).await;
-    let id = bill["id"].as_i64().unwrap();
-    assert_eq!(bill["currency"], "USD");
-    assert_eq!(bill["active"], true);
-    let next_due = bill["nextDue"].as_str().unwrap();
+    let made = create(&browser, rent()).await;
+    let id = made.id;
+    assert_eq!(made.currency, "USD");
+    assert!(made.active);
+    let next_due = made.next_due.unwrap();
     assert!(next_due.ends_with("-01"), "{next_due}");
 
-    let listed = browser.json("/api/bills").await;
-    assert_eq!(listed["bills"].as_array().unwrap().len(), 1);
-    assert!(listed["today"].as_str().unwrap().len() == 10);
+    let listed: BillList = browser.get("/api/bills").await;
+    assert_eq!(listed.bills.len(), 1);
+    assert_eq!(listed.today.len(), 10);
 
-    let mut edited = rent();
-    edited["amountMinor"] = json!(155_000);
-    edited["dueDay"] = json!(31);
-    let (status, after) = browser
-        .send(Method::PUT, &format!("/api/bills/{id}"), edited)
-        .await;
-    assert_eq!(status, 200, "{after}");
-    assert_eq!(after["amountMinor"], 155_000);
+    let edited = BillForm {
+        amount_minor: 155_000,
+        due_day: 31,
+        ..rent()
+    };
+    let after: BillRecord = answer(&browser, Method::PUT, &format!("/api/bills/{id}"), &edited)
+        .await
+        .unwrap();
+    assert_eq!(after.amount_minor, 155_000);
 
-    let (status, ended) = browser
-        .send(
-            Method::POST,
-            &format!("/api/bills/{id}/deactivate"),
-            json!({ "reason": "moved out" }),
-        )
-        .await;
-    assert_eq!(status, 200);
-    assert_eq!(ended["active"], false);
-    assert_eq!(ended["inactiveReason"], "moved out");
-    assert!(ended["inactivatedAt"].is_string());
-    let (_, again) = browser
-        .send(
-            Method::POST,
-            &format!("/api/bills/{id}/reactivate"),
-            json!({}),
-        )
-        .await;
-    assert_eq!(again["active"], true);
-    assert_eq!(again["inactiveReason"], Value::Null);
+    let ended: BillRecord = answer(
+        &browser,
+        Method::POST,
+        &format!("/api/bills/{id}/deactivate"),
+        &Deactivation {
+            reason: "moved out".into(),
+        },
+    )
+    .await
+    .unwrap();
+    assert!(!ended.active);
+    assert_eq!(ended.inactive_reason.as_deref(), Some("moved out"));
+    assert!(ended.inactivated_at.is_some());
+    let again: BillRecord = answer(
+        &browser,
+        Method::POST,
+        &format!("/api/bills/{id}/reactivate"),
+        &json!({}),
+    )
+    .await
+    .unwrap();
+    assert!(again.active);
+    assert_eq!(again.inactive_reason, None);
 
     assert_eq!(
         browser
@@ -146,95 +238,81 @@ async fn bills_are_created_read_edited_ended_restarted_and_deleted() {
 #[tokio::test]
 async fn bad_bills_name_every_field_and_store_nothing() {
     let (_app, browser) = app().await;
-    let (status, body) = browser
-        .send(
-            Method::POST,
-            "/api/bills",
-            json!({ "name": "", "amountMinor": -5, "cadence": "sometimes", "dueDay": 0, "anchorDate": "soon" }),
-        )
-        .await;
+    let bad = BillForm {
+        name: String::new(),
+        amount_minor: -5,
+        cadence: "sometimes".into(),
+        due_day: 0,
+        anchor_date: "soon".into(),
+        ..BillForm::default()
+    };
+    let (status, error) = browser
+        .call::<_, BillRecord>(Method::POST, "/api/bills", &bad)
+        .await
+        .unwrap_err();
     assert_eq!(status, 400);
-    let fields: Vec<&str> = body["error"]["details"][0]["fieldViolations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v["field"].as_str().unwrap())
-        .collect();
     assert_eq!(
-        fields,
+        fields(&error),
         ["name", "amountMinor", "cadence", "dueDay", "anchorDate"]
     );
+    // Not expressible in the contract: a field it does not have.
     let (status, _) = browser
-        .send(
+        .call::<_, BillRecord>(
             Method::POST,
             "/api/bills",
-            json!({ "name": "x", "surprise": 1 }),
+            &json!({ "name": "x", "surprise": 1 }),
         )
-        .await;
+        .await
+        .unwrap_err();
     assert_eq!(status, 400, "unknown fields are refused");
-    assert!(browser.json("/api/bills").await["bills"]
-        .as_array()
-        .unwrap()
-        .is_empty());
+    assert!(browser.get::<BillList>("/api/bills").await.bills.is_empty());
 
     // A malformed id in the path is a 400 in the usual JSON shape.
     for (method, path) in [
         (Method::GET, "/api/bills/abc"),
         (Method::DELETE, "/api/payments/1.5"),
     ] {
-        let (status, body) = browser.send(method, path, Value::Null).await;
+        let (status, error) = browser
+            .call::<_, BillRecord>(method, path, &json!(null))
+            .await
+            .unwrap_err();
         assert_eq!(status, 400, "{path}");
-        assert_eq!(
-            body["error"]["status"], "INVALID_ARGUMENT",
-            "{path}: {body}"
-        );
+        assert_eq!(error.error.status, "INVALID_ARGUMENT", "{path}: {error:?}");
     }
 }
 
 #[tokio::test]
 async fn payments_are_recorded_flagged_and_undone() {
     let (_app, browser) = app().await;
-    let bill = create(&browser, rent()).await;
-    let id = bill["id"].as_i64().unwrap();
+    let id = create(&browser, rent()).await.id;
     // "Mark paid": no amount means the bill's amount, today.
-    let (status, payment) = pay(&browser, id, json!({})).await;
-    assert_eq!(status, 201, "{payment}");
-    assert_eq!(payment["amountMinor"], 150_000);
-    assert_eq!(payment["method"], "manual");
-    let payment_id = payment["id"].as_i64().unwrap();
+    let payment = pay(&browser, id, RecordPayment::default()).await.unwrap();
+    assert_eq!(payment.amount_minor, 150_000);
+    assert_eq!(payment.method, "manual");
 
-    let (status, flagged) = flag_failed(&browser, payment_id).await;
-    assert_eq!(status, 200);
-    assert_eq!(flagged["autopayFailure"], true);
+    let flagged = flag_failed(&browser, payment.id).await.unwrap();
+    assert!(flagged.autopay_failure);
 
-    let (status, body) = pay(
-        &browser,
-        id,
-        json!({ "amountMinor": 100, "paidOn": "31/01/2026" }),
-    )
-    .await;
+    let (status, error) = pay(&browser, id, paid(Some(100), Some("31/01/2026".into())))
+        .await
+        .unwrap_err();
     assert_eq!(status, 400);
-    assert_eq!(first_field(&body), "paidOn");
+    assert_eq!(first_field(&error), "paidOn");
 
-    let listed = browser.json(&format!("/api/bills/{id}/payments")).await;
-    assert_eq!(listed["payments"].as_array().unwrap().len(), 1);
+    assert_eq!(payments(&browser, id).await.len(), 1);
     assert_eq!(
         browser
-            .status(Method::DELETE, &format!("/api/payments/{payment_id}"))
+            .status(Method::DELETE, &format!("/api/payments/{}", payment.id))
             .await,
         204
     );
-    let listed = browser.json(&format!("/api/bills/{id}/payments")).await;
-    assert!(listed["payments"].as_array().unwrap().is_empty());
+    assert!(payments(&browser, id).await.is_empty());
 }
 
 /// The user's current month (dates in these tests follow the clock, as the
 /// monthly accrual does).
 async fn this_month(browser: &Browser) -> YearMonth {
-    let today = browser.json("/api/bills").await["today"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let today = browser.get::<BillList>("/api/bills").await.today;
     YearMonth::parse(&today[..7]).unwrap()
 }
 
@@ -246,93 +324,75 @@ fn on(month: YearMonth, day: u8) -> String {
 async fn debt_interest_is_charged_once_per_month_even_across_a_restart() {
     let (app, browser) = app().await;
     let this = this_month(&browser).await;
-    let card = create(&browser, card()).await;
-    let id = card["id"].as_i64().unwrap();
+    let made = create(&browser, card()).await;
+    let id = made.id;
     assert_eq!(
-        card["interestAccruedMonth"],
-        this.previous().to_string(),
+        made.interest_accrued_month,
+        Some(this.previous().to_string()),
         "the balance is today's: this month is the first charged"
     );
     assert_eq!(
-        card["interestPendingMinor"], 1000,
+        made.interest_pending_minor,
+        Some(1000),
         "this month's, not yet charged"
     );
 
-    let (_, first) = pay(
-        &browser,
-        id,
-        json!({ "amountMinor": 10_000, "paidOn": on(this, 5) }),
-    )
-    .await;
+    let first = pay(&browser, id, paid(Some(10_000), Some(on(this, 5))))
+        .await
+        .unwrap();
     assert_eq!(
-        first["interestDeltaMinor"], 1000,
+        first.interest_delta_minor, 1000,
         "1 % of 1,000.00 for the month"
     );
-    let bill = browser.json(&format!("/api/bills/{id}")).await;
-    assert_eq!(bill["balanceMinor"], 91_000);
-    assert_eq!(bill["interestAccruedMonth"], this.to_string());
-    assert_eq!(bill["interestPendingMinor"], 0);
+    let now = bill(&browser, id).await;
+    assert_eq!(now.balance_minor, Some(91_000));
+    assert_eq!(now.interest_accrued_month, Some(this.to_string()));
+    assert_eq!(now.interest_pending_minor, Some(0));
 
     // Same month after a restart: no second charge.
     let app = app.restart(&vars()).await;
     let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
-    let (_, second) = pay(
-        &browser,
-        id,
-        json!({ "amountMinor": 10_000, "paidOn": on(this, 20) }),
-    )
-    .await;
-    assert_eq!(second["interestDeltaMinor"], 0);
-    assert_eq!(
-        browser.json(&format!("/api/bills/{id}")).await["balanceMinor"],
-        81_000
-    );
+    let second = pay(&browser, id, paid(Some(10_000), Some(on(this, 20))))
+        .await
+        .unwrap();
+    assert_eq!(second.interest_delta_minor, 0);
+    assert_eq!(bill(&browser, id).await.balance_minor, Some(81_000));
 
     // Two months later: both months are charged, compounding.
     let later = this.next().next();
-    let (_, third) = pay(
-        &browser,
-        id,
-        json!({ "amountMinor": 10_000, "paidOn": on(later, 20) }),
-    )
-    .await;
-    assert_eq!(third["interestDeltaMinor"], 810 + 818);
-    let bill = browser.json(&format!("/api/bills/{id}")).await;
-    assert_eq!(bill["balanceMinor"], 81_000 + 1628 - 10_000);
-    assert_eq!(bill["interestAccruedMonth"], later.to_string());
+    let third = pay(&browser, id, paid(Some(10_000), Some(on(later, 20))))
+        .await
+        .unwrap();
+    assert_eq!(third.interest_delta_minor, 810 + 818);
+    let now = bill(&browser, id).await;
+    assert_eq!(now.balance_minor, Some(81_000 + 1628 - 10_000));
+    assert_eq!(now.interest_accrued_month, Some(later.to_string()));
 
     // Undoing it gives the balance and the months back.
-    let third_id = third["id"].as_i64().unwrap();
     assert_eq!(
         browser
-            .status(Method::DELETE, &format!("/api/payments/{third_id}"))
+            .status(Method::DELETE, &format!("/api/payments/{}", third.id))
             .await,
         204
     );
-    let bill = browser.json(&format!("/api/bills/{id}")).await;
-    assert_eq!(bill["balanceMinor"], 81_000);
-    assert_eq!(bill["interestAccruedMonth"], this.to_string());
+    let now = bill(&browser, id).await;
+    assert_eq!(now.balance_minor, Some(81_000));
+    assert_eq!(now.interest_accrued_month, Some(this.to_string()));
 
     // Paying more than is owed is refused and changes nothing.
-    let (status, body) = pay(
-        &browser,
-        id,
-        json!({ "amountMinor": 1_000_000, "paidOn": on(this, 21) }),
-    )
-    .await;
-    assert_eq!(status, 400, "{body}");
-    assert_eq!(first_field(&body), "amountMinor");
-    assert_eq!(
-        browser.json(&format!("/api/bills/{id}")).await["balanceMinor"],
-        81_000
-    );
+    let (status, error) = pay(&browser, id, paid(Some(1_000_000), Some(on(this, 21))))
+        .await
+        .unwrap_err();
+    assert_eq!(status, 400, "{error:?}");
+    assert_eq!(first_field(&error), "amountMinor");
+    assert_eq!(bill(&browser, id).await.balance_minor, Some(81_000));
 }
 
 #[tokio::test]
 async fn months_that_ended_without_a_payment_are_charged_by_the_accrual() {
     let (app, browser) = app().await;
     let this = this_month(&browser).await;
-    let id = create(&browser, card()).await["id"].as_i64().unwrap();
+    let id = create(&browser, card()).await.id;
     // As if Tally had last charged the card three months ago and then been
     // switched off.
     let three_ago = this.previous().previous().previous();
@@ -348,58 +408,55 @@ async fn months_that_ended_without_a_payment_are_charged_by_the_accrual() {
     // Starting up runs the accrual: the two months since, each once.
     let app = app.restart(&vars()).await;
     let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
-    let mut payments = Value::Null;
+    let mut charged = Vec::new();
     for _ in 0..100 {
-        payments = browser.json(&format!("/api/bills/{id}/payments")).await["payments"].clone();
-        if payments.as_array().is_some_and(|rows| rows.len() == 2) {
+        charged = payments(&browser, id).await;
+        if charged.len() == 2 {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
-    let rows: Vec<(String, i64, String, i64)> = payments
-        .as_array()
-        .unwrap()
+    let rows: Vec<(String, i64, bool, i64)> = charged
         .iter()
         .map(|p| {
             (
-                p["paidOn"].as_str().unwrap()[..7].to_owned(),
-                p["interestDeltaMinor"].as_i64().unwrap(),
-                p["kind"].as_str().unwrap().to_owned(),
-                p["amountMinor"].as_i64().unwrap(),
+                p.paid_on[..7].to_owned(),
+                p.interest_delta_minor,
+                p.is_interest_charge(),
+                p.amount_minor,
             )
         })
         .collect();
     assert_eq!(
         rows,
         [
-            (this.previous().to_string(), 1010, "interest".to_owned(), 0),
-            (
-                this.previous().previous().to_string(),
-                1000,
-                "interest".to_owned(),
-                0
-            ),
+            (this.previous().to_string(), 1010, true, 0),
+            (this.previous().previous().to_string(), 1000, true, 0),
         ]
     );
-    let bill = browser.json(&format!("/api/bills/{id}")).await;
-    assert_eq!(bill["balanceMinor"], 102_010);
-    assert_eq!(bill["interestAccruedMonth"], this.previous().to_string());
+    let now = bill(&browser, id).await;
+    assert_eq!(now.balance_minor, Some(102_010));
     assert_eq!(
-        bill["interestPendingMinor"], 1020,
+        now.interest_accrued_month,
+        Some(this.previous().to_string())
+    );
+    assert_eq!(
+        now.interest_pending_minor,
+        Some(1020),
         "this month, on the new balance"
     );
 
     // A charge is not a payment: it cannot be undone.
-    let charge = payments[0]["id"].as_i64().unwrap();
-    let (status, body) = browser
-        .send(
+    let (status, error) = browser
+        .call::<_, Payment>(
             Method::DELETE,
-            &format!("/api/payments/{charge}"),
-            Value::Null,
+            &format!("/api/payments/{}", charged[0].id),
+            &json!(null),
         )
-        .await;
-    assert_eq!(status, 400, "{body}");
-    assert_eq!(first_field(&body), "paymentId");
+        .await
+        .unwrap_err();
+    assert_eq!(status, 400, "{error:?}");
+    assert_eq!(first_field(&error), "paymentId");
 }
 
 #[tokio::test]
@@ -407,11 +464,12 @@ async fn the_tracker_shows_the_month_and_marking_paid_moves_the_totals() {
     let (_app, browser) = app().await;
     let today = browser.get::<BillList>("/api/bills").await.today;
     let day: i64 = today[8..10].parse().unwrap();
-    let mut due_today = rent();
-    due_today["dueDay"] = json!(day);
-    due_today["anchorDate"] = json!(format!("{}-{:02}", &today[..7], day));
-    let bill = create(&browser, due_today).await;
-    let id = bill["id"].as_i64().unwrap();
+    let due_today = BillForm {
+        due_day: day,
+        anchor_date: format!("{}-{:02}", &today[..7], day),
+        ..rent()
+    };
+    let id = create(&browser, due_today).await.id;
 
     let tracker: Tracker = browser.get("/api/tracker").await;
     assert_eq!(tracker.today, today);
@@ -477,74 +535,51 @@ async fn the_tracker_shows_the_month_and_marking_paid_moves_the_totals() {
 #[tokio::test]
 async fn another_user_cannot_see_or_touch_a_bill() {
     let (app, admin) = app().await;
-    let bill = create(&admin, rent()).await;
-    let id = bill["id"].as_i64().unwrap();
-    let (_, payment) = pay(&admin, id, json!({})).await;
-    let payment_id = payment["id"].as_i64().unwrap();
+    let id = create(&admin, rent()).await.id;
+    let payment_id = pay(&admin, id, RecordPayment::default()).await.unwrap().id;
 
-    let (status, _) = admin
-        .send(
-            Method::PUT,
-            "/api/admin/registration",
-            json!({ "open": true }),
-        )
-        .await;
-    assert_eq!(status, 200);
+    open_registration(&admin).await;
     let mut bea = Browser::open(&app.address).await;
     let registered = bea
         .register(json!({ "email": "bea@example.com", "name": "Bea", "password": PASSWORD }))
         .await;
     assert_eq!(registered.status(), 200);
 
+    let form = serde_json::to_value(rent()).unwrap();
+    let nothing = json!(null);
+    let empty = json!({});
+    let failed = serde_json::to_value(AutopayFailure { failed: true }).unwrap();
     for (method, path, body) in [
-        (Method::GET, format!("/api/bills/{id}"), json!(null)),
-        (Method::PUT, format!("/api/bills/{id}"), rent()),
-        (Method::DELETE, format!("/api/bills/{id}"), json!(null)),
-        (
-            Method::POST,
-            format!("/api/bills/{id}/deactivate"),
-            json!({}),
-        ),
-        (
-            Method::POST,
-            format!("/api/bills/{id}/reactivate"),
-            json!({}),
-        ),
-        (
-            Method::GET,
-            format!("/api/bills/{id}/payments"),
-            json!(null),
-        ),
-        (Method::POST, format!("/api/bills/{id}/payments"), json!({})),
+        (Method::GET, format!("/api/bills/{id}"), &nothing),
+        (Method::PUT, format!("/api/bills/{id}"), &form),
+        (Method::DELETE, format!("/api/bills/{id}"), &nothing),
+        (Method::POST, format!("/api/bills/{id}/deactivate"), &empty),
+        (Method::POST, format!("/api/bills/{id}/reactivate"), &empty),
+        (Method::GET, format!("/api/bills/{id}/payments"), &nothing),
+        (Method::POST, format!("/api/bills/{id}/payments"), &empty),
         (
             Method::DELETE,
             format!("/api/payments/{payment_id}"),
-            json!(null),
+            &nothing,
         ),
         (
             Method::PUT,
             format!("/api/payments/{payment_id}/autopay-failure"),
-            json!({ "failed": true }),
+            &failed,
         ),
     ] {
-        let (status, answer) = bea.send(method.clone(), &path, body).await;
-        assert_eq!(status, 404, "{method} {path}: {answer}");
+        let (status, error) = bea
+            .call::<_, serde_json::Value>(method.clone(), &path, body)
+            .await
+            .unwrap_err();
+        assert_eq!(status, 404, "{method} {path}: {error:?}");
     }
-    assert!(bea.json("/api/bills").await["bills"]
-        .as_array()
-        .unwrap()
-        .is_empty());
-    assert!(bea.json("/api/tracker").await["entries"]
-        .as_array()
-        .unwrap()
-        .is_empty());
-    let mine = admin.json(&format!("/api/bills/{id}")).await;
-    assert_eq!(mine["active"], true);
-    assert_eq!(mine["amountMinor"], 150_000);
-    assert_eq!(
-        admin.json(&format!("/api/bills/{id}/payments")).await["payments"][0]["autopayFailure"],
-        false
-    );
+    assert!(bea.get::<BillList>("/api/bills").await.bills.is_empty());
+    assert!(bea.get::<Tracker>("/api/tracker").await.entries.is_empty());
+    let mine = bill(&admin, id).await;
+    assert!(mine.active);
+    assert_eq!(mine.amount_minor, 150_000);
+    assert!(!payments(&admin, id).await[0].autopay_failure);
 }
 
 #[tokio::test]
@@ -554,20 +589,17 @@ async fn bills_and_payments_export_to_csv_and_json_and_import_into_another_accou
     let this = this_month(&admin).await;
     create(&admin, rent()).await;
     let card = create(&admin, card()).await;
-    pay(
-        &admin,
-        card["id"].as_i64().unwrap(),
-        json!({ "amountMinor": 5000, "paidOn": on(this, 5) }),
-    )
-    .await;
+    pay(&admin, card.id, paid(Some(5000), Some(on(this, 5))))
+        .await
+        .unwrap();
 
     let (disposition, csv) = download(&admin, "/api/data/bills.csv").await;
     assert!(disposition.contains("attachment"), "{disposition}");
     assert!(csv.starts_with("name,amount,currency,cadence"), "{csv}");
     assert!(csv.contains("Rent,1500.00,USD,monthly"), "{csv}");
-    let json_export: Value = admin.json("/api/data/export.json").await;
-    assert_eq!(json_export["bills"].as_array().unwrap().len(), 2);
-    assert_eq!(json_export["payments"].as_array().unwrap().len(), 1);
+    let json_export: Export = admin.get("/api/data/export.json").await;
+    assert_eq!(json_export.bills.len(), 2);
+    assert_eq!(json_export.payments.len(), 1);
     let (disposition, payments) = download(&admin, "/api/data/payments.csv").await;
     assert!(disposition.contains("tally-payments-"), "{disposition}");
     assert_eq!(
@@ -582,14 +614,7 @@ async fn bills_and_payments_export_to_csv_and_json_and_import_into_another_accou
         ]
     );
 
-    let (status, _) = admin
-        .send(
-            Method::PUT,
-            "/api/admin/registration",
-            json!({ "open": true }),
-        )
-        .await;
-    assert_eq!(status, 200);
+    open_registration(&admin).await;
     let mut bea = Browser::open(&app.address).await;
     bea.register(json!({ "email": "bea@example.com", "name": "Bea", "password": PASSWORD }))
         .await;
@@ -603,50 +628,35 @@ async fn bills_and_payments_export_to_csv_and_json_and_import_into_another_accou
     // A file with one bad row: the preview names it, the import refuses
     // the whole file.
     let broken = format!("{csv}Broken,12.345,USD,monthly,1,1,2026-01-01,,,false,false,false,,,\n");
-    let preview: Value = post("/api/data/import/preview", broken.clone())
+    let preview: ImportPreview = post("/api/data/import/preview", broken.clone())
         .await
         .unwrap()
         .json()
         .await
         .unwrap();
-    assert_eq!(
-        (preview["valid"].as_i64(), preview["invalid"].as_i64()),
-        (Some(2), Some(1))
-    );
-    assert_eq!(preview["rows"][2]["line"], 4);
-    assert_eq!(preview["rows"][2]["problems"][0]["field"], "amountMinor");
+    assert_eq!((preview.valid, preview.invalid), (2, 1));
+    assert_eq!(preview.rows[2].line, 4);
+    assert_eq!(preview.rows[2].problems[0].field, "amountMinor");
     let refused = post("/api/data/import", broken).await.unwrap();
     assert_eq!(refused.status(), 400);
-    let body: Value = refused.json().await.unwrap();
-    assert_eq!(first_field(&body), "rows[2].amountMinor");
-    assert!(bea.json("/api/bills").await["bills"]
-        .as_array()
-        .unwrap()
-        .is_empty());
+    let error: ErrorBody = refused.json().await.unwrap();
+    assert_eq!(first_field(&error), "rows[2].amountMinor");
+    assert!(bea.get::<BillList>("/api/bills").await.bills.is_empty());
 
     let imported = post("/api/data/import", csv.clone()).await.unwrap();
     assert_eq!(imported.status(), 201);
-    assert_eq!(imported.json::<Value>().await.unwrap()["imported"], 2);
-    let mine = bea.json("/api/bills").await;
-    let names: Vec<&str> = mine["bills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b["name"].as_str().unwrap())
-        .collect();
+    assert_eq!(imported.json::<Imported>().await.unwrap().imported, 2);
+    let mine = bea.get::<BillList>("/api/bills").await.bills;
+    let names: Vec<&str> = mine.iter().map(|b| b.name.as_str()).collect();
     assert_eq!(names.len(), 2);
     assert!(names.contains(&"Rent") && names.contains(&"Credit card"));
-    let imported_card = mine["bills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|b| b["name"] == "Credit card")
-        .unwrap();
+    let imported_card = mine.iter().find(|b| b.name == "Credit card").unwrap();
     assert_eq!(
-        imported_card["balanceMinor"], 96_000,
+        imported_card.balance_minor,
+        Some(96_000),
         "the balance as exported"
     );
-    assert_eq!(imported_card["aprBasisPoints"], 1200);
+    assert_eq!(imported_card.apr_basis_points, Some(1200));
     // Re-exporting gives the same file.
     let (_, again) = download(&bea, "/api/data/bills.csv").await;
     assert_eq!(again, csv);
@@ -655,13 +665,15 @@ async fn bills_and_payments_export_to_csv_and_json_and_import_into_another_accou
 #[tokio::test]
 async fn the_session_endpoint_says_who_is_signed_in_without_an_error() {
     let (app, admin) = app().await;
-    let anonymous: Value = reqwest::get(app.url("/api/auth/session"))
+    let anonymous = reqwest::get(app.url("/api/auth/session"))
         .await
         .unwrap()
-        .json()
+        .text()
         .await
         .unwrap();
-    assert_eq!(anonymous, json!({ "user": null }));
+    assert_eq!(anonymous, r#"{"user":null}"#, "null, not left out");
+    let read: Session = serde_json::from_str(&anonymous).unwrap();
+    assert!(read.user.is_none());
     let signed_in: Session = admin.get("/api/auth/session").await;
     assert_eq!(
         signed_in.user.map(|user| user.email).as_deref(),
@@ -672,19 +684,16 @@ async fn the_session_endpoint_says_who_is_signed_in_without_an_error() {
 #[tokio::test]
 async fn spending_is_summed_per_category_and_month_without_failed_autopays() {
     let (_app, browser) = app().await;
-    let today = browser.json("/api/bills").await["today"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let rent = create(&browser, rent()).await["id"].as_i64().unwrap();
-    let mut water = rent_like("Water", "Utilities", 4250);
-    water["anchorDate"] = json!("2026-01-01");
-    let water = create(&browser, water).await["id"].as_i64().unwrap();
-    pay(&browser, rent, json!({ "paidOn": today })).await;
-    pay(&browser, water, json!({ "paidOn": today })).await;
-    let (_, failed) = pay(&browser, water, json!({ "paidOn": today })).await;
-    let failed = failed["id"].as_i64().unwrap();
-    flag_failed(&browser, failed).await;
+    let today = browser.get::<BillList>("/api/bills").await.today;
+    let rent = create(&browser, rent()).await.id;
+    let water = create(&browser, rent_like("Water", "Utilities", 4250))
+        .await
+        .id;
+    let on_today = || paid(None, Some(today.clone()));
+    pay(&browser, rent, on_today()).await.unwrap();
+    pay(&browser, water, on_today()).await.unwrap();
+    let failed = pay(&browser, water, on_today()).await.unwrap();
+    flag_failed(&browser, failed.id).await.unwrap();
 
     let report: Spending = browser.get("/api/reports/spending").await;
     assert_eq!(report.months.len(), 6);
@@ -706,50 +715,49 @@ async fn spending_is_summed_per_category_and_month_without_failed_autopays() {
     );
 }
 
-fn rent_like(name: &str, category: &str, amount: i64) -> Value {
-    let mut bill = rent();
-    bill["name"] = json!(name);
-    bill["category"] = json!(category);
-    bill["amountMinor"] = json!(amount);
-    bill
+fn preferences(locale: &str, currency: &str, time_zone: &str) -> UpdatePreferences {
+    UpdatePreferences {
+        locale: locale.into(),
+        currency: currency.into(),
+        time_zone: time_zone.into(),
+        ..UpdatePreferences::default()
+    }
+}
+
+async fn save_preferences(
+    browser: &Browser,
+    wanted: &UpdatePreferences,
+) -> Result<Preferences, Refusal> {
+    answer(browser, Method::PUT, "/api/profile/preferences", wanted).await
 }
 
 #[tokio::test]
 async fn preferences_are_checked_and_change_today_and_formatting() {
     let (app, browser) = app().await;
-    let (status, body) = browser
-        .send(
-            Method::PUT,
-            "/api/profile/preferences",
-            json!({ "locale": "xx-XX", "currency": "dollars", "timeZone": "Mars/Olympus" }),
-        )
-        .await;
+    let (status, error) =
+        save_preferences(&browser, &preferences("xx-XX", "dollars", "Mars/Olympus"))
+            .await
+            .unwrap_err();
     assert_eq!(status, 400);
-    let fields: Vec<&str> = body["error"]["details"][0]["fieldViolations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v["field"].as_str().unwrap())
-        .collect();
-    assert_eq!(fields, ["locale", "currency", "timeZone"]);
+    assert_eq!(fields(&error), ["locale", "currency", "timeZone"]);
 
-    let (status, saved) = browser
-        .send(
-            Method::PUT,
-            "/api/profile/preferences",
-            json!({ "locale": "de-DE", "currency": "eur", "timeZone": "Pacific/Kiritimati" }),
-        )
-        .await;
-    assert_eq!(status, 200, "{saved}");
+    let saved = save_preferences(&browser, &preferences("de-DE", "eur", "Pacific/Kiritimati"))
+        .await
+        .unwrap();
     assert_eq!(
         saved,
-        json!({ "locale": "de-DE", "currency": "EUR", "timeZone": "Pacific/Kiritimati",
-                "paySchedule": "", "payday": "" })
+        Preferences {
+            locale: "de-DE".into(),
+            currency: "EUR".into(),
+            time_zone: "Pacific/Kiritimati".into(),
+            pay_schedule: String::new(),
+            payday: String::new(),
+        }
     );
-    let bills = browser.json("/api/bills").await;
+    let bills: BillList = browser.get("/api/bills").await;
     assert_eq!(
-        (bills["locale"].as_str(), bills["currency"].as_str()),
-        (Some("de-DE"), Some("EUR"))
+        (bills.locale.as_str(), bills.currency.as_str()),
+        ("de-DE", "EUR")
     );
     // UTC+14: "today" there is never behind today in UTC.
     let utc_today = app::ssr::bills::today_for(
@@ -758,98 +766,83 @@ async fn preferences_are_checked_and_change_today_and_formatting() {
     )
     .await
     .unwrap();
-    assert!(bills["today"].as_str().unwrap() >= utc_today.to_string().as_str());
+    assert!(bills.today >= utc_today.to_string());
 }
 
 #[tokio::test]
 async fn a_pay_schedule_gives_the_tracker_pay_periods() {
     let (_app, browser) = app().await;
-    let preferences = |extra: Value| {
-        let mut body = json!({ "locale": "en-US", "currency": "USD", "timeZone": "UTC" });
-        body.as_object_mut()
-            .unwrap()
-            .extend(extra.as_object().unwrap().clone());
-        body
+    let schedule = |pay_schedule: &str, payday: &str| UpdatePreferences {
+        pay_schedule: pay_schedule.into(),
+        payday: payday.into(),
+        ..preferences("en-US", "USD", "UTC")
     };
-    for (extra, field) in [
-        (json!({ "paySchedule": "fortnightly" }), "paySchedule"),
-        (json!({ "paySchedule": "biweekly" }), "payday"),
-        (
-            json!({ "paySchedule": "weekly", "payday": "next friday" }),
-            "payday",
-        ),
+    for (wanted, field) in [
+        (schedule("fortnightly", ""), "paySchedule"),
+        (schedule("biweekly", ""), "payday"),
+        (schedule("weekly", "next friday"), "payday"),
     ] {
-        let (status, body) = browser
-            .send(Method::PUT, "/api/profile/preferences", preferences(extra))
-            .await;
-        assert_eq!((status, first_field(&body)), (400, field), "{body}");
+        let (status, error) = save_preferences(&browser, &wanted).await.unwrap_err();
+        assert_eq!(
+            (status, first_field(&error).as_str()),
+            (400, field),
+            "{error:?}"
+        );
     }
     for query in ["period=pay", "period=fortnight"] {
-        let (status, body) = browser
-            .send(Method::GET, &format!("/api/tracker?{query}"), Value::Null)
-            .await;
-        assert_eq!((status, first_field(&body)), (400, "period"), "{body}");
+        let (status, error) = browser
+            .call::<_, Tracker>(Method::GET, &format!("/api/tracker?{query}"), &json!(null))
+            .await
+            .unwrap_err();
+        assert_eq!(
+            (status, first_field(&error).as_str()),
+            (400, "period"),
+            "{error:?}"
+        );
     }
-    assert_eq!(
-        browser.json("/api/tracker").await["period"]["kind"],
-        "month"
-    );
+    let tracker: Tracker = browser.get("/api/tracker").await;
+    assert_eq!(tracker.period.kind, PeriodKind::Month);
 
     // Paid every two weeks, today being a payday: the period is today and
     // the 13 days after it.
-    let today = browser.json("/api/bills").await["today"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let today = browser.get::<BillList>("/api/bills").await.today;
     let today = app::domain::date::Date::parse(&today).unwrap();
-    let (status, saved) = browser
-        .send(
-            Method::PUT,
-            "/api/profile/preferences",
-            preferences(json!({ "paySchedule": "biweekly", "payday": today.to_string() })),
-        )
-        .await;
-    assert_eq!(status, 200, "{saved}");
-    assert_eq!(saved["paySchedule"], "biweekly");
+    let saved = save_preferences(&browser, &schedule("biweekly", &today.to_string()))
+        .await
+        .unwrap();
+    assert_eq!(saved.pay_schedule, "biweekly");
     let due_in = |name: &str, days: i64| {
         let due = today.add_days(days).unwrap();
-        json!({ "name": name, "amountMinor": 1000, "cadence": "custom_days",
-                "cadenceInterval": 90, "dueDay": due.day(), "anchorDate": due.to_string() })
+        BillForm {
+            name: name.into(),
+            amount_minor: 1000,
+            cadence: "custom_days".into(),
+            cadence_interval: Some(90),
+            due_day: i64::from(due.day()),
+            anchor_date: due.to_string(),
+            ..BillForm::default()
+        }
     };
     create(&browser, due_in("Inside", 13)).await;
     create(&browser, due_in("After", 14)).await;
-    let tracker = browser.json("/api/tracker").await;
+    let tracker: Tracker = browser.get("/api/tracker").await;
+    assert_eq!(tracker.period.kind, PeriodKind::Pay);
     assert_eq!(
-        tracker["period"],
-        json!({ "kind": "pay", "first": today.to_string(),
-                "last": today.add_days(13).unwrap().to_string() })
+        (tracker.period.first.clone(), tracker.period.last.clone()),
+        (today.to_string(), today.add_days(13).unwrap().to_string())
     );
-    assert_eq!(tracker["paySchedule"], "biweekly");
-    let names: Vec<&str> = tracker["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|entry| entry["name"].as_str().unwrap())
-        .collect();
+    assert_eq!(tracker.pay_schedule.as_deref(), Some("biweekly"));
+    let names: Vec<&str> = tracker.entries.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(names, ["Inside"]);
-    assert_eq!(tracker["totals"]["dueMinor"], 1000);
-    let month = browser.json("/api/tracker?period=month").await;
-    assert_eq!(month["period"]["kind"], "month");
-    assert!(month["period"]["first"].as_str().unwrap().ends_with("-01"));
+    assert_eq!(tracker.totals.due_minor, 1000);
+    let month: Tracker = browser.get("/api/tracker?period=month").await;
+    assert_eq!(month.period.kind, PeriodKind::Month);
+    assert!(month.period.first.ends_with("-01"));
 
     // Clearing the schedule brings back the month.
-    let (status, _) = browser
-        .send(
-            Method::PUT,
-            "/api/profile/preferences",
-            preferences(json!({})),
-        )
-        .await;
-    assert_eq!(status, 200);
-    assert_eq!(
-        browser.json("/api/tracker").await["period"]["kind"],
-        "month"
-    );
+    save_preferences(&browser, &schedule("", "")).await.unwrap();
+    let tracker: Tracker = browser.get("/api/tracker").await;
+    assert_eq!(tracker.period.kind, PeriodKind::Month);
 }
 
 #[tokio::test]
@@ -892,21 +885,29 @@ async fn the_tracker_pages_send_a_signed_out_visitor_to_sign_in_and_back() {
 #[tokio::test]
 async fn a_subscription_links_to_a_known_catalog_service() {
     let (_app, browser) = app().await;
-    let catalog = browser.json("/api/catalog").await;
-    let services = catalog["services"].as_array().unwrap();
-    assert!(services.len() > 300, "{}", services.len());
-    let netflix = services.iter().find(|s| s["name"] == "Netflix").unwrap()["id"]
-        .as_i64()
-        .unwrap();
+    let catalog: Catalog = browser.get("/api/catalog").await;
+    assert!(catalog.services.len() > 300, "{}", catalog.services.len());
+    let netflix = catalog
+        .services
+        .iter()
+        .find(|s| s.name == "Netflix")
+        .unwrap()
+        .id;
 
-    let mut bill = rent_like("Netflix", "Streaming", 799);
-    bill["subscription"] = json!(true);
-    bill["catalogId"] = json!(netflix);
-    let linked = create(&browser, bill.clone()).await;
-    assert_eq!(linked["catalogId"], netflix);
+    let mut form = BillForm {
+        subscription: true,
+        catalog_id: Some(netflix),
+        ..rent_like("Netflix", "Streaming", 799)
+    };
+    let linked = create(&browser, form.clone()).await;
+    assert_eq!(linked.catalog_id, Some(netflix));
+    assert_eq!(linked.catalog_name.as_deref(), Some("Netflix"));
 
-    bill["catalogId"] = json!(999_999);
-    let (status, body) = browser.send(Method::POST, "/api/bills", bill).await;
+    form.catalog_id = Some(999_999);
+    let (status, error) = browser
+        .call::<_, BillRecord>(Method::POST, "/api/bills", &form)
+        .await
+        .unwrap_err();
     assert_eq!(status, 400);
-    assert_eq!(first_field(&body), "catalogId");
+    assert_eq!(first_field(&error), "catalogId");
 }
