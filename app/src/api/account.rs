@@ -20,7 +20,9 @@ use crate::ssr::api_error::ApiError;
 #[server(prefix = "/api/fn", endpoint = "me", input = GetUrl)]
 pub async fn get_me() -> Result<Me, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(Me { user: me.user })
+    Ok(Me {
+        user: me.current.user,
+    })
 }
 
 /// Saves name and email (a new email needs the current password).
@@ -28,7 +30,7 @@ pub async fn get_me() -> Result<Me, ErrorBody> {
 pub async fn save_account(request: UpdateProfile) -> Result<Me, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let ip = me.client_ip()?;
-    Ok(crate::ssr::auth::account::update_profile(&me.services, ip, &me.current(), request).await?)
+    Ok(crate::ssr::auth::account::update_profile(&me.services, ip, &me.current, request).await?)
 }
 
 /// A new password; the user's other sessions and API tokens end.
@@ -36,28 +38,27 @@ pub async fn save_account(request: UpdateProfile) -> Result<Me, ErrorBody> {
 pub async fn set_password(request: ChangePassword) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let ip = me.client_ip()?;
-    Ok(
-        crate::ssr::auth::account::change_password(&me.services, ip, &me.current(), request)
-            .await?,
-    )
+    Ok(crate::ssr::auth::account::change_password(&me.services, ip, &me.current, request).await?)
 }
 
 /// Whether TOTP is on, and how many recovery codes are left.
 #[server(prefix = "/api/fn", endpoint = "totp", input = GetUrl)]
 pub async fn get_totp_status() -> Result<TotpStatus, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::auth::totp::status(&me.pool, me.user.id)
-        .await
-        .map_err(ApiError::from)?)
+    Ok(
+        crate::ssr::auth::totp::status(me.pool(), me.current.user.id)
+            .await
+            .map_err(ApiError::from)?,
+    )
 }
 
 /// Starts setting TOTP up: a new secret with its QR code.
 #[server(prefix = "/api/fn", endpoint = "totp/start", input = Json, client = CsrfClient)]
 pub async fn start_totp() -> Result<TotpEnrolment, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    let session = me.current().browser_session()?;
+    let session = me.current.clone().browser_session()?;
     Ok(
-        crate::ssr::auth::totp::begin_enrolment(&me.pool, &me.services.keyring, &session.user)
+        crate::ssr::auth::totp::begin_enrolment(me.pool(), &me.services.keyring, &session.user)
             .await
             .map_err(ApiError::from)?,
     )
@@ -67,9 +68,9 @@ pub async fn start_totp() -> Result<TotpEnrolment, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "totp/confirm", input = Json, client = CsrfClient)]
 pub async fn confirm_totp(code: String) -> Result<RecoveryCodes, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    let session = me.current().browser_session()?;
+    let session = me.current.clone().browser_session()?;
     let recovery_codes = crate::ssr::auth::totp::confirm_enrolment(
-        &me.pool,
+        me.pool(),
         &me.services.keyring,
         &session.user,
         &code,
@@ -84,7 +85,7 @@ pub async fn confirm_totp(code: String) -> Result<RecoveryCodes, ErrorBody> {
 pub async fn stop_totp(request: CurrentPassword) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let ip = me.client_ip()?;
-    Ok(crate::ssr::auth::account::turn_off_totp(&me.services, ip, &me.current(), request).await?)
+    Ok(crate::ssr::auth::account::turn_off_totp(&me.services, ip, &me.current, request).await?)
 }
 
 /// Signs out here, or everywhere (every session and API token); the
@@ -92,7 +93,7 @@ pub async fn stop_totp(request: CurrentPassword) -> Result<(), ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "sign-out", input = Json, client = CsrfClient)]
 pub async fn sign_out(everywhere: bool) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    crate::ssr::auth::account::sign_out(&me.services, &me.current(), everywhere).await?;
+    crate::ssr::auth::account::sign_out(&me.services, &me.current, everywhere).await?;
     let cleared = crate::ssr::cookies::session("", 0, me.services.secure_cookies());
     if let (Some(cookie), Some(response)) = (cleared, use_context::<leptos_axum::ResponseOptions>())
     {

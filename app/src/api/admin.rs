@@ -21,7 +21,7 @@ use crate::ssr::api_error::ApiError;
 #[server(prefix = "/api/fn", endpoint = "admin/users", input = GetUrl)]
 pub async fn list_users() -> Result<Vec<UserSummary>, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    Ok(crate::ssr::auth::admin::list(&admin.pool)
+    Ok(crate::ssr::auth::admin::list(admin.pool())
         .await
         .map_err(ApiError::from)?)
 }
@@ -30,7 +30,7 @@ pub async fn list_users() -> Result<Vec<UserSummary>, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "admin/invitations", input = GetUrl)]
 pub async fn list_invitations() -> Result<Vec<Invitation>, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    Ok(crate::ssr::auth::invitations::pending(&admin.pool)
+    Ok(crate::ssr::auth::invitations::pending(admin.pool())
         .await
         .map_err(ApiError::from)?)
 }
@@ -39,7 +39,7 @@ pub async fn list_invitations() -> Result<Vec<Invitation>, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "admin/registration", input = GetUrl)]
 pub async fn get_registration() -> Result<RegistrationSetting, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    let open = crate::ssr::auth::invitations::open_registration(&admin.pool)
+    let open = crate::ssr::auth::invitations::open_registration(admin.pool())
         .await
         .map_err(ApiError::from)?;
     Ok(RegistrationSetting { open })
@@ -49,21 +49,21 @@ pub async fn get_registration() -> Result<RegistrationSetting, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "admin/change-account", input = Json, client = CsrfClient)]
 pub async fn change_account(user: i64, action: AccountAction) -> Result<(), ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    Ok(crate::ssr::auth::admin::apply(&admin.pool, &admin.current(), user, action).await?)
+    Ok(crate::ssr::auth::admin::apply(admin.pool(), &admin.current, user, action).await?)
 }
 
 /// A one-time invitation and its link (shown once).
 #[server(prefix = "/api/fn", endpoint = "admin/invite", input = Json, client = CsrfClient)]
 pub async fn invite_user(request: Invite) -> Result<Invited, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    Ok(crate::ssr::auth::admin::invite(&admin.services, &admin.current(), &request).await?)
+    Ok(crate::ssr::auth::admin::invite(&admin.services, &admin.current, &request).await?)
 }
 
 /// Withdraws a pending invitation.
 #[server(prefix = "/api/fn", endpoint = "admin/withdraw-invitation", input = Json, client = CsrfClient)]
 pub async fn withdraw_invitation(id: i64) -> Result<(), ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    Ok(crate::ssr::auth::admin::withdraw_invitation(&admin.pool, id).await?)
+    Ok(crate::ssr::auth::admin::withdraw_invitation(admin.pool(), id).await?)
 }
 
 /// Opens registration to anyone who can reach this Tally, or closes it.
@@ -72,7 +72,7 @@ pub async fn set_registration(
     setting: RegistrationSetting,
 ) -> Result<RegistrationSetting, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    crate::ssr::auth::invitations::set_open_registration(&admin.pool, setting.open)
+    crate::ssr::auth::invitations::set_open_registration(admin.pool(), setting.open)
         .await
         .map_err(ApiError::from)?;
     Ok(setting)

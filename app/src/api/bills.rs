@@ -23,7 +23,7 @@ pub async fn get_tracker(period: Option<String>) -> Result<Tracker, ErrorBody> {
     use crate::ssr::bills::views::{self, PeriodChoice};
     let me = super::signed_in::signed_in().await?;
     let choice = PeriodChoice::parse(period.as_deref()).map_err(ApiError::from)?;
-    Ok(views::tracker(&me.pool, me.user.id, choice)
+    Ok(views::tracker(me.pool(), me.current.user.id, choice)
         .await
         .map_err(ApiError::from)?)
 }
@@ -32,16 +32,18 @@ pub async fn get_tracker(period: Option<String>) -> Result<Tracker, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "spending", input = GetUrl)]
 pub async fn get_spending() -> Result<Spending, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::bills::views::spending(&me.pool, me.user.id)
-        .await
-        .map_err(ApiError::from)?)
+    Ok(
+        crate::ssr::bills::views::spending(me.pool(), me.current.user.id)
+            .await
+            .map_err(ApiError::from)?,
+    )
 }
 
 /// The known subscription services a bill can link to.
 #[server(prefix = "/api/fn", endpoint = "catalog", input = GetUrl)]
 pub async fn get_catalog() -> Result<Catalog, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::bills::views::catalog(&me.pool)
+    Ok(crate::ssr::bills::views::catalog(me.pool())
         .await
         .map_err(ApiError::from)?)
 }
@@ -50,9 +52,11 @@ pub async fn get_catalog() -> Result<Catalog, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "bills", input = GetUrl)]
 pub async fn get_bills() -> Result<BillList, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::bills::views::bill_list(&me.pool, me.user.id)
-        .await
-        .map_err(ApiError::from)?)
+    Ok(
+        crate::ssr::bills::views::bill_list(me.pool(), me.current.user.id)
+            .await
+            .map_err(ApiError::from)?,
+    )
 }
 
 /// One bill of the signed-in user; anyone else's answers 404.
@@ -60,10 +64,10 @@ pub async fn get_bills() -> Result<BillList, ErrorBody> {
 pub async fn get_bill(id: i64) -> Result<BillRecord, ErrorBody> {
     use crate::ssr::bills::{self, views};
     let me = super::signed_in::signed_in().await?;
-    let bill = bills::get(&me.pool, me.user.id, id)
+    let bill = bills::get(me.pool(), me.current.user.id, id)
         .await
         .map_err(ApiError::from)?;
-    Ok(views::shown_for(&me.pool, me.user.id, &bill)
+    Ok(views::shown_for(me.pool(), me.current.user.id, &bill)
         .await
         .map_err(ApiError::from)?)
 }
@@ -72,7 +76,7 @@ pub async fn get_bill(id: i64) -> Result<BillRecord, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "payments", input = GetUrl)]
 pub async fn get_payments(id: i64) -> Result<Payments, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    let payments = crate::ssr::bills::list_payments(&me.pool, me.user.id, id)
+    let payments = crate::ssr::bills::list_payments(me.pool(), me.current.user.id, id)
         .await
         .map_err(ApiError::from)?;
     Ok(Payments { payments })
@@ -84,7 +88,7 @@ pub async fn get_payments(id: i64) -> Result<Payments, ErrorBody> {
 pub async fn pay_bill(bill: i64, payment: RecordPayment) -> Result<Payment, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::bills::record_requested(&me.pool, me.user.id, bill, &payment)
+        crate::ssr::bills::record_requested(me.pool(), me.current.user.id, bill, &payment)
             .await
             .map_err(ApiError::from)?,
     )
@@ -95,7 +99,7 @@ pub async fn pay_bill(bill: i64, payment: RecordPayment) -> Result<Payment, Erro
 pub async fn undo_payment(payment: i64) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::bills::undo_payment(&me.pool, me.user.id, payment)
+        crate::ssr::bills::undo_payment(me.pool(), me.current.user.id, payment)
             .await
             .map_err(ApiError::from)?,
     )
@@ -106,7 +110,7 @@ pub async fn undo_payment(payment: i64) -> Result<(), ErrorBody> {
 pub async fn flag_autopay_failure(payment: i64, failed: bool) -> Result<Payment, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::bills::flag_autopay_failure(&me.pool, me.user.id, payment, failed)
+        crate::ssr::bills::flag_autopay_failure(me.pool(), me.current.user.id, payment, failed)
             .await
             .map_err(ApiError::from)?,
     )
@@ -118,7 +122,7 @@ pub async fn flag_autopay_failure(payment: i64, failed: bool) -> Result<Payment,
 pub async fn save_bill(id: Option<i64>, form: BillForm) -> Result<BillRecord, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::bills::forms::save(&me.pool, me.user.id, id, &form)
+        crate::ssr::bills::forms::save(me.pool(), me.current.user.id, id, &form)
             .await
             .map_err(ApiError::from)?,
     )
@@ -129,10 +133,10 @@ pub async fn save_bill(id: Option<i64>, form: BillForm) -> Result<BillRecord, Er
 pub async fn end_bill(id: i64, reason: String) -> Result<BillRecord, ErrorBody> {
     use crate::ssr::bills::{self, views};
     let me = super::signed_in::signed_in().await?;
-    let bill = bills::deactivate(&me.pool, me.user.id, id, &reason)
+    let bill = bills::deactivate(me.pool(), me.current.user.id, id, &reason)
         .await
         .map_err(ApiError::from)?;
-    Ok(views::shown_for(&me.pool, me.user.id, &bill)
+    Ok(views::shown_for(me.pool(), me.current.user.id, &bill)
         .await
         .map_err(ApiError::from)?)
 }
@@ -142,10 +146,10 @@ pub async fn end_bill(id: i64, reason: String) -> Result<BillRecord, ErrorBody> 
 pub async fn restart_bill(id: i64) -> Result<BillRecord, ErrorBody> {
     use crate::ssr::bills::{self, views};
     let me = super::signed_in::signed_in().await?;
-    let bill = bills::reactivate(&me.pool, me.user.id, id)
+    let bill = bills::reactivate(me.pool(), me.current.user.id, id)
         .await
         .map_err(ApiError::from)?;
-    Ok(views::shown_for(&me.pool, me.user.id, &bill)
+    Ok(views::shown_for(me.pool(), me.current.user.id, &bill)
         .await
         .map_err(ApiError::from)?)
 }
@@ -154,7 +158,7 @@ pub async fn restart_bill(id: i64) -> Result<BillRecord, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "remove-bill", input = Json, client = CsrfClient)]
 pub async fn remove_bill(id: i64) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::bills::delete(&me.pool, me.user.id, id)
+    Ok(crate::ssr::bills::delete(me.pool(), me.current.user.id, id)
         .await
         .map_err(ApiError::from)?)
 }
@@ -163,7 +167,9 @@ pub async fn remove_bill(id: i64) -> Result<(), ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "reorder-bills", input = Json, client = CsrfClient)]
 pub async fn reorder_bills(ids: Vec<i64>) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::bills::reorder(&me.pool, me.user.id, &ids)
-        .await
-        .map_err(ApiError::from)?)
+    Ok(
+        crate::ssr::bills::reorder(me.pool(), me.current.user.id, &ids)
+            .await
+            .map_err(ApiError::from)?,
+    )
 }

@@ -20,5 +20,5 @@ pub async fn preview_import(csv: String) -> Result<ImportPreview, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "data/import", input = Json, client = CsrfClient)]
 pub async fn import_bills(csv: String) -> Result<Imported, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::bills::import::import(&me.pool, me.user.id, &csv).await?)
+    Ok(crate::ssr::bills::import::import(me.pool(), me.current.user.id, &csv).await?)
 }

@@ -26,10 +26,7 @@ pub async fn list_operations(
     use crate::ssr::operations::{ListRequest, Record};
 
     let me = super::signed_in::signed_in().await?;
-    let viewer = Viewer {
-        user_id: me.user.id,
-        admin: me.user.is_admin(),
-    };
+    let viewer = Viewer::of(&me.current.user);
     let request = ListRequest {
         owner: None,
         filter,
@@ -46,15 +43,6 @@ pub async fn list_operations(
         operations: page.operations.iter().map(Record::to_operation).collect(),
         next_page_token: page.next_page_token,
     })
-}
-
-/// The viewer of an operation: its owner, or any administrator.
-#[cfg(feature = "ssr")]
-fn viewer(me: &super::signed_in::SignedIn) -> Viewer {
-    Viewer {
-        user_id: me.user.id,
-        admin: me.user.is_admin(),
-    }
 }
 
 /// `operations/{id}` → `id`; anything else is no operation of this API.
@@ -74,7 +62,11 @@ pub async fn wait_operation(name: String) -> Result<Operation, ErrorBody> {
     let record = me
         .services
         .operations
-        .wait(viewer(&me), id, std::time::Duration::from_secs(1))
+        .wait(
+            Viewer::of(&me.current.user),
+            id,
+            std::time::Duration::from_secs(1),
+        )
         .await
         .map_err(ApiError::from)?;
     Ok(record.to_operation())
@@ -87,7 +79,7 @@ pub async fn cancel_operation(name: String) -> Result<(), ErrorBody> {
     let id = id_of(&name)?;
     me.services
         .operations
-        .cancel(viewer(&me), id)
+        .cancel(Viewer::of(&me.current.user), id)
         .await
         .map_err(ApiError::from)?;
     Ok(())
@@ -100,7 +92,7 @@ pub async fn delete_operation(name: String) -> Result<(), ErrorBody> {
     let id = id_of(&name)?;
     me.services
         .operations
-        .delete(viewer(&me), id)
+        .delete(Viewer::of(&me.current.user), id)
         .await
         .map_err(ApiError::from)?;
     Ok(())
@@ -119,7 +111,7 @@ pub async fn start_maintenance(task: MaintenanceTask) -> Result<Operation, Error
     let record = admin
         .services
         .operations
-        .start(Some(admin.user.id), job)
+        .start(Some(admin.current.user.id), job)
         .await
         .map_err(ApiError::from)?;
     Ok(record.to_operation())

@@ -19,7 +19,7 @@ use crate::ssr::api_error::ApiError;
 #[server(prefix = "/api/fn", endpoint = "profile/preferences", input = GetUrl)]
 pub async fn get_preferences() -> Result<Preferences, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::preferences::read(&me.pool, me.user.id)
+    Ok(crate::ssr::preferences::read(me.pool(), me.current.user.id)
         .await
         .map_err(ApiError::from)?)
 }
@@ -29,7 +29,7 @@ pub async fn get_preferences() -> Result<Preferences, ErrorBody> {
 pub async fn save_preferences(preferences: UpdatePreferences) -> Result<Preferences, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::preferences::set(&me.pool, me.user.id, &preferences)
+        crate::ssr::preferences::set(me.pool(), me.current.user.id, &preferences)
             .await
             .map_err(ApiError::from)?,
     )
@@ -39,7 +39,7 @@ pub async fn save_preferences(preferences: UpdatePreferences) -> Result<Preferen
 #[server(prefix = "/api/fn", endpoint = "profile/privacy", input = GetUrl)]
 pub async fn get_privacy() -> Result<PrivacySettings, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    let geolocation_enabled = crate::ssr::auth::geolocation::enabled(&me.pool, me.user.id)
+    let geolocation_enabled = crate::ssr::auth::geolocation::enabled(me.pool(), me.current.user.id)
         .await
         .map_err(ApiError::from)?;
     Ok(PrivacySettings {
@@ -51,9 +51,13 @@ pub async fn get_privacy() -> Result<PrivacySettings, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "profile/set-privacy", input = Json, client = CsrfClient)]
 pub async fn set_privacy(settings: PrivacySettings) -> Result<PrivacySettings, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    crate::ssr::auth::geolocation::set_enabled(&me.pool, me.user.id, settings.geolocation_enabled)
-        .await
-        .map_err(ApiError::from)?;
+    crate::ssr::auth::geolocation::set_enabled(
+        me.pool(),
+        me.current.user.id,
+        settings.geolocation_enabled,
+    )
+    .await
+    .map_err(ApiError::from)?;
     Ok(settings)
 }
 
@@ -64,7 +68,7 @@ pub async fn get_sign_ins() -> Result<Vec<SignInRecord>, ErrorBody> {
     Ok(me
         .services
         .login_history
-        .recent(&me.pool, &me.services.keyring, me.user.id)
+        .recent(me.pool(), &me.services.keyring, me.current.user.id)
         .await
         .map_err(ApiError::from)?)
 }
@@ -73,21 +77,23 @@ pub async fn get_sign_ins() -> Result<Vec<SignInRecord>, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "tokens", input = GetUrl)]
 pub async fn list_tokens() -> Result<Vec<ApiTokenInfo>, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::auth::api_tokens::list(&me.pool, me.user.id)
-        .await
-        .map_err(ApiError::from)?)
+    Ok(
+        crate::ssr::auth::api_tokens::list(me.pool(), me.current.user.id)
+            .await
+            .map_err(ApiError::from)?,
+    )
 }
 
 /// Makes a token (browser sessions only); the answer holds it once.
 #[server(prefix = "/api/fn", endpoint = "make-token", input = Json, client = CsrfClient)]
 pub async fn make_token(request: CreateToken) -> Result<CreatedToken, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::auth::api_tokens::create_requested(&me.pool, &me.current(), &request).await?)
+    Ok(crate::ssr::auth::api_tokens::create_requested(me.pool(), &me.current, &request).await?)
 }
 
 /// Revokes one of the user's tokens.
 #[server(prefix = "/api/fn", endpoint = "revoke-token", input = Json, client = CsrfClient)]
 pub async fn revoke_token(id: i64) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::auth::api_tokens::revoke_own(&me.pool, me.user.id, id).await?)
+    Ok(crate::ssr::auth::api_tokens::revoke_own(me.pool(), me.current.user.id, id).await?)
 }

@@ -5,19 +5,15 @@
 
 use std::sync::Arc;
 
-use crate::contract::account::User;
 use crate::ssr::api_error::ApiError;
-use crate::ssr::auth::current::{self, Credential};
-use crate::ssr::auth::extractors::CurrentUser;
+use crate::ssr::auth::current::{self, CurrentUser};
 use crate::ssr::client_ip::ClientIp;
 use crate::ssr::services::{self, Services};
 
 /// A signed-in user, how they came, and the services to serve them with.
 pub struct SignedIn {
     pub services: Arc<Services>,
-    pub pool: sqlx::SqlitePool,
-    pub user: User,
-    pub credential: Credential,
+    pub current: CurrentUser,
 }
 
 impl SignedIn {
@@ -34,18 +30,14 @@ impl SignedIn {
         Ok(ClientIp::of(&self.services.trusted_proxies, peer, &parts.headers).0)
     }
 
-    /// Who is asking, as the services that check the credential take it
-    /// (some changes need a browser session, not an API token).
-    pub fn current(&self) -> CurrentUser {
-        CurrentUser {
-            user: self.user.clone(),
-            credential: self.credential.clone(),
-        }
+    /// The database, as the services hold it.
+    pub fn pool(&self) -> &sqlx::SqlitePool {
+        &self.services.pool
     }
 }
 
 /// The request's headers.
-pub async fn headers() -> Result<http::HeaderMap, ApiError> {
+async fn headers() -> Result<http::HeaderMap, ApiError> {
     leptos_axum::extract()
         .await
         .map_err(|error| ApiError::Internal(format!("request headers: {error}")))
@@ -54,21 +46,16 @@ pub async fn headers() -> Result<http::HeaderMap, ApiError> {
 /// The signed-in user; `Unauthenticated` (401) when nobody is.
 pub async fn signed_in() -> Result<SignedIn, ApiError> {
     let services = services::from_context()?;
-    let found = current::authenticate(&services.pool, &headers().await?)
+    let current = current::authenticate(&services.pool, &headers().await?)
         .await?
         .ok_or(ApiError::Unauthenticated)?;
-    Ok(SignedIn {
-        pool: services.pool.clone(),
-        services,
-        user: found.user,
-        credential: found.credential,
-    })
+    Ok(SignedIn { services, current })
 }
 
 /// The signed-in administrator; `Forbidden` (403) for anyone else.
 pub async fn administrator() -> Result<SignedIn, ApiError> {
     let signed_in = signed_in().await?;
-    if signed_in.user.is_admin() {
+    if signed_in.current.user.is_admin() {
         Ok(signed_in)
     } else {
         Err(ApiError::Forbidden("administrators only".into()))

@@ -30,13 +30,6 @@ use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 use app::ssr::auth::extractors::{AdminUser, CurrentUser};
 
-fn viewer(current: &CurrentUser) -> Viewer {
-    Viewer {
-        user_id: current.user.id,
-        admin: current.user.is_admin(),
-    }
-}
-
 fn operation(record: &Record) -> Json<Operation> {
     Json(record.to_operation())
 }
@@ -87,7 +80,7 @@ pub async fn list(
     current: CurrentUser,
     ApiQuery(query): ApiQuery<HashMap<String, String>>,
 ) -> Result<Json<OperationList>, ApiError> {
-    list_as(&state, viewer(&current), list_request(&query)?).await
+    list_as(&state, Viewer::of(&current.user), list_request(&query)?).await
 }
 
 /// `GET /v1/users/{user}/operations`: one user's (`me` for the caller).
@@ -104,7 +97,7 @@ pub async fn list_for_user(
     Path(user): Path<String>,
     ApiQuery(query): ApiQuery<HashMap<String, String>>,
 ) -> Result<Json<OperationList>, ApiError> {
-    let viewer = viewer(&current);
+    let viewer = Viewer::of(&current.user);
     let owner = if user == "me" {
         viewer.user_id
     } else {
@@ -152,7 +145,7 @@ pub async fn get(
 ) -> Result<Json<Operation>, ApiError> {
     let (id, verb) = split(&rest)?;
     // Someone else's operation is 404 whatever the verb.
-    let record = state.operations.get(viewer(&current), id).await?;
+    let record = state.operations.get(Viewer::of(&current.user), id).await?;
     match verb {
         None => Ok(operation(&record)),
         Some(verb) => Err(unknown_verb(verb, "GET")),
@@ -173,7 +166,7 @@ pub async fn delete(
     Path(rest): Path<String>,
 ) -> Result<Json<Empty>, ApiError> {
     let (id, verb) = split(&rest)?;
-    let viewer = viewer(&current);
+    let viewer = Viewer::of(&current.user);
     state.operations.get(viewer, id).await?;
     match verb {
         None => {
@@ -192,7 +185,7 @@ pub async fn post(
     Path(rest): Path<String>,
     ApiBytes(body): ApiBytes,
 ) -> Result<Response, ApiError> {
-    let viewer = viewer(&current);
+    let viewer = Viewer::of(&current.user);
     let (id, verb) = split(&rest)?;
     state.operations.get(viewer, id).await?;
     match (id, verb) {

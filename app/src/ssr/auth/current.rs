@@ -21,9 +21,10 @@ pub enum Credential {
     ApiToken,
 }
 
-/// A signed-in user and how they came.
+/// A signed-in user and how they came: what `authenticate` finds, and the
+/// REST routes' extractor of it (`extractors`).
 #[derive(Clone, Debug)]
-pub struct Authenticated {
+pub struct CurrentUser {
     pub user: User,
     pub credential: Credential,
 }
@@ -42,11 +43,11 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 pub async fn authenticate(
     pool: &SqlitePool,
     headers: &HeaderMap,
-) -> Result<Option<Authenticated>, AuthError> {
+) -> Result<Option<CurrentUser>, AuthError> {
     if let Some(token) = bearer(headers) {
         return Ok(api_tokens::authenticate(pool, token)
             .await?
-            .map(|user| Authenticated {
+            .map(|user| CurrentUser {
                 user,
                 credential: Credential::ApiToken,
             }));
@@ -56,7 +57,7 @@ pub async fn authenticate(
     };
     Ok(sessions::authenticate(pool, token)
         .await?
-        .map(|found| Authenticated {
+        .map(|found| CurrentUser {
             user: found.user,
             credential: Credential::Session {
                 session_id: found.session_id,

@@ -14,11 +14,7 @@ use crate::ssr::api_error::ApiError;
 use crate::ssr::services::Services;
 
 /// The signed-in user; extracting it answers 401 when nobody is.
-#[derive(Clone, Debug)]
-pub struct CurrentUser {
-    pub user: User,
-    pub credential: Credential,
-}
+pub use super::current::CurrentUser;
 
 /// A signed-in administrator; 403 for everyone else.
 #[derive(Clone, Debug)]
@@ -57,13 +53,9 @@ where
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let services = Arc::<Services>::from_ref(state);
-        match current::authenticate(&services.pool, &parts.headers).await? {
-            Some(found) => Ok(Self {
-                user: found.user,
-                credential: found.credential,
-            }),
-            None => Err(ApiError::Unauthenticated),
-        }
+        current::authenticate(&services.pool, &parts.headers)
+            .await?
+            .ok_or(ApiError::Unauthenticated)
     }
 }
 

@@ -18,6 +18,7 @@ use super::job::Job;
 use super::page_token::{PageTokenError, PageTokens, Position};
 use super::record::{Outcome, Record, Status};
 use super::store;
+use crate::contract::account::User;
 use crate::domain::operation_kind::OperationKind;
 use crate::ssr::settings::{self, Scope};
 
@@ -47,6 +48,14 @@ pub struct Viewer {
 }
 
 impl Viewer {
+    /// `user`, who sees every operation when an administrator.
+    pub fn of(user: &User) -> Self {
+        Self {
+            user_id: user.id,
+            admin: user.is_admin(),
+        }
+    }
+
     fn may_see(self, record: &Record) -> bool {
         self.admin || record.owner_id == Some(self.user_id)
     }
