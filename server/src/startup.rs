@@ -123,7 +123,7 @@ async fn bootstrap(settings: &Settings, pool: &SqlitePool) -> Result<(), Startup
         tracing::info!(email = %admin.email, "created the bootstrap admin");
     } else if users::count(pool).await? == 0 {
         let setup = invitations::create_setup_link(pool).await?;
-        let link = settings.invitation_link(&setup.token);
+        let link = invitations::link(&settings.public_base_url, &setup.token);
         // Printed (not only logged as a field) so it is easy to copy from a
         // terminal or `docker logs`.
         tracing::warn!(

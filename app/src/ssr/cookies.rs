@@ -17,6 +17,11 @@ pub fn get<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         .map(|(_, value)| value)
 }
 
+/// Whether cookies must be `Secure`: when people reach Tally over https.
+pub fn secure_for(public_base_url: &str) -> bool {
+    public_base_url.starts_with("https://")
+}
+
 /// The session cookie holding `token` for `max_age_seconds` (HttpOnly,
 /// SameSite=Lax, Secure behind https); an empty token and 0 clear it.
 pub fn session(token: &str, max_age_seconds: i64, secure: bool) -> Option<HeaderValue> {

@@ -66,12 +66,12 @@ impl Services {
 
     /// Whether cookies must be `Secure` (the public URL is https).
     pub fn secure_cookies(&self) -> bool {
-        self.public_base_url.starts_with("https://")
+        crate::ssr::cookies::secure_for(&self.public_base_url)
     }
 
     /// The one-time registration link of an invitation.
     pub fn invitation_link(&self, token: &str) -> String {
-        format!("{}/register?invitation={token}", self.public_base_url)
+        crate::ssr::auth::invitations::link(&self.public_base_url, token)
     }
 }
 

@@ -249,16 +249,6 @@ impl Settings {
         })
     }
 
-    /// The one-time link for an invitation token: the register page.
-    pub fn invitation_link(&self, token: &str) -> String {
-        format!("{}/register?invitation={token}", self.public_base_url)
-    }
-
-    /// Whether cookies must be `Secure` (the public URL is https).
-    pub fn secure_cookies(&self) -> bool {
-        self.public_base_url.starts_with("https://")
-    }
-
     /// The SQLite database file: `DATA_DIR/db/bills.db`.
     pub fn database_path(&self) -> PathBuf {
         self.data_dir.join("db").join("bills.db")
@@ -310,7 +300,7 @@ pub(crate) mod tests {
         );
         assert_eq!(settings.restore_min_rows, 0);
         assert!(settings.csrf_http_only);
-        assert!(!settings.secure_cookies());
+        assert!(!app::ssr::cookies::secure_for(&settings.public_base_url));
         assert!(settings.bootstrap_admin_email.is_none());
     }
 
@@ -337,7 +327,7 @@ pub(crate) mod tests {
         ])
         .unwrap();
         assert!(!settings.csrf_http_only);
-        assert!(settings.secure_cookies());
+        assert!(app::ssr::cookies::secure_for(&settings.public_base_url));
         let error = settings_error("PUBLIC_BASE_URL", "https://tally.example.com/");
         assert!(error.contains("trailing slash"), "{error}");
     }

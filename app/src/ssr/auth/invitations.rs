@@ -56,6 +56,12 @@ pub async fn create(
     Ok(NewInvitation { invitation, token })
 }
 
+/// The one-time registration link of an invitation `token`, on the public
+/// base URL.
+pub fn link(public_base_url: &str, token: &str) -> String {
+    format!("{public_base_url}/register?invitation={token}")
+}
+
 /// The setup link for a fresh install: an admin invitation, replacing any
 /// earlier setup link (so only the one in the latest log works).
 pub async fn create_setup_link(pool: &SqlitePool) -> Result<NewInvitation, AuthError> {
