@@ -15,16 +15,23 @@ pub const MAX_IMPORT: usize = 1024 * 1024;
 
 /// The file's text: refused when it is too large or not UTF-8.
 pub fn text_of(bytes: &[u8]) -> Result<&str, ApiError> {
-    if bytes.len() > MAX_IMPORT {
-        return Err(ApiError::PayloadTooLarge { limit: MAX_IMPORT });
-    }
+    within_limit(bytes.len())?;
     std::str::from_utf8(bytes)
         .map_err(|_| ApiError::BadRequest("the file is not UTF-8 text".into()))
 }
 
+fn within_limit(bytes: usize) -> Result<(), ApiError> {
+    if bytes > MAX_IMPORT {
+        Err(ApiError::PayloadTooLarge { limit: MAX_IMPORT })
+    } else {
+        Ok(())
+    }
+}
+
 /// Each row with its problems; nothing is written.
 pub fn preview(text: &str) -> Result<ImportPreview, ApiError> {
-    let rows = transfer::read_csv(text_of(text.as_bytes())?).map_err(import_error)?;
+    within_limit(text.len())?;
+    let rows = transfer::read_csv(text).map_err(import_error)?;
     let invalid = rows.iter().filter(|row| !row.problems.is_empty()).count();
     Ok(ImportPreview {
         valid: rows.len() - invalid,
@@ -42,7 +49,8 @@ pub fn preview(text: &str) -> Result<ImportPreview, ApiError> {
 
 /// Every row, or none when any row is bad.
 pub async fn import(pool: &SqlitePool, user: i64, text: &str) -> Result<Imported, ApiError> {
-    let imported = transfer::import(pool, user, text_of(text.as_bytes())?)
+    within_limit(text.len())?;
+    let imported = transfer::import(pool, user, text)
         .await
         .map_err(import_error)?;
     Ok(Imported { imported })
