@@ -16,6 +16,7 @@ use utoipa::openapi::{ContentBuilder, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi, ToSchema};
 
 use app::contract::error::ErrorBody;
+use app::ssr::api_error::ApiError;
 use app::ssr::cookies;
 
 use crate::routes;
@@ -173,13 +174,15 @@ impl Modify for Conventions {
 }
 
 /// The document as JSON, built once.
-fn json() -> &'static str {
-    static JSON: OnceLock<String> = OnceLock::new();
+fn json() -> Result<&'static str, ApiError> {
+    static JSON: OnceLock<Result<String, String>> = OnceLock::new();
     JSON.get_or_init(|| {
         ApiDoc::openapi()
             .to_json()
-            .unwrap_or_else(|error| format!(r#"{{"error":"{error}"}}"#))
+            .map_err(|error| error.to_string())
     })
+    .as_deref()
+    .map_err(|error| ApiError::Internal(format!("the OpenAPI document: {error}")))
 }
 
 /// `GET /api/openapi.json`: this document.
@@ -190,16 +193,16 @@ fn json() -> &'static str {
     security(()),
     responses((status = 200, description = "The OpenAPI 3.1 document of this API", content_type = "application/json")),
 )]
-pub async fn document() -> Response {
-    (
+pub async fn document() -> Result<Response, ApiError> {
+    Ok((
         StatusCode::OK,
         [(
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         )],
-        json(),
+        json()?,
     )
-        .into_response()
+        .into_response())
 }
 
 #[cfg(test)]
@@ -259,7 +262,7 @@ mod tests {
 
     #[test]
     fn every_operation_answers_failures_with_the_error_body_and_names_its_schemas() {
-        let doc: serde_json::Value = serde_json::from_str(json()).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(json().unwrap()).unwrap();
         assert_eq!(doc["openapi"].as_str().map(|v| &v[..2]), Some("3."));
         let paths = doc["paths"].as_object().unwrap();
         for (path, item) in paths {
