@@ -52,6 +52,24 @@ mod signed_in;
 
 pub use fetch::{get_json, send_json};
 
+/// A page's data from a server function that takes no arguments, as a
+/// blocking resource: the server waits for it and sends it with the page,
+/// and a failure arrives as an [`ApiFailure`].
+pub fn page_data<T, F, Fut>(load: F) -> leptos::prelude::Resource<Result<T, ApiFailure>>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned + Send + Sync + 'static,
+    F: Fn() -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = Result<T, ErrorBody>> + Send + 'static,
+{
+    leptos::prelude::Resource::new_blocking(
+        || (),
+        move |_| {
+            let loading = load();
+            async move { loading.await.map_err(ApiFailure::from) }
+        },
+    )
+}
+
 /// What went wrong with a call, in words for the person using the page.
 /// Serializable, because a server-rendered resource sends its value (a
 /// failure included) to the browser with the page.

@@ -3,7 +3,7 @@ use crate::api::admin::{
     change_account, get_registration, invite_user, list_invitations, list_users, set_registration,
     withdraw_invitation,
 };
-use crate::api::ApiFailure;
+use crate::api::{self, ApiFailure};
 use crate::components::maintenance::Maintenance;
 use crate::components::submissions::Submissions;
 use crate::contract::admin::{AccountAction, Invitation, Invite, RegistrationSetting, UserSummary};
@@ -21,22 +21,10 @@ use leptos_router::{lazy_route, LazyRoute};
 /// the server with its data (blocking resources).
 #[component]
 pub fn AdminPage() -> impl IntoView {
-    let users = Resource::new_blocking(
-        || (),
-        |_| async { list_users().await.map_err(ApiFailure::from) },
-    );
-    let invitations = Resource::new_blocking(
-        || (),
-        |_| async { list_invitations().await.map_err(ApiFailure::from) },
-    );
-    let registration = Resource::new_blocking(
-        || (),
-        |_| async { get_registration().await.map_err(ApiFailure::from) },
-    );
-    let me = Resource::new_blocking(
-        || (),
-        |_| async { get_me().await.map_err(ApiFailure::from) },
-    );
+    let users = api::page_data(list_users);
+    let invitations = api::page_data(list_invitations);
+    let registration = api::page_data(get_registration);
+    let me = api::page_data(get_me);
     let loaded = move || async move {
         let registration = registration.await?;
         let users = users.await?;

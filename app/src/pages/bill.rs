@@ -11,7 +11,7 @@ use crate::api::bills::{
     end_bill, flag_autopay_failure, get_bill, get_bills, get_payments, pay_bill, remove_bill,
     restart_bill, undo_payment,
 };
-use crate::api::ApiFailure;
+use crate::api::{self, ApiFailure};
 use crate::components::bill_form::BillFormView;
 use crate::components::payoff_chart::PayoffChart;
 use crate::contract::bills::RecordPayment;
@@ -49,10 +49,7 @@ pub fn BillPage() -> impl IntoView {
         get_payments(id).await.map_err(ApiFailure::from)
     });
     // The user's locale and today's date.
-    let context = Resource::new_blocking(
-        || (),
-        |_| async { get_bills().await.map_err(ApiFailure::from) },
-    );
+    let context = api::page_data(get_bills);
     let editing = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
     let pay_amount = RwSignal::new(String::new());

@@ -7,7 +7,7 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use leptos_router::{lazy_route, LazyRoute};
 
-use crate::api::{bills::get_bills, ApiFailure};
+use crate::api::{self, bills::get_bills};
 use crate::components::bill_form::BillFormView;
 use crate::contract::bills::BillRecord;
 use crate::domain::money::{Locale, Money};
@@ -15,10 +15,7 @@ use crate::domain::money::{Locale, Money};
 #[component]
 pub fn BillsPage() -> impl IntoView {
     // Rendered on the server with the page (a blocking resource).
-    let list = Resource::new_blocking(
-        || (),
-        |_| async { get_bills().await.map_err(ApiFailure::from) },
-    );
+    let list = api::page_data(get_bills);
     let search = RwSignal::new(String::new());
     let show = RwSignal::new("active".to_owned());
     let sort = RwSignal::new("due".to_owned());

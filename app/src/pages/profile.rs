@@ -6,7 +6,7 @@ use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::account::{get_me, get_totp_status, sign_out};
 use crate::api::profile::{get_preferences, get_privacy, get_sign_ins, list_tokens};
-use crate::api::ApiFailure;
+use crate::api::{self, ApiFailure};
 use crate::components::account_details::AccountDetails;
 use crate::components::api_tokens::ApiTokens;
 use crate::components::preferences::PreferencesForm;
@@ -21,30 +21,12 @@ use crate::components::two_factor::TwoFactor;
 /// privacy, sign-ins, tokens, TOTP); security keys load in the browser.
 #[component]
 pub fn ProfilePage() -> impl IntoView {
-    let me = Resource::new_blocking(
-        || (),
-        |_| async { get_me().await.map_err(ApiFailure::from) },
-    );
-    let preferences = Resource::new_blocking(
-        || (),
-        |_| async { get_preferences().await.map_err(ApiFailure::from) },
-    );
-    let privacy = Resource::new_blocking(
-        || (),
-        |_| async { get_privacy().await.map_err(ApiFailure::from) },
-    );
-    let sign_ins = Resource::new_blocking(
-        || (),
-        |_| async { get_sign_ins().await.map_err(ApiFailure::from) },
-    );
-    let totp = Resource::new_blocking(
-        || (),
-        |_| async { get_totp_status().await.map_err(ApiFailure::from) },
-    );
-    let tokens = Resource::new_blocking(
-        || (),
-        |_| async { list_tokens().await.map_err(ApiFailure::from) },
-    );
+    let me = api::page_data(get_me);
+    let preferences = api::page_data(get_preferences);
+    let privacy = api::page_data(get_privacy);
+    let sign_ins = api::page_data(get_sign_ins);
+    let totp = api::page_data(get_totp_status);
+    let tokens = api::page_data(list_tokens);
     let loaded = move || async move {
         let me = me.await?;
         Ok::<_, ApiFailure>((

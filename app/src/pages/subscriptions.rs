@@ -9,7 +9,7 @@ use leptos_router::components::A;
 use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::bills::{get_bills, reorder_bills};
-use crate::api::ApiFailure;
+use crate::api::{self, ApiFailure};
 use crate::contract::bills::{BillList, BillRecord};
 use crate::domain::cadence::CadenceGroup;
 use crate::domain::money::{Currency, Locale, Money};
@@ -29,10 +29,7 @@ fn group_label(group: CadenceGroup) -> &'static str {
 pub fn SubscriptionsPage() -> impl IntoView {
     // Rendered on the server with the page (a blocking resource): the list
     // arrives in the HTML, never a false "none tracked yet".
-    let list = Resource::new_blocking(
-        || (),
-        |_| async { get_bills().await.map_err(ApiFailure::from) },
-    );
+    let list = api::page_data(get_bills);
     view! {
         <Title text="Subscriptions"/>
         <h1>"Subscriptions"</h1>
