@@ -231,9 +231,7 @@ async fn a_disabled_account_is_signed_out_everywhere_until_enabled() {
     assert_eq!(admin.status(Method::POST, &path).await, 204);
     assert_eq!(erin.status(Method::GET, "/api/auth/me").await, 401);
     let bearer = app
-        .client
-        .get(app.url("/api/auth/me"))
-        .bearer_auth(&token)
+        .with_token(&token, Method::GET, "/api/auth/me")
         .send()
         .await
         .unwrap();

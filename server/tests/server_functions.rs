@@ -382,11 +382,7 @@ async fn profile_writes_through_server_functions_keep_the_token_rules() {
     .await;
     assert_eq!(response.status(), 200);
     let created: CreatedToken = response.json().await.unwrap();
-    let with_token = |method: Method, path: &str| {
-        app.client
-            .request(method, app.url(path))
-            .bearer_auth(&created.token)
-    };
+    let with_token = |method: Method, path: &str| app.with_token(&created.token, method, path);
     let me = with_token(Method::GET, "/api/auth/me")
         .send()
         .await
@@ -432,9 +428,7 @@ async fn password_and_totp_changes_through_server_functions_need_the_password_an
     .await;
     let token = response.json::<CreatedToken>().await.unwrap().token;
     let refused = app
-        .client
-        .post(app.url("/api/fn/totp/start"))
-        .bearer_auth(&token)
+        .with_token(&token, Method::POST, "/api/fn/totp/start")
         .json(&json!({}))
         .send()
         .await
@@ -479,9 +473,7 @@ async fn password_and_totp_changes_through_server_functions_need_the_password_an
     assert_eq!(admin.status(Method::GET, "/api/auth/me").await, 200);
     assert_eq!(other.status(Method::GET, "/api/auth/me").await, 401);
     let with_token = app
-        .client
-        .get(app.url("/api/auth/me"))
-        .bearer_auth(&token)
+        .with_token(&token, Method::GET, "/api/auth/me")
         .send()
         .await
         .unwrap();

@@ -52,9 +52,7 @@ async fn bearer(
     body: Value,
 ) -> (u16, Value) {
     let response = app
-        .client
-        .request(method, app.url(path))
-        .bearer_auth(token)
+        .with_token(token, method, path)
         .json(&body)
         .send()
         .await

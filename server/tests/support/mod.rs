@@ -31,6 +31,19 @@ impl TestApp {
         format!("{}{path}", self.address)
     }
 
+    /// A programmatic client's request: the API token, no cookies, no
+    /// CSRF header.
+    pub fn with_token(
+        &self,
+        token: &str,
+        method: reqwest::Method,
+        path: &str,
+    ) -> reqwest::RequestBuilder {
+        self.client
+            .request(method, self.url(path))
+            .bearer_auth(token)
+    }
+
     pub fn database_path(&self) -> PathBuf {
         self.settings.database_path()
     }
