@@ -1,6 +1,7 @@
 //! Following one operation as it runs: the row or card is re-drawn each
-//! time the wait server function (`POST /v1/{name}:wait`'s twin) answers, which is at once when the operation
-//! ends and otherwise after a second with fresh progress.
+//! time the wait server function (the twin of `POST /v1/{name}:wait`)
+//! answers, which is at once when the operation ends and otherwise after a
+//! second with fresh progress.
 
 use leptos::prelude::*;
 
