@@ -62,9 +62,11 @@ async fn engine(dir: &std::path::Path) -> Arc<Engine> {
     let resources = Resources {
         pool: pool.clone(),
         backups_dir: dir.join("backups"),
-        backup_keep: 2,
         keyring: Arc::new(app::ssr::secrets::Keyring::load(dir, None).unwrap()),
-        restore_min_rows: 0,
+        backups: app::ssr::backup::BackupSettings {
+            keep: 2,
+            restore_min_rows: 0,
+        },
     };
     Engine::new(pool, resources, Duration::from_secs(86_400))
         .await

@@ -78,7 +78,7 @@ pub async fn backup(settings: &Settings, action: BackupAction) -> ExitCode {
                 Ok(pool) => pool,
                 Err(error) => return fail(error),
             };
-            let result = backup::create(&pool, &dir, settings.backup_keep).await;
+            let result = backup::create(&pool, &dir, settings.backups.keep).await;
             pool.close().await;
             match result {
                 Ok((info, verified)) => {

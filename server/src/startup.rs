@@ -115,8 +115,8 @@ pub async fn open_database(
 async fn bootstrap(settings: &Settings, pool: &SqlitePool) -> Result<(), StartupError> {
     let made = users::bootstrap_admin(
         pool,
-        settings.bootstrap_admin_email.as_deref(),
-        settings.bootstrap_admin_password.clone(),
+        settings.accounts.bootstrap_admin_email.as_deref(),
+        settings.accounts.bootstrap_admin_password.clone(),
     )
     .await?;
     if let Some(admin) = made {
@@ -144,9 +144,8 @@ impl Application {
                 source,
             })?;
         let shutdown_grace = settings.shutdown_grace;
-        let settings_geolocation_url = settings.geolocation_url.clone();
-        let sign_in_attempts_per_minute = settings.sign_in_attempts_per_minute;
-        let sign_in_account_burst = settings.sign_in_account_burst;
+        let geolocation_url = settings.accounts.geolocation_url.clone();
+        let limits = settings.limits.clone();
         let security_keys = SecurityKeys::new(
             &settings.webauthn_rp_id,
             &settings.webauthn_origin.url,
@@ -176,7 +175,7 @@ impl Application {
         tokio::spawn(outbox.clone().run());
         let submissions =
             SubmissionWriter::spawn(pool.clone(), write_gate.clone(), outbox.is_configured());
-        let form_rate_limit = FormRateLimit::new(settings.rate_limit_per_minute).spawn_pruning();
+        let form_rate_limit = FormRateLimit::new(limits.submissions_per_minute).spawn_pruning();
         let keyring = Arc::new(keyring);
         let operations = operations_engine(&settings, &pool, &keyring).await?;
         app::ssr::bills::spawn_accrual(pool.clone());
@@ -194,11 +193,11 @@ impl Application {
                     db_health: Arc::new(db_health),
                     keyring,
                     sign_in_throttle: SignInThrottle::new(
-                        sign_in_attempts_per_minute,
-                        sign_in_account_burst,
+                        limits.sign_in_attempts_per_minute,
+                        limits.sign_in_account_burst,
                     )
                     .spawn_pruning(),
-                    login_history: LoginHistory::new(Geolocator::new(settings_geolocation_url)),
+                    login_history: LoginHistory::new(Geolocator::new(geolocation_url)),
                     security_keys,
                     form_rate_limit,
                     bot_check,
@@ -274,9 +273,8 @@ async fn operations_engine(
     let resources = Resources {
         pool: pool.clone(),
         backups_dir: settings.backups_dir(),
-        backup_keep: settings.backup_keep,
         keyring: Arc::clone(keyring),
-        restore_min_rows: settings.restore_min_rows,
+        backups: settings.backups,
     };
     let engine = Engine::new(pool.clone(), resources, settings.operations_retention)
         .await

@@ -14,6 +14,7 @@ pub mod data_dir_lock;
 pub mod db;
 pub mod db_health;
 pub mod limiter;
+pub mod limits;
 pub mod migrate;
 pub mod operations;
 pub mod preferences;

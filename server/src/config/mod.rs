@@ -3,24 +3,31 @@
 //! variable and says what is wrong. A section that configures one of the
 //! app's services is that service's own config type, parsed in its own file:
 //! the public forms' bot check, CRM and outbox (`contact`), the security
-//! keys' origin (`webauthn`); the reader and the shared parsers are `env`.
+//! keys' origin (`webauthn`), the limits (`limits`), the accounts
+//! (`accounts`), the backups (`backups`); the reader and the shared parsers
+//! are `env`. What is left here is the server's own: where it listens,
+//! where its files are, how it shuts down, and its public addresses.
 
+mod accounts;
+mod backups;
 mod contact;
 mod env;
+mod limits;
 mod webauthn;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use app::ssr::auth::settings::AccountSettings;
+use app::ssr::backup::BackupSettings;
 use app::ssr::contact::bot_check::BotCheckConfig;
 use app::ssr::contact::crm::CrmConfig;
 use app::ssr::contact::outbox::OutboxSettings;
+use app::ssr::limits::Limits;
 use secrecy::SecretString;
 
-use env::{
-    parse_base_url, parse_bool, parse_host, parse_path, parse_per_minute, parse_seconds, Env,
-};
+use env::{parse_base_url, parse_bool, parse_host, parse_path, Env};
 pub use webauthn::WebauthnOrigin;
 
 /// Everything the server reads from its environment.
@@ -39,9 +46,6 @@ pub struct Settings {
     pub log_dir: PathBuf,
     /// How long in-flight requests may run after a shutdown signal.
     pub shutdown_grace: Duration,
-    /// Longest a request may take before it is answered 504
-    /// (`REQUEST_TIMEOUT_SECONDS`; the spec's 30 s by default).
-    pub request_timeout: Duration,
     /// Enables the diagnostics routes used by tests and operators.
     pub diagnostics: bool,
     /// Apply pending migrations at `serve` (`RUN_DB_MIGRATIONS`).
@@ -49,35 +53,16 @@ pub struct Settings {
     /// `TOKEN_ENCRYPTION_KEY`: when set, secrets are sealed with it (already
     /// checked to be a well-formed 256-bit key).
     pub token_encryption_key: Option<SecretString>,
-    /// How many backups to keep (`BACKUP_KEEP`).
-    pub backup_keep: usize,
     /// How long finished operations stay readable
     /// (`OPERATIONS_RETENTION_DAYS`, default 30).
     pub operations_retention: Duration,
-    /// A restore check fails below this many rows (`RESTORE_MIN_ROWS`).
-    pub restore_min_rows: i64,
     /// The address people use to reach Tally (`PUBLIC_BASE_URL`); cookies
     /// are `Secure` when it is https.
     pub public_base_url: String,
-    /// Whether the CSRF cookie is HttpOnly (`CSRF_HTTP_ONLY`, default true).
-    pub csrf_http_only: bool,
-    /// The first admin, created on an empty database (`BOOTSTRAP_ADMIN_EMAIL`).
-    pub bootstrap_admin_email: Option<String>,
-    /// Their password (`BOOTSTRAP_ADMIN_PASSWORD`).
-    pub bootstrap_admin_password: Option<SecretString>,
     /// The WebAuthn relying party id (`WEBAUTHN_RP_ID`, default `localhost`).
     pub webauthn_rp_id: String,
     /// The origin security keys are used from (`WEBAUTHN_ORIGIN`).
     pub webauthn_origin: WebauthnOrigin,
-    /// Sign-in attempts per client IP per minute
-    /// (`SIGN_IN_ATTEMPTS_PER_MINUTE`, default 10).
-    pub sign_in_attempts_per_minute: std::num::NonZeroU32,
-    /// Sign-in attempts one account may make at once before it is slowed
-    /// to one every three minutes (`SIGN_IN_ACCOUNT_BURST`, default 10).
-    pub sign_in_account_burst: std::num::NonZeroU32,
-    /// Public form submissions per client IP per minute, leads and support
-    /// together (`RATE_LIMIT_PER_MINUTE`, default 5).
-    pub rate_limit_per_minute: std::num::NonZeroU32,
     /// Proxies whose `X-Forwarded-For`/`-Proto` are believed (`TRUSTED_PROXIES`).
     pub trusted_proxies: app::ssr::client_ip::TrustedProxies,
     /// The second public address serving the same site (`PUBLIC_ALT_BASE_URL`).
@@ -92,9 +77,12 @@ pub struct Settings {
     pub crm: Option<CrmConfig>,
     /// How the CRM outbox retries and pauses.
     pub crm_outbox: OutboxSettings,
-    /// The IP geolocation service, a URL with `{ip}` (`GEOLOCATION_URL`);
-    /// unset means no lookups for anyone.
-    pub geolocation_url: Option<String>,
+    /// Sign-in attempts, form submissions, the request deadline.
+    pub limits: Limits,
+    /// The first administrator, the CSRF cookie, geolocation.
+    pub accounts: AccountSettings,
+    /// How many backups are kept; what a restore check demands.
+    pub backups: BackupSettings,
 }
 
 /// A configuration fault: which variable, what it held, and what is wrong.
@@ -149,11 +137,6 @@ impl Settings {
             hash_files: env.parse_or("LEPTOS_HASH_FILES", hash_file_beside_binary(), parse_bool)?,
             log_dir: env.parse_or("LOG_DIR", PathBuf::from("logs"), parse_path)?,
             data_dir,
-            request_timeout: env.parse_or(
-                "REQUEST_TIMEOUT_SECONDS",
-                Duration::from_secs(30),
-                |raw| parse_seconds(raw, 1, 300),
-            )?,
             shutdown_grace: env.parse_or(
                 "SHUTDOWN_GRACE_SECONDS",
                 Duration::from_secs(10),
@@ -179,42 +162,13 @@ impl Settings {
                     _ => Err("expected a whole number of days from 1 to 3650".to_owned()),
                 },
             )?,
-            restore_min_rows: env.parse_or("RESTORE_MIN_ROWS", 0, |raw| match raw.parse::<i64>() {
-                Ok(rows) if rows >= 0 => Ok(rows),
-                _ => Err("expected a whole number of rows, 0 or more".to_owned()),
-            })?,
-            backup_keep: env.parse_or("BACKUP_KEEP", 7, |raw| match raw.parse::<usize>() {
-                Ok(keep) if (1..=1000).contains(&keep) => Ok(keep),
-                _ => Err("expected a whole number from 1 to 1000".to_owned()),
-            })?,
             public_base_url: env.parse_or(
                 "PUBLIC_BASE_URL",
                 "http://localhost:3001".to_owned(),
                 parse_base_url,
             )?,
-            csrf_http_only: env.parse_or("CSRF_HTTP_ONLY", true, parse_bool)?,
-            bootstrap_admin_email: env.parse_or("BOOTSTRAP_ADMIN_EMAIL", None, |raw| {
-                app::ssr::auth::users::check_email(raw)
-                    .map(Some)
-                    .map_err(|_| "expected an email address like admin@example.com".to_owned())
-            })?,
             webauthn_rp_id: env.parse_or("WEBAUTHN_RP_ID", "localhost".to_owned(), parse_host)?,
             webauthn_origin: webauthn::origin(&env)?,
-            sign_in_attempts_per_minute: env.parse_or(
-                "SIGN_IN_ATTEMPTS_PER_MINUTE",
-                app::ssr::auth::throttle::PER_IP_PER_MINUTE,
-                parse_per_minute,
-            )?,
-            sign_in_account_burst: env.parse_or(
-                "SIGN_IN_ACCOUNT_BURST",
-                app::ssr::auth::throttle::PER_ACCOUNT_BURST,
-                parse_per_minute,
-            )?,
-            rate_limit_per_minute: env.parse_or(
-                "RATE_LIMIT_PER_MINUTE",
-                std::num::NonZeroU32::MIN.saturating_add(4),
-                parse_per_minute,
-            )?,
             trusted_proxies: env.parse_or(
                 "TRUSTED_PROXIES",
                 app::ssr::client_ip::TrustedProxies::default(),
@@ -231,21 +185,9 @@ impl Settings {
             captcha: contact::bot_check(&env)?,
             crm: contact::crm(&env)?,
             crm_outbox: contact::outbox(&env)?,
-            geolocation_url: env.parse_or("GEOLOCATION_URL", None, |raw| {
-                if (raw.starts_with("https://") || raw.starts_with("http://"))
-                    && raw.contains("{ip}")
-                {
-                    Ok(Some(raw.to_owned()))
-                } else {
-                    Err(
-                        "expected an http(s) URL containing {ip}, e.g. https://ipapi.co/{ip}/json/"
-                            .to_owned(),
-                    )
-                }
-            })?,
-            bootstrap_admin_password: env.secret("BOOTSTRAP_ADMIN_PASSWORD", |raw| {
-                app::domain::password_policy::check(raw, "").map_err(|problem| problem.to_string())
-            })?,
+            limits: limits::limits(&env)?,
+            accounts: accounts::accounts(&env)?,
+            backups: backups::backups(&env)?,
         })
     }
 
@@ -289,32 +231,34 @@ pub(crate) mod tests {
         assert_eq!(settings.backups_dir(), PathBuf::from("data/backups"));
         assert_eq!(settings.log_dir, PathBuf::from("logs"));
         assert_eq!(settings.shutdown_grace, Duration::from_secs(10));
-        assert_eq!(settings.request_timeout, Duration::from_secs(30));
+        assert_eq!(settings.limits.request_timeout, Duration::from_secs(30));
         assert!(!settings.diagnostics);
         assert!(settings.run_db_migrations);
         assert!(settings.token_encryption_key.is_none());
-        assert_eq!(settings.backup_keep, 7);
+        assert_eq!(settings.backups.keep, 7);
         assert_eq!(
             settings.operations_retention,
             Duration::from_secs(30 * 86_400)
         );
-        assert_eq!(settings.restore_min_rows, 0);
-        assert!(settings.csrf_http_only);
+        assert_eq!(settings.backups.restore_min_rows, 0);
+        assert!(settings.accounts.csrf_http_only);
         assert!(!app::ssr::cookies::secure_for(&settings.public_base_url));
-        assert!(settings.bootstrap_admin_email.is_none());
+        assert!(settings.accounts.bootstrap_admin_email.is_none());
+        assert_eq!(settings.limits.submissions_per_minute.get(), 5);
     }
 
     #[test]
     fn sign_in_limit_and_geolocation_url_are_checked() {
-        assert_eq!(settings(&[]).unwrap().sign_in_attempts_per_minute.get(), 10);
+        let limits = settings(&[]).unwrap().limits;
+        assert_eq!(limits.sign_in_attempts_per_minute.get(), 10);
         let raised = settings(&[("SIGN_IN_ATTEMPTS_PER_MINUTE", "100")]).unwrap();
-        assert_eq!(raised.sign_in_attempts_per_minute.get(), 100);
-        assert_eq!(settings(&[]).unwrap().sign_in_account_burst.get(), 10);
+        assert_eq!(raised.limits.sign_in_attempts_per_minute.get(), 100);
+        assert_eq!(limits.sign_in_account_burst.get(), 10);
         for bad in ["0", "100001", "many"] {
             let error = settings_error("SIGN_IN_ATTEMPTS_PER_MINUTE", bad);
             assert!(error.contains("SIGN_IN_ATTEMPTS_PER_MINUTE"), "{error}");
         }
-        assert!(settings(&[]).unwrap().geolocation_url.is_none());
+        assert!(settings(&[]).unwrap().accounts.geolocation_url.is_none());
         let error = settings_error("GEOLOCATION_URL", "https://ipapi.co/json/");
         assert!(error.contains("{ip}"), "{error}");
     }
@@ -326,7 +270,7 @@ pub(crate) mod tests {
             ("PUBLIC_BASE_URL", "https://tally.example.com"),
         ])
         .unwrap();
-        assert!(!settings.csrf_http_only);
+        assert!(!settings.accounts.csrf_http_only);
         assert!(app::ssr::cookies::secure_for(&settings.public_base_url));
         let error = settings_error("PUBLIC_BASE_URL", "https://tally.example.com/");
         assert!(error.contains("trailing slash"), "{error}");

@@ -16,7 +16,7 @@ use crate::page_cache::PageCache;
 use crate::state::AppState;
 
 pub async fn apply(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let limit = state.settings.request_timeout;
+    let limit = state.settings.limits.request_timeout;
     let path = request.uri().path().to_owned();
     let mut response = match tokio::time::timeout(limit, admit(&state, request, next)).await {
         Ok(response) => response,

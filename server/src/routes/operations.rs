@@ -228,7 +228,7 @@ async fn wait(
     id: &str,
     body: &[u8],
 ) -> Result<Json<Operation>, ApiError> {
-    let cap = wait_cap(state.settings.request_timeout);
+    let cap = wait_cap(state.settings.limits.request_timeout);
     let timeout = wait_timeout(body)?.map_or(cap, |asked| asked.min(cap));
     Ok(operation(
         &state.operations.wait(viewer, id, timeout).await?,

@@ -16,6 +16,7 @@ pub mod password_check;
 pub mod pending_sign_in;
 pub mod security_keys;
 pub mod sessions;
+pub mod settings;
 pub mod sign_in;
 pub mod throttle;
 pub mod token;

@@ -4,10 +4,12 @@
 
 mod create;
 mod restore;
+mod settings;
 mod verify;
 
 pub use create::{create, create_observed, list, BackupInfo, Copied};
 pub use restore::{restore, RestoreReport};
+pub use settings::BackupSettings;
 pub use verify::{verify, Verified};
 
 use std::path::PathBuf;

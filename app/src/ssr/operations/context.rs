@@ -18,10 +18,9 @@ use crate::ssr::secrets::Keyring;
 pub struct Resources {
     pub pool: SqlitePool,
     pub backups_dir: PathBuf,
-    pub backup_keep: usize,
     pub keyring: Arc<Keyring>,
-    /// A restore check fails when the backup holds fewer rows.
-    pub restore_min_rows: i64,
+    /// How many backups are kept; what a restore check demands.
+    pub backups: crate::ssr::backup::BackupSettings,
 }
 
 /// A running job's line to its operation.

@@ -69,9 +69,11 @@ fn fixture() -> Fixture {
         let resources = Resources {
             pool: pool.clone(),
             backups_dir: dir.path().join("backups"),
-            backup_keep: 2,
             keyring: Arc::new(crate::ssr::secrets::Keyring::load(dir.path(), None).unwrap()),
-            restore_min_rows: 0,
+            backups: crate::ssr::backup::BackupSettings {
+                keep: 2,
+                restore_min_rows: 0,
+            },
         };
         Engine::new(pool, resources, Duration::from_secs(3600))
             .await

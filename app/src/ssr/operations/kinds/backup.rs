@@ -21,7 +21,7 @@ pub async fn run(context: &JobContext, resources: &Resources) -> Result<Value, S
     let copy = backup::create_observed(
         &resources.pool,
         &resources.backups_dir,
-        resources.backup_keep,
+        resources.backups.keep,
         &progress,
         &cancelled,
     );

@@ -144,12 +144,12 @@ async fn check(
             .await;
     }
     let _ = copy.close().await;
-    if total_rows < resources.restore_min_rows {
+    if total_rows < resources.backups.restore_min_rows {
         return Err(Status::new(
             Status::FAILED_PRECONDITION,
             format!(
                 "the backup {name} holds {total_rows} rows, fewer than RESTORE_MIN_ROWS ({})",
-                resources.restore_min_rows
+                resources.backups.restore_min_rows
             ),
         ));
     }
@@ -157,6 +157,6 @@ async fn check(
         .string("backupFile", name)
         .int64_map("tableRows", &table_rows)
         .int64("totalRows", total_rows)
-        .int64("minRows", resources.restore_min_rows)
+        .int64("minRows", resources.backups.restore_min_rows)
         .build())
 }
