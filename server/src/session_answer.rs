@@ -7,60 +7,34 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
-use app::contract::account::{Me, SecondFactorChallenge, SignInAnswer};
+use app::ssr::auth::entrance::{Answered, Visitor};
 use app::ssr::auth::sessions;
-use app::ssr::auth::sign_in::{SignInError, SignedIn};
-use app::ssr::auth::users::User;
+use app::ssr::client_ip::ClientIp;
 
 use crate::state::AppState;
-use app::ssr::api_error::ApiError;
 use app::ssr::cookies;
 
 const SESSION_MAX_AGE: i64 = sessions::LIFETIME_DAYS * 24 * 3600;
 
-/// The `User-Agent` a sign-in is recorded with.
-pub fn user_agent(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::USER_AGENT)
-        .and_then(|value| value.to_str().ok())
-}
-
-/// The answer to either sign-in step: a session cookie and the user, or the
-/// challenge for the second factor.
-pub fn signed_in_response(
-    state: &AppState,
-    answer: Result<SignedIn, SignInError>,
-) -> Result<Response, ApiError> {
-    match answer {
-        Ok(SignedIn::Session { user, token }) => Ok(signed_in_with_session(state, user, &token)),
-        Ok(SignedIn::SecondFactor { challenge, methods }) => {
-            Ok(Json(SignInAnswer::SecondFactor(SecondFactorChallenge {
-                second_factor: methods.first().copied(),
-                methods,
-                challenge,
-            }))
-            .into_response())
-        }
-        Err(SignInError::WrongCredentials) => Err(ApiError::WrongCredentials),
-        Err(error @ SignInError::EmailTooLong) => Err(ApiError::invalid(&error.to_string())),
-        Err(SignInError::WrongCode) => Err(ApiError::invalid(
-            "code: that code is not right, or was already used",
-        )),
-        Err(error @ SignInError::WrongKey) => {
-            Err(ApiError::invalid(&format!("credential: {error}")))
-        }
-        Err(error @ SignInError::Throttled(wait)) => Err(ApiError::TooManyRequests {
-            message: error.to_string(),
-            retry_after: wait,
-        }),
-        Err(SignInError::Auth(error)) => Err(error.into()),
+/// Who is signing in: the client's address and its `User-Agent`.
+pub fn visitor(ClientIp(ip): ClientIp, headers: &HeaderMap) -> Visitor {
+    Visitor {
+        ip,
+        user_agent: headers
+            .get(header::USER_AGENT)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned),
     }
 }
 
-/// `{"user": …}` with the new session's cookie.
-pub fn signed_in_with_session(state: &AppState, user: User, token: &str) -> Response {
-    let mut response = Json(Me { user }).into_response();
-    if let Some(cookie) = session_cookie(state, token, SESSION_MAX_AGE) {
+/// A sign-in step's answer as JSON, with the session cookie when it
+/// started a session.
+pub fn answered(state: &AppState, answered: Answered) -> Response {
+    let mut response = Json(answered.answer).into_response();
+    if let Some(cookie) = answered
+        .session
+        .and_then(|token| session_cookie(state, &token, SESSION_MAX_AGE))
+    {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
     response

@@ -6,19 +6,23 @@
 
 mod support;
 
-use app::contract::account::{Me, PrivacySettings};
+use app::contract::account::{
+    Me, PrivacySettings, Register, RegistrationStatus, SecondFactorCode, SignIn, SignInAnswer,
+};
 use app::contract::admin::{
     AccountAction, Invitation, Invite, Invited, RegistrationSetting, UserSummary,
 };
 use app::contract::bills::{BillList, BillRecord, Catalog, Payment, Spending, Tracker};
-use app::contract::contact::{Requeued, SubmissionKind, SubmissionPage};
+use app::contract::contact::{ContactConfig, Created, Requeued, SubmissionKind, SubmissionPage};
 use app::contract::data::{ImportPreview, Imported};
 use app::contract::error::ErrorBody;
 use app::contract::operations::{MaintenanceTask, Operation};
 use app::contract::preferences::Preferences;
+use app::contract::security_keys::{KeyInfo, RegistrationStarted, RemoveKey};
 use app::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
 use app::contract::two_factor::TotpStatus;
 use app::domain::bill::BillForm;
+use app::domain::contact::{LeadForm, SupportForm};
 use app::domain::role::Role;
 use reqwest::Method;
 use serde_json::json;
@@ -652,4 +656,222 @@ async fn signing_out_through_the_server_function_clears_the_cookie_and_ends_sess
     assert_eq!(response.status(), 200);
     assert_eq!(admin.status(Method::GET, "/api/auth/me").await, 401);
     assert_eq!(third.status(Method::GET, "/api/auth/me").await, 401);
+}
+
+#[tokio::test]
+async fn signing_in_through_the_server_function_keeps_the_rules_and_sets_the_cookie() {
+    let (app, _admin) = with_admin(&[]).await;
+    let mut visitor = Browser::open(&app.address).await;
+    let sign_in = |password: &str| json!({"request": SignIn { email: ADMIN_EMAIL.into(), password: password.into() }});
+
+    // No CSRF token: refused, as a login form on another site would be.
+    let response = visitor
+        .request_without_csrf(Method::POST, "/api/fn/sign-in")
+        .json(&sign_in(ADMIN_PASSWORD))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 403);
+    assert!(support::browser::set_cookie_of(&response, "tally_session").is_none());
+
+    // A wrong password: 401 in the error body, no session.
+    let response = post(&visitor, "/api/fn/sign-in", sign_in("wrong password")).await;
+    assert_eq!(response.status(), 401);
+    assert!(support::browser::set_cookie_of(&response, "tally_session").is_none());
+    let error: ErrorBody = response.json().await.unwrap();
+    assert_eq!(error.error.status, "UNAUTHENTICATED");
+
+    // The right one: the answer REST gives, and a session cookie that works.
+    let response = post(&visitor, "/api/fn/sign-in", sign_in(ADMIN_PASSWORD)).await;
+    assert_eq!(response.status(), 200);
+    let cookie = support::browser::set_cookie_of(&response, "tally_session").unwrap();
+    assert!(cookie.contains("HttpOnly"), "{cookie}");
+    let answer: SignInAnswer = response.json().await.unwrap();
+    assert!(matches!(answer, SignInAnswer::SignedIn(Me { ref user }) if user.is_admin()));
+    visitor.session = Some(
+        cookie
+            .trim_start_matches("tally_session=")
+            .split(';')
+            .next()
+            .unwrap()
+            .to_owned(),
+    );
+    let me: Me = visitor.get("/api/auth/me").await;
+    assert_eq!(me.user.email, ADMIN_EMAIL);
+
+    // The second step with no pending sign-in is refused like a password.
+    let response = post(
+        &visitor,
+        "/api/fn/sign-in/code",
+        json!({"request": SecondFactorCode { challenge: "made-up".into(), code: "123456".into() }}),
+    )
+    .await;
+    assert_eq!(response.status(), 401);
+    let response = post(
+        &visitor,
+        "/api/fn/sign-in/key-options",
+        json!({"challenge": "made-up"}),
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    assert_eq!(error.field_violations()[0].field, "challenge");
+}
+
+#[tokio::test]
+async fn joining_through_server_functions_reads_the_link_and_signs_the_new_account_in() {
+    let (app, admin) = with_admin(&[]).await;
+    let invited: Invited = admin
+        .call(
+            Method::POST,
+            "/api/admin/invitations",
+            &Invite {
+                email: Some("grace@example.com".into()),
+                ..Invite::default()
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    let token = invited
+        .link
+        .rsplit("invitation=")
+        .next()
+        .unwrap()
+        .to_owned();
+    let visitor = Browser::open(&app.address).await;
+
+    let status: RegistrationStatus = visitor
+        .get(&format!("/api/fn/registration?invitation={token}"))
+        .await;
+    assert!(!status.open_registration);
+    let preview = status.invitation.unwrap();
+    assert_eq!(preview.email.as_deref(), Some("grace@example.com"));
+    assert_eq!(preview.role, Role::User);
+    let status: RegistrationStatus = visitor.get("/api/fn/registration?invitation=nope").await;
+    assert!(status.invitation.is_none());
+
+    // A weak password is named; nothing is created.
+    let register = |password: &str| {
+        json!({"request": Register {
+            invitation: Some(token.clone()),
+            email: "grace@example.com".into(),
+            name: "Grace".into(),
+            password: password.into(),
+        }})
+    };
+    let response = post(&visitor, "/api/fn/register", register("short")).await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    assert_eq!(error.field_violations()[0].field, "password");
+
+    let response = post(&visitor, "/api/fn/register", register(ADMIN_PASSWORD)).await;
+    assert_eq!(response.status(), 200);
+    assert!(support::browser::set_cookie_of(&response, "tally_session").is_some());
+    let answer: SignInAnswer = response.json().await.unwrap();
+    assert!(
+        matches!(answer, SignInAnswer::SignedIn(Me { ref user }) if user.email == "grace@example.com")
+    );
+    // The link worked once.
+    let response = post(&visitor, "/api/fn/register", register(ADMIN_PASSWORD)).await;
+    assert_eq!(response.status(), 400);
+}
+
+#[tokio::test]
+async fn the_public_forms_server_functions_store_through_the_same_intake_and_limit() {
+    let (app, admin) = with_admin(&[("RATE_LIMIT_PER_MINUTE", "2")]).await;
+    let visitor = Browser::open(&app.address).await;
+
+    let config: ContactConfig = visitor.get("/api/fn/contact/config").await;
+    assert!(!config.bot_check && config.captcha_site_key.is_none());
+
+    // Every bad field is named, as by `POST /api/leads`.
+    let response = post(
+        &visitor,
+        "/api/fn/contact/lead",
+        json!({"form": LeadForm { name: " ".into(), email: "nope".into(), ..LeadForm::default() }}),
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    let fields: Vec<String> = error
+        .field_violations()
+        .into_iter()
+        .map(|violation| violation.field)
+        .collect();
+    assert!(fields.contains(&"name".to_owned()) && fields.contains(&"email".to_owned()));
+
+    // The second submission of the minute is stored and Admin sees it...
+    let lead = LeadForm {
+        name: "Ada".into(),
+        email: "ada@example.com".into(),
+        message: "We track forty bills.".into(),
+        ..LeadForm::default()
+    };
+    let response = post(&visitor, "/api/fn/contact/lead", json!({"form": lead})).await;
+    assert_eq!(response.status(), 200);
+    let created: Created = response.json().await.unwrap();
+    let page: SubmissionPage = admin
+        .get("/api/fn/admin/submissions?kind=lead&search=")
+        .await;
+    assert_eq!(page.items.len(), 1);
+    assert_eq!(page.items[0].id, created.id);
+
+    // ...and the third, by REST this time, is over the shared limit.
+    let response = visitor
+        .request(Method::POST, "/api/leads")
+        .json(&lead)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 429);
+    assert!(response.headers().contains_key("retry-after"));
+    let support = SupportForm {
+        name: "Ada".into(),
+        email: "ada@example.com".into(),
+        subject: "Export".into(),
+        message: "How?".into(),
+        ..SupportForm::default()
+    };
+    let response = post(
+        &visitor,
+        "/api/fn/contact/support",
+        json!({"form": support}),
+    )
+    .await;
+    assert_eq!(response.status(), 429);
+}
+
+#[tokio::test]
+async fn security_keys_through_server_functions_are_the_users_own_and_need_the_password() {
+    let (_app, admin) = with_admin(&[]).await;
+    let keys: Vec<KeyInfo> = admin.get("/api/fn/security-keys").await;
+    assert!(keys.is_empty());
+
+    // Nobody's key: 404 before any password is asked for.
+    let response = post(
+        &admin,
+        "/api/fn/security-keys/remove",
+        json!({"id": 9_999, "request": RemoveKey { current_password: None }}),
+    )
+    .await;
+    assert_eq!(response.status(), 404);
+
+    // Starting a registration gives the browser options for the key.
+    let response = post(&admin, "/api/fn/security-keys/start", json!({})).await;
+    assert_eq!(response.status(), 200);
+    let started: RegistrationStarted = response.json().await.unwrap();
+    assert!(!started.ceremony.is_empty());
+    assert!(started.options.0["publicKey"]["challenge"].is_string());
+
+    // An answer that is not a key's is refused and nothing is stored.
+    let response = post(
+        &admin,
+        "/api/fn/security-keys/finish",
+        json!({"request": {"ceremony": started.ceremony, "name": "Blue", "credential": {"id": "x"}}}),
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    let keys: Vec<KeyInfo> = admin.get("/api/fn/security-keys").await;
+    assert!(keys.is_empty());
 }

@@ -94,10 +94,6 @@ pub async fn stop_totp(request: CurrentPassword) -> Result<(), ErrorBody> {
 pub async fn sign_out(everywhere: bool) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     crate::ssr::auth::account::sign_out(&me.services, &me.current, everywhere).await?;
-    let cleared = crate::ssr::cookies::session("", 0, me.services.secure_cookies());
-    if let (Some(cookie), Some(response)) = (cleared, use_context::<leptos_axum::ResponseOptions>())
-    {
-        response.append_header(http::header::SET_COOKIE, cookie);
-    }
+    super::signed_in::set_session_cookie(&me.services, "", 0);
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! The client of the pages' writing server functions: the browser's
-//! `fetch`, with the CSRF token every state-changing request needs (the same
-//! token, kept in memory, as the REST calls send). Browser build only; the
+//! `fetch`, with the CSRF token every state-changing request needs (kept in
+//! memory, `csrf_token`). Browser build only; the
 //! server build names Leptos' own client (`csrf_client_unavailable.rs`).
 
 use std::future::Future;
@@ -13,7 +13,7 @@ use leptos::server_fn::response::browser::BrowserResponse;
 use leptos::server_fn::Bytes;
 use send_wrapper::SendWrapper;
 
-use super::fetch::CSRF_HEADER;
+use super::csrf_token::{csrf_token, CSRF_HEADER};
 
 /// `#[server(client = CsrfClient)]` for every server function that writes.
 pub struct CsrfClient;
@@ -29,7 +29,7 @@ where
 
     fn send(request: BrowserRequest) -> impl Future<Output = Result<BrowserResponse, E>> + Send {
         SendWrapper::new(async move {
-            let token = super::fetch::csrf_token()
+            let token = csrf_token()
                 .await
                 .map_err(|failure| ServerFnErrorErr::Request(failure.message()).into_app_error())?;
             request.headers().set(CSRF_HEADER, &token);

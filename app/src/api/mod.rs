@@ -1,17 +1,16 @@
-//! Calls from the browser to Tally's REST API. The CSRF token is fetched
-//! once from `/api/auth/csrf-token`, kept in memory (never in storage) and
-//! attached to every state-changing call. Only the browser build can make
-//! calls; on the server these answer [`ApiFailure::Unavailable`], and pages
-//! only call them from event handlers and client-side effects.
+//! The pages' server functions, one module per part of the app: thin
+//! adapters onto the services in `ssr`, returning contract types. Reads are
+//! GET; writes are JSON through [`CsrfClient`], which attaches the CSRF
+//! token (fetched once from `/api/auth/csrf-token` and kept in memory,
+//! never in storage). Beside them, the browser's own side of a few things
+//! (files, the bot-check widget, security-key ceremonies), which on the
+//! server answer [`ApiFailure::Unavailable`].
 
 use crate::contract::error::ErrorBody;
 use crate::domain::contact::FieldViolation;
 
 #[cfg(feature = "hydrate")]
-mod fetch;
-#[cfg(not(feature = "hydrate"))]
-#[path = "fetch_unavailable.rs"]
-mod fetch;
+mod csrf_token;
 
 #[cfg(feature = "hydrate")]
 pub mod files;
@@ -43,14 +42,15 @@ mod browser_resource;
 pub use browser_resource::BrowserResource;
 pub mod admin;
 pub mod bills;
+pub mod contact;
 pub mod data;
+pub mod entrance;
 pub mod operations;
 pub mod profile;
+pub mod security_keys;
 pub mod session;
 #[cfg(feature = "ssr")]
 mod signed_in;
-
-pub use fetch::{get_json, send_json};
 
 /// A page's data from a server function that takes no arguments, as a
 /// blocking resource: the server waits for it and sends it with the page,

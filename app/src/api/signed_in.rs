@@ -1,12 +1,14 @@
 //! Who a server function serves: the services the server put in context
 //! and the user the request's session cookie (or API token) stands for,
-//! found by the same `authenticate` as the REST extractors. Server build
-//! only.
+//! found by the same `authenticate` as the REST extractors; or, before
+//! signing in, the visitor's address and browser. Server build only.
 
 use std::sync::Arc;
 
+use crate::contract::account::SignInAnswer;
 use crate::ssr::api_error::ApiError;
 use crate::ssr::auth::current::{self, CurrentUser};
+use crate::ssr::auth::entrance::{Answered, Visitor};
 use crate::ssr::client_ip::ClientIp;
 use crate::ssr::services::{self, Services};
 
@@ -20,20 +22,62 @@ impl SignedIn {
     /// The client's address, found as the REST routes' `ClientIp` finds
     /// it (forwarding headers count from trusted proxies only).
     pub fn client_ip(&self) -> Result<std::net::IpAddr, ApiError> {
-        use axum::extract::ConnectInfo;
-        let parts = leptos::prelude::use_context::<http::request::Parts>()
-            .ok_or_else(|| ApiError::Internal("no request in the server context".into()))?;
-        let peer = parts
-            .extensions
-            .get::<ConnectInfo<std::net::SocketAddr>>()
-            .map(|ConnectInfo(addr)| *addr);
-        Ok(ClientIp::of(&self.services.trusted_proxies, peer, &parts.headers).0)
+        client_ip(&self.services)
     }
 
     /// The database, as the services hold it.
     pub fn pool(&self) -> &sqlx::SqlitePool {
         &self.services.pool
     }
+}
+
+/// The client's address, found as the REST routes' `ClientIp` finds it.
+fn client_ip(services: &Services) -> Result<std::net::IpAddr, ApiError> {
+    use axum::extract::ConnectInfo;
+    let parts = leptos::prelude::use_context::<http::request::Parts>()
+        .ok_or_else(|| ApiError::Internal("no request in the server context".into()))?;
+    let peer = parts
+        .extensions
+        .get::<ConnectInfo<std::net::SocketAddr>>()
+        .map(|ConnectInfo(addr)| *addr);
+    Ok(ClientIp::of(&services.trusted_proxies, peer, &parts.headers).0)
+}
+
+/// Someone who is not signed in yet: the services, and the visitor's
+/// address and browser (for the throttle, the history and the session).
+pub async fn visitor() -> Result<(Arc<Services>, Visitor), ApiError> {
+    let services = services::from_context()?;
+    let ip = client_ip(&services)?;
+    let user_agent = headers()
+        .await?
+        .get(http::header::USER_AGENT)
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned);
+    Ok((services, Visitor { ip, user_agent }))
+}
+
+/// How long a session cookie lasts: as long as the session.
+pub const SESSION_MAX_AGE: i64 = crate::ssr::auth::sessions::LIFETIME_DAYS * 24 * 3600;
+
+/// Sets the session cookie on the response (`max_age` 0 and an empty token
+/// clear it).
+pub fn set_session_cookie(services: &Services, token: &str, max_age: i64) {
+    let cookie = crate::ssr::cookies::session(token, max_age, services.secure_cookies());
+    if let (Some(cookie), Some(response)) = (
+        cookie,
+        leptos::prelude::use_context::<leptos_axum::ResponseOptions>(),
+    ) {
+        response.append_header(http::header::SET_COOKIE, cookie);
+    }
+}
+
+/// A sign-in step's answer for the page, with the cookie of the session it
+/// started.
+pub fn with_session_cookie(services: &Services, answered: Answered) -> SignInAnswer {
+    if let Some(token) = &answered.session {
+        set_session_cookie(services, token, SESSION_MAX_AGE);
+    }
+    answered.answer
 }
 
 /// The request's headers.

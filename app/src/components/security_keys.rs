@@ -1,28 +1,18 @@
 use crate::api::{self, ApiFailure};
-use crate::contract::security_keys::{KeyInfo, RegisterKey, RegistrationStarted, RemoveKey};
+use crate::contract::security_keys::{RegisterKey, RemoveKey};
 use crate::domain::timestamp;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
 /// Options from the server, the key's credential back, under a name.
 async fn register_key(name: String) -> Result<(), ApiFailure> {
-    let started = api::send_json::<_, RegistrationStarted>(
-        "POST",
-        "/api/auth/security-keys/options",
-        &serde_json::json!({}),
-    )
-    .await?
-    .ok_or(ApiFailure::Unavailable)?;
+    let started = api::security_keys::start_key_registration().await?;
     let credential = api::security_key::create(&started.options).await?;
-    api::send_json::<_, KeyInfo>(
-        "POST",
-        "/api/auth/security-keys",
-        &RegisterKey {
-            ceremony: started.ceremony,
-            name,
-            credential,
-        },
-    )
+    api::security_keys::finish_key_registration(RegisterKey {
+        ceremony: started.ceremony,
+        name,
+        credential,
+    })
     .await?;
     Ok(())
 }
@@ -31,8 +21,11 @@ async fn register_key(name: String) -> Result<(), ApiFailure> {
 /// registered, sign-in asks for one after the password.
 #[component]
 pub fn SecurityKeys() -> impl IntoView {
-    let keys =
-        api::BrowserResource::new(|| api::get_json::<Vec<KeyInfo>>("/api/auth/security-keys"));
+    let keys = api::BrowserResource::new(|| async {
+        api::security_keys::get_security_keys()
+            .await
+            .map_err(ApiFailure::from)
+    });
     let name = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     let pending = RwSignal::new(false);
@@ -73,15 +66,14 @@ pub fn SecurityKeys() -> impl IntoView {
             current_password: Some(password.get_untracked()),
         };
         leptos::task::spawn_local(async move {
-            let path = format!("/api/auth/security-keys/{id}");
-            match api::send_json::<_, ()>("DELETE", &path, &body).await {
-                Ok(_) => {
+            match api::security_keys::remove_security_key(id, body).await {
+                Ok(()) => {
                     removing.set(None);
                     password.set(String::new());
                     error.set(None);
                     keys.refetch();
                 }
-                Err(failure) => error.set(Some(failure.message())),
+                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
             }
         });
     };

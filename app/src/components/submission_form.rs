@@ -5,7 +5,8 @@
 use leptos::prelude::*;
 
 use crate::api::{self, ApiFailure};
-use crate::contract::contact::{ContactConfig, Created};
+use crate::contract::contact::Created;
+use crate::contract::error::ErrorBody;
 use crate::domain::contact::FieldViolation;
 
 /// The form's state: field errors (from the shared rules or the server),
@@ -51,13 +52,12 @@ impl FormState {
         })
     }
 
-    /// Posts `body` to `path` unless the shared rules already refuse it.
-    pub fn submit<B: serde::Serialize + 'static>(
-        self,
-        path: &'static str,
-        body: B,
-        checked: Result<(), Vec<FieldViolation>>,
-    ) {
+    /// Sends the form (`sending`, a server function's call not yet
+    /// started) unless the shared rules already refuse it.
+    pub fn submit<F>(self, sending: F, checked: Result<(), Vec<FieldViolation>>)
+    where
+        F: std::future::Future<Output = Result<Created, ErrorBody>> + 'static,
+    {
         if self.sending.get_untracked() {
             return;
         }
@@ -77,11 +77,11 @@ impl FormState {
         self.error.set(None);
         self.sending.set(true);
         leptos::task::spawn_local(async move {
-            let result = api::send_json::<_, Created>("POST", path, &body).await;
+            let result = sending.await;
             self.sending.set(false);
             match result {
-                Ok(created) => self.sent.set(Some(created.map_or(0, |c| c.id))),
-                Err(failure) => self.failed(failure),
+                Ok(created) => self.sent.set(Some(created.id)),
+                Err(failure) => self.failed(failure.into()),
             }
         });
     }
@@ -112,8 +112,7 @@ impl Default for FormState {
 /// in development when it has none.
 #[component]
 pub fn BotCheck(form: FormState) -> impl IntoView {
-    let config =
-        api::BrowserResource::new(|| api::get_json::<ContactConfig>("/api/contact/config"));
+    let config = api::BrowserResource::new(api::contact::get_contact_config);
     let holder = NodeRef::<leptos::html::Div>::new();
     let problem = RwSignal::new(None::<String>);
     let started = StoredValue::new(false);

@@ -44,7 +44,7 @@ pub struct CsrfToken {
     pub csrf_token: String,
 }
 
-/// `POST /api/auth/login`. No `Debug`: it carries the password.
+/// `POST /api/auth/login`. Its `Debug` never shows the password.
 #[derive(Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct SignIn {
@@ -122,8 +122,8 @@ pub struct InvitationPreview {
     pub expires_at: String,
 }
 
-/// `POST /api/auth/register`; answered with [`Me`]. No `Debug`: it carries
-/// the password.
+/// `POST /api/auth/register`; answered with [`Me`]. Its `Debug` never
+/// shows the password.
 #[derive(Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Register {
@@ -185,6 +185,29 @@ impl std::fmt::Debug for UpdateProfile {
     }
 }
 
+impl std::fmt::Debug for SignIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SignIn")
+            .field("email", &self.email)
+            .field("password", &"[redacted]")
+            .finish()
+    }
+}
+
+impl std::fmt::Debug for Register {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Register")
+            .field(
+                "invitation",
+                &self.invitation.as_ref().map(|_| "[redacted]"),
+            )
+            .field("email", &self.email)
+            .field("name", &self.name)
+            .field("password", &"[redacted]")
+            .finish()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,5 +231,24 @@ mod tests {
             })
         );
         assert_eq!(serde_json::to_string(&answer).unwrap(), challenge);
+    }
+
+    #[test]
+    fn requests_with_a_password_never_show_it_in_debug_output() {
+        let sign_in = SignIn {
+            email: "a@example.com".into(),
+            password: "hunter2-secret".into(),
+        };
+        let register = Register {
+            invitation: Some("link-token".into()),
+            email: "a@example.com".into(),
+            name: "A".into(),
+            password: "hunter2-secret".into(),
+        };
+        for shown in [format!("{sign_in:?}"), format!("{register:?}")] {
+            assert!(shown.contains("a@example.com"), "{shown}");
+            assert!(!shown.contains("hunter2"), "{shown}");
+            assert!(!shown.contains("link-token"), "{shown}");
+        }
     }
 }

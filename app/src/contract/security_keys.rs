@@ -43,7 +43,7 @@ pub struct RegisterKey {
 }
 
 /// `DELETE /api/auth/security-keys/{id}`: removing a key needs the password.
-/// No `Debug`.
+/// Its `Debug` never shows it.
 #[derive(Clone, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
@@ -73,4 +73,15 @@ pub struct KeySignInOptions {
 pub struct KeySignIn {
     pub challenge: String,
     pub credential: WebAuthnJson,
+}
+
+impl std::fmt::Debug for RemoveKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RemoveKey")
+            .field(
+                "current_password",
+                &self.current_password.as_ref().map(|_| "[redacted]"),
+            )
+            .finish()
+    }
 }

@@ -8,7 +8,7 @@ use crate::components::text_field::TextField;
 use crate::domain::contact::{LeadForm, COMPANY_MAX, MESSAGE_MAX, NAME_MAX, PHONE_MAX};
 
 /// `/contact`: the sales lead form. Checked in the browser with the rules
-/// the server applies (`domain::contact`), then sent to `POST /api/leads`.
+/// the server applies (`domain::contact`), then sent through the `send_lead` server function.
 #[component]
 pub fn ContactPage() -> impl IntoView {
     let name = RwSignal::new(String::new());
@@ -29,7 +29,7 @@ pub fn ContactPage() -> impl IntoView {
             captcha_token: form.captcha_token(),
         };
         let checked = lead.validate().map(|_| ());
-        form.submit("/api/leads", lead, checked);
+        form.submit(crate::api::contact::send_lead(lead), checked);
     };
 
     view! {

@@ -8,30 +8,18 @@ use crate::api;
 use crate::contract::account::{
     SecondFactorChallenge, SecondFactorCode, SecondFactorMethod, SignIn, SignInAnswer,
 };
-use crate::contract::security_keys::{KeyChallenge, KeySignIn, KeySignInOptions};
+use crate::contract::security_keys::KeySignIn;
 use crate::domain::redirect;
 
 /// The security-key step: options from the server, the key's answer back.
-async fn sign_in_with_key(challenge: String) -> Result<Option<SignInAnswer>, api::ApiFailure> {
-    let started = api::send_json::<_, KeySignInOptions>(
-        "POST",
-        "/api/auth/login/security-key/options",
-        &KeyChallenge {
-            challenge: challenge.clone(),
-        },
-    )
-    .await?
-    .ok_or(api::ApiFailure::Unavailable)?;
+async fn sign_in_with_key(challenge: String) -> Result<SignInAnswer, api::ApiFailure> {
+    let started = api::entrance::start_key_sign_in(challenge.clone()).await?;
     let credential = api::security_key::get(&started.options).await?;
-    api::send_json(
-        "POST",
-        "/api/auth/login/security-key",
-        &KeySignIn {
-            challenge,
-            credential,
-        },
-    )
-    .await
+    Ok(api::entrance::answer_with_key(KeySignIn {
+        challenge,
+        credential,
+    })
+    .await?)
 }
 
 /// `/login`: email and password, then a TOTP or recovery code or a
@@ -54,22 +42,19 @@ pub fn LoginPage() -> impl IntoView {
         query.with_untracked(|query| redirect::next_or_default(query.get("next").as_deref()))
     };
 
-    let finish = move |answer: Option<SignInAnswer>| match answer {
-        Some(SignInAnswer::SignedIn(_)) => {
+    let finish = move |answer: SignInAnswer| match answer {
+        SignInAnswer::SignedIn(_) => {
             navigate(&next(), Default::default());
         }
-        Some(SignInAnswer::SecondFactor(SecondFactorChallenge {
+        SignInAnswer::SecondFactor(SecondFactorChallenge {
             challenge: next,
             methods: offered,
             ..
-        })) => {
+        }) => {
             challenge.set(Some(next));
             methods.set(offered);
             error.set(None);
         }
-        _ => error.set(Some(
-            "The server gave an answer this page does not understand.".into(),
-        )),
     };
 
     let use_key = {
@@ -125,15 +110,18 @@ pub fn LoginPage() -> impl IntoView {
                             email: email.get_untracked().trim().to_owned(),
                             password: password.get_untracked(),
                         };
-                        api::send_json::<_, SignInAnswer>("POST", "/api/auth/login", &body).await
+                        api::entrance::start_sign_in(body)
+                            .await
+                            .map_err(api::ApiFailure::from)
                     }
                     Some(challenge) => {
                         let body = SecondFactorCode {
                             challenge,
                             code: code.get_untracked().trim().to_owned(),
                         };
-                        api::send_json::<_, SignInAnswer>("POST", "/api/auth/login/totp", &body)
+                        api::entrance::answer_with_code(body)
                             .await
+                            .map_err(api::ApiFailure::from)
                     }
                 };
                 pending.set(false);

@@ -6,7 +6,7 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api;
-use crate::contract::account::{InvitationPreview, Me, Register, RegistrationStatus};
+use crate::contract::account::{InvitationPreview, Register, RegistrationStatus};
 use crate::domain::password_policy;
 use crate::domain::role::Role;
 
@@ -22,11 +22,8 @@ pub fn RegisterPage() -> impl IntoView {
             .filter(|t| !t.is_empty())
     };
     let status = api::BrowserResource::new(move || {
-        let path = match token() {
-            Some(token) => format!("/api/auth/registration?invitation={token}"),
-            None => "/api/auth/registration".to_owned(),
-        };
-        async move { api::get_json::<RegistrationStatus>(&path).await }
+        let asked = api::entrance::get_registration(token());
+        async move { asked.await.map_err(api::ApiFailure::from) }
     });
     let email = RwSignal::new(String::new());
     let name = RwSignal::new(String::new());
@@ -93,7 +90,9 @@ pub fn RegisterPage() -> impl IntoView {
         pending.set(true);
         let navigate = navigate.clone();
         leptos::task::spawn_local(async move {
-            let result = api::send_json::<_, Me>("POST", "/api/auth/register", &body).await;
+            let result = api::entrance::create_account(body)
+                .await
+                .map_err(api::ApiFailure::from);
             pending.set(false);
             match result {
                 Ok(_) => navigate("/profile", Default::default()),

@@ -7,7 +7,7 @@ use crate::components::submission_form::{FormState, SubmitRow};
 use crate::components::text_field::TextField;
 use crate::domain::contact::{SupportForm, CATEGORIES, MESSAGE_MAX, NAME_MAX, SUBJECT_MAX};
 
-/// `/support`: the support request form, sent to `POST /api/support`.
+/// `/support`: the support request form, sent to the `send_support` server function.
 #[component]
 pub fn SupportPage() -> impl IntoView {
     let name = RwSignal::new(String::new());
@@ -29,7 +29,7 @@ pub fn SupportPage() -> impl IntoView {
             captcha_token: form.captcha_token(),
         };
         let checked = request.validate().map(|_| ());
-        form.submit("/api/support", request, checked);
+        form.submit(crate::api::contact::send_support(request), checked);
     };
 
     view! {

@@ -5,18 +5,17 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use secrecy::SecretString;
 
 use app::contract::account::{CsrfToken, Me, SecondFactorCode, Session, SignIn};
 use app::contract::two_factor::{
     ChangePassword, CurrentPassword, RecoveryCodes, TotpCode, TotpEnrolment, TotpStatus,
 };
-use app::ssr::auth::sign_in::{self, Attempt};
+use app::ssr::auth::entrance;
 use app::ssr::auth::token::random_token;
 use app::ssr::auth::{account, totp};
 
 use crate::extract::ApiJson;
-use crate::session_answer::{signed_in_response, signed_out, user_agent};
+use crate::session_answer::{answered, signed_out, visitor};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 use app::ssr::auth::extractors::{BrowserSession, CurrentUser};
@@ -48,7 +47,7 @@ pub async fn csrf_token(State(state): State<AppState>, headers: HeaderMap) -> Re
         cookies::CSRF,
         &token,
         CSRF_MAX_AGE,
-        state.settings.csrf_http_only,
+        state.settings.accounts.csrf_http_only,
         state.secure_cookies(),
         "Strict",
     );
@@ -71,25 +70,12 @@ pub async fn csrf_token(State(state): State<AppState>, headers: HeaderMap) -> Re
 )]
 pub async fn login(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ClientIp,
     headers: HeaderMap,
     ApiJson(body): ApiJson<SignIn>,
 ) -> Result<Response, ApiError> {
-    let attempt = Attempt {
-        email: body.email,
-        password: SecretString::from(body.password),
-        ip,
-        user_agent: user_agent(&headers).map(str::to_owned),
-    };
-    let answer = sign_in::sign_in(
-        &state.pool,
-        &state.keyring,
-        &state.login_history,
-        &state.sign_in_throttle,
-        attempt,
-    )
-    .await;
-    signed_in_response(&state, answer)
+    let answer = entrance::password(&state, visitor(client, &headers), body).await?;
+    Ok(answered(&state, answer))
 }
 
 /// `POST /api/auth/login/totp`: the second step, with a TOTP code or a
@@ -104,22 +90,12 @@ pub async fn login(
 )]
 pub async fn login_second_factor(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ClientIp,
     headers: HeaderMap,
     ApiJson(body): ApiJson<SecondFactorCode>,
 ) -> Result<Response, ApiError> {
-    let user_agent = user_agent(&headers);
-    let answer = sign_in::second_factor(
-        &state.pool,
-        &state.keyring,
-        &state.sign_in_throttle,
-        ip,
-        &body.challenge,
-        &body.code,
-        user_agent,
-    )
-    .await;
-    signed_in_response(&state, answer)
+    let answer = entrance::code(&state, visitor(client, &headers), body).await?;
+    Ok(answered(&state, answer))
 }
 
 /// `POST /api/auth/totp/setup`: a new secret with its QR code (SVG).

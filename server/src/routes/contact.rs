@@ -1,13 +1,13 @@
 //! `POST /api/leads` and `POST /api/support`: the marketing site's forms.
 //! Each request goes through, in this order: the rate limit, the 1 MiB size
-//! limit, validation (every bad field named), the bot check, one insert
-//! (committed together with whatever else is waiting: `group_commit`), the
-//! 201 answer with the new id, and only then (in the background) the
-//! CRM post. `GET /api/contact/config` tells the forms whether the bot check
-//! is on and its site key.
+//! limit, the JSON (an unknown field named), then `intake`: validation
+//! (every bad field named), the bot check, one insert (committed together
+//! with whatever else is waiting: `group_commit`), the 201 answer with the
+//! new id, and only then (in the background) the CRM post.
+//! `GET /api/contact/config` tells the forms whether the bot check is on
+//! and its site key.
 
 use std::net::IpAddr;
-use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -17,8 +17,7 @@ use serde::de::DeserializeOwned;
 
 use app::contract::contact::{ContactConfig, Created};
 use app::domain::contact::{FieldViolation, LeadForm, SupportForm};
-use app::ssr::contact::bot_check::BotCheckError;
-use app::ssr::contact::group_commit::Submission;
+use app::ssr::contact::intake;
 
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
@@ -35,11 +34,7 @@ pub const MAX_BODY: usize = 1024 * 1024;
     responses((status = 200, body = ContactConfig)),
 )]
 pub async fn config(State(state): State<AppState>) -> Json<ContactConfig> {
-    Json(ContactConfig {
-        bot_check: state.bot_check.site_key().is_some(),
-        captcha_site_key: state.bot_check.site_key().map(str::to_owned),
-        captcha_script_url: state.bot_check.script_url().map(str::to_owned),
-    })
+    Json(intake::config(&state))
 }
 
 #[utoipa::path(
@@ -56,15 +51,10 @@ pub async fn create_lead(
     request: Request,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     let form: LeadForm = admit(&state, ip, request.into_body()).await?;
-    let lead = form.validate().map_err(ApiError::InvalidFields)?;
-    verify_bot(&state, form.captcha_token.as_deref(), ip).await?;
-    let id = state
-        .submissions
-        .store(Submission::Lead(lead), ip.to_string())
-        .await?;
-    state.outbox.wake();
-    tracing::info!(lead = id, "lead stored");
-    Ok((StatusCode::CREATED, Json(Created { id })))
+    Ok((
+        StatusCode::CREATED,
+        Json(intake::lead(&state, ip, form).await?),
+    ))
 }
 
 #[utoipa::path(
@@ -81,15 +71,10 @@ pub async fn create_support(
     request: Request,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     let form: SupportForm = admit(&state, ip, request.into_body()).await?;
-    let support = form.validate().map_err(ApiError::InvalidFields)?;
-    verify_bot(&state, form.captcha_token.as_deref(), ip).await?;
-    let id = state
-        .submissions
-        .store(Submission::Support(support), ip.to_string())
-        .await?;
-    state.outbox.wake();
-    tracing::info!(support_request = id, "support request stored");
-    Ok((StatusCode::CREATED, Json(Created { id })))
+    Ok((
+        StatusCode::CREATED,
+        Json(intake::support(&state, ip, form).await?),
+    ))
 }
 
 /// The rate limit, then the size limit, then the JSON itself.
@@ -98,16 +83,7 @@ async fn admit<T: DeserializeOwned>(
     ip: IpAddr,
     body: Body,
 ) -> Result<T, ApiError> {
-    state
-        .form_rate_limit
-        .check(ip)
-        .map_err(|wait| ApiError::TooManyRequests {
-            message: format!(
-                "too many submissions from your address; try again in {} seconds",
-                wait.as_secs().max(1)
-            ),
-            retry_after: wait,
-        })?;
+    intake::admit(state, ip)?;
     let bytes = axum::body::to_bytes(body, MAX_BODY)
         .await
         .map_err(|_| ApiError::PayloadTooLarge { limit: MAX_BODY })?;
@@ -130,23 +106,4 @@ async fn admit<T: DeserializeOwned>(
         }
         _ => ApiError::BadRequest(format!("the body is not valid JSON: {error}")),
     })
-}
-
-async fn verify_bot(state: &AppState, token: Option<&str>, ip: IpAddr) -> Result<(), ApiError> {
-    state
-        .bot_check
-        .verify(token, &ip.to_string())
-        .await
-        .map_err(|error| match error {
-            BotCheckError::Missing | BotCheckError::Failed => {
-                ApiError::InvalidFields(vec![FieldViolation {
-                    field: "captchaToken".into(),
-                    description: error.to_string(),
-                }])
-            }
-            BotCheckError::Unavailable => ApiError::Unavailable {
-                message: error.to_string(),
-                retry_after: Duration::from_secs(30),
-            },
-        })
 }

@@ -5,15 +5,13 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Json;
-use secrecy::SecretString;
 use serde::Deserialize;
 
-use app::contract::account::{InvitationPreview, Register, RegistrationStatus};
-use app::ssr::auth::invitations::{self, Registration};
-use app::ssr::auth::{sessions, users};
+use app::contract::account::{Register, RegistrationStatus};
+use app::ssr::auth::entrance;
 
 use crate::extract::{ApiJson, ApiQuery};
-use crate::session_answer::{signed_in_with_session, user_agent};
+use crate::session_answer::{answered, visitor};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 use app::ssr::client_ip::ClientIp;
@@ -38,27 +36,9 @@ pub async fn status(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<RegistrationQuery>,
 ) -> Result<Json<RegistrationStatus>, ApiError> {
-    let open = invitations::open_registration(&state.pool).await?;
-    let invitation = match query
-        .invitation
-        .as_deref()
-        .filter(|token| !token.is_empty())
-    {
-        Some(token) => {
-            invitations::find(&state.pool, token)
-                .await?
-                .map(|found| InvitationPreview {
-                    email: found.email,
-                    role: found.role,
-                    expires_at: found.expires_at,
-                })
-        }
-        None => None,
-    };
-    Ok(Json(RegistrationStatus {
-        open_registration: open,
-        invitation,
-    }))
+    Ok(Json(
+        entrance::registration(&state, query.invitation.as_deref()).await?,
+    ))
 }
 
 /// `POST /api/auth/register`: creates the account and signs it in.
@@ -72,31 +52,10 @@ pub async fn status(
 )]
 pub async fn register(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ClientIp,
     headers: HeaderMap,
     ApiJson(body): ApiJson<Register>,
 ) -> Result<Response, ApiError> {
-    state
-        .sign_in_throttle
-        .attempt(ip, &body.email)
-        .map_err(|refusal| ApiError::throttled(refusal, "too many attempts; try again later"))?;
-    // Checked before an invitation is claimed for it.
-    users::check_name(&body.name)?;
-    let user = invitations::register(
-        &state.pool,
-        Registration {
-            invitation: body.invitation,
-            email: body.email,
-            name: body.name,
-            password: SecretString::from(body.password),
-        },
-    )
-    .await?;
-    tracing::info!(
-        user = user.id,
-        role = user.role.as_str(),
-        "account registered"
-    );
-    let token = sessions::create(&state.pool, user.id, user_agent(&headers)).await?;
-    Ok(signed_in_with_session(&state, user, &token))
+    let answer = entrance::register(&state, visitor(client, &headers), body).await?;
+    Ok(answered(&state, answer))
 }

@@ -6,15 +6,14 @@ use app::contract::security_keys::{
     KeyChallenge, KeyInfo, KeySignIn, KeySignInOptions, RegisterKey, RegistrationStarted,
     RemoveKey, WebAuthnJson,
 };
-use app::ssr::auth::security_keys;
-use app::ssr::auth::sign_in;
+use app::ssr::auth::{account, entrance, security_keys};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Json;
 
 use crate::extract::{ApiBytes, ApiJson, ApiPath};
-use crate::session_answer::{signed_in_response, user_agent};
+use crate::session_answer::{answered, visitor};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 use app::ssr::auth::extractors::{BrowserSession, CurrentUser};
@@ -97,35 +96,20 @@ pub async fn register(
 )]
 pub async fn remove(
     State(state): State<AppState>,
-    client: ClientIp,
-    session: BrowserSession,
+    ClientIp(ip): ClientIp,
+    current: CurrentUser,
     ApiPath(id): ApiPath<i64>,
     ApiBytes(body): ApiBytes,
 ) -> Result<StatusCode, ApiError> {
-    let not_found = || ApiError::NotFound(format!("no security key {id}"));
-    if !security_keys::owns(&state.pool, session.user.id, id).await? {
-        return Err(not_found());
-    }
+    // No body at all asks for the password like an empty one.
     let body: RemoveKey = if body.is_empty() {
         RemoveKey::default()
     } else {
         serde_json::from_slice(&body)
             .map_err(|error| ApiError::BadRequest(format!("the body is not valid JSON: {error}")))?
     };
-    let password = body
-        .current_password
-        .filter(|password| !password.is_empty())
-        .ok_or_else(|| {
-            ApiError::invalid("currentPassword: give your current password to remove a key")
-        })?;
-    state
-        .confirm_password(client.0, &session.user, password)
-        .await?;
-    if security_keys::remove(&state.pool, session.user.id, id).await? {
-        Ok(StatusCode::NO_CONTENT)
-    } else {
-        Err(not_found())
-    }
+    account::remove_security_key(&state, ip, &current, id, body).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// `POST /api/auth/login/security-key/options`: after a correct password,
@@ -142,18 +126,7 @@ pub async fn sign_in_options(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<KeyChallenge>,
 ) -> Result<Json<KeySignInOptions>, ApiError> {
-    match state
-        .security_keys
-        .begin_sign_in(&state.pool, &body.challenge)
-        .await?
-    {
-        Some(options) => Ok(Json(KeySignInOptions {
-            options: WebAuthnJson(options),
-        })),
-        None => Err(ApiError::invalid(
-            "challenge: this sign-in expired or has no security key; sign in again",
-        )),
-    }
+    Ok(Json(entrance::key_options(&state, &body.challenge).await?))
 }
 
 /// `POST /api/auth/login/security-key`: the key's answer; a session on
@@ -168,19 +141,10 @@ pub async fn sign_in_options(
 )]
 pub async fn sign_in(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ClientIp,
     headers: HeaderMap,
     ApiJson(body): ApiJson<KeySignIn>,
 ) -> Result<Response, ApiError> {
-    let answer = sign_in::security_key(
-        &state.pool,
-        &state.security_keys,
-        &state.sign_in_throttle,
-        ip,
-        &body.challenge,
-        body.credential.0,
-        user_agent(&headers),
-    )
-    .await;
-    signed_in_response(&state, answer)
+    let answer = entrance::key(&state, visitor(client, &headers), body).await?;
+    Ok(answered(&state, answer))
 }

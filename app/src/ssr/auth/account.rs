@@ -9,8 +9,9 @@ use secrecy::SecretString;
 
 use super::current::Credential;
 use super::extractors::CurrentUser;
-use super::{api_tokens, sessions, totp, users};
+use super::{api_tokens, security_keys, sessions, totp, users};
 use crate::contract::account::{Me, UpdateProfile};
+use crate::contract::security_keys::RemoveKey;
 use crate::contract::two_factor::{ChangePassword, CurrentPassword};
 use crate::ssr::api_error::ApiError;
 use crate::ssr::services::Services;
@@ -81,6 +82,37 @@ pub async fn turn_off_totp(
         .await?;
     totp::turn_off(&services.pool, session.user.id).await?;
     Ok(())
+}
+
+/// Removes one of the user's security keys: the account gets weaker, so it
+/// takes the current password, from a browser session. Someone else's key
+/// is 404 before any password is asked for.
+pub async fn remove_security_key(
+    services: &Services,
+    ip: IpAddr,
+    current: &CurrentUser,
+    id: i64,
+    request: RemoveKey,
+) -> Result<(), ApiError> {
+    let session = current.clone().browser_session()?;
+    let not_found = || ApiError::NotFound(format!("no security key {id}"));
+    if !security_keys::owns(&services.pool, session.user.id, id).await? {
+        return Err(not_found());
+    }
+    let password = request
+        .current_password
+        .filter(|password| !password.is_empty())
+        .ok_or_else(|| {
+            ApiError::invalid("currentPassword: give your current password to remove a key")
+        })?;
+    services
+        .confirm_password(ip, &session.user, password)
+        .await?;
+    if security_keys::remove(&services.pool, session.user.id, id).await? {
+        Ok(())
+    } else {
+        Err(not_found())
+    }
 }
 
 /// Ends this session (nothing for an API token); `everywhere` ends every

@@ -5,6 +5,7 @@
 pub mod bot_check;
 pub mod crm;
 pub mod group_commit;
+pub mod intake;
 pub mod outbox;
 pub mod rate_limit;
 pub mod review;

@@ -1,0 +1,35 @@
+//! The contact and support pages' server functions, over the same intake
+//! service as `POST /api/leads` and `/api/support` (which stay the public
+//! API for other clients): the bot check's settings (GET), and sending a
+//! form, with the CSRF token like every other write.
+
+use leptos::prelude::*;
+use leptos::server_fn::codec::{GetUrl, Json};
+
+use super::CsrfClient;
+use crate::contract::contact::{ContactConfig, Created};
+use crate::contract::error::ErrorBody;
+use crate::domain::contact::{LeadForm, SupportForm};
+
+/// Whether the bot check is on, and its site key and script.
+#[server(prefix = "/api/fn", endpoint = "contact/config", input = GetUrl)]
+pub async fn get_contact_config() -> Result<ContactConfig, ErrorBody> {
+    let services = crate::ssr::services::from_context()?;
+    Ok(crate::ssr::contact::intake::config(&services))
+}
+
+/// Sends the contact form: a sales lead.
+#[server(prefix = "/api/fn", endpoint = "contact/lead", input = Json, client = CsrfClient)]
+pub async fn send_lead(form: LeadForm) -> Result<Created, ErrorBody> {
+    let (services, visitor) = super::signed_in::visitor().await?;
+    crate::ssr::contact::intake::admit(&services, visitor.ip)?;
+    Ok(crate::ssr::contact::intake::lead(&services, visitor.ip, form).await?)
+}
+
+/// Sends the support form.
+#[server(prefix = "/api/fn", endpoint = "contact/support", input = Json, client = CsrfClient)]
+pub async fn send_support(form: SupportForm) -> Result<Created, ErrorBody> {
+    let (services, visitor) = super::signed_in::visitor().await?;
+    crate::ssr::contact::intake::admit(&services, visitor.ip)?;
+    Ok(crate::ssr::contact::intake::support(&services, visitor.ip, form).await?)
+}

@@ -1,0 +1,45 @@
+//! The CSRF token every state-changing request carries, fetched once from
+//! `/api/auth/csrf-token` through gloo-net and kept in memory (never in
+//! storage) for the life of the page. Browser build only.
+
+use std::cell::RefCell;
+
+use gloo_net::http::{Request, Response};
+
+use super::{failure_from, ApiFailure};
+use crate::contract::account::CsrfToken;
+
+thread_local! {
+    static CSRF_TOKEN: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+fn network(error: gloo_net::Error) -> ApiFailure {
+    ApiFailure::Network(error.to_string())
+}
+
+/// The header every state-changing call carries the CSRF token in.
+pub const CSRF_HEADER: &str = "x-csrf-token";
+
+/// The CSRF token, fetched once and kept in memory.
+pub async fn csrf_token() -> Result<String, ApiFailure> {
+    if let Some(token) = CSRF_TOKEN.with(|cell| cell.borrow().clone()) {
+        return Ok(token);
+    }
+    let response = Request::get("/api/auth/csrf-token")
+        .send()
+        .await
+        .map_err(network)?;
+    let body: CsrfToken = checked(response).await?.json().await.map_err(network)?;
+    CSRF_TOKEN.with(|cell| *cell.borrow_mut() = Some(body.csrf_token.clone()));
+    Ok(body.csrf_token)
+}
+
+async fn checked(response: Response) -> Result<Response, ApiFailure> {
+    if response.ok() {
+        Ok(response)
+    } else {
+        let status = response.status();
+        let body = response.text().await.unwrap_or_default();
+        Err(failure_from(status, &body))
+    }
+}

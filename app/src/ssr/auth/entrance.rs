@@ -1,0 +1,206 @@
+//! Signing in and joining, as both doors call them: the REST routes
+//! (`/api/auth/login…`, `/api/auth/register…`) and the pages' server
+//! functions. A visitor (address and browser) and a contract request go
+//! in; the contract answer and, when a session started, its token come out
+//! for the caller to set as the cookie.
+
+use std::net::IpAddr;
+
+use secrecy::SecretString;
+
+use super::invitations::{self, Registration};
+use super::sign_in::{self, Attempt, SignInError, SignedIn};
+use super::{sessions, users};
+use crate::contract::account::{
+    InvitationPreview, Me, Register, RegistrationStatus, SecondFactorChallenge, SecondFactorCode,
+    SignIn, SignInAnswer,
+};
+use crate::contract::security_keys::{KeySignIn, KeySignInOptions, WebAuthnJson};
+use crate::ssr::api_error::ApiError;
+use crate::ssr::services::Services;
+
+/// Who is knocking: the client's address (for the throttle and the sign-in
+/// history) and its `User-Agent` (recorded with the session).
+pub struct Visitor {
+    pub ip: IpAddr,
+    pub user_agent: Option<String>,
+}
+
+/// A sign-in step's answer, and the new session's token when it started one.
+pub struct Answered {
+    pub answer: SignInAnswer,
+    pub session: Option<String>,
+}
+
+/// The first step: email and password. The same answer for an unknown
+/// email and a wrong password; throttled per address and per account.
+pub async fn password(
+    services: &Services,
+    visitor: Visitor,
+    request: SignIn,
+) -> Result<Answered, ApiError> {
+    let attempt = Attempt {
+        email: request.email,
+        password: SecretString::from(request.password),
+        ip: visitor.ip,
+        user_agent: visitor.user_agent,
+    };
+    answered(
+        sign_in::sign_in(
+            &services.pool,
+            &services.keyring,
+            &services.login_history,
+            &services.sign_in_throttle,
+            attempt,
+        )
+        .await,
+    )
+}
+
+/// The second step with a TOTP or recovery code.
+pub async fn code(
+    services: &Services,
+    visitor: Visitor,
+    request: SecondFactorCode,
+) -> Result<Answered, ApiError> {
+    answered(
+        sign_in::second_factor(
+            &services.pool,
+            &services.keyring,
+            &services.sign_in_throttle,
+            visitor.ip,
+            &request.challenge,
+            &request.code,
+            visitor.user_agent.as_deref(),
+        )
+        .await,
+    )
+}
+
+/// The options for `navigator.credentials.get`, for a live challenge.
+pub async fn key_options(
+    services: &Services,
+    challenge: &str,
+) -> Result<KeySignInOptions, ApiError> {
+    match services
+        .security_keys
+        .begin_sign_in(&services.pool, challenge)
+        .await?
+    {
+        Some(options) => Ok(KeySignInOptions {
+            options: WebAuthnJson(options),
+        }),
+        None => Err(ApiError::invalid(
+            "challenge: this sign-in expired or has no security key; sign in again",
+        )),
+    }
+}
+
+/// The second step with a security key's answer.
+pub async fn key(
+    services: &Services,
+    visitor: Visitor,
+    request: KeySignIn,
+) -> Result<Answered, ApiError> {
+    answered(
+        sign_in::security_key(
+            &services.pool,
+            &services.security_keys,
+            &services.sign_in_throttle,
+            visitor.ip,
+            &request.challenge,
+            request.credential.0,
+            visitor.user_agent.as_deref(),
+        )
+        .await,
+    )
+}
+
+/// Whether open registration is on and, for an invitation link's token,
+/// what it opens (`None` when the link is not valid).
+pub async fn registration(
+    services: &Services,
+    invitation: Option<&str>,
+) -> Result<RegistrationStatus, ApiError> {
+    let open_registration = invitations::open_registration(&services.pool).await?;
+    let invitation = match invitation.filter(|token| !token.is_empty()) {
+        Some(token) => invitations::find(&services.pool, token)
+            .await?
+            .map(|found| InvitationPreview {
+                email: found.email,
+                role: found.role,
+                expires_at: found.expires_at,
+            }),
+        None => None,
+    };
+    Ok(RegistrationStatus {
+        open_registration,
+        invitation,
+    })
+}
+
+/// Creates the account (from an invitation, or freely while registration
+/// is open) and signs it in. Throttled like a sign-in.
+pub async fn register(
+    services: &Services,
+    visitor: Visitor,
+    request: Register,
+) -> Result<Answered, ApiError> {
+    services
+        .sign_in_throttle
+        .attempt(visitor.ip, &request.email)
+        .map_err(|refusal| ApiError::throttled(refusal, "too many attempts; try again later"))?;
+    // Checked before an invitation is claimed for it.
+    users::check_name(&request.name)?;
+    let user = invitations::register(
+        &services.pool,
+        Registration {
+            invitation: request.invitation,
+            email: request.email,
+            name: request.name,
+            password: SecretString::from(request.password),
+        },
+    )
+    .await?;
+    tracing::info!(
+        user = user.id,
+        role = user.role.as_str(),
+        "account registered"
+    );
+    let token = sessions::create(&services.pool, user.id, visitor.user_agent.as_deref()).await?;
+    Ok(Answered {
+        answer: SignInAnswer::SignedIn(Me { user }),
+        session: Some(token),
+    })
+}
+
+/// A sign-in step's outcome in contract terms.
+fn answered(outcome: Result<SignedIn, SignInError>) -> Result<Answered, ApiError> {
+    match outcome {
+        Ok(SignedIn::Session { user, token }) => Ok(Answered {
+            answer: SignInAnswer::SignedIn(Me { user }),
+            session: Some(token),
+        }),
+        Ok(SignedIn::SecondFactor { challenge, methods }) => Ok(Answered {
+            answer: SignInAnswer::SecondFactor(SecondFactorChallenge {
+                second_factor: methods.first().copied(),
+                methods,
+                challenge,
+            }),
+            session: None,
+        }),
+        Err(SignInError::WrongCredentials) => Err(ApiError::WrongCredentials),
+        Err(error @ SignInError::EmailTooLong) => Err(ApiError::invalid(&error.to_string())),
+        Err(SignInError::WrongCode) => Err(ApiError::invalid(
+            "code: that code is not right, or was already used",
+        )),
+        Err(error @ SignInError::WrongKey) => {
+            Err(ApiError::invalid(&format!("credential: {error}")))
+        }
+        Err(error @ SignInError::Throttled(wait)) => Err(ApiError::TooManyRequests {
+            message: error.to_string(),
+            retry_after: wait,
+        }),
+        Err(SignInError::Auth(error)) => Err(error.into()),
+    }
+}
