@@ -1,15 +1,22 @@
 //! Accounts and security: bootstrap admin, sign-in and out, hashed sessions,
 //! CSRF on every state-changing route, throttling, password changes and
-//! personal API tokens, each user confined to their own.
+//! personal API tokens, each user confined to their own. Requests and
+//! answers are the contract's types; raw JSON only where a test sends what
+//! no client would (one body to every route, a body that is not JSON) or
+//! proves a secret is never sent.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
 
+use app::contract::account::{Me, PrivacySettings};
+use app::contract::error::ErrorBody;
+use app::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
+use app::contract::two_factor::ChangePassword;
 use app::ssr::auth::token::sha256_hex;
 use app::ssr::auth::users::{self, Role};
 use reqwest::Method;
 use secrecy::SecretString;
-use support::browser::{set_cookie_of, Browser};
+use support::browser::{read, set_cookie_of, Browser};
 use support::{spawn_app, TestApp};
 
 const ADMIN: &str = "admin@example.com";
@@ -40,6 +47,13 @@ async fn add_bob(app: &TestApp) {
     pool.close().await;
 }
 
+fn named(name: &str) -> CreateToken {
+    CreateToken {
+        name: name.to_owned(),
+        expires_in_days: None,
+    }
+}
+
 #[tokio::test]
 async fn the_bootstrap_admin_signs_in_with_a_hardened_cookie() {
     let app = app_with_admin(&[]).await;
@@ -52,18 +66,11 @@ async fn the_bootstrap_admin_signs_in_with_a_hardened_cookie() {
         "{cookie}"
     );
     assert!(!cookie.contains("Secure"), "plain http in tests: {cookie}");
-    let body: serde_json::Value = response.json().await.unwrap();
-    assert_eq!(body["user"]["role"], "admin");
+    let signed_in: Me = read(response).await.unwrap();
+    assert_eq!(signed_in.user.role, Role::Admin);
 
-    let me: serde_json::Value = browser
-        .request(Method::GET, "/api/auth/me")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(me["user"]["email"], ADMIN);
+    let me: Me = browser.get("/api/auth/me").await;
+    assert_eq!(me.user.email, ADMIN);
 }
 
 #[tokio::test]
@@ -170,31 +177,25 @@ async fn changing_the_password_checks_it_and_ends_the_other_sessions() {
     let elsewhere = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
     let change = |current: &'static str, new: &'static str| {
         here.request(Method::POST, "/api/auth/password")
-            .json(&serde_json::json!({ "currentPassword": current, "newPassword": new }))
+            .json(&ChangePassword {
+                current_password: current.into(),
+                new_password: new.into(),
+            })
             .send()
     };
 
     let wrong = change("not my password!!", "a brand new passphrase")
         .await
         .unwrap();
-    assert_eq!(wrong.status(), 400);
-    let body: serde_json::Value = wrong.json().await.unwrap();
-    assert_eq!(
-        body["error"]["details"][0]["fieldViolations"][0]["field"],
-        "currentPassword"
-    );
+    let (status, error) = read::<()>(wrong).await.unwrap_err();
+    assert_eq!(status, 400);
+    assert_eq!(error.field_violations()[0].field, "currentPassword");
 
     let weak = change(ADMIN_PASSWORD, "short").await.unwrap();
-    assert_eq!(weak.status(), 400);
-    let body: serde_json::Value = weak.json().await.unwrap();
-    assert_eq!(
-        body["error"]["details"][0]["fieldViolations"][0]["field"],
-        "newPassword"
-    );
-    assert!(body["error"]["message"]
-        .as_str()
-        .unwrap()
-        .contains("12 characters"));
+    let (status, error) = read::<()>(weak).await.unwrap_err();
+    assert_eq!(status, 400);
+    assert_eq!(error.field_violations()[0].field, "newPassword");
+    assert!(error.error.message.contains("12 characters"), "{error:?}");
 
     assert_eq!(
         change(ADMIN_PASSWORD, "a brand new passphrase")
@@ -251,6 +252,8 @@ async fn every_state_changing_route_refuses_a_missing_or_wrong_csrf_header() {
             let path = route.path.replace("{id}", "1").replace("{kind}", "leads");
             let method = Method::from_bytes(method.as_bytes()).unwrap();
             for wrong in [None, Some("not-the-token")] {
+                // One body for every route: raw, as no single contract
+                // type fits them all.
                 let mut request = browser
                     .request_without_csrf(method.clone(), &path)
                     .json(&serde_json::json!({}));
@@ -263,8 +266,8 @@ async fn every_state_changing_route_refuses_a_missing_or_wrong_csrf_header() {
                     403,
                     "{method} {path} without a valid CSRF header"
                 );
-                let body: serde_json::Value = response.json().await.unwrap();
-                assert!(body["error"]["message"].as_str().unwrap().contains("CSRF"));
+                let error: ErrorBody = response.json().await.unwrap();
+                assert!(error.error.message.contains("CSRF"), "{error:?}");
             }
             checked += 1;
         }
@@ -286,29 +289,22 @@ async fn every_state_changing_route_refuses_a_missing_or_wrong_csrf_header() {
 async fn api_tokens_are_shown_once_authenticate_without_csrf_and_can_be_revoked() {
     let app = app_with_admin(&[]).await;
     let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let created = browser
-        .request(Method::POST, "/api/tokens")
-        .json(&serde_json::json!({ "name": "backup script" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(created.status(), 201);
-    let body: serde_json::Value = created.json().await.unwrap();
-    let token = body["token"].as_str().unwrap().to_owned();
+    let created: CreatedToken = browser
+        .call_expecting(201, Method::POST, "/api/tokens", &named("backup script"))
+        .await;
+    let token = created.token;
     assert!(token.starts_with("tally_pat_"));
-    let id = body["info"]["id"].as_i64().unwrap();
+    let id = created.info.id;
 
-    let listed: serde_json::Value = browser
-        .request(Method::GET, "/api/tokens")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(listed[0]["name"], "backup script");
+    let listed: Vec<ApiTokenInfo> = browser.get("/api/tokens").await;
+    assert_eq!(listed[0].name, "backup script");
+    // Raw on purpose: no field of any type may carry the token again.
     assert!(
-        !listed.to_string().contains(&token),
+        !browser
+            .json_raw("/api/tokens")
+            .await
+            .to_string()
+            .contains(&token),
         "the token is never shown again"
     );
 
@@ -318,40 +314,31 @@ async fn api_tokens_are_shown_once_authenticate_without_csrf_and_can_be_revoked(
             .request(method, app.url(path))
             .header("authorization", format!("Bearer {token}"))
     };
-    let me: serde_json::Value = bearer(Method::GET, "/api/auth/me")
+    let me: Me = bearer(Method::GET, "/api/auth/me")
         .send()
         .await
         .unwrap()
         .json()
         .await
         .unwrap();
-    assert_eq!(me["user"]["email"], ADMIN);
+    assert_eq!(me.user.email, ADMIN);
     let changed = bearer(Method::PUT, "/api/profile/privacy")
-        .json(&serde_json::json!({ "geolocationEnabled": false }))
+        .json(&PrivacySettings {
+            geolocation_enabled: false,
+        })
         .send()
         .await
         .unwrap();
     assert_eq!(changed.status(), 200, "bearer requests need no CSRF token");
     // A token cannot mint more (server/tests/token_limits.rs has the rest).
     let second = bearer(Method::POST, "/api/tokens")
-        .json(&serde_json::json!({ "name": "made by a script" }))
+        .json(&named("made by a script"))
         .send()
         .await
         .unwrap();
     assert_eq!(second.status(), 403);
-    let used: serde_json::Value = browser
-        .request(Method::GET, "/api/tokens")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert!(used
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|t| t["id"] == id && !t["lastUsedAt"].is_null()));
+    let used: Vec<ApiTokenInfo> = browser.get("/api/tokens").await;
+    assert!(used.iter().any(|t| t.id == id && t.last_used_at.is_some()));
 
     assert_eq!(
         browser
@@ -385,58 +372,34 @@ async fn one_user_cannot_see_or_revoke_another_users_tokens() {
     add_bob(&app).await;
     let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
     let bob = Browser::signed_in(&app.address, BOB, BOB_PASSWORD).await;
-    let created: serde_json::Value = admin
-        .request(Method::POST, "/api/tokens")
-        .json(&serde_json::json!({ "name": "admin's" }))
-        .send()
+    let created: CreatedToken = admin
+        .call(Method::POST, "/api/tokens", &named("admin's"))
         .await
         .unwrap()
-        .json()
-        .await
         .unwrap();
-    let id = created["info"]["id"].as_i64().unwrap();
+    let id = created.info.id;
 
-    let bobs: serde_json::Value = bob
-        .request(Method::GET, "/api/tokens")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(bobs, serde_json::json!([]));
+    let bobs: Vec<ApiTokenInfo> = bob.get("/api/tokens").await;
+    assert_eq!(bobs, []);
     assert_eq!(
         bob.status(Method::DELETE, &format!("/api/tokens/{id}"))
             .await,
         404
     );
-    let admins: serde_json::Value = admin
-        .request(Method::GET, "/api/tokens")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(admins.as_array().unwrap().len(), 1, "still there");
+    let admins: Vec<ApiTokenInfo> = admin.get("/api/tokens").await;
+    assert_eq!(admins.len(), 1, "still there");
 }
 
 #[tokio::test]
 async fn invalid_bodies_get_a_json_error() {
     let app = app_with_admin(&[]).await;
     let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let response = browser
-        .request(Method::POST, "/api/tokens")
-        .json(&serde_json::json!({ "name": "" }))
-        .send()
+    let (status, error) = browser
+        .call::<_, CreatedToken>(Method::POST, "/api/tokens", &named(""))
         .await
-        .unwrap();
-    assert_eq!(response.status(), 400);
-    let body: serde_json::Value = response.json().await.unwrap();
-    assert_eq!(
-        body["error"]["details"][0]["fieldViolations"][0]["field"],
-        "name"
-    );
+        .unwrap_err();
+    assert_eq!(status, 400);
+    assert_eq!(error.field_violations()[0].field, "name");
 
     let response = browser
         .request(Method::POST, "/api/auth/login")
@@ -445,7 +408,7 @@ async fn invalid_bodies_get_a_json_error() {
         .send()
         .await
         .unwrap();
-    assert_eq!(response.status(), 400);
-    let body: serde_json::Value = response.json().await.unwrap();
-    assert_eq!(body["error"]["status"], "INVALID_ARGUMENT");
+    let (status, error) = read::<()>(response).await.unwrap_err();
+    assert_eq!(status, 400);
+    assert_eq!(error.error.status, "INVALID_ARGUMENT");
 }

@@ -2,11 +2,23 @@
 //! new route is walked too) against user A's ids and bodies. Whatever B
 //! may do touches only B's own data: routes naming A's resources answer
 //! 403 or 404, admin routes 403, and A's rows are byte-for-byte unchanged.
+//! A's data is made with the contract's types; B's bodies are each route's
+//! contract type where it has one, and one raw catch-all body otherwise.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
 
+use app::contract::account::{PrivacySettings, UpdateProfile};
+use app::contract::admin::{Invite, Invited, RegistrationSetting};
+use app::contract::bills::{BillRecord, Payment, RecordPayment};
+use app::contract::operations::{Operation, WaitOperation};
+use app::contract::tokens::{CreateToken, CreatedToken};
+use app::contract::two_factor::ChangePassword;
+use app::domain::bill::BillForm;
+use app::domain::role::Role;
 use reqwest::Method;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::{json, Value};
 use sqlx::SqlitePool;
 use support::browser::Browser;
@@ -57,23 +69,50 @@ async fn alice_snapshot(pool: &SqlitePool, alice: i64) -> String {
     out
 }
 
-/// A body that would change something if B were allowed to send it.
+fn to_json<T: Serialize>(request: &T) -> Value {
+    serde_json::to_value(request).unwrap()
+}
+
+/// A body that would change something if B were allowed to send it: the
+/// route's contract type, as JSON so one function serves every route.
 fn body_for(path: &str, alice_email: &str) -> Value {
     match path {
-        "/api/admin/registration" => json!({ "open": true }),
-        "/api/admin/invitations" => json!({ "email": "mallory@example.com", "role": "admin" }),
-        "/api/profile" => {
-            json!({ "name": "Mallory", "email": alice_email, "currentPassword": BOB_PASSWORD })
-        }
-        "/api/profile/privacy" => json!({ "geolocationEnabled": true }),
-        "/api/tokens" => json!({ "name": "bob's token" }),
-        "/api/auth/password" => {
-            json!({ "currentPassword": ALICE_PASSWORD, "newPassword": "mallory owns this now 1" })
-        }
+        "/api/admin/registration" => to_json(&RegistrationSetting { open: true }),
+        "/api/admin/invitations" => to_json(&Invite {
+            email: Some("mallory@example.com".into()),
+            role: Some(Role::Admin),
+        }),
+        "/api/profile" => to_json(&UpdateProfile {
+            name: "Mallory".into(),
+            email: alice_email.into(),
+            current_password: Some(BOB_PASSWORD.into()),
+        }),
+        "/api/profile/privacy" => to_json(&PrivacySettings {
+            geolocation_enabled: true,
+        }),
+        "/api/tokens" => to_json(&CreateToken {
+            name: "bob's token".into(),
+            expires_in_days: None,
+        }),
+        "/api/auth/password" => to_json(&ChangePassword {
+            current_password: ALICE_PASSWORD.into(),
+            new_password: "mallory owns this now 1".into(),
+        }),
+        // Every other route: one raw body with the fields any of them reads
+        // (no single contract type has them all).
         _ => {
             json!({ "challenge": "x", "code": "000000", "name": "x", "ceremony": "x", "credential": {} })
         }
     }
+}
+
+/// A call of Alice's that must succeed with a body.
+async fn made<B: Serialize, T: DeserializeOwned>(alice: &Browser, path: &str, body: &B) -> T {
+    alice
+        .call(Method::POST, path, body)
+        .await
+        .unwrap_or_else(|refusal| panic!("POST {path}: {refusal:?}"))
+        .unwrap_or_else(|| panic!("POST {path} answered no body"))
 }
 
 #[tokio::test]
@@ -98,16 +137,16 @@ async fn user_b_cannot_read_or_change_user_a_through_any_route() {
     // Alice (an admin) has a token, a key, an invitation and history.
     let alice = Browser::signed_in(&app.address, ALICE, ALICE_PASSWORD).await;
     let alice_id = 1_i64;
-    let token: Value = alice
-        .request(Method::POST, "/api/tokens")
-        .json(&json!({ "name": "alice's secret script" }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let token_id = token["info"]["id"].as_i64().unwrap();
+    let token: CreatedToken = made(
+        &alice,
+        "/api/tokens",
+        &CreateToken {
+            name: "alice's secret script".into(),
+            expires_in_days: None,
+        },
+    )
+    .await;
+    let token_id = token.info.id;
     let key_id: i64 = sqlx::query_scalar(
         "INSERT INTO webauthn_credentials (user_id, credential_id, name, passkey)
          VALUES (?, 'alice-cred', 'alice key', '{}') RETURNING id",
@@ -116,52 +155,42 @@ async fn user_b_cannot_read_or_change_user_a_through_any_route() {
     .fetch_one(&pool)
     .await
     .unwrap();
-    let invitation: Value = alice
-        .request(Method::POST, "/api/admin/invitations")
-        .json(&json!({}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let invitation_id = invitation["invitation"]["id"].as_i64().unwrap();
-    let bill: Value = alice
-        .request(Method::POST, "/api/bills")
-        .json(&json!({ "name": "alice's rent", "amountMinor": 150000, "cadence": "monthly", "dueDay": 1, "anchorDate": "2026-01-01" }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let bill_id = bill["id"].as_i64().unwrap();
-    let payment: Value = alice
-        .request(Method::POST, &format!("/api/bills/{bill_id}/payments"))
-        .json(&json!({}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let payment_id = payment["id"].as_i64().unwrap();
-    let (_, operation) = alice
-        .send(
-            Method::POST,
-            "/v1/diagnostics:sleep",
-            json!({ "duration": "0s" }),
-        )
-        .await;
-    let operation_name = operation["name"].as_str().unwrap().to_owned();
-    let (_, done) = alice
-        .send(
-            Method::POST,
-            &format!("/v1/{operation_name}:wait"),
-            json!({ "timeout": "20s" }),
-        )
-        .await;
-    assert_eq!(done["done"], true);
+    let invitation: Invited = made(&alice, "/api/admin/invitations", &Invite::default()).await;
+    let invitation_id = invitation.invitation.id;
+    let rent = BillForm {
+        name: "alice's rent".into(),
+        amount_minor: 150_000,
+        cadence: "monthly".into(),
+        due_day: 1,
+        anchor_date: "2026-01-01".into(),
+        ..BillForm::default()
+    };
+    let bill: BillRecord = made(&alice, "/api/bills", &rent).await;
+    let bill_id = bill.id;
+    let payment: Payment = made(
+        &alice,
+        &format!("/api/bills/{bill_id}/payments"),
+        &RecordPayment::default(),
+    )
+    .await;
+    let payment_id = payment.id;
+    // The diagnostics route's body is the server's own, not the contract's.
+    let operation: Operation = made(
+        &alice,
+        "/v1/diagnostics:sleep",
+        &json!({ "duration": "0s" }),
+    )
+    .await;
+    let operation_name = operation.name;
+    let done: Operation = made(
+        &alice,
+        &format!("/v1/{operation_name}:wait"),
+        &WaitOperation {
+            timeout: Some("20s".into()),
+        },
+    )
+    .await;
+    assert!(done.done);
     let before = alice_snapshot(&pool, alice_id).await;
 
     let bob = Browser::signed_in(&app.address, BOB, BOB_PASSWORD).await;

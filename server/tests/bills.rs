@@ -8,7 +8,7 @@
 
 mod support;
 
-use app::contract::account::Session;
+use app::contract::account::{Register, Session};
 use app::contract::admin::RegistrationSetting;
 use app::contract::bills::{
     AutopayFailure, BillList, BillRecord, Catalog, Deactivation, Payment, Payments, PeriodKind,
@@ -159,6 +159,16 @@ async fn payments(browser: &Browser, id: i64) -> Vec<Payment> {
         .get::<Payments>(&format!("/api/bills/{id}/payments"))
         .await
         .payments
+}
+
+/// Bea's registration, once open registration is on.
+fn bea_registers() -> Register {
+    Register {
+        invitation: None,
+        email: "bea@example.com".into(),
+        name: "Bea".into(),
+        password: PASSWORD.into(),
+    }
 }
 
 async fn open_registration(admin: &Browser) {
@@ -540,9 +550,7 @@ async fn another_user_cannot_see_or_touch_a_bill() {
 
     open_registration(&admin).await;
     let mut bea = Browser::open(&app.address).await;
-    let registered = bea
-        .register(json!({ "email": "bea@example.com", "name": "Bea", "password": PASSWORD }))
-        .await;
+    let registered = bea.register(&bea_registers()).await;
     assert_eq!(registered.status(), 200);
 
     let form = serde_json::to_value(rent()).unwrap();
@@ -616,8 +624,7 @@ async fn bills_and_payments_export_to_csv_and_json_and_import_into_another_accou
 
     open_registration(&admin).await;
     let mut bea = Browser::open(&app.address).await;
-    bea.register(json!({ "email": "bea@example.com", "name": "Bea", "password": PASSWORD }))
-        .await;
+    bea.register(&bea_registers()).await;
     let post = |path: &'static str, body: String| {
         bea.request(Method::POST, path)
             .header("content-type", "text/csv")

@@ -7,9 +7,12 @@
 
 mod support;
 
+use app::contract::account::{Me, Register, SignIn, SignInAnswer, SignInRecord};
+use app::contract::two_factor::ChangePassword;
+use app::domain::contact::LeadForm;
 use reqwest::{Method, Response};
-use serde_json::{json, Value};
-use support::browser::{set_cookie_of, Browser};
+use serde::Serialize;
+use support::browser::{read, set_cookie_of, Browser};
 use support::{spawn_app, TestApp};
 
 const ADMIN: &str = "admin@example.com";
@@ -33,7 +36,10 @@ async fn login_from(browser: &mut Browser, client: &str, email: &str, password: 
     let response = browser
         .request(Method::POST, "/api/auth/login")
         .header("x-forwarded-for", client)
-        .json(&json!({ "email": email, "password": password }))
+        .json(&SignIn {
+            email: email.to_owned(),
+            password: password.to_owned(),
+        })
         .send()
         .await
         .unwrap();
@@ -44,17 +50,17 @@ async fn login_from(browser: &mut Browser, client: &str, email: &str, password: 
     response
 }
 
-async fn send_from(
+async fn send_from<B: Serialize>(
     browser: &Browser,
     client: &str,
     method: Method,
     path: &str,
-    body: Value,
+    body: &B,
 ) -> u16 {
     browser
         .request(method, path)
         .header("x-forwarded-for", client)
-        .json(&body)
+        .json(body)
         .send()
         .await
         .unwrap()
@@ -94,13 +100,16 @@ async fn one_clients_wrong_passwords_lock_out_that_client_only_and_history_names
     let signed_in = login_from(&mut owner, CLIENT_B, ADMIN, ADMIN_PASSWORD).await;
     assert_eq!(signed_in.status(), 200, "another client is not locked out");
 
-    let history = owner.json("/api/profile/sign-ins").await;
-    let history = history.as_array().unwrap();
+    let history: Vec<SignInRecord> = owner.get("/api/profile/sign-ins").await;
     assert_eq!(history.len(), 2, "{history:?}");
-    assert_eq!(history[0]["success"], true);
-    assert_eq!(history[0]["ip"], CLIENT_B, "not the proxy's 127.0.0.1");
-    assert_eq!(history[1]["success"], false);
-    assert_eq!(history[1]["ip"], CLIENT_A);
+    assert!(history[0].success);
+    assert_eq!(
+        history[0].ip.as_deref(),
+        Some(CLIENT_B),
+        "not the proxy's 127.0.0.1"
+    );
+    assert!(!history[1].success);
+    assert_eq!(history[1].ip.as_deref(), Some(CLIENT_A));
 }
 
 #[tokio::test]
@@ -108,11 +117,14 @@ async fn password_checks_and_registration_count_per_forwarded_client() {
     // The account's own limit out of the way: this is about addresses.
     let app = behind_proxy(&[("SIGN_IN_ACCOUNT_BURST", "100")]).await;
     let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let wrong = json!({ "currentPassword": "not it", "newPassword": "a brand new passphrase" });
+    let wrong = ChangePassword {
+        current_password: "not it".into(),
+        new_password: "a brand new passphrase".into(),
+    };
     let mut checked = 0;
     loop {
         let path = "/api/auth/password";
-        let status = send_from(&browser, CLIENT_A, Method::POST, path, wrong.clone()).await;
+        let status = send_from(&browser, CLIENT_A, Method::POST, path, &wrong).await;
         if status == 429 {
             break;
         }
@@ -127,7 +139,7 @@ async fn password_checks_and_registration_count_per_forwarded_client() {
             CLIENT_B,
             Method::POST,
             "/api/auth/password",
-            wrong.clone()
+            &wrong
         )
         .await,
         400,
@@ -136,7 +148,12 @@ async fn password_checks_and_registration_count_per_forwarded_client() {
 
     // Registration (closed here, so every attempt is refused, but counted).
     let anonymous = Browser::open(&app.address).await;
-    let register = |n: usize| json!({ "email": format!("new{n}@example.com"), "password": "a long enough passphrase" });
+    let register = |n: usize| Register {
+        invitation: None,
+        email: format!("new{n}@example.com"),
+        name: String::new(),
+        password: "a long enough passphrase".into(),
+    };
     let mut tried = 0;
     loop {
         let path = "/api/auth/register";
@@ -145,7 +162,7 @@ async fn password_checks_and_registration_count_per_forwarded_client() {
             "192.0.2.44",
             Method::POST,
             path,
-            register(tried),
+            &register(tried),
         )
         .await;
         if status == 429 {
@@ -160,7 +177,7 @@ async fn password_checks_and_registration_count_per_forwarded_client() {
         "192.0.2.45",
         Method::POST,
         "/api/auth/register",
-        register(99),
+        &register(99),
     )
     .await;
     assert_ne!(other, 429, "another client registers unthrottled");
@@ -173,19 +190,21 @@ async fn an_email_longer_than_any_account_is_refused_naming_the_field_and_not_co
     let mut browser = Browser::open(&app.address).await;
     for _ in 0..15 {
         let response = login_from(&mut browser, CLIENT_A, &long, "guess").await;
-        assert_eq!(response.status(), 400);
-        let body: Value = response.json().await.unwrap();
-        assert!(body.to_string().contains("email"), "{body}");
+        let (status, error) = read::<SignInAnswer>(response).await.unwrap_err();
+        assert_eq!(status, 400);
+        assert!(error.error.message.contains("email"), "{error:?}");
     }
-    let (status, body) = browser
-        .send(
-            Method::POST,
-            "/api/auth/register",
-            json!({ "email": long, "password": "a long enough passphrase" }),
-        )
+    let response = browser
+        .register(&Register {
+            invitation: None,
+            email: long,
+            name: String::new(),
+            password: "a long enough passphrase".into(),
+        })
         .await;
+    let (status, error) = read::<Me>(response).await.unwrap_err();
     assert_eq!(status, 400);
-    assert!(body.to_string().contains("email"), "{body}");
+    assert!(error.error.message.contains("email"), "{error:?}");
     // None of those counted against the client.
     assert_eq!(
         login_from(&mut browser, CLIENT_A, ADMIN, ADMIN_PASSWORD)
@@ -199,7 +218,12 @@ async fn post_lead(app: &TestApp, client: &str) -> u16 {
     app.client
         .post(app.url("/api/leads"))
         .header("x-forwarded-for", client)
-        .json(&json!({ "name": "A", "email": "a@b.co", "message": "m" }))
+        .json(&LeadForm {
+            name: "A".into(),
+            email: "a@b.co".into(),
+            message: "m".into(),
+            ..LeadForm::default()
+        })
         .send()
         .await
         .unwrap()

@@ -6,9 +6,13 @@
 
 mod support;
 
+use app::contract::account::{Me, Register};
+use app::contract::admin::RegistrationSetting;
+use app::contract::bills::BillList;
+use app::contract::preferences::Preferences;
 use reqwest::Method;
 use serde_json::{json, Value};
-use support::browser::Browser;
+use support::browser::{read, Browser};
 use support::{spawn_app, TestApp};
 
 const ADMIN: &str = "admin@example.com";
@@ -125,21 +129,21 @@ async fn control_characters_in_text_fields_are_400_naming_the_field() {
                 "anchorDate": "2026-01-01", "notes": notes })
     };
     let (status, body) = browser
-        .send(Method::POST, "/api/bills", bill("Rent\u{1b}[2J", ""))
+        .send_raw(Method::POST, "/api/bills", bill("Rent\u{1b}[2J", ""))
         .await;
     assert_eq!((status, fields(&body)), (400, vec!["name".to_owned()]));
     let (status, body) = browser
-        .send(Method::POST, "/api/bills", bill("Rent", "a\u{0}b"))
+        .send_raw(Method::POST, "/api/bills", bill("Rent", "a\u{0}b"))
         .await;
     assert_eq!((status, fields(&body)), (400, vec!["notes".to_owned()]));
     let (status, body) = browser
-        .send(Method::POST, "/api/bills", bill("Rent", "first\nsecond"))
+        .send_raw(Method::POST, "/api/bills", bill("Rent", "first\nsecond"))
         .await;
     assert_eq!(status, 201, "{body}");
     assert_eq!(body["notes"], "first\nsecond");
 
     let (status, body) = browser
-        .send(
+        .send_raw(
             Method::PUT,
             "/api/profile",
             json!({ "name": "Ada\u{0}", "email": ADMIN }),
@@ -147,24 +151,35 @@ async fn control_characters_in_text_fields_are_400_naming_the_field() {
         .await;
     assert_eq!((status, fields(&body)), (400, vec!["name".to_owned()]));
     let (status, body) = browser
-        .send(Method::POST, "/api/tokens", json!({ "name": "ci\u{8}" }))
+        .send_raw(Method::POST, "/api/tokens", json!({ "name": "ci\u{8}" }))
         .await;
     assert_eq!((status, fields(&body)), (400, vec!["name".to_owned()]));
-    let (status, _) = browser
-        .send(
+    let open: RegistrationSetting = browser
+        .call_expecting(
+            200,
             Method::PUT,
             "/api/admin/registration",
-            json!({ "open": true }),
+            &RegistrationSetting { open: true },
         )
         .await;
-    assert_eq!(status, 200);
+    assert!(open.open);
     let mut newcomer = Browser::open(&app.address).await;
     let response = newcomer
-        .register(json!({ "email": "bea@example.com", "name": "Bea\u{7f}", "password": PASSWORD }))
+        .register(&Register {
+            invitation: None,
+            email: "bea@example.com".into(),
+            name: "Bea\u{7f}".into(),
+            password: PASSWORD.into(),
+        })
         .await;
-    assert_eq!(response.status(), 400);
-    let body: Value = response.json().await.unwrap();
-    assert_eq!(fields(&body), ["name"]);
+    let (status, error) = read::<Me>(response).await.unwrap_err();
+    assert_eq!(status, 400);
+    let named: Vec<String> = error
+        .field_violations()
+        .into_iter()
+        .map(|violation| violation.field)
+        .collect();
+    assert_eq!(named, ["name"]);
     healthy(&app).await;
 }
 
@@ -222,9 +237,12 @@ async fn every_api_route_refuses_a_body_over_one_mebibyte_with_413() {
             "{json}"
         );
     }
-    assert_eq!(browser.json("/api/bills").await["bills"], json!([]));
+    assert!(browser.get::<BillList>("/api/bills").await.bills.is_empty());
     assert_eq!(
-        browser.json("/api/profile/preferences").await["locale"],
+        browser
+            .get::<Preferences>("/api/profile/preferences")
+            .await
+            .locale,
         "en-US",
         "the refused preferences were not stored"
     );
@@ -247,7 +265,7 @@ async fn csv_exports_escape_formulas_and_import_reads_them_back_exactly() {
     let names = ["=1+2", "-5", "+1", "@SUM(A1)", "'=already", "plain"];
     for name in names {
         let (status, body) = browser
-            .send(
+            .send_raw(
                 Method::POST,
                 "/api/bills",
                 json!({ "name": name, "amountMinor": 1000, "cadence": "monthly",
@@ -257,7 +275,7 @@ async fn csv_exports_escape_formulas_and_import_reads_them_back_exactly() {
         assert_eq!(status, 201, "{body}");
         let id = body["id"].as_i64().unwrap();
         let (status, body) = browser
-            .send(
+            .send_raw(
                 Method::POST,
                 &format!("/api/bills/{id}/payments"),
                 json!({ "method": "-2+3" }),

@@ -2,11 +2,15 @@
 //! the google.longrunning methods, their JSON, errors, filter and paging,
 //! who may see what, restarts, and the real kinds (backup, restore check,
 //! re-encryption). Waits use `:wait` (event-driven) with generous timeouts;
-//! nothing here times the server.
+//! nothing here times the server. The operations' JSON is checked raw on
+//! purpose (`send_raw`, `json_raw`): proto3's JSON mapping is the wire
+//! shape under test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
 
+use app::contract::account::Register;
+use app::contract::admin::RegistrationSetting;
 use reqwest::Method;
 use serde_json::{json, Value};
 use support::browser::Browser;
@@ -31,17 +35,23 @@ async fn admin(app: &TestApp) -> Browser {
 
 /// A second, ordinary user (through open registration).
 async fn user(app: &TestApp, admin: &Browser, email: &str) -> Browser {
-    let (status, _) = admin
-        .send(
+    let open: RegistrationSetting = admin
+        .call_expecting(
+            200,
             Method::PUT,
             "/api/admin/registration",
-            json!({ "open": true }),
+            &RegistrationSetting { open: true },
         )
         .await;
-    assert_eq!(status, 200);
+    assert!(open.open);
     let mut browser = Browser::open(&app.address).await;
     let response = browser
-        .register(json!({ "email": email, "name": "Bea", "password": PASSWORD }))
+        .register(&Register {
+            invitation: None,
+            email: email.to_owned(),
+            name: "Bea".into(),
+            password: PASSWORD.into(),
+        })
         .await;
     assert_eq!(response.status(), 200, "{}", response.text().await.unwrap());
     Browser::signed_in(&app.address, email, PASSWORD).await
@@ -49,7 +59,7 @@ async fn user(app: &TestApp, admin: &Browser, email: &str) -> Browser {
 
 async fn sleep(browser: &Browser, duration: &str, fail: bool) -> Value {
     let (status, operation) = browser
-        .send(
+        .send_raw(
             Method::POST,
             "/v1/diagnostics:sleep",
             json!({ "duration": duration, "fail": fail }),
@@ -61,7 +71,7 @@ async fn sleep(browser: &Browser, duration: &str, fail: bool) -> Value {
 
 async fn wait(browser: &Browser, name: &str) -> Value {
     let (status, operation) = browser
-        .send(
+        .send_raw(
             Method::POST,
             &format!("/v1/{name}:wait"),
             json!({ "timeout": "25s" }),
@@ -124,7 +134,7 @@ async fn a_sleep_runs_to_its_response_and_reads_as_a_google_operation() {
     // Waiting on a done operation answers at once with the same operation.
     let again = wait(&admin, name).await;
     assert_eq!(again, done);
-    assert_eq!(admin.json(&format!("/v1/{name}")).await, done);
+    assert_eq!(admin.json_raw(&format!("/v1/{name}")).await, done);
 
     let failing = sleep(&admin, "0s", true).await;
     let failed = wait(&admin, failing["name"].as_str().unwrap()).await;
@@ -151,25 +161,25 @@ async fn cancel_ends_a_running_operation_cancelled_and_delete_forgets_it() {
     assert_eq!(ended["error"]["code"], 1, "{ended}");
     assert_eq!(ended["metadata"]["progress"]["cancelRequested"], true);
     // Cancelled operations stay readable.
-    assert_eq!(admin.json(&format!("/v1/{name}")).await, ended);
+    assert_eq!(admin.json_raw(&format!("/v1/{name}")).await, ended);
 
     let (status, body) = admin
-        .send(Method::DELETE, &format!("/v1/{name}"), json!(null))
+        .send_raw(Method::DELETE, &format!("/v1/{name}"), json!(null))
         .await;
     assert_eq!((status, body), (200, json!({})));
     let (status, body) = admin
-        .send(Method::GET, &format!("/v1/{name}"), json!(null))
+        .send_raw(Method::GET, &format!("/v1/{name}"), json!(null))
         .await;
     assert_eq!(status, 404);
     assert_eq!(body["error"]["status"], "NOT_FOUND");
-    assert!(!names(&admin.json("/v1/operations").await).contains(&name.to_owned()));
+    assert!(!names(&admin.json_raw("/v1/operations").await).contains(&name.to_owned()));
 
     // Delete does not cancel: a running operation deleted keeps running and
     // is gone from the API at once.
     let running = sleep(&admin, "0.5s", false).await;
     let running_name = running["name"].as_str().unwrap().to_owned();
     let (status, _) = admin
-        .send(Method::DELETE, &format!("/v1/{running_name}"), json!(null))
+        .send_raw(Method::DELETE, &format!("/v1/{running_name}"), json!(null))
         .await;
     assert_eq!(status, 200);
     assert_eq!(
@@ -218,7 +228,7 @@ async fn errors_use_googles_shape_and_name_what_is_wrong() {
         ),
     ];
     for (method, path, code, status) in cases {
-        let (got, body) = admin.send(method.clone(), path, json!({})).await;
+        let (got, body) = admin.send_raw(method.clone(), path, json!({})).await;
         assert_eq!(got, code, "{method} {path}: {body}");
         assert_eq!(body["error"]["code"], code);
         assert_eq!(body["error"]["status"], status, "{body}");
@@ -233,20 +243,20 @@ async fn errors_use_googles_shape_and_name_what_is_wrong() {
         (Method::DELETE, "wait"),
     ] {
         let (status, body) = admin
-            .send(method.clone(), &format!("/v1/{name}:{verb}"), json!({}))
+            .send_raw(method.clone(), &format!("/v1/{name}:{verb}"), json!({}))
             .await;
         assert_eq!(status, 501, "{method} :{verb}: {body}");
         assert_eq!(body["error"]["status"], "UNIMPLEMENTED");
     }
     let (_, body) = admin
-        .send(Method::GET, "/v1/operations?filter=owner%3D1", json!({}))
+        .send_raw(Method::GET, "/v1/operations?filter=owner%3D1", json!({}))
         .await;
     assert_eq!(
         body["error"]["details"][0]["fieldViolations"][0]["field"],
         "filter"
     );
     let (status, body) = admin
-        .send(
+        .send_raw(
             Method::POST,
             "/v1/diagnostics:sleep",
             json!({ "duration": "soon" }),
@@ -271,7 +281,7 @@ async fn users_see_their_own_operations_and_admins_see_all() {
 
     // Bea cannot start diagnostics, see, wait on, cancel or delete it.
     let (status, _) = bea
-        .send(
+        .send_raw(
             Method::POST,
             "/v1/diagnostics:sleep",
             json!({ "duration": "1s" }),
@@ -290,17 +300,23 @@ async fn users_see_their_own_operations_and_admins_see_all() {
             "{method} {path}"
         );
     }
-    assert!(names(&bea.json("/v1/operations").await).is_empty());
+    assert!(names(&bea.json_raw("/v1/operations").await).is_empty());
     assert_eq!(bea.status(Method::GET, "/v1/users/1/operations").await, 403);
-    assert_eq!(names(&admin.json("/v1/users/1/operations").await), [name]);
-    assert_eq!(names(&admin.json("/v1/users/me/operations").await), [name]);
-    assert!(names(&admin.json("/v1/users/2/operations").await).is_empty());
+    assert_eq!(
+        names(&admin.json_raw("/v1/users/1/operations").await),
+        [name]
+    );
+    assert_eq!(
+        names(&admin.json_raw("/v1/users/me/operations").await),
+        [name]
+    );
+    assert!(names(&admin.json_raw("/v1/users/2/operations").await).is_empty());
     // Still running: nothing Bea did touched it.
-    assert_eq!(admin.json(&format!("/v1/{name}")).await["done"], false);
+    assert_eq!(admin.json_raw(&format!("/v1/{name}")).await["done"], false);
 
     // A bearer token works without a CSRF header.
     let (status, created) = admin
-        .send(Method::POST, "/api/tokens", json!({ "name": "ops script" }))
+        .send_raw(Method::POST, "/api/tokens", json!({ "name": "ops script" }))
         .await;
     assert_eq!(status, 201);
     let token = created["token"].as_str().unwrap();
@@ -327,7 +343,7 @@ async fn pages_are_stable_under_concurrent_inserts_and_filters_select() {
         wait(&admin, name).await;
     }
     let mut seen = Vec::new();
-    let first = admin.json("/v1/operations?pageSize=2").await;
+    let first = admin.json_raw("/v1/operations?pageSize=2").await;
     assert_eq!(names(&first).len(), 2);
     seen.extend(names(&first));
     // New operations arrive between pages; the walk neither repeats nor
@@ -336,7 +352,7 @@ async fn pages_are_stable_under_concurrent_inserts_and_filters_select() {
     let mut token = first["nextPageToken"].as_str().unwrap().to_owned();
     loop {
         let page = admin
-            .json(&format!("/v1/operations?page_size=2&page_token={token}"))
+            .json_raw(&format!("/v1/operations?page_size=2&page_token={token}"))
             .await;
         seen.extend(names(&page));
         match page["nextPageToken"].as_str() {
@@ -351,7 +367,7 @@ async fn pages_are_stable_under_concurrent_inserts_and_filters_select() {
 
     // A token is bound to its filter.
     let (status, body) = admin
-        .send(
+        .send_raw(
             Method::GET,
             &format!(
                 "/v1/operations?pageSize=2&filter=done%3Dtrue&pageToken={}",
@@ -363,21 +379,23 @@ async fn pages_are_stable_under_concurrent_inserts_and_filters_select() {
     assert_eq!(status, 400, "{body}");
 
     let failed = admin
-        .json("/v1/operations?filter=done%20%3D%20true%20AND%20NOT%20kind%20%3D%20backup%20AND%20metadata.%40type%20%3D%20%22type.googleapis.com%2Ftally.v1.SleepMetadata%22")
+        .json_raw("/v1/operations?filter=done%20%3D%20true%20AND%20NOT%20kind%20%3D%20backup%20AND%20metadata.%40type%20%3D%20%22type.googleapis.com%2Ftally.v1.SleepMetadata%22")
         .await;
     let done_sleeps = names(&failed);
     assert!(done_sleeps.len() >= 5, "{failed}");
     assert!(started.iter().all(|name| done_sleeps.contains(name)));
-    let running = admin.json("/v1/operations?filter=done%20%3D%20false").await;
+    let running = admin
+        .json_raw("/v1/operations?filter=done%20%3D%20false")
+        .await;
     let all_done = names(&running)
         .iter()
         .all(|name| name == newcomer["name"].as_str().unwrap());
     assert!(all_done, "{running}");
     let future = admin
-        .json("/v1/operations?filter=create_time%20%3E%20%222999-01-01T00%3A00%3A00Z%22")
+        .json_raw("/v1/operations?filter=create_time%20%3E%20%222999-01-01T00%3A00%3A00Z%22")
         .await;
     assert!(names(&future).is_empty());
-    let capped = admin.json("/v1/operations?pageSize=5000").await;
+    let capped = admin.json_raw("/v1/operations?pageSize=5000").await;
     assert_eq!(names(&capped).len(), 6);
 }
 
@@ -398,7 +416,7 @@ async fn a_restart_aborts_a_running_sleep_and_keeps_finished_operations() {
         ])
         .await;
     let admin = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
-    let aborted = admin.json(&format!("/v1/{name}")).await;
+    let aborted = admin.json_raw(&format!("/v1/{name}")).await;
     assert_eq!(aborted["done"], true);
     assert_eq!(aborted["error"]["code"], 10, "{aborted}");
     assert!(aborted["error"]["message"]
@@ -407,7 +425,7 @@ async fn a_restart_aborts_a_running_sleep_and_keeps_finished_operations() {
         .contains("restarted"));
     assert_eq!(
         admin
-            .json(&format!("/v1/{}", finished["name"].as_str().unwrap()))
+            .json_raw(&format!("/v1/{}", finished["name"].as_str().unwrap()))
             .await,
         finished
     );
@@ -418,7 +436,7 @@ async fn backup_restore_check_and_reencryption_run_as_operations() {
     let app = app(&[]).await;
     let admin = admin(&app).await;
     let (status, started) = admin
-        .send(Method::POST, "/v1/admin:backup", json!({}))
+        .send_raw(Method::POST, "/v1/admin:backup", json!({}))
         .await;
     assert_eq!(status, 200, "{started}");
     assert_eq!(
@@ -446,7 +464,7 @@ async fn backup_restore_check_and_reencryption_run_as_operations() {
     assert!(app.dir.path().join("data/backups").join(file).is_file());
 
     let (status, check) = admin
-        .send(
+        .send_raw(
             Method::POST,
             "/v1/admin:restoreCheck",
             json!({ "backupFile": file }),
@@ -484,7 +502,7 @@ async fn backup_restore_check_and_reencryption_run_as_operations() {
     assert_eq!(leftovers, 0);
 
     let (status, bad) = admin
-        .send(
+        .send_raw(
             Method::POST,
             "/v1/admin:restoreCheck",
             json!({ "backupFile": "../etc/passwd" }),
@@ -493,7 +511,7 @@ async fn backup_restore_check_and_reencryption_run_as_operations() {
     assert_eq!(status, 400, "{bad}");
 
     let (_, reencrypt) = admin
-        .send(Method::POST, "/v1/admin:reencryptSecrets", json!({}))
+        .send_raw(Method::POST, "/v1/admin:reencryptSecrets", json!({}))
         .await;
     let reencrypt = wait(&admin, reencrypt["name"].as_str().unwrap()).await;
     assert_eq!(
@@ -503,7 +521,7 @@ async fn backup_restore_check_and_reencryption_run_as_operations() {
     // Secrets still open after re-sealing: the admin can still sign in and
     // read the sign-in history (sealed columns).
     let (status, _) = admin
-        .send(Method::GET, "/api/profile/sign-ins", json!(null))
+        .send_raw(Method::GET, "/api/profile/sign-ins", json!(null))
         .await;
     assert_eq!(status, 200);
 }
@@ -513,7 +531,7 @@ async fn a_restore_check_below_the_minimum_rows_fails_with_a_reason() {
     let app = app(&[("RESTORE_MIN_ROWS", "1000000")]).await;
     let admin = admin(&app).await;
     let (_, check) = admin
-        .send(Method::POST, "/v1/admin:restoreCheck", json!({}))
+        .send_raw(Method::POST, "/v1/admin:restoreCheck", json!({}))
         .await;
     let none_yet = wait(&admin, check["name"].as_str().unwrap()).await;
     assert_eq!(none_yet["error"]["code"], 9, "{none_yet}");
@@ -523,11 +541,11 @@ async fn a_restore_check_below_the_minimum_rows_fails_with_a_reason() {
         .contains("take a backup first"));
 
     let (_, backup) = admin
-        .send(Method::POST, "/v1/admin:backup", json!({}))
+        .send_raw(Method::POST, "/v1/admin:backup", json!({}))
         .await;
     wait(&admin, backup["name"].as_str().unwrap()).await;
     let (_, check) = admin
-        .send(Method::POST, "/v1/admin:restoreCheck", json!({}))
+        .send_raw(Method::POST, "/v1/admin:restoreCheck", json!({}))
         .await;
     let short = wait(&admin, check["name"].as_str().unwrap()).await;
     assert_eq!(short["error"]["code"], 9, "{short}");
@@ -546,7 +564,7 @@ async fn without_diagnostics_there_is_no_sleep() {
     .await;
     let admin = admin(&app).await;
     let (status, _) = admin
-        .send(
+        .send_raw(
             Method::POST,
             "/v1/diagnostics:sleep",
             json!({ "duration": "1s" }),

@@ -8,8 +8,8 @@
 
 mod support;
 
+use app::contract::tokens::{CreateToken, CreatedToken};
 use reqwest::Method;
-use serde_json::json;
 use support::browser::Browser;
 use support::spawn_app;
 
@@ -34,15 +34,18 @@ async fn googles_python_client_drives_the_operations_api() {
         "correct horse battery staple",
     )
     .await;
-    let (status, created) = admin
-        .send(
+    let created: CreatedToken = admin
+        .call_expecting(
+            201,
             Method::POST,
             "/api/tokens",
-            json!({ "name": "google client" }),
+            &CreateToken {
+                name: "google client".into(),
+                expires_in_days: None,
+            },
         )
         .await;
-    assert_eq!(status, 201);
-    let token = created["token"].as_str().unwrap().to_owned();
+    let token = created.token;
 
     let output = tokio::process::Command::new(&python)
         .arg(root.join("compat/operations_client.py"))

@@ -1,6 +1,8 @@
 //! Privacy: sign-ins are recorded with IP and user agent sealed at rest;
 //! IP geolocation happens only for users who opted in, proven against a
-//! local fake lookup service that counts its requests.
+//! local fake lookup service that counts its requests. Tally's requests and
+//! answers are the contract's types; the fake lookup service answers its
+//! own (ipapi's) JSON.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
@@ -8,11 +10,12 @@ mod support;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use app::contract::account::{Me, PrivacySettings, SignInRecord, UpdateProfile};
 use axum::extract::{Path, State};
 use axum::routing::get;
 use axum::{Json, Router};
 use reqwest::Method;
-use serde_json::{json, Value};
+use serde_json::json;
 use support::browser::Browser;
 use support::spawn_app;
 
@@ -39,14 +42,22 @@ async fn fake_lookup_service() -> (String, Arc<AtomicUsize>) {
     (format!("http://{address}/lookup/{{ip}}"), count)
 }
 
-async fn sign_ins(browser: &Browser) -> Vec<Value> {
-    let response = browser
-        .request(Method::GET, "/api/profile/sign-ins")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    response.json::<Vec<Value>>().await.unwrap()
+async fn sign_ins(browser: &Browser) -> Vec<SignInRecord> {
+    browser.get("/api/profile/sign-ins").await
+}
+
+fn located(geolocation_enabled: bool) -> PrivacySettings {
+    PrivacySettings {
+        geolocation_enabled,
+    }
+}
+
+fn profile(name: &str, email: &str, current_password: Option<&str>) -> UpdateProfile {
+    UpdateProfile {
+        name: name.to_owned(),
+        email: email.to_owned(),
+        current_password: current_password.map(str::to_owned),
+    }
 }
 
 #[tokio::test]
@@ -63,8 +74,8 @@ async fn no_lookup_is_made_for_a_user_who_has_not_opted_in() {
     let wrong = browser.login(ADMIN, "not the password at all").await;
     assert_eq!(wrong.status(), 401);
     let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let privacy: Value = browser.json("/api/profile/privacy").await;
-    assert_eq!(privacy, json!({ "geolocationEnabled": false }));
+    let privacy: PrivacySettings = browser.get("/api/profile/privacy").await;
+    assert_eq!(privacy, located(false));
     assert_eq!(
         lookups.load(Ordering::SeqCst),
         0,
@@ -73,30 +84,27 @@ async fn no_lookup_is_made_for_a_user_who_has_not_opted_in() {
 
     let history = sign_ins(&browser).await;
     assert_eq!(history.len(), 2);
-    assert_eq!(history[0]["success"], true);
-    assert_eq!(history[1]["success"], false);
-    assert_eq!(history[0]["ip"], "127.0.0.1");
-    assert_eq!(history[0]["location"], Value::Null);
+    assert!(history[0].success);
+    assert!(!history[1].success);
+    assert_eq!(history[0].ip.as_deref(), Some("127.0.0.1"));
+    assert_eq!(history[0].location, None);
 
     // Opting in: the next sign-in is located.
-    let (set, _) = browser
-        .send(
-            Method::PUT,
-            "/api/profile/privacy",
-            json!({ "geolocationEnabled": true }),
-        )
+    let set: PrivacySettings = browser
+        .call_expecting(200, Method::PUT, "/api/profile/privacy", &located(true))
         .await;
-    assert_eq!(set, 200);
+    assert_eq!(set, located(true));
     let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
     assert_eq!(lookups.load(Ordering::SeqCst), 1);
     let history = sign_ins(&browser).await;
-    assert_eq!(history[0]["location"], "Springfield, Oregon, United States");
+    assert_eq!(
+        history[0].location.as_deref(),
+        Some("Springfield, Oregon, United States")
+    );
 
     // Opting out again stops lookups.
     browser
-        .request(Method::PUT, "/api/profile/privacy")
-        .json(&json!({ "geolocationEnabled": false }))
-        .send()
+        .call::<_, PrivacySettings>(Method::PUT, "/api/profile/privacy", &located(false))
         .await
         .unwrap();
     let _again = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
@@ -136,16 +144,20 @@ async fn privacy_settings_belong_to_the_signed_in_user_and_reject_bad_bodies() {
         401
     );
     let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let (bad, bad_body) = browser
-        .send(
+    // Raw on purpose: a wrong type, which the contract cannot express.
+    let (bad, error) = browser
+        .call::<_, PrivacySettings>(
             Method::PUT,
             "/api/profile/privacy",
-            json!({ "geolocationEnabled": "yes" }),
+            &json!({ "geolocationEnabled": "yes" }),
         )
-        .await;
+        .await
+        .unwrap_err();
     assert_eq!(bad, 400);
-    let body = bad_body;
-    assert!(body.to_string().contains("geolocationEnabled"), "{body}");
+    assert!(
+        error.error.message.contains("geolocationEnabled"),
+        "{error:?}"
+    );
 }
 
 #[tokio::test]
@@ -156,36 +168,35 @@ async fn profile_name_and_email_change_with_the_password_for_a_new_email() {
     ])
     .await;
     let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let (renamed, renamed_body) = browser
-        .send(
+    let renamed: Me = browser
+        .call_expecting(
+            200,
             Method::PUT,
             "/api/profile",
-            json!({ "name": "Ada", "email": ADMIN }),
+            &profile("Ada", ADMIN, None),
         )
         .await;
-    assert_eq!(renamed, 200);
-    let body = renamed_body;
-    assert_eq!(body["user"]["name"], "Ada");
+    assert_eq!(renamed.user.name, "Ada");
 
-    let (no_password, no_password_body) = browser
-        .send(
+    let (no_password, error) = browser
+        .call::<_, Me>(
             Method::PUT,
             "/api/profile",
-            json!({ "name": "Ada", "email": "ada@example.com" }),
+            &profile("Ada", "ada@example.com", None),
         )
-        .await;
+        .await
+        .unwrap_err();
     assert_eq!(no_password, 400);
-    let body = no_password_body;
-    assert!(body.to_string().contains("currentPassword"), "{body}");
+    assert!(error.error.message.contains("currentPassword"), "{error:?}");
 
-    let (moved, _) = browser
-        .send(
+    let _: Me = browser
+        .call_expecting(
+            200,
             Method::PUT,
             "/api/profile",
-            json!({ "name": "Ada", "email": "ada@example.com", "currentPassword": ADMIN_PASSWORD }),
+            &profile("Ada", "ada@example.com", Some(ADMIN_PASSWORD)),
         )
         .await;
-    assert_eq!(moved, 200);
     let mut fresh = Browser::open(&app.address).await;
     assert_eq!(
         fresh

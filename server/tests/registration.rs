@@ -1,16 +1,18 @@
 //! Joining and administering accounts: the setup link of a fresh install,
 //! invitation links, open registration, and what an admin does to users
-//! (disable, enable, reset a second factor).
+//! (disable, enable, reset a second factor). Requests and answers are the
+//! contract's types; raw JSON is read only to prove what is never sent (a
+//! token shown once, password hashes).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
 
-use app::contract::account::Me;
-use app::contract::admin::{Invitation, Invite, Invited, UserSummary};
+use app::contract::account::{Me, Register, RegistrationStatus, SecondFactorMethod, SignInAnswer};
+use app::contract::admin::{Invitation, Invite, Invited, RegistrationSetting, UserSummary};
+use app::contract::tokens::{CreateToken, CreatedToken};
 use app::domain::role::Role;
 use reqwest::Method;
-use serde_json::{json, Value};
-use support::browser::Browser;
+use support::browser::{read, second_factor, Browser};
 use support::{spawn_app, RunningBinary, TestApp};
 
 const ADMIN: &str = "admin@example.com";
@@ -25,8 +27,14 @@ async fn app_with_admin() -> TestApp {
     .await
 }
 
-async fn json_of(response: reqwest::Response) -> Value {
-    response.json().await.unwrap()
+/// Registration through an invitation link, with no name.
+fn with_link(token: &str, email: &str, password: &str) -> Register {
+    Register {
+        invitation: Some(token.to_owned()),
+        email: email.to_owned(),
+        name: String::new(),
+        password: password.to_owned(),
+    }
 }
 
 fn token_of(link: &str) -> String {
@@ -57,26 +65,32 @@ fn a_fresh_install_without_bootstrap_settings_prints_a_one_time_setup_link() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
         let mut browser = Browser::open(&base).await;
-        let status = browser.json(&format!("/api/auth/registration?invitation={token}")).await;
-        assert_eq!(status["invitation"]["role"], "admin");
-        assert_eq!(status["openRegistration"], false);
+        let status: RegistrationStatus = browser
+            .get(&format!("/api/auth/registration?invitation={token}"))
+            .await;
+        assert_eq!(status.invitation.map(|link| link.role), Some(Role::Admin));
+        assert!(!status.open_registration);
 
         let response = browser
-            .register(json!({ "invitation": token, "email": "owner@example.com", "name": "Owner", "password": PASSWORD }))
+            .register(&Register {
+                name: "Owner".into(),
+                ..with_link(&token, "owner@example.com", PASSWORD)
+            })
             .await;
         assert_eq!(response.status(), 200);
-        assert_eq!(json_of(response).await["user"]["role"], "admin");
-        let me = browser.request(Method::GET, "/api/auth/me").send().await.unwrap();
-        assert_eq!(json_of(me).await["user"]["email"], "owner@example.com");
+        let me: Me = read(response).await.unwrap();
+        assert_eq!(me.user.role, Role::Admin);
+        let me: Me = browser.get("/api/auth/me").await;
+        assert_eq!(me.user.email, "owner@example.com");
 
         // The link works once.
         let mut other = Browser::open(&base).await;
         let again = other
-            .register(json!({ "invitation": token, "email": "intruder@example.com", "password": PASSWORD }))
+            .register(&with_link(&token, "intruder@example.com", PASSWORD))
             .await;
-        assert_eq!(again.status(), 400);
-        let body = json_of(again).await;
-        assert!(body.to_string().contains("invitation"), "{body}");
+        let (status, error) = read::<Me>(again).await.unwrap_err();
+        assert_eq!(status, 400);
+        assert!(error.error.message.contains("invitation"), "{error:?}");
     });
     tally.signal("TERM");
     assert_eq!(tally.wait_exit(), Some(0));
@@ -98,9 +112,10 @@ async fn an_invitation_for_an_address_is_used_once_by_that_address() {
     let pending: Vec<Invitation> = admin.get("/api/admin/invitations").await;
     assert_eq!(pending.len(), 1);
     assert_eq!(pending[0].email.as_deref(), Some("carol@example.com"));
+    // Raw on purpose: no field of any type may carry the token again.
     assert!(
         !admin
-            .json("/api/admin/invitations")
+            .json_raw("/api/admin/invitations")
             .await
             .to_string()
             .contains(&token),
@@ -109,44 +124,41 @@ async fn an_invitation_for_an_address_is_used_once_by_that_address() {
 
     let mut carol = Browser::open(&app.address).await;
     let wrong = carol
-        .register(
-            json!({ "invitation": token, "email": "mallory@example.com", "password": PASSWORD }),
-        )
+        .register(&with_link(&token, "mallory@example.com", PASSWORD))
         .await;
-    assert_eq!(wrong.status(), 400);
-    assert!(json_of(wrong)
-        .await
-        .to_string()
-        .contains("different address"));
-
-    let weak = carol
-        .register(json!({ "invitation": token, "email": "carol@example.com", "password": "short" }))
-        .await;
-    assert_eq!(weak.status(), 400);
-    let body = json_of(weak).await;
-    assert_eq!(
-        body["error"]["details"][0]["fieldViolations"][0]["field"], "password",
-        "{body}"
+    let (status, error) = read::<Me>(wrong).await.unwrap_err();
+    assert_eq!(status, 400);
+    assert!(
+        error.error.message.contains("different address"),
+        "{error:?}"
     );
 
+    let weak = carol
+        .register(&with_link(&token, "carol@example.com", "short"))
+        .await;
+    let (status, error) = read::<Me>(weak).await.unwrap_err();
+    assert_eq!(status, 400);
+    assert_eq!(error.field_violations()[0].field, "password", "{error:?}");
+
     let ok = carol
-        .register(json!({ "invitation": token, "email": "Carol@example.com", "name": "Carol", "password": PASSWORD }))
+        .register(&Register {
+            name: "Carol".into(),
+            ..with_link(&token, "Carol@example.com", PASSWORD)
+        })
         .await;
     assert_eq!(
         ok.status(),
         200,
         "a failed attempt does not use the link up"
     );
-    let me: Me = ok.json().await.unwrap();
+    let me: Me = read(ok).await.unwrap();
     assert_eq!(me.user.role, Role::User);
 
     let pending: Vec<Invitation> = admin.get("/api/admin/invitations").await;
     assert_eq!(pending, []);
     let mut again = Browser::open(&app.address).await;
     let reused = again
-        .register(
-            json!({ "invitation": token, "email": "carol@example.com", "password": PASSWORD }),
-        )
+        .register(&with_link(&token, "carol@example.com", PASSWORD))
         .await;
     assert_eq!(reused.status(), 400);
 }
@@ -155,51 +167,59 @@ async fn an_invitation_for_an_address_is_used_once_by_that_address() {
 async fn registration_without_an_invitation_needs_open_registration() {
     let app = app_with_admin().await;
     let mut visitor = Browser::open(&app.address).await;
-    let body = json!({ "email": "dave@example.com", "name": "Dave", "password": PASSWORD });
-    let refused = visitor.register(body.clone()).await;
-    assert_eq!(refused.status(), 400);
-    assert!(json_of(refused).await.to_string().contains("invitation"));
+    let body = Register {
+        invitation: None,
+        email: "dave@example.com".into(),
+        name: "Dave".into(),
+        password: PASSWORD.into(),
+    };
+    let refused = visitor.register(&body).await;
+    let (status, error) = read::<Me>(refused).await.unwrap_err();
+    assert_eq!(status, 400);
+    assert!(error.error.message.contains("invitation"), "{error:?}");
 
     let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let (set, _) = admin
-        .send(
+    let set: RegistrationSetting = admin
+        .call_expecting(
+            200,
             Method::PUT,
             "/api/admin/registration",
-            json!({ "open": true }),
+            &RegistrationSetting { open: true },
         )
         .await;
-    assert_eq!(set, 200);
-    let status = visitor.json("/api/auth/registration").await;
-    assert_eq!(status["openRegistration"], true);
+    assert!(set.open);
+    let status: RegistrationStatus = visitor.get("/api/auth/registration").await;
+    assert!(status.open_registration);
 
-    let ok = visitor.register(body.clone()).await;
+    let ok = visitor.register(&body).await;
     assert_eq!(ok.status(), 200);
-    assert_eq!(json_of(ok).await["user"]["role"], "user");
+    let me: Me = read(ok).await.unwrap();
+    assert_eq!(me.user.role, Role::User);
     let mut twice = Browser::open(&app.address).await;
-    let duplicate = twice.register(body).await;
-    assert_eq!(duplicate.status(), 400);
-    assert!(json_of(duplicate).await.to_string().contains("exists"));
+    let duplicate = twice.register(&body).await;
+    let (status, error) = read::<Me>(duplicate).await.unwrap_err();
+    assert_eq!(status, 400);
+    assert!(error.error.message.contains("exists"), "{error:?}");
 
     // A user is not an admin.
     assert_eq!(visitor.status(Method::GET, "/api/admin/users").await, 403);
     let (escalate, _) = visitor
-        .send(
+        .call::<_, RegistrationSetting>(
             Method::PUT,
             "/api/admin/registration",
-            json!({ "open": false }),
+            &RegistrationSetting { open: false },
         )
-        .await;
+        .await
+        .unwrap_err();
     assert_eq!(escalate, 403);
 }
 
 async fn registered_user(app: &TestApp, admin: &Browser, email: &str) -> (Browser, i64) {
     let token = token_of(&invite(admin, Invite::default()).await);
     let mut browser = Browser::open(&app.address).await;
-    let response = browser
-        .register(json!({ "invitation": token, "email": email, "password": PASSWORD }))
-        .await;
+    let response = browser.register(&with_link(&token, email, PASSWORD)).await;
     assert_eq!(response.status(), 200);
-    let me: Me = response.json().await.unwrap();
+    let me: Me = read(response).await.unwrap();
     (browser, me.user.id)
 }
 
@@ -208,23 +228,25 @@ async fn a_disabled_account_is_signed_out_everywhere_until_enabled() {
     let app = app_with_admin().await;
     let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
     let (erin, erin_id) = registered_user(&app, &admin, "erin@example.com").await;
-    let token = json_of(
-        erin.request(Method::POST, "/api/tokens")
-            .json(&json!({ "name": "script" }))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let created: CreatedToken = erin
+        .call_expecting(
+            201,
+            Method::POST,
+            "/api/tokens",
+            &CreateToken {
+                name: "script".into(),
+                expires_in_days: None,
+            },
+        )
+        .await;
+    let token = created.token;
 
     let listed: Vec<UserSummary> = admin.get("/api/admin/users").await;
     let row = listed.iter().find(|u| u.id == erin_id).unwrap();
     assert!(!row.disabled);
     assert_eq!(row.role, Role::User);
-    let raw = admin.json("/api/admin/users").await;
+    // Raw on purpose: no field of any type may carry a password hash.
+    let raw = admin.json_raw("/api/admin/users").await;
     assert!(!raw.to_string().contains("passwordHash") && !raw.to_string().contains("argon2"));
 
     let path = format!("/api/admin/users/{erin_id}/disable");
@@ -288,15 +310,24 @@ async fn an_admin_resets_a_lost_second_factor() {
         .await
         .unwrap();
     let mut frank = Browser::open(&app.address).await;
-    let step = json_of(frank.login("frank@example.com", PASSWORD).await).await;
-    assert_eq!(step["secondFactor"], "totp", "{step}");
+    let step = second_factor(
+        read(frank.login("frank@example.com", PASSWORD).await)
+            .await
+            .unwrap(),
+    );
+    assert_eq!(
+        step.second_factor,
+        Some(SecondFactorMethod::Totp),
+        "{step:?}"
+    );
 
     let path = format!("/api/admin/users/{frank_id}/reset-second-factor");
     assert_eq!(frank.status(Method::POST, &path).await, 401);
     assert_eq!(admin.status(Method::POST, &path).await, 204);
     let response = frank.login("frank@example.com", PASSWORD).await;
     assert_eq!(response.status(), 200);
-    assert!(json_of(response).await.get("user").is_some());
+    let answer: SignInAnswer = read(response).await.unwrap();
+    assert!(matches!(answer, SignInAnswer::SignedIn(_)), "{answer:?}");
     let left: i64 = sqlx::query_scalar("SELECT count(*) FROM recovery_codes WHERE user_id = ?")
         .bind(frank_id)
         .fetch_one(&pool)

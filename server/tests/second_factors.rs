@@ -6,10 +6,13 @@
 
 mod support;
 
+use app::contract::account::{Me, SecondFactorCode, SignInAnswer};
+use app::contract::error::ErrorBody;
+use app::contract::security_keys::{KeyInfo, RemoveKey};
+use app::contract::two_factor::{RecoveryCodes, TotpCode, TotpEnrolment, TotpStatus};
 use app::ssr::auth::pending_sign_in::{self, SecondFactorMethod};
 use reqwest::Method;
-use serde_json::{json, Value};
-use support::browser::Browser;
+use support::browser::{read, second_factor, Browser, EmptyBody};
 use support::{spawn_app, TestApp};
 use totp_rs::{Algorithm, Secret, TOTP};
 
@@ -66,8 +69,37 @@ async fn add_key(pool: &sqlx::SqlitePool, user_id: i64, name: &str) -> i64 {
     id
 }
 
-fn field_of(body: &Value) -> &Value {
-    &body["error"]["details"][0]["fieldViolations"][0]["field"]
+/// The field named by an error's first violation.
+fn field_of(error: &ErrorBody) -> String {
+    error.field_violations()[0].field.clone()
+}
+
+async fn start_totp(browser: &Browser) -> TOTP {
+    let enrolment: TotpEnrolment = browser
+        .call_expecting(200, Method::POST, "/api/auth/totp/setup", &EmptyBody {})
+        .await;
+    authenticator(&enrolment.secret)
+}
+
+/// A second sign-in step with a TOTP (or recovery) code.
+async fn answer_totp(
+    browser: &Browser,
+    challenge: &str,
+    code: String,
+) -> Result<Option<SignInAnswer>, (u16, ErrorBody)> {
+    let request = SecondFactorCode {
+        challenge: challenge.to_owned(),
+        code,
+    };
+    browser
+        .call(Method::POST, "/api/auth/login/totp", &request)
+        .await
+}
+
+fn removal(password: &str) -> RemoveKey {
+    RemoveKey {
+        current_password: Some(password.to_owned()),
+    }
 }
 
 #[tokio::test]
@@ -77,38 +109,36 @@ async fn a_totp_setup_that_was_never_confirmed_is_no_way_past_a_security_key() {
     // Someone with the session (the owner who gave up, or whoever borrowed
     // it) starts TOTP setup and never confirms it.
     let session = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
-    let (status, enrolment) = session
-        .send(Method::POST, "/api/auth/totp/setup", json!({}))
-        .await;
-    assert_eq!(status, 200, "{enrolment}");
-    let totp = authenticator(enrolment["secret"].as_str().unwrap());
+    let totp = start_totp(&session).await;
     assert_eq!(
-        session.json("/api/auth/totp").await,
-        json!({ "enabled": false, "recoveryCodesLeft": 0 }),
+        session.get::<TotpStatus>("/api/auth/totp").await,
+        TotpStatus {
+            enabled: false,
+            recovery_codes_left: 0
+        },
         "an unconfirmed secret does not count as on"
     );
 
     // Without any other factor the password alone still signs in: the
     // unconfirmed secret is not asked for.
     let mut plain = Browser::open(&app.address).await;
-    let answer: Value = plain.login(ADMIN, PASSWORD).await.json().await.unwrap();
-    assert_eq!(answer["user"]["email"], ADMIN, "{answer}");
+    let answer: SignInAnswer = read(plain.login(ADMIN, PASSWORD).await).await.unwrap();
+    assert!(
+        matches!(&answer, SignInAnswer::SignedIn(Me { user }) if user.email == ADMIN),
+        "{answer:?}"
+    );
 
     // The account is protected by a security key only.
     add_key(&pool, 1, "Desk key").await;
     let mut attacker = Browser::open(&app.address).await;
-    let step: Value = attacker.login(ADMIN, PASSWORD).await.json().await.unwrap();
-    assert_eq!(step["methods"], json!(["securityKey"]), "{step}");
-    let challenge = step["challenge"].as_str().unwrap().to_owned();
+    let step = second_factor(read(attacker.login(ADMIN, PASSWORD).await).await.unwrap());
+    assert_eq!(step.methods, [SecondFactorMethod::SecurityKey], "{step:?}");
+    let challenge = step.challenge;
     for at in [now(), now() + 30] {
-        let (status, body) = attacker
-            .send(
-                Method::POST,
-                "/api/auth/login/totp",
-                json!({ "challenge": challenge, "code": totp.generate(at) }),
-            )
-            .await;
-        assert_eq!(status, 400, "a code from the unconfirmed secret: {body}");
+        let (status, error) = answer_totp(&attacker, &challenge, totp.generate(at))
+            .await
+            .unwrap_err();
+        assert_eq!(status, 400, "a code from the unconfirmed secret: {error:?}");
         assert!(attacker.session.is_none());
     }
     assert_eq!(attacker.status(Method::GET, "/api/auth/me").await, 401);
@@ -164,33 +194,28 @@ async fn a_challenge_answers_only_to_the_methods_it_offered() {
 
     // TOTP turned off after the challenge was made: its codes stop counting.
     let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
-    let (_, enrolment) = browser
-        .send(Method::POST, "/api/auth/totp/setup", json!({}))
-        .await;
-    let totp = authenticator(enrolment["secret"].as_str().unwrap());
-    let (status, _) = browser
-        .send(
+    let totp = start_totp(&browser).await;
+    let _: RecoveryCodes = browser
+        .call_expecting(
+            200,
             Method::POST,
             "/api/auth/totp/confirm",
-            json!({ "code": totp.generate(now()) }),
+            &TotpCode {
+                code: totp.generate(now()),
+            },
         )
         .await;
-    assert_eq!(status, 200);
     let mut phone = Browser::open(&app.address).await;
-    let step: Value = phone.login(ADMIN, PASSWORD).await.json().await.unwrap();
-    assert_eq!(step["methods"], json!(["totp"]), "{step}");
+    let step = second_factor(read(phone.login(ADMIN, PASSWORD).await).await.unwrap());
+    assert_eq!(step.methods, [SecondFactorMethod::Totp], "{step:?}");
     sqlx::query("UPDATE users SET totp_enabled = 0 WHERE id = 1")
         .execute(&pool)
         .await
         .unwrap();
-    let (status, body) = phone
-        .send(
-            Method::POST,
-            "/api/auth/login/totp",
-            json!({ "challenge": step["challenge"], "code": totp.generate(now() + 30) }),
-        )
-        .await;
-    assert_eq!(status, 400, "{body}");
+    let (status, error) = answer_totp(&phone, &step.challenge, totp.generate(now() + 30))
+        .await
+        .unwrap_err();
+    assert_eq!(status, 400, "{error:?}");
 }
 
 #[tokio::test]
@@ -201,42 +226,37 @@ async fn removing_a_security_key_takes_the_current_password() {
     let key = add_key(&pool, 1, "Desk key").await;
     let path = format!("/api/auth/security-keys/{key}");
 
+    // No body at all.
     let missing = browser.request(Method::DELETE, &path).send().await.unwrap();
-    assert_eq!(missing.status(), 400);
-    let body: Value = missing.json().await.unwrap();
-    assert_eq!(field_of(&body), "currentPassword", "{body}");
-
-    for sent in [json!({}), json!({ "currentPassword": "" })] {
-        let (status, body) = browser.send(Method::DELETE, &path, sent).await;
-        assert_eq!(status, 400);
-        assert_eq!(field_of(&body), "currentPassword", "{body}");
-    }
-    let (status, body) = browser
-        .send(
-            Method::DELETE,
-            &path,
-            json!({ "currentPassword": "not my password at all" }),
-        )
-        .await;
+    let (status, error) = read::<()>(missing).await.unwrap_err();
     assert_eq!(status, 400);
-    assert_eq!(field_of(&body), "currentPassword", "{body}");
-    assert_eq!(browser.json("/api/auth/security-keys").await[0]["id"], key);
+    assert_eq!(field_of(&error), "currentPassword", "{error:?}");
 
-    let (status, body) = browser
-        .send(
-            Method::DELETE,
-            &path,
-            json!({ "currentPassword": PASSWORD }),
-        )
+    for sent in [RemoveKey::default(), removal("")] {
+        let (status, error) = browser
+            .call::<_, ()>(Method::DELETE, &path, &sent)
+            .await
+            .unwrap_err();
+        assert_eq!(status, 400);
+        assert_eq!(field_of(&error), "currentPassword", "{error:?}");
+    }
+    let (status, error) = browser
+        .call::<_, ()>(Method::DELETE, &path, &removal("not my password at all"))
+        .await
+        .unwrap_err();
+    assert_eq!(status, 400);
+    assert_eq!(field_of(&error), "currentPassword", "{error:?}");
+    let keys: Vec<KeyInfo> = browser.get("/api/auth/security-keys").await;
+    assert_eq!(keys[0].id, key);
+
+    let () = browser
+        .call_expecting(204, Method::DELETE, &path, &removal(PASSWORD))
         .await;
-    assert_eq!(status, 204, "{body}");
-    assert_eq!(browser.json("/api/auth/security-keys").await, json!([]));
+    let keys: Vec<KeyInfo> = browser.get("/api/auth/security-keys").await;
+    assert_eq!(keys, []);
     let (status, _) = browser
-        .send(
-            Method::DELETE,
-            &path,
-            json!({ "currentPassword": PASSWORD }),
-        )
-        .await;
+        .call::<_, ()>(Method::DELETE, &path, &removal(PASSWORD))
+        .await
+        .unwrap_err();
     assert_eq!(status, 404, "gone");
 }

@@ -2,14 +2,21 @@
 //! ceremony answered once, keys confined to their owner, and the startup
 //! report when WebAuthn settings do not fit the public URL. The full
 //! ceremony with a (virtual) authenticator runs in the browser tests
-//! (end2end/tests/security-keys.spec.ts).
+//! (end2end/tests/security-keys.spec.ts). Requests and answers are the
+//! contract's types; WebAuthn's own JSON inside them stays JSON, as the
+//! contract passes it untouched.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
 
+use app::contract::account::{SecondFactorCode, SecondFactorMethod, SignInAnswer};
+use app::contract::security_keys::{
+    KeyChallenge, KeyInfo, KeySignIn, KeySignInOptions, RegisterKey, RegistrationStarted,
+    RemoveKey, WebAuthnJson,
+};
 use reqwest::Method;
-use serde_json::{json, Value};
-use support::browser::Browser;
+use serde_json::json;
+use support::browser::{read, second_factor, Browser, EmptyBody};
 use support::{spawn_app, RunningBinary, TestApp};
 
 const ADMIN: &str = "admin@example.com";
@@ -28,67 +35,79 @@ async fn registration_options_describe_tally_and_a_bad_answer_is_refused_once() 
     let app = app().await;
     let anonymous = Browser::open(&app.address).await;
     let (status, _) = anonymous
-        .send(Method::POST, "/api/auth/security-keys/options", json!({}))
-        .await;
+        .call::<_, RegistrationStarted>(
+            Method::POST,
+            "/api/auth/security-keys/options",
+            &EmptyBody {},
+        )
+        .await
+        .unwrap_err();
     assert_eq!(status, 401);
 
     let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let (status, body) = browser
-        .send(Method::POST, "/api/auth/security-keys/options", json!({}))
+    let started: RegistrationStarted = browser
+        .call_expecting(
+            200,
+            Method::POST,
+            "/api/auth/security-keys/options",
+            &EmptyBody {},
+        )
         .await;
-    assert_eq!(status, 200, "{body}");
-    let options = &body["options"]["publicKey"];
+    // WebAuthn's own options, which the contract passes on untouched.
+    let options = &started.options.0["publicKey"];
     assert_eq!(options["rp"]["id"], "localhost");
     assert_eq!(options["rp"]["name"], "Tally");
     assert_eq!(options["user"]["name"], ADMIN);
     assert!(options["challenge"].as_str().unwrap().len() >= 43);
-    let ceremony = body["ceremony"].as_str().unwrap().to_owned();
+    let ceremony = started.ceremony;
 
-    let forged = json!({
+    // A credential no authenticator made (WebAuthn's JSON, not Tally's).
+    let forged = WebAuthnJson(json!({
         "id": "AAAA", "rawId": "AAAA", "type": "public-key",
         "response": { "attestationObject": "AAAA", "clientDataJSON": "AAAA" }
-    });
-    let (status, body) = browser
-        .send(
+    }));
+    let register = |ceremony: &str, name: &str| RegisterKey {
+        ceremony: ceremony.to_owned(),
+        name: name.to_owned(),
+        credential: forged.clone(),
+    };
+    let (status, error) = browser
+        .call::<_, KeyInfo>(
             Method::POST,
             "/api/auth/security-keys",
-            json!({ "ceremony": ceremony, "name": "Desk key", "credential": forged }),
+            &register(&ceremony, "Desk key"),
         )
-        .await;
+        .await
+        .unwrap_err();
     assert_eq!(status, 400);
-    assert_eq!(
-        body["error"]["details"][0]["fieldViolations"][0]["field"], "credential",
-        "{body}"
-    );
+    assert_eq!(error.field_violations()[0].field, "credential", "{error:?}");
 
-    let (status, body) = browser
-        .send(
+    let (status, error) = browser
+        .call::<_, KeyInfo>(
             Method::POST,
             "/api/auth/security-keys",
-            json!({ "ceremony": ceremony, "name": "Desk key", "credential": forged }),
+            &register(&ceremony, "Desk key"),
         )
-        .await;
+        .await
+        .unwrap_err();
     assert_eq!(status, 400);
     assert!(
-        body.to_string().contains("expired or was already answered"),
-        "{body}"
+        error
+            .error
+            .message
+            .contains("expired or was already answered"),
+        "{error:?}"
     );
 
-    let (status, body) = browser
-        .send(
-            Method::POST,
-            "/api/auth/security-keys",
-            json!({ "ceremony": "x", "name": "", "credential": forged }),
-        )
-        .await;
+    let (status, error) = browser
+        .call::<_, KeyInfo>(Method::POST, "/api/auth/security-keys", &register("x", ""))
+        .await
+        .unwrap_err();
     assert_eq!(status, 400);
-    assert_eq!(
-        body["error"]["details"][0]["fieldViolations"][0]["field"], "name",
-        "{body}"
-    );
+    assert_eq!(error.field_violations()[0].field, "name", "{error:?}");
 
-    let keys: Value = browser.json("/api/auth/security-keys").await;
-    assert_eq!(keys, json!([]));
+    let keys: Vec<KeyInfo> = browser.get("/api/auth/security-keys").await;
+    assert_eq!(keys, []);
 }
 
 #[tokio::test]
@@ -96,12 +115,15 @@ async fn sign_in_asks_for_a_key_only_when_the_account_has_one() {
     let app = app().await;
     let mut browser = Browser::open(&app.address).await;
     let (status, _) = browser
-        .send(
+        .call::<_, KeySignInOptions>(
             Method::POST,
             "/api/auth/login/security-key/options",
-            json!({ "challenge": "not-a-challenge" }),
+            &KeyChallenge {
+                challenge: "not-a-challenge".into(),
+            },
         )
-        .await;
+        .await
+        .unwrap_err();
     assert_eq!(status, 400);
 
     // A key row as registration would leave it (its public key does not
@@ -111,15 +133,18 @@ async fn sign_in_asks_for_a_key_only_when_the_account_has_one() {
         .execute(&pool)
         .await
         .unwrap();
-    let step: Value = browser
-        .login(ADMIN, ADMIN_PASSWORD)
-        .await
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(step["secondFactor"], "securityKey", "{step}");
-    assert_eq!(step["methods"], json!(["securityKey"]));
-    let challenge = step["challenge"].as_str().unwrap().to_owned();
+    let step = second_factor(
+        read(browser.login(ADMIN, ADMIN_PASSWORD).await)
+            .await
+            .unwrap(),
+    );
+    assert_eq!(
+        step.second_factor,
+        Some(SecondFactorMethod::SecurityKey),
+        "{step:?}"
+    );
+    assert_eq!(step.methods, [SecondFactorMethod::SecurityKey]);
+    let challenge = step.challenge;
     assert!(
         browser.session.is_none(),
         "no session before the second factor"
@@ -127,28 +152,39 @@ async fn sign_in_asks_for_a_key_only_when_the_account_has_one() {
 
     // Flag set but no usable key: no options, and no way around the key.
     let (status, _) = browser
-        .send(
+        .call::<_, KeySignInOptions>(
             Method::POST,
             "/api/auth/login/security-key/options",
-            json!({ "challenge": challenge }),
+            &KeyChallenge {
+                challenge: challenge.clone(),
+            },
         )
-        .await;
+        .await
+        .unwrap_err();
     assert_eq!(status, 400);
-    let (status, body) = browser
-        .send(
+    let (status, error) = browser
+        .call::<_, SignInAnswer>(
             Method::POST,
             "/api/auth/login/security-key",
-            json!({ "challenge": challenge, "credential": { "id": "AAAA" } }),
+            &KeySignIn {
+                challenge: challenge.clone(),
+                credential: WebAuthnJson(json!({ "id": "AAAA" })),
+            },
         )
-        .await;
-    assert_eq!(status, 400, "{body}");
+        .await
+        .unwrap_err();
+    assert_eq!(status, 400, "{error:?}");
     let (status, _) = browser
-        .send(
+        .call::<_, SignInAnswer>(
             Method::POST,
             "/api/auth/login/totp",
-            json!({ "challenge": challenge, "code": "000000" }),
+            &SecondFactorCode {
+                challenge,
+                code: "000000".into(),
+            },
         )
-        .await;
+        .await
+        .unwrap_err();
     assert_eq!(status, 400, "a key account has no TOTP to fall back on");
 }
 
@@ -175,26 +211,21 @@ async fn a_user_cannot_remove_another_users_key() {
     let bob = Browser::signed_in(&app.address, "bob@example.com", "bob's long passphrase 42").await;
     let path = format!("/api/auth/security-keys/{key_id}");
     assert_eq!(bob.status(Method::DELETE, &path).await, 404);
+    let removal = |password: &str| RemoveKey {
+        current_password: Some(password.to_owned()),
+    };
     let (status, _) = bob
-        .send(
-            Method::DELETE,
-            &path,
-            json!({ "currentPassword": "bob's long passphrase 42" }),
-        )
-        .await;
+        .call::<_, ()>(Method::DELETE, &path, &removal("bob's long passphrase 42"))
+        .await
+        .unwrap_err();
     assert_eq!(status, 404, "his own password opens nobody else's key");
-    let bob_keys: Value = bob.json("/api/auth/security-keys").await;
-    assert_eq!(bob_keys, json!([]));
+    let bob_keys: Vec<KeyInfo> = bob.get("/api/auth/security-keys").await;
+    assert_eq!(bob_keys, []);
 
     let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let (status, _) = admin
-        .send(
-            Method::DELETE,
-            &path,
-            json!({ "currentPassword": ADMIN_PASSWORD }),
-        )
+    let () = admin
+        .call_expecting(204, Method::DELETE, &path, &removal(ADMIN_PASSWORD))
         .await;
-    assert_eq!(status, 204);
     let enabled: bool = sqlx::query_scalar("SELECT webauthn_enabled = 1 FROM users WHERE id = 1")
         .fetch_one(&pool)
         .await

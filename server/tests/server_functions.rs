@@ -251,7 +251,12 @@ async fn admin_invites_and_changes_accounts_through_server_functions_as_rest_doe
     assert_eq!(pending.len(), 1);
     let mut sam = Browser::open(&app.address).await;
     let response = sam
-        .register(json!({"invitation": token, "email": "sam@example.com", "password": "a long enough passphrase"}))
+        .register(&Register {
+            invitation: Some(token),
+            email: "sam@example.com".into(),
+            name: String::new(),
+            password: "a long enough passphrase".into(),
+        })
         .await;
     assert_eq!(response.status(), 200);
     let sam_id = sam.get::<Me>("/api/auth/me").await.user.id;
@@ -543,7 +548,12 @@ async fn maintenance_and_the_viewer_follow_cancel_and_delete_operations_through_
     )
     .await;
     let response = sam
-        .register(json!({"email": "sam@example.com", "password": "a long enough passphrase"}))
+        .register(&Register {
+            invitation: None,
+            email: "sam@example.com".into(),
+            name: String::new(),
+            password: "a long enough passphrase".into(),
+        })
         .await;
     assert_eq!(response.status(), 200);
     for path in [

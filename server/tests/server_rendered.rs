@@ -9,7 +9,7 @@
 
 mod support;
 
-use app::contract::account::{Me, Session};
+use app::contract::account::{Me, Register, Session};
 use app::contract::bills::{BillList, BillRecord, Tracker};
 use app::domain::bill::BillForm;
 use reqwest::Method;
@@ -61,9 +61,12 @@ async fn the_header_is_rendered_for_who_is_signed_in() {
     let token = invite.link.split("invitation=").nth(1).unwrap().to_owned();
     let mut user = Browser::open(&app.address).await;
     let registered = user
-        .register(serde_json::json!({
-            "invitation": token, "email": "user@example.com", "password": "a long enough passphrase 7"
-        }))
+        .register(&Register {
+            invitation: Some(token),
+            email: "user@example.com".into(),
+            name: String::new(),
+            password: "a long enough passphrase 7".into(),
+        })
         .await;
     assert_eq!(registered.status(), 200);
     let profile = page(&user, "/profile").await;

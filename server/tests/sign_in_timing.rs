@@ -11,11 +11,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use app::contract::account::{PrivacySettings, SignIn, SignInRecord};
 use axum::extract::{Path, State};
 use axum::routing::get;
 use axum::{Json, Router};
 use reqwest::Method;
-use serde_json::{json, Value};
+use serde_json::json;
 use support::browser::Browser;
 use support::spawn_app;
 
@@ -55,7 +56,10 @@ async fn wrong_sign_in(browser: &Browser, email: &str) -> Duration {
     let started = Instant::now();
     let response = browser
         .request(Method::POST, "/api/auth/login")
-        .json(&json!({ "email": email, "password": "not the password" }))
+        .json(&SignIn {
+            email: email.to_owned(),
+            password: "not the password".into(),
+        })
         .send()
         .await
         .unwrap();
@@ -81,14 +85,17 @@ async fn a_wrong_password_for_a_known_email_answers_as_fast_as_an_unknown_email(
     ])
     .await;
     let owner = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let (opted_in, _) = owner
-        .send(
+    let opted_in: PrivacySettings = owner
+        .call_expecting(
+            200,
             Method::PUT,
             "/api/profile/privacy",
-            json!({ "geolocationEnabled": true }),
+            &PrivacySettings {
+                geolocation_enabled: true,
+            },
         )
         .await;
-    assert_eq!(opted_in, 200);
+    assert!(opted_in.geolocation_enabled);
 
     let attacker = Browser::open(&app.address).await;
     // Warm-up, uncounted: the first requests pay for connections and caches.
@@ -107,19 +114,15 @@ async fn a_wrong_password_for_a_known_email_answers_as_fast_as_an_unknown_email(
     );
 
     // Answered early, yet every failed attempt is recorded, located.
-    let history = owner.json("/api/profile/sign-ins").await;
-    let history = history.as_array().unwrap();
-    let failed: Vec<&Value> = history
-        .iter()
-        .filter(|row| row["success"] == false)
-        .collect();
+    let history: Vec<SignInRecord> = owner.get("/api/profile/sign-ins").await;
+    let failed: Vec<&SignInRecord> = history.iter().filter(|row| !row.success).collect();
     assert_eq!(failed.len(), ROUNDS, "{history:?}");
     assert!(failed
         .iter()
-        .all(|row| row["location"] == "Springfield, United States"));
+        .all(|row| row.location.as_deref() == Some("Springfield, United States")));
     // The owner's own sign-in came before opting in, so was not located.
     assert_eq!(lookups.load(Ordering::SeqCst), ROUNDS);
     // Newest first: the failures came after the owner's sign-in.
-    assert_eq!(history[0]["success"], false);
-    assert_eq!(history.last().unwrap()["success"], true);
+    assert!(!history[0].success);
+    assert!(history.last().unwrap().success);
 }

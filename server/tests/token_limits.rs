@@ -6,11 +6,17 @@
 
 mod support;
 
+use app::contract::account::{Me, PrivacySettings, UpdateProfile};
+use app::contract::error::ErrorBody;
+use app::contract::security_keys::{RegisterKey, RemoveKey, WebAuthnJson};
 use app::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
+use app::contract::two_factor::{ChangePassword, CurrentPassword, TotpCode};
 use app::ssr::migrate::{Migrator, Version};
 use reqwest::Method;
-use serde_json::{json, Value};
-use support::browser::Browser;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::json;
+use support::browser::{answer_of, Browser, EmptyBody};
 use support::{legacy, spawn_app, TestApp};
 
 const ADMIN: &str = "admin@example.com";
@@ -44,21 +50,32 @@ async fn listed(browser: &Browser) -> Vec<ApiTokenInfo> {
 }
 
 /// A programmatic client's request: the token, no cookies, no CSRF header.
-async fn bearer(
+/// The status, and the contract answer or the error body.
+async fn bearer<B: Serialize, T: DeserializeOwned>(
     app: &TestApp,
     token: &str,
     method: Method,
     path: &str,
-    body: Value,
-) -> (u16, Value) {
+    body: &B,
+) -> (u16, Result<Option<T>, ErrorBody>) {
     let response = app
         .with_token(token, method, path)
-        .json(&body)
+        .json(body)
         .send()
         .await
         .unwrap();
     let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
+    (
+        status,
+        answer_of(response).await.map_err(|(_, error)| error),
+    )
+}
+
+/// `GET /api/auth/me` with a token; its status.
+async fn me_status(app: &TestApp, token: &str) -> u16 {
+    bearer::<_, Me>(app, token, Method::GET, "/api/auth/me", &EmptyBody {})
+        .await
+        .0
 }
 
 async fn lifetime_days(pool: &sqlx::SqlitePool, id: i64) -> f64 {
@@ -93,63 +110,91 @@ async fn a_token_cannot_make_tokens_or_change_credentials_or_second_factors() {
     .await
     .unwrap();
 
+    // Each route's own contract body, as JSON so one list holds them all.
+    fn body<T: Serialize>(request: &T) -> serde_json::Value {
+        serde_json::to_value(request).unwrap()
+    }
+    let password = || CurrentPassword {
+        current_password: PASSWORD.into(),
+    };
     let refused = [
         (
             Method::POST,
             "/api/tokens".to_owned(),
-            json!({ "name": "another" }),
+            body(&CreateToken {
+                name: "another".into(),
+                expires_in_days: None,
+            }),
         ),
-        (Method::POST, "/api/auth/totp/setup".to_owned(), json!({})),
+        (
+            Method::POST,
+            "/api/auth/totp/setup".to_owned(),
+            body(&EmptyBody {}),
+        ),
         (
             Method::POST,
             "/api/auth/totp/confirm".to_owned(),
-            json!({ "code": "123456" }),
+            body(&TotpCode {
+                code: "123456".into(),
+            }),
         ),
         (
             Method::POST,
             "/api/auth/totp/disable".to_owned(),
-            json!({ "currentPassword": PASSWORD }),
+            body(&password()),
         ),
         (
             Method::POST,
             "/api/auth/security-keys/options".to_owned(),
-            json!({}),
+            body(&EmptyBody {}),
         ),
         (
             Method::POST,
             "/api/auth/security-keys".to_owned(),
-            json!({ "ceremony": "x", "name": "mine", "credential": {} }),
+            body(&RegisterKey {
+                ceremony: "x".into(),
+                name: "mine".into(),
+                credential: WebAuthnJson(json!({})),
+            }),
         ),
         (
             Method::DELETE,
             format!("/api/auth/security-keys/{key}"),
-            json!({ "currentPassword": PASSWORD }),
+            body(&RemoveKey {
+                current_password: Some(PASSWORD.into()),
+            }),
         ),
         (
             Method::POST,
             "/api/auth/password".to_owned(),
-            json!({ "currentPassword": PASSWORD, "newPassword": "a new long passphrase 99" }),
+            body(&ChangePassword {
+                current_password: PASSWORD.into(),
+                new_password: "a new long passphrase 99".into(),
+            }),
         ),
         (
             Method::PUT,
             "/api/profile".to_owned(),
-            json!({ "name": "Script", "email": "script@example.com", "currentPassword": PASSWORD }),
+            body(&UpdateProfile {
+                name: "Script".into(),
+                email: "script@example.com".into(),
+                current_password: Some(PASSWORD.into()),
+            }),
         ),
         (
             Method::POST,
             "/api/admin/users/1/reset-second-factor".to_owned(),
-            json!({}),
+            body(&EmptyBody {}),
         ),
     ];
     for (method, path, body) in refused {
-        let (status, answer) = bearer(&app, &secret, method.clone(), &path, body).await;
-        assert_eq!(status, 403, "{method} {path} with a token: {answer}");
+        let (status, answer) =
+            bearer::<_, serde_json::Value>(&app, &secret, method.clone(), &path, &body).await;
+        assert_eq!(status, 403, "{method} {path} with a token: {answer:?}");
+        let error = answer.expect_err("refused");
         assert!(
-            answer["error"]["message"]
-                .as_str()
-                .unwrap_or_default()
-                .contains("API token"),
-            "{method} {path} says why: {answer}"
+            error.error.message.contains("API token"),
+            "{method} {path} says why: {error:?}"
         );
     }
     let after: (Option<String>, String, i64, i64) = sqlx::query_as(
@@ -163,19 +208,25 @@ async fn a_token_cannot_make_tokens_or_change_credentials_or_second_factors() {
     assert_eq!(after, before, "nothing changed");
 
     // What a token is for still works.
-    let (status, me) = bearer(&app, &secret, Method::GET, "/api/auth/me", json!({})).await;
-    assert_eq!((status, &me["user"]["email"]), (200, &json!(ADMIN)));
-    let (status, _) = bearer(&app, &secret, Method::GET, "/api/tokens", json!({})).await;
+    let (status, me) =
+        bearer::<_, Me>(&app, &secret, Method::GET, "/api/auth/me", &EmptyBody {}).await;
     assert_eq!(status, 200);
-    let (status, answer) = bearer(
+    assert_eq!(me.unwrap().unwrap().user.email, ADMIN);
+    let (status, _) =
+        bearer::<_, Vec<ApiTokenInfo>>(&app, &secret, Method::GET, "/api/tokens", &EmptyBody {})
+            .await;
+    assert_eq!(status, 200);
+    let (status, answer) = bearer::<_, PrivacySettings>(
         &app,
         &secret,
         Method::PUT,
         "/api/profile/privacy",
-        json!({ "geolocationEnabled": false }),
+        &PrivacySettings {
+            geolocation_enabled: false,
+        },
     )
     .await;
-    assert_eq!(status, 200, "{answer}");
+    assert_eq!(status, 200, "{answer:?}");
 }
 
 #[tokio::test]
@@ -211,8 +262,7 @@ async fn a_token_lives_for_the_days_chosen_and_answers_401_after() {
     assert!(!listed_week.expired);
     assert!(listed_week.expires_at.ends_with('Z'));
 
-    let (status, _) = bearer(&app, &week, Method::GET, "/api/auth/me", json!({})).await;
-    assert_eq!(status, 200);
+    assert_eq!(me_status(&app, &week).await, 200);
     // A week later.
     sqlx::query(
         "UPDATE api_tokens SET expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 second') WHERE id = ?",
@@ -221,8 +271,7 @@ async fn a_token_lives_for_the_days_chosen_and_answers_401_after() {
     .execute(&pool)
     .await
     .unwrap();
-    let (status, _) = bearer(&app, &week, Method::GET, "/api/auth/me", json!({})).await;
-    assert_eq!(status, 401, "an expired token");
+    assert_eq!(me_status(&app, &week).await, 401, "an expired token");
     let listed_week = listed(&browser)
         .await
         .into_iter()
@@ -238,22 +287,27 @@ async fn a_password_change_and_signing_out_everywhere_end_every_token() {
     let (first, _) = token(&browser, "first", None).await;
     let (second, _) = token(&browser, "second", None).await;
     for secret in [&first, &second] {
-        let (status, _) = bearer(&app, secret, Method::GET, "/api/auth/me", json!({})).await;
-        assert_eq!(status, 200);
+        assert_eq!(me_status(&app, secret).await, 200);
     }
 
     let new_password = "a brand new passphrase 2027";
-    let (status, body) = browser
-        .send(
+    let () = browser
+        .call_expecting(
+            204,
             Method::POST,
             "/api/auth/password",
-            json!({ "currentPassword": PASSWORD, "newPassword": new_password }),
+            &ChangePassword {
+                current_password: PASSWORD.into(),
+                new_password: new_password.into(),
+            },
         )
         .await;
-    assert_eq!(status, 204, "{body}");
     for secret in [&first, &second] {
-        let (status, _) = bearer(&app, secret, Method::GET, "/api/auth/me", json!({})).await;
-        assert_eq!(status, 401, "a token after the password change");
+        assert_eq!(
+            me_status(&app, secret).await,
+            401,
+            "a token after the password change"
+        );
     }
     assert_eq!(
         browser.status(Method::GET, "/api/auth/me").await,
@@ -263,14 +317,15 @@ async fn a_password_change_and_signing_out_everywhere_end_every_token() {
     assert_eq!(listed(&browser).await, []);
 
     let (third, _) = token(&browser, "third", None).await;
-    let (status, _) = bearer(&app, &third, Method::GET, "/api/auth/me", json!({})).await;
-    assert_eq!(status, 200);
-    let (status, _) = browser
-        .send(Method::POST, "/api/auth/logout-all", json!({}))
+    assert_eq!(me_status(&app, &third).await, 200);
+    let () = browser
+        .call_expecting(204, Method::POST, "/api/auth/logout-all", &EmptyBody {})
         .await;
-    assert_eq!(status, 204);
-    let (status, _) = bearer(&app, &third, Method::GET, "/api/auth/me", json!({})).await;
-    assert_eq!(status, 401, "a token after signing out everywhere");
+    assert_eq!(
+        me_status(&app, &third).await,
+        401,
+        "a token after signing out everywhere"
+    );
 
     browser = Browser::signed_in(&app.address, ADMIN, new_password).await;
     assert_eq!(listed(&browser).await, []);

@@ -5,9 +5,14 @@
 
 mod support;
 
+use app::contract::account::{SecondFactorCode, SecondFactorMethod, SignInAnswer};
+use app::contract::error::ErrorBody;
+use app::contract::two_factor::{
+    CurrentPassword, RecoveryCodes, TotpCode, TotpEnrolment, TotpStatus,
+};
 use reqwest::Method;
-use serde_json::{json, Value};
-use support::browser::{set_cookie_of, Browser};
+use serde::Serialize;
+use support::browser::{read, second_factor, set_cookie_of, Browser, EmptyBody};
 use support::spawn_app;
 use totp_rs::{Algorithm, Secret, TOTP};
 
@@ -35,13 +40,45 @@ fn now() -> u64 {
         .as_secs()
 }
 
-async fn post(browser: &Browser, path: &str, body: Value) -> reqwest::Response {
+async fn post<B: Serialize>(browser: &Browser, path: &str, body: &B) -> reqwest::Response {
     browser
         .request(Method::POST, path)
-        .json(&body)
+        .json(body)
         .send()
         .await
         .unwrap()
+}
+
+/// The second sign-in step's body.
+fn step(challenge: &str, code: &str) -> SecondFactorCode {
+    SecondFactorCode {
+        challenge: challenge.to_owned(),
+        code: code.to_owned(),
+    }
+}
+
+/// Signs in with the password; the challenge of the second step it asks for.
+async fn challenge_of(browser: &mut Browser) -> String {
+    second_factor(read(browser.login(ADMIN, PASSWORD).await).await.unwrap()).challenge
+}
+
+async fn start(browser: &Browser) -> TotpEnrolment {
+    browser
+        .call_expecting(200, Method::POST, "/api/auth/totp/setup", &EmptyBody {})
+        .await
+}
+
+async fn totp_status(browser: &Browser) -> TotpStatus {
+    browser.get("/api/auth/totp").await
+}
+
+async fn confirm(browser: &Browser, code: &str) -> Result<Option<RecoveryCodes>, (u16, ErrorBody)> {
+    let request = TotpCode {
+        code: code.to_owned(),
+    };
+    browser
+        .call(Method::POST, "/api/auth/totp/confirm", &request)
+        .await
 }
 
 #[tokio::test]
@@ -53,44 +90,30 @@ async fn totp_enrolment_second_step_replay_guard_and_recovery_codes() {
     .await;
     let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
 
-    let enrolment: Value = post(&browser, "/api/auth/totp/setup", json!({}))
-        .await
-        .json()
-        .await
-        .unwrap();
-    let secret = enrolment["secret"].as_str().unwrap().to_owned();
-    assert!(enrolment["otpauthUrl"]
-        .as_str()
-        .unwrap()
-        .starts_with("otpauth://totp/Tally:"));
-    assert!(enrolment["qrSvg"].as_str().unwrap().contains("<svg"));
+    let enrolment = start(&browser).await;
+    let secret = enrolment.secret;
+    assert!(enrolment.otpauth_url.starts_with("otpauth://totp/Tally:"));
+    assert!(enrolment.qr_svg.contains("<svg"));
     let totp = authenticator(&secret);
 
     // A wrong first code leaves TOTP off.
     let stale = totp.generate(now() - 3600);
-    let wrong = post(&browser, "/api/auth/totp/confirm", json!({ "code": stale })).await;
-    assert_eq!(wrong.status(), 400);
-    let body: Value = wrong.json().await.unwrap();
-    assert_eq!(
-        body["error"]["details"][0]["fieldViolations"][0]["field"],
-        "code"
-    );
+    let (status, error) = confirm(&browser, &stale).await.unwrap_err();
+    assert_eq!(status, 400);
+    assert_eq!(error.field_violations()[0].field, "code");
 
     let first_code = totp.generate(now());
-    let confirmed = post(
-        &browser,
-        "/api/auth/totp/confirm",
-        json!({ "code": first_code }),
-    )
-    .await;
-    assert_eq!(confirmed.status(), 200);
-    let body: Value = confirmed.json().await.unwrap();
-    let recovery: Vec<String> = body["recoveryCodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_str().unwrap().to_owned())
-        .collect();
+    let confirmed: RecoveryCodes = browser
+        .call_expecting(
+            200,
+            Method::POST,
+            "/api/auth/totp/confirm",
+            &TotpCode {
+                code: first_code.clone(),
+            },
+        )
+        .await;
+    let recovery = confirmed.recovery_codes;
     assert_eq!(recovery.len(), 10);
 
     let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
@@ -120,27 +143,22 @@ async fn totp_enrolment_second_step_replay_guard_and_recovery_codes() {
     let first = phone.login(ADMIN, PASSWORD).await;
     assert_eq!(first.status(), 200);
     assert!(set_cookie_of(&first, "tally_session").is_none());
-    let body: Value = first.json().await.unwrap();
-    assert_eq!(body["secondFactor"], "totp");
-    let challenge = body["challenge"].as_str().unwrap().to_owned();
+    let asked = second_factor(read(first).await.unwrap());
+    assert_eq!(asked.second_factor, Some(SecondFactorMethod::Totp));
+    let challenge = asked.challenge;
     assert_eq!(phone.status(Method::GET, "/api/auth/me").await, 401);
 
     // The code used to confirm is spent: its time step is accepted once.
     let replay = post(
         &phone,
         "/api/auth/login/totp",
-        json!({ "challenge": challenge, "code": first_code }),
+        &step(&challenge, &first_code),
     )
     .await;
     assert_eq!(replay.status(), 400, "a replayed code fails");
 
     let next = totp.generate(now() + 30);
-    let second = post(
-        &phone,
-        "/api/auth/login/totp",
-        json!({ "challenge": challenge, "code": next }),
-    )
-    .await;
+    let second = post(&phone, "/api/auth/login/totp", &step(&challenge, &next)).await;
     assert_eq!(second.status(), 200);
     phone.session = Some(
         set_cookie_of(&second, "tally_session")
@@ -151,42 +169,37 @@ async fn totp_enrolment_second_step_replay_guard_and_recovery_codes() {
             .unwrap()
             .to_owned(),
     );
+    let answer: SignInAnswer = read(second).await.unwrap();
+    assert!(matches!(answer, SignInAnswer::SignedIn(_)), "{answer:?}");
     assert_eq!(phone.status(Method::GET, "/api/auth/me").await, 200);
 
     // The same code again, on a new challenge: refused.
     let mut tablet = Browser::open(&app.address).await;
-    let body: Value = tablet.login(ADMIN, PASSWORD).await.json().await.unwrap();
-    let challenge = body["challenge"].as_str().unwrap().to_owned();
-    let again = post(
-        &tablet,
-        "/api/auth/login/totp",
-        json!({ "challenge": challenge, "code": next }),
-    )
-    .await;
+    let challenge = challenge_of(&mut tablet).await;
+    let again = post(&tablet, "/api/auth/login/totp", &step(&challenge, &next)).await;
     assert_eq!(again.status(), 400);
 
     // A recovery code works once.
     let with_recovery = post(
         &tablet,
         "/api/auth/login/totp",
-        json!({ "challenge": challenge, "code": recovery[0] }),
+        &step(&challenge, &recovery[0]),
     )
     .await;
     assert_eq!(with_recovery.status(), 200);
     let mut laptop = Browser::open(&app.address).await;
-    let body: Value = laptop.login(ADMIN, PASSWORD).await.json().await.unwrap();
-    let challenge = body["challenge"].as_str().unwrap().to_owned();
+    let challenge = challenge_of(&mut laptop).await;
     let reused = post(
         &laptop,
         "/api/auth/login/totp",
-        json!({ "challenge": challenge, "code": recovery[0] }),
+        &step(&challenge, &recovery[0]),
     )
     .await;
     assert_eq!(reused.status(), 400);
     let made_up = post(
         &laptop,
         "/api/auth/login/totp",
-        json!({ "challenge": "not-a-challenge", "code": recovery[1] }),
+        &step("not-a-challenge", &recovery[1]),
     )
     .await;
     assert_eq!(made_up.status(), 401);
@@ -200,56 +213,57 @@ async fn totp_status_and_turning_it_off_with_the_password() {
     ])
     .await;
     let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
-    let status = |browser: &Browser| {
-        let request = browser.request(Method::GET, "/api/auth/totp");
-        async move { request.send().await.unwrap().json::<Value>().await.unwrap() }
+    let off = TotpStatus {
+        enabled: false,
+        recovery_codes_left: 0,
     };
+    assert_eq!(totp_status(&browser).await, off);
+    let totp = authenticator(&start(&browser).await.secret);
+    let _: RecoveryCodes = browser
+        .call_expecting(
+            200,
+            Method::POST,
+            "/api/auth/totp/confirm",
+            &TotpCode {
+                code: totp.generate(now()),
+            },
+        )
+        .await;
     assert_eq!(
-        status(&browser).await,
-        json!({ "enabled": false, "recoveryCodesLeft": 0 })
-    );
-    let enrolment: Value = post(&browser, "/api/auth/totp/setup", json!({}))
-        .await
-        .json()
-        .await
-        .unwrap();
-    let totp = authenticator(enrolment["secret"].as_str().unwrap());
-    let confirmed = post(
-        &browser,
-        "/api/auth/totp/confirm",
-        json!({ "code": totp.generate(now()) }),
-    )
-    .await;
-    assert_eq!(confirmed.status(), 200);
-    assert_eq!(
-        status(&browser).await,
-        json!({ "enabled": true, "recoveryCodesLeft": 10 })
+        totp_status(&browser).await,
+        TotpStatus {
+            enabled: true,
+            recovery_codes_left: 10
+        }
     );
 
-    let wrong = post(
-        &browser,
-        "/api/auth/totp/disable",
-        json!({ "currentPassword": "not my password at all" }),
-    )
-    .await;
-    assert_eq!(wrong.status(), 400);
-    assert_eq!(status(&browser).await["enabled"], true);
+    let disable = |password: &str| CurrentPassword {
+        current_password: password.to_owned(),
+    };
+    let (wrong, _) = browser
+        .call::<_, ()>(
+            Method::POST,
+            "/api/auth/totp/disable",
+            &disable("not my password at all"),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(wrong, 400);
+    assert!(totp_status(&browser).await.enabled);
 
-    let off = post(
-        &browser,
-        "/api/auth/totp/disable",
-        json!({ "currentPassword": PASSWORD }),
-    )
-    .await;
-    assert_eq!(off.status(), 204);
-    assert_eq!(
-        status(&browser).await,
-        json!({ "enabled": false, "recoveryCodesLeft": 0 })
-    );
+    let () = browser
+        .call_expecting(
+            204,
+            Method::POST,
+            "/api/auth/totp/disable",
+            &disable(PASSWORD),
+        )
+        .await;
+    assert_eq!(totp_status(&browser).await, off);
     let mut again = Browser::open(&app.address).await;
-    let answer: Value = again.login(ADMIN, PASSWORD).await.json().await.unwrap();
+    let answer: SignInAnswer = read(again.login(ADMIN, PASSWORD).await).await.unwrap();
     assert!(
-        answer.get("user").is_some(),
-        "the password alone signs in again: {answer}"
+        matches!(answer, SignInAnswer::SignedIn(_)),
+        "the password alone signs in again: {answer:?}"
     );
 }

@@ -1,11 +1,20 @@
 //! A minimal browser for API tests: keeps the CSRF and session cookies and
-//! sends the CSRF header, as the frontend does.
+//! sends the CSRF header, as the frontend does. Its requests and answers
+//! are the contract's types (`call`, `get`, `login`, `register`), so a
+//! change that breaks a client breaks the tests at compile time;
+//! `send_raw` and `json_raw` are for what the contract cannot express.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+use app::contract::account::{CsrfToken, Register, SecondFactorChallenge, SignIn, SignInAnswer};
 use app::contract::error::ErrorBody;
 use reqwest::{Method, RequestBuilder, Response};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+
+/// `{}`: the body of a request that takes none (starting TOTP setup or a
+/// key ceremony, signing out everywhere, re-sending a submission).
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct EmptyBody {}
 
 pub struct Browser {
     pub base: String,
@@ -40,8 +49,8 @@ impl Browser {
             .unwrap();
         assert_eq!(response.status(), 200);
         let cookie = cookie_value(&response, "tally_csrf").unwrap();
-        let body: serde_json::Value = response.json().await.unwrap();
-        assert_eq!(body["csrfToken"], cookie.as_str());
+        let body: CsrfToken = response.json().await.unwrap();
+        assert_eq!(body.csrf_token, cookie);
         Self {
             base: base.to_owned(),
             client,
@@ -72,10 +81,17 @@ impl Browser {
             .header("cookie", self.cookie_header())
     }
 
+    /// `POST /api/auth/login`; keeps the session it starts. The answer is
+    /// left to the caller (its status and cookies matter to some tests):
+    /// [`read`] it as a [`SignInAnswer`].
     pub async fn login(&mut self, email: &str, password: &str) -> Response {
+        let request = SignIn {
+            email: email.to_owned(),
+            password: password.to_owned(),
+        };
         let response = self
             .request(Method::POST, "/api/auth/login")
-            .json(&serde_json::json!({ "email": email, "password": password }))
+            .json(&request)
             .send()
             .await
             .unwrap();
@@ -85,11 +101,12 @@ impl Browser {
         response
     }
 
-    /// `POST /api/auth/register`; keeps the session it starts.
-    pub async fn register(&mut self, body: serde_json::Value) -> Response {
+    /// `POST /api/auth/register`; keeps the session it starts. [`read`] the
+    /// answer as an `account::Me`.
+    pub async fn register(&mut self, request: &Register) -> Response {
         let response = self
             .request(Method::POST, "/api/auth/register")
-            .json(&body)
+            .json(request)
             .send()
             .await
             .unwrap();
@@ -106,8 +123,11 @@ impl Browser {
         browser
     }
 
-    /// A JSON request; the status and the body (`null` when not JSON).
-    pub async fn send(
+    /// A raw JSON request; the status and the body (`null` when not JSON).
+    /// Only for what the contract cannot express: hostile input (unknown
+    /// fields, wrong types, characters a client would not send) and checks
+    /// of the exact wire shape. Everything else goes through [`Self::call`].
+    pub async fn send_raw(
         &self,
         method: Method,
         path: &str,
@@ -122,8 +142,22 @@ impl Browser {
         )
     }
 
-    /// `GET path`, expecting 200 and JSON.
-    pub async fn json(&self, path: &str) -> serde_json::Value {
+    /// [`Self::send_raw`] under its old name, for the operations benchmark
+    /// (`server/benches/operations.rs`), which includes this module and
+    /// lies outside the tests; tests use `send_raw` or [`Self::call`].
+    pub async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        body: serde_json::Value,
+    ) -> (u16, serde_json::Value) {
+        self.send_raw(method, path, body).await
+    }
+
+    /// `GET path` as raw JSON, expecting 200. Only for checks of the exact
+    /// wire shape (fields that must be absent, proto3's JSON); everything
+    /// else goes through [`Self::get`].
+    pub async fn json_raw(&self, path: &str) -> serde_json::Value {
         let response = self.request(Method::GET, path).send().await.unwrap();
         assert_eq!(response.status(), 200, "GET {path}");
         response.json().await.unwrap()
@@ -153,21 +187,32 @@ impl Browser {
             .send()
             .await
             .unwrap();
+        answer_labelled(&format!("{method} {path}"), response).await
+    }
+
+    /// A call that must succeed with exactly `expected` (200, 201 or 204):
+    /// its contract answer (`()` for 204). For tests that check which
+    /// success status a route answers.
+    pub async fn call_expecting<B: Serialize, T: DeserializeOwned>(
+        &self,
+        expected: u16,
+        method: Method,
+        path: &str,
+        body: &B,
+    ) -> T {
+        let response = self
+            .request(method.clone(), path)
+            .json(body)
+            .send()
+            .await
+            .unwrap();
         let status = response.status().as_u16();
         let text = response.text().await.unwrap();
-        if (200..300).contains(&status) {
-            if status == 204 {
-                return Ok(None);
-            }
-            return Ok(Some(serde_json::from_str(&text).unwrap_or_else(|error| {
-                panic!("{method} {path}: not the contract type ({error}): {text}")
-            })));
-        }
-        let error: ErrorBody = serde_json::from_str(&text).unwrap_or_else(|error| {
-            panic!("{method} {path} answered {status} without the error shape ({error}): {text}")
-        });
-        assert_eq!(error.error.code, status, "{text}");
-        Err((status, error))
+        assert_eq!(status, expected, "{method} {path}: {text}");
+        let json = if status == 204 { "null" } else { text.as_str() };
+        serde_json::from_str(json).unwrap_or_else(|error| {
+            panic!("{method} {path}: not the contract type ({error}): {text}")
+        })
     }
 
     pub async fn status(&self, method: Method, path: &str) -> u16 {
@@ -177,6 +222,56 @@ impl Browser {
             .unwrap()
             .status()
             .as_u16()
+    }
+}
+
+/// A response read as [`Browser::call`] reads one: the contract answer on
+/// 2xx (`None` for 204), or the status and the error body, which must be
+/// Tally's one error shape. For requests that are not a browser's (an API
+/// token's, a proxy's).
+pub async fn answer_of<T: DeserializeOwned>(
+    response: Response,
+) -> Result<Option<T>, (u16, ErrorBody)> {
+    let what = response.url().path().to_owned();
+    answer_labelled(&what, response).await
+}
+
+async fn answer_labelled<T: DeserializeOwned>(
+    what: &str,
+    response: Response,
+) -> Result<Option<T>, (u16, ErrorBody)> {
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap();
+    if (200..300).contains(&status) {
+        if status == 204 {
+            return Ok(None);
+        }
+        return Ok(Some(serde_json::from_str(&text).unwrap_or_else(|error| {
+            panic!("{what}: not the contract type ({error}): {text}")
+        })));
+    }
+    let error: ErrorBody = serde_json::from_str(&text).unwrap_or_else(|error| {
+        panic!("{what} answered {status} without the error shape ({error}): {text}")
+    });
+    assert_eq!(error.error.code, status, "{text}");
+    Err((status, error))
+}
+
+/// The answer of a call that kept its `Response` (sign-in and registration,
+/// whose cookies and statuses some tests look at), read as
+/// [`Browser::call`] reads one; a 2xx must carry a body.
+pub async fn read<T: DeserializeOwned>(response: Response) -> Result<T, (u16, ErrorBody)> {
+    let what = response.url().path().to_owned();
+    answer_labelled(&what, response)
+        .await
+        .map(|answer| answer.unwrap_or_else(|| panic!("{what} answered no body")))
+}
+
+/// The challenge of a sign-in that asks for a second factor.
+pub fn second_factor(answer: SignInAnswer) -> SecondFactorChallenge {
+    match answer {
+        SignInAnswer::SecondFactor(challenge) => challenge,
+        SignInAnswer::SignedIn(me) => panic!("signed in without a second factor: {me:?}"),
     }
 }
 
