@@ -129,7 +129,7 @@ async fn wake_up_over_http() {
     let mut timings = Vec::with_capacity(HTTP_RUNS);
     for _ in 0..HTTP_RUNS {
         let (_, started) = admin
-            .send(
+            .send_raw(
                 Method::POST,
                 "/v1/diagnostics:sleep",
                 json!({ "duration": "60s" }),
@@ -141,7 +141,7 @@ async fn wake_up_over_http() {
             let path = format!("/v1/{name}:wait");
             tokio::spawn(async move {
                 let (status, operation) = admin
-                    .send(Method::POST, &path, json!({ "timeout": "20s" }))
+                    .send_raw(Method::POST, &path, json!({ "timeout": "20s" }))
                     .await;
                 assert_eq!((status, &operation["done"]), (200, &json!(true)));
                 Instant::now()
@@ -150,7 +150,7 @@ async fn wake_up_over_http() {
         tokio::time::sleep(Duration::from_millis(5)).await;
         let cancelled = Instant::now();
         let (status, _) = admin
-            .send(Method::POST, &format!("/v1/{name}:cancel"), json!({}))
+            .send_raw(Method::POST, &format!("/v1/{name}:cancel"), json!({}))
             .await;
         assert_eq!(status, 200);
         let returned = waiter.await.unwrap();

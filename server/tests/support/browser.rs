@@ -142,18 +142,6 @@ impl Browser {
         )
     }
 
-    /// [`Self::send_raw`] under its old name, for the operations benchmark
-    /// (`server/benches/operations.rs`), which includes this module and
-    /// lies outside the tests; tests use `send_raw` or [`Self::call`].
-    pub async fn send(
-        &self,
-        method: Method,
-        path: &str,
-        body: serde_json::Value,
-    ) -> (u16, serde_json::Value) {
-        self.send_raw(method, path, body).await
-    }
-
     /// `GET path` as raw JSON, expecting 200. Only for checks of the exact
     /// wire shape (fields that must be absent, proto3's JSON); everything
     /// else goes through [`Self::get`].
