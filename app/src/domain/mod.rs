@@ -1,6 +1,7 @@
 //! Types and pure rules shared by the browser and the server. No I/O here.
 
 pub mod amount;
+pub mod bank;
 pub mod bill;
 pub mod cadence;
 pub mod contact;
