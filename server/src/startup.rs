@@ -177,7 +177,8 @@ impl Application {
             SubmissionWriter::spawn(pool.clone(), write_gate.clone(), outbox.is_configured());
         let form_rate_limit = FormRateLimit::new(limits.submissions_per_minute).spawn_pruning();
         let keyring = Arc::new(keyring);
-        let operations = operations_engine(&settings, &pool, &keyring).await?;
+        let bank = app::ssr::bank::service::Bank::new(&settings.bank);
+        let operations = operations_engine(&settings, &pool, &keyring, &bank).await?;
         app::ssr::bills::spawn_accrual(pool.clone());
         let pkg = settings.site_root.join("pkg");
         let assets = StaticAssets::load(&pkg, settings.hash_files)
@@ -205,6 +206,7 @@ impl Application {
                     write_gate,
                     submissions,
                     operations,
+                    bank,
                 }),
                 settings: Arc::new(settings),
             }),
@@ -269,12 +271,14 @@ async fn operations_engine(
     settings: &Settings,
     pool: &SqlitePool,
     keyring: &Arc<app::ssr::secrets::Keyring>,
+    bank: &app::ssr::bank::service::Bank,
 ) -> Result<Arc<Engine>, StartupError> {
     let resources = Resources {
         pool: pool.clone(),
         backups_dir: settings.backups_dir(),
         keyring: Arc::clone(keyring),
         backups: settings.backups,
+        bank: bank.provider.clone(),
     };
     let engine = Engine::new(pool.clone(), resources, settings.operations_retention)
         .await

@@ -10,6 +10,7 @@ mod support;
 
 use app::contract::account::{PrivacySettings, UpdateProfile};
 use app::contract::admin::{Invite, Invited, RegistrationSetting};
+use app::contract::bank::{ConnectBank, SetMonitored};
 use app::contract::bills::{BillRecord, Payment, RecordPayment};
 use app::contract::operations::{Operation, WaitOperation};
 use app::contract::tokens::{CreateToken, CreatedToken};
@@ -90,6 +91,13 @@ fn body_for(path: &str, alice_email: &str) -> Value {
         "/api/profile/privacy" => to_json(&PrivacySettings {
             geolocation_enabled: true,
         }),
+        "/api/bank/connections" | "/api/bank/connections/{id}/reconnect" => {
+            // http://127.0.0.1:9/claim: refused (not https) before any call.
+            to_json(&ConnectBank {
+                setup_token: "aHR0cDovLzEyNy4wLjAuMTo5L2NsYWlt".into(),
+            })
+        }
+        "/api/bank/accounts/{id}" => to_json(&SetMonitored { monitored: false }),
         "/api/tokens" => to_json(&CreateToken {
             name: "bob's token".into(),
             expires_in_days: None,
@@ -121,6 +129,7 @@ async fn user_b_cannot_read_or_change_user_a_through_any_route() {
         ("BOOTSTRAP_ADMIN_EMAIL", ALICE),
         ("BOOTSTRAP_ADMIN_PASSWORD", ALICE_PASSWORD),
         ("TALLY_DIAGNOSTICS", "1"),
+        ("BANK_SYNC_ENABLED", "true"),
     ])
     .await;
     let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();

@@ -48,6 +48,7 @@ async fn every_response_carrying_user_data_is_no_store() {
         ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
         ("BOOTSTRAP_ADMIN_PASSWORD", PASSWORD),
         ("TALLY_DIAGNOSTICS", "1"),
+        ("BANK_SYNC_ENABLED", "true"),
     ])
     .await;
     let user = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;

@@ -5,6 +5,7 @@
 
 pub mod account;
 pub mod admin;
+pub mod bank;
 pub mod bills;
 pub mod contact;
 pub mod data;

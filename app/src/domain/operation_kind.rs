@@ -13,13 +13,22 @@ pub enum OperationKind {
     ReencryptSecrets,
     /// Diagnostics only (`TALLY_DIAGNOSTICS`): sleeps, then succeeds or fails.
     Sleep,
+    /// One bank connection's sync (the seed, or a routine sync).
+    BankSync,
+    /// Every bank connection of a user.
+    BankSyncAll,
+    /// One bank connection's whole 44-day window, again.
+    BankBackfill,
 }
 
-pub const ALL: [OperationKind; 4] = [
+pub const ALL: [OperationKind; 7] = [
     OperationKind::Backup,
     OperationKind::RestoreCheck,
     OperationKind::ReencryptSecrets,
     OperationKind::Sleep,
+    OperationKind::BankSync,
+    OperationKind::BankSyncAll,
+    OperationKind::BankBackfill,
 ];
 
 impl OperationKind {
@@ -30,6 +39,9 @@ impl OperationKind {
             Self::RestoreCheck => "restore_check",
             Self::ReencryptSecrets => "reencrypt_secrets",
             Self::Sleep => "sleep",
+            Self::BankSync => "bank_sync",
+            Self::BankSyncAll => "bank_sync_all",
+            Self::BankBackfill => "bank_backfill",
         }
     }
 
@@ -44,6 +56,9 @@ impl OperationKind {
             Self::RestoreCheck => "Restore check",
             Self::ReencryptSecrets => "Secret re-encryption",
             Self::Sleep => "Diagnostics sleep",
+            Self::BankSync => "Bank sync",
+            Self::BankSyncAll => "Bank sync (all connections)",
+            Self::BankBackfill => "Bank backfill",
         }
     }
 
@@ -54,6 +69,7 @@ impl OperationKind {
             Self::RestoreCheck => "tally.v1.RestoreCheckMetadata",
             Self::ReencryptSecrets => "tally.v1.ReencryptSecretsMetadata",
             Self::Sleep => "tally.v1.SleepMetadata",
+            Self::BankSync | Self::BankSyncAll | Self::BankBackfill => "tally.v1.BankSyncMetadata",
         }
     }
 
@@ -64,12 +80,14 @@ impl OperationKind {
             Self::RestoreCheck => "tally.v1.RestoreCheckResponse",
             Self::ReencryptSecrets => "tally.v1.ReencryptSecretsResponse",
             Self::Sleep => "tally.v1.SleepResponse",
+            Self::BankSync | Self::BankSyncAll | Self::BankBackfill => "tally.v1.BankSyncResponse",
         }
     }
 
     /// Whether an unfinished operation of this kind is started again after a
     /// restart. The three maintenance kinds are idempotent (a backup is a new
-    /// copy, a check reads, re-sealing a sealed value is harmless); a
+    /// copy, a check reads, re-sealing a sealed value is harmless), and so
+    /// are the bank syncs (stable ids: a second fetch duplicates nothing); a
     /// diagnostics sleep is not resumed, so tests can see the ABORTED rule.
     pub fn resumable(self) -> bool {
         !matches!(self, Self::Sleep)
@@ -77,7 +95,10 @@ impl OperationKind {
 
     /// Whether only administrators may start it.
     pub fn admin_only(self) -> bool {
-        true
+        !matches!(
+            self,
+            Self::BankSync | Self::BankSyncAll | Self::BankBackfill
+        )
     }
 }
 

@@ -43,6 +43,8 @@ pub struct Services {
     pub public_base_url: String,
     /// Whose forwarding headers say who the client is (`TRUSTED_PROXIES`).
     pub trusted_proxies: TrustedProxies,
+    /// Bank sync: the provider's client, the sync limit, the switch.
+    pub bank: crate::ssr::bank::service::Bank,
 }
 
 impl Services {

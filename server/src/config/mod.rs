@@ -4,12 +4,13 @@
 //! app's services is that service's own config type, parsed in its own file:
 //! the public forms' bot check, CRM and outbox (`contact`), the security
 //! keys' origin (`webauthn`), the limits (`limits`), the accounts
-//! (`accounts`), the backups (`backups`); the reader and the shared parsers
+//! (`accounts`), the backups (`backups`), bank sync (`bank`); the reader and the shared parsers
 //! are `env`. What is left here is the server's own: where it listens,
 //! where its files are, how it shuts down, and its public addresses.
 
 mod accounts;
 mod backups;
+mod bank;
 mod contact;
 mod env;
 mod limits;
@@ -83,6 +84,8 @@ pub struct Settings {
     pub accounts: AccountSettings,
     /// How many backups are kept; what a restore check demands.
     pub backups: BackupSettings,
+    /// Bank sync: the switch's starting value, http providers, the timeout.
+    pub bank: app::ssr::bank::BankSettings,
 }
 
 /// A configuration fault: which variable, what it held, and what is wrong.
@@ -188,6 +191,7 @@ impl Settings {
             limits: limits::limits(&env)?,
             accounts: accounts::accounts(&env)?,
             backups: backups::backups(&env)?,
+            bank: bank::bank(&env)?,
         })
     }
 

@@ -4,7 +4,7 @@
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::Uri;
-use axum::routing::{any, delete, get, post, put, MethodRouter};
+use axum::routing::{any, delete, get, patch, post, put, MethodRouter};
 use axum::Router;
 use tower_http::cors::CorsLayer;
 
@@ -15,6 +15,7 @@ use app::ssr::api_error::ApiError;
 pub mod admin;
 pub mod api_tokens;
 pub mod auth;
+pub mod bank;
 pub mod bills;
 pub mod contact;
 pub mod data;
@@ -131,6 +132,46 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             "/v1/admin:reencryptSecrets",
             &["POST"],
             post(operations::start_reencrypt_secrets),
+        ),
+        route(
+            "/api/bank/connections",
+            &["GET", "POST"],
+            get(bank::list).post(bank::connect),
+        ),
+        route(
+            "/api/bank/connections/sync-all",
+            &["POST"],
+            post(bank::sync_all),
+        ),
+        route(
+            "/api/bank/connections/{id}",
+            &["DELETE"],
+            delete(bank::disconnect),
+        ),
+        route(
+            "/api/bank/connections/{id}/reconnect",
+            &["POST"],
+            post(bank::reconnect),
+        ),
+        route(
+            "/api/bank/connections/{id}/sync",
+            &["POST"],
+            post(bank::sync),
+        ),
+        route(
+            "/api/bank/connections/{id}/backfill",
+            &["POST"],
+            post(bank::backfill),
+        ),
+        route(
+            "/api/bank/accounts/{id}",
+            &["PATCH"],
+            patch(bank::set_monitored),
+        ),
+        route(
+            "/api/bank/transactions",
+            &["GET"],
+            get(bank::list_transactions),
         ),
         route("/api/contact/config", &["GET"], get(contact::config)),
         route("/api/leads", &["POST"], post(contact::create_lead)),

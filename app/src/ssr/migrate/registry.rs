@@ -134,6 +134,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.04_second_factor_offers_and_token_expiry.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 5),
+            description: "bank sync: monitored accounts, pending and ignored transactions",
+            sql: sql!("v1.05_bank_sync.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.05_bank_sync.down.sql")),
+        },
     ]
 }
 

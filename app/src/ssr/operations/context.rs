@@ -21,6 +21,8 @@ pub struct Resources {
     pub keyring: Arc<Keyring>,
     /// How many backups are kept; what a restore check demands.
     pub backups: crate::ssr::backup::BackupSettings,
+    /// The bank provider's client, for the bank syncs.
+    pub bank: crate::ssr::bank::simplefin::Provider,
 }
 
 /// A running job's line to its operation.

@@ -12,6 +12,7 @@ use super::context::{JobContext, Resources};
 use super::kinds;
 use super::proto_json;
 use super::record::{Outcome, Record};
+use crate::domain::bank::sync_window::SyncReason;
 use crate::domain::operation_kind::OperationKind;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,6 +27,19 @@ pub enum Job {
         duration: Duration,
         fail: bool,
     },
+    /// One connection: the seed sync of a new connection, or a routine one.
+    BankSync {
+        connection: i64,
+        reason: SyncReason,
+    },
+    /// Every connection of the owner, in turn.
+    BankSyncAll {
+        connections: Vec<i64>,
+    },
+    /// One connection's whole seed window, again.
+    BankBackfill {
+        connection: i64,
+    },
 }
 
 impl Job {
@@ -35,6 +49,9 @@ impl Job {
             Self::RestoreCheck { .. } => OperationKind::RestoreCheck,
             Self::ReencryptSecrets => OperationKind::ReencryptSecrets,
             Self::Sleep { .. } => OperationKind::Sleep,
+            Self::BankSync { .. } => OperationKind::BankSync,
+            Self::BankSyncAll { .. } => OperationKind::BankSyncAll,
+            Self::BankBackfill { .. } => OperationKind::BankBackfill,
         }
     }
 
@@ -49,6 +66,15 @@ impl Job {
                 .message("duration", Value::String(proto_json::duration(*duration)))
                 .bool("fail", *fail)
                 .build(),
+            Self::BankSync { connection, reason } => {
+                kinds::bank_sync::parameters(&[*connection], *reason).build()
+            }
+            Self::BankSyncAll { connections } => {
+                kinds::bank_sync::parameters(connections, SyncReason::Routine).build()
+            }
+            Self::BankBackfill { connection } => {
+                kinds::bank_sync::parameters(&[*connection], SyncReason::Backfill).build()
+            }
         }
     }
 
@@ -71,6 +97,19 @@ impl Job {
                     .and_then(|text| proto_json::parse_duration(text).ok())?,
                 fail: fields.get("fail").and_then(Value::as_bool).unwrap_or(false),
             }),
+            OperationKind::BankSync => Some(Self::BankSync {
+                connection: *bank_connections(&fields).first()?,
+                reason: fields
+                    .get("reason")
+                    .and_then(Value::as_str)
+                    .and_then(kinds::bank_sync::parse_reason)?,
+            }),
+            OperationKind::BankSyncAll => Some(Self::BankSyncAll {
+                connections: bank_connections(&fields),
+            }),
+            OperationKind::BankBackfill => Some(Self::BankBackfill {
+                connection: *bank_connections(&fields).first()?,
+            }),
         }
     }
 
@@ -82,10 +121,33 @@ impl Job {
             }
             Self::ReencryptSecrets => kinds::reencrypt_secrets::run(context, resources).await,
             Self::Sleep { duration, fail } => kinds::sleep::run(context, *duration, *fail).await,
+            Self::BankSync { connection, reason } => {
+                kinds::bank_sync::run(context, resources, &[*connection], *reason).await
+            }
+            Self::BankSyncAll { connections } => {
+                kinds::bank_sync::run(context, resources, connections, SyncReason::Routine).await
+            }
+            Self::BankBackfill { connection } => {
+                kinds::bank_sync::run(context, resources, &[*connection], SyncReason::Backfill)
+                    .await
+            }
         };
         match result {
             Ok(response) => Outcome::Response(response),
             Err(status) => Outcome::Error(status),
         }
     }
+}
+
+/// The connection ids a bank sync's metadata names (int64 as strings).
+fn bank_connections(fields: &Map<String, Value>) -> Vec<i64> {
+    fields
+        .get("connectionIds")
+        .and_then(Value::as_array)
+        .map(|ids| {
+            ids.iter()
+                .filter_map(|id| id.as_str().and_then(|text| text.parse().ok()))
+                .collect()
+        })
+        .unwrap_or_default()
 }

@@ -74,6 +74,7 @@ fn fixture() -> Fixture {
                 keep: 2,
                 restore_min_rows: 0,
             },
+            bank: crate::ssr::bank::simplefin::Provider::new(Duration::from_secs(30), false),
         };
         Engine::new(pool, resources, Duration::from_secs(3600))
             .await

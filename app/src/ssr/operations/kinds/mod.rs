@@ -1,6 +1,7 @@
 //! The jobs behind each operation kind.
 
 pub mod backup;
+pub mod bank_sync;
 pub mod reencrypt_secrets;
 pub mod restore_check;
 pub mod sleep;

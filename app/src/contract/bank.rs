@@ -1,0 +1,171 @@
+//! `/api/bank/…`: connections to the bank provider, their accounts, and the
+//! transactions they bring. Amounts are signed minor units with the
+//! provider's sign (negative is money out); times are RFC 3339.
+
+use serde::{Deserialize, Serialize};
+
+use super::operations::Operation;
+
+/// `POST /api/bank/connections` and `…/{id}/reconnect`: the setup token
+/// (or setup URL) from the provider. It claims a one-time secret, so its
+/// `Debug` never shows it.
+#[derive(Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ConnectBank {
+    pub setup_token: String,
+}
+
+impl std::fmt::Debug for ConnectBank {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConnectBank")
+            .field("setup_token", &"[redacted]")
+            .finish()
+    }
+}
+
+/// Where a connection stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum ConnectionStatus {
+    Active,
+    /// The last sync failed (`lastError` says why); the data is as before.
+    Error,
+    /// Disconnected: no more syncs; its history is kept.
+    Disconnected,
+}
+
+impl ConnectionStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::Error => "error",
+            Self::Disconnected => "disconnected",
+        }
+    }
+
+    pub fn parse(text: &str) -> Self {
+        match text {
+            "error" => Self::Error,
+            "disconnected" => Self::Disconnected,
+            _ => Self::Active,
+        }
+    }
+}
+
+/// A connection with its accounts. The access secret never leaves the
+/// server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct BankConnection {
+    pub id: i64,
+    /// The bank's name as the provider gives it (or the provider's host).
+    pub institution: String,
+    pub status: ConnectionStatus,
+    pub last_synced_at: Option<String>,
+    /// The last sync's failure, in plain words.
+    pub last_error: Option<String>,
+    pub created_at: String,
+    pub accounts: Vec<BankAccount>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct BankAccount {
+    pub id: i64,
+    pub connection_id: i64,
+    pub name: String,
+    pub currency: String,
+    /// The balance the provider last reported, and when.
+    pub balance_minor: Option<i64>,
+    pub available_minor: Option<i64>,
+    pub balance_date: Option<String>,
+    /// The sum of its pending transactions.
+    pub pending_minor: i64,
+    /// Whether syncs and matching use it.
+    pub monitored: bool,
+}
+
+/// `GET /api/bank/connections`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct BankConnections {
+    pub connections: Vec<BankConnection>,
+    /// The windows the UI states: the seed/backfill window and the
+    /// provider's lookback cap, in days.
+    pub seed_days: i64,
+    pub lookback_cap_days: i64,
+}
+
+/// The answer to connecting (201) or reconnecting: the connection, its
+/// accounts, and the seed sync that has started.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Connected {
+    pub connection: BankConnection,
+    pub operation: Operation,
+}
+
+/// `PATCH /api/bank/accounts/{id}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SetMonitored {
+    pub monitored: bool,
+}
+
+/// One transaction as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
+#[serde(rename_all = "camelCase")]
+pub struct BankTransaction {
+    pub id: i64,
+    pub account_id: i64,
+    /// When it posted (RFC 3339); for a pending one, when it was made.
+    pub posted_at: String,
+    /// Signed, with the provider's sign: negative is money out.
+    pub amount_minor: i64,
+    pub currency: String,
+    /// The provider's description, verbatim.
+    pub description: String,
+    pub payee: Option<String>,
+    pub memo: Option<String>,
+    pub pending: bool,
+    /// The bill it is matched to.
+    pub bill_id: Option<i64>,
+    pub ignored: bool,
+}
+
+/// `GET /api/bank/transactions`: a page, newest first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct TransactionPage {
+    pub transactions: Vec<BankTransaction>,
+    /// Pass as `pageToken` for the next page; empty on the last.
+    pub next_page_token: String,
+}
+
+/// The filters of `GET /api/bank/transactions`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::IntoParams))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TransactionQuery {
+    /// Only this account's.
+    pub account_id: Option<i64>,
+    /// Only pending (`true`) or only posted (`false`); both when absent.
+    pub pending: Option<bool>,
+    /// Only matched (`true`) or only unmatched (`false`).
+    pub matched: Option<bool>,
+    /// Words to find in the description, payee or memo.
+    pub q: Option<String>,
+    /// At most 200; 50 when absent.
+    pub page_size: Option<u32>,
+    pub page_token: Option<String>,
+}

@@ -1,0 +1,127 @@
+//! Connecting a bank: claiming a setup token (once: the provider refuses a
+//! second claim), sealing the access URL with the secrets keyring before
+//! anything else happens, and listing the accounts it reaches. Reconnecting
+//! claims a new token for the same connection; disconnecting drops the
+//! access and keeps the history.
+
+use std::sync::Arc;
+
+use sqlx::SqlitePool;
+
+use super::simplefin::{ClaimUrl, Provider};
+use super::BankError;
+use crate::ssr::secrets::{Keyring, BANK_ACCESS_SECRET};
+
+/// Claims `setup_token` and stores the sealed access URL: on a new
+/// connection of `user_id`, or (with `reconnect`) on that connection of
+/// theirs. The claim and the write run as their own task, so a request cut
+/// off by its deadline cannot lose an access URL the provider has already
+/// handed out (a setup token works once). Returns the connection's id.
+pub async fn claim(
+    pool: &SqlitePool,
+    keyring: &Arc<Keyring>,
+    provider: &Provider,
+    user_id: i64,
+    setup_token: &str,
+    reconnect: Option<i64>,
+) -> Result<i64, BankError> {
+    // Somebody else's connection is "not found" before the token is read.
+    if let Some(id) = reconnect {
+        owned(pool, user_id, id).await?;
+    }
+    let claim_url = ClaimUrl::parse(setup_token, provider.allows_http())?;
+    let (pool, keyring, provider) = (pool.clone(), Arc::clone(keyring), provider.clone());
+    let task = tokio::spawn(async move {
+        let access = provider.claim(&claim_url).await?;
+        let sealed = keyring.seal(BANK_ACCESS_SECRET, access.expose())?;
+        let id =
+            match reconnect {
+                Some(id) => {
+                    sqlx::query(
+                        "UPDATE bank_connections SET access_secret = ?, status = 'active',
+                         last_error = NULL WHERE id = ? AND user_id = ?",
+                    )
+                    .bind(&sealed)
+                    .bind(id)
+                    .bind(user_id)
+                    .execute(&pool)
+                    .await?;
+                    id
+                }
+                None => sqlx::query_scalar(
+                    "INSERT INTO bank_connections (user_id, provider, institution, access_secret)
+                     VALUES (?, 'simplefin', ?, ?) RETURNING id",
+                )
+                .bind(user_id)
+                .bind(access.host())
+                .bind(&sealed)
+                .fetch_one(&pool)
+                .await?,
+            };
+        tracing::info!(connection = id, user = user_id, "bank connection claimed");
+        Ok::<_, BankError>(id)
+    });
+    task.await
+        .map_err(|error| BankError::Interrupted(error.to_string()))?
+}
+
+/// Fails with "not found" unless the connection is the user's.
+async fn owned(pool: &SqlitePool, user_id: i64, id: i64) -> Result<(), BankError> {
+    let found: Option<i64> =
+        sqlx::query_scalar("SELECT id FROM bank_connections WHERE id = ? AND user_id = ?")
+            .bind(id)
+            .bind(user_id)
+            .fetch_optional(pool)
+            .await?;
+    found
+        .map(|_| ())
+        .ok_or_else(|| BankError::NotFound(format!("no bank connection {id}")))
+}
+
+/// Ends a connection: no more syncs, the access URL is replaced by a sealed
+/// empty value (nothing left to leak), and every account and transaction
+/// stays, so reconnecting the bank later continues the same history.
+pub async fn disconnect(
+    pool: &SqlitePool,
+    keyring: &Keyring,
+    user_id: i64,
+    id: i64,
+) -> Result<(), BankError> {
+    owned(pool, user_id, id).await?;
+    let emptied = keyring.seal(BANK_ACCESS_SECRET, "")?;
+    sqlx::query(
+        "UPDATE bank_connections SET status = 'disconnected', access_secret = ?, last_error = NULL
+         WHERE id = ? AND user_id = ?",
+    )
+    .bind(emptied)
+    .bind(id)
+    .bind(user_id)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// The user's connections a "sync all" covers: every one not disconnected.
+pub async fn syncable(pool: &SqlitePool, user_id: i64) -> Result<Vec<i64>, BankError> {
+    Ok(sqlx::query_scalar(
+        "SELECT id FROM bank_connections WHERE user_id = ? AND status <> 'disconnected' ORDER BY id",
+    )
+    .bind(user_id)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Fails unless the connection is the user's and can sync.
+pub async fn check_syncable(pool: &SqlitePool, user_id: i64, id: i64) -> Result<(), BankError> {
+    let status: Option<String> =
+        sqlx::query_scalar("SELECT status FROM bank_connections WHERE id = ? AND user_id = ?")
+            .bind(id)
+            .bind(user_id)
+            .fetch_optional(pool)
+            .await?;
+    match status.as_deref() {
+        None => Err(BankError::NotFound(format!("no bank connection {id}"))),
+        Some("disconnected") => Err(BankError::Disconnected),
+        Some(_) => Ok(()),
+    }
+}

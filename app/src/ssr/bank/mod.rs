@@ -1,0 +1,87 @@
+//! Bank sync through a SimpleFIN-protocol provider: connecting (claiming a
+//! setup token once and sealing the access URL), syncing a window of
+//! transactions into the database (stable ids, pending replaced, a failure
+//! changing nothing), and reading it all back. The syncs run as operations
+//! (`operations::kinds::bank_sync`); the routes and server functions call
+//! `connections`, `store` and `transactions`.
+
+pub mod connections;
+pub mod service;
+pub mod simplefin;
+pub mod store;
+pub mod sync;
+pub mod sync_limit;
+pub mod transactions;
+
+use std::time::Duration;
+
+use crate::ssr::api_error::ApiError;
+use crate::ssr::secrets::KeyringError;
+use simplefin::ProviderError;
+
+/// The bank-sync section of the settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BankSettings {
+    /// Whether bank sync starts enabled (`BANK_SYNC_ENABLED`); an
+    /// administrator's choice in Admin overrides it once made.
+    pub enabled: bool,
+    /// Accept `http://` provider URLs (`SIMPLEFIN_ALLOW_HTTP`), for local
+    /// fakes and tests only.
+    pub allow_http: bool,
+    /// Each provider call's timeout (`SIMPLEFIN_TIMEOUT_SECONDS`, 30 s).
+    pub timeout: Duration,
+}
+
+impl Default for BankSettings {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            allow_http: false,
+            timeout: simplefin::TIMEOUT,
+        }
+    }
+}
+
+/// Why a bank request failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BankError {
+    #[error("bank sync is turned off; an administrator can turn it on in Admin → Bank Sync")]
+    Disabled,
+    #[error("{0}")]
+    NotFound(String),
+    #[error("this connection is disconnected; reconnect it with a new setup token first")]
+    Disconnected,
+    #[error(transparent)]
+    Provider(#[from] ProviderError),
+    #[error("the stored access could not be opened: {0}")]
+    Secret(#[from] KeyringError),
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+    #[error("the bank work stopped unexpectedly: {0}")]
+    Interrupted(String),
+}
+
+impl From<BankError> for ApiError {
+    fn from(error: BankError) -> Self {
+        match error {
+            BankError::Disabled => Self::Forbidden(error.to_string()),
+            BankError::NotFound(message) => Self::NotFound(message),
+            BankError::Disconnected => Self::invalid(&format!("id: {error}")),
+            BankError::Provider(
+                problem @ (ProviderError::NotASetupToken
+                | ProviderError::InsecureUrl
+                | ProviderError::TokenUsed),
+            ) => Self::InvalidField {
+                field: "setupToken".into(),
+                description: problem.to_string(),
+            },
+            BankError::Provider(problem) => Self::Unavailable {
+                message: problem.to_string(),
+                retry_after: Duration::from_secs(60),
+            },
+            BankError::Secret(problem) => Self::Internal(problem.to_string()),
+            BankError::Interrupted(problem) => Self::Internal(problem),
+            BankError::Database(problem) => Self::Database(problem),
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! Bank sync as the routes and server functions call it: the switch an
+//! administrator turns, connecting and reconnecting (claim, then the seed
+//! sync as an operation), and starting syncs within the per-user limit.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlx::SqlitePool;
+
+use super::simplefin::Provider;
+use super::sync_limit::SyncLimit;
+use super::{connections, store, BankError, BankSettings};
+use crate::contract::bank::{ConnectBank, Connected};
+use crate::contract::operations::Operation;
+use crate::domain::bank::sync_window::SyncReason;
+use crate::ssr::api_error::ApiError;
+use crate::ssr::operations::Job;
+use crate::ssr::services::Services;
+use crate::ssr::settings::{self, Scope};
+
+/// The instance setting an administrator's choice is kept in.
+const ENABLED_KEY: &str = "bank_sync_enabled";
+
+/// The long-lived part of bank sync: the provider's client, the sync
+/// limit, and the switch's starting value.
+pub struct Bank {
+    pub provider: Provider,
+    pub sync_limit: Arc<SyncLimit>,
+    pub enabled_by_default: bool,
+}
+
+impl Bank {
+    /// Needs the runtime (the sync limit forgets idle users on a timer).
+    pub fn new(settings: &BankSettings) -> Self {
+        Self {
+            provider: Provider::new(settings.timeout, settings.allow_http),
+            sync_limit: SyncLimit::default().spawn_pruning(),
+            enabled_by_default: settings.enabled,
+        }
+    }
+
+    /// Whether bank sync is on: the administrator's choice, or
+    /// `BANK_SYNC_ENABLED` until one is made.
+    pub async fn enabled(&self, pool: &SqlitePool) -> Result<bool, BankError> {
+        Ok(settings::get_flag(pool, Scope::Instance, ENABLED_KEY, self.enabled_by_default).await?)
+    }
+
+    pub async fn set_enabled(&self, pool: &SqlitePool, enabled: bool) -> Result<(), BankError> {
+        Ok(settings::set_flag(pool, Scope::Instance, ENABLED_KEY, enabled).await?)
+    }
+
+    /// `Disabled` (403) while bank sync is off.
+    pub async fn require_enabled(&self, pool: &SqlitePool) -> Result<(), BankError> {
+        if self.enabled(pool).await? {
+            Ok(())
+        } else {
+            Err(BankError::Disabled)
+        }
+    }
+
+    /// Counts a request that starts syncs; 429 with the wait over the limit.
+    pub fn admit_sync(&self, user_id: i64) -> Result<(), ApiError> {
+        self.sync_limit
+            .check(user_id)
+            .map_err(|wait| ApiError::TooManyRequests {
+                message: format!(
+                    "too many sync requests; try again in {} seconds",
+                    wait.as_secs().max(1)
+                ),
+                retry_after: wait.max(Duration::from_secs(1)),
+            })
+    }
+}
+
+/// Claims the setup token on a new connection (or, with `reconnect`, on
+/// that connection) and starts its seed sync.
+pub async fn connect(
+    services: &Services,
+    user_id: i64,
+    request: ConnectBank,
+    reconnect: Option<i64>,
+) -> Result<Connected, ApiError> {
+    services.bank.require_enabled(&services.pool).await?;
+    let id = connections::claim(
+        &services.pool,
+        &services.keyring,
+        &services.bank.provider,
+        user_id,
+        &request.setup_token,
+        reconnect,
+    )
+    .await?;
+    let operation = start(services, user_id, &[id], SyncReason::Seed).await?;
+    Ok(Connected {
+        connection: store::connection_of(&services.pool, user_id, id).await?,
+        operation,
+    })
+}
+
+/// Starts a sync of one connection (`Routine` or `Backfill`), within the
+/// limit.
+pub async fn sync_one(
+    services: &Services,
+    user_id: i64,
+    id: i64,
+    reason: SyncReason,
+) -> Result<Operation, ApiError> {
+    services.bank.require_enabled(&services.pool).await?;
+    services.bank.admit_sync(user_id)?;
+    connections::check_syncable(&services.pool, user_id, id).await?;
+    start(services, user_id, &[id], reason).await
+}
+
+/// Starts a sync of every connection of the user, within the limit.
+pub async fn sync_all(services: &Services, user_id: i64) -> Result<Operation, ApiError> {
+    services.bank.require_enabled(&services.pool).await?;
+    services.bank.admit_sync(user_id)?;
+    let ids = connections::syncable(&services.pool, user_id).await?;
+    let job = Job::BankSyncAll { connections: ids };
+    let record = services.operations.start(Some(user_id), job).await?;
+    Ok(record.to_operation())
+}
+
+async fn start(
+    services: &Services,
+    user_id: i64,
+    ids: &[i64],
+    reason: SyncReason,
+) -> Result<Operation, ApiError> {
+    let job = match (ids, reason) {
+        ([id], SyncReason::Backfill) => Job::BankBackfill { connection: *id },
+        ([id], reason) => Job::BankSync {
+            connection: *id,
+            reason,
+        },
+        (ids, _) => Job::BankSyncAll {
+            connections: ids.to_vec(),
+        },
+    };
+    let record = services.operations.start(Some(user_id), job).await?;
+    Ok(record.to_operation())
+}

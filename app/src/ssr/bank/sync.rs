@@ -1,0 +1,396 @@
+//! One sync of one connection: open the sealed access URL, fetch the window
+//! the reason asks for, and write it in one transaction: accounts and their
+//! balances, posted transactions under their stable ids (an existing one is
+//! left as its owner edited it), and the account's pending transactions
+//! replaced by the ones the provider lists now. Everything is read and
+//! checked before anything is written, so a provider failure or an answer
+//! Tally cannot read changes no data; the failure is recorded on the
+//! connection (`status = 'error'`, `last_error`) for the user to see.
+
+use std::sync::Arc;
+
+use sqlx::{SqliteConnection, SqlitePool};
+
+use super::simplefin::{self, AccessUrl, Provider, ProviderError};
+use super::BankError;
+use crate::domain::bank::fingerprint::{self, Identity};
+use crate::domain::bank::provider_amount::signed_minor;
+use crate::domain::bank::sync_window::{SyncReason, SyncWindow};
+use crate::domain::money::Currency;
+use crate::ssr::secrets::{Keyring, BANK_ACCESS_SECRET};
+
+/// What a sync did to one account.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AccountSynced {
+    pub account_id: i64,
+    pub name: String,
+    /// Posted transactions new to Tally.
+    pub added: i64,
+    /// Posted transactions already known (seen again, nothing duplicated).
+    pub seen: i64,
+    /// Pending transactions now listed.
+    pub pending: i64,
+    /// False when the account is switched off: only its balance is kept.
+    pub monitored: bool,
+}
+
+/// What a sync did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SyncReport {
+    pub connection_id: i64,
+    pub window: Option<(i64, i64)>,
+    pub accounts: Vec<AccountSynced>,
+    /// What the provider said beside the data (a bank needing attention).
+    pub messages: Vec<String>,
+}
+
+/// A transaction read and checked, ready to store.
+struct Incoming {
+    provider_id: String,
+    stable_id: String,
+    posted_at: String,
+    transacted_at: Option<String>,
+    amount_minor: i64,
+    description: String,
+    payee: Option<String>,
+    memo: Option<String>,
+    pending: bool,
+}
+
+struct IncomingAccount {
+    provider_id: String,
+    name: String,
+    currency: String,
+    institution: String,
+    balance_minor: Option<i64>,
+    available_minor: Option<i64>,
+    balance_date: Option<String>,
+    transactions: Vec<Incoming>,
+}
+
+fn rfc3339(epoch: i64) -> Option<String> {
+    jiff::Timestamp::from_second(epoch)
+        .ok()
+        .map(|at| at.to_string())
+}
+
+fn day(epoch: i64) -> String {
+    jiff::Timestamp::from_second(epoch)
+        .map(|at| at.strftime("%Y-%m-%d").to_string())
+        .unwrap_or_default()
+}
+
+/// Reads and checks a fetch; any amount Tally cannot read fails the whole
+/// sync before a row is written.
+fn checked(fetched: simplefin::Fetched) -> Result<Vec<IncomingAccount>, ProviderError> {
+    fetched
+        .accounts
+        .into_iter()
+        .map(|account| {
+            let digits = Currency::parse(&account.currency)
+                .map(|currency| currency.digits())
+                .unwrap_or(2);
+            let money = |raw: &str| {
+                signed_minor(raw, digits)
+                    .map_err(|error| ProviderError::Malformed(error.to_string()))
+            };
+            let balance_minor = Some(money(&account.balance)?);
+            let available_minor = account
+                .available_balance
+                .as_deref()
+                .map(money)
+                .transpose()?;
+            let mut posted = Vec::new();
+            let mut identities = Vec::new();
+            let mut pending = Vec::new();
+            for transaction in account.transactions {
+                let amount_minor = money(&transaction.amount)?;
+                let made = transaction.transacted_at.and_then(rfc3339);
+                if transaction.pending {
+                    pending.push(Incoming {
+                        stable_id: fingerprint::pending_id(&account.id, &transaction.id),
+                        posted_at: made
+                            .clone()
+                            .or_else(|| rfc3339(transaction.posted))
+                            .unwrap_or_default(),
+                        transacted_at: made,
+                        provider_id: transaction.id,
+                        amount_minor,
+                        description: transaction.description,
+                        payee: transaction.payee,
+                        memo: transaction.memo,
+                        pending: true,
+                    });
+                } else {
+                    let posted_at = rfc3339(transaction.posted).ok_or_else(|| {
+                        ProviderError::Malformed(format!("posted time {}", transaction.posted))
+                    })?;
+                    identities.push(Identity {
+                        account: account.id.clone(),
+                        day: day(transaction.posted),
+                        amount_minor,
+                        description: transaction.description.clone(),
+                    });
+                    posted.push(Incoming {
+                        stable_id: String::new(),
+                        posted_at,
+                        transacted_at: made,
+                        provider_id: transaction.id,
+                        amount_minor,
+                        description: transaction.description,
+                        payee: transaction.payee,
+                        memo: transaction.memo,
+                        pending: false,
+                    });
+                }
+            }
+            for (incoming, id) in posted.iter_mut().zip(fingerprint::stable_ids(&identities)) {
+                incoming.stable_id = id;
+            }
+            posted.extend(pending);
+            Ok(IncomingAccount {
+                provider_id: account.id,
+                name: account.name,
+                currency: account.currency,
+                institution: account.institution,
+                balance_minor,
+                available_minor,
+                balance_date: account.balance_date.and_then(rfc3339),
+                transactions: posted,
+            })
+        })
+        .collect()
+}
+
+/// Syncs one connection for `reason` at `now` (epoch seconds). `progress`
+/// hears of each account once it is written.
+pub async fn run(
+    pool: &SqlitePool,
+    keyring: &Arc<Keyring>,
+    provider: &Provider,
+    connection_id: i64,
+    reason: SyncReason,
+    now: i64,
+    mut progress: impl FnMut(usize, usize, &AccountSynced),
+) -> Result<SyncReport, BankError> {
+    let (user_id, sealed, status): (i64, String, String) =
+        sqlx::query_as("SELECT user_id, access_secret, status FROM bank_connections WHERE id = ?")
+            .bind(connection_id)
+            .fetch_optional(pool)
+            .await?
+            .ok_or_else(|| BankError::NotFound(format!("no bank connection {connection_id}")))?;
+    if status == "disconnected" {
+        return Err(BankError::Disconnected);
+    }
+    let window = SyncWindow::at(now, reason);
+    let fetched = async {
+        let opened = keyring.open(BANK_ACCESS_SECRET, &sealed)?;
+        let access = AccessUrl::parse(
+            secrecy::ExposeSecret::expose_secret(&opened),
+            provider.allows_http(),
+        )?;
+        let fetched = provider.accounts(&access, window).await?;
+        let messages = fetched.messages.clone();
+        Ok::<_, BankError>((checked(fetched)?, messages))
+    }
+    .await;
+    let (accounts, messages) = match fetched {
+        Ok(found) => found,
+        Err(error) => {
+            record_failure(pool, connection_id, &error).await;
+            return Err(error);
+        }
+    };
+
+    let mut tx = pool.begin().await?;
+    let mut report = SyncReport {
+        connection_id,
+        window: Some((window.start, window.end)),
+        accounts: Vec::new(),
+        messages,
+    };
+    let total = accounts.len();
+    let institution = accounts
+        .iter()
+        .map(|account| account.institution.clone())
+        .find(|name| !name.is_empty());
+    for (index, account) in accounts.into_iter().enumerate() {
+        let synced = write_account(&mut tx, user_id, connection_id, account).await?;
+        progress(index + 1, total, &synced);
+        report.accounts.push(synced);
+    }
+    sqlx::query(
+        "UPDATE bank_connections SET status = 'active', last_error = NULL,
+             last_synced_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+             institution = CASE WHEN ?2 IS NOT NULL AND ?2 <> '' THEN ?2 ELSE institution END
+         WHERE id = ?1",
+    )
+    .bind(connection_id)
+    .bind(institution)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(report)
+}
+
+/// Notes a failed sync on the connection; the data stays as it was.
+async fn record_failure(pool: &SqlitePool, connection_id: i64, error: &BankError) {
+    let recorded = sqlx::query(
+        "UPDATE bank_connections SET status = 'error', last_error = ?
+         WHERE id = ? AND status <> 'disconnected'",
+    )
+    .bind(error.to_string())
+    .bind(connection_id)
+    .execute(pool)
+    .await;
+    if let Err(problem) = recorded {
+        tracing::error!(%problem, connection = connection_id, "recording a sync failure");
+    }
+}
+
+/// Upserts one account and its transactions.
+async fn write_account(
+    tx: &mut SqliteConnection,
+    user_id: i64,
+    connection_id: i64,
+    account: IncomingAccount,
+) -> Result<AccountSynced, BankError> {
+    // The same bank account seen through an earlier connection of the same
+    // user (disconnected and connected again) is that account: it moves to
+    // this connection and keeps its history.
+    let existing: Option<(i64, bool)> = sqlx::query_as(
+        "SELECT id, monitored FROM bank_accounts
+         WHERE user_id = ? AND provider_account_id = ?
+         ORDER BY connection_id = ? DESC, id LIMIT 1",
+    )
+    .bind(user_id)
+    .bind(&account.provider_id)
+    .bind(connection_id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let (account_id, monitored) = match existing {
+        Some((id, monitored)) => {
+            sqlx::query(
+                "UPDATE bank_accounts SET connection_id = ?, name = ?, currency = ?,
+                     balance_cents = ?, available_cents = ?, balance_date = ?
+                 WHERE id = ?",
+            )
+            .bind(connection_id)
+            .bind(&account.name)
+            .bind(&account.currency)
+            .bind(account.balance_minor)
+            .bind(account.available_minor)
+            .bind(&account.balance_date)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+            (id, monitored)
+        }
+        None => {
+            let id: i64 = sqlx::query_scalar(
+                "INSERT INTO bank_accounts (connection_id, user_id, provider_account_id, name,
+                     currency, balance_cents, available_cents, balance_date)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            )
+            .bind(connection_id)
+            .bind(user_id)
+            .bind(&account.provider_id)
+            .bind(&account.name)
+            .bind(&account.currency)
+            .bind(account.balance_minor)
+            .bind(account.available_minor)
+            .bind(&account.balance_date)
+            .fetch_one(&mut *tx)
+            .await?;
+            (id, true)
+        }
+    };
+    let mut synced = AccountSynced {
+        account_id,
+        name: account.name,
+        monitored,
+        ..AccountSynced::default()
+    };
+    if !monitored {
+        return Ok(synced);
+    }
+    // Pending transactions are whatever the provider lists as pending now:
+    // one that posted is gone from that list and arrives as posted.
+    sqlx::query("DELETE FROM transactions WHERE account_id = ? AND pending = 1")
+        .bind(account_id)
+        .execute(&mut *tx)
+        .await?;
+    for incoming in account.transactions {
+        if incoming.pending {
+            insert(tx, user_id, account_id, &incoming).await?;
+            synced.pending += 1;
+            continue;
+        }
+        let known = sqlx::query(
+            "UPDATE transactions SET provider_id = ?3,
+                 payee = CASE WHEN user_edited_at IS NULL THEN ?4 ELSE payee END,
+                 memo = CASE WHEN user_edited_at IS NULL THEN ?5 ELSE memo END
+             WHERE account_id = ?1 AND provider_transaction_id = ?2",
+        )
+        .bind(account_id)
+        .bind(&incoming.stable_id)
+        .bind(&incoming.provider_id)
+        .bind(&incoming.payee)
+        .bind(&incoming.memo)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if known > 0 {
+            synced.seen += 1;
+            continue;
+        }
+        // Stored before stable ids by fingerprint (v0.93's
+        // `<account>:<provider id>`): adopt it under its stable id.
+        let legacy = sqlx::query(
+            "UPDATE transactions SET provider_transaction_id = ?3, provider_id = ?4
+             WHERE account_id = ?1 AND provider_transaction_id = ?2",
+        )
+        .bind(account_id)
+        .bind(format!("{}:{}", account.provider_id, incoming.provider_id))
+        .bind(&incoming.stable_id)
+        .bind(&incoming.provider_id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if legacy > 0 {
+            synced.seen += 1;
+            continue;
+        }
+        insert(tx, user_id, account_id, &incoming).await?;
+        synced.added += 1;
+    }
+    Ok(synced)
+}
+
+async fn insert(
+    tx: &mut SqliteConnection,
+    user_id: i64,
+    account_id: i64,
+    incoming: &Incoming,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO transactions (user_id, account_id, provider_transaction_id, provider_id,
+             posted_at, transacted_at, amount_cents, description, payee, memo, pending)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (account_id, provider_transaction_id) DO NOTHING",
+    )
+    .bind(user_id)
+    .bind(account_id)
+    .bind(&incoming.stable_id)
+    .bind(&incoming.provider_id)
+    .bind(&incoming.posted_at)
+    .bind(&incoming.transacted_at)
+    .bind(incoming.amount_minor)
+    .bind(&incoming.description)
+    .bind(&incoming.payee)
+    .bind(&incoming.memo)
+    .bind(incoming.pending)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
+}

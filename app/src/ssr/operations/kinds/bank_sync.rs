@@ -1,0 +1,159 @@
+//! `bank_sync`, `bank_sync_all`, `bank_backfill`: bank syncs as operations,
+//! with progress per account. One connection's failure ends a single sync
+//! with the provider's failure in plain words (and changes no data); a
+//! sync of all connections records it on that connection, goes on with the
+//! others, and fails only when every connection failed.
+
+use serde_json::Value;
+
+use super::super::context::{percent, JobContext, Resources};
+use super::super::proto_json::Fields;
+use super::super::record::Status;
+use crate::domain::bank::sync_window::SyncReason;
+use crate::ssr::bank::sync::{self, AccountSynced, SyncReport};
+use crate::ssr::bank::BankError;
+
+/// `google.rpc.Code.UNAVAILABLE`: the provider failed, try again later.
+const UNAVAILABLE: i32 = 14;
+/// `google.rpc.Code.NOT_FOUND`.
+const NOT_FOUND: i32 = 5;
+
+fn reason_name(reason: SyncReason) -> &'static str {
+    match reason {
+        SyncReason::Seed => "seed",
+        SyncReason::Backfill => "backfill",
+        SyncReason::Routine => "routine",
+    }
+}
+
+pub fn parse_reason(name: &str) -> Option<SyncReason> {
+    match name {
+        "seed" => Some(SyncReason::Seed),
+        "backfill" => Some(SyncReason::Backfill),
+        "routine" => Some(SyncReason::Routine),
+        _ => None,
+    }
+}
+
+/// The metadata's parameters: which connections, why. Every progress
+/// report repeats them, so an operation left unfinished by a restart can
+/// be started again from its metadata.
+pub fn parameters(connections: &[i64], reason: SyncReason) -> Fields {
+    Fields::new()
+        .message(
+            "connectionIds",
+            Value::Array(
+                connections
+                    .iter()
+                    .map(|id| Value::from(id.to_string()))
+                    .collect(),
+            ),
+        )
+        .string("reason", reason_name(reason))
+}
+
+fn account_message(synced: &AccountSynced) -> Value {
+    Fields::new()
+        .int64("accountId", synced.account_id)
+        .string("name", &synced.name)
+        .int64("added", synced.added)
+        .int64("seen", synced.seen)
+        .int64("pending", synced.pending)
+        .bool("monitored", synced.monitored)
+        .build()
+}
+
+fn status_of(error: &BankError) -> Status {
+    match error {
+        BankError::Provider(_) => Status::new(UNAVAILABLE, error.to_string()),
+        BankError::NotFound(_) => Status::new(NOT_FOUND, error.to_string()),
+        BankError::Disconnected | BankError::Disabled => {
+            Status::new(Status::FAILED_PRECONDITION, error.to_string())
+        }
+        _ => {
+            tracing::error!(%error, "bank sync failed");
+            Status::new(Status::INTERNAL, error.to_string())
+        }
+    }
+}
+
+/// Syncs `connections` in turn (all of a user's, or one).
+pub async fn run(
+    context: &JobContext,
+    resources: &Resources,
+    connections: &[i64],
+    reason: SyncReason,
+) -> Result<Value, Status> {
+    let mut done_accounts: Vec<Value> = Vec::new();
+    let mut reports: Vec<SyncReport> = Vec::new();
+    let mut failures: Vec<(i64, BankError)> = Vec::new();
+    let total = connections.len().max(1);
+    for (index, &connection) in connections.iter().enumerate() {
+        context.checkpoint()?;
+        let now = jiff::Timestamp::now().as_second();
+        let mut progressed: Vec<(usize, usize, AccountSynced)> = Vec::new();
+        let result = sync::run(
+            &resources.pool,
+            &resources.keyring,
+            &resources.bank,
+            connection,
+            reason,
+            now,
+            |done, of, synced| progressed.push((done, of, synced.clone())),
+        )
+        .await;
+        for (_, _, synced) in &progressed {
+            done_accounts.push(account_message(synced));
+        }
+        match result {
+            Ok(report) => reports.push(report),
+            Err(error) => failures.push((connection, error)),
+        }
+        context
+            .report(
+                parameters(connections, reason)
+                    .message("accounts", Value::Array(done_accounts.clone()))
+                    .int64(
+                        "connectionsDone",
+                        i64::try_from(index + 1).unwrap_or(i64::MAX),
+                    )
+                    .int64("connectionsTotal", i64::try_from(total).unwrap_or(i64::MAX))
+                    .build(),
+                percent(
+                    i64::try_from(index + 1).unwrap_or(0),
+                    i64::try_from(total).unwrap_or(1),
+                ),
+            )
+            .await;
+    }
+    if reports.is_empty() {
+        if let Some((_, error)) = failures.first() {
+            return Err(status_of(error));
+        }
+    }
+    let added: i64 = reports
+        .iter()
+        .flat_map(|report| &report.accounts)
+        .map(|account| account.added)
+        .sum();
+    let messages: Vec<Value> = reports
+        .iter()
+        .flat_map(|report| report.messages.iter().cloned())
+        .map(Value::String)
+        .collect();
+    let failed: Vec<Value> = failures
+        .iter()
+        .map(|(connection, error)| {
+            Fields::new()
+                .int64("connectionId", *connection)
+                .string("message", &error.to_string())
+                .build()
+        })
+        .collect();
+    Ok(Fields::new()
+        .message("accounts", Value::Array(done_accounts))
+        .int64("transactionsAdded", added)
+        .message("providerMessages", Value::Array(messages))
+        .message("failedConnections", Value::Array(failed))
+        .build())
+}

@@ -1,0 +1,25 @@
+//! The bank-sync section: the switch's starting value, whether a local
+//! http provider is allowed, and each provider call's timeout, as the app's
+//! own `BankSettings`.
+
+use std::time::Duration;
+
+use app::ssr::bank::BankSettings;
+
+use super::env::{parse_bool, parse_seconds, Env};
+use super::ConfigError;
+
+pub(super) fn bank<F>(env: &Env<F>) -> Result<BankSettings, ConfigError>
+where
+    F: Fn(&str) -> Option<Result<String, std::ffi::OsString>>,
+{
+    Ok(BankSettings {
+        enabled: env.parse_or("BANK_SYNC_ENABLED", false, parse_bool)?,
+        allow_http: env.parse_or("SIMPLEFIN_ALLOW_HTTP", false, parse_bool)?,
+        timeout: env.parse_or(
+            "SIMPLEFIN_TIMEOUT_SECONDS",
+            Duration::from_secs(30),
+            |raw| parse_seconds(raw, 1, 30),
+        )?,
+    })
+}

@@ -1,0 +1,184 @@
+//! `/api/bank/…`: bank connections, their accounts and transactions, and
+//! the syncs (answered with the operation that runs them). Thin adapters
+//! onto `app::ssr::bank`; the pages use server functions over the same.
+
+use app::contract::bank::{
+    BankAccount, BankConnections, ConnectBank, Connected, SetMonitored, TransactionPage,
+    TransactionQuery,
+};
+use app::contract::operations::Operation;
+use app::domain::bank::sync_window::{SyncReason, LOOKBACK_CAP_DAYS, SEED_DAYS};
+use app::ssr::bank::{connections, service, store, transactions};
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+
+use crate::extract::{ApiJson, ApiPath, ApiQuery};
+use crate::state::AppState;
+use app::ssr::api_error::ApiError;
+use app::ssr::auth::extractors::CurrentUser;
+
+#[utoipa::path(
+    get,
+    path = "/api/bank/connections",
+    tag = "bank",
+    responses((status = 200, body = BankConnections)),
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Json<BankConnections>, ApiError> {
+    state.bank.require_enabled(&state.pool).await?;
+    Ok(Json(BankConnections {
+        connections: store::connections(&state.pool, current.user.id).await?,
+        seed_days: SEED_DAYS,
+        lookback_cap_days: LOOKBACK_CAP_DAYS,
+    }))
+}
+
+/// Claims the setup token (once), stores the access sealed, and starts the
+/// seed sync of the last 44 days.
+#[utoipa::path(
+    post,
+    path = "/api/bank/connections",
+    tag = "bank",
+    request_body = ConnectBank,
+    responses((status = 201, description = "Connected; the seed sync is running", body = Connected)),
+)]
+pub async fn connect(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiJson(body): ApiJson<ConnectBank>,
+) -> Result<(StatusCode, Json<Connected>), ApiError> {
+    let connected = service::connect(&state, current.user.id, body, None).await?;
+    Ok((StatusCode::CREATED, Json(connected)))
+}
+
+/// A new setup token for the same connection: its accounts and history
+/// carry on, nothing is fetched twice.
+#[utoipa::path(
+    post,
+    path = "/api/bank/connections/{id}/reconnect",
+    tag = "bank",
+    params(("id" = i64, Path, description = "The connection's id")),
+    request_body = ConnectBank,
+    responses((status = 200, description = "Reconnected; the seed sync is running", body = Connected)),
+)]
+pub async fn reconnect(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(body): ApiJson<ConnectBank>,
+) -> Result<Json<Connected>, ApiError> {
+    Ok(Json(
+        service::connect(&state, current.user.id, body, Some(id)).await?,
+    ))
+}
+
+/// Stops syncing and forgets the access; the history stays.
+#[utoipa::path(
+    delete,
+    path = "/api/bank/connections/{id}",
+    tag = "bank",
+    params(("id" = i64, Path, description = "The connection's id")),
+    responses((status = 204, description = "Disconnected")),
+)]
+pub async fn disconnect(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<StatusCode, ApiError> {
+    state.bank.require_enabled(&state.pool).await?;
+    connections::disconnect(&state.pool, &state.keyring, current.user.id, id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(
+    patch,
+    path = "/api/bank/accounts/{id}",
+    tag = "bank",
+    params(("id" = i64, Path, description = "The account's id")),
+    request_body = SetMonitored,
+    responses((status = 200, body = BankAccount)),
+)]
+pub async fn set_monitored(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(body): ApiJson<SetMonitored>,
+) -> Result<Json<BankAccount>, ApiError> {
+    state.bank.require_enabled(&state.pool).await?;
+    Ok(Json(
+        store::set_monitored(&state.pool, current.user.id, id, body.monitored).await?,
+    ))
+}
+
+/// Syncs the last 30 days of one connection (10 requests per 15 minutes
+/// per user, with sync-all and backfill).
+#[utoipa::path(
+    post,
+    path = "/api/bank/connections/{id}/sync",
+    tag = "bank",
+    params(("id" = i64, Path, description = "The connection's id")),
+    responses((status = 200, description = "The sync's operation (kind bank_sync)", body = Operation)),
+)]
+pub async fn sync(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<Json<Operation>, ApiError> {
+    Ok(Json(
+        service::sync_one(&state, current.user.id, id, SyncReason::Routine).await?,
+    ))
+}
+
+/// Syncs every connection of the user.
+#[utoipa::path(
+    post,
+    path = "/api/bank/connections/sync-all",
+    tag = "bank",
+    responses((status = 200, description = "The sync's operation (kind bank_sync_all)", body = Operation)),
+)]
+pub async fn sync_all(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Json<Operation>, ApiError> {
+    Ok(Json(service::sync_all(&state, current.user.id).await?))
+}
+
+/// Fetches the whole 44-day window again, to fill gaps.
+#[utoipa::path(
+    post,
+    path = "/api/bank/connections/{id}/backfill",
+    tag = "bank",
+    params(("id" = i64, Path, description = "The connection's id")),
+    responses((status = 200, description = "The backfill's operation (kind bank_backfill)", body = Operation)),
+)]
+pub async fn backfill(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<Json<Operation>, ApiError> {
+    Ok(Json(
+        service::sync_one(&state, current.user.id, id, SyncReason::Backfill).await?,
+    ))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/bank/transactions",
+    tag = "bank",
+    params(TransactionQuery),
+    responses((status = 200, body = TransactionPage)),
+)]
+pub async fn list_transactions(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiQuery(query): ApiQuery<TransactionQuery>,
+) -> Result<Json<TransactionPage>, ApiError> {
+    state.bank.require_enabled(&state.pool).await?;
+    transactions::check(&query)?;
+    Ok(Json(
+        transactions::page(&state.pool, current.user.id, &query).await?,
+    ))
+}

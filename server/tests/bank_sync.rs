@@ -1,0 +1,609 @@
+//! Bank sync against a local fake of the SimpleFIN protocol (in this file):
+//! claiming a setup token once, the sync windows, retries and their
+//! spacing, 4xx without retry, the call timeout, reconnecting without
+//! duplicates (identical twins kept), pending replaced by posted, the
+//! provider's 429, the per-user limit, and a failed sync changing nothing.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::collections::{HashSet, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use app::contract::bank::{
+    BankConnections, ConnectBank, Connected, ConnectionStatus, SetMonitored, TransactionPage,
+};
+use app::contract::error::ErrorBody;
+use app::contract::operations::{Operation, WaitOperation};
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use base64::Engine as _;
+use reqwest::Method;
+use serde_json::{json, Value};
+use support::browser::Browser;
+use support::{with_admin, TestApp};
+
+const DAY: i64 = 86_400;
+
+/// One transaction the fake bank holds.
+#[derive(Clone)]
+struct FakeTransaction {
+    id: String,
+    posted: i64,
+    amount: &'static str,
+    description: &'static str,
+    pending: bool,
+}
+
+/// What the next accounts call answers instead of the data.
+#[derive(Clone, Copy)]
+enum Scripted {
+    Status(u16),
+    Delay(Duration),
+}
+
+#[derive(Default)]
+struct Bank {
+    transactions: Vec<FakeTransaction>,
+    script: VecDeque<Scripted>,
+    calls: Vec<(Instant, String)>,
+    claimed: HashSet<String>,
+    v2: bool,
+    port: u16,
+}
+
+#[derive(Clone, Default)]
+struct Fake(Arc<Mutex<Bank>>);
+
+impl Fake {
+    async fn start() -> Self {
+        let fake = Self::default();
+        let router = Router::new()
+            .route("/claim/{token}", post(claim))
+            .route("/simplefin/accounts", get(accounts))
+            .with_state(fake.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        fake.0.lock().unwrap().port = listener.local_addr().unwrap().port();
+        tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+        fake
+    }
+
+    /// A setup token for a fresh claim URL.
+    fn setup_token(&self, name: &str) -> String {
+        let port = self.0.lock().unwrap().port;
+        base64::engine::general_purpose::STANDARD
+            .encode(format!("http://127.0.0.1:{port}/claim/{name}"))
+    }
+
+    fn set(&self, transactions: Vec<FakeTransaction>) {
+        self.0.lock().unwrap().transactions = transactions;
+    }
+
+    fn script(&self, steps: &[Scripted]) {
+        self.0.lock().unwrap().script = steps.iter().copied().collect();
+    }
+
+    fn calls(&self) -> Vec<(Instant, String)> {
+        self.0.lock().unwrap().calls.clone()
+    }
+
+    fn forget_calls(&self) {
+        self.0.lock().unwrap().calls.clear();
+    }
+}
+
+async fn claim(State(fake): State<Fake>, Path(token): Path<String>) -> Response {
+    let mut bank = fake.0.lock().unwrap();
+    if !bank.claimed.insert(token) {
+        return (StatusCode::FORBIDDEN, "claimed").into_response();
+    }
+    format!("http://user:s3cret-pass@127.0.0.1:{}/simplefin", bank.port).into_response()
+}
+
+async fn accounts(
+    State(fake): State<Fake>,
+    headers: HeaderMap,
+    Query(query): Query<std::collections::HashMap<String, String>>,
+) -> Response {
+    let (step, transactions, v2) = {
+        let mut bank = fake.0.lock().unwrap();
+        let mut asked: Vec<_> = query.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        asked.sort();
+        bank.calls.push((Instant::now(), asked.join("&")));
+        (bank.script.pop_front(), bank.transactions.clone(), bank.v2)
+    };
+    let expected = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode("user:s3cret-pass")
+    );
+    if headers.get("authorization").and_then(|v| v.to_str().ok()) != Some(expected.as_str()) {
+        return StatusCode::UNAUTHORIZED.into_response();
+    }
+    match step {
+        Some(Scripted::Status(code)) => {
+            return StatusCode::from_u16(code).unwrap().into_response();
+        }
+        Some(Scripted::Delay(wait)) => tokio::time::sleep(wait).await,
+        None => {}
+    }
+    let start: i64 = query["start-date"].parse().unwrap();
+    let end: i64 = query["end-date"].parse().unwrap();
+    let listed: Vec<Value> = transactions
+        .iter()
+        .filter(|t| t.pending || (start..end).contains(&t.posted))
+        .map(|t| {
+            json!({"id": t.id, "posted": if t.pending { 0 } else { t.posted }, "amount": t.amount,
+                   "description": t.description, "payee": null, "memo": "",
+                   "transacted_at": t.posted, "pending": t.pending})
+        })
+        .collect();
+    let account = json!({"id": "ACT-1", "name": "Everyday Checking", "currency": "USD",
+        "balance": "1520.75", "available-balance": "1500.00", "balance-date": end - 1,
+        "transactions": listed});
+    if v2 {
+        let mut account = account;
+        account["conn_id"] = json!("C1");
+        axum::Json(
+            json!({"errlist": [], "connections": [{"conn_id": "C1", "name": "First Fake Bank"}],
+            "accounts": [account]}),
+        )
+        .into_response()
+    } else {
+        let mut account = account;
+        account["org"] = json!({"domain": "fake.example", "name": "First Fake Bank"});
+        axum::Json(json!({"errors": [], "accounts": [account]})).into_response()
+    }
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64
+}
+
+fn posted(
+    id: &str,
+    days_ago: i64,
+    amount: &'static str,
+    description: &'static str,
+) -> FakeTransaction {
+    FakeTransaction {
+        id: id.into(),
+        posted: now() - days_ago * DAY,
+        amount,
+        description,
+        pending: false,
+    }
+}
+
+const SETTINGS: &[(&str, &str)] = &[
+    ("BANK_SYNC_ENABLED", "true"),
+    ("SIMPLEFIN_ALLOW_HTTP", "true"),
+];
+
+async fn connect(browser: &Browser, token: &str) -> Result<Connected, (u16, ErrorBody)> {
+    browser
+        .call(
+            Method::POST,
+            "/api/bank/connections",
+            &ConnectBank {
+                setup_token: token.into(),
+            },
+        )
+        .await
+        .map(Option::unwrap)
+}
+
+async fn finished(browser: &Browser, operation: &Operation) -> Operation {
+    browser
+        .call::<_, Operation>(
+            Method::POST,
+            &format!("/v1/{}:wait", operation.name),
+            &WaitOperation {
+                timeout: Some("25s".into()),
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap()
+}
+
+async fn all_transactions(browser: &Browser) -> TransactionPage {
+    browser.get("/api/bank/transactions?pageSize=200").await
+}
+
+async fn sync(browser: &Browser, id: i64, what: &str) -> Operation {
+    let operation: Operation = browser
+        .call(
+            Method::POST,
+            &format!("/api/bank/connections/{id}/{what}"),
+            &json!({}),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    finished(browser, &operation).await
+}
+
+fn start_date(call: &str) -> i64 {
+    call.split('&')
+        .find_map(|pair| pair.strip_prefix("start-date="))
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_setup_token_is_claimed_once_sealed_and_seeds_the_last_44_days() {
+    let fake = Fake::start().await;
+    fake.set(vec![
+        posted("t1", 2, "-15.99", "NETFLIX.COM"),
+        posted("t2", 40, "-60.00", "CITY WATER"),
+        posted("t3", 50, "-99.00", "TOO OLD"),
+    ]);
+    let (app, admin) = with_admin(SETTINGS).await;
+    let token = fake.setup_token("first");
+
+    let connected = connect(&admin, &token).await.unwrap();
+    let body = serde_json::to_string(&connected).unwrap();
+    assert!(!body.contains("s3cret"), "{body}");
+    let done = finished(&admin, &connected.operation).await;
+    assert!(done.done && done.error.is_none(), "{done:?}");
+
+    // The seed asked for 44 days, pending included.
+    let calls = fake.calls();
+    assert_eq!(calls.len(), 1);
+    let asked = start_date(&calls[0].1);
+    assert!((now() - 44 * DAY - asked).abs() < 60, "{calls:?}");
+    assert!(calls[0].1.contains("pending=1"));
+
+    let page = all_transactions(&admin).await;
+    let names: Vec<&str> = page
+        .transactions
+        .iter()
+        .map(|t| t.description.as_str())
+        .collect();
+    assert_eq!(names, ["NETFLIX.COM", "CITY WATER"]);
+    assert_eq!(page.transactions[0].amount_minor, -1599);
+
+    let listed: BankConnections = admin.get("/api/bank/connections").await;
+    assert_eq!((listed.seed_days, listed.lookback_cap_days), (44, 45));
+    let connection = &listed.connections[0];
+    assert_eq!(connection.institution, "First Fake Bank");
+    assert_eq!(connection.status, ConnectionStatus::Active);
+    assert_eq!(connection.accounts[0].balance_minor, Some(152_075));
+    assert_eq!(connection.accounts[0].available_minor, Some(150_000));
+
+    // Sealed at rest: the password is not in the database file.
+    let database = std::fs::read(app.database_path()).unwrap();
+    assert!(!String::from_utf8_lossy(&database).contains("s3cret-pass"));
+
+    // A second claim of the same token is refused in plain words.
+    let (status, error) = connect(&admin, &token).await.unwrap_err();
+    assert_eq!(status, 400);
+    assert_eq!(error.field_violations()[0].field, "setupToken");
+    assert!(error.error.message.contains("already used"), "{error:?}");
+}
+
+#[tokio::test]
+async fn routine_syncs_ask_for_30_days_and_backfill_for_44() {
+    let fake = Fake::start().await;
+    fake.set(vec![posted("t1", 3, "-10.00", "A")]);
+    let (_app, admin) = with_admin(SETTINGS).await;
+    let connected = connect(&admin, &fake.setup_token("w")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    fake.forget_calls();
+
+    sync(&admin, connected.connection.id, "sync").await;
+    sync(&admin, connected.connection.id, "backfill").await;
+    let calls = fake.calls();
+    assert!(
+        (now() - 30 * DAY - start_date(&calls[0].1)).abs() < 60,
+        "{calls:?}"
+    );
+    assert!(
+        (now() - 44 * DAY - start_date(&calls[1].1)).abs() < 60,
+        "{calls:?}"
+    );
+    assert_eq!(all_transactions(&admin).await.transactions.len(), 1);
+}
+
+#[tokio::test]
+async fn failures_are_retried_after_1_and_2_seconds_then_reported_and_change_nothing() {
+    let fake = Fake::start().await;
+    fake.set(vec![posted("t1", 3, "-10.00", "A")]);
+    let (_app, admin) = with_admin(SETTINGS).await;
+    let connected = connect(&admin, &fake.setup_token("r")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    let id = connected.connection.id;
+
+    // Two 5xx, then an answer: three attempts, spaced 1 s and 2 s.
+    fake.set(vec![
+        posted("t1", 3, "-10.00", "A"),
+        posted("t2", 1, "-5.00", "B"),
+    ]);
+    fake.forget_calls();
+    fake.script(&[Scripted::Status(503), Scripted::Status(500)]);
+    let done = sync(&admin, id, "sync").await;
+    assert!(done.error.is_none(), "{done:?}");
+    let calls = fake.calls();
+    assert_eq!(calls.len(), 3);
+    assert!(calls[1].0 - calls[0].0 >= Duration::from_millis(950));
+    assert!(calls[2].0 - calls[1].0 >= Duration::from_millis(1950));
+    assert_eq!(all_transactions(&admin).await.transactions.len(), 2);
+
+    // Three 5xx: the operation fails in plain words and nothing changes.
+    fake.set(vec![posted("t3", 0, "-1.00", "C")]);
+    fake.forget_calls();
+    fake.script(&[
+        Scripted::Status(502),
+        Scripted::Status(502),
+        Scripted::Status(502),
+    ]);
+    let done = sync(&admin, id, "sync").await;
+    let error = done.error.unwrap();
+    assert_eq!(error.code, 14, "UNAVAILABLE");
+    assert!(error.message.contains("HTTP 502"), "{error:?}");
+    assert_eq!(fake.calls().len(), 3);
+    assert_eq!(all_transactions(&admin).await.transactions.len(), 2);
+    let listed: BankConnections = admin.get("/api/bank/connections").await;
+    assert_eq!(listed.connections[0].status, ConnectionStatus::Error);
+    assert!(listed.connections[0]
+        .last_error
+        .as_deref()
+        .unwrap()
+        .contains("502"));
+
+    // A 4xx is not retried; the provider's 429 says so.
+    fake.forget_calls();
+    fake.script(&[Scripted::Status(429)]);
+    let error = sync(&admin, id, "sync").await.error.unwrap();
+    assert!(error.message.contains("limiting"), "{error:?}");
+    assert_eq!(fake.calls().len(), 1);
+    fake.forget_calls();
+    fake.script(&[Scripted::Status(401)]);
+    let error = sync(&admin, id, "sync").await.error.unwrap();
+    assert!(error.message.contains("revoked"), "{error:?}");
+    assert_eq!(fake.calls().len(), 1);
+
+    // The next good sync clears the error.
+    sync(&admin, id, "sync").await;
+    let listed: BankConnections = admin.get("/api/bank/connections").await;
+    assert_eq!(listed.connections[0].status, ConnectionStatus::Active);
+    assert!(listed.connections[0].last_error.is_none());
+}
+
+#[tokio::test]
+async fn a_provider_that_does_not_answer_in_time_is_given_up_on() {
+    let fake = Fake::start().await;
+    fake.set(vec![posted("t1", 3, "-10.00", "A")]);
+    let mut settings = SETTINGS.to_vec();
+    settings.push(("SIMPLEFIN_TIMEOUT_SECONDS", "1"));
+    let (_app, admin) = with_admin(&settings).await;
+    let connected = connect(&admin, &fake.setup_token("t")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    fake.forget_calls();
+    let slow = Scripted::Delay(Duration::from_secs(3));
+    fake.script(&[slow, slow, slow]);
+    let error = sync(&admin, connected.connection.id, "sync")
+        .await
+        .error
+        .unwrap();
+    assert!(error.message.contains("no answer within 1 s"), "{error:?}");
+    assert_eq!(fake.calls().len(), 3);
+}
+
+#[tokio::test]
+async fn reconnecting_never_duplicates_and_identical_twins_are_both_kept() {
+    let fake = Fake::start().await;
+    fake.set(vec![
+        posted("a1", 5, "-4.50", "CORNER CAFE"),
+        posted("a2", 5, "-4.50", "CORNER CAFE"),
+        posted("a3", 9, "-80.00", "POWER CO"),
+    ]);
+    fake.0.lock().unwrap().v2 = true;
+    let (_app, admin) = with_admin(SETTINGS).await;
+    let connected = connect(&admin, &fake.setup_token("one")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    assert_eq!(all_transactions(&admin).await.transactions.len(), 3);
+
+    // The provider hands out new ids after a reconnect.
+    fake.set(vec![
+        posted("b1", 5, "-4.50", "CORNER CAFE"),
+        posted("b2", 5, "-4.50", "CORNER CAFE"),
+        posted("b3", 9, "-80.00", "POWER CO"),
+    ]);
+    let again: Connected = admin
+        .call(
+            Method::POST,
+            &format!(
+                "/api/bank/connections/{}/reconnect",
+                connected.connection.id
+            ),
+            &ConnectBank {
+                setup_token: fake.setup_token("two"),
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    finished(&admin, &again.operation).await;
+    assert_eq!(all_transactions(&admin).await.transactions.len(), 3);
+
+    // Disconnected and connected anew: the history continues, no copies.
+    let status = admin
+        .status(
+            Method::DELETE,
+            &format!("/api/bank/connections/{}", connected.connection.id),
+        )
+        .await;
+    assert_eq!(status, 204);
+    assert_eq!(all_transactions(&admin).await.transactions.len(), 3);
+    let fresh = connect(&admin, &fake.setup_token("three")).await.unwrap();
+    finished(&admin, &fresh.operation).await;
+    let page = all_transactions(&admin).await;
+    assert_eq!(page.transactions.len(), 3);
+    let listed: BankConnections = admin.get("/api/bank/connections").await;
+    assert_eq!(listed.connections[0].status, ConnectionStatus::Disconnected);
+    assert_eq!(listed.connections[1].accounts.len(), 1, "the account moved");
+}
+
+#[tokio::test]
+async fn a_pending_transaction_is_replaced_when_it_posts_with_a_tip() {
+    let fake = Fake::start().await;
+    let mut diner = posted("p1", 1, "-20.00", "DINER");
+    diner.pending = true;
+    fake.set(vec![diner]);
+    let (_app, admin) = with_admin(SETTINGS).await;
+    let connected = connect(&admin, &fake.setup_token("p")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    let page = all_transactions(&admin).await;
+    assert_eq!(page.transactions.len(), 1);
+    assert!(page.transactions[0].pending);
+    let listed: BankConnections = admin.get("/api/bank/connections").await;
+    assert_eq!(listed.connections[0].accounts[0].pending_minor, -2000);
+
+    fake.set(vec![posted("x9", 0, "-23.00", "DINER")]);
+    sync(&admin, connected.connection.id, "sync").await;
+    let page = all_transactions(&admin).await;
+    assert_eq!(page.transactions.len(), 1, "{page:?}");
+    assert!(!page.transactions[0].pending);
+    assert_eq!(page.transactions[0].amount_minor, -2300);
+}
+
+#[tokio::test]
+async fn sync_requests_are_limited_per_user_and_reads_are_not() {
+    let fake = Fake::start().await;
+    let (_app, admin) = with_admin(SETTINGS).await;
+    let connected = connect(&admin, &fake.setup_token("l")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    let id = connected.connection.id;
+    for n in 0..10 {
+        let path = match n % 3 {
+            0 => format!("/api/bank/connections/{id}/sync"),
+            1 => "/api/bank/connections/sync-all".to_owned(),
+            _ => format!("/api/bank/connections/{id}/backfill"),
+        };
+        let status = admin.status(Method::POST, &path).await;
+        assert_eq!(status, 200, "request {n}");
+    }
+    let response = admin
+        .request(Method::POST, &format!("/api/bank/connections/{id}/sync"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 429);
+    let wait: u64 = response.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=90).contains(&wait), "{wait}");
+    for _ in 0..15 {
+        assert_eq!(
+            admin.status(Method::GET, "/api/bank/connections").await,
+            200
+        );
+    }
+}
+
+#[tokio::test]
+async fn switched_off_accounts_keep_their_balance_but_take_no_transactions() {
+    let fake = Fake::start().await;
+    fake.set(vec![posted("t1", 2, "-10.00", "A")]);
+    let (_app, admin) = with_admin(SETTINGS).await;
+    let connected = connect(&admin, &fake.setup_token("m")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    let listed: BankConnections = admin.get("/api/bank/connections").await;
+    let account = listed.connections[0].accounts[0].id;
+    let changed: app::contract::bank::BankAccount = admin
+        .call(
+            Method::PATCH,
+            &format!("/api/bank/accounts/{account}"),
+            &SetMonitored { monitored: false },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(!changed.monitored);
+    fake.set(vec![
+        posted("t1", 2, "-10.00", "A"),
+        posted("t2", 1, "-7.00", "B"),
+    ]);
+    sync(&admin, connected.connection.id, "sync").await;
+    assert_eq!(all_transactions(&admin).await.transactions.len(), 1);
+}
+
+#[tokio::test]
+async fn bank_sync_is_off_until_enabled_and_http_providers_need_the_switch() {
+    let fake = Fake::start().await;
+    let (_app, admin) = with_admin(&[]).await;
+    assert_eq!(
+        admin.status(Method::GET, "/api/bank/connections").await,
+        403
+    );
+
+    let (_app, admin) = with_admin(&[("BANK_SYNC_ENABLED", "true")]).await;
+    let (status, error) = connect(&admin, &fake.setup_token("h")).await.unwrap_err();
+    assert_eq!(status, 400);
+    assert_eq!(error.field_violations()[0].field, "setupToken");
+    assert!(error.error.message.contains("https"), "{error:?}");
+    let (status, _) = connect(&admin, "not a token").await.unwrap_err();
+    assert_eq!(status, 400);
+
+    // Somebody else's connection is not found.
+    let (app, admin) = with_admin(SETTINGS).await;
+    let connected = connect(&admin, &fake.setup_token("o")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    let stranger = stranger(&app, &admin).await;
+    let status = stranger
+        .status(
+            Method::POST,
+            &format!("/api/bank/connections/{}/sync", connected.connection.id),
+        )
+        .await;
+    assert_eq!(status, 404);
+    let page: TransactionPage = stranger.get("/api/bank/transactions").await;
+    assert!(page.transactions.is_empty());
+}
+
+/// A second, ordinary user of the same app.
+async fn stranger(app: &TestApp, admin: &Browser) -> Browser {
+    use app::contract::account::Register;
+    use app::contract::admin::{Invite, Invited};
+    let invited: Invited = admin
+        .call(Method::POST, "/api/admin/invitations", &Invite::default())
+        .await
+        .unwrap()
+        .unwrap();
+    let token = invited
+        .link
+        .rsplit("invitation=")
+        .next()
+        .unwrap()
+        .to_owned();
+    let browser = Browser::open(&app.address).await;
+    let response = browser
+        .request(Method::POST, "/api/auth/register")
+        .json(&Register {
+            invitation: Some(token),
+            email: "stranger@example.com".into(),
+            name: String::new(),
+            password: "a long enough passphrase".into(),
+        })
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    support::browser::Browser::signed_in(
+        &app.address,
+        "stranger@example.com",
+        "a long enough passphrase",
+    )
+    .await
+}
