@@ -179,6 +179,12 @@ impl Application {
         let keyring = Arc::new(keyring);
         let bank = app::ssr::bank::service::Bank::new(&settings.bank);
         let operations = operations_engine(&settings, &pool, &keyring, &bank).await?;
+        bank.worker.spawn(
+            pool.clone(),
+            Arc::clone(&keyring),
+            bank.provider.clone(),
+            settings.bank.enabled,
+        );
         app::ssr::bills::spawn_accrual(pool.clone());
         let pkg = settings.site_root.join("pkg");
         let assets = StaticAssets::load(&pkg, settings.hash_files)

@@ -12,7 +12,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use app::contract::bank::{
-    BankConnections, ConnectBank, Connected, ConnectionStatus, SetMonitored, TransactionPage,
+    BankConnections, BankSyncStatus, ConnectBank, Connected, ConnectionStatus, SetMonitored,
+    TransactionPage, UpdateBankSync,
 };
 use app::contract::error::ErrorBody;
 use app::contract::operations::{Operation, WaitOperation};
@@ -54,6 +55,8 @@ struct Bank {
     claimed: HashSet<String>,
     v2: bool,
     port: u16,
+    /// The account's id at the provider ("ACT-1" unless set).
+    account: Option<String>,
 }
 
 #[derive(Clone, Default)]
@@ -109,12 +112,17 @@ async fn accounts(
     headers: HeaderMap,
     Query(query): Query<std::collections::HashMap<String, String>>,
 ) -> Response {
-    let (step, transactions, v2) = {
+    let (step, transactions, v2, account_id) = {
         let mut bank = fake.0.lock().unwrap();
         let mut asked: Vec<_> = query.iter().map(|(k, v)| format!("{k}={v}")).collect();
         asked.sort();
         bank.calls.push((Instant::now(), asked.join("&")));
-        (bank.script.pop_front(), bank.transactions.clone(), bank.v2)
+        (
+            bank.script.pop_front(),
+            bank.transactions.clone(),
+            bank.v2,
+            bank.account.clone().unwrap_or_else(|| "ACT-1".into()),
+        )
     };
     let expected = format!(
         "Basic {}",
@@ -141,7 +149,7 @@ async fn accounts(
                    "transacted_at": t.posted, "pending": t.pending})
         })
         .collect();
-    let account = json!({"id": "ACT-1", "name": "Everyday Checking", "currency": "USD",
+    let account = json!({"id": account_id, "name": "Everyday Checking", "currency": "USD",
         "balance": "1520.75", "available-balance": "1500.00", "balance-date": end - 1,
         "transactions": listed});
     if v2 {
@@ -606,4 +614,127 @@ async fn stranger(app: &TestApp, admin: &Browser) -> Browser {
         "a long enough passphrase",
     )
     .await
+}
+
+#[tokio::test]
+async fn the_automatic_sync_gives_what_a_manual_one_does_and_admin_sees_it() {
+    let history = vec![
+        posted("t1", 2, "-15.99", "NETFLIX.COM"),
+        posted("t2", 20, "-60.00", "CITY WATER"),
+        posted("t3", 20, "-60.00", "CITY WATER"),
+    ];
+    let manual_bank = Fake::start().await;
+    let automatic_bank = Fake::start().await;
+    automatic_bank.0.lock().unwrap().account = Some("ACT-2".into());
+    let (app, admin) = with_admin(SETTINGS).await;
+    let manual = connect(&admin, &manual_bank.setup_token("m"))
+        .await
+        .unwrap();
+    finished(&admin, &manual.operation).await;
+    let automatic = connect(&admin, &automatic_bank.setup_token("a"))
+        .await
+        .unwrap();
+    finished(&admin, &automatic.operation).await;
+
+    // Both banks gain the same history; one is synced by hand, the other
+    // by the worker.
+    manual_bank.set(history.clone());
+    automatic_bank.set(history);
+    sync(&admin, manual.connection.id, "sync").await;
+    // Synced within the hour: the worker skips both until they are older.
+    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    sqlx::query("UPDATE bank_connections SET last_synced_at = '2000-01-01T00:00:00Z' WHERE id = ?")
+        .bind(automatic.connection.id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    manual_bank.forget_calls();
+    let status: BankSyncStatus = admin
+        .call_expecting(202, Method::POST, "/api/admin/bank-sync/run", &json!({}))
+        .await;
+    assert!(status.enabled);
+    let mut waited = 0;
+    loop {
+        let status: BankSyncStatus = admin.get("/api/admin/bank-sync").await;
+        if status.worker.last_run_at.is_some() && !status.worker.running {
+            assert_eq!(
+                (status.worker.last_synced, status.worker.last_failed),
+                (1, 0)
+            );
+            break;
+        }
+        waited += 1;
+        assert!(waited < 100, "the worker never ran: {status:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        manual_bank.calls().is_empty(),
+        "a fresh connection was skipped"
+    );
+
+    let page = all_transactions(&admin).await;
+    let accounts: BankConnections = admin.get("/api/bank/connections").await;
+    let account_of_connection = |id: i64| {
+        accounts
+            .connections
+            .iter()
+            .find(|c| c.id == id)
+            .unwrap()
+            .accounts[0]
+            .id
+    };
+    let rows = |account: i64| {
+        let mut rows: Vec<_> = page
+            .transactions
+            .iter()
+            .filter(|t| t.account_id == account)
+            .map(|t| (t.amount_minor, t.description.clone(), t.pending, t.bill_id))
+            .collect();
+        rows.sort();
+        rows
+    };
+    let by_hand = rows(account_of_connection(manual.connection.id));
+    assert_eq!(by_hand.len(), 3);
+    assert_eq!(
+        by_hand,
+        rows(account_of_connection(automatic.connection.id))
+    );
+
+    // Admin sees every connection, the windows and the key source.
+    let status: BankSyncStatus = admin.get("/api/admin/bank-sync").await;
+    assert_eq!((status.seed_days, status.lookback_cap_days), (44, 45));
+    assert_eq!(status.interval_hours, 4);
+    assert_eq!(status.key_source, "database key");
+    assert_eq!(status.connections.len(), 2);
+    let changed: BankSyncStatus = admin
+        .call(
+            Method::PUT,
+            "/api/admin/bank-sync",
+            &UpdateBankSync {
+                enabled: false,
+                interval_hours: 12,
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(!changed.enabled);
+    assert_eq!(changed.interval_hours, 12);
+    assert_eq!(
+        admin.status(Method::GET, "/api/bank/connections").await,
+        403
+    );
+    let (status, error) = admin
+        .call::<_, BankSyncStatus>(
+            Method::PUT,
+            "/api/admin/bank-sync",
+            &UpdateBankSync {
+                enabled: true,
+                interval_hours: 0,
+            },
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(status, 400);
+    assert_eq!(error.field_violations()[0].field, "intervalHours");
 }

@@ -169,3 +169,57 @@ pub struct TransactionQuery {
     pub page_size: Option<u32>,
     pub page_token: Option<String>,
 }
+
+/// `GET /api/admin/bank-sync`: what an administrator sees of bank sync.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct BankSyncStatus {
+    pub enabled: bool,
+    /// How often the automatic sync runs.
+    pub interval_hours: u32,
+    pub seed_days: i64,
+    pub lookback_cap_days: i64,
+    pub worker: WorkerState,
+    /// Which key protects the stored bank access: `TOKEN_ENCRYPTION_KEY`
+    /// or `database key`.
+    pub key_source: String,
+    /// Every connection of every user, with its last result.
+    pub connections: Vec<ConnectionHealth>,
+}
+
+/// The automatic sync's state.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct WorkerState {
+    pub running: bool,
+    pub last_run_at: Option<String>,
+    pub next_run_at: Option<String>,
+    /// Connections synced and failed in the last run.
+    pub last_synced: u32,
+    pub last_failed: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectionHealth {
+    pub id: i64,
+    pub owner_email: String,
+    pub institution: String,
+    pub status: String,
+    pub last_synced_at: Option<String>,
+    pub last_error: Option<String>,
+}
+
+/// `PUT /api/admin/bank-sync`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UpdateBankSync {
+    pub enabled: bool,
+    /// 1 to 168 hours.
+    pub interval_hours: u32,
+}

@@ -3,8 +3,8 @@
 //! onto `app::ssr::bank`; the pages use server functions over the same.
 
 use app::contract::bank::{
-    BankAccount, BankConnections, ConnectBank, Connected, SetMonitored, TransactionPage,
-    TransactionQuery,
+    BankAccount, BankConnections, BankSyncStatus, ConnectBank, Connected, SetMonitored,
+    TransactionPage, TransactionQuery, UpdateBankSync,
 };
 use app::contract::operations::Operation;
 use app::domain::bank::sync_window::{SyncReason, LOOKBACK_CAP_DAYS, SEED_DAYS};
@@ -16,7 +16,7 @@ use axum::Json;
 use crate::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::CurrentUser;
+use app::ssr::auth::extractors::{AdminUser, CurrentUser};
 
 #[utoipa::path(
     get,
@@ -181,4 +181,50 @@ pub async fn list_transactions(
     Ok(Json(
         transactions::page(&state.pool, current.user.id, &query).await?,
     ))
+}
+
+/// Admin → Bank Sync: the switch, the interval, the windows, the worker,
+/// the key source and every connection's last result.
+#[utoipa::path(
+    get,
+    path = "/api/admin/bank-sync",
+    tag = "admin",
+    responses((status = 200, body = BankSyncStatus)),
+)]
+pub async fn admin_status(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+) -> Result<Json<BankSyncStatus>, ApiError> {
+    Ok(Json(service::status(&state).await?))
+}
+
+#[utoipa::path(
+    put,
+    path = "/api/admin/bank-sync",
+    tag = "admin",
+    request_body = UpdateBankSync,
+    responses((status = 200, body = BankSyncStatus)),
+)]
+pub async fn admin_update(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    ApiJson(body): ApiJson<UpdateBankSync>,
+) -> Result<Json<BankSyncStatus>, ApiError> {
+    Ok(Json(service::update(&state, body).await?))
+}
+
+/// Runs the automatic sync now rather than at its next time.
+#[utoipa::path(
+    post,
+    path = "/api/admin/bank-sync/run",
+    tag = "admin",
+    responses((status = 202, description = "The automatic sync is starting", body = BankSyncStatus)),
+)]
+pub async fn admin_run(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+) -> Result<(StatusCode, Json<BankSyncStatus>), ApiError> {
+    state.bank.require_enabled(&state.pool).await?;
+    state.bank.worker.run_now();
+    Ok((StatusCode::ACCEPTED, Json(service::status(&state).await?)))
 }

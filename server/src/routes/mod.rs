@@ -173,6 +173,12 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             &["GET"],
             get(bank::list_transactions),
         ),
+        route(
+            "/api/admin/bank-sync",
+            &["GET", "PUT"],
+            get(bank::admin_status).put(bank::admin_update),
+        ),
+        route("/api/admin/bank-sync/run", &["POST"], post(bank::admin_run)),
         route("/api/contact/config", &["GET"], get(contact::config)),
         route("/api/leads", &["POST"], post(contact::create_lead)),
         route("/api/support", &["POST"], post(contact::create_support)),

@@ -12,6 +12,7 @@ pub mod store;
 pub mod sync;
 pub mod sync_limit;
 pub mod transactions;
+pub mod worker;
 
 use std::time::Duration;
 

@@ -9,12 +9,17 @@ use sqlx::SqlitePool;
 
 use super::simplefin::Provider;
 use super::sync_limit::SyncLimit;
+use super::worker::{self, Worker};
 use super::{connections, store, BankError, BankSettings};
-use crate::contract::bank::{ConnectBank, Connected};
+use crate::contract::bank::{
+    BankSyncStatus, ConnectBank, Connected, ConnectionHealth, UpdateBankSync,
+};
 use crate::contract::operations::Operation;
 use crate::domain::bank::sync_window::SyncReason;
+use crate::domain::bank::sync_window::{LOOKBACK_CAP_DAYS, SEED_DAYS};
 use crate::ssr::api_error::ApiError;
 use crate::ssr::operations::Job;
+use crate::ssr::secrets::KeySource;
 use crate::ssr::services::Services;
 use crate::ssr::settings::{self, Scope};
 
@@ -27,6 +32,7 @@ pub struct Bank {
     pub provider: Provider,
     pub sync_limit: Arc<SyncLimit>,
     pub enabled_by_default: bool,
+    pub worker: Arc<Worker>,
 }
 
 impl Bank {
@@ -36,13 +42,14 @@ impl Bank {
             provider: Provider::new(settings.timeout, settings.allow_http),
             sync_limit: SyncLimit::default().spawn_pruning(),
             enabled_by_default: settings.enabled,
+            worker: Arc::new(Worker::default()),
         }
     }
 
     /// Whether bank sync is on: the administrator's choice, or
     /// `BANK_SYNC_ENABLED` until one is made.
     pub async fn enabled(&self, pool: &SqlitePool) -> Result<bool, BankError> {
-        Ok(settings::get_flag(pool, Scope::Instance, ENABLED_KEY, self.enabled_by_default).await?)
+        Ok(enabled(pool, self.enabled_by_default).await?)
     }
 
     pub async fn set_enabled(&self, pool: &SqlitePool, enabled: bool) -> Result<(), BankError> {
@@ -70,6 +77,12 @@ impl Bank {
                 retry_after: wait.max(Duration::from_secs(1)),
             })
     }
+}
+
+/// Whether bank sync is on: the stored choice, or `default` until one is
+/// made.
+pub async fn enabled(pool: &SqlitePool, default: bool) -> Result<bool, sqlx::Error> {
+    settings::get_flag(pool, Scope::Instance, ENABLED_KEY, default).await
 }
 
 /// Claims the setup token on a new connection (or, with `reconnect`, on
@@ -139,4 +152,50 @@ async fn start(
     };
     let record = services.operations.start(Some(user_id), job).await?;
     Ok(record.to_operation())
+}
+
+/// Admin → Bank Sync: the switch, the interval, the windows, the worker,
+/// the key source and every connection's last result.
+pub async fn status(services: &Services) -> Result<BankSyncStatus, ApiError> {
+    let pool = &services.pool;
+    let connections: Vec<ConnectionHealth> = sqlx::query_as(
+        "SELECT c.id, u.email AS owner_email, c.institution, c.status, c.last_synced_at,
+                c.last_error
+         FROM bank_connections c JOIN users u ON u.id = c.user_id ORDER BY c.id",
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(BankSyncStatus {
+        enabled: services.bank.enabled(pool).await?,
+        interval_hours: worker::interval_hours(pool).await?,
+        seed_days: SEED_DAYS,
+        lookback_cap_days: LOOKBACK_CAP_DAYS,
+        worker: services.bank.worker.state(),
+        key_source: match services.keyring.source() {
+            KeySource::EnvironmentKey => "TOKEN_ENCRYPTION_KEY",
+            KeySource::DatabaseKey => "database key",
+        }
+        .to_owned(),
+        connections,
+    })
+}
+
+/// Turns bank sync on or off and sets the automatic sync's interval.
+pub async fn update(
+    services: &Services,
+    request: UpdateBankSync,
+) -> Result<BankSyncStatus, ApiError> {
+    if !(1..=worker::MAX_INTERVAL_HOURS).contains(&request.interval_hours) {
+        return Err(ApiError::invalid(&format!(
+            "intervalHours: choose 1 to {} hours",
+            worker::MAX_INTERVAL_HOURS
+        )));
+    }
+    services
+        .bank
+        .set_enabled(&services.pool, request.enabled)
+        .await?;
+    worker::set_interval_hours(&services.pool, request.interval_hours).await?;
+    services.bank.worker.reschedule();
+    status(services).await
 }
