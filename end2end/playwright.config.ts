@@ -65,6 +65,9 @@ export default defineConfig({
       SIGN_IN_ACCOUNT_BURST: "100",
       // The operations spec starts diagnostics sleeps.
       TALLY_DIAGNOSTICS: "1",
+      // The bank spec connects the built-in demo bank.
+      BANK_SYNC_ENABLED: "true",
+      BANK_SYNC_DEMO: "true",
       BOOTSTRAP_ADMIN_EMAIL: "admin@example.com",
       BOOTSTRAP_ADMIN_PASSWORD: "correct horse battery staple",
     }),

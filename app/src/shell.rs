@@ -22,11 +22,11 @@ const LAZY: SsrMode = SsrMode::Async;
 
 use crate::components::layout::Layout;
 use crate::pages::{
-    admin::AdminRoute, bill::BillRoute, bills::BillsRoute, contact::ContactRoute, data::DataRoute,
-    features::FeaturesPage, home::HomePage, login::LoginRoute, not_found::NotFound,
-    operations::OperationsRoute, pricing::PricingPage, privacy::PrivacyPage, profile::ProfileRoute,
-    register::RegisterRoute, subscriptions::SubscriptionsRoute, support::SupportRoute,
-    tracker::TrackerRoute,
+    admin::AdminRoute, bank_sync::BankSyncRoute, bill::BillRoute, bills::BillsRoute,
+    contact::ContactRoute, data::DataRoute, features::FeaturesPage, home::HomePage,
+    login::LoginRoute, not_found::NotFound, operations::OperationsRoute, pricing::PricingPage,
+    privacy::PrivacyPage, profile::ProfileRoute, register::RegisterRoute,
+    subscriptions::SubscriptionsRoute, support::SupportRoute, tracker::TrackerRoute,
 };
 
 /// The HTML document the server streams for every page. Only the server calls
@@ -85,6 +85,7 @@ pub fn App() -> impl IntoView {
                     <Route path=(StaticSegment("bills"), ParamSegment("id")) view={Lazy::<BillRoute>::new()} ssr=LAZY/>
                     <Route path=StaticSegment("subscriptions") view={Lazy::<SubscriptionsRoute>::new()} ssr=LAZY/>
                     <Route path=StaticSegment("data") view={Lazy::<DataRoute>::new()} ssr=LAZY/>
+                    <Route path=(StaticSegment("data"), StaticSegment("bank")) view={Lazy::<BankSyncRoute>::new()} ssr=LAZY/>
                 </Routes>
             </Layout>
         </Router>

@@ -738,3 +738,54 @@ async fn the_automatic_sync_gives_what_a_manual_one_does_and_admin_sees_it() {
     assert_eq!(status, 400);
     assert_eq!(error.field_violations()[0].field, "intervalHours");
 }
+
+#[tokio::test]
+async fn the_demo_bank_connects_without_a_provider_and_its_page_arrives_with_the_accounts() {
+    // Not offered: "demo" is just a bad token.
+    let (_app, admin) = with_admin(&[("BANK_SYNC_ENABLED", "true")]).await;
+    let (status, _) = connect(&admin, "demo").await.unwrap_err();
+    assert_eq!(status, 400);
+    let listed: BankConnections = admin.get("/api/fn/bank/connections").await;
+    assert!(!listed.demo_bank);
+
+    let (app, admin) =
+        with_admin(&[("BANK_SYNC_ENABLED", "true"), ("BANK_SYNC_DEMO", "true")]).await;
+    let listed: BankConnections = admin.get("/api/fn/bank/connections").await;
+    assert!(listed.demo_bank);
+    // Through the page's server function, as the button does.
+    let response = admin
+        .request(Method::POST, "/api/fn/bank/connect")
+        .json(&json!({"request": ConnectBank { setup_token: "demo".into() }}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let connected: Connected = response.json().await.unwrap();
+    assert_eq!(
+        connected.connection.institution,
+        "Demo Bank (not a real bank)"
+    );
+    let done = finished(&admin, &connected.operation).await;
+    assert!(done.error.is_none(), "{done:?}");
+    let first = all_transactions(&admin).await.transactions.len();
+    assert!(first > 10, "{first}");
+    // Nothing new: proto3 JSON leaves the zero out.
+    let again = sync(&admin, connected.connection.id, "sync").await;
+    assert!(again.response.unwrap().get("transactionsAdded").is_none());
+    assert_eq!(all_transactions(&admin).await.transactions.len(), first);
+
+    // The page is rendered with the accounts in it.
+    let html = admin
+        .request(Method::GET, "/data/bank")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        html.contains("Demo Checking") && html.contains("Demo Credit Card"),
+        "{html}"
+    );
+    let _ = app;
+}

@@ -41,6 +41,7 @@ pub mod account;
 mod browser_resource;
 pub use browser_resource::BrowserResource;
 pub mod admin;
+pub mod bank;
 pub mod bills;
 pub mod contact;
 pub mod data;

@@ -6,6 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use super::operations::Operation;
 
+/// The setup token that connects the built-in demo bank (when offered).
+pub const DEMO_SETUP_TOKEN: &str = "demo";
+
 /// `POST /api/bank/connections` and `…/{id}/reconnect`: the setup token
 /// (or setup URL) from the provider. It claims a one-time secret, so its
 /// `Debug` never shows it.
@@ -99,6 +102,9 @@ pub struct BankConnections {
     /// provider's lookback cap, in days.
     pub seed_days: i64,
     pub lookback_cap_days: i64,
+    /// Whether the built-in demo bank can be connected (`setupToken`
+    /// `"demo"`).
+    pub demo_bank: bool,
 }
 
 /// The answer to connecting (201) or reconnecting: the connection, its

@@ -120,6 +120,10 @@ fn response_summary(response: &Value) -> String {
             )
         }
         "SleepResponse" => format!("slept {}", response["slept"].as_str().unwrap_or("")),
+        "BankSyncResponse" => match int(&response["transactionsAdded"]) {
+            1 => "1 new transaction".to_owned(),
+            n => format!("{n} new transactions"),
+        },
         _ => "done".to_owned(),
     }
 }

@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 use leptos_meta::Title;
+use leptos_router::components::A;
 use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::data::{import_bills, preview_import};
@@ -76,6 +77,11 @@ pub fn DataPage() -> impl IntoView {
                 <a class="button button--quiet" href="/api/data/payments.csv" download rel="external">"Download payments (CSV)"</a>
                 <a class="button button--quiet" href="/api/data/export.json" download rel="external">"Download everything (JSON)"</a>
             </div>
+        </section>
+        <section class="card" aria-labelledby="bank-title">
+            <h2 id="bank-title">"Bank sync"</h2>
+            <p class="hint">"Connect your bank so payments appear and autopay is checked."</p>
+            <p><A href="/data/bank">"Bank sync"</A></p>
         </section>
         <section class="card" aria-labelledby="import-title">
             <h2 id="import-title">"Import bills from CSV"</h2>

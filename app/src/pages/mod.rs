@@ -1,4 +1,5 @@
 pub mod admin;
+pub mod bank_sync;
 pub mod bill;
 pub mod bills;
 pub mod contact;

@@ -1,6 +1,6 @@
 //! The bank-sync section: the switch's starting value, whether a local
-//! http provider is allowed, and each provider call's timeout, as the app's
-//! own `BankSettings`.
+//! http provider is allowed, each provider call's timeout, and the demo
+//! bank, as the app's own `BankSettings`.
 
 use std::time::Duration;
 
@@ -21,5 +21,6 @@ where
             Duration::from_secs(30),
             |raw| parse_seconds(raw, 1, 30),
         )?,
+        demo: env.parse_or("BANK_SYNC_DEMO", false, parse_bool)?,
     })
 }

@@ -33,6 +33,7 @@ pub async fn list(
         connections: store::connections(&state.pool, current.user.id).await?,
         seed_days: SEED_DAYS,
         lookback_cap_days: LOOKBACK_CAP_DAYS,
+        demo_bank: state.bank.demo,
     }))
 }
 

@@ -65,6 +65,41 @@ pub async fn claim(
         .map_err(|error| BankError::Interrupted(error.to_string()))?
 }
 
+/// Connects (or reconnects) the demo bank: no claim, a sealed marker for
+/// the access, and its name saying it is a demo.
+pub async fn connect_demo(
+    pool: &SqlitePool,
+    keyring: &Keyring,
+    user_id: i64,
+    reconnect: Option<i64>,
+) -> Result<i64, BankError> {
+    let sealed = keyring.seal(BANK_ACCESS_SECRET, super::demo::ACCESS)?;
+    match reconnect {
+        Some(id) => {
+            owned(pool, user_id, id).await?;
+            sqlx::query(
+                "UPDATE bank_connections SET access_secret = ?, status = 'active',
+                     last_error = NULL WHERE id = ? AND user_id = ?",
+            )
+            .bind(&sealed)
+            .bind(id)
+            .bind(user_id)
+            .execute(pool)
+            .await?;
+            Ok(id)
+        }
+        None => Ok(sqlx::query_scalar(
+            "INSERT INTO bank_connections (user_id, provider, institution, access_secret)
+             VALUES (?, 'demo', ?, ?) RETURNING id",
+        )
+        .bind(user_id)
+        .bind(super::demo::INSTITUTION)
+        .bind(&sealed)
+        .fetch_one(pool)
+        .await?),
+    }
+}
+
 /// Fails with "not found" unless the connection is the user's.
 async fn owned(pool: &SqlitePool, user_id: i64, id: i64) -> Result<(), BankError> {
     let found: Option<i64> =

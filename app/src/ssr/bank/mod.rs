@@ -6,6 +6,7 @@
 //! `connections`, `store` and `transactions`.
 
 pub mod connections;
+pub mod demo;
 pub mod service;
 pub mod simplefin;
 pub mod store;
@@ -31,6 +32,8 @@ pub struct BankSettings {
     pub allow_http: bool,
     /// Each provider call's timeout (`SIMPLEFIN_TIMEOUT_SECONDS`, 30 s).
     pub timeout: Duration,
+    /// Offer the built-in demo bank (`BANK_SYNC_DEMO`).
+    pub demo: bool,
 }
 
 impl Default for BankSettings {
@@ -39,6 +42,7 @@ impl Default for BankSettings {
             enabled: false,
             allow_http: false,
             timeout: simplefin::TIMEOUT,
+            demo: false,
         }
     }
 }

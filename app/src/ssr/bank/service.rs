@@ -33,6 +33,8 @@ pub struct Bank {
     pub sync_limit: Arc<SyncLimit>,
     pub enabled_by_default: bool,
     pub worker: Arc<Worker>,
+    /// Whether the built-in demo bank can be connected.
+    pub demo: bool,
 }
 
 impl Bank {
@@ -43,6 +45,7 @@ impl Bank {
             sync_limit: SyncLimit::default().spawn_pruning(),
             enabled_by_default: settings.enabled,
             worker: Arc::new(Worker::default()),
+            demo: settings.demo,
         }
     }
 
@@ -94,15 +97,19 @@ pub async fn connect(
     reconnect: Option<i64>,
 ) -> Result<Connected, ApiError> {
     services.bank.require_enabled(&services.pool).await?;
-    let id = connections::claim(
-        &services.pool,
-        &services.keyring,
-        &services.bank.provider,
-        user_id,
-        &request.setup_token,
-        reconnect,
-    )
-    .await?;
+    let id = if services.bank.demo && request.setup_token.trim() == super::demo::SETUP_TOKEN {
+        connections::connect_demo(&services.pool, &services.keyring, user_id, reconnect).await?
+    } else {
+        connections::claim(
+            &services.pool,
+            &services.keyring,
+            &services.bank.provider,
+            user_id,
+            &request.setup_token,
+            reconnect,
+        )
+        .await?
+    };
     let operation = start(services, user_id, &[id], SyncReason::Seed).await?;
     Ok(Connected {
         connection: store::connection_of(&services.pool, user_id, id).await?,

@@ -1,0 +1,120 @@
+//! Data → Bank Sync's server functions, over the same services as
+//! `/api/bank/…`: the connections and transactions (GET, rendered with the
+//! page), and connecting, syncing, switching accounts and disconnecting
+//! (JSON through [`CsrfClient`]), each sync answered with its operation.
+
+use leptos::prelude::*;
+use leptos::server_fn::codec::{GetUrl, Json};
+
+use super::CsrfClient;
+use crate::contract::bank::{
+    BankAccount, BankConnections, ConnectBank, Connected, TransactionPage, TransactionQuery,
+};
+use crate::contract::error::ErrorBody;
+use crate::contract::operations::Operation;
+#[cfg(feature = "ssr")]
+use crate::ssr::api_error::ApiError;
+
+/// The user's connections with their accounts.
+#[server(prefix = "/api/fn", endpoint = "bank/connections", input = GetUrl)]
+pub async fn get_bank_connections() -> Result<BankConnections, ErrorBody> {
+    use crate::domain::bank::sync_window::{LOOKBACK_CAP_DAYS, SEED_DAYS};
+    let me = super::signed_in::signed_in().await?;
+    me.services
+        .bank
+        .require_enabled(me.pool())
+        .await
+        .map_err(ApiError::from)?;
+    Ok(BankConnections {
+        connections: crate::ssr::bank::store::connections(me.pool(), me.current.user.id)
+            .await
+            .map_err(ApiError::from)?,
+        seed_days: SEED_DAYS,
+        lookback_cap_days: LOOKBACK_CAP_DAYS,
+        demo_bank: me.services.bank.demo,
+    })
+}
+
+/// Connects a bank with a setup token (or the demo bank); the seed sync
+/// starts.
+#[server(prefix = "/api/fn", endpoint = "bank/connect", input = Json, client = CsrfClient)]
+pub async fn add_bank_connection(request: ConnectBank) -> Result<Connected, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(crate::ssr::bank::service::connect(&me.services, me.current.user.id, request, None).await?)
+}
+
+/// A new setup token for a connection.
+#[server(prefix = "/api/fn", endpoint = "bank/reconnect", input = Json, client = CsrfClient)]
+pub async fn reconnect_bank(id: i64, request: ConnectBank) -> Result<Connected, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(
+        crate::ssr::bank::service::connect(&me.services, me.current.user.id, request, Some(id))
+            .await?,
+    )
+}
+
+/// Stops syncing a connection; its history stays.
+#[server(prefix = "/api/fn", endpoint = "bank/disconnect", input = Json, client = CsrfClient)]
+pub async fn disconnect_bank(id: i64) -> Result<(), ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    me.services
+        .bank
+        .require_enabled(me.pool())
+        .await
+        .map_err(ApiError::from)?;
+    crate::ssr::bank::connections::disconnect(
+        me.pool(),
+        &me.services.keyring,
+        me.current.user.id,
+        id,
+    )
+    .await
+    .map_err(ApiError::from)?;
+    Ok(())
+}
+
+/// Switches an account in or out of syncing.
+#[server(prefix = "/api/fn", endpoint = "bank/monitor", input = Json, client = CsrfClient)]
+pub async fn set_account_monitored(id: i64, monitored: bool) -> Result<BankAccount, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    me.services
+        .bank
+        .require_enabled(me.pool())
+        .await
+        .map_err(ApiError::from)?;
+    Ok(
+        crate::ssr::bank::store::set_monitored(me.pool(), me.current.user.id, id, monitored)
+            .await
+            .map_err(ApiError::from)?,
+    )
+}
+
+/// Syncs one connection now (the last 30 days), or backfills it (44).
+#[server(prefix = "/api/fn", endpoint = "bank/sync", input = Json, client = CsrfClient)]
+pub async fn sync_bank(id: i64, backfill: bool) -> Result<Operation, ErrorBody> {
+    use crate::domain::bank::sync_window::SyncReason;
+    let me = super::signed_in::signed_in().await?;
+    let reason = if backfill {
+        SyncReason::Backfill
+    } else {
+        SyncReason::Routine
+    };
+    Ok(crate::ssr::bank::service::sync_one(&me.services, me.current.user.id, id, reason).await?)
+}
+
+/// A page of the user's transactions.
+#[server(prefix = "/api/fn", endpoint = "bank/transactions", input = GetUrl)]
+pub async fn get_bank_transactions(query: TransactionQuery) -> Result<TransactionPage, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    me.services
+        .bank
+        .require_enabled(me.pool())
+        .await
+        .map_err(ApiError::from)?;
+    crate::ssr::bank::transactions::check(&query)?;
+    Ok(
+        crate::ssr::bank::transactions::page(me.pool(), me.current.user.id, &query)
+            .await
+            .map_err(ApiError::from)?,
+    )
+}

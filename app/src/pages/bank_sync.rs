@@ -1,0 +1,301 @@
+//! `/data/bank`: Data → Bank Sync. Connect a bank with the provider's setup
+//! token (or the demo bank), see its accounts with their balances and
+//! switch any out of syncing, sync now or backfill with live progress,
+//! reconnect or disconnect, and the latest transactions. The connections
+//! arrive with the page.
+
+use leptos::ev::SubmitEvent;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::components::A;
+use leptos_router::{lazy_route, LazyRoute};
+
+use crate::api::bank::{
+    add_bank_connection, disconnect_bank, get_bank_connections, get_bank_transactions,
+    set_account_monitored, sync_bank,
+};
+use crate::api::ApiFailure;
+use crate::components::live_operation::{follow, OperationProgressBar};
+use crate::contract::bank::{
+    BankConnection, BankConnections, ConnectBank, ConnectionStatus, TransactionQuery,
+};
+use crate::domain::money::{Currency, Locale, Money};
+use crate::domain::operation::{Operation, State};
+use crate::domain::timestamp;
+
+fn money(minor: i64, currency: &str) -> String {
+    Money::new(minor, Currency::parse(currency).unwrap_or(Currency::USD))
+        .format(Locale::parse("en-US"))
+}
+
+#[component]
+pub fn BankSyncPage() -> impl IntoView {
+    let connections = Resource::new_blocking(
+        || (),
+        |()| async { get_bank_connections().await.map_err(ApiFailure::from) },
+    );
+    // The sync (or seed) being followed; the lists load again when it ends.
+    let running = RwSignal::new(None::<Operation>);
+    let error = RwSignal::new(None::<String>);
+    let started = move |operation: Operation| running.set(Some(operation));
+
+    view! {
+        <Title text="Bank sync"/>
+        <p><A href="/data">"Data"</A> " › Bank sync"</p>
+        <h1>"Bank sync"</h1>
+        <p class="field-error" role="alert">{move || error.get()}</p>
+        {move || running.get().map(|operation| view! {
+            <SyncProgress operation done=Callback::new(move |()| connections.refetch())/>
+        })}
+        <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match connections.await {
+                    Err(failure) if failure.status() == Some(403) => view! {
+                        <p>"Bank sync is turned off on this Tally. An administrator can turn it on in "
+                        <A href="/admin">"Admin → Bank Sync"</A> "."</p>
+                    }.into_any(),
+                    Err(failure) => view! { <p class="field-error" role="alert">{failure.message()}</p> }.into_any(),
+                    Ok(found) => view! {
+                        <Connect found=found.clone() started=Callback::new(started) error/>
+                        {found.connections.into_iter().map(|connection| view! {
+                            <ConnectionCard connection started=Callback::new(started) error
+                                refresh=Callback::new(move |()| connections.refetch())/>
+                        }).collect_view()}
+                        <Recent/>
+                    }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+/// A sync being followed, live; `done` runs once it has ended.
+#[component]
+fn SyncProgress(operation: Operation, done: Callback<()>) -> impl IntoView {
+    let live = follow(operation);
+    Effect::new(move |finished: Option<bool>| {
+        let now = live.get().done;
+        if now && finished != Some(true) {
+            done.run(());
+        }
+        now
+    });
+    view! {
+        <div class="op-card" role="status" aria-live="polite" data-testid="bank-sync-progress">
+            <p><strong>{move || live.get().kind_label()}</strong> " · "
+                {move || live.get().state().label()}</p>
+            <OperationProgressBar operation=live.into()/>
+            <p class="hint">{move || if live.get().state() == State::Running {
+                "Fetching from your bank…".to_owned()
+            } else {
+                live.get().summary()
+            }}</p>
+        </div>
+    }
+}
+
+/// Connecting: the setup token, or the demo bank when it is offered.
+#[component]
+fn Connect(
+    found: BankConnections,
+    started: Callback<Operation>,
+    error: RwSignal<Option<String>>,
+) -> impl IntoView {
+    let token = RwSignal::new(String::new());
+    let busy = RwSignal::new(false);
+    let send = move |setup_token: String| {
+        busy.set(true);
+        error.set(None);
+        leptos::task::spawn_local(async move {
+            let answer = add_bank_connection(ConnectBank { setup_token })
+                .await
+                .map_err(ApiFailure::from);
+            busy.set(false);
+            match answer {
+                Ok(connected) => {
+                    token.set(String::new());
+                    started.run(connected.operation);
+                }
+                Err(failure) => error.set(Some(failure.message())),
+            }
+        });
+    };
+    let submit = move |event: SubmitEvent| {
+        event.prevent_default();
+        let typed = token.get_untracked().trim().to_owned();
+        if typed.is_empty() {
+            error.set(Some(
+                "Paste the setup token from your bank-connection provider.".into(),
+            ));
+            return;
+        }
+        send(typed);
+    };
+    view! {
+        <section class="card" aria-labelledby="connect-title">
+            <h2 id="connect-title">"Connect a bank"</h2>
+            <p class="hint">
+                {format!(
+                    "Tally fetches the last {} days when you connect or backfill, and the last 30 on each sync; your provider keeps {} days.",
+                    found.seed_days, found.lookback_cap_days
+                )}
+            </p>
+            <form on:submit=submit class="inline-form">
+                <label for="setup-token">"Setup token"</label>
+                <textarea id="setup-token" rows="2" autocomplete="off" spellcheck="false"
+                    prop:value=move || token.get()
+                    on:input=move |ev| token.set(event_target_value(&ev))></textarea>
+                <button type="submit" class="button" disabled=move || busy.get()>
+                    {move || if busy.get() { "Connecting…" } else { "Connect" }}
+                </button>
+            </form>
+            {found.demo_bank.then(|| view! {
+                <p>
+                    <button type="button" class="button button--quiet" disabled=move || busy.get()
+                        on:click=move |_| send(crate::contract::bank::DEMO_SETUP_TOKEN.to_owned())>
+                        "Connect the demo bank"
+                    </button>
+                    <span class="hint">" Made-up accounts and transactions, to try bank sync."</span>
+                </p>
+            })}
+        </section>
+    }
+}
+
+/// One connection: its accounts, its last sync, and what can be done.
+#[component]
+fn ConnectionCard(
+    connection: BankConnection,
+    started: Callback<Operation>,
+    error: RwSignal<Option<String>>,
+    refresh: Callback<()>,
+) -> impl IntoView {
+    let id = connection.id;
+    let active = connection.status != ConnectionStatus::Disconnected;
+    let act = move |backfill: bool| {
+        error.set(None);
+        leptos::task::spawn_local(async move {
+            match sync_bank(id, backfill).await.map_err(ApiFailure::from) {
+                Ok(operation) => started.run(operation),
+                Err(failure) => error.set(Some(failure.message())),
+            }
+        });
+    };
+    let disconnect = move |_| {
+        leptos::task::spawn_local(async move {
+            match disconnect_bank(id).await.map_err(ApiFailure::from) {
+                Ok(()) => refresh.run(()),
+                Err(failure) => error.set(Some(failure.message())),
+            }
+        });
+    };
+    let status = match connection.status {
+        ConnectionStatus::Active => "Connected",
+        ConnectionStatus::Error => "Last sync failed",
+        ConnectionStatus::Disconnected => "Disconnected",
+    };
+    view! {
+        <section class="card" data-testid="bank-connection">
+            <h2>{connection.institution.clone()}</h2>
+            <p>
+                <strong>{status}</strong>
+                {connection.last_synced_at.as_deref().map(|at| format!(" · last synced {}", timestamp::minute(at)))}
+            </p>
+            {connection.last_error.clone().map(|message| view! { <p class="field-error">{message}</p> })}
+            <div class="table-wrap">
+                <table class="data-table" data-testid="bank-accounts">
+                    <thead><tr><th>"Account"</th><th>"Balance"</th><th>"Pending"</th><th>"Synced"</th></tr></thead>
+                    <tbody>
+                        {connection.accounts.into_iter().map(|account| {
+                            let account_id = account.id;
+                            let label = format!("Sync {}", account.name);
+                            view! {
+                                <tr>
+                                    <td>{account.name.clone()}</td>
+                                    <td>{account.balance_minor.map(|minor| money(minor, &account.currency))}
+                                        {account.balance_date.as_deref().map(|at| view! { <span class="hint">{format!(" as of {}", timestamp::day(at))}</span> })}</td>
+                                    <td>{money(account.pending_minor, &account.currency)}</td>
+                                    <td><input type="checkbox" aria-label=label prop:checked=account.monitored
+                                        disabled=!active
+                                        on:change=move |ev| {
+                                            let monitored = event_target_checked(&ev);
+                                            leptos::task::spawn_local(async move {
+                                                if let Err(failure) = set_account_monitored(account_id, monitored).await {
+                                                    error.set(Some(ApiFailure::from(failure).message()));
+                                                }
+                                            });
+                                        }/></td>
+                                </tr>
+                            }
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+            {active.then(|| view! {
+                <p>
+                    <button type="button" class="button" on:click=move |_| act(false)>"Sync now"</button>
+                    " "
+                    <button type="button" class="button button--quiet" on:click=move |_| act(true)>"Backfill"</button>
+                    " "
+                    <button type="button" class="button button--quiet" on:click=disconnect>"Disconnect"</button>
+                </p>
+            })}
+        </section>
+    }
+}
+
+/// The latest transactions of every account.
+#[component]
+fn Recent() -> impl IntoView {
+    let page = Resource::new(
+        || (),
+        |()| async {
+            get_bank_transactions(TransactionQuery {
+                page_size: Some(20),
+                ..TransactionQuery::default()
+            })
+            .await
+            .map_err(ApiFailure::from)
+        },
+    );
+    view! {
+        <section class="card" aria-labelledby="recent-title">
+            <h2 id="recent-title">"Latest transactions"</h2>
+            <Suspense fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match page.await {
+                        Err(failure) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
+                        Ok(page) if page.transactions.is_empty() => view! { <p>"No transactions yet."</p> }.into_any(),
+                        Ok(page) => view! {
+                            <div class="table-wrap"><table class="data-table" data-testid="bank-transactions">
+                                <thead><tr><th>"Date"</th><th>"Description"</th><th>"Amount"</th></tr></thead>
+                                <tbody>{page.transactions.into_iter().map(|t| view! {
+                                    <tr>
+                                        <td>{timestamp::day(&t.posted_at).to_owned()}</td>
+                                        <td>{t.description.clone()}{t.pending.then(|| view! { <span class="hint">" (pending)"</span> })}</td>
+                                        <td>{money(t.amount_minor, &t.currency)}</td>
+                                    </tr>
+                                }).collect_view()}</tbody>
+                            </table></div>
+                        }.into_any(),
+                    }
+                })}
+            </Suspense>
+        </section>
+    }
+}
+
+/// `BankSyncPage` as a route whose code is left out of the first download.
+pub struct BankSyncRoute;
+
+#[lazy_route]
+impl LazyRoute for BankSyncRoute {
+    fn data() -> Self {
+        crate::components::layout::page_loading();
+        Self
+    }
+
+    fn view(_this: Self) -> AnyView {
+        view! { <BankSyncPage/> <crate::components::layout::PageLoaded/> }.into_any()
+    }
+}

@@ -1,0 +1,43 @@
+import { expect, test } from "@playwright/test";
+import { hydrated, newUser, openRegistration } from "./support";
+
+// Data → Bank Sync with the built-in demo bank: connect, watch the seed sync
+// finish, see the accounts with their balances and the latest transactions,
+// and sync again without anything appearing twice.
+test("a person connects the demo bank, syncs, and sees accounts and transactions", async ({ browser }) => {
+  await openRegistration(browser);
+  const { context, page } = await newUser(browser, "banker@example.com");
+  await page.goto("/data");
+  await hydrated(page);
+  await page.getByRole("link", { name: "Bank sync" }).click();
+  await expect(page.getByRole("heading", { name: "Bank sync", level: 1 })).toBeVisible();
+  await expect(page.getByText("the last 44 days")).toBeVisible();
+  await expect(page.getByText("keeps 45 days")).toBeVisible();
+
+  await page.getByRole("button", { name: "Connect the demo bank" }).click();
+  const progress = page.getByTestId("bank-sync-progress");
+  await expect(progress).toContainText("Bank sync");
+  await expect(progress).toContainText("new transactions", { timeout: 20_000 });
+
+  const connection = page.getByTestId("bank-connection");
+  await expect(connection).toContainText("Demo Bank (not a real bank)");
+  await expect(connection.getByTestId("bank-accounts")).toContainText("Demo Checking");
+  await expect(connection.getByTestId("bank-accounts")).toContainText("$3,120.55");
+  const transactions = page.getByTestId("bank-transactions");
+  await expect(transactions).toContainText("BLUE BOTTLE COFFEE");
+  await expect(transactions).toContainText("(pending)");
+  const rows = await transactions.locator("tbody tr").count();
+
+  // Sync now: the same history, nothing twice.
+  await page.getByRole("button", { name: "Sync now" }).click();
+  await expect(progress).toContainText("0 new transactions", { timeout: 20_000 });
+  await expect(page.getByTestId("bank-transactions").locator("tbody tr")).toHaveCount(rows);
+
+  // Without JavaScript the page still arrives with the accounts.
+  const noScript = await browser.newContext({ javaScriptEnabled: false, storageState: await context.storageState() });
+  const plain = await noScript.newPage();
+  await plain.goto("/data/bank");
+  await expect(plain.getByTestId("bank-accounts")).toContainText("Demo Credit Card");
+  await noScript.close();
+  await context.close();
+});
