@@ -12,11 +12,13 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use app::contract::bank::{
-    BankConnections, BankSyncStatus, ConnectBank, Connected, ConnectionStatus, SetMonitored,
-    TransactionPage, UpdateBankSync,
+    BankConnections, BankSyncStatus, BankTransaction, ConnectBank, Connected, ConnectionStatus,
+    MatchTransaction, SetMonitored, TransactionPage, UpdateBankSync,
 };
+use app::contract::bills::{BillList, BillRecord, Payment, Payments};
 use app::contract::error::ErrorBody;
 use app::contract::operations::{Operation, WaitOperation};
+use app::domain::bill::BillForm;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -788,4 +790,187 @@ async fn the_demo_bank_connects_without_a_provider_and_its_page_arrives_with_the
         "{html}"
     );
     let _ = app;
+}
+
+async fn bill(browser: &Browser, name: &str, amount_minor: i64, autopay: bool) -> BillRecord {
+    let today = browser.get::<BillList>("/api/bills").await.today;
+    browser
+        .call(
+            Method::POST,
+            "/api/bills",
+            &BillForm {
+                name: name.into(),
+                amount_minor,
+                cadence: "monthly".into(),
+                due_day: 12,
+                anchor_date: today,
+                autopay,
+                ..BillForm::default()
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap()
+}
+
+async fn transaction_named(browser: &Browser, description: &str) -> BankTransaction {
+    all_transactions(browser)
+        .await
+        .transactions
+        .into_iter()
+        .find(|t| t.description == description)
+        .unwrap()
+}
+
+async fn payments_of(browser: &Browser, bill: i64) -> Vec<Payment> {
+    browser
+        .get::<Payments>(&format!("/api/bills/{bill}/payments"))
+        .await
+        .payments
+}
+
+#[tokio::test]
+async fn a_match_by_hand_pays_the_bill_teaches_a_rule_and_the_next_sync_matches_itself() {
+    let fake = Fake::start().await;
+    fake.set(vec![
+        posted("p1", 20, "-84.20", "CITY POWER & LIGHT AUTOPAY"),
+        posted("x1", 3, "-500.00", "ONLINE TRANSFER TO SAVINGS"),
+        posted("f1", 2, "-2.50", "ATM FEE"),
+        posted("s1", 4, "-11.99", "SPOTIFY USA"),
+    ]);
+    let (_app, admin) = with_admin(SETTINGS).await;
+    let power = bill(&admin, "Power", 8_420, true).await;
+    let music = bill(&admin, "Music", 1_199, false).await;
+    let other_music = bill(&admin, "Music (family)", 1_199, false).await;
+    let connected = connect(&admin, &fake.setup_token("match")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    assert!(all_transactions(&admin)
+        .await
+        .transactions
+        .iter()
+        .all(|t| t.bill_id.is_none()));
+
+    // By hand, remembering the payee: the payment is the transaction's,
+    // and the autopay is verified.
+    let charge = transaction_named(&admin, "CITY POWER & LIGHT AUTOPAY").await;
+    let matched: BankTransaction = admin
+        .call(
+            Method::POST,
+            &format!("/api/bank/transactions/{}/match", charge.id),
+            &MatchTransaction {
+                bill_id: power.id,
+                remember: true,
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (matched.bill_id, matched.matched_by.as_deref()),
+        (Some(power.id), Some("manual"))
+    );
+    let paid = payments_of(&admin, power.id).await;
+    assert_eq!(paid.len(), 1);
+    assert_eq!(
+        (paid[0].amount_minor, paid[0].method.as_str()),
+        (8_420, "bank")
+    );
+    assert_eq!(paid[0].paid_on.to_string(), charge.posted_at[..10]);
+    let record: BillRecord = admin.get(&format!("/api/bills/{}", power.id)).await;
+    assert!(record.autopay_verified_at.is_some());
+
+    // Next month's charge (a new description suffix, same payee) matches
+    // itself on the next sync.
+    fake.set(vec![
+        posted("p1", 20, "-84.20", "CITY POWER & LIGHT AUTOPAY"),
+        posted("p2", 0, "-86.10", "CITY POWER & LIGHT AUTOPAY 0412"),
+    ]);
+    let done = sync(&admin, connected.connection.id, "sync").await;
+    assert_eq!(done.response.unwrap()["transactionsMatched"], "1");
+    let second = transaction_named(&admin, "CITY POWER & LIGHT AUTOPAY 0412").await;
+    assert_eq!(
+        (second.bill_id, second.matched_by.as_deref()),
+        (Some(power.id), Some("auto"))
+    );
+    assert_eq!(payments_of(&admin, power.id).await.len(), 2);
+
+    // Undone: the payment goes with it.
+    let undone: BankTransaction = admin
+        .call(
+            Method::POST,
+            &format!("/api/bank/transactions/{}/unmatch", second.id),
+            &json!({}),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(undone.bill_id.is_none());
+    assert_eq!(payments_of(&admin, power.id).await.len(), 1);
+
+    // Never a bill: a transfer; a generic payee is no rule; a payee with
+    // rules for two bills is not matched automatically.
+    let transfer = transaction_named(&admin, "ONLINE TRANSFER TO SAVINGS").await;
+    let (status, error) = admin
+        .call::<_, BankTransaction>(
+            Method::POST,
+            &format!("/api/bank/transactions/{}/match", transfer.id),
+            &MatchTransaction {
+                bill_id: power.id,
+                remember: false,
+            },
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(status, 400, "{error:?}");
+    let fee = transaction_named(&admin, "ATM FEE").await;
+    let (status, error) = admin
+        .call::<_, BankTransaction>(
+            Method::POST,
+            &format!("/api/bank/transactions/{}/match", fee.id),
+            &MatchTransaction {
+                bill_id: power.id,
+                remember: true,
+            },
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (status, error.field_violations()[0].field.as_str()),
+        (400, "remember")
+    );
+    assert!(
+        payments_of(&admin, power.id).await.len() == 1,
+        "nothing recorded"
+    );
+    let spotify = transaction_named(&admin, "SPOTIFY USA").await;
+    for target in [music.id, other_music.id] {
+        admin
+            .call::<_, BankTransaction>(
+                Method::POST,
+                &format!("/api/bank/transactions/{}/match", spotify.id),
+                &MatchTransaction {
+                    bill_id: target,
+                    remember: true,
+                },
+            )
+            .await
+            .unwrap();
+        admin
+            .call::<_, BankTransaction>(
+                Method::POST,
+                &format!("/api/bank/transactions/{}/unmatch", spotify.id),
+                &json!({}),
+            )
+            .await
+            .unwrap();
+    }
+    fake.set(vec![posted("s2", 0, "-11.99", "SPOTIFY USA")]);
+    let done = sync(&admin, connected.connection.id, "sync").await;
+    assert!(done.response.unwrap().get("transactionsMatched").is_none());
+    let page = all_transactions(&admin).await;
+    assert!(page
+        .transactions
+        .iter()
+        .filter(|t| t.description == "SPOTIFY USA")
+        .all(|t| t.bill_id.is_none()));
 }

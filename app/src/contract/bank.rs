@@ -145,6 +145,8 @@ pub struct BankTransaction {
     pub pending: bool,
     /// The bill it is matched to.
     pub bill_id: Option<i64>,
+    /// `auto` (by a merchant rule) or `manual`, once matched.
+    pub matched_by: Option<String>,
     pub ignored: bool,
 }
 
@@ -228,4 +230,15 @@ pub struct UpdateBankSync {
     pub enabled: bool,
     /// 1 to 168 hours.
     pub interval_hours: u32,
+}
+
+/// `POST /api/bank/transactions/{id}/match`: the bill a transaction paid;
+/// `remember` teaches a merchant rule, so the next one matches itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MatchTransaction {
+    pub bill_id: i64,
+    #[serde(default)]
+    pub remember: bool,
 }

@@ -3,12 +3,12 @@
 //! onto `app::ssr::bank`; the pages use server functions over the same.
 
 use app::contract::bank::{
-    BankAccount, BankConnections, BankSyncStatus, ConnectBank, Connected, SetMonitored,
-    TransactionPage, TransactionQuery, UpdateBankSync,
+    BankAccount, BankConnections, BankSyncStatus, BankTransaction, ConnectBank, Connected,
+    MatchTransaction, SetMonitored, TransactionPage, TransactionQuery, UpdateBankSync,
 };
 use app::contract::operations::Operation;
 use app::domain::bank::sync_window::{SyncReason, LOOKBACK_CAP_DAYS, SEED_DAYS};
-use app::ssr::bank::{connections, service, store, transactions};
+use app::ssr::bank::{connections, matching, service, store, transactions};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
@@ -228,4 +228,81 @@ pub async fn admin_run(
     state.bank.require_enabled(&state.pool).await?;
     state.bank.worker.run_now();
     Ok((StatusCode::ACCEPTED, Json(service::status(&state).await?)))
+}
+
+/// Matches a transaction to a bill by hand: the payment is recorded (or a
+/// payment already made by hand is linked); `remember` teaches a rule.
+#[utoipa::path(
+    post,
+    path = "/api/bank/transactions/{id}/match",
+    tag = "bank",
+    params(("id" = i64, Path, description = "The transaction's id")),
+    request_body = MatchTransaction,
+    responses((status = 200, body = BankTransaction)),
+)]
+pub async fn match_transaction(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(body): ApiJson<MatchTransaction>,
+) -> Result<Json<BankTransaction>, ApiError> {
+    state.bank.require_enabled(&state.pool).await?;
+    Ok(Json(
+        matching::match_by_hand(&state.pool, current.user.id, id, body).await?,
+    ))
+}
+
+/// Undoes a match and the payment it recorded.
+#[utoipa::path(
+    post,
+    path = "/api/bank/transactions/{id}/unmatch",
+    tag = "bank",
+    params(("id" = i64, Path, description = "The transaction's id")),
+    responses((status = 200, body = BankTransaction)),
+)]
+pub async fn unmatch_transaction(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<Json<BankTransaction>, ApiError> {
+    state.bank.require_enabled(&state.pool).await?;
+    Ok(Json(
+        matching::unmatch(&state.pool, current.user.id, id).await?,
+    ))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/bank/transactions/{id}/ignore",
+    tag = "bank",
+    params(("id" = i64, Path, description = "The transaction's id")),
+    responses((status = 200, body = BankTransaction)),
+)]
+pub async fn ignore_transaction(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<Json<BankTransaction>, ApiError> {
+    state.bank.require_enabled(&state.pool).await?;
+    Ok(Json(
+        matching::set_ignored(&state.pool, current.user.id, id, true).await?,
+    ))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/bank/transactions/{id}/unignore",
+    tag = "bank",
+    params(("id" = i64, Path, description = "The transaction's id")),
+    responses((status = 200, body = BankTransaction)),
+)]
+pub async fn unignore_transaction(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<Json<BankTransaction>, ApiError> {
+    state.bank.require_enabled(&state.pool).await?;
+    Ok(Json(
+        matching::set_ignored(&state.pool, current.user.id, id, false).await?,
+    ))
 }

@@ -174,6 +174,26 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             get(bank::list_transactions),
         ),
         route(
+            "/api/bank/transactions/{id}/match",
+            &["POST"],
+            post(bank::match_transaction),
+        ),
+        route(
+            "/api/bank/transactions/{id}/unmatch",
+            &["POST"],
+            post(bank::unmatch_transaction),
+        ),
+        route(
+            "/api/bank/transactions/{id}/ignore",
+            &["POST"],
+            post(bank::ignore_transaction),
+        ),
+        route(
+            "/api/bank/transactions/{id}/unignore",
+            &["POST"],
+            post(bank::unignore_transaction),
+        ),
+        route(
             "/api/admin/bank-sync",
             &["GET", "PUT"],
             get(bank::admin_status).put(bank::admin_update),

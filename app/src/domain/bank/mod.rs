@@ -2,5 +2,6 @@
 //! asks for, and the stable identity of a transaction across reconnects.
 
 pub mod fingerprint;
+pub mod merchant;
 pub mod provider_amount;
 pub mod sync_window;

@@ -7,6 +7,7 @@
 
 pub mod connections;
 pub mod demo;
+pub mod matching;
 pub mod service;
 pub mod simplefin;
 pub mod store;

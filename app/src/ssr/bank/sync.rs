@@ -5,7 +5,8 @@
 //! replaced by the ones the provider lists now. Everything is read and
 //! checked before anything is written, so a provider failure or an answer
 //! Tally cannot read changes no data; the failure is recorded on the
-//! connection (`status = 'error'`, `last_error`) for the user to see.
+//! connection (`status = 'error'`, `last_error`) for the user to see. Once
+//! written, the user's merchant rules match what they can (`matching`).
 
 use std::sync::Arc;
 
@@ -42,6 +43,8 @@ pub struct SyncReport {
     pub accounts: Vec<AccountSynced>,
     /// What the provider said beside the data (a bank needing attention).
     pub messages: Vec<String>,
+    /// Transactions matched to bills by the user's merchant rules.
+    pub matched: u32,
 }
 
 /// A transaction read and checked, ready to store.
@@ -210,6 +213,7 @@ pub async fn run(
         window: Some((window.start, window.end)),
         accounts: Vec::new(),
         messages,
+        matched: 0,
     };
     let total = accounts.len();
     let institution = accounts
@@ -232,6 +236,15 @@ pub async fn run(
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
+    // Matching is part of the sync, so a manual and an automatic sync end
+    // the same; a failure here leaves the synced data in place.
+    report.matched = match super::matching::auto_match(pool, user_id).await {
+        Ok(matched) => matched,
+        Err(error) => {
+            tracing::error!(%error, connection = connection_id, "automatic matching failed");
+            0
+        }
+    };
     Ok(report)
 }
 

@@ -66,7 +66,7 @@ pub async fn page(
     let mut sql: QueryBuilder<Sqlite> = QueryBuilder::new(
         "SELECT t.id, t.account_id, t.posted_at, t.amount_cents AS amount_minor, a.currency,
                 t.description, t.payee, t.memo, t.pending = 1 AS pending, t.bill_id,
-                t.ignored_at IS NOT NULL AS ignored
+                t.matched_by, t.ignored_at IS NOT NULL AS ignored
          FROM transactions t JOIN bank_accounts a ON a.id = t.account_id
          WHERE t.user_id = ",
     );

@@ -142,6 +142,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.05_bank_sync.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 6),
+            description: "bank matching: how a transaction was matched; merchant rules",
+            sql: sql!("v1.06_bank_matching.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.06_bank_matching.down.sql")),
+        },
     ]
 }
 

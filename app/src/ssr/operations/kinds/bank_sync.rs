@@ -136,6 +136,7 @@ pub async fn run(
         .flat_map(|report| &report.accounts)
         .map(|account| account.added)
         .sum();
+    let matched: i64 = reports.iter().map(|report| i64::from(report.matched)).sum();
     let messages: Vec<Value> = reports
         .iter()
         .flat_map(|report| report.messages.iter().cloned())
@@ -153,6 +154,7 @@ pub async fn run(
     Ok(Fields::new()
         .message("accounts", Value::Array(done_accounts))
         .int64("transactionsAdded", added)
+        .int64("transactionsMatched", matched)
         .message("providerMessages", Value::Array(messages))
         .message("failedConnections", Value::Array(failed))
         .build())

@@ -1,0 +1,292 @@
+//! Matching bank transactions to bills. A match records the payment (method
+//! `bank`, the transaction's date and amount) through the same
+//! `record_payment` as a payment made by hand, so a debt's interest is
+//! handled exactly alike, and links it to the transaction; a payment
+//! already recorded by hand for that bill within a few days is linked
+//! instead of paid twice. Matching an autopay bill verifies its autopay.
+//! Unmatching undoes the payment (the bill and its interest restored).
+//!
+//! Automatic matching, which every sync runs (`sync::run`), uses only the
+//! merchant rules the user confirmed, and applies a rule only when it names
+//! exactly one bill. Transfers, card payments, refunds and money in are
+//! never matched.
+
+use sqlx::SqlitePool;
+
+use super::BankError;
+use crate::contract::bank::{BankTransaction, MatchTransaction};
+use crate::domain::bank::merchant;
+use crate::domain::date::Date;
+use crate::ssr::api_error::ApiError;
+use crate::ssr::bills::{self as payments, NewPayment};
+
+/// How far a payment made by hand may be from the transaction's date and
+/// still be the same payment.
+const SAME_PAYMENT_DAYS: i64 = 5;
+/// Transactions older than this are left alone by automatic matching.
+const AUTO_MATCH_DAYS: i64 = 45;
+
+#[derive(sqlx::FromRow)]
+struct Candidate {
+    id: i64,
+    posted_at: String,
+    amount_cents: i64,
+    description: String,
+    pending: bool,
+    bill_id: Option<i64>,
+}
+
+async fn candidate(pool: &SqlitePool, user_id: i64, id: i64) -> Result<Candidate, BankError> {
+    sqlx::query_as(
+        "SELECT id, posted_at, amount_cents, description, pending = 1 AS pending, bill_id
+         FROM transactions WHERE id = ? AND user_id = ?",
+    )
+    .bind(id)
+    .bind(user_id)
+    .fetch_optional(pool)
+    .await?
+    .ok_or_else(|| BankError::NotFound(format!("no transaction {id}")))
+}
+
+/// One transaction as the contract shows it.
+pub async fn transaction(
+    pool: &SqlitePool,
+    user_id: i64,
+    id: i64,
+) -> Result<BankTransaction, BankError> {
+    sqlx::query_as(
+        "SELECT t.id, t.account_id, t.posted_at, t.amount_cents AS amount_minor, a.currency,
+                t.description, t.payee, t.memo, t.pending = 1 AS pending, t.bill_id,
+                t.matched_by, t.ignored_at IS NOT NULL AS ignored
+         FROM transactions t JOIN bank_accounts a ON a.id = t.account_id
+         WHERE t.id = ? AND t.user_id = ?",
+    )
+    .bind(id)
+    .bind(user_id)
+    .fetch_optional(pool)
+    .await?
+    .ok_or_else(|| BankError::NotFound(format!("no transaction {id}")))
+}
+
+/// Matches a transaction to one of the user's bills by hand; `remember`
+/// teaches the merchant rule (refused for a payee too short or generic).
+pub async fn match_by_hand(
+    pool: &SqlitePool,
+    user_id: i64,
+    id: i64,
+    request: MatchTransaction,
+) -> Result<BankTransaction, ApiError> {
+    let found = candidate(pool, user_id, id).await?;
+    if found.pending {
+        return Err(ApiError::invalid(
+            "transactionId: a pending transaction can be matched once it has posted",
+        ));
+    }
+    if found.bill_id.is_some() {
+        return Err(ApiError::invalid(
+            "transactionId: this transaction is already matched; unmatch it first",
+        ));
+    }
+    if merchant::never_a_bill(&found.description, found.amount_cents) {
+        return Err(ApiError::invalid(
+            "transactionId: money in, transfers, card payments and refunds are never a bill's payment",
+        ));
+    }
+    let key = merchant::normalize(&found.description);
+    if request.remember {
+        if let Some(problem) = merchant::rule_problem(&key) {
+            return Err(ApiError::invalid(&format!("remember: {problem}")));
+        }
+    }
+    link(pool, user_id, &found, request.bill_id, "manual").await?;
+    if request.remember {
+        sqlx::query(
+            "INSERT INTO merchant_rules (user_id, bill_id, merchant) VALUES (?, ?, ?)
+             ON CONFLICT (user_id, merchant, bill_id) DO NOTHING",
+        )
+        .bind(user_id)
+        .bind(request.bill_id)
+        .bind(&key)
+        .execute(pool)
+        .await?;
+    }
+    Ok(transaction(pool, user_id, id).await?)
+}
+
+/// Records (or finds) the bill's payment for the transaction and links them.
+async fn link(
+    pool: &SqlitePool,
+    user_id: i64,
+    found: &Candidate,
+    bill_id: i64,
+    by: &str,
+) -> Result<(), ApiError> {
+    let day = found.posted_at.get(..10).unwrap_or_default();
+    let paid_on = Date::parse(day)
+        .map_err(|_| ApiError::Internal(format!("transaction {} has date {day:?}", found.id)))?;
+    let by_hand: Option<i64> = sqlx::query_scalar(
+        "SELECT id FROM payments
+         WHERE bill_id = ? AND user_id = ? AND transaction_id IS NULL AND kind = 'payment'
+           AND abs(julianday(paid_on) - julianday(?)) <= ?
+         ORDER BY abs(julianday(paid_on) - julianday(?)) LIMIT 1",
+    )
+    .bind(bill_id)
+    .bind(user_id)
+    .bind(day)
+    .bind(SAME_PAYMENT_DAYS)
+    .bind(day)
+    .fetch_optional(pool)
+    .await?;
+    let payment_id = match by_hand {
+        Some(id) => id,
+        None => {
+            payments::record_payment(
+                pool,
+                user_id,
+                bill_id,
+                &NewPayment {
+                    amount_minor: -found.amount_cents,
+                    paid_on,
+                    method: "bank".into(),
+                },
+            )
+            .await?
+            .id
+        }
+    };
+    let mut tx = pool.begin().await?;
+    sqlx::query("UPDATE payments SET transaction_id = ? WHERE id = ?")
+        .bind(found.id)
+        .bind(payment_id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(
+        "UPDATE transactions SET bill_id = ?, matched_by = ?,
+             matched_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ?",
+    )
+    .bind(bill_id)
+    .bind(by)
+    .bind(found.id)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "UPDATE bills SET autopay_verified_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ? AND autopay = 1",
+    )
+    .bind(bill_id)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Undoes a match: the payment it recorded is undone (a debt's balance and
+/// interest restored); one the user had recorded by hand stays, unlinked.
+/// Automatic matching leaves the transaction alone from then on.
+pub async fn unmatch(
+    pool: &SqlitePool,
+    user_id: i64,
+    id: i64,
+) -> Result<BankTransaction, ApiError> {
+    let found = candidate(pool, user_id, id).await?;
+    if found.bill_id.is_none() {
+        return Err(ApiError::invalid(
+            "transactionId: this transaction is not matched",
+        ));
+    }
+    let payment: Option<(i64, String)> =
+        sqlx::query_as("SELECT id, method FROM payments WHERE transaction_id = ? AND user_id = ?")
+            .bind(id)
+            .bind(user_id)
+            .fetch_optional(pool)
+            .await?;
+    match payment {
+        Some((payment_id, method)) if method == "bank" => {
+            payments::undo_payment(pool, user_id, payment_id).await?;
+        }
+        Some((payment_id, _)) => {
+            sqlx::query("UPDATE payments SET transaction_id = NULL WHERE id = ?")
+                .bind(payment_id)
+                .execute(pool)
+                .await?;
+        }
+        None => {}
+    }
+    sqlx::query(
+        "UPDATE transactions SET bill_id = NULL, matched_by = NULL, matched_at = NULL,
+             unmatched_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ? AND user_id = ?",
+    )
+    .bind(id)
+    .bind(user_id)
+    .execute(pool)
+    .await?;
+    Ok(transaction(pool, user_id, id).await?)
+}
+
+/// Ignores a transaction (or stops ignoring it): automatic matching and
+/// suggestions leave it alone.
+pub async fn set_ignored(
+    pool: &SqlitePool,
+    user_id: i64,
+    id: i64,
+    ignored: bool,
+) -> Result<BankTransaction, BankError> {
+    candidate(pool, user_id, id).await?;
+    sqlx::query(
+        "UPDATE transactions SET ignored_at = CASE WHEN ? THEN
+             coalesce(ignored_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) ELSE NULL END
+         WHERE id = ? AND user_id = ?",
+    )
+    .bind(ignored)
+    .bind(id)
+    .bind(user_id)
+    .execute(pool)
+    .await?;
+    transaction(pool, user_id, id).await
+}
+
+/// Matches the user's recent unmatched debits through their merchant
+/// rules; a payee whose rules name more than one bill is left for the user.
+/// Returns how many were matched.
+pub async fn auto_match(pool: &SqlitePool, user_id: i64) -> Result<u32, ApiError> {
+    let candidates: Vec<Candidate> = sqlx::query_as(&format!(
+        "SELECT t.id, t.posted_at, t.amount_cents, t.description, t.pending = 1 AS pending,
+                t.bill_id
+         FROM transactions t JOIN bank_accounts a ON a.id = t.account_id
+         WHERE t.user_id = ? AND t.bill_id IS NULL AND t.pending = 0 AND t.ignored_at IS NULL
+           AND t.unmatched_at IS NULL AND t.amount_cents < 0 AND a.monitored = 1
+           AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-{AUTO_MATCH_DAYS} days')
+         ORDER BY t.posted_at, t.id"
+    ))
+    .bind(user_id)
+    .fetch_all(pool)
+    .await?;
+    let mut matched = 0;
+    for found in candidates {
+        if merchant::never_a_bill(&found.description, found.amount_cents) {
+            continue;
+        }
+        let key = merchant::normalize(&found.description);
+        let bills: Vec<i64> = sqlx::query_scalar(
+            "SELECT DISTINCT r.bill_id FROM merchant_rules r JOIN bills b ON b.id = r.bill_id
+             WHERE r.user_id = ? AND r.merchant = ? AND b.active = 1",
+        )
+        .bind(user_id)
+        .bind(&key)
+        .fetch_all(pool)
+        .await?;
+        if let [bill_id] = bills.as_slice() {
+            match link(pool, user_id, &found, *bill_id, "auto").await {
+                Ok(()) => matched += 1,
+                // A payment the bill refuses (more than a debt's balance):
+                // left for the user to look at.
+                Err(error) => {
+                    tracing::info!(transaction = found.id, %error, "automatic match skipped");
+                }
+            }
+        }
+    }
+    Ok(matched)
+}
