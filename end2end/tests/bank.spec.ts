@@ -1,9 +1,11 @@
 import { expect, test } from "@playwright/test";
-import { hydrated, newUser, openRegistration } from "./support";
+import { csrf, hydrated, newUser, openRegistration } from "./support";
 
 // Data → Bank Sync with the built-in demo bank: connect, watch the seed sync
 // finish, see the accounts with their balances and the latest transactions,
-// and sync again without anything appearing twice.
+// sync again without anything appearing twice, then match the power
+// company's debit to the autopay bill: the bill is paid and its autopay
+// verified.
 test("a person connects the demo bank, syncs, and sees accounts and transactions", async ({ browser }) => {
   await openRegistration(browser);
   const { context, page } = await newUser(browser, "banker@example.com");
@@ -32,6 +34,22 @@ test("a person connects the demo bank, syncs, and sees accounts and transactions
   await page.getByRole("button", { name: "Sync now" }).click();
   await expect(progress).toContainText("0 new transactions", { timeout: 20_000 });
   await expect(page.getByTestId("bank-transactions").locator("tbody tr")).toHaveCount(rows);
+
+  // Match the power company's debit to the autopay bill.
+  const added = await context.request.post("/api/bills", {
+    headers: { "x-csrf-token": await csrf(context) },
+    data: { name: "Power", amountMinor: 8420, cadence: "monthly", dueDay: 12, anchorDate: "2026-01-12", autopay: true },
+  });
+  expect(added.status(), await added.text()).toBe(201);
+  const power = await added.json();
+  await page.reload();
+  await hydrated(page);
+  const row = page.getByTestId("bank-transactions").locator("tr", { hasText: "CITY POWER & LIGHT AUTOPAY" }).first();
+  await row.getByRole("button", { name: "Match" }).click();
+  await expect(row).toContainText("Power");
+  await expect(row.getByRole("button", { name: "Unmatch" })).toBeVisible();
+  await page.goto(`/bills/${power.id}`);
+  await expect(page.getByTestId("bill-facts")).toContainText("on, verified");
 
   // Without JavaScript the page still arrives with the accounts.
   const noScript = await browser.newContext({ javaScriptEnabled: false, storageState: await context.storageState() });

@@ -8,7 +8,8 @@ use leptos::server_fn::codec::{GetUrl, Json};
 
 use super::CsrfClient;
 use crate::contract::bank::{
-    BankAccount, BankConnections, ConnectBank, Connected, TransactionPage, TransactionQuery,
+    BankAccount, BankConnections, BankTransaction, ConnectBank, Connected, MatchTransaction,
+    TransactionPage, TransactionQuery,
 };
 use crate::contract::error::ErrorBody;
 use crate::contract::operations::Operation;
@@ -117,4 +118,35 @@ pub async fn get_bank_transactions(query: TransactionQuery) -> Result<Transactio
             .await
             .map_err(ApiError::from)?,
     )
+}
+
+/// Matches a transaction to a bill (the payment is recorded); `remember`
+/// teaches the payee.
+#[server(prefix = "/api/fn", endpoint = "bank/match", input = Json, client = CsrfClient)]
+pub async fn link_transaction_to_bill(
+    id: i64,
+    request: MatchTransaction,
+) -> Result<BankTransaction, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    me.services
+        .bank
+        .require_enabled(me.pool())
+        .await
+        .map_err(ApiError::from)?;
+    Ok(
+        crate::ssr::bank::matching::match_by_hand(me.pool(), me.current.user.id, id, request)
+            .await?,
+    )
+}
+
+/// Undoes a match and the payment it recorded.
+#[server(prefix = "/api/fn", endpoint = "bank/unmatch", input = Json, client = CsrfClient)]
+pub async fn unlink_transaction(id: i64) -> Result<BankTransaction, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    me.services
+        .bank
+        .require_enabled(me.pool())
+        .await
+        .map_err(ApiError::from)?;
+    Ok(crate::ssr::bank::matching::unmatch(me.pool(), me.current.user.id, id).await?)
 }

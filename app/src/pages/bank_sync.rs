@@ -12,13 +12,16 @@ use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::bank::{
     add_bank_connection, disconnect_bank, get_bank_connections, get_bank_transactions,
-    set_account_monitored, sync_bank,
+    link_transaction_to_bill, set_account_monitored, sync_bank, unlink_transaction,
 };
+use crate::api::bills::get_bills;
 use crate::api::ApiFailure;
 use crate::components::live_operation::{follow, OperationProgressBar};
 use crate::contract::bank::{
-    BankConnection, BankConnections, ConnectBank, ConnectionStatus, TransactionQuery,
+    BankConnection, BankConnections, BankTransaction, ConnectBank, ConnectionStatus,
+    MatchTransaction, TransactionQuery,
 };
+use crate::contract::bills::BillRecord;
 use crate::domain::money::{Currency, Locale, Money};
 use crate::domain::operation::{Operation, State};
 use crate::domain::timestamp;
@@ -244,37 +247,47 @@ fn ConnectionCard(
     }
 }
 
-/// The latest transactions of every account.
+/// The latest transactions of every account; a debit can be matched to one
+/// of the user's bills here (recording its payment), or unmatched.
 #[component]
 fn Recent() -> impl IntoView {
     let page = Resource::new(
         || (),
         |()| async {
-            get_bank_transactions(TransactionQuery {
-                page_size: Some(20),
+            let transactions = get_bank_transactions(TransactionQuery {
+                page_size: Some(50),
                 ..TransactionQuery::default()
             })
             .await
-            .map_err(ApiFailure::from)
+            .map_err(ApiFailure::from)?;
+            let bills = get_bills().await.map_err(ApiFailure::from)?.bills;
+            Ok::<_, ApiFailure>((transactions, bills))
         },
     );
+    let error = RwSignal::new(None::<String>);
     view! {
         <section class="card" aria-labelledby="recent-title">
             <h2 id="recent-title">"Latest transactions"</h2>
+            <p class="field-error" role="alert">{move || error.get()}</p>
             <Suspense fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
                 {move || Suspend::new(async move {
                     match page.await {
                         Err(failure) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
-                        Ok(page) if page.transactions.is_empty() => view! { <p>"No transactions yet."</p> }.into_any(),
-                        Ok(page) => view! {
+                        Ok((found, _)) if found.transactions.is_empty() => view! { <p>"No transactions yet."</p> }.into_any(),
+                        Ok((found, bills)) => view! {
                             <div class="table-wrap"><table class="data-table" data-testid="bank-transactions">
-                                <thead><tr><th>"Date"</th><th>"Description"</th><th>"Amount"</th></tr></thead>
-                                <tbody>{page.transactions.into_iter().map(|t| view! {
-                                    <tr>
-                                        <td>{timestamp::day(&t.posted_at).to_owned()}</td>
-                                        <td>{t.description.clone()}{t.pending.then(|| view! { <span class="hint">" (pending)"</span> })}</td>
-                                        <td>{money(t.amount_minor, &t.currency)}</td>
-                                    </tr>
+                                <thead><tr><th>"Date"</th><th>"Description"</th><th>"Amount"</th><th>"Bill"</th></tr></thead>
+                                <tbody>{found.transactions.into_iter().map(|t| {
+                                    let bill_name = t.bill_id.and_then(|id| bills.iter().find(|b| b.id == id).map(|b| b.name.clone()));
+                                    view! {
+                                        <tr>
+                                            <td>{timestamp::day(&t.posted_at).to_owned()}</td>
+                                            <td>{t.description.clone()}{t.pending.then(|| view! { <span class="hint">" (pending)"</span> })}</td>
+                                            <td>{money(t.amount_minor, &t.currency)}</td>
+                                            <td><MatchCell transaction=t bill_name bills=bills.clone() error
+                                                changed=Callback::new(move |()| page.refetch())/></td>
+                                        </tr>
+                                    }
                                 }).collect_view()}</tbody>
                             </table></div>
                         }.into_any(),
@@ -283,6 +296,81 @@ fn Recent() -> impl IntoView {
             </Suspense>
         </section>
     }
+}
+
+/// A transaction's bill: its name and "Unmatch" once matched, otherwise a
+/// bill to choose, whether to remember the payee, and "Match".
+#[component]
+fn MatchCell(
+    transaction: BankTransaction,
+    bill_name: Option<String>,
+    bills: Vec<BillRecord>,
+    error: RwSignal<Option<String>>,
+    changed: Callback<()>,
+) -> impl IntoView {
+    let id = transaction.id;
+    if let Some(name) = bill_name {
+        let how = if transaction.matched_by.as_deref() == Some("auto") {
+            " (matched automatically)"
+        } else {
+            ""
+        };
+        let unmatch = move |_| {
+            leptos::task::spawn_local(async move {
+                match unlink_transaction(id).await {
+                    Ok(_) => changed.run(()),
+                    Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
+                }
+            });
+        };
+        return view! {
+            <span>{name}{how}</span>
+            " "
+            <button type="button" class="button button--quiet" on:click=unmatch>"Unmatch"</button>
+        }
+        .into_any();
+    }
+    if transaction.pending || transaction.amount_minor >= 0 || bills.is_empty() {
+        return ().into_any();
+    }
+    let chosen = RwSignal::new(bills.first().map(|bill| bill.id).unwrap_or_default());
+    let remember = RwSignal::new(true);
+    let select_label = format!("Bill paid by {}", transaction.description);
+    let remember_label = format!(
+        "Match {} automatically from now on",
+        transaction.description
+    );
+    let go = move |_| {
+        let request = MatchTransaction {
+            bill_id: chosen.get_untracked(),
+            remember: remember.get_untracked(),
+        };
+        leptos::task::spawn_local(async move {
+            match link_transaction_to_bill(id, request).await {
+                Ok(_) => {
+                    error.set(None);
+                    changed.run(());
+                }
+                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
+            }
+        });
+    };
+    view! {
+        <select aria-label=select_label on:change=move |ev| {
+            if let Ok(bill) = event_target_value(&ev).parse() {
+                chosen.set(bill);
+            }
+        }>
+            {bills.into_iter().map(|bill| view! { <option value=bill.id.to_string()>{bill.name}</option> }).collect_view()}
+        </select>
+        <label class="hint">
+            <input type="checkbox" aria-label=remember_label prop:checked=move || remember.get()
+                on:change=move |ev| remember.set(event_target_checked(&ev))/>
+            " remember"
+        </label>
+        <button type="button" class="button button--quiet" on:click=go>"Match"</button>
+    }
+    .into_any()
 }
 
 /// `BankSyncPage` as a route whose code is left out of the first download.
