@@ -10,7 +10,7 @@ mod support;
 
 use app::contract::account::{PrivacySettings, UpdateProfile};
 use app::contract::admin::{Invite, Invited, RegistrationSetting};
-use app::contract::bank::{ConnectBank, SetMonitored};
+use app::contract::bank::{ConnectBank, MatchTransaction, SetMonitored};
 use app::contract::bills::{BillRecord, Payment, RecordPayment};
 use app::contract::operations::{Operation, WaitOperation};
 use app::contract::tokens::{CreateToken, CreatedToken};
@@ -98,6 +98,10 @@ fn body_for(path: &str, alice_email: &str) -> Value {
             })
         }
         "/api/bank/accounts/{id}" => to_json(&SetMonitored { monitored: false }),
+        "/api/bank/transactions/{id}/match" => to_json(&MatchTransaction {
+            bill_id: 1,
+            remember: true,
+        }),
         "/api/tokens" => to_json(&CreateToken {
             name: "bob's token".into(),
             expires_in_days: None,
