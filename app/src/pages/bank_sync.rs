@@ -251,7 +251,9 @@ fn ConnectionCard(
 /// of the user's bills here (recording its payment), or unmatched.
 #[component]
 fn Recent() -> impl IntoView {
-    let page = Resource::new(
+    // Blocking: the rows (and their Match buttons) arrive and hydrate with
+    // the page, so a click right after loading is never lost.
+    let page = Resource::new_blocking(
         || (),
         |()| async {
             let transactions = get_bank_transactions(TransactionQuery {
@@ -265,6 +267,10 @@ fn Recent() -> impl IntoView {
         },
     );
     let error = RwSignal::new(None::<String>);
+    // Set once this part is live in the browser (effects run only there):
+    // the rows' buttons answer clicks from then on, which tests wait for.
+    let live = RwSignal::new(false);
+    Effect::new(move || live.set(true));
     view! {
         <section class="card" aria-labelledby="recent-title">
             <h2 id="recent-title">"Latest transactions"</h2>
@@ -275,7 +281,8 @@ fn Recent() -> impl IntoView {
                         Err(failure) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
                         Ok((found, _)) if found.transactions.is_empty() => view! { <p>"No transactions yet."</p> }.into_any(),
                         Ok((found, bills)) => view! {
-                            <div class="table-wrap"><table class="data-table" data-testid="bank-transactions">
+                            <div class="table-wrap"><table class="data-table" data-testid="bank-transactions"
+                                data-live=move || live.get().then_some("true")>
                                 <thead><tr><th>"Date"</th><th>"Description"</th><th>"Amount"</th><th>"Bill"</th></tr></thead>
                                 <tbody>{found.transactions.into_iter().map(|t| {
                                     let bill_name = t.bill_id.and_then(|id| bills.iter().find(|b| b.id == id).map(|b| b.name.clone()));
