@@ -19,7 +19,7 @@ use crate::api::ApiFailure;
 use crate::components::live_operation::{follow, OperationProgressBar};
 use crate::contract::bank::{
     BankConnection, BankConnections, BankTransaction, ConnectBank, ConnectionStatus,
-    MatchTransaction, TransactionQuery,
+    MatchTransaction, TransactionPage, TransactionQuery,
 };
 use crate::contract::bills::BillRecord;
 use crate::domain::money::{Currency, Locale, Money};
@@ -33,9 +33,22 @@ fn money(minor: i64, currency: &str) -> String {
 
 #[component]
 pub fn BankSyncPage() -> impl IntoView {
+    // One blocking resource for everything the page shows, so it all
+    // arrives and hydrates with the page (a second resource nested in this
+    // one's Transition did not always hydrate, and its buttons stayed dead).
     let connections = Resource::new_blocking(
         || (),
-        |()| async { get_bank_connections().await.map_err(ApiFailure::from) },
+        |()| async {
+            let found = get_bank_connections().await.map_err(ApiFailure::from)?;
+            let transactions = get_bank_transactions(TransactionQuery {
+                page_size: Some(50),
+                ..TransactionQuery::default()
+            })
+            .await
+            .map_err(ApiFailure::from)?;
+            let bills = get_bills().await.map_err(ApiFailure::from)?.bills;
+            Ok::<_, ApiFailure>((found, transactions, bills))
+        },
     );
     // The sync (or seed) being followed; the lists load again when it ends.
     let running = RwSignal::new(None::<Operation>);
@@ -58,13 +71,13 @@ pub fn BankSyncPage() -> impl IntoView {
                         <A href="/admin">"Admin → Bank Sync"</A> "."</p>
                     }.into_any(),
                     Err(failure) => view! { <p class="field-error" role="alert">{failure.message()}</p> }.into_any(),
-                    Ok(found) => view! {
+                    Ok((found, transactions, bills)) => view! {
                         <Connect found=found.clone() started=Callback::new(started) error/>
                         {found.connections.into_iter().map(|connection| view! {
                             <ConnectionCard connection started=Callback::new(started) error
                                 refresh=Callback::new(move |()| connections.refetch())/>
                         }).collect_view()}
-                        <Recent/>
+                        <Recent transactions bills refresh=Callback::new(move |()| connections.refetch())/>
                     }.into_any(),
                 }
             })}
@@ -250,57 +263,43 @@ fn ConnectionCard(
 /// The latest transactions of every account; a debit can be matched to one
 /// of the user's bills here (recording its payment), or unmatched.
 #[component]
-fn Recent() -> impl IntoView {
-    // Blocking: the rows (and their Match buttons) arrive and hydrate with
-    // the page, so a click right after loading is never lost.
-    let page = Resource::new_blocking(
-        || (),
-        |()| async {
-            let transactions = get_bank_transactions(TransactionQuery {
-                page_size: Some(50),
-                ..TransactionQuery::default()
-            })
-            .await
-            .map_err(ApiFailure::from)?;
-            let bills = get_bills().await.map_err(ApiFailure::from)?.bills;
-            Ok::<_, ApiFailure>((transactions, bills))
-        },
-    );
+fn Recent(
+    transactions: TransactionPage,
+    bills: Vec<BillRecord>,
+    refresh: Callback<()>,
+) -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     // Set once this part is live in the browser (effects run only there):
     // the rows' buttons answer clicks from then on, which tests wait for.
     let live = RwSignal::new(false);
     Effect::new(move || live.set(true));
+    let rows = if transactions.transactions.is_empty() {
+        view! { <p>"No transactions yet."</p> }.into_any()
+    } else {
+        view! {
+            <div class="table-wrap"><table class="data-table" data-testid="bank-transactions"
+                data-live=move || live.get().then_some("true")>
+                <thead><tr><th>"Date"</th><th>"Description"</th><th>"Amount"</th><th>"Bill"</th></tr></thead>
+                <tbody>{transactions.transactions.into_iter().map(|t| {
+                    let bill_name = t.bill_id.and_then(|id| bills.iter().find(|b| b.id == id).map(|b| b.name.clone()));
+                    view! {
+                        <tr>
+                            <td>{timestamp::day(&t.posted_at).to_owned()}</td>
+                            <td>{t.description.clone()}{t.pending.then(|| view! { <span class="hint">" (pending)"</span> })}</td>
+                            <td>{money(t.amount_minor, &t.currency)}</td>
+                            <td><MatchCell transaction=t bill_name bills=bills.clone() error changed=refresh/></td>
+                        </tr>
+                    }
+                }).collect_view()}</tbody>
+            </table></div>
+        }
+        .into_any()
+    };
     view! {
         <section class="card" aria-labelledby="recent-title">
             <h2 id="recent-title">"Latest transactions"</h2>
             <p class="field-error" role="alert">{move || error.get()}</p>
-            <Suspense fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
-                {move || Suspend::new(async move {
-                    match page.await {
-                        Err(failure) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
-                        Ok((found, _)) if found.transactions.is_empty() => view! { <p>"No transactions yet."</p> }.into_any(),
-                        Ok((found, bills)) => view! {
-                            <div class="table-wrap"><table class="data-table" data-testid="bank-transactions"
-                                data-live=move || live.get().then_some("true")>
-                                <thead><tr><th>"Date"</th><th>"Description"</th><th>"Amount"</th><th>"Bill"</th></tr></thead>
-                                <tbody>{found.transactions.into_iter().map(|t| {
-                                    let bill_name = t.bill_id.and_then(|id| bills.iter().find(|b| b.id == id).map(|b| b.name.clone()));
-                                    view! {
-                                        <tr>
-                                            <td>{timestamp::day(&t.posted_at).to_owned()}</td>
-                                            <td>{t.description.clone()}{t.pending.then(|| view! { <span class="hint">" (pending)"</span> })}</td>
-                                            <td>{money(t.amount_minor, &t.currency)}</td>
-                                            <td><MatchCell transaction=t bill_name bills=bills.clone() error
-                                                changed=Callback::new(move |()| page.refetch())/></td>
-                                        </tr>
-                                    }
-                                }).collect_view()}</tbody>
-                            </table></div>
-                        }.into_any(),
-                    }
-                })}
-            </Suspense>
+            {rows}
         </section>
     }
 }
