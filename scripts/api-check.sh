@@ -61,6 +61,10 @@ curl --fail-with-body -sS -H "Authorization: Bearer $token" -H "Content-Type: ap
 # /api/auth/csrf-token); a fixed Cookie header with its matching token
 # keeps every request past the check, so the operations behind it are
 # tested rather than refused with 403.
+# One worker: with two, hypothesis parses source on two threads at once,
+# and CPython 3.11.7's ast.parse can then fail with "AST constructor
+# recursion depth mismatch" (a crash of the tool, seen once on a fresh
+# clone, not an answer of the server).
 # Left out of the run, with the reason: these end the run's own access.
 #   POST /api/auth/logout-all   revokes every API token, the run's too
 #   DELETE /api/tokens/{id}     may revoke the run's token
@@ -72,7 +76,7 @@ timeout 900 "$schemathesis" run "$base/api/openapi.json" \
   --phases examples,coverage,fuzzing \
   --max-examples "${SCHEMATHESIS_EXAMPLES:-30}" \
   --seed "${SCHEMATHESIS_SEED:-20261123}" \
-  --workers 2 \
+  --workers 1 \
   --request-timeout 15 \
   --continue-on-failure \
   --exclude-path /api/auth/logout-all \
