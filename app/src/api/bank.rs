@@ -16,24 +16,19 @@ use crate::contract::operations::Operation;
 #[cfg(feature = "ssr")]
 use crate::ssr::api_error::ApiError;
 
+/// The signed-in user, once bank sync is known to be on (403 while off).
+#[cfg(feature = "ssr")]
+async fn banker() -> Result<super::signed_in::SignedIn, ApiError> {
+    let me = super::signed_in::signed_in().await?;
+    me.services.bank.require_enabled(me.pool()).await?;
+    Ok(me)
+}
+
 /// The user's connections with their accounts.
 #[server(prefix = "/api/fn", endpoint = "bank/connections", input = GetUrl)]
 pub async fn get_bank_connections() -> Result<BankConnections, ErrorBody> {
-    use crate::domain::bank::sync_window::{LOOKBACK_CAP_DAYS, SEED_DAYS};
     let me = super::signed_in::signed_in().await?;
-    me.services
-        .bank
-        .require_enabled(me.pool())
-        .await
-        .map_err(ApiError::from)?;
-    Ok(BankConnections {
-        connections: crate::ssr::bank::store::connections(me.pool(), me.current.user.id)
-            .await
-            .map_err(ApiError::from)?,
-        seed_days: SEED_DAYS,
-        lookback_cap_days: LOOKBACK_CAP_DAYS,
-        demo_bank: me.services.bank.demo,
-    })
+    Ok(crate::ssr::bank::service::overview(&me.services, me.current.user.id).await?)
 }
 
 /// Connects a bank with a setup token (or the demo bank); the seed sync
@@ -57,12 +52,7 @@ pub async fn reconnect_bank(id: i64, request: ConnectBank) -> Result<Connected, 
 /// Stops syncing a connection; its history stays.
 #[server(prefix = "/api/fn", endpoint = "bank/disconnect", input = Json, client = CsrfClient)]
 pub async fn disconnect_bank(id: i64) -> Result<(), ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
-    me.services
-        .bank
-        .require_enabled(me.pool())
-        .await
-        .map_err(ApiError::from)?;
+    let me = banker().await?;
     crate::ssr::bank::connections::disconnect(
         me.pool(),
         &me.services.keyring,
@@ -77,12 +67,7 @@ pub async fn disconnect_bank(id: i64) -> Result<(), ErrorBody> {
 /// Switches an account in or out of syncing.
 #[server(prefix = "/api/fn", endpoint = "bank/monitor", input = Json, client = CsrfClient)]
 pub async fn set_account_monitored(id: i64, monitored: bool) -> Result<BankAccount, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
-    me.services
-        .bank
-        .require_enabled(me.pool())
-        .await
-        .map_err(ApiError::from)?;
+    let me = banker().await?;
     Ok(
         crate::ssr::bank::store::set_monitored(me.pool(), me.current.user.id, id, monitored)
             .await
@@ -106,12 +91,7 @@ pub async fn sync_bank(id: i64, backfill: bool) -> Result<Operation, ErrorBody> 
 /// A page of the user's transactions.
 #[server(prefix = "/api/fn", endpoint = "bank/transactions", input = GetUrl)]
 pub async fn get_bank_transactions(query: TransactionQuery) -> Result<TransactionPage, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
-    me.services
-        .bank
-        .require_enabled(me.pool())
-        .await
-        .map_err(ApiError::from)?;
+    let me = banker().await?;
     crate::ssr::bank::transactions::check(&query)?;
     Ok(
         crate::ssr::bank::transactions::page(me.pool(), me.current.user.id, &query)
@@ -127,12 +107,7 @@ pub async fn link_transaction_to_bill(
     id: i64,
     request: MatchTransaction,
 ) -> Result<BankTransaction, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
-    me.services
-        .bank
-        .require_enabled(me.pool())
-        .await
-        .map_err(ApiError::from)?;
+    let me = banker().await?;
     Ok(
         crate::ssr::bank::matching::match_by_hand(me.pool(), me.current.user.id, id, request)
             .await?,
@@ -142,11 +117,6 @@ pub async fn link_transaction_to_bill(
 /// Undoes a match and the payment it recorded.
 #[server(prefix = "/api/fn", endpoint = "bank/unmatch", input = Json, client = CsrfClient)]
 pub async fn unlink_transaction(id: i64) -> Result<BankTransaction, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
-    me.services
-        .bank
-        .require_enabled(me.pool())
-        .await
-        .map_err(ApiError::from)?;
+    let me = banker().await?;
     Ok(crate::ssr::bank::matching::unmatch(me.pool(), me.current.user.id, id).await?)
 }

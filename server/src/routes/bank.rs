@@ -7,7 +7,7 @@ use app::contract::bank::{
     MatchTransaction, SetMonitored, TransactionPage, TransactionQuery, UpdateBankSync,
 };
 use app::contract::operations::Operation;
-use app::domain::bank::sync_window::{SyncReason, LOOKBACK_CAP_DAYS, SEED_DAYS};
+use app::domain::bank::sync_window::SyncReason;
 use app::ssr::bank::{connections, matching, service, store, transactions};
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -28,13 +28,7 @@ pub async fn list(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> Result<Json<BankConnections>, ApiError> {
-    state.bank.require_enabled(&state.pool).await?;
-    Ok(Json(BankConnections {
-        connections: store::connections(&state.pool, current.user.id).await?,
-        seed_days: SEED_DAYS,
-        lookback_cap_days: LOOKBACK_CAP_DAYS,
-        demo_bank: state.bank.demo,
-    }))
+    Ok(Json(service::overview(&state, current.user.id).await?))
 }
 
 /// Claims the setup token (once), stores the access sealed, and starts the

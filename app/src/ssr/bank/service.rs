@@ -12,7 +12,7 @@ use super::sync_limit::SyncLimit;
 use super::worker::{self, Worker};
 use super::{connections, store, BankError, BankSettings};
 use crate::contract::bank::{
-    BankSyncStatus, ConnectBank, Connected, ConnectionHealth, UpdateBankSync,
+    BankConnections, BankSyncStatus, ConnectBank, Connected, ConnectionHealth, UpdateBankSync,
 };
 use crate::contract::operations::Operation;
 use crate::domain::bank::sync_window::SyncReason;
@@ -86,6 +86,19 @@ impl Bank {
 /// made.
 pub async fn enabled(pool: &SqlitePool, default: bool) -> Result<bool, sqlx::Error> {
     settings::get_flag(pool, Scope::Instance, ENABLED_KEY, default).await
+}
+
+/// The user's connections with their accounts, the windows the page
+/// states, and whether the demo bank is offered (what REST's
+/// `GET /api/bank/connections` and the page's server function answer).
+pub async fn overview(services: &Services, user_id: i64) -> Result<BankConnections, ApiError> {
+    services.bank.require_enabled(&services.pool).await?;
+    Ok(BankConnections {
+        connections: store::connections(&services.pool, user_id).await?,
+        seed_days: SEED_DAYS,
+        lookback_cap_days: LOOKBACK_CAP_DAYS,
+        demo_bank: services.bank.demo,
+    })
 }
 
 /// Claims the setup token on a new connection (or, with `reconnect`, on
