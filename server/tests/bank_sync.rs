@@ -210,7 +210,7 @@ async fn connect(browser: &Browser, token: &str) -> Result<Connected, (u16, Erro
 }
 
 async fn finished(browser: &Browser, operation: &Operation) -> Operation {
-    browser
+    let done: Operation = browser
         .call::<_, Operation>(
             Method::POST,
             &format!("/v1/{}:wait", operation.name),
@@ -220,7 +220,10 @@ async fn finished(browser: &Browser, operation: &Operation) -> Operation {
         )
         .await
         .unwrap()
-        .unwrap()
+        .unwrap();
+    // Say so here rather than as an empty list further on.
+    assert!(done.done, "still running after 25 s: {done:?}");
+    done
 }
 
 async fn all_transactions(browser: &Browser) -> TransactionPage {
