@@ -2,7 +2,9 @@
 //! claiming a setup token once, the sync windows, retries and their
 //! spacing, 4xx without retry, the call timeout, reconnecting without
 //! duplicates (identical twins kept), pending replaced by posted, the
-//! provider's 429, the per-user limit, and a failed sync changing nothing.
+//! provider's 429, the per-user limit, a failed sync changing nothing,
+//! matching and its suggestions and review, and autopay checked against
+//! the bank.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
@@ -12,10 +14,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use app::contract::bank::{
-    BankConnections, BankSyncStatus, BankTransaction, ConnectBank, Connected, ConnectionStatus,
-    MatchTransaction, SetMonitored, TransactionPage, UpdateBankSync,
+    AutoMatches, BankConnections, BankSyncStatus, BankTransaction, ConnectBank, Connected,
+    ConnectionStatus, MatchTransaction, SetMonitored, Suggestions, TransactionPage, UpdateBankSync,
 };
-use app::contract::bills::{BillList, BillRecord, Payment, Payments};
+use app::contract::bills::{AutopayTrust, BillList, BillRecord, Payment, Payments};
 use app::contract::error::ErrorBody;
 use app::contract::operations::{Operation, WaitOperation};
 use app::domain::bill::BillForm;
@@ -976,4 +978,260 @@ async fn a_match_by_hand_pays_the_bill_teaches_a_rule_and_the_next_sync_matches_
         .iter()
         .filter(|t| t.description == "SPOTIFY USA")
         .all(|t| t.bill_id.is_none()));
+}
+
+async fn post_empty<T: serde::de::DeserializeOwned>(browser: &Browser, path: &str) -> T {
+    browser
+        .call(Method::POST, path, &json!({}))
+        .await
+        .unwrap()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn suggestions_are_scored_and_explained_never_applied_and_auto_matches_can_be_undone() {
+    let fake = Fake::start().await;
+    fake.set(vec![
+        posted("n1", 3, "-15.49", "NETFLIX.COM 866-579-7172 CA"),
+        posted("x1", 2, "-15.49", "ONLINE TRANSFER TO SAVINGS"),
+        posted("g1", 1, "-62.33", "FRESHMART #0412"),
+    ]);
+    let (_app, admin) = with_admin(SETTINGS).await;
+    let netflix = bill(&admin, "Netflix", 1_549, false).await;
+    bill(&admin, "Rent", 145_000, false).await;
+    let connected = connect(&admin, &fake.setup_token("suggest")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+
+    let found: Suggestions = admin.get("/api/bank/suggestions").await;
+    assert_eq!(found.suggestions.len(), 1, "{found:?}");
+    let first = &found.suggestions[0];
+    assert_eq!(first.transaction.description, "NETFLIX.COM 866-579-7172 CA");
+    assert_eq!(first.bills[0].bill_id, netflix.id);
+    assert!(first.bills[0].score >= 65, "{first:?}");
+    assert!(first.bills[0]
+        .reasons
+        .iter()
+        .any(|r| r == "the amount equals the bill's"));
+    assert!(first.bills[0].reasons.iter().any(|r| r.contains("NETFLIX")));
+    // Shown, never applied.
+    assert!(all_transactions(&admin)
+        .await
+        .transactions
+        .iter()
+        .all(|t| t.bill_id.is_none()));
+    let transfer = transaction_named(&admin, "ONLINE TRANSFER TO SAVINGS").await;
+    let none: Suggestions = admin
+        .get(&format!(
+            "/api/bank/suggestions?transactionId={}",
+            transfer.id
+        ))
+        .await;
+    assert!(none.suggestions.is_empty(), "a transfer is never a bill");
+    assert_eq!(
+        admin
+            .status(Method::GET, "/api/bank/suggestions?transactionId=999999")
+            .await,
+        404
+    );
+
+    // Taught by hand; the next charge matches itself and is up for review.
+    let charge = transaction_named(&admin, "NETFLIX.COM 866-579-7172 CA").await;
+    let _: BankTransaction = admin
+        .call(
+            Method::POST,
+            &format!("/api/bank/transactions/{}/match", charge.id),
+            &MatchTransaction {
+                bill_id: netflix.id,
+                remember: true,
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    let review: AutoMatches = admin.get("/api/bank/auto-matches").await;
+    assert!(review.matches.is_empty(), "a match by hand is not reviewed");
+    assert_eq!(review.review_days, 7);
+    fake.set(vec![posted(
+        "n2",
+        0,
+        "-15.49",
+        "NETFLIX.COM 866-579-7172 CA",
+    )]);
+    sync(&admin, connected.connection.id, "sync").await;
+    let review: AutoMatches = admin.get("/api/bank/auto-matches").await;
+    assert_eq!(review.matches.len(), 1, "{review:?}");
+    assert_eq!(review.matches[0].bill_name, "Netflix");
+    assert_eq!(payments_of(&admin, netflix.id).await.len(), 2);
+    let id = review.matches[0].transaction.id;
+    let _: BankTransaction =
+        post_empty(&admin, &format!("/api/bank/transactions/{id}/unmatch")).await;
+    let review: AutoMatches = admin.get("/api/bank/auto-matches").await;
+    assert!(review.matches.is_empty());
+    assert_eq!(payments_of(&admin, netflix.id).await.len(), 1, "undone");
+}
+
+#[tokio::test]
+async fn autopay_debits_missing_late_or_returned_show_in_the_trust_indicator() {
+    use app::domain::date::Date;
+    let fake = Fake::start().await;
+    fake.set(vec![posted(
+        "p1",
+        40,
+        "-84.20",
+        "CITY POWER & LIGHT AUTOPAY",
+    )]);
+    let (_app, admin) = with_admin(SETTINGS).await;
+    let today = Date::parse(&admin.get::<BillList>("/api/bills").await.today).unwrap();
+    let anchor = today.add_days(-40).unwrap();
+    let power: BillRecord = admin
+        .call(
+            Method::POST,
+            "/api/bills",
+            &BillForm {
+                name: "Power".into(),
+                amount_minor: 8_420,
+                cadence: "monthly".into(),
+                due_day: i64::from(anchor.day()),
+                anchor_date: anchor.to_string(),
+                autopay: true,
+                ..BillForm::default()
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    let trust_path = format!("/api/bills/{}/autopay", power.id);
+    let connected = connect(&admin, &fake.setup_token("autopay")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    let first = transaction_named(&admin, "CITY POWER & LIGHT AUTOPAY").await;
+    let _: BankTransaction = admin
+        .call(
+            Method::POST,
+            &format!("/api/bank/transactions/{}/match", first.id),
+            &MatchTransaction {
+                bill_id: power.id,
+                remember: true,
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+
+    // The next due date passed its grace with no debit: a failed autopay.
+    sync(&admin, connected.connection.id, "sync").await;
+    let paid = payments_of(&admin, power.id).await;
+    let missed: Vec<&Payment> = paid.iter().filter(|p| p.autopay_failure).collect();
+    assert_eq!(missed.len(), 1, "{paid:?}");
+    assert_eq!(missed[0].amount_minor, 0);
+    let trust: AutopayTrust = admin.get(&trust_path).await;
+    assert_eq!(
+        (trust.label.as_str(), trust.kept),
+        ("⚠ 1/2", 1),
+        "{trust:?}"
+    );
+    sync(&admin, connected.connection.id, "sync").await;
+    assert_eq!(
+        payments_of(&admin, power.id).await.len(),
+        2,
+        "flagged once, not at every sync"
+    );
+
+    // It came late after all: matched by the rule, the flag goes.
+    fake.set(vec![
+        posted("p1", 40, "-84.20", "CITY POWER & LIGHT AUTOPAY"),
+        posted("p2", 5, "-84.20", "CITY POWER & LIGHT AUTOPAY"),
+    ]);
+    sync(&admin, connected.connection.id, "sync").await;
+    let paid = payments_of(&admin, power.id).await;
+    assert!(paid.iter().all(|p| !p.autopay_failure), "{paid:?}");
+    assert_eq!(paid.len(), 2);
+    let trust: AutopayTrust = admin.get(&trust_path).await;
+    assert_eq!(trust.label, "✓ 2/2");
+
+    // Then the bank gave it back: the payment is a failed autopay.
+    fake.set(vec![
+        posted("p1", 40, "-84.20", "CITY POWER & LIGHT AUTOPAY"),
+        posted("p2", 5, "-84.20", "CITY POWER & LIGHT AUTOPAY"),
+        posted("r1", 1, "84.20", "ACH RETURN CITY POWER & LIGHT AUTOPAY"),
+    ]);
+    sync(&admin, connected.connection.id, "sync").await;
+    let paid = payments_of(&admin, power.id).await;
+    assert_eq!(paid.iter().filter(|p| p.autopay_failure).count(), 1);
+    assert_eq!(paid.len(), 2, "no missed-debit row on top of the return");
+    let trust: AutopayTrust = admin.get(&trust_path).await;
+    assert_eq!(trust.label, "⚠ 1/2");
+    let returned = transaction_named(&admin, "ACH RETURN CITY POWER & LIGHT AUTOPAY").await;
+    assert_eq!(
+        (returned.bill_id, returned.matched_by.as_deref()),
+        (Some(power.id), Some("return"))
+    );
+    // Unmatching the return counts the payment again.
+    let _: BankTransaction = post_empty(
+        &admin,
+        &format!("/api/bank/transactions/{}/unmatch", returned.id),
+    )
+    .await;
+    let trust: AutopayTrust = admin.get(&trust_path).await;
+    assert_eq!(trust.label, "✓ 2/2");
+    assert!(trust.verified_at.is_some());
+}
+
+#[tokio::test]
+async fn secrets_never_reach_the_log_files_stdout_or_any_answer() {
+    use support::{RunningBinary, ADMIN_EMAIL, ADMIN_PASSWORD};
+    let fake = Fake::start().await;
+    fake.set(vec![posted("t1", 2, "-10.00", "NETFLIX.COM")]);
+    let mut server = RunningBinary::start(&[
+        ("BANK_SYNC_ENABLED", "true"),
+        ("SIMPLEFIN_ALLOW_HTTP", "true"),
+        ("SIMPLEFIN_TIMEOUT_SECONDS", "1"),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
+        ("RUST_LOG", "debug"),
+    ]);
+    let admin = Browser::signed_in(&server.url(""), ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let token = fake.setup_token("logged");
+    let connected = connect(&admin, &token).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    let id = connected.connection.id;
+    // Failures that carry the provider's address inside the client: a
+    // timeout, a refusal, and a used token.
+    fake.script(&[Scripted::Delay(Duration::from_secs(3)); 3]);
+    let timed_out = sync(&admin, id, "sync").await;
+    assert!(timed_out.error.is_some());
+    fake.script(&[Scripted::Status(401)]);
+    sync(&admin, id, "sync").await;
+    let reused = connect(&admin, &token).await.unwrap_err();
+    assert_eq!(reused.0, 400);
+
+    let mut answers = String::new();
+    for path in [
+        "/api/bank/connections",
+        "/api/bank/transactions",
+        "/api/admin/bank-sync",
+        "/v1/operations",
+    ] {
+        answers.push_str(&admin.get::<Value>(path).await.to_string());
+    }
+    answers.push_str(&format!("{connected:?}{reused:?}"));
+    server.signal("TERM");
+    server.wait_exit();
+    let mut written = server.output();
+    for entry in std::fs::read_dir(server.dir.path().join("logs")).unwrap() {
+        written.push_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap());
+    }
+    assert!(
+        written.contains("bank sync failed"),
+        "the failures were logged"
+    );
+    let basic = base64::engine::general_purpose::STANDARD.encode("user:s3cret-pass");
+    for secret in [
+        "s3cret-pass",
+        basic.as_str(),
+        token.as_str(),
+        "/claim/logged",
+    ] {
+        assert!(!written.contains(secret), "{secret} in the logs");
+        assert!(!answers.contains(secret), "{secret} in an answer");
+    }
 }

@@ -8,8 +8,9 @@ use leptos::server_fn::codec::{GetUrl, Json};
 
 use super::CsrfClient;
 use crate::contract::bank::{
-    BankAccount, BankConnections, BankTransaction, ConnectBank, Connected, MatchTransaction,
-    TransactionPage, TransactionQuery,
+    AutoMatches, BankAccount, BankConnections, BankSyncStatus, BankTransaction, ConnectBank,
+    Connected, MatchTransaction, SuggestionQuery, Suggestions, TransactionPage, TransactionQuery,
+    UpdateBankSync,
 };
 use crate::contract::error::ErrorBody;
 use crate::contract::operations::Operation;
@@ -119,4 +120,59 @@ pub async fn link_transaction_to_bill(
 pub async fn unlink_transaction(id: i64) -> Result<BankTransaction, ErrorBody> {
     let me = banker().await?;
     Ok(crate::ssr::bank::matching::unmatch(me.pool(), me.current.user.id, id).await?)
+}
+
+/// Ignores a transaction (or stops): matching and suggestions leave it be.
+#[server(prefix = "/api/fn", endpoint = "bank/ignore", input = Json, client = CsrfClient)]
+pub async fn ignore_transaction(id: i64, ignored: bool) -> Result<BankTransaction, ErrorBody> {
+    let me = banker().await?;
+    Ok(
+        crate::ssr::bank::matching::set_ignored(me.pool(), me.current.user.id, id, ignored)
+            .await
+            .map_err(ApiError::from)?,
+    )
+}
+
+/// Bills the recent unmatched debits (or one) may have paid.
+#[server(prefix = "/api/fn", endpoint = "bank/suggestions", input = GetUrl)]
+pub async fn get_bank_suggestions(query: SuggestionQuery) -> Result<Suggestions, ErrorBody> {
+    let me = banker().await?;
+    Ok(
+        crate::ssr::bank::suggestions::suggestions(me.pool(), me.current.user.id, &query)
+            .await
+            .map_err(ApiError::from)?,
+    )
+}
+
+/// The automatic matches of the last seven days.
+#[server(prefix = "/api/fn", endpoint = "bank/auto-matches", input = GetUrl)]
+pub async fn get_auto_matches() -> Result<AutoMatches, ErrorBody> {
+    let me = banker().await?;
+    Ok(
+        crate::ssr::bank::review::auto_matches(me.pool(), me.current.user.id)
+            .await
+            .map_err(ApiError::from)?,
+    )
+}
+
+/// Admin → Bank Sync: the switch, interval, windows, worker, key source and
+/// every connection's last result (administrators only).
+#[server(prefix = "/api/fn", endpoint = "admin/bank-sync", input = GetUrl)]
+pub async fn get_bank_sync_status() -> Result<BankSyncStatus, ErrorBody> {
+    let me = super::signed_in::administrator().await?;
+    Ok(crate::ssr::bank::service::status(&me.services).await?)
+}
+
+/// Turns bank sync on or off and sets the automatic sync's interval.
+#[server(prefix = "/api/fn", endpoint = "admin/bank-sync/save", input = Json, client = CsrfClient)]
+pub async fn save_bank_sync(request: UpdateBankSync) -> Result<BankSyncStatus, ErrorBody> {
+    let me = super::signed_in::administrator().await?;
+    Ok(crate::ssr::bank::service::update(&me.services, request).await?)
+}
+
+/// Runs the automatic sync now rather than at its next time.
+#[server(prefix = "/api/fn", endpoint = "admin/bank-sync/run", input = Json, client = CsrfClient)]
+pub async fn run_bank_sync_now() -> Result<BankSyncStatus, ErrorBody> {
+    let me = super::signed_in::administrator().await?;
+    Ok(crate::ssr::bank::service::run_now(&me.services).await?)
 }

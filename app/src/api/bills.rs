@@ -9,7 +9,8 @@ use leptos::server_fn::codec::{GetUrl, Json};
 
 use super::CsrfClient;
 use crate::contract::bills::{
-    BillList, BillRecord, Catalog, Payment, Payments, RecordPayment, Spending, Tracker,
+    AutopayTrust, BillList, BillRecord, Catalog, Payment, Payments, RecordPayment, Spending,
+    Tracker,
 };
 use crate::contract::error::ErrorBody;
 use crate::domain::bill::BillForm;
@@ -111,6 +112,17 @@ pub async fn flag_autopay_failure(payment: i64, failed: bool) -> Result<Payment,
     let me = super::signed_in::signed_in().await?;
     Ok(
         crate::ssr::bills::flag_autopay_failure(me.pool(), me.current.user.id, payment, failed)
+            .await
+            .map_err(ApiError::from)?,
+    )
+}
+
+/// How an autopay bill has fared against the bank (`✓ 12/12`).
+#[server(prefix = "/api/fn", endpoint = "autopay-trust", input = GetUrl)]
+pub async fn get_autopay_trust(bill: i64) -> Result<AutopayTrust, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(
+        crate::ssr::bank::autopay::trust(me.pool(), me.current.user.id, bill)
             .await
             .map_err(ApiError::from)?,
     )

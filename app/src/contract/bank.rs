@@ -145,7 +145,8 @@ pub struct BankTransaction {
     pub pending: bool,
     /// The bill it is matched to.
     pub bill_id: Option<i64>,
-    /// `auto` (by a merchant rule) or `manual`, once matched.
+    /// `auto` (by a merchant rule) or `manual`, once matched; `return`
+    /// for a returned debit linked to the payment it failed.
     pub matched_by: Option<String>,
     pub ignored: bool,
 }
@@ -241,4 +242,64 @@ pub struct MatchTransaction {
     pub bill_id: i64,
     #[serde(default)]
     pub remember: bool,
+}
+
+/// The filter of `GET /api/bank/suggestions`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::IntoParams))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SuggestionQuery {
+    /// Only this transaction's suggestions; else the recent unmatched
+    /// debits' (at most 50).
+    pub transaction_id: Option<i64>,
+}
+
+/// A bill a transaction may have paid, with why; never applied without
+/// the user.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Suggestion {
+    pub bill_id: i64,
+    pub bill_name: String,
+    /// Out of 100: amount, days from a due date, name, past matches.
+    pub score: u32,
+    pub reasons: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct TransactionSuggestions {
+    pub transaction: BankTransaction,
+    /// Best first, at most three.
+    pub bills: Vec<Suggestion>,
+}
+
+/// `GET /api/bank/suggestions`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Suggestions {
+    pub suggestions: Vec<TransactionSuggestions>,
+}
+
+/// A payment automatic matching recorded, open to review.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct AutoMatch {
+    pub transaction: BankTransaction,
+    pub bill_name: String,
+    pub matched_at: String,
+}
+
+/// `GET /api/bank/auto-matches`: the automatic matches of the last seven
+/// days, newest first; `…/transactions/{id}/unmatch` undoes one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct AutoMatches {
+    pub matches: Vec<AutoMatch>,
+    pub review_days: u32,
 }

@@ -239,3 +239,19 @@ pub struct CatalogService {
 pub struct Catalog {
     pub services: Vec<CatalogService>,
 }
+
+/// `GET /api/bills/{id}/autopay`: how an autopay bill has fared against
+/// the bank over its last twelve due dates (spec v0.99).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct AutopayTrust {
+    pub autopay: bool,
+    /// When a bank debit last confirmed the autopay.
+    pub verified_at: Option<String>,
+    /// Due dates without a failed autopay, of `dueDates` looked at.
+    pub kept: u32,
+    pub due_dates: u32,
+    /// `✓ 12/12` or `⚠ 11/12`; empty before the first due date.
+    pub label: String,
+}

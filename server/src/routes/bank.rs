@@ -3,12 +3,15 @@
 //! onto `app::ssr::bank`; the pages use server functions over the same.
 
 use app::contract::bank::{
-    BankAccount, BankConnections, BankSyncStatus, BankTransaction, ConnectBank, Connected,
-    MatchTransaction, SetMonitored, TransactionPage, TransactionQuery, UpdateBankSync,
+    AutoMatches, BankAccount, BankConnections, BankSyncStatus, BankTransaction, ConnectBank,
+    Connected, MatchTransaction, SetMonitored, SuggestionQuery, Suggestions, TransactionPage,
+    TransactionQuery, UpdateBankSync,
 };
 use app::contract::operations::Operation;
 use app::domain::bank::sync_window::SyncReason;
-use app::ssr::bank::{connections, matching, service, store, transactions};
+use app::ssr::bank::{
+    connections, matching, review, service, store, suggestions as suggested, transactions,
+};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
@@ -219,9 +222,45 @@ pub async fn admin_run(
     State(state): State<AppState>,
     _admin: AdminUser,
 ) -> Result<(StatusCode, Json<BankSyncStatus>), ApiError> {
+    Ok((StatusCode::ACCEPTED, Json(service::run_now(&state).await?)))
+}
+
+/// Bills each recent unmatched debit (or one, `transactionId`) may have
+/// paid, scored on amount, date, name and past matches; never applied.
+#[utoipa::path(
+    get,
+    path = "/api/bank/suggestions",
+    tag = "bank",
+    params(SuggestionQuery),
+    responses((status = 200, body = Suggestions)),
+)]
+pub async fn suggestions(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiQuery(query): ApiQuery<SuggestionQuery>,
+) -> Result<Json<Suggestions>, ApiError> {
     state.bank.require_enabled(&state.pool).await?;
-    state.bank.worker.run_now();
-    Ok((StatusCode::ACCEPTED, Json(service::status(&state).await?)))
+    Ok(Json(
+        suggested::suggestions(&state.pool, current.user.id, &query).await?,
+    ))
+}
+
+/// The automatic matches of the last seven days, to review; unmatch undoes
+/// one.
+#[utoipa::path(
+    get,
+    path = "/api/bank/auto-matches",
+    tag = "bank",
+    responses((status = 200, body = AutoMatches)),
+)]
+pub async fn auto_matches(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Json<AutoMatches>, ApiError> {
+    state.bank.require_enabled(&state.pool).await?;
+    Ok(Json(
+        review::auto_matches(&state.pool, current.user.id).await?,
+    ))
 }
 
 /// Matches a transaction to a bill by hand: the payment is recorded (or a

@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 
 use app::contract::bills::{
-    AutopayFailure, BillList, BillOrder, BillRecord, Catalog, Deactivation, Payment, Payments,
-    RecordPayment, Spending, Tracker,
+    AutopayFailure, AutopayTrust, BillList, BillOrder, BillRecord, Catalog, Deactivation, Payment,
+    Payments, RecordPayment, Spending, Tracker,
 };
 use app::domain::bill::BillForm;
 use app::ssr::bills::forms;
@@ -239,6 +239,25 @@ pub async fn flag_autopay_failure(
         })?;
     let payment = bills::flag_autopay_failure(&state.pool, user, id, request.failed).await?;
     Ok(Json(payment))
+}
+
+/// How an autopay bill has fared against the bank: its last twelve due
+/// dates (`✓ 12/12`, `⚠ 11/12`) and when a debit last verified it.
+#[utoipa::path(
+    get,
+    path = "/api/bills/{id}/autopay",
+    tag = "bills",
+    params(("id" = i64, Path, description = "The bill's id")),
+    responses((status = 200, body = AutopayTrust)),
+)]
+pub async fn autopay_trust(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<Json<AutopayTrust>, ApiError> {
+    Ok(Json(
+        app::ssr::bank::autopay::trust(&state.pool, current.user.id, id).await?,
+    ))
 }
 
 /// `GET /api/tracker[?period=month|pay]`: this month, or this pay period,

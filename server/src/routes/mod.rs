@@ -74,6 +74,11 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             post(bills::reactivate),
         ),
         route(
+            "/api/bills/{id}/autopay",
+            &["GET"],
+            get(bills::autopay_trust),
+        ),
+        route(
             "/api/bills/{id}/payments",
             &["GET", "POST"],
             get(bills::payments).post(bills::record_payment),
@@ -173,6 +178,8 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             &["GET"],
             get(bank::list_transactions),
         ),
+        route("/api/bank/suggestions", &["GET"], get(bank::suggestions)),
+        route("/api/bank/auto-matches", &["GET"], get(bank::auto_matches)),
         route(
             "/api/bank/transactions/{id}/match",
             &["POST"],

@@ -4,7 +4,8 @@
 //! handled exactly alike, and links it to the transaction; a payment
 //! already recorded by hand for that bill within a few days is linked
 //! instead of paid twice. Matching an autopay bill verifies its autopay.
-//! Unmatching undoes the payment (the bill and its interest restored).
+//! Unmatching undoes the payment (the bill and its interest restored); a
+//! returned debit's unmatch clears the failure it flagged.
 //!
 //! Automatic matching, which every sync runs (`sync::run`), uses only the
 //! merchant rules the user confirmed, and applies a rule only when it names
@@ -13,6 +14,7 @@
 
 use sqlx::SqlitePool;
 
+use super::transactions::{COLUMNS, FROM};
 use super::BankError;
 use crate::contract::bank::{BankTransaction, MatchTransaction};
 use crate::domain::bank::merchant;
@@ -34,11 +36,13 @@ struct Candidate {
     description: String,
     pending: bool,
     bill_id: Option<i64>,
+    returns_payment_id: Option<i64>,
 }
 
 async fn candidate(pool: &SqlitePool, user_id: i64, id: i64) -> Result<Candidate, BankError> {
     sqlx::query_as(
-        "SELECT id, posted_at, amount_cents, description, pending = 1 AS pending, bill_id
+        "SELECT id, posted_at, amount_cents, description, pending = 1 AS pending, bill_id,
+                returns_payment_id
          FROM transactions WHERE id = ? AND user_id = ?",
     )
     .bind(id)
@@ -54,13 +58,9 @@ pub async fn transaction(
     user_id: i64,
     id: i64,
 ) -> Result<BankTransaction, BankError> {
-    sqlx::query_as(
-        "SELECT t.id, t.account_id, t.posted_at, t.amount_cents AS amount_minor, a.currency,
-                t.description, t.payee, t.memo, t.pending = 1 AS pending, t.bill_id,
-                t.matched_by, t.ignored_at IS NOT NULL AS ignored
-         FROM transactions t JOIN bank_accounts a ON a.id = t.account_id
-         WHERE t.id = ? AND t.user_id = ?",
-    )
+    sqlx::query_as(&format!(
+        "SELECT {COLUMNS} {FROM} WHERE t.id = ? AND t.user_id = ?"
+    ))
     .bind(id)
     .bind(user_id)
     .fetch_optional(pool)
@@ -127,6 +127,7 @@ async fn link(
     let by_hand: Option<i64> = sqlx::query_scalar(
         "SELECT id FROM payments
          WHERE bill_id = ? AND user_id = ? AND transaction_id IS NULL AND kind = 'payment'
+           AND autopay_failure = 0
            AND abs(julianday(paid_on) - julianday(?)) <= ?
          ORDER BY abs(julianday(paid_on) - julianday(?)) LIMIT 1",
     )
@@ -177,6 +178,8 @@ async fn link(
     .bind(bill_id)
     .execute(&mut *tx)
     .await?;
+    // A debit that came late answers the due date it was missing for.
+    super::autopay::clear_missed(&mut tx, bill_id, day).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -194,6 +197,10 @@ pub async fn unmatch(
         return Err(ApiError::invalid(
             "transactionId: this transaction is not matched",
         ));
+    }
+    if let Some(payment_id) = found.returns_payment_id {
+        // A returned debit: the payment it failed counts again.
+        super::autopay::unflag_return(pool, payment_id).await?;
     }
     let payment: Option<(i64, String)> =
         sqlx::query_as("SELECT id, method FROM payments WHERE transaction_id = ? AND user_id = ?")
@@ -215,7 +222,7 @@ pub async fn unmatch(
     }
     sqlx::query(
         "UPDATE transactions SET bill_id = NULL, matched_by = NULL, matched_at = NULL,
-             unmatched_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+             returns_payment_id = NULL, unmatched_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ? AND user_id = ?",
     )
     .bind(id)
@@ -253,7 +260,7 @@ pub async fn set_ignored(
 pub async fn auto_match(pool: &SqlitePool, user_id: i64) -> Result<u32, ApiError> {
     let candidates: Vec<Candidate> = sqlx::query_as(&format!(
         "SELECT t.id, t.posted_at, t.amount_cents, t.description, t.pending = 1 AS pending,
-                t.bill_id
+                t.bill_id, t.returns_payment_id
          FROM transactions t JOIN bank_accounts a ON a.id = t.account_id
          WHERE t.user_id = ? AND t.bill_id IS NULL AND t.pending = 0 AND t.ignored_at IS NULL
            AND t.unmatched_at IS NULL AND t.amount_cents < 0 AND a.monitored = 1

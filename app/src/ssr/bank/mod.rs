@@ -5,12 +5,15 @@
 //! (`operations::kinds::bank_sync`); the routes and server functions call
 //! `connections`, `store` and `transactions`.
 
+pub mod autopay;
 pub mod connections;
 pub mod demo;
 pub mod matching;
+pub mod review;
 pub mod service;
 pub mod simplefin;
 pub mod store;
+pub mod suggestions;
 pub mod sync;
 pub mod sync_limit;
 pub mod transactions;

@@ -200,6 +200,13 @@ pub async fn status(services: &Services) -> Result<BankSyncStatus, ApiError> {
     })
 }
 
+/// Starts the automatic sync now (while bank sync is on).
+pub async fn run_now(services: &Services) -> Result<BankSyncStatus, ApiError> {
+    services.bank.require_enabled(&services.pool).await?;
+    services.bank.worker.run_now();
+    status(services).await
+}
+
 /// Turns bank sync on or off and sets the automatic sync's interval.
 pub async fn update(
     services: &Services,

@@ -245,6 +245,9 @@ pub async fn run(
             0
         }
     };
+    if let Err(error) = super::autopay::check(pool, user_id).await {
+        tracing::error!(%error, connection = connection_id, "autopay check failed");
+    }
     Ok(report)
 }
 

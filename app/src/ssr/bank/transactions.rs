@@ -9,6 +9,15 @@ use super::BankError;
 use crate::contract::bank::{BankTransaction, TransactionPage, TransactionQuery};
 use crate::ssr::api_error::ApiError;
 
+/// A [`BankTransaction`]'s columns, read `FROM` the transaction `t` and
+/// its account `a`.
+pub const COLUMNS: &str = "t.id, t.account_id, t.posted_at, t.amount_cents AS amount_minor,
+        a.currency, t.description, t.payee, t.memo, t.pending = 1 AS pending, t.bill_id,
+        CASE WHEN t.returns_payment_id IS NOT NULL THEN 'return' ELSE t.matched_by END
+            AS matched_by,
+        t.ignored_at IS NOT NULL AS ignored";
+pub const FROM: &str = "FROM transactions t JOIN bank_accounts a ON a.id = t.account_id";
+
 pub const DEFAULT_PAGE: u32 = 50;
 pub const MAX_PAGE: u32 = 200;
 /// The longest search text.
@@ -63,13 +72,8 @@ pub async fn page(
     query: &TransactionQuery,
 ) -> Result<TransactionPage, BankError> {
     let size = query.page_size.unwrap_or(DEFAULT_PAGE).clamp(1, MAX_PAGE);
-    let mut sql: QueryBuilder<Sqlite> = QueryBuilder::new(
-        "SELECT t.id, t.account_id, t.posted_at, t.amount_cents AS amount_minor, a.currency,
-                t.description, t.payee, t.memo, t.pending = 1 AS pending, t.bill_id,
-                t.matched_by, t.ignored_at IS NOT NULL AS ignored
-         FROM transactions t JOIN bank_accounts a ON a.id = t.account_id
-         WHERE t.user_id = ",
-    );
+    let mut sql: QueryBuilder<Sqlite> = QueryBuilder::new(format!("SELECT {COLUMNS} {FROM}"));
+    sql.push(" WHERE t.user_id = ");
     sql.push_bind(user_id);
     if let Some(account_id) = query.account_id {
         sql.push(" AND t.account_id = ").push_bind(account_id);

@@ -150,6 +150,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.06_bank_matching.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 7),
+            description: "bank returns: the payment a returned debit gave back",
+            sql: sql!("v1.07_bank_returns.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.07_bank_returns.down.sql")),
+        },
     ]
 }
 

@@ -65,7 +65,11 @@ fn account_message(synced: &AccountSynced) -> Value {
 
 fn status_of(error: &BankError) -> Status {
     match error {
-        BankError::Provider(_) => Status::new(UNAVAILABLE, error.to_string()),
+        BankError::Provider(_) => {
+            // In plain words, never with the provider's address.
+            tracing::warn!(%error, "bank sync failed at the provider");
+            Status::new(UNAVAILABLE, error.to_string())
+        }
         BankError::NotFound(_) => Status::new(NOT_FOUND, error.to_string()),
         BankError::Disconnected | BankError::Disabled => {
             Status::new(Status::FAILED_PRECONDITION, error.to_string())

@@ -1,0 +1,159 @@
+//! Autopay, checked against the bank (spec v0.99): a returned debit
+//! (`ACH RETURN …`) fails the payment it gave back, a debit missing past
+//! its due date plus a grace period fails that due date, and a bill's trust
+//! indicator counts its last twelve due dates.
+
+use super::merchant;
+use crate::domain::date::Date;
+
+/// Days after a due date before a debit that has not posted is missing.
+pub const GRACE_DAYS: i64 = 3;
+/// Days before a due date an early debit still pays it.
+pub const EARLY_DAYS: i64 = 5;
+/// Days after a due date a late debit still answers it (no longer
+/// missing, though past the grace).
+pub const LATE_DAYS: i64 = 10;
+/// How many due dates the trust indicator looks back over.
+pub const TRUST_DUE_DATES: usize = 12;
+/// How long after the debit a return can come.
+pub const RETURN_DAYS: i64 = 14;
+
+/// Words a bank puts before a returned debit's payee.
+const RETURN_WORDS: &[&str] = &["RETURNED", "RETURN", "RET", "NSF", "ITEM", "REVERSAL"];
+
+/// The merchant key of the debit a credit gave back, when the credit is a
+/// returned debit (`ACH RETURN CITY POWER & LIGHT`); `None` otherwise.
+pub fn returned_debit(description: &str, amount_minor: i64) -> Option<String> {
+    let upper = description.to_uppercase();
+    if amount_minor <= 0 || !(upper.contains("RETURN") || upper.contains("REVERSAL")) {
+        return None;
+    }
+    let rest: Vec<&str> = upper
+        .split_whitespace()
+        .filter(|word| !RETURN_WORDS.contains(word))
+        .collect();
+    let key = merchant::normalize(&rest.join(" "));
+    (!key.is_empty()).then_some(key)
+}
+
+/// Whether a missing debit for `due` can be told: its grace has passed by
+/// `today`, and the bank data reaches from before it (`covered_from`, the
+/// oldest transaction's day) to after its grace (`synced_through`).
+pub fn can_be_missing(due: Date, today: Date, covered_from: Date, synced_through: Date) -> bool {
+    let Some(grace_end) = due.add_days(GRACE_DAYS) else {
+        return false;
+    };
+    let Some(earliest) = due.add_days(-EARLY_DAYS) else {
+        return false;
+    };
+    grace_end < today && covered_from <= earliest && grace_end <= synced_through
+}
+
+/// The trust indicator: of the last due dates looked at, how many went
+/// through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Trust {
+    pub kept: u32,
+    pub due_dates: u32,
+}
+
+impl Trust {
+    /// Counts `due_dates` (the last up to twelve, oldest first) against
+    /// the days of failed autopay payments: a failure belongs to the due
+    /// date it lies on or after (less the early days), before the next one.
+    pub fn count(due_dates: &[Date], failures: &[Date]) -> Self {
+        let starts: Vec<Date> = due_dates
+            .iter()
+            .map(|due| due.add_days(-EARLY_DAYS).unwrap_or(*due))
+            .collect();
+        let mut kept = 0;
+        for (index, start) in starts.iter().enumerate() {
+            let end = starts.get(index + 1);
+            let failed = failures
+                .iter()
+                .any(|day| day >= start && end.is_none_or(|end| day < end));
+            if !failed {
+                kept += 1;
+            }
+        }
+        Self {
+            kept,
+            due_dates: u32::try_from(due_dates.len()).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// `✓ 12/12` or `⚠ 11/12`.
+    pub fn label(self) -> String {
+        let mark = if self.kept == self.due_dates {
+            "✓"
+        } else {
+            "⚠"
+        };
+        format!("{mark} {}/{}", self.kept, self.due_dates)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(text: &str) -> Date {
+        Date::parse(text).unwrap()
+    }
+
+    #[test]
+    fn returns_name_the_debit_they_gave_back() {
+        assert_eq!(
+            returned_debit("ACH RETURN CITY POWER & LIGHT AUTOPAY", 8_450).as_deref(),
+            Some("CITY POWER & LIGHT AUTOPAY")
+        );
+        assert_eq!(
+            returned_debit("RETURNED ITEM METRO WATER UTILITY", 4_100).as_deref(),
+            Some("METRO WATER UTILITY")
+        );
+        assert_eq!(returned_debit("ACH RETURN CITY POWER", -8_450), None);
+        assert_eq!(returned_debit("PAYROLL ACME", 250_000), None);
+    }
+
+    #[test]
+    fn a_missing_debit_needs_the_grace_over_and_the_data_around_it() {
+        let due = day("2026-10-15");
+        let (from, through) = (day("2026-09-20"), day("2026-11-01"));
+        assert!(can_be_missing(due, day("2026-10-19"), from, through));
+        assert!(
+            !can_be_missing(due, day("2026-10-18"), from, through),
+            "grace not over"
+        );
+        assert!(
+            !can_be_missing(due, day("2026-11-20"), day("2026-10-12"), through),
+            "no data before"
+        );
+        assert!(
+            !can_be_missing(due, day("2026-11-20"), from, day("2026-10-17")),
+            "not synced since"
+        );
+    }
+
+    #[test]
+    fn trust_counts_due_dates_without_a_failure_in_their_window() {
+        let dues: Vec<Date> = (1..=12).map(|m| Date::new(2026, m, 15).unwrap()).collect();
+        let clean = Trust::count(&dues, &[]);
+        assert_eq!(
+            clean,
+            Trust {
+                kept: 12,
+                due_dates: 12
+            }
+        );
+        assert_eq!(clean.label(), "✓ 12/12");
+        let one = Trust::count(&dues, &[day("2026-03-16")]);
+        assert_eq!(one.label(), "⚠ 11/12");
+        let same = Trust::count(&dues, &[day("2026-03-11"), day("2026-04-09")]);
+        assert_eq!(same.kept, 11, "both belong to March's due date");
+        let two = Trust::count(&dues, &[day("2026-03-11"), day("2026-04-10")]);
+        assert_eq!(two.label(), "⚠ 10/12");
+        let before = Trust::count(&dues, &[day("2025-12-20")]);
+        assert_eq!(before.kept, 12, "before the first due date looked at");
+        assert_eq!(Trust::count(&dues[..3], &[]).label(), "✓ 3/3");
+    }
+}

@@ -1,0 +1,260 @@
+//! Autopay checked against the bank after every sync (spec v0.99): a
+//! returned debit (`ACH RETURN …`) flags the payment it gave back as a
+//! failed autopay and is linked to that bill; a bill whose autopay the bank
+//! has verified before, and whose debit is missing past a due date plus
+//! the grace days, gets a failed-autopay row of amount 0 for that due date
+//! (a debit up to ten days late, once matched, removes it). The bill's trust
+//! indicator counts its last twelve due dates.
+
+use sqlx::SqlitePool;
+
+use crate::contract::bills::AutopayTrust;
+use crate::domain::bank::autopay::{self, Trust, EARLY_DAYS, LATE_DAYS, RETURN_DAYS};
+use crate::domain::bank::merchant;
+use crate::domain::date::Date;
+use crate::ssr::bills::{self as bills, BillError};
+
+/// What a check found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checked {
+    pub returned: u32,
+    pub missing: u32,
+}
+
+/// Looks for returned and missing autopay debits of the user.
+pub async fn check(pool: &SqlitePool, user_id: i64) -> Result<Checked, BillError> {
+    Ok(Checked {
+        returned: returns(pool, user_id).await?,
+        missing: missing(pool, user_id).await?,
+    })
+}
+
+#[derive(sqlx::FromRow)]
+struct Credit {
+    id: i64,
+    posted_at: String,
+    amount_cents: i64,
+    description: String,
+}
+
+#[derive(sqlx::FromRow)]
+struct Debit {
+    payment_id: i64,
+    bill_id: i64,
+    description: String,
+}
+
+/// Flags the autopay payment each new returned debit gave back.
+async fn returns(pool: &SqlitePool, user_id: i64) -> Result<u32, BillError> {
+    let credits: Vec<Credit> = sqlx::query_as(
+        "SELECT t.id, t.posted_at, t.amount_cents, t.description
+         FROM transactions t JOIN bank_accounts a ON a.id = t.account_id
+         WHERE t.user_id = ? AND t.bill_id IS NULL AND t.pending = 0 AND t.amount_cents > 0
+           AND t.ignored_at IS NULL AND t.unmatched_at IS NULL AND a.monitored = 1
+           AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-45 days')
+         ORDER BY t.posted_at, t.id",
+    )
+    .bind(user_id)
+    .fetch_all(pool)
+    .await?;
+    let mut flagged = 0;
+    for credit in credits {
+        let Some(key) = autopay::returned_debit(&credit.description, credit.amount_cents) else {
+            continue;
+        };
+        let debits: Vec<Debit> = sqlx::query_as(&format!(
+            "SELECT p.id AS payment_id, p.bill_id, d.description
+             FROM payments p JOIN transactions d ON d.id = p.transaction_id
+             JOIN bills b ON b.id = p.bill_id
+             WHERE p.user_id = ? AND b.autopay = 1 AND p.autopay_failure = 0
+               AND p.amount_cents = ? AND d.posted_at <= ?
+               AND d.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', ?, '-{RETURN_DAYS} days')
+             ORDER BY d.posted_at DESC, d.id DESC"
+        ))
+        .bind(user_id)
+        .bind(credit.amount_cents)
+        .bind(&credit.posted_at)
+        .bind(&credit.posted_at)
+        .fetch_all(pool)
+        .await?;
+        let Some(debit) = debits
+            .into_iter()
+            .find(|debit| merchant::normalize(&debit.description) == key)
+        else {
+            continue;
+        };
+        let mut tx = pool.begin().await?;
+        sqlx::query("UPDATE payments SET autopay_failure = 1 WHERE id = ?")
+            .bind(debit.payment_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "UPDATE transactions SET bill_id = ?, returns_payment_id = ?,
+                 matched_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+             WHERE id = ?",
+        )
+        .bind(debit.bill_id)
+        .bind(debit.payment_id)
+        .bind(credit.id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        tracing::info!(
+            bill = debit.bill_id,
+            payment = debit.payment_id,
+            "autopay debit returned"
+        );
+        flagged += 1;
+    }
+    Ok(flagged)
+}
+
+/// Undoes what a returned debit flagged, when the user unmatches it.
+pub async fn unflag_return(pool: &SqlitePool, payment_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE payments SET autopay_failure = 0 WHERE id = ?")
+        .bind(payment_id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// Removes the missed-debit rows a late debit on `day` answers.
+pub async fn clear_missed(
+    tx: &mut sqlx::SqliteConnection,
+    bill_id: i64,
+    day: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(&format!(
+        "DELETE FROM payments
+         WHERE bill_id = ? AND autopay_failure = 1 AND amount_cents = 0 AND method = 'bank'
+           AND transaction_id IS NULL AND kind = 'payment'
+           AND paid_on BETWEEN date(?, '-{LATE_DAYS} days') AND date(?, '+{EARLY_DAYS} days')"
+    ))
+    .bind(bill_id)
+    .bind(day)
+    .bind(day)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
+}
+
+/// Records a failed autopay for each due date whose debit is missing, on
+/// bills whose autopay the bank has verified before (so their debits are
+/// known to come through a connected account).
+async fn missing(pool: &SqlitePool, user_id: i64) -> Result<u32, BillError> {
+    let coverage: (Option<String>, Option<String>) = sqlx::query_as(
+        "SELECT (SELECT min(substr(t.posted_at, 1, 10)) FROM transactions t
+                 JOIN bank_accounts a ON a.id = t.account_id
+                 WHERE t.user_id = ?1 AND a.monitored = 1 AND t.pending = 0),
+                (SELECT min(substr(last_synced_at, 1, 10)) FROM bank_connections
+                 WHERE user_id = ?1 AND status != 'disconnected')",
+    )
+    .bind(user_id)
+    .fetch_one(pool)
+    .await?;
+    let (Some(Ok(covered_from)), Some(Ok(synced_through))) = (
+        coverage.0.as_deref().map(Date::parse),
+        coverage.1.as_deref().map(Date::parse),
+    ) else {
+        return Ok(0);
+    };
+    let today = bills::today_for(pool, user_id).await?;
+    let mut recorded = 0;
+    for bill in bills::list(pool, user_id).await? {
+        if !bill.autopay || !bill.active || bill.autopay_verified_at.is_none() {
+            continue;
+        }
+        let mut from = covered_from.add_days(EARLY_DAYS).unwrap_or(covered_from);
+        while let Some(due) = bill.due_on_or_after(from) {
+            if !autopay::can_be_missing(due, today, covered_from, synced_through) {
+                break;
+            }
+            if record_if_missing(pool, user_id, bill.id, due).await? {
+                recorded += 1;
+            }
+            let Some(next) = due.add_days(1) else { break };
+            from = next;
+        }
+    }
+    Ok(recorded)
+}
+
+/// Records the missed debit for `due` unless a payment (or a failure)
+/// already answers it.
+async fn record_if_missing(
+    pool: &SqlitePool,
+    user_id: i64,
+    bill_id: i64,
+    due: Date,
+) -> Result<bool, sqlx::Error> {
+    let answered: bool = sqlx::query_scalar(&format!(
+        "SELECT EXISTS (SELECT 1 FROM payments
+         WHERE bill_id = ? AND kind = 'payment'
+           AND paid_on BETWEEN date(?, '-{EARLY_DAYS} days') AND date(?, '+{LATE_DAYS} days'))"
+    ))
+    .bind(bill_id)
+    .bind(due.to_string())
+    .bind(due.to_string())
+    .fetch_one(pool)
+    .await?;
+    if answered {
+        return Ok(false);
+    }
+    sqlx::query(
+        "INSERT INTO payments (bill_id, user_id, amount_cents, paid_on, method, autopay_failure)
+         VALUES (?, ?, 0, ?, 'bank', 1)",
+    )
+    .bind(bill_id)
+    .bind(user_id)
+    .bind(due.to_string())
+    .execute(pool)
+    .await?;
+    tracing::info!(bill = bill_id, %due, "autopay debit missing");
+    Ok(true)
+}
+
+/// The trust indicator of an autopay bill: its last twelve due dates
+/// through today against its failed autopay payments.
+pub async fn trust(
+    pool: &SqlitePool,
+    user_id: i64,
+    bill_id: i64,
+) -> Result<AutopayTrust, BillError> {
+    let bill = bills::get(pool, user_id, bill_id).await?;
+    let today = bills::today_for(pool, user_id).await?;
+    let mut due_dates = Vec::new();
+    if bill.autopay {
+        let mut from = Date::EPOCH;
+        while let Some(due) = bill.due_on_or_after(from).filter(|due| *due <= today) {
+            due_dates.push(due);
+            if due_dates.len() > autopay::TRUST_DUE_DATES {
+                due_dates.remove(0);
+            }
+            let Some(next) = due.add_days(1) else { break };
+            from = next;
+        }
+    }
+    let failures: Vec<String> = sqlx::query_scalar(
+        "SELECT paid_on FROM payments WHERE bill_id = ? AND user_id = ? AND autopay_failure = 1",
+    )
+    .bind(bill_id)
+    .bind(user_id)
+    .fetch_all(pool)
+    .await?;
+    let failures: Vec<Date> = failures
+        .iter()
+        .filter_map(|day| Date::parse(day.get(..10)?).ok())
+        .collect();
+    let counted = Trust::count(&due_dates, &failures);
+    Ok(AutopayTrust {
+        autopay: bill.autopay,
+        verified_at: bill.autopay_verified_at,
+        kept: counted.kept,
+        due_dates: counted.due_dates,
+        label: if due_dates.is_empty() {
+            String::new()
+        } else {
+            counted.label()
+        },
+    })
+}

@@ -1,0 +1,137 @@
+//! Suggestions for unmatched debits: each recent unmatched, posted, not
+//! ignored debit on a monitored account scored against every active bill
+//! (`domain::bank::suggestion`), the best three above the threshold kept.
+//! Nothing is applied; the user matches (or not).
+
+use std::collections::HashSet;
+
+use sqlx::SqlitePool;
+
+use super::transactions::{COLUMNS, FROM};
+use super::BankError;
+use crate::contract::bank::{
+    BankTransaction, Suggestion, SuggestionQuery, Suggestions, TransactionSuggestions,
+};
+use crate::domain::bank::merchant;
+use crate::domain::bank::suggestion::{self, BillFacts, PER_TRANSACTION, THRESHOLD};
+use crate::domain::date::Date;
+use crate::ssr::bills;
+
+/// How many transactions one answer looks at.
+const MAX_TRANSACTIONS: i64 = 50;
+/// A due date further than this from the transaction says nothing.
+const NEAR_DAYS: i64 = 7;
+
+/// The suggestions for one transaction, or for the recent unmatched ones.
+pub async fn suggestions(
+    pool: &SqlitePool,
+    user_id: i64,
+    query: &SuggestionQuery,
+) -> Result<Suggestions, BankError> {
+    let open = "t.bill_id IS NULL AND t.pending = 0 AND t.ignored_at IS NULL
+        AND t.amount_cents < 0";
+    let transactions: Vec<BankTransaction> = match query.transaction_id {
+        Some(id) => {
+            let found = super::matching::transaction(pool, user_id, id).await?;
+            vec![found]
+        }
+        None => {
+            sqlx::query_as(&format!(
+                "SELECT {COLUMNS} {FROM} WHERE t.user_id = ? AND {open} AND a.monitored = 1
+                   AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-45 days')
+                 ORDER BY t.posted_at DESC, t.id DESC LIMIT {MAX_TRANSACTIONS}"
+            ))
+            .bind(user_id)
+            .fetch_all(pool)
+            .await?
+        }
+    };
+    let bills: Vec<bills::Bill> = bills::list(pool, user_id)
+        .await?
+        .into_iter()
+        .filter(|bill| bill.active)
+        .collect();
+    let before = matched_before(pool, user_id).await?;
+    let mut answer = Vec::new();
+    for transaction in transactions {
+        let open = transaction.bill_id.is_none() && !transaction.pending && !transaction.ignored;
+        if !open || merchant::never_a_bill(&transaction.description, transaction.amount_minor) {
+            continue;
+        }
+        let Some(day) = transaction
+            .posted_at
+            .get(..10)
+            .and_then(|day| Date::parse(day).ok())
+        else {
+            continue;
+        };
+        let key = merchant::normalize(&transaction.description);
+        let mut scored: Vec<Suggestion> = bills
+            .iter()
+            .filter(|bill| bill.currency == transaction.currency)
+            .filter_map(|bill| {
+                let facts = BillFacts {
+                    name: &bill.name,
+                    amount_minor: bill.amount_minor,
+                    days_from_due: days_from_due(bill, day),
+                    matched_before: before.contains(&(key.clone(), bill.id)),
+                };
+                let found =
+                    suggestion::score(&transaction.description, transaction.amount_minor, &facts);
+                (found.points >= THRESHOLD).then(|| Suggestion {
+                    bill_id: bill.id,
+                    bill_name: bill.name.clone(),
+                    score: found.points,
+                    reasons: found.reasons,
+                })
+            })
+            .collect();
+        if scored.is_empty() {
+            continue;
+        }
+        scored.sort_by(|a, b| b.score.cmp(&a.score).then(a.bill_id.cmp(&b.bill_id)));
+        scored.truncate(PER_TRANSACTION);
+        answer.push(TransactionSuggestions {
+            transaction,
+            bills: scored,
+        });
+    }
+    Ok(Suggestions {
+        suggestions: answer,
+    })
+}
+
+/// Days from `day` to the bill's nearest due date, when within a week.
+fn days_from_due(bill: &bills::Bill, day: Date) -> Option<i64> {
+    let due = bill.due_on_or_after(day.add_days(-NEAR_DAYS)?)?;
+    let days = (due.days_since_epoch() - day.days_since_epoch()).abs();
+    (days <= NEAR_DAYS).then_some(days)
+}
+
+/// (merchant key, bill) pairs the user confirmed: their rules and the
+/// payees of their matched transactions.
+async fn matched_before(
+    pool: &SqlitePool,
+    user_id: i64,
+) -> Result<HashSet<(String, i64)>, sqlx::Error> {
+    let rules: Vec<(String, i64)> =
+        sqlx::query_as("SELECT merchant, bill_id FROM merchant_rules WHERE user_id = ?")
+            .bind(user_id)
+            .fetch_all(pool)
+            .await?;
+    let matched: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT description, bill_id FROM transactions
+         WHERE user_id = ? AND bill_id IS NOT NULL AND matched_by IN ('auto', 'manual')",
+    )
+    .bind(user_id)
+    .fetch_all(pool)
+    .await?;
+    Ok(rules
+        .into_iter()
+        .chain(
+            matched
+                .into_iter()
+                .map(|(description, bill)| (merchant::normalize(&description), bill)),
+        )
+        .collect())
+}
