@@ -22,11 +22,12 @@ const LAZY: SsrMode = SsrMode::Async;
 
 use crate::components::layout::Layout;
 use crate::pages::{
-    admin::AdminRoute, bank_sync::BankSyncRoute, bill::BillRoute, bills::BillsRoute,
-    contact::ContactRoute, data::DataRoute, features::FeaturesPage, home::HomePage,
-    login::LoginRoute, not_found::NotFound, operations::OperationsRoute, pricing::PricingPage,
-    privacy::PrivacyPage, profile::ProfileRoute, register::RegisterRoute,
+    admin::AdminRoute, admin_bank::AdminBankRoute, bank_sync::BankSyncRoute, bill::BillRoute,
+    bills::BillsRoute, contact::ContactRoute, data::DataRoute, features::FeaturesPage,
+    home::HomePage, login::LoginRoute, not_found::NotFound, operations::OperationsRoute,
+    pricing::PricingPage, privacy::PrivacyPage, profile::ProfileRoute, register::RegisterRoute,
     subscriptions::SubscriptionsRoute, support::SupportRoute, tracker::TrackerRoute,
+    transactions::TransactionsRoute,
 };
 
 /// The HTML document the server streams for every page. Only the server calls
@@ -86,6 +87,8 @@ pub fn App() -> impl IntoView {
                     <Route path=StaticSegment("subscriptions") view={Lazy::<SubscriptionsRoute>::new()} ssr=LAZY/>
                     <Route path=StaticSegment("data") view={Lazy::<DataRoute>::new()} ssr=LAZY/>
                     <Route path=(StaticSegment("data"), StaticSegment("bank")) view={Lazy::<BankSyncRoute>::new()} ssr=LAZY/>
+                    <Route path=(StaticSegment("data"), StaticSegment("transactions")) view={Lazy::<TransactionsRoute>::new()} ssr=LAZY/>
+                    <Route path=(StaticSegment("admin"), StaticSegment("bank")) view={Lazy::<AdminBankRoute>::new()} ssr=LAZY/>
                 </Routes>
             </Layout>
         </Router>

@@ -1,9 +1,11 @@
 pub mod account_details;
 pub mod api_tokens;
+pub mod bank_bar;
 pub mod bill_form;
 pub mod layout;
 pub mod live_operation;
 pub mod maintenance;
+pub mod match_cell;
 pub mod payoff_chart;
 pub mod preferences;
 pub mod privacy;

@@ -13,6 +13,7 @@ pub mod operation;
 pub mod operation_kind;
 pub mod password_policy;
 pub mod pay_period;
+pub mod query_string;
 pub mod redirect;
 pub mod role;
 pub mod text;

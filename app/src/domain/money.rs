@@ -135,6 +135,13 @@ impl Money {
         Self { minor, currency }
     }
 
+    /// An amount in the currency with `code` (US dollars when unknown), as
+    /// `en-US` writes it: how bank amounts are shown.
+    pub fn shown(minor: i64, code: &str) -> String {
+        Self::new(minor, Currency::parse(code).unwrap_or(Currency::USD))
+            .format(Locale::parse("en-US"))
+    }
+
     /// The amount as `locale` writes it, with the currency's symbol where
     /// one is unambiguous there and its code otherwise.
     pub fn format(&self, locale: Locale) -> String {

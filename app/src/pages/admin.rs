@@ -233,7 +233,12 @@ fn AdminPanel(
         </section>
         // Loads its own data in the browser.
         <Submissions/>
-        <Maintenance/>
+        <section class="card" aria-labelledby="admin-bank-title">
+            <h2 id="admin-bank-title">"Bank sync"</h2>
+            <p>"Turn bank sync on or off, set how often it runs, and see each connection's last result: "
+                <A href="/admin/bank">"Admin → Bank Sync"</A></p>
+        </section>
+                <Maintenance/>
         <section class="card" aria-labelledby="registration-title">
             <h2 id="registration-title">"Registration"</h2>
             <div class="check-field">

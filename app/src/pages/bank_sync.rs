@@ -1,8 +1,8 @@
 //! `/data/bank`: Data → Bank Sync. Connect a bank with the provider's setup
 //! token (or the demo bank), see its accounts with their balances and
 //! switch any out of syncing, sync now or backfill with live progress,
-//! reconnect or disconnect, and the latest transactions. The connections
-//! arrive with the page.
+//! reconnect or disconnect, review what was matched automatically, and the
+//! latest transactions. It all arrives with the page.
 
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
@@ -11,24 +11,24 @@ use leptos_router::components::A;
 use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::bank::{
-    add_bank_connection, disconnect_bank, get_bank_connections, get_bank_transactions,
-    link_transaction_to_bill, set_account_monitored, sync_bank, unlink_transaction,
+    add_bank_connection, disconnect_bank, get_auto_matches, get_bank_connections,
+    get_bank_transactions, reconnect_bank, set_account_monitored, sync_bank, unlink_transaction,
 };
 use crate::api::bills::get_bills;
 use crate::api::ApiFailure;
 use crate::components::live_operation::{follow, OperationProgressBar};
+use crate::components::match_cell::MatchCell;
 use crate::contract::bank::{
-    BankConnection, BankConnections, BankTransaction, ConnectBank, ConnectionStatus,
-    MatchTransaction, TransactionPage, TransactionQuery,
+    AutoMatches, BankConnection, BankConnections, ConnectBank, ConnectionStatus, TransactionPage,
+    TransactionQuery,
 };
 use crate::contract::bills::BillRecord;
-use crate::domain::money::{Currency, Locale, Money};
+use crate::domain::money::Money;
 use crate::domain::operation::{Operation, State};
 use crate::domain::timestamp;
 
 fn money(minor: i64, currency: &str) -> String {
-    Money::new(minor, Currency::parse(currency).unwrap_or(Currency::USD))
-        .format(Locale::parse("en-US"))
+    Money::shown(minor, currency)
 }
 
 #[component]
@@ -47,7 +47,8 @@ pub fn BankSyncPage() -> impl IntoView {
             .await
             .map_err(ApiFailure::from)?;
             let bills = get_bills().await.map_err(ApiFailure::from)?.bills;
-            Ok::<_, ApiFailure>((found, transactions, bills))
+            let review = get_auto_matches().await.map_err(ApiFailure::from)?;
+            Ok::<_, ApiFailure>((found, transactions, bills, review))
         },
     );
     // The sync (or seed) being followed; the lists load again when it ends.
@@ -68,15 +69,16 @@ pub fn BankSyncPage() -> impl IntoView {
                 match connections.await {
                     Err(failure) if failure.status() == Some(403) => view! {
                         <p>"Bank sync is turned off on this Tally. An administrator can turn it on in "
-                        <A href="/admin">"Admin → Bank Sync"</A> "."</p>
+                        <A href="/admin/bank">"Admin → Bank Sync"</A> "."</p>
                     }.into_any(),
                     Err(failure) => view! { <p class="field-error" role="alert">{failure.message()}</p> }.into_any(),
-                    Ok((found, transactions, bills)) => view! {
+                    Ok((found, transactions, bills, review)) => view! {
                         <Connect found=found.clone() started=Callback::new(started) error/>
                         {found.connections.into_iter().map(|connection| view! {
                             <ConnectionCard connection started=Callback::new(started) error
                                 refresh=Callback::new(move |()| connections.refetch())/>
                         }).collect_view()}
+                        <Review review refresh=Callback::new(move |()| connections.refetch())/>
                         <Recent transactions bills refresh=Callback::new(move |()| connections.refetch())/>
                     }.into_any(),
                 }
@@ -205,6 +207,29 @@ fn ConnectionCard(
             }
         });
     };
+    let token = RwSignal::new(String::new());
+    let reconnect = move |event: SubmitEvent| {
+        event.prevent_default();
+        let setup_token = token.get_untracked().trim().to_owned();
+        if setup_token.is_empty() {
+            error.set(Some("Paste a new setup token to reconnect.".into()));
+            return;
+        }
+        error.set(None);
+        leptos::task::spawn_local(async move {
+            match reconnect_bank(id, ConnectBank { setup_token })
+                .await
+                .map_err(ApiFailure::from)
+            {
+                Ok(connected) => {
+                    token.set(String::new());
+                    started.run(connected.operation);
+                }
+                Err(failure) => error.set(Some(failure.message())),
+            }
+        });
+    };
+    let token_id = format!("reconnect-token-{id}");
     let status = match connection.status {
         ConnectionStatus::Active => "Connected",
         ConnectionStatus::Error => "Last sync failed",
@@ -256,6 +281,64 @@ fn ConnectionCard(
                     <button type="button" class="button button--quiet" on:click=disconnect>"Disconnect"</button>
                 </p>
             })}
+            <details open=!active || connection.status == ConnectionStatus::Error>
+                <summary>"Reconnect with a new setup token"</summary>
+                <form on:submit=reconnect class="inline-form">
+                    <label for=token_id.clone()>"New setup token"</label>
+                    <textarea id=token_id rows="2" autocomplete="off" spellcheck="false"
+                        prop:value=move || token.get()
+                        on:input=move |ev| token.set(event_target_value(&ev))></textarea>
+                    <button type="submit" class="button">"Reconnect"</button>
+                </form>
+                <p class="hint">"The accounts and their history carry on; nothing is fetched twice."</p>
+            </details>
+        </section>
+    }
+}
+
+/// The automatic matches of the last seven days, each undoable (the
+/// payment it recorded is undone, the bill restored).
+#[component]
+fn Review(review: AutoMatches, refresh: Callback<()>) -> impl IntoView {
+    let error = RwSignal::new(None::<String>);
+    let body = if review.matches.is_empty() {
+        view! { <p>"Nothing was matched automatically in the last " {review.review_days} " days."</p> }
+            .into_any()
+    } else {
+        view! {
+            <div class="table-wrap"><table class="data-table" data-testid="auto-matches">
+                <thead><tr><th>"Date"</th><th>"Description"</th><th>"Amount"</th><th>"Bill"</th><th></th></tr></thead>
+                <tbody>{review.matches.into_iter().map(|found| {
+                    let id = found.transaction.id;
+                    let label = format!("Undo matching {} to {}", found.transaction.description, found.bill_name);
+                    let undo = move |_| {
+                        leptos::task::spawn_local(async move {
+                            match unlink_transaction(id).await {
+                                Ok(_) => refresh.run(()),
+                                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
+                            }
+                        });
+                    };
+                    view! {
+                        <tr>
+                            <td>{timestamp::day(&found.transaction.posted_at).to_owned()}</td>
+                            <td>{found.transaction.description.clone()}</td>
+                            <td>{money(found.transaction.amount_minor, &found.transaction.currency)}</td>
+                            <td>{found.bill_name.clone()}</td>
+                            <td><button type="button" class="button button--quiet" aria-label=label on:click=undo>"Undo"</button></td>
+                        </tr>
+                    }
+                }).collect_view()}</tbody>
+            </table></div>
+        }
+        .into_any()
+    };
+    view! {
+        <section class="card" aria-labelledby="review-title">
+            <h2 id="review-title">"Matched automatically"</h2>
+            <p class="hint">"Payments recorded from your confirmed payees in the last 7 days. Undo one to restore the bill."</p>
+            <p class="field-error" role="alert">{move || error.get()}</p>
+            {body}
         </section>
     }
 }
@@ -298,85 +381,11 @@ fn Recent(
     view! {
         <section class="card" aria-labelledby="recent-title">
             <h2 id="recent-title">"Latest transactions"</h2>
+            <p><A href="/data/transactions">"All transactions, search and suggestions"</A></p>
             <p class="field-error" role="alert">{move || error.get()}</p>
             {rows}
         </section>
     }
-}
-
-/// A transaction's bill: its name and "Unmatch" once matched, otherwise a
-/// bill to choose, whether to remember the payee, and "Match".
-#[component]
-fn MatchCell(
-    transaction: BankTransaction,
-    bill_name: Option<String>,
-    bills: Vec<BillRecord>,
-    error: RwSignal<Option<String>>,
-    changed: Callback<()>,
-) -> impl IntoView {
-    let id = transaction.id;
-    if let Some(name) = bill_name {
-        let how = if transaction.matched_by.as_deref() == Some("auto") {
-            " (matched automatically)"
-        } else {
-            ""
-        };
-        let unmatch = move |_| {
-            leptos::task::spawn_local(async move {
-                match unlink_transaction(id).await {
-                    Ok(_) => changed.run(()),
-                    Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
-                }
-            });
-        };
-        return view! {
-            <span>{name}{how}</span>
-            " "
-            <button type="button" class="button button--quiet" on:click=unmatch>"Unmatch"</button>
-        }
-        .into_any();
-    }
-    if transaction.pending || transaction.amount_minor >= 0 || bills.is_empty() {
-        return ().into_any();
-    }
-    let chosen = RwSignal::new(bills.first().map(|bill| bill.id).unwrap_or_default());
-    let remember = RwSignal::new(true);
-    let select_label = format!("Bill paid by {}", transaction.description);
-    let remember_label = format!(
-        "Match {} automatically from now on",
-        transaction.description
-    );
-    let go = move |_| {
-        let request = MatchTransaction {
-            bill_id: chosen.get_untracked(),
-            remember: remember.get_untracked(),
-        };
-        leptos::task::spawn_local(async move {
-            match link_transaction_to_bill(id, request).await {
-                Ok(_) => {
-                    error.set(None);
-                    changed.run(());
-                }
-                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
-            }
-        });
-    };
-    view! {
-        <select aria-label=select_label on:change=move |ev| {
-            if let Ok(bill) = event_target_value(&ev).parse() {
-                chosen.set(bill);
-            }
-        }>
-            {bills.into_iter().map(|bill| view! { <option value=bill.id.to_string()>{bill.name}</option> }).collect_view()}
-        </select>
-        <label class="hint">
-            <input type="checkbox" aria-label=remember_label prop:checked=move || remember.get()
-                on:change=move |ev| remember.set(event_target_checked(&ev))/>
-            " remember"
-        </label>
-        <button type="button" class="button button--quiet" on:click=go>"Match"</button>
-    }
-    .into_any()
 }
 
 /// `BankSyncPage` as a route whose code is left out of the first download.

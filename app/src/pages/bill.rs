@@ -8,8 +8,8 @@ use leptos_router::hooks::{use_navigate, use_params_map};
 use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::bills::{
-    end_bill, flag_autopay_failure, get_bill, get_bills, get_payments, pay_bill, remove_bill,
-    restart_bill, undo_payment,
+    end_bill, flag_autopay_failure, get_autopay_trust, get_bill, get_bills, get_payments, pay_bill,
+    remove_bill, restart_bill, undo_payment,
 };
 use crate::api::{self, ApiFailure};
 use crate::components::bill_form::BillFormView;
@@ -48,6 +48,10 @@ pub fn BillPage() -> impl IntoView {
     let payments = Resource::new_blocking(id, |id| async move {
         get_payments(id).await.map_err(ApiFailure::from)
     });
+    // How its autopay has fared against the bank (`✓ 12/12`).
+    let trust = Resource::new_blocking(id, |id| async move {
+        get_autopay_trust(id).await.map_err(ApiFailure::from)
+    });
     // The user's locale and today's date.
     let context = api::page_data(get_bills);
     let editing = RwSignal::new(false);
@@ -61,6 +65,7 @@ pub fn BillPage() -> impl IntoView {
     let refresh = move || {
         bill.refetch();
         payments.refetch();
+        trust.refetch();
     };
     // After a change: the error cleared and the bill asked again, or why not.
     let settled = move |done: Result<(), ApiFailure>| match done {
@@ -97,6 +102,7 @@ pub fn BillPage() -> impl IntoView {
             let locale = Locale::parse(&context.as_ref().map(|c| c.locale.clone()).unwrap_or_default());
             let today = context.map(|c| c.today).unwrap_or_default();
             let listed = payments.await.map(|list| list.payments).unwrap_or_default();
+            let trust = trust.await.ok().filter(|trust| !trust.label.is_empty());
             match bill.await {
                 Err(failure) => view! { <h1>"Bill"</h1><p class="field-error">{failure.message()}</p> }.into_any(),
                 Ok(record) => {
@@ -145,6 +151,11 @@ pub fn BillPage() -> impl IntoView {
                                     None => "on, not verified by a bank yet".to_owned(),
                                 }
                             } else { "off".to_owned() }}</dd>
+                            {record.autopay.then_some(trust).flatten().map(|trust| view! {
+                                <dt>"Autopay record"</dt>
+                                <dd data-testid="autopay-trust">{trust.label.clone()}
+                                    <span class="hint">{format!(" (of its last {} due dates, {} went through)", trust.due_dates, trust.kept)}</span></dd>
+                            })}
                             <dt>"State"</dt><dd>{if record.active { "Active".to_owned() } else {
                                 format!("Ended{}", record.inactive_reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default())
                             }}</dd>

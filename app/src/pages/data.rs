@@ -81,7 +81,7 @@ pub fn DataPage() -> impl IntoView {
         <section class="card" aria-labelledby="bank-title">
             <h2 id="bank-title">"Bank sync"</h2>
             <p class="hint">"Connect your bank so payments appear and autopay is checked."</p>
-            <p><A href="/data/bank">"Bank sync"</A></p>
+            <p><A href="/data/bank">"Bank sync"</A> " · " <A href="/data/transactions">"Transactions"</A></p>
         </section>
         <section class="card" aria-labelledby="import-title">
             <h2 id="import-title">"Import bills from CSV"</h2>

@@ -1,4 +1,5 @@
 pub mod admin;
+pub mod admin_bank;
 pub mod bank_sync;
 pub mod bill;
 pub mod bills;
@@ -16,3 +17,4 @@ pub mod register;
 pub mod subscriptions;
 pub mod support;
 pub mod tracker;
+pub mod transactions;

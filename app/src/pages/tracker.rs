@@ -1,14 +1,17 @@
 //! `/tracker`: this month (or, with a pay schedule, this pay period) at a
 //! glance: what is overdue, due soon, paid and still to come, the totals,
-//! and one click to mark a bill paid.
+//! the bank bar (when bank sync is in use), and one click to mark a bill
+//! paid.
 
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::{lazy_route, LazyRoute};
 
+use crate::api::bank::get_bank_connections;
 use crate::api::bills::{get_tracker, pay_bill};
 use crate::api::ApiFailure;
+use crate::components::bank_bar::BankBar;
 use crate::components::spending_chart::SpendingChart;
 use crate::contract::bills::{PeriodKind, RecordPayment};
 use crate::domain::money::{Currency, Locale, Money};
@@ -37,6 +40,8 @@ pub fn TrackerPage() -> impl IntoView {
                 .map_err(ApiFailure::from)
         },
     );
+    // The bank bar's accounts; none while bank sync is off or unused.
+    let bank = Resource::new_blocking(|| (), |()| async { get_bank_connections().await.ok() });
     let error = RwSignal::new(None::<String>);
     let payments_made = RwSignal::new(0_u32);
     let mark_paid = move |bill: i64| {
@@ -59,6 +64,7 @@ pub fn TrackerPage() -> impl IntoView {
         {move || Suspend::new(async move { match month.await {
             Err(failure) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
             Ok(month) => {
+                let bank = bank.await;
                 let locale = Locale::parse(&month.locale);
                 let home = Currency::parse(&month.currency).unwrap_or(Currency::USD);
                 let total = move |minor: i64| Money::new(minor, home).format(locale);
@@ -88,6 +94,9 @@ pub fn TrackerPage() -> impl IntoView {
                         <div class="total"><span>"Still to pay"</span><strong data-testid="total-remaining">{total(totals.remaining_minor)}</strong></div>
                         <div class="total total--warn"><span>"Overdue"</span><strong>{total(totals.overdue_minor)}</strong></div>
                     </section>
+                    {bank.map(|bank| view! {
+                        <BankBar bank still_to_pay=totals.remaining_minor currency=month.currency.clone()/>
+                    })}
                     {if month.entries.is_empty() {
                         let when = if pay { "this pay period" } else { "this month" };
                         view! { <p>{format!("Nothing is due {when}. ")} <A href="/bills">"Add a bill"</A></p> }.into_any()
