@@ -1,5 +1,5 @@
 # The two commands a new user needs; see README.md.
-.PHONY: run test setup bench-http bench-leads bench-operations bench-tracker
+.PHONY: run test setup bench-http bench-leads bench-operations bench-tracker bench-bank
 
 # Install what is missing, build, and run Tally on its defaults.
 run:
@@ -30,3 +30,8 @@ bench-operations:
 # The Tracker's API for a user with 500 bills and 20,000 payments.
 bench-tracker:
 	cargo bench -p server --bench tracker
+
+# A bank sync of 3 accounts x 10,000 transactions against a local fake
+# provider: time and the server's peak memory, beside a raw SQLite loop.
+bench-bank:
+	cargo bench -p server --bench bank_sync

@@ -9,8 +9,7 @@ use leptos::server_fn::codec::{GetUrl, Json};
 use super::CsrfClient;
 use crate::contract::bank::{
     AutoMatches, BankAccount, BankConnections, BankSyncStatus, BankTransaction, ConnectBank,
-    Connected, MatchTransaction, SuggestionQuery, Suggestions, TransactionPage, TransactionQuery,
-    UpdateBankSync,
+    Connected, MatchTransaction, Suggestions, TransactionPage, TransactionQuery, UpdateBankSync,
 };
 use crate::contract::error::ErrorBody;
 use crate::contract::operations::Operation;
@@ -133,10 +132,13 @@ pub async fn ignore_transaction(id: i64, ignored: bool) -> Result<BankTransactio
     )
 }
 
-/// Bills the recent unmatched debits (or one) may have paid.
+/// Bills the recent unmatched debits (or one) may have paid. (A flat
+/// argument: a query struct with every field empty does not survive the
+/// URL.)
 #[server(prefix = "/api/fn", endpoint = "bank/suggestions", input = GetUrl)]
-pub async fn get_bank_suggestions(query: SuggestionQuery) -> Result<Suggestions, ErrorBody> {
+pub async fn get_bank_suggestions(transaction_id: Option<i64>) -> Result<Suggestions, ErrorBody> {
     let me = banker().await?;
+    let query = crate::contract::bank::SuggestionQuery { transaction_id };
     Ok(
         crate::ssr::bank::suggestions::suggestions(me.pool(), me.current.user.id, &query)
             .await

@@ -19,9 +19,7 @@ use crate::api::bank::{
 use crate::api::bills::get_bills;
 use crate::api::ApiFailure;
 use crate::components::match_cell::MatchCell;
-use crate::contract::bank::{
-    BankTransaction, MatchTransaction, Suggestion, SuggestionQuery, TransactionQuery,
-};
+use crate::contract::bank::{BankTransaction, MatchTransaction, Suggestion, TransactionQuery};
 use crate::domain::money::Money;
 use crate::domain::query_string;
 use crate::domain::timestamp;
@@ -46,6 +44,8 @@ impl Asked {
                 _ => None,
             },
             pending: (self.show == "pending").then_some(true),
+            // Always set: a query whose fields are all empty does not
+            // survive a GET server function's URL.
             page_size: Some(50),
             page_token: Some(self.page.clone()).filter(|page| !page.is_empty()),
             ..TransactionQuery::default()
@@ -74,9 +74,7 @@ pub fn TransactionsPage() -> impl IntoView {
         let page = get_bank_transactions(asked.query())
             .await
             .map_err(ApiFailure::from)?;
-        let suggestions = get_bank_suggestions(SuggestionQuery::default())
-            .await
-            .map_err(ApiFailure::from)?;
+        let suggestions = get_bank_suggestions(None).await.map_err(ApiFailure::from)?;
         let bills = get_bills().await.map_err(ApiFailure::from)?.bills;
         Ok::<_, ApiFailure>((asked, page, suggestions, bills))
     });
