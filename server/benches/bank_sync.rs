@@ -161,7 +161,7 @@ fn main() {
             ("SIMPLEFIN_ALLOW_HTTP", "true"),
             ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
             ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
-            ("RUST_LOG", "warn"),
+            ("RUST_LOG", "info"),
         ]);
         let pid = server.child.id();
         let admin = Browser::signed_in(&server.url(""), ADMIN_EMAIL, ADMIN_PASSWORD).await;
