@@ -52,6 +52,21 @@ test("a person connects the demo bank, syncs, and sees accounts and transactions
   await expect(row.getByRole("combobox")).toHaveCount(0);
   await page.goto(`/bills/${power.id}`);
   await expect(page.getByTestId("bill-facts")).toContainText("on, verified");
+  // Paid: the debit's payment, recorded from the bank, is the bill's.
+  const paid = page.getByTestId("payments").getByTestId("payment-row");
+  await expect(paid).toHaveCount(1);
+  await expect(paid).toContainText("$84.20");
+  await expect(paid).toContainText("bank");
+
+  // Reconnecting with a new setup token carries the history on: nothing
+  // is fetched twice.
+  await page.goto("/data/bank");
+  await hydrated(page);
+  await page.getByText("Reconnect with a new setup token").click();
+  await page.getByLabel("New setup token").fill("demo");
+  await page.getByRole("button", { name: "Reconnect" }).click();
+  await expect(page.getByTestId("bank-sync-progress")).toContainText("0 new transactions", { timeout: 20_000 });
+  await expect(page.getByTestId("bank-connection")).toHaveCount(1);
 
   // Without JavaScript the page still arrives with the accounts.
   const noScript = await browser.newContext({ javaScriptEnabled: false, storageState: await context.storageState() });

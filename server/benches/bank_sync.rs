@@ -102,7 +102,9 @@ async fn wait(browser: &Browser, operation: &Operation) -> Operation {
 /// The yardstick: the same number of rows by a raw prepared INSERT loop.
 async fn raw_sqlite_loop() -> Duration {
     let dir = tempfile::tempdir().unwrap();
-    let pool = app::ssr::db::connect(&dir.path().join("raw.db")).await.unwrap();
+    let pool = app::ssr::db::connect(&dir.path().join("raw.db"))
+        .await
+        .unwrap();
     sqlx::query(
         "CREATE TABLE raw (id INTEGER PRIMARY KEY, account TEXT, provider_id TEXT UNIQUE,
              posted_at TEXT, amount_cents INTEGER, description TEXT)",
