@@ -1015,6 +1015,7 @@ async fn suggestions_are_scored_and_explained_never_applied_and_auto_matches_can
     assert_eq!(found.suggestions.len(), 1, "{found:?}");
     let first = &found.suggestions[0];
     assert_eq!(first.transaction.description, "NETFLIX.COM 866-579-7172 CA");
+    assert_eq!(first.transaction.name, "NETFLIX.COM", "cleaned up beside it");
     assert_eq!(first.bills[0].bill_id, netflix.id);
     assert!(first.bills[0].score >= 65, "{first:?}");
     assert!(first.bills[0]

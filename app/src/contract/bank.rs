@@ -140,6 +140,12 @@ pub struct BankTransaction {
     pub currency: String,
     /// The provider's description, verbatim.
     pub description: String,
+    /// The payee cleaned up (upper case, store and order numbers, a
+    /// processor's prefix and a trailing city taken away): what merchant
+    /// rules and suggestions go by.
+    #[cfg_attr(feature = "ssr", sqlx(skip))]
+    #[serde(default)]
+    pub name: String,
     pub payee: Option<String>,
     pub memo: Option<String>,
     pub pending: bool,

@@ -65,6 +65,7 @@ pub async fn transaction(
     .bind(user_id)
     .fetch_optional(pool)
     .await?
+    .map(super::transactions::named)
     .ok_or_else(|| BankError::NotFound(format!("no transaction {id}")))
 }
 

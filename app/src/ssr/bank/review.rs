@@ -33,7 +33,7 @@ pub async fn auto_matches(pool: &SqlitePool, user_id: i64) -> Result<AutoMatches
         matches: rows
             .into_iter()
             .map(|row| AutoMatch {
-                transaction: row.transaction,
+                transaction: super::transactions::named(row.transaction),
                 bill_name: row.bill_name,
                 matched_at: row.matched_at,
             })

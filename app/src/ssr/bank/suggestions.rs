@@ -35,16 +35,17 @@ pub async fn suggestions(
             let found = super::matching::transaction(pool, user_id, id).await?;
             vec![found]
         }
-        None => {
-            sqlx::query_as(&format!(
-                "SELECT {COLUMNS} {FROM} WHERE t.user_id = ? AND {open} AND a.monitored = 1
+        None => sqlx::query_as::<_, BankTransaction>(&format!(
+            "SELECT {COLUMNS} {FROM} WHERE t.user_id = ? AND {open} AND a.monitored = 1
                    AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-45 days')
                  ORDER BY t.posted_at DESC, t.id DESC LIMIT {MAX_TRANSACTIONS}"
-            ))
-            .bind(user_id)
-            .fetch_all(pool)
-            .await?
-        }
+        ))
+        .bind(user_id)
+        .fetch_all(pool)
+        .await?
+        .into_iter()
+        .map(super::transactions::named)
+        .collect(),
     };
     let bills: Vec<bills::Bill> = bills::list(pool, user_id)
         .await?

@@ -18,6 +18,12 @@ pub const COLUMNS: &str = "t.id, t.account_id, t.posted_at, t.amount_cents AS am
         t.ignored_at IS NOT NULL AS ignored";
 pub const FROM: &str = "FROM transactions t JOIN bank_accounts a ON a.id = t.account_id";
 
+/// A transaction as read, with its cleaned-up name filled in.
+pub fn named(mut transaction: BankTransaction) -> BankTransaction {
+    transaction.name = crate::domain::bank::merchant::normalize(&transaction.description);
+    transaction
+}
+
 pub const DEFAULT_PAGE: u32 = 50;
 pub const MAX_PAGE: u32 = 200;
 /// The longest search text.
@@ -117,7 +123,13 @@ pub async fn page(
     }
     sql.push(" ORDER BY t.posted_at DESC, t.id DESC LIMIT ")
         .push_bind(i64::from(size) + 1);
-    let mut transactions: Vec<BankTransaction> = sql.build_query_as().fetch_all(pool).await?;
+    let mut transactions: Vec<BankTransaction> = sql
+        .build_query_as()
+        .fetch_all(pool)
+        .await?
+        .into_iter()
+        .map(named)
+        .collect();
     let next_page_token = if transactions.len() > size as usize {
         transactions.truncate(size as usize);
         transactions
