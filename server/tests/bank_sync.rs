@@ -1015,7 +1015,10 @@ async fn suggestions_are_scored_and_explained_never_applied_and_auto_matches_can
     assert_eq!(found.suggestions.len(), 1, "{found:?}");
     let first = &found.suggestions[0];
     assert_eq!(first.transaction.description, "NETFLIX.COM 866-579-7172 CA");
-    assert_eq!(first.transaction.name, "NETFLIX.COM", "cleaned up beside it");
+    assert_eq!(
+        first.transaction.name, "NETFLIX.COM",
+        "cleaned up beside it"
+    );
     assert_eq!(first.bills[0].bill_id, netflix.id);
     assert!(first.bills[0].score >= 65, "{first:?}");
     assert!(first.bills[0]
@@ -1244,4 +1247,64 @@ async fn secrets_never_reach_the_log_files_stdout_or_any_answer() {
         assert!(!written.contains(secret), "{secret} in the logs");
         assert!(!answers.contains(secret), "{secret} in an answer");
     }
+}
+
+#[tokio::test]
+async fn undoing_an_automatic_match_on_a_debt_restores_its_balance_and_interest() {
+    let fake = Fake::start().await;
+    fake.set(vec![posted("c1", 20, "-250.00", "BIGBANK CARD LOAN PMT")]);
+    let (_app, admin) = with_admin(SETTINGS).await;
+    let today = admin.get::<BillList>("/api/bills").await.today;
+    let loan: BillRecord = admin
+        .call(
+            Method::POST,
+            "/api/bills",
+            &BillForm {
+                name: "Car loan".into(),
+                amount_minor: 25_000,
+                cadence: "monthly".into(),
+                due_day: 12,
+                anchor_date: today,
+                debt: true,
+                balance_minor: Some(1_000_000),
+                apr_basis_points: Some(1_999),
+                ..BillForm::default()
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    let connected = connect(&admin, &fake.setup_token("loan")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    let first = transaction_named(&admin, "BIGBANK CARD LOAN PMT").await;
+    let _: BankTransaction = admin
+        .call(
+            Method::POST,
+            &format!("/api/bank/transactions/{}/match", first.id),
+            &MatchTransaction {
+                bill_id: loan.id,
+                remember: true,
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    let before: BillRecord = admin.get(&format!("/api/bills/{}", loan.id)).await;
+
+    fake.set(vec![
+        posted("c1", 20, "-250.00", "BIGBANK CARD LOAN PMT"),
+        posted("c2", 0, "-250.00", "BIGBANK CARD LOAN PMT"),
+    ]);
+    sync(&admin, connected.connection.id, "sync").await;
+    let review: AutoMatches = admin.get("/api/bank/auto-matches").await;
+    assert_eq!(review.matches.len(), 1, "{review:?}");
+    let paid: BillRecord = admin.get(&format!("/api/bills/{}", loan.id)).await;
+    assert!(paid.balance_minor < before.balance_minor, "{paid:?}");
+
+    let id = review.matches[0].transaction.id;
+    let _: BankTransaction =
+        post_empty(&admin, &format!("/api/bank/transactions/{id}/unmatch")).await;
+    let undone: BillRecord = admin.get(&format!("/api/bills/{}", loan.id)).await;
+    assert_eq!(undone.balance_minor, before.balance_minor);
+    assert_eq!(undone.interest_accrued_month, before.interest_accrued_month);
 }
