@@ -1308,3 +1308,35 @@ async fn undoing_an_automatic_match_on_a_debt_restores_its_balance_and_interest(
     assert_eq!(undone.balance_minor, before.balance_minor);
     assert_eq!(undone.interest_accrued_month, before.interest_accrued_month);
 }
+
+#[tokio::test]
+async fn a_transaction_stored_under_its_v0_93_id_is_adopted_not_duplicated() {
+    let fake = Fake::start().await;
+    fake.set(vec![
+        posted("t1", 3, "-15.49", "NETFLIX.COM"),
+        posted("t2", 2, "-4.50", "BLUE BOTTLE COFFEE"),
+    ]);
+    let (app, admin) = with_admin(SETTINGS).await;
+    let connected = connect(&admin, &fake.setup_token("legacy")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    // As a v0.93 database holds it: `<account>:<provider id>`.
+    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let stable: String = sqlx::query_scalar(
+        "UPDATE transactions SET provider_transaction_id = 'ACT-1:t1'
+         WHERE description = 'NETFLIX.COM' RETURNING provider_id",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(stable, "t1");
+    sync(&admin, connected.connection.id, "sync").await;
+    let page = all_transactions(&admin).await;
+    assert_eq!(page.transactions.len(), 2, "{page:?}");
+    let ids: Vec<String> =
+        sqlx::query_scalar("SELECT provider_transaction_id FROM transactions ORDER BY id")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    assert!(ids.iter().all(|id| id != "ACT-1:t1"), "adopted: {ids:?}");
+    assert_eq!(ids.len(), 2);
+}

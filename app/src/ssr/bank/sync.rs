@@ -8,6 +8,7 @@
 //! connection (`status = 'error'`, `last_error`) for the user to see. Once
 //! written, the user's merchant rules match what they can (`matching`).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use sqlx::{SqliteConnection, SqlitePool};
@@ -338,51 +339,98 @@ async fn write_account(
         .bind(account_id)
         .execute(&mut *tx)
         .await?;
+    // What the account holds already, read once: a sync is then one
+    // statement per new or changed transaction and none for the rest (the
+    // seed and every later sync of tens of thousands stay near a plain
+    // insert loop).
+    let mut stored: HashMap<String, Stored> = sqlx::query_as::<_, Stored>(
+        "SELECT provider_transaction_id, provider_id, payee, memo,
+                user_edited_at IS NOT NULL AS edited
+         FROM transactions WHERE account_id = ? AND pending = 0",
+    )
+    .bind(account_id)
+    .fetch_all(&mut *tx)
+    .await?
+    .into_iter()
+    .map(|row| (row.provider_transaction_id.clone(), row))
+    .collect();
     for incoming in account.transactions {
         if incoming.pending {
             insert(tx, user_id, account_id, &incoming).await?;
             synced.pending += 1;
             continue;
         }
-        let known = sqlx::query(
-            "UPDATE transactions SET provider_id = ?3,
-                 payee = CASE WHEN user_edited_at IS NULL THEN ?4 ELSE payee END,
-                 memo = CASE WHEN user_edited_at IS NULL THEN ?5 ELSE memo END
-             WHERE account_id = ?1 AND provider_transaction_id = ?2",
-        )
-        .bind(account_id)
-        .bind(&incoming.stable_id)
-        .bind(&incoming.provider_id)
-        .bind(&incoming.payee)
-        .bind(&incoming.memo)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if known > 0 {
+        if let Some(known) = stored.get(&incoming.stable_id) {
+            if !known.same_as(&incoming) {
+                sqlx::query(
+                    "UPDATE transactions SET provider_id = ?3,
+                         payee = CASE WHEN user_edited_at IS NULL THEN ?4 ELSE payee END,
+                         memo = CASE WHEN user_edited_at IS NULL THEN ?5 ELSE memo END
+                     WHERE account_id = ?1 AND provider_transaction_id = ?2",
+                )
+                .bind(account_id)
+                .bind(&incoming.stable_id)
+                .bind(&incoming.provider_id)
+                .bind(&incoming.payee)
+                .bind(&incoming.memo)
+                .execute(&mut *tx)
+                .await?;
+            }
             synced.seen += 1;
             continue;
         }
         // Stored before stable ids by fingerprint (v0.93's
         // `<account>:<provider id>`): adopt it under its stable id.
-        let legacy = sqlx::query(
-            "UPDATE transactions SET provider_transaction_id = ?3, provider_id = ?4
-             WHERE account_id = ?1 AND provider_transaction_id = ?2",
-        )
-        .bind(account_id)
-        .bind(format!("{}:{}", account.provider_id, incoming.provider_id))
-        .bind(&incoming.stable_id)
-        .bind(&incoming.provider_id)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if legacy > 0 {
+        let legacy = format!("{}:{}", account.provider_id, incoming.provider_id);
+        if let Some(mut adopted) = stored.remove(&legacy) {
+            sqlx::query(
+                "UPDATE transactions SET provider_transaction_id = ?3, provider_id = ?4
+                 WHERE account_id = ?1 AND provider_transaction_id = ?2",
+            )
+            .bind(account_id)
+            .bind(&legacy)
+            .bind(&incoming.stable_id)
+            .bind(&incoming.provider_id)
+            .execute(&mut *tx)
+            .await?;
+            adopted.provider_id = Some(incoming.provider_id.clone());
+            stored.insert(incoming.stable_id.clone(), adopted);
             synced.seen += 1;
             continue;
         }
         insert(tx, user_id, account_id, &incoming).await?;
+        stored.insert(incoming.stable_id.clone(), Stored::of(&incoming));
         synced.added += 1;
     }
     Ok(synced)
+}
+
+/// A stored posted transaction, as far as a sync compares it.
+#[derive(sqlx::FromRow)]
+struct Stored {
+    provider_transaction_id: String,
+    provider_id: Option<String>,
+    payee: Option<String>,
+    memo: Option<String>,
+    edited: bool,
+}
+
+impl Stored {
+    fn of(incoming: &Incoming) -> Self {
+        Self {
+            provider_transaction_id: incoming.stable_id.clone(),
+            provider_id: Some(incoming.provider_id.clone()),
+            payee: incoming.payee.clone(),
+            memo: incoming.memo.clone(),
+            edited: false,
+        }
+    }
+
+    /// Whether storing `incoming` again would change nothing.
+    fn same_as(&self, incoming: &Incoming) -> bool {
+        self.provider_id.as_deref() == Some(incoming.provider_id.as_str())
+            && (self.edited || (self.payee == incoming.payee && self.memo == incoming.memo))
+    }
 }
 
 async fn insert(
