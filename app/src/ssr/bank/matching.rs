@@ -12,6 +12,8 @@
 //! exactly one bill. Transfers, card payments, refunds and money in are
 //! never matched.
 
+use std::collections::HashMap;
+
 use sqlx::SqlitePool;
 
 use super::transactions::{COLUMNS, FROM};
@@ -259,6 +261,22 @@ pub async fn set_ignored(
 /// rules; a payee whose rules name more than one bill is left for the user.
 /// Returns how many were matched.
 pub async fn auto_match(pool: &SqlitePool, user_id: i64) -> Result<u32, ApiError> {
+    // The user's rules, read once: payee key → the active bills it names.
+    let mut rules: HashMap<String, Vec<i64>> = HashMap::new();
+    let rows: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT DISTINCT r.merchant, r.bill_id FROM merchant_rules r
+         JOIN bills b ON b.id = r.bill_id
+         WHERE r.user_id = ? AND b.active = 1",
+    )
+    .bind(user_id)
+    .fetch_all(pool)
+    .await?;
+    for (merchant, bill_id) in rows {
+        rules.entry(merchant).or_default().push(bill_id);
+    }
+    if rules.is_empty() {
+        return Ok(0);
+    }
     let candidates: Vec<Candidate> = sqlx::query_as(&format!(
         "SELECT t.id, t.posted_at, t.amount_cents, t.description, t.pending = 1 AS pending,
                 t.bill_id, t.returns_payment_id
@@ -277,15 +295,7 @@ pub async fn auto_match(pool: &SqlitePool, user_id: i64) -> Result<u32, ApiError
             continue;
         }
         let key = merchant::normalize(&found.description);
-        let bills: Vec<i64> = sqlx::query_scalar(
-            "SELECT DISTINCT r.bill_id FROM merchant_rules r JOIN bills b ON b.id = r.bill_id
-             WHERE r.user_id = ? AND r.merchant = ? AND b.active = 1",
-        )
-        .bind(user_id)
-        .bind(&key)
-        .fetch_all(pool)
-        .await?;
-        if let [bill_id] = bills.as_slice() {
+        if let Some([bill_id]) = rules.get(&key).map(Vec::as_slice) {
             match link(pool, user_id, &found, *bill_id, "auto").await {
                 Ok(()) => matched += 1,
                 // A payment the bill refuses (more than a debt's balance):
