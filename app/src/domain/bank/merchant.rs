@@ -1,7 +1,8 @@
 //! Who a bank transaction paid, as a key that stays the same from one month
 //! to the next: the description upper-cased with the noise that changes
-//! (store and order numbers, phone numbers, a trailing city and state, the
-//! payment processor's prefix, `*`-suffixed order codes) taken away. Bank
+//! (store and order numbers and other words at least half digits, phone
+//! numbers, a trailing city and state, the payment processor's prefix,
+//! `*`-suffixed order codes) taken away. Bank
 //! matching keys its merchant rules on it; the subscription catalog's
 //! descriptor lookup reads descriptions the same way.
 
@@ -84,6 +85,17 @@ const NEVER_A_BILL: &[&str] = &[
 /// The shortest key a rule may have.
 pub const RULE_MIN_CHARS: usize = 4;
 
+/// Whether a word is a number or code that changes from one charge to the
+/// next rather than part of the name.
+fn noise(word: &str) -> bool {
+    if word.starts_with('#') && word.len() > 1 {
+        return true;
+    }
+    let digits = word.chars().filter(char::is_ascii_digit).count();
+    let alphanumeric = word.chars().filter(char::is_ascii_alphanumeric).count();
+    digits > 0 && digits * 2 >= alphanumeric
+}
+
 /// The merchant key of a description.
 pub fn normalize(description: &str) -> String {
     let mut text = description.to_uppercase();
@@ -100,13 +112,10 @@ pub fn normalize(description: &str) -> String {
             word.split('*').next().unwrap_or_default().to_owned()
         })
         .filter(|word| !word.is_empty())
-        // Store numbers, phone numbers, dates and codes with digits.
-        .filter(|word| {
-            !word
-                .trim_start_matches('#')
-                .chars()
-                .any(|c| c.is_ascii_digit())
-        })
+        // Store numbers (`#0412`), phone numbers, dates and codes: words
+        // half or more digits. A brand with a digit in it (`1PASSWORD`,
+        // `LIFE360`, `FACTOR75`) stays.
+        .filter(|word| !noise(word))
         .map(|word| {
             word.trim_matches(|c: char| {
                 !c.is_ascii_alphanumeric() && c != '&' && c != '.' && c != '/'
@@ -167,6 +176,10 @@ mod tests {
         assert_eq!(normalize("PAYPAL *SPOTIFY"), "SPOTIFY");
         assert_eq!(normalize("TST* JOES DINER 0412 AUSTIN TX"), "JOES DINER");
         assert_eq!(normalize("FRESHMART #0412"), "FRESHMART");
+        assert_eq!(normalize("FRESHMART #A12"), "FRESHMART");
+        assert_eq!(normalize("1PASSWORD.COM 0412"), "1PASSWORD.COM");
+        assert_eq!(normalize("LIFE360 866-579-7172 CA"), "LIFE360");
+        assert_eq!(normalize("SPOTIFY P1A2B3C4D5"), "SPOTIFY");
         assert_eq!(
             normalize("ACH DEBIT OAKWOOD APARTMENTS RENT"),
             "OAKWOOD APARTMENTS RENT"
