@@ -16,6 +16,7 @@ pub mod pay_period;
 pub mod query_string;
 pub mod redirect;
 pub mod role;
+pub mod subscriptions;
 pub mod text;
 pub mod timestamp;
 pub mod token_lifetime;

@@ -198,9 +198,93 @@ pub fn validate(services: &[Service], descriptors: &[Descriptor]) -> Result<(), 
     Ok(())
 }
 
+/// The matching index of the catalog files, each service's id its line
+/// order from 1 (as the seed inserts them), with `own` descriptors of the
+/// person added.
+pub fn index(
+    own: &[crate::domain::subscriptions::catalog_index::Descriptor],
+) -> Result<crate::domain::subscriptions::catalog_index::CatalogIndex, CatalogError> {
+    use crate::domain::cadence::Cadence;
+    use crate::domain::subscriptions::catalog_index::{self as index, Kind};
+    let services = services()?;
+    let ids: std::collections::HashMap<String, i64> = services
+        .iter()
+        .zip(1..)
+        .map(|(service, id)| (service.slug.clone(), id))
+        .collect();
+    let mut all: Vec<index::Descriptor> = own.to_vec();
+    for descriptor in descriptors()? {
+        if let Some(&catalog_id) = ids.get(&descriptor.service_slug) {
+            all.push(index::Descriptor {
+                catalog_id,
+                kind: match descriptor.kind {
+                    DescriptorKind::Bank => Kind::Bank,
+                    DescriptorKind::Slang => Kind::Slang,
+                },
+                text: descriptor.text,
+            });
+        }
+    }
+    let services = services
+        .into_iter()
+        .zip(1..)
+        .map(|(service, id)| index::Service {
+            id,
+            typical_cadence: Cadence::parse(&service.typical_cadence, 1)
+                .unwrap_or(Cadence::Monthly),
+            name: service.name,
+            website: service.website,
+            monthly_minor: service.starting_monthly_cents,
+            annual_minor: service.starting_annual_cents,
+        })
+        .collect();
+    index::CatalogIndex::new(services, &all).map_err(|error| CatalogError::Row {
+        file: "catalog_descriptors.csv",
+        line: 0,
+        problem: error.to_string(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_bank_descriptor_resolves_to_its_own_service_or_its_family() {
+        let services = services().unwrap();
+        let index = index(&[]).unwrap();
+        let mut wrong = Vec::new();
+        for descriptor in descriptors().unwrap() {
+            if descriptor.kind != DescriptorKind::Bank {
+                continue;
+            }
+            let position = services
+                .iter()
+                .position(|s| s.slug == descriptor.service_slug)
+                .unwrap();
+            let service = &services[position];
+            let id = position as i64 + 1;
+            let price = service
+                .starting_monthly_cents
+                .or(service.starting_annual_cents)
+                .unwrap_or(1_000);
+            match index.identify(&descriptor.text, -price) {
+                Some(found)
+                    if found.resolved()
+                        && (found.catalog_id == id || found.alternatives.contains(&id)) => {}
+                other => wrong.push(format!(
+                    "{} {:?}: {other:?}",
+                    descriptor.service_slug, descriptor.text
+                )),
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of 1,069:\n{}",
+            wrong.len(),
+            wrong.join("\n")
+        );
+    }
 
     #[test]
     fn the_catalog_has_exactly_the_released_descriptor_counts() {
