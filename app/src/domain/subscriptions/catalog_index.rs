@@ -9,7 +9,8 @@
 //! provider share (`APPLE.COM/BILL`) is told apart by the amount against
 //! their starting prices, or marked ambiguous, never merged.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
+use std::sync::Arc;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 
@@ -73,8 +74,9 @@ pub struct Descriptor {
 pub struct Identity {
     pub catalog_id: i64,
     pub kind: Kind,
-    /// The descriptor (or slang term, address, name) that matched.
-    pub matched: String,
+    /// The descriptor (or slang term, address, name) that matched, as a
+    /// merchant key.
+    pub matched: Arc<str>,
     /// Out of 100; [`RESOLVES`] or more resolves the service.
     pub score: u8,
     /// Other services the same descriptor can mean.
@@ -90,9 +92,12 @@ impl Identity {
 }
 
 struct Pattern {
-    key: String,
+    key: Arc<str>,
     catalog_id: i64,
     kind: Kind,
+    /// For a bank or own descriptor that several services can mean: them
+    /// all (sorted, its own among them).
+    family: Option<Arc<[i64]>>,
 }
 
 pub struct CatalogIndex {
@@ -137,9 +142,10 @@ impl CatalogIndex {
             };
             if !key.is_empty() {
                 patterns.push(Pattern {
-                    key,
+                    key: key.into(),
                     catalog_id: descriptor.catalog_id,
                     kind: descriptor.kind,
+                    family: None,
                 });
             }
         }
@@ -147,17 +153,19 @@ impl CatalogIndex {
             let domain = host(&service.website);
             if domain.contains('.') {
                 patterns.push(Pattern {
-                    key: domain,
+                    key: domain.into(),
                     catalog_id: service.id,
                     kind: Kind::Domain,
+                    family: None,
                 });
             }
             let name = slang_key(&service.name);
             if merchant::rule_problem(&name).is_none() {
                 patterns.push(Pattern {
-                    key: name,
+                    key: name.into(),
                     catalog_id: service.id,
                     kind: Kind::Name,
+                    family: None,
                 });
             }
         }
@@ -176,9 +184,28 @@ impl CatalogIndex {
                     .push(index);
             }
         }
+        // Each descriptor's family, worked out once rather than per lookup.
+        for index in 0..patterns.len() {
+            if !matches!(patterns[index].kind, Kind::Own | Kind::Bank) {
+                continue;
+            }
+            let own = patterns[index].catalog_id;
+            let mut ids: Vec<i64> = beginnings
+                .get(&*patterns[index].key)
+                .into_iter()
+                .flatten()
+                .map(|&other| patterns[other].catalog_id)
+                .chain([own])
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            if ids.len() > 1 {
+                patterns[index].family = Some(ids.into());
+            }
+        }
         let matcher = AhoCorasick::builder()
             .match_kind(MatchKind::Standard)
-            .build(patterns.iter().map(|pattern| pattern.key.as_str()))?;
+            .build(patterns.iter().map(|pattern| &*pattern.key))?;
         Ok(Self {
             services: services.into_iter().map(|s| (s.id, s)).collect(),
             patterns,
@@ -243,13 +270,8 @@ impl CatalogIndex {
         let pattern = &self.patterns[index];
         // The services this descriptor can mean: its own, and those whose
         // descriptors begin with it (one provider's family).
-        let mut candidates: BTreeSet<i64> = BTreeSet::from([pattern.catalog_id]);
-        if matches!(kind, Kind::Own | Kind::Bank) {
-            for &other in self.beginnings.get(&pattern.key).into_iter().flatten() {
-                candidates.insert(self.patterns[other].catalog_id);
-            }
-        }
-        let (catalog_id, ambiguous) = if candidates.len() == 1 {
+        let candidates: &[i64] = pattern.family.as_deref().unwrap_or_default();
+        let (catalog_id, ambiguous) = if candidates.is_empty() {
             (pattern.catalog_id, false)
         } else {
             let fitting: Vec<i64> = candidates
@@ -265,10 +287,11 @@ impl CatalogIndex {
         Some(Identity {
             catalog_id,
             kind,
-            matched: pattern.key.clone(),
+            matched: Arc::clone(&pattern.key),
             score,
             alternatives: candidates
-                .into_iter()
+                .iter()
+                .copied()
                 .filter(|id| *id != catalog_id)
                 .collect(),
             ambiguous,
