@@ -13,6 +13,10 @@ use app::contract::admin::{Invite, Invited, RegistrationSetting};
 use app::contract::bank::{ConnectBank, MatchTransaction, SetMonitored};
 use app::contract::bills::{BillRecord, Payment, RecordPayment};
 use app::contract::operations::{Operation, WaitOperation};
+use app::contract::subscriptions::{
+    CatalogLink, DeclineRecommendation, LinkRecommendation, NewDescriptor, OwnDescriptor,
+    RelinkRecommendation,
+};
 use app::contract::tokens::{CreateToken, CreatedToken};
 use app::contract::two_factor::ChangePassword;
 use app::domain::bill::BillForm;
@@ -44,6 +48,9 @@ async fn alice_snapshot(pool: &SqlitePool, alice: i64) -> String {
         "SELECT id, name, amount_cents, active, balance_cents, interest_accrued_month, updated_at FROM bills WHERE user_id = ?1",
         "SELECT id, amount_cents, paid_on, autopay_failure FROM payments WHERE user_id = ?1",
         "SELECT id, done, cancel_requested, deleted, metadata FROM operations WHERE owner_id = ?1",
+        "SELECT id, catalog_id, descriptor FROM user_catalog_descriptors WHERE user_id = ?1",
+        "SELECT id, catalog_id, bill_id, action FROM subscription_recommendation_feedback WHERE user_id = ?1",
+        "SELECT id, catalog_id FROM bills WHERE user_id = ?1",
     ];
     let mut out = String::new();
     for query in queries {
@@ -102,6 +109,18 @@ fn body_for(path: &str, alice_email: &str) -> Value {
             bill_id: 1,
             remember: true,
         }),
+        "/api/bills/{id}/catalog-link" => to_json(&CatalogLink {
+            catalog_id: Some(1),
+        }),
+        "/api/subscriptions/recommendations/{id}/link" => {
+            to_json(&LinkRecommendation { bill_id: 1 })
+        }
+        "/api/subscriptions/recommendations/{id}/decline" => {
+            to_json(&DeclineRecommendation::default())
+        }
+        "/api/subscriptions/recommendations/{id}/relink" => {
+            to_json(&RelinkRecommendation { catalog_id: 1 })
+        }
         "/api/tokens" => to_json(&CreateToken {
             name: "bob's token".into(),
             expires_in_days: None,
@@ -180,6 +199,26 @@ async fn user_b_cannot_read_or_change_user_a_through_any_route() {
     };
     let bill: BillRecord = made(&alice, "/api/bills", &rent).await;
     let bill_id = bill.id;
+    // Her own bank descriptor: id 1, the id the walk sends to every other
+    // `{id}` route.
+    let netflix: i64 =
+        sqlx::query_scalar("SELECT id FROM subscription_catalog WHERE slug = 'netflix'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    let descriptor: OwnDescriptor = alice
+        .call(
+            Method::POST,
+            "/api/catalog/descriptors",
+            &NewDescriptor {
+                catalog_id: netflix,
+                descriptor: "ALICE SECRET STREAM".into(),
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(descriptor.id, alice_id);
     let payment: Payment = made(
         &alice,
         &format!("/api/bills/{bill_id}/payments"),
@@ -257,6 +296,7 @@ async fn user_b_cannot_read_or_change_user_a_through_any_route() {
                 "alice key",
                 "alice-cred",
                 "alice's rent",
+                "ALICE SECRET STREAM",
                 "\"owner\":\"users/1\"",
             ] {
                 assert!(

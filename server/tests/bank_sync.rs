@@ -19,7 +19,7 @@ use app::contract::bank::{
 };
 use app::contract::bills::{AutopayTrust, BillList, BillRecord, Payment, Payments};
 use app::contract::error::ErrorBody;
-use app::contract::operations::{Operation, WaitOperation};
+use app::contract::operations::Operation;
 use app::domain::bill::BillForm;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -30,6 +30,7 @@ use base64::Engine as _;
 use reqwest::Method;
 use serde_json::{json, Value};
 use support::browser::Browser;
+use support::operations::finished;
 use support::{with_admin, TestApp};
 
 const DAY: i64 = 86_400;
@@ -211,29 +212,6 @@ async fn connect(browser: &Browser, token: &str) -> Result<Connected, (u16, Erro
         )
         .await
         .map(Option::unwrap)
-}
-
-async fn finished(browser: &Browser, operation: &Operation) -> Operation {
-    // Up to four waits of 25 s: a full parallel run on two cores can hold
-    // a sync up for longer than one (seen once).
-    let mut done = operation.clone();
-    for _ in 0..4 {
-        done = browser
-            .call::<_, Operation>(
-                Method::POST,
-                &format!("/v1/{}:wait", operation.name),
-                &WaitOperation {
-                    timeout: Some("25s".into()),
-                },
-            )
-            .await
-            .unwrap()
-            .unwrap();
-        if done.done {
-            return done;
-        }
-    }
-    panic!("still running after 100 s: {done:?}");
 }
 
 async fn all_transactions(browser: &Browser) -> TransactionPage {

@@ -40,13 +40,13 @@ pub async fn get_spending() -> Result<Spending, ErrorBody> {
     )
 }
 
-/// The known subscription services a bill can link to.
+/// The known subscription services a bill can link to; `q` narrows them
+/// to those with every word in the name, category or web address.
 #[server(prefix = "/api/fn", endpoint = "catalog", input = GetUrl)]
-pub async fn get_catalog() -> Result<Catalog, ErrorBody> {
+pub async fn get_catalog(q: Option<String>) -> Result<Catalog, ErrorBody> {
+    use crate::contract::subscriptions::CatalogQuery;
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::bills::views::catalog(me.pool())
-        .await
-        .map_err(ApiError::from)?)
+    Ok(crate::ssr::subscriptions::catalog_entries::search(me.pool(), &CatalogQuery { q }).await?)
 }
 
 /// Every bill of the signed-in user, with the locale and today's date.

@@ -52,6 +52,7 @@ pub mod security_keys;
 pub mod session;
 #[cfg(feature = "ssr")]
 mod signed_in;
+pub mod subscriptions;
 
 /// A page's data from a server function that takes no arguments, as a
 /// blocking resource: the server waits for it and sends it with the page,

@@ -83,8 +83,9 @@ pub fn BillFormView(
     let digits = start.currency().digits();
     let editing = existing.as_ref().map(|bill| bill.id);
     let catalog_id = RwSignal::new(start.catalog_id);
-    let catalog =
-        api::BrowserResource::new(|| async { get_catalog().await.map_err(api::ApiFailure::from) });
+    let catalog = api::BrowserResource::new(|| async {
+        get_catalog(None).await.map_err(api::ApiFailure::from)
+    });
     // What is typed in the searchable picker; filled with the linked
     // service's label once the catalog arrives.
     let catalog_text = RwSignal::new(String::new());
@@ -348,6 +349,10 @@ mod tests {
             id,
             name: name.into(),
             category: category.into(),
+            website: None,
+            typical_cadence: "monthly".into(),
+            starting_monthly_minor: None,
+            starting_annual_minor: None,
         }
     }
 

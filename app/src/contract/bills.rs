@@ -227,13 +227,20 @@ pub struct Spending {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
+#[serde(rename_all = "camelCase")]
 pub struct CatalogService {
     pub id: i64,
     pub name: String,
     pub category: String,
+    pub website: Option<String>,
+    /// `weekly`, `monthly`, `quarterly` or `yearly`.
+    pub typical_cadence: String,
+    /// US cents.
+    pub starting_monthly_minor: Option<i64>,
+    pub starting_annual_minor: Option<i64>,
 }
 
-/// `GET /api/catalog`.
+/// `GET /api/catalog[?q=]`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Catalog {

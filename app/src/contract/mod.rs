@@ -13,5 +13,6 @@ pub mod error;
 pub mod operations;
 pub mod preferences;
 pub mod security_keys;
+pub mod subscriptions;
 pub mod tokens;
 pub mod two_factor;

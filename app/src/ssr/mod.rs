@@ -22,4 +22,5 @@ pub mod preferences;
 pub mod secrets;
 pub mod services;
 pub mod settings;
+pub mod subscriptions;
 pub mod write_gate;

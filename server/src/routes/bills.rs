@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 
 use app::contract::bills::{
-    AutopayFailure, AutopayTrust, BillList, BillOrder, BillRecord, Catalog, Deactivation, Payment,
-    Payments, RecordPayment, Spending, Tracker,
+    AutopayFailure, AutopayTrust, BillList, BillOrder, BillRecord, Deactivation, Payment, Payments,
+    RecordPayment, Spending, Tracker,
 };
 use app::domain::bill::BillForm;
 use app::ssr::bills::forms;
@@ -311,18 +311,4 @@ pub async fn spending(
     current: CurrentUser,
 ) -> Result<Json<Spending>, ApiError> {
     Ok(Json(views::spending(&state.pool, current.user.id).await?))
-}
-
-/// `GET /api/catalog`: the known subscription services a bill can link to.
-#[utoipa::path(
-    get,
-    path = "/api/catalog",
-    tag = "bills",
-    responses((status = 200, body = Catalog)),
-)]
-pub async fn catalog(
-    State(state): State<AppState>,
-    _current: CurrentUser,
-) -> Result<Json<Catalog>, ApiError> {
-    Ok(Json(views::catalog(&state.pool).await?))
 }

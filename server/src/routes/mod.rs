@@ -27,6 +27,7 @@ pub mod profile;
 pub mod registration;
 pub mod security_keys;
 pub mod submissions_admin;
+pub mod subscriptions;
 
 /// One path of the API with the methods it answers.
 pub struct ApiRoute {
@@ -95,7 +96,57 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
         ),
         route("/api/tracker", &["GET"], get(bills::tracker)),
         route("/api/reports/spending", &["GET"], get(bills::spending)),
-        route("/api/catalog", &["GET"], get(bills::catalog)),
+        route("/api/catalog", &["GET"], get(subscriptions::catalog)),
+        route(
+            "/api/catalog/track",
+            &["POST"],
+            post(subscriptions::track_catalog),
+        ),
+        route(
+            "/api/catalog/tracked",
+            &["GET"],
+            get(subscriptions::tracked),
+        ),
+        route(
+            "/api/catalog/descriptors",
+            &["GET", "POST"],
+            get(subscriptions::descriptors).post(subscriptions::add_descriptor),
+        ),
+        route(
+            "/api/catalog/descriptors/{id}",
+            &["DELETE"],
+            delete(subscriptions::delete_descriptor),
+        ),
+        route(
+            "/api/subscriptions/recommendations",
+            &["GET"],
+            get(subscriptions::list),
+        ),
+        route(
+            "/api/subscriptions/recommendations/{id}/track",
+            &["POST"],
+            post(subscriptions::track),
+        ),
+        route(
+            "/api/subscriptions/recommendations/{id}/decline",
+            &["POST"],
+            post(subscriptions::decline),
+        ),
+        route(
+            "/api/subscriptions/recommendations/{id}/link",
+            &["POST"],
+            post(subscriptions::link),
+        ),
+        route(
+            "/api/subscriptions/recommendations/{id}/relink",
+            &["POST"],
+            post(subscriptions::relink),
+        ),
+        route(
+            "/api/bills/{id}/catalog-link",
+            &["PUT"],
+            put(subscriptions::catalog_link),
+        ),
         route("/api/data/bills.csv", &["GET"], get(data::export_csv)),
         route(
             "/api/data/payments.csv",

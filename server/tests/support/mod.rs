@@ -5,6 +5,7 @@
 pub mod browser;
 pub mod fakes;
 pub mod legacy;
+pub mod operations;
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;

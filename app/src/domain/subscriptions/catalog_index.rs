@@ -185,8 +185,9 @@ impl CatalogIndex {
             }
         }
         // Each descriptor's family, worked out once rather than per lookup.
+        // The person's own descriptors have none: they settled what it is.
         for index in 0..patterns.len() {
-            if !matches!(patterns[index].kind, Kind::Own | Kind::Bank) {
+            if patterns[index].kind != Kind::Bank {
                 continue;
             }
             let own = patterns[index].catalog_id;
@@ -491,6 +492,51 @@ pub mod tests {
         assert_eq!(
             (found.catalog_id, found.kind, found.score),
             (6, Kind::Own, 100)
+        );
+    }
+
+    #[test]
+    fn an_own_descriptor_settles_a_shared_one() {
+        let services = vec![
+            service(
+                2,
+                "iCloud+",
+                "https://www.icloud.com",
+                Cadence::Monthly,
+                Some(99),
+                None,
+            ),
+            service(
+                3,
+                "Apple TV+",
+                "https://tv.apple.com",
+                Cadence::Monthly,
+                Some(1299),
+                None,
+            ),
+        ];
+        let shared = [
+            bank(2, "APPLE.COM/BILL"),
+            bank(3, "APPLE.COM/BILL APPLE TV"),
+        ];
+        let unclear = CatalogIndex::new(services.clone(), &shared)
+            .unwrap()
+            .identify("APPLE.COM/BILL", -299)
+            .unwrap();
+        assert!(unclear.ambiguous);
+        let mut taught = shared.to_vec();
+        taught.push(Descriptor {
+            catalog_id: 3,
+            kind: Kind::Own,
+            text: "APPLE.COM/BILL".into(),
+        });
+        let found = CatalogIndex::new(services, &taught)
+            .unwrap()
+            .identify("APPLE.COM/BILL", -299)
+            .unwrap();
+        assert_eq!(
+            (found.catalog_id, found.kind, found.ambiguous),
+            (3, Kind::Own, false)
         );
     }
 }

@@ -8,8 +8,7 @@ use sqlx::SqlitePool;
 
 use super::{list, today_for, Bill, BillError};
 use crate::contract::bills::{
-    BillList, BillRecord, Catalog, CatalogService, CategorySpending, Period, PeriodKind, Spending,
-    Tracker, TrackerEntry,
+    BillList, BillRecord, CategorySpending, Period, PeriodKind, Spending, Tracker, TrackerEntry,
 };
 use crate::domain::date::Date;
 use crate::domain::tracker::{self, TrackedBill};
@@ -209,13 +208,4 @@ pub async fn spending(pool: &SqlitePool, user: i64) -> Result<Spending, BillErro
         months: labels,
         categories,
     })
-}
-
-/// The known subscription services a bill can link to, by name.
-pub async fn catalog(pool: &SqlitePool) -> Result<Catalog, BillError> {
-    let services: Vec<CatalogService> =
-        sqlx::query_as("SELECT id, name, category FROM subscription_catalog ORDER BY name")
-            .fetch_all(pool)
-            .await?;
-    Ok(Catalog { services })
 }

@@ -158,6 +158,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.07_bank_returns.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 8),
+            description: "recommendation feedback: a decline's amount, currency and reason",
+            sql: sql!("v1.08_recommendation_feedback_detail.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.08_recommendation_feedback_detail.down.sql")),
+        },
     ]
 }
 

@@ -1,0 +1,190 @@
+//! The catalog as the Service Catalog page shows it: searchable entries,
+//! bills for them at their starting price, and the person's tracked
+//! services beside the catalog's prices.
+
+use sqlx::SqlitePool;
+
+use crate::contract::bills::{BillRecord, Catalog, CatalogService};
+use crate::contract::subscriptions::{
+    CatalogQuery, TrackCatalog, TrackedBills, TrackedService, TrackedServices,
+};
+use crate::domain::bill::BillForm;
+use crate::domain::cadence::Cadence;
+use crate::domain::text::{plain_text_problem, Lines};
+use crate::ssr::api_error::ApiError;
+use crate::ssr::bills;
+
+/// A [`CatalogService`]'s columns.
+pub(super) const SELECT: &str = "SELECT id, name, category, website, typical_cadence,
+        starting_monthly_usd AS starting_monthly_minor, starting_annual_usd AS starting_annual_minor
+    FROM subscription_catalog ORDER BY name COLLATE NOCASE";
+
+/// The longest search text.
+pub const MAX_QUERY: usize = 100;
+/// The most services one bulk track takes.
+pub const MAX_TRACK: usize = 50;
+
+/// `GET /api/catalog?q=`: every word of `q` in the name, category
+/// or web address (any case); all entries when empty.
+pub async fn search(pool: &SqlitePool, query: &CatalogQuery) -> Result<Catalog, ApiError> {
+    let text = query.q.as_deref().unwrap_or_default().trim();
+    if text.chars().count() > MAX_QUERY {
+        return Err(ApiError::invalid(&format!(
+            "q: at most {MAX_QUERY} characters"
+        )));
+    }
+    if let Some(problem) = plain_text_problem(text, Lines::One) {
+        return Err(ApiError::invalid(&format!("q: {problem}")));
+    }
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|word| word.to_lowercase())
+        .collect();
+    let entries: Vec<CatalogService> = sqlx::query_as(SELECT).fetch_all(pool).await?;
+    let entries = entries
+        .into_iter()
+        .filter(|entry| {
+            let haystack = format!(
+                "{} {} {}",
+                entry.name,
+                entry.category,
+                entry.website.as_deref().unwrap_or_default()
+            )
+            .to_lowercase();
+            words.iter().all(|word| haystack.contains(word.as_str()))
+        })
+        .collect();
+    Ok(Catalog { services: entries })
+}
+
+/// `POST /api/catalog/track`: a subscription bill for each service, at its
+/// starting price (monthly, else yearly) and usual cadence, due from today;
+/// all or none.
+pub async fn track(
+    pool: &SqlitePool,
+    user_id: i64,
+    request: &TrackCatalog,
+) -> Result<TrackedBills, ApiError> {
+    if request.catalog_ids.is_empty() || request.catalog_ids.len() > MAX_TRACK {
+        return Err(ApiError::invalid(&format!(
+            "catalogIds: choose 1 to {MAX_TRACK} services"
+        )));
+    }
+    let all: Vec<CatalogService> = sqlx::query_as(SELECT).fetch_all(pool).await?;
+    let today = bills::today_for(pool, user_id).await?;
+    let mut forms = Vec::new();
+    for id in &request.catalog_ids {
+        let entry = all
+            .iter()
+            .find(|entry| entry.id == *id)
+            .ok_or_else(|| ApiError::invalid(&format!("catalogIds: there is no service {id}")))?;
+        let (cadence, amount) = match (entry.starting_monthly_minor, entry.starting_annual_minor) {
+            (Some(monthly), _) if entry.typical_cadence != "yearly" => ("monthly", monthly),
+            (_, Some(yearly)) => ("yearly", yearly),
+            (Some(monthly), None) => ("monthly", monthly),
+            (None, None) => (entry.typical_cadence.as_str(), 0),
+        };
+        let form = BillForm {
+            name: entry.name.clone(),
+            amount_minor: amount,
+            currency: "USD".into(),
+            cadence: cadence.into(),
+            cadence_interval: Some(1),
+            due_day: i64::from(today.day()),
+            anchor_date: today.to_string(),
+            category: entry.category.clone(),
+            subscription: true,
+            autopay: true,
+            catalog_id: Some(entry.id),
+            ..BillForm::default()
+        };
+        forms.push((
+            form.validate().map_err(ApiError::InvalidFields)?,
+            entry.name.clone(),
+        ));
+    }
+    let mut tx = pool.begin().await?;
+    let mut ids = Vec::new();
+    for (bill, name) in &forms {
+        let id = bills::create_in(&mut tx, user_id, bill, today).await?;
+        super::feedback::record(
+            &mut tx,
+            user_id,
+            super::feedback::Feedback {
+                action: "accept",
+                catalog_id: bill.catalog_id,
+                bill_id: Some(id),
+                merchant_key: &crate::domain::bank::merchant::normalize(name),
+                amount_minor: Some(bill.amount_minor),
+                currency: Some("USD"),
+                reason: None,
+            },
+        )
+        .await?;
+        ids.push(id);
+    }
+    tx.commit().await?;
+    let mut tracked: Vec<BillRecord> = Vec::new();
+    for id in ids {
+        tracked.push(bills::get(pool, user_id, id).await?);
+    }
+    Ok(TrackedBills { bills: tracked })
+}
+
+/// `GET /api/catalog/tracked`: active bills linked to a service, with how
+/// their monthly cost compares to the catalog's starting price.
+pub async fn tracked(pool: &SqlitePool, user_id: i64) -> Result<TrackedServices, ApiError> {
+    let bills = bills::list(pool, user_id).await?;
+    let all: Vec<CatalogService> = sqlx::query_as(SELECT).fetch_all(pool).await?;
+    let services = bills
+        .into_iter()
+        .filter(|bill| bill.active)
+        .filter_map(|bill| {
+            let entry = all.iter().find(|entry| Some(entry.id) == bill.catalog_id)?;
+            let cadence = Cadence::parse(&bill.cadence, bill.cadence_interval).ok()?;
+            let monthly_minor = cadence.monthly_cost(bill.amount_minor);
+            let catalog_monthly_minor = entry
+                .starting_monthly_minor
+                .or(entry.starting_annual_minor.map(|yearly| (yearly + 6) / 12));
+            let drift_percent = catalog_monthly_minor
+                .filter(|catalog| *catalog > 0 && bill.currency == "USD")
+                .map(|catalog| drift(monthly_minor, catalog));
+            Some(TrackedService {
+                bill_id: bill.id,
+                bill_name: bill.name.clone(),
+                catalog_id: entry.id,
+                service_name: entry.name.clone(),
+                amount_minor: bill.amount_minor,
+                currency: bill.currency.clone(),
+                cadence_label: cadence.to_string(),
+                monthly_minor,
+                catalog_monthly_minor,
+                drift_percent,
+            })
+        })
+        .collect();
+    Ok(TrackedServices { services })
+}
+
+/// `paid` against `catalog` in whole percent, rounded half away from zero.
+fn drift(paid: i64, catalog: i64) -> i64 {
+    let difference = (paid - catalog) * 100;
+    if difference >= 0 {
+        (difference + catalog / 2) / catalog
+    } else {
+        (difference - catalog / 2) / catalog
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::drift;
+
+    #[test]
+    fn drift_is_whole_percent_either_way() {
+        assert_eq!(drift(1799, 1549), 16);
+        assert_eq!(drift(1549, 1549), 0);
+        assert_eq!(drift(799, 1549), -48);
+        assert_eq!(drift(1000, 3), 33_233);
+    }
+}

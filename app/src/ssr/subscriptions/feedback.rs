@@ -1,0 +1,361 @@
+//! What the person does with a recommendation, each recorded in
+//! `subscription_recommendation_feedback`, and how it changes what is
+//! offered later (docs/decisions.md, "Recommendation feedback"):
+//! - **accept** (track) and **link_existing** make a bill that carries the
+//!   service, so it is tracked and never offered again while the bill is
+//!   active; the charges become the bill's payments and its merchant a rule,
+//!   so later syncs match new charges by themselves;
+//! - **decline** keeps the service out for 180 days, or until it charges
+//!   another amount;
+//! - **relink_catalog** on a recommendation teaches Tally the merchant as
+//!   another service (an own descriptor, which outranks the catalog's); on
+//!   a bill it changes the service the bill tracks;
+//! - **unlink** takes a bill off its service and counts as a decline of it.
+
+use sqlx::{Sqlite, SqlitePool, Transaction};
+
+use super::recommendations::{facts, find};
+use crate::contract::bank::MatchTransaction;
+use crate::contract::subscriptions::{
+    CatalogLink, DeclineRecommendation, LinkRecommendation, RelinkRecommendation, Tracked,
+};
+use crate::domain::bank::merchant;
+use crate::domain::bill::BillForm;
+use crate::domain::subscriptions::recommend;
+use crate::domain::text::{plain_text_problem, Lines};
+use crate::ssr::api_error::ApiError;
+use crate::ssr::bank::matching;
+use crate::ssr::bills;
+
+/// The longest decline reason.
+pub const REASON_MAX: usize = 200;
+
+/// One feedback row.
+pub(super) struct Feedback<'a> {
+    pub action: &'static str,
+    pub catalog_id: Option<i64>,
+    pub bill_id: Option<i64>,
+    pub merchant_key: &'a str,
+    pub amount_minor: Option<i64>,
+    pub currency: Option<&'a str>,
+    pub reason: Option<&'a str>,
+}
+
+pub(super) async fn record(
+    tx: &mut Transaction<'_, Sqlite>,
+    user_id: i64,
+    feedback: Feedback<'_>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO subscription_recommendation_feedback
+             (user_id, catalog_id, bill_id, merchant_key, action, amount_cents, currency, reason)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(user_id)
+    .bind(feedback.catalog_id)
+    .bind(feedback.bill_id)
+    .bind(feedback.merchant_key)
+    .bind(feedback.action)
+    .bind(feedback.amount_minor)
+    .bind(feedback.currency)
+    .bind(feedback.reason)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+async fn record_alone(
+    pool: &SqlitePool,
+    user_id: i64,
+    feedback: Feedback<'_>,
+) -> Result<(), sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    record(&mut tx, user_id, feedback).await?;
+    tx.commit().await
+}
+
+/// Matches the recommendation's unmatched charges to `bill_id` as its
+/// payments, teaching the merchant as a rule when it is telling enough;
+/// answers how many were matched.
+async fn adopt_charges(
+    pool: &SqlitePool,
+    user_id: i64,
+    found: &recommend::Recommendation,
+    bill_id: i64,
+) -> Result<u32, ApiError> {
+    let mut remember = merchant::rule_problem(&found.merchant_key).is_none();
+    let mut matched = 0;
+    for id in found.transaction_ids.iter().rev() {
+        let transaction = matching::transaction(pool, user_id, *id).await?;
+        if transaction.bill_id.is_some() {
+            continue;
+        }
+        matching::match_by_hand(pool, user_id, *id, MatchTransaction { bill_id, remember }).await?;
+        // One rule is enough: the newest charge's merchant.
+        remember = false;
+        matched += 1;
+    }
+    Ok(matched)
+}
+
+/// `POST /api/subscriptions/recommendations/{id}/track`: a subscription
+/// bill for the service at the amount and cadence found, due on the day of
+/// the latest charge, with the charges as its payments.
+pub async fn track(pool: &SqlitePool, user_id: i64, id: &str) -> Result<Tracked, ApiError> {
+    let facts = facts(pool, user_id).await?;
+    let found = find(&facts, id)?;
+    let category = facts
+        .entries
+        .get(&found.catalog_id)
+        .map(|entry| entry.category.clone())
+        .unwrap_or_default();
+    let (cadence, interval) = found.cadence.to_stored();
+    let bill = BillForm {
+        name: found.service_name.clone(),
+        amount_minor: found.amount_minor,
+        currency: found.currency.clone(),
+        cadence: cadence.into(),
+        cadence_interval: Some(interval),
+        due_day: i64::from(found.last_charged.day()),
+        anchor_date: found.last_charged.to_string(),
+        category,
+        subscription: true,
+        autopay: true,
+        catalog_id: Some(found.catalog_id),
+        ..BillForm::default()
+    }
+    .validate()
+    .map_err(ApiError::InvalidFields)?;
+    let today = bills::today_for(pool, user_id).await?;
+    let mut tx = pool.begin().await?;
+    let bill_id = bills::create_in(&mut tx, user_id, &bill, today).await?;
+    record(
+        &mut tx,
+        user_id,
+        Feedback {
+            action: "accept",
+            catalog_id: Some(found.catalog_id),
+            bill_id: Some(bill_id),
+            merchant_key: &found.merchant_key,
+            amount_minor: Some(found.amount_minor),
+            currency: Some(&found.currency),
+            reason: None,
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    let matched = adopt_charges(pool, user_id, found, bill_id).await?;
+    Ok(Tracked {
+        bill: bills::get(pool, user_id, bill_id).await?,
+        matched,
+    })
+}
+
+/// `POST /api/subscriptions/recommendations/{id}/link`: an existing bill
+/// becomes this service's (and a subscription), with the charges as its
+/// payments.
+pub async fn link(
+    pool: &SqlitePool,
+    user_id: i64,
+    id: &str,
+    request: &LinkRecommendation,
+) -> Result<Tracked, ApiError> {
+    let facts = facts(pool, user_id).await?;
+    let found = find(&facts, id)?;
+    let bill = bills::get(pool, user_id, request.bill_id)
+        .await
+        .map_err(|_| ApiError::invalid(&format!("billId: you have no bill {}", request.bill_id)))?;
+    if !bill.active {
+        return Err(ApiError::invalid(
+            "billId: that bill is inactive; reactivate it first",
+        ));
+    }
+    if bill.currency != found.currency {
+        return Err(ApiError::invalid(&format!(
+            "billId: that bill is in {}, the charges in {}",
+            bill.currency, found.currency
+        )));
+    }
+    let mut tx = pool.begin().await?;
+    sqlx::query(
+        "UPDATE bills SET catalog_id = ?, is_subscription = 1,
+             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ? AND user_id = ?",
+    )
+    .bind(found.catalog_id)
+    .bind(bill.id)
+    .bind(user_id)
+    .execute(&mut *tx)
+    .await?;
+    record(
+        &mut tx,
+        user_id,
+        Feedback {
+            action: "link_existing",
+            catalog_id: Some(found.catalog_id),
+            bill_id: Some(bill.id),
+            merchant_key: &found.merchant_key,
+            amount_minor: Some(found.amount_minor),
+            currency: Some(&found.currency),
+            reason: None,
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    let matched = adopt_charges(pool, user_id, found, bill.id).await?;
+    Ok(Tracked {
+        bill: bills::get(pool, user_id, bill.id).await?,
+        matched,
+    })
+}
+
+/// `POST /api/subscriptions/recommendations/{id}/decline`.
+pub async fn decline(
+    pool: &SqlitePool,
+    user_id: i64,
+    id: &str,
+    request: &DeclineRecommendation,
+) -> Result<(), ApiError> {
+    let reason = request
+        .reason
+        .as_deref()
+        .map(str::trim)
+        .filter(|reason| !reason.is_empty());
+    if let Some(reason) = reason {
+        if reason.chars().count() > REASON_MAX {
+            return Err(ApiError::invalid(&format!(
+                "reason: at most {REASON_MAX} characters"
+            )));
+        }
+        if let Some(problem) = plain_text_problem(reason, Lines::One) {
+            return Err(ApiError::invalid(&format!("reason: {problem}")));
+        }
+    }
+    let facts = facts(pool, user_id).await?;
+    let found = find(&facts, id)?;
+    record_alone(
+        pool,
+        user_id,
+        Feedback {
+            action: "decline",
+            catalog_id: Some(found.catalog_id),
+            bill_id: None,
+            merchant_key: &found.merchant_key,
+            amount_minor: Some(found.amount_minor),
+            currency: Some(&found.currency),
+            reason,
+        },
+    )
+    .await?;
+    Ok(())
+}
+
+/// `POST /api/subscriptions/recommendations/{id}/relink`: the charges are
+/// `catalogId`'s; the merchant becomes the person's own descriptor of it.
+pub async fn relink(
+    pool: &SqlitePool,
+    user_id: i64,
+    id: &str,
+    request: &RelinkRecommendation,
+) -> Result<(), ApiError> {
+    let facts = facts(pool, user_id).await?;
+    let found = find(&facts, id)?;
+    if !facts.entries.contains_key(&request.catalog_id) {
+        return Err(ApiError::invalid(&format!(
+            "catalogId: there is no service {}",
+            request.catalog_id
+        )));
+    }
+    if request.catalog_id == found.catalog_id {
+        return Err(ApiError::invalid(&format!(
+            "catalogId: these charges are already read as {}",
+            found.service_name
+        )));
+    }
+    let mut tx = pool.begin().await?;
+    super::own_descriptors::upsert(&mut tx, user_id, request.catalog_id, &found.merchant_key)
+        .await?;
+    record(
+        &mut tx,
+        user_id,
+        Feedback {
+            action: "relink_catalog",
+            catalog_id: Some(request.catalog_id),
+            bill_id: None,
+            merchant_key: &found.merchant_key,
+            amount_minor: Some(found.amount_minor),
+            currency: Some(&found.currency),
+            reason: None,
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// `PUT /api/bills/{id}/catalog-link`: links the bill to a service (a
+/// relink when it had another) or, with `null`, unlinks it.
+pub async fn catalog_link(
+    pool: &SqlitePool,
+    user_id: i64,
+    bill_id: i64,
+    request: &CatalogLink,
+) -> Result<bills::Bill, ApiError> {
+    let bill = bills::get(pool, user_id, bill_id).await?;
+    if let Some(id) = request.catalog_id {
+        let known: Option<i64> =
+            sqlx::query_scalar("SELECT id FROM subscription_catalog WHERE id = ?")
+                .bind(id)
+                .fetch_optional(pool)
+                .await?;
+        if known.is_none() {
+            return Err(ApiError::invalid(&format!(
+                "catalogId: there is no service {id}"
+            )));
+        }
+    }
+    if bill.catalog_id == request.catalog_id {
+        return Ok(bill);
+    }
+    // The merchant the bill's latest bank charge came from, else its name.
+    let latest: Option<String> = sqlx::query_scalar(
+        "SELECT description FROM transactions WHERE bill_id = ? AND user_id = ?
+         ORDER BY posted_at DESC, id DESC LIMIT 1",
+    )
+    .bind(bill.id)
+    .bind(user_id)
+    .fetch_optional(pool)
+    .await?;
+    let key = merchant::normalize(latest.as_deref().unwrap_or(&bill.name));
+    let mut tx = pool.begin().await?;
+    sqlx::query(
+        "UPDATE bills SET catalog_id = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ? AND user_id = ?",
+    )
+    .bind(request.catalog_id)
+    .bind(bill.id)
+    .bind(user_id)
+    .execute(&mut *tx)
+    .await?;
+    record(
+        &mut tx,
+        user_id,
+        Feedback {
+            action: if request.catalog_id.is_some() {
+                "relink_catalog"
+            } else {
+                "unlink"
+            },
+            // An unlink names the service the bill is not.
+            catalog_id: request.catalog_id.or(bill.catalog_id),
+            bill_id: Some(bill.id),
+            merchant_key: &key,
+            amount_minor: None,
+            currency: Some(&bill.currency),
+            reason: None,
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(bills::get(pool, user_id, bill.id).await?)
+}
