@@ -7,6 +7,7 @@ pub mod config;
 pub mod extract;
 pub mod health_check;
 pub mod log_writer;
+pub mod metrics;
 pub mod middleware;
 pub mod openapi;
 pub mod page_cache;

@@ -193,6 +193,12 @@ impl Application {
             AppState::new(ServerState {
                 leptos_options: leptos_options(&settings),
                 page_cache: PageCache::default(),
+                metrics: Arc::new(crate::metrics::HttpMetrics::new(
+                    routes::api_routes(settings.diagnostics)
+                        .iter()
+                        .map(|route| route.path)
+                        .chain(["/api/fn/{*name}", "/metrics"]),
+                )),
                 services: Arc::new(Services {
                     public_base_url: settings.public_base_url.clone(),
                     trusted_proxies: settings.trusted_proxies.clone(),
@@ -346,7 +352,12 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
     );
     let page_sources = sources.clone();
     let page_services = state.services.clone();
+    let metrics = state.metrics.clone();
     let router = routes::api_router(state.settings.diagnostics, cors(&settings))
+        .route(
+            "/metrics",
+            axum::routing::get(crate::metrics::scrape::serve),
+        )
         .route(
             "/api/fn/{*name}",
             axum::routing::get(server_functions).post(server_functions),
@@ -385,7 +396,7 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
             "/pkg/{*path}",
             axum::routing::get(static_assets::serve).with_state(assets),
         );
-    Edge::new(router)
+    Edge::new(router, metrics)
 }
 
 /// Server functions under `/api/fn/` that no page defines (Leptos routes

@@ -11,6 +11,7 @@ use leptos::config::LeptosOptions;
 use app::ssr::services::Services;
 
 use crate::config::Settings;
+use crate::metrics::HttpMetrics;
 use crate::page_cache::PageCache;
 
 #[derive(Clone)]
@@ -35,6 +36,8 @@ pub struct ServerState {
     pub settings: Arc<Settings>,
     pub leptos_options: LeptosOptions,
     pub page_cache: PageCache,
+    /// Requests counted by the edge, for `/metrics`.
+    pub metrics: Arc<HttpMetrics>,
 }
 
 impl std::ops::Deref for ServerState {

@@ -113,3 +113,48 @@ fn compose_restarts_unless_stopped_with_named_volumes_and_no_published_port() {
     let image = service["image"].as_str().unwrap();
     assert!(image.starts_with("tally:v"), "numbered tags only: {image}");
 }
+
+/// The deployed stack and the repository's compose file share what the
+/// running service depends on and differ where the specification says
+/// they may (Versioning 9).
+#[test]
+fn the_deployed_stack_shares_the_service_facts_and_differs_where_it_must() {
+    let compose: serde_yaml::Value = serde_yaml::from_str(&repo_file("compose.yaml")).unwrap();
+    let stack: serde_yaml::Value = serde_yaml::from_str(&repo_file("deploy/stack.yaml")).unwrap();
+    let (local, deployed) = (&compose["services"]["tally"], &stack["services"]["tally"]);
+
+    // Shared: the user, the port, the volumes, the health check, restarts,
+    // the addresses inside the container.
+    for key in ["user", "restart", "expose", "volumes", "healthcheck"] {
+        assert_eq!(local[key], deployed[key], "{key} differs");
+    }
+    assert_eq!(deployed["user"].as_str(), Some("1001:1001"));
+    assert_eq!(deployed["expose"][0].as_str(), Some("3001"));
+    for key in ["LEPTOS_SITE_ADDR", "DATA_DIR", "LOG_DIR"] {
+        assert_eq!(
+            local["environment"][key], deployed["environment"][key],
+            "{key} differs"
+        );
+    }
+    for name in ["tally-data", "tally-logs"] {
+        assert!(stack["volumes"].get(name).is_some(), "{name} declared");
+    }
+    assert!(deployed.get("ports").is_none(), "no published port");
+
+    // Different: an image instead of a build, a fixed container name, the
+    // updater's opt-out, and every stack variable through stack.env.
+    assert!(deployed.get("build").is_none(), "the stack never builds");
+    assert!(local.get("build").is_some());
+    assert!(deployed["image"]
+        .as_str()
+        .unwrap()
+        .starts_with("${TALLY_IMAGE"));
+    assert_eq!(deployed["container_name"].as_str(), Some("tally"));
+    assert!(local.get("container_name").is_none());
+    assert_eq!(
+        deployed["labels"]["com.centurylinklabs.watchtower.enable"].as_str(),
+        Some("false")
+    );
+    assert!(local.get("labels").is_none());
+    assert_eq!(deployed["env_file"][0].as_str(), Some("stack.env"));
+}

@@ -86,6 +86,9 @@ pub struct Settings {
     pub backups: BackupSettings,
     /// Bank sync: the switch's starting value, http providers, the timeout.
     pub bank: app::ssr::bank::BankSettings,
+    /// The bearer token `/metrics` wants (`METRICS_TOKEN`, at least 16
+    /// characters); metrics are off without it.
+    pub metrics_token: Option<SecretString>,
 }
 
 /// A configuration fault: which variable, what it held, and what is wrong.
@@ -192,6 +195,13 @@ impl Settings {
             accounts: accounts::accounts(&env)?,
             backups: backups::backups(&env)?,
             bank: bank::bank(&env)?,
+            metrics_token: env.secret("METRICS_TOKEN", |raw| {
+                if raw.chars().count() < 16 {
+                    Err("use at least 16 characters, e.g. `openssl rand -hex 24`".to_owned())
+                } else {
+                    Ok(())
+                }
+            })?,
         })
     }
 
@@ -249,6 +259,19 @@ pub(crate) mod tests {
         assert!(!app::ssr::cookies::secure_for(&settings.public_base_url));
         assert!(settings.accounts.bootstrap_admin_email.is_none());
         assert_eq!(settings.limits.submissions_per_minute.get(), 5);
+    }
+
+    #[test]
+    fn the_metrics_token_is_off_when_unset_and_must_be_long() {
+        assert!(settings(&[]).unwrap().metrics_token.is_none());
+        let on = settings(&[("METRICS_TOKEN", "0123456789abcdef")]).unwrap();
+        assert!(on.metrics_token.is_some());
+        let error = settings_error("METRICS_TOKEN", "short");
+        assert!(error.contains("METRICS_TOKEN"), "{error}");
+        assert!(
+            !error.contains("short"),
+            "the token is never echoed: {error}"
+        );
     }
 
     #[test]

@@ -10,6 +10,8 @@
 //!   method, path, status and latency (target `tally::access`, file only).
 //!   It is logged outside the request's span, with the id as a field, so
 //!   the JSON formatter does not re-read the span's stored fields for it.
+//! - **Metrics**: the response's route template, method, status and
+//!   latency are counted for `/metrics` (`metrics::http`).
 //! - **Security headers**: pages set their own CSP (with the per-request
 //!   script nonce); every other response gets the same policy without one.
 //!   HSTS, `nosniff`, the referrer policy and `X-Frame-Options: DENY`
@@ -35,6 +37,8 @@ use axum::response::Response;
 use tower::Service;
 use tracing::Instrument;
 
+use crate::metrics::HttpMetrics;
+
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// The target of the per-request access line.
@@ -50,16 +54,18 @@ const MAX_REQUEST_ID: usize = 128;
 pub struct Edge<S> {
     inner: S,
     csp: Arc<HeaderValue>,
+    metrics: Arc<HttpMetrics>,
 }
 
 impl<S> Edge<S> {
-    pub fn new(inner: S) -> Self {
+    pub fn new(inner: S, metrics: Arc<HttpMetrics>) -> Self {
         let csp = app::ssr::csp::content_security_policy(None, &Default::default());
         let csp = HeaderValue::from_str(&csp)
             .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
         Self {
             inner,
             csp: Arc::new(csp),
+            metrics,
         }
     }
 }
@@ -92,17 +98,20 @@ where
         let clone = self.inner.clone();
         let mut inner = std::mem::replace(&mut self.inner, clone);
         let csp = self.csp.clone();
+        let metrics = self.metrics.clone();
         Box::pin(async move {
             let Ok(mut response) = inner.call(request).instrument(span).await;
             secure(&mut response, &csp);
             response.headers_mut().insert(REQUEST_ID, id);
+            let elapsed = started.elapsed();
+            metrics.record(&method, &path, response.status().as_u16(), elapsed);
             tracing::info!(
                 target: ACCESS_TARGET,
                 request_id = %id_text,
                 method = %method,
                 path = %path,
                 status = response.status().as_u16(),
-                latency_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+                latency_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX),
                 "request answered"
             );
             Ok(response)

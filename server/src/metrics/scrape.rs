@@ -1,0 +1,150 @@
+//! The `/metrics` handler: the bearer token first, then the edge's request
+//! counts and what the database says now.
+
+use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use secrecy::ExposeSecret;
+use sqlx::SqlitePool;
+
+use super::text::{header as metric_header, sample};
+use crate::state::AppState;
+use app::ssr::api_error::ApiError;
+use app::ssr::auth::token::constant_time_eq;
+
+const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+/// `GET /metrics`: 404 while `METRICS_TOKEN` is unset, 401 without it.
+pub async fn serve(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    let Some(token) = state.settings.metrics_token.as_ref() else {
+        return ApiError::NotFound("metrics are off; set METRICS_TOKEN to turn them on".into())
+            .into_response();
+    };
+    let sent = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "))
+        .unwrap_or_default();
+    if !constant_time_eq(sent, token.expose_secret()) {
+        let (status, mut body) = ApiError::Unauthenticated.body();
+        body.error.message = "send the metrics token: Authorization: Bearer <METRICS_TOKEN>".into();
+        let mut response = (status, Json(body)).into_response();
+        response.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            HeaderValue::from_static("Bearer realm=\"metrics\""),
+        );
+        return response;
+    }
+    let mut out = String::with_capacity(16 * 1024);
+    state.metrics.render(&mut out);
+    if let Err(error) = database(&state, &mut out).await {
+        return ApiError::from(error).into_response();
+    }
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(CONTENT_TYPE)),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+        ],
+        out,
+    )
+        .into_response()
+}
+
+/// Grouped counts from one query: (first label, second label, count).
+async fn grouped(pool: &SqlitePool, sql: &str) -> Result<Vec<(String, String, i64)>, sqlx::Error> {
+    sqlx::query_as(sql).fetch_all(pool).await
+}
+
+async fn database(state: &AppState, out: &mut String) -> Result<(), sqlx::Error> {
+    metric_header(
+        out,
+        "tally_operations",
+        "gauge",
+        "Long-running operations kept, by kind and outcome (running, succeeded, failed, cancelled).",
+    );
+    // google.rpc.Code 1 is CANCELLED.
+    for (kind, outcome, count) in grouped(
+        &state.pool,
+        "SELECT kind, CASE WHEN done = 0 THEN 'running' WHEN error_code IS NULL THEN 'succeeded'
+                WHEN error_code = 1 THEN 'cancelled' ELSE 'failed' END, count(*)
+         FROM operations WHERE deleted = 0 GROUP BY 1, 2 ORDER BY 1, 2",
+    )
+    .await?
+    {
+        sample(
+            out,
+            "tally_operations",
+            &[("kind", &kind), ("outcome", &outcome)],
+            count,
+        );
+    }
+    metric_header(
+        out,
+        "tally_crm_outbox",
+        "gauge",
+        "Form submissions by CRM delivery state (pending, sent, failed, skipped).",
+    );
+    for (form, crm_state, count) in grouped(
+        &state.pool,
+        "SELECT 'lead', crm_state, count(*) FROM leads GROUP BY 2
+         UNION ALL
+         SELECT 'support', crm_state, count(*) FROM support_requests GROUP BY 2
+         ORDER BY 1, 2",
+    )
+    .await?
+    {
+        sample(
+            out,
+            "tally_crm_outbox",
+            &[("form", &form), ("state", &crm_state)],
+            count,
+        );
+    }
+    metric_header(
+        out,
+        "tally_bank_connections",
+        "gauge",
+        "Bank connections by status (active, error, disconnected); syncs are operations of kind bank_sync.",
+    );
+    for (status, _, count) in grouped(
+        &state.pool,
+        "SELECT status, '', count(*) FROM bank_connections GROUP BY 1 ORDER BY 1",
+    )
+    .await?
+    {
+        sample(out, "tally_bank_connections", &[("status", &status)], count);
+    }
+    let path = state.settings.database_path();
+    let size = |path: &std::path::Path| std::fs::metadata(path).map_or(0, |m| m.len());
+    let mut wal = path.clone().into_os_string();
+    wal.push("-wal");
+    metric_header(
+        out,
+        "tally_database_size_bytes",
+        "gauge",
+        "The database file's size.",
+    );
+    sample(out, "tally_database_size_bytes", &[], size(&path));
+    metric_header(
+        out,
+        "tally_database_wal_bytes",
+        "gauge",
+        "The write-ahead log's size.",
+    );
+    sample(
+        out,
+        "tally_database_wal_bytes",
+        &[],
+        size(std::path::Path::new(&wal)),
+    );
+    metric_header(out, "tally_build_info", "gauge", "The running version.");
+    sample(
+        out,
+        "tally_build_info",
+        &[("version", env!("CARGO_PKG_VERSION"))],
+        1,
+    );
+    Ok(())
+}
