@@ -85,6 +85,7 @@ pub fn App() -> impl IntoView {
                     <Route path=StaticSegment("bills") view={Lazy::<BillsRoute>::new()} ssr=LAZY/>
                     <Route path=(StaticSegment("bills"), ParamSegment("id")) view={Lazy::<BillRoute>::new()} ssr=LAZY/>
                     <Route path=StaticSegment("subscriptions") view={Lazy::<SubscriptionsRoute>::new()} ssr=LAZY/>
+                    <Route path=(StaticSegment("subscriptions"), StaticSegment("catalog")) view={Lazy::<SubscriptionsRoute>::new()} ssr=LAZY/>
                     <Route path=StaticSegment("data") view={Lazy::<DataRoute>::new()} ssr=LAZY/>
                     <Route path=(StaticSegment("data"), StaticSegment("bank")) view={Lazy::<BankSyncRoute>::new()} ssr=LAZY/>
                     <Route path=(StaticSegment("data"), StaticSegment("transactions")) view={Lazy::<TransactionsRoute>::new()} ssr=LAZY/>

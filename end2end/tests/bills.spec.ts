@@ -181,11 +181,12 @@ test("subscriptions keep a custom order, group by cadence without reordering, an
   await expect(names).toHaveText(["Music", "News", "Cloud storage"]);
 
   await page.getByRole("radio", { name: "Cadence" }).check();
-  await expect(page.getByRole("heading", { level: 2 })).toHaveText(["Monthly", "Yearly"]);
+  const tracked = page.getByRole("region", { name: "Tracked Subscriptions" });
+  await expect(tracked.getByRole("heading", { level: 3 })).toHaveText(["Monthly", "Yearly"]);
   await expect(page.getByRole("button", { name: /^Move / })).toHaveCount(0);
 
   // Nothing spills sideways on a phone, here or in the Tracker.
-  for (const path of ["/subscriptions", "/tracker", "/bills"]) {
+  for (const path of ["/subscriptions", "/subscriptions/catalog", "/tracker", "/bills"]) {
     await page.goto(path);
     await hydrated(page);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -161,6 +161,8 @@ async fn every_response_carrying_user_data_is_no_store() {
         "/bills",
         "/tracker",
         "/profile",
+        "/subscriptions",
+        "/subscriptions/catalog",
         &format!("/bills/{bill_id}"),
     ] {
         let page = user.request(Method::GET, path).send().await.unwrap();

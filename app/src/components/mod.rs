@@ -9,6 +9,7 @@ pub mod match_cell;
 pub mod payoff_chart;
 pub mod preferences;
 pub mod privacy;
+pub mod recommendation_card;
 pub mod security_keys;
 pub mod sign_in_history;
 pub mod spending_chart;

@@ -14,6 +14,7 @@ pub mod pricing;
 pub mod privacy;
 pub mod profile;
 pub mod register;
+pub mod service_catalog;
 pub mod subscriptions;
 pub mod support;
 pub mod tracker;

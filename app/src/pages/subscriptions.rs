@@ -1,5 +1,6 @@
-//! `/subscriptions`: the tracked subscriptions with their monthly and
-//! yearly cost. Custom sort keeps the user's order (move up and down);
+//! `/subscriptions`: what Tally recommends from the bank charges (cards,
+//! see `components::recommendation_card`), then the tracked subscriptions
+//! with their monthly and yearly cost. Custom sort keeps the user's order (move up and down);
 //! Cadence sort groups them Weekly, Biweekly, Monthly, Quarterly, Yearly,
 //! Other, and reordering is off while it is active (spec, Versioning 5).
 
@@ -9,8 +10,11 @@ use leptos_router::components::A;
 use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::bills::{get_bills, reorder_bills};
-use crate::api::{self, ApiFailure};
+use crate::api::subscriptions::get_recommendations;
+use crate::api::ApiFailure;
+use crate::components::recommendation_card::{CardEvents, RecommendationCard};
 use crate::contract::bills::{BillList, BillRecord};
+use crate::contract::subscriptions::Recommendations;
 use crate::domain::cadence::CadenceGroup;
 use crate::domain::money::{Currency, Locale, Money};
 
@@ -27,20 +31,90 @@ fn group_label(group: CadenceGroup) -> &'static str {
 
 #[component]
 pub fn SubscriptionsPage() -> impl IntoView {
-    // Rendered on the server with the page (a blocking resource): the list
-    // arrives in the HTML, never a false "none tracked yet".
-    let list = api::page_data(get_bills);
+    // Rendered on the server with the page (a blocking resource): the
+    // lists arrive in the HTML, never a false "none tracked yet".
+    let data = Resource::new_blocking(
+        || (),
+        |_| async move {
+            let list = get_bills().await.map_err(ApiFailure::from)?;
+            let found = get_recommendations().await.map_err(ApiFailure::from)?;
+            Ok::<_, ApiFailure>((list, found))
+        },
+    );
+    let said = RwSignal::new(None::<String>);
+    let failed = RwSignal::new(None::<String>);
+    let events = CardEvents {
+        changed: Callback::new(move |text: String| {
+            said.set(Some(text));
+            data.refetch();
+        }),
+        failed,
+    };
+    // Set once the cards answer clicks (effects run only in the browser).
+    let live = RwSignal::new(false);
+    Effect::new(move || live.set(true));
     view! {
         <Title text="Subscriptions"/>
         <h1>"Subscriptions"</h1>
+        <p class="hint">
+            "Tally reads your bank charges for services it knows. "
+            <A href="/subscriptions/catalog">"Improve matching"</A>
+            " in the Service Catalog: your tracked services, your own bank descriptors, every service."
+        </p>
+        <p role="status" data-testid="recommendation-status">{move || said.get()}</p>
+        <p class="field-error" role="alert">{move || failed.get()}</p>
         <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
             {move || Suspend::new(async move {
-                match list.await {
-                    Ok(data) => view! { <Subscriptions data/> }.into_any(),
+                match data.await {
+                    Ok((list, found)) => view! {
+                        <Recommended found events live/>
+                        <section aria-labelledby="tracked">
+                            <h2 id="tracked">"Tracked Subscriptions"</h2>
+                            <Subscriptions data=list/>
+                        </section>
+                    }.into_any(),
                     Err(failure) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
                 }
             })}
         </Transition>
+    }
+}
+
+/// The recommendations from the bank, and apart from them the recurring
+/// merchants that are no known service.
+#[component]
+fn Recommended(found: Recommendations, events: CardEvents, live: RwSignal<bool>) -> impl IntoView {
+    let unknown = found.unknown_recurring;
+    view! {
+        <section aria-labelledby="recommended" data-testid="recommendations"
+            data-live=move || live.get().then_some("true")>
+            <h2 id="recommended">"Recommended from your bank"</h2>
+            {if !found.bank_connected {
+                view! { <p>"Connect your bank in " <A href="/data/bank">"Data → Bank Sync"</A>
+                    " and Tally will find the subscriptions you pay for."</p> }.into_any()
+            } else if found.recommendations.is_empty() {
+                view! { <p>"Nothing new: every subscription Tally recognises in your bank charges is tracked or declined."</p> }.into_any()
+            } else {
+                view! {
+                    <ul class="cards">
+                        {found.recommendations.into_iter().map(|recommendation| view! {
+                            <RecommendationCard recommendation events/>
+                        }).collect_view()}
+                    </ul>
+                }.into_any()
+            }}
+            {(!unknown.is_empty()).then(|| view! {
+                <h3>"Recurring, but not a service Tally knows"</h3>
+                <p class="hint">"Not counted above. Teach Tally one in the "
+                    <A href="/subscriptions/catalog">"Service Catalog"</A>" if it is a subscription."</p>
+                <ul data-testid="unknown-recurring">
+                    {unknown.into_iter().map(|u| view! {
+                        <li>{u.description}" · "{Money::shown(u.amount_minor, &u.currency)}" · "
+                            {u.cadence_label}<span class="hint">{format!(" · {} charges", u.charges)}</span></li>
+                    }).collect_view()}
+                </ul>
+            })}
+        </section>
     }
 }
 
@@ -167,7 +241,7 @@ fn Subscriptions(data: BillList) -> impl IntoView {
                     {groups.into_iter().map(|(group, bills)| {
                         let count = bills.len();
                         view! {
-                            <h2 class="group-title">{group_label(group)}</h2>
+                            <h3 class="group-title">{group_label(group)}</h3>
                             <ul class="subscriptions" data-testid="cadence-group">
                                 {bills.into_iter().enumerate().map(|(i, bill)| row(i, bill, false, count)).collect_view()}
                             </ul>
@@ -186,19 +260,31 @@ fn Subscriptions(data: BillList) -> impl IntoView {
     }
 }
 
-/// `SubscriptionsPage` as a route whose code is left out of the first download:
-/// `cargo leptos build --split` puts it in its own chunk, fetched when the
-/// page is first opened (and before hydrating it, when it is the first).
-pub struct SubscriptionsRoute;
+/// `SubscriptionsPage`, or the Service Catalog under it, as a route whose
+/// code is left out of the first download: `cargo leptos build --split`
+/// puts both in one chunk (they share most of their code), fetched when
+/// either is first opened (and before hydrating it, when it is the first).
+pub struct SubscriptionsRoute {
+    catalog: bool,
+}
 
 #[lazy_route]
 impl LazyRoute for SubscriptionsRoute {
     fn data() -> Self {
         crate::components::layout::page_loading();
-        Self
+        let path = leptos_router::hooks::use_location()
+            .pathname
+            .get_untracked();
+        Self {
+            catalog: path.trim_end_matches('/').ends_with("/catalog"),
+        }
     }
 
-    fn view(_this: Self) -> AnyView {
-        view! { <SubscriptionsPage/> <crate::components::layout::PageLoaded/> }.into_any()
+    fn view(this: Self) -> AnyView {
+        if this.catalog {
+            view! { <crate::pages::service_catalog::ServiceCatalogPage/> <crate::components::layout::PageLoaded/> }.into_any()
+        } else {
+            view! { <SubscriptionsPage/> <crate::components::layout::PageLoaded/> }.into_any()
+        }
     }
 }
