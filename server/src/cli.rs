@@ -1,4 +1,7 @@
+use std::path::PathBuf;
+
 use clap::{Parser, Subcommand};
+use secrecy::SecretString;
 
 /// Tally: a self-hosted tracker for bills, debts and subscriptions.
 #[derive(Debug, Parser)]
@@ -36,6 +39,62 @@ pub enum Command {
     Token {
         #[command(subcommand)]
         action: TokenAction,
+    },
+    /// Look after a running Tally from your own machine, over HTTPS with an
+    /// administrator's API token. Each setting is a flag or its environment
+    /// variable (the flag wins); nothing prompts.
+    Ops {
+        #[command(subcommand)]
+        action: OpsAction,
+    },
+}
+
+/// A secret from the command line or the environment: never shown by
+/// `Debug` (clap's errors and this struct's derive).
+fn secret(raw: &str) -> Result<SecretString, String> {
+    if raw.trim().is_empty() {
+        return Err("empty".into());
+    }
+    Ok(SecretString::from(raw.trim().to_owned()))
+}
+
+#[derive(Debug, Subcommand)]
+pub enum OpsAction {
+    /// Take a verified online backup on the server and download it into
+    /// DIR (mode 700); the newest BACKUP_KEEP are kept. Exit 1, leaving
+    /// nothing behind, when the copy fails its integrity check.
+    Backup {
+        /// The server's base URL, scheme included.
+        #[arg(long, env = "TALLY_URL")]
+        url: String,
+        /// An administrator's API token (`tally_pat_…`).
+        #[arg(long, env = "TALLY_TOKEN", hide_env_values = true, value_parser = secret)]
+        token: SecretString,
+        /// Where backups are kept on this machine.
+        #[arg(long, env = "TALLY_BACKUP_DIR")]
+        dir: PathBuf,
+        /// How many backups to keep.
+        #[arg(long, env = "BACKUP_KEEP", default_value_t = 7)]
+        keep: usize,
+    },
+    /// Replay a backup into a scratch database and count the rows of each
+    /// table; exit 1 below RESTORE_MIN_ROWS rows in all.
+    RestoreCheck {
+        /// The backup file.
+        file: PathBuf,
+        /// The fewest rows (over all tables) to accept; 0 accepts an empty
+        /// snapshot, with a warning.
+        #[arg(long, env = "RESTORE_MIN_ROWS", default_value_t = 0)]
+        min_rows: i64,
+    },
+    /// `/api/health` on both public hostnames; exit 1 unless all are healthy.
+    Health {
+        /// The first public base URL, scheme included.
+        #[arg(long, env = "TALLY_URL")]
+        url: String,
+        /// The second public base URL.
+        #[arg(long, env = "TALLY_ALT_URL")]
+        alt_url: Option<String>,
     },
 }
 

@@ -20,12 +20,22 @@ fn fail(error: impl std::fmt::Display) -> ExitCode {
 }
 
 pub async fn migrate(settings: &Settings, status: bool, rollback_latest: bool) -> ExitCode {
-    // Migrations change the schema under a running server: refuse while one runs.
-    let _lock = match DataDirLock::acquire(&settings.data_dir) {
-        Ok(lock) => lock,
-        Err(error) => return fail(error),
+    // Migrations change the schema under a running server: refuse while one
+    // runs. Looking (`--status`) reads only, so it works beside one.
+    let _lock = if status {
+        None
+    } else {
+        match DataDirLock::acquire(&settings.data_dir) {
+            Ok(lock) => Some(lock),
+            Err(error) => return fail(error),
+        }
     };
-    let pool = match db::connect(&settings.database_path()).await {
+    let opened = if status {
+        db::open_read_only(&settings.database_path()).await
+    } else {
+        db::connect(&settings.database_path()).await
+    };
+    let pool = match opened {
         Ok(pool) => pool,
         Err(error) => return fail(error),
     };

@@ -10,6 +10,7 @@ pub mod log_writer;
 pub mod metrics;
 pub mod middleware;
 pub mod openapi;
+pub mod ops;
 pub mod page_cache;
 pub mod panic_exit;
 pub mod routes;

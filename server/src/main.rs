@@ -4,7 +4,7 @@ use clap::Parser;
 use server::cli::{Cli, Command};
 use server::config::Settings;
 use server::startup::Application;
-use server::{commands, health_check, panic_exit, shutdown, telemetry};
+use server::{commands, health_check, ops, panic_exit, shutdown, telemetry};
 
 /// mimalloc rather than the system allocator: a request allocates and frees
 /// dozens of small blocks (headers, span data, the log line), and glibc's
@@ -24,6 +24,7 @@ fn main() -> ExitCode {
     };
     match cli.command.unwrap_or(Command::Serve) {
         Command::Health { url } => runtime.block_on(health(&url)),
+        Command::Ops { action } => runtime.block_on(ops::run(action)),
         command => match load_settings() {
             Ok(settings) => runtime.block_on(run(command, settings)),
             Err(code) => code,
@@ -51,6 +52,7 @@ async fn run(command: Command, settings: Settings) -> ExitCode {
             commands::token(&settings, action).await
         }
         Command::Health { url } => health(&url).await,
+        Command::Ops { action } => ops::run(action).await,
     }
 }
 

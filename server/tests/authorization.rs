@@ -268,6 +268,7 @@ async fn user_b_cannot_read_or_change_user_a_through_any_route() {
             .path
             .replace("{id}", &id.to_string())
             .replace("{kind}", "leads")
+            .replace("{name}", "bills-20260101T000000Z.db")
             .replace("{user}", &alice_id.to_string())
             .replace("{*name}", operation_name.trim_start_matches("operations/"));
         for method in route.methods {

@@ -88,6 +88,21 @@ async fn every_response_carrying_user_data_is_no_store() {
     let operation: Operation =
         created(&user, "/v1/diagnostics:sleep", &json!({ "duration": "0s" })).await;
     let operation_name = operation.name;
+    // A backup, for the download route.
+    let backup: Operation = created(&user, "/v1/admin:backup", &json!({})).await;
+    let backup = user
+        .call::<_, Operation>(
+            Method::POST,
+            &format!("/v1/{}:wait", backup.name),
+            &json!({ "timeout": "20s" }),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    let backup_name = backup.response.as_ref().unwrap()["fileName"]
+        .as_str()
+        .unwrap()
+        .to_owned();
 
     let signed_out = Browser::open(&app.address).await;
     let mut walked = 0;
@@ -108,6 +123,7 @@ async fn every_response_carrying_user_data_is_no_store() {
             .path
             .replace("{id}", &id.to_string())
             .replace("{kind}", "leads")
+            .replace("{name}", &backup_name)
             .replace("{user}", &user_id.to_string())
             .replace("{*name}", operation_name.trim_start_matches("operations/"));
         if route.path == "/api/diagnostics/slow" {

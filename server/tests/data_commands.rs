@@ -141,7 +141,7 @@ fn a_wrong_token_key_stops_startup_and_changes_nothing() {
 }
 
 #[test]
-fn a_second_server_on_the_same_data_directory_is_refused() {
+fn a_second_server_or_a_migration_is_refused_beside_a_server_but_looking_is_not() {
     let server = RunningBinary::start(&[]);
     let data = server.dir.path().join("data");
     let output = tally(&data, &["serve"], &[]);
@@ -153,6 +153,19 @@ fn a_second_server_on_the_same_data_directory_is_refused() {
     );
     let migrate = tally(&data, &["migrate"], &[]);
     assert!(text(&migrate).contains("another Tally process"));
+    // Looking is fine beside it: the status and the backup list only read.
+    let status = tally(&data, &["migrate", "--status"], &[]);
+    assert!(status.status.success(), "{}", text(&status));
+    assert!(text(&status).contains("applied"), "{}", text(&status));
+    assert!(
+        text(&status)
+            .lines()
+            .all(|line| line.split_whitespace().nth(1) == Some("applied")),
+        "{}",
+        text(&status)
+    );
+    let list = tally(&data, &["backup", "list"], &[]);
+    assert!(list.status.success(), "{}", text(&list));
 }
 
 #[tokio::test]

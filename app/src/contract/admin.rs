@@ -74,3 +74,21 @@ pub enum AccountAction {
     /// Removes TOTP and security keys (from a browser session only).
     ResetSecondFactor,
 }
+
+/// One backup in `DATA_DIR/backups`, as `GET /api/admin/backups` lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct BackupFile {
+    /// `bills-<UTC timestamp>.db`; newest first.
+    pub name: String,
+    pub bytes: u64,
+}
+
+/// `GET /api/admin/backups`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct BackupFiles {
+    pub backups: Vec<BackupFile>,
+}

@@ -76,6 +76,25 @@ pub async fn connect(path: &Path) -> Result<SqlitePool, DbError> {
     pool
 }
 
+/// Opens an existing database read-only, for commands that only look
+/// (`tally migrate --status`) and so may run beside a server.
+pub async fn open_read_only(path: &Path) -> Result<SqlitePool, DbError> {
+    SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(
+            SqliteConnectOptions::new()
+                .filename(path)
+                .read_only(true)
+                .create_if_missing(false)
+                .busy_timeout(BUSY_TIMEOUT),
+        )
+        .await
+        .map_err(|source| DbError::Open {
+            path: path.to_path_buf(),
+            source,
+        })
+}
+
 /// The health probe. A pooled connection keeps working on a file that was
 /// deleted or replaced under it, so the probe also opens the file afresh
 /// (never creating it) and reads its schema: that is what fails when the

@@ -13,6 +13,7 @@ use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 
 pub mod admin;
+pub mod admin_backups;
 pub mod api_tokens;
 pub mod auth;
 pub mod bank;
@@ -96,6 +97,12 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
         ),
         route("/api/tracker", &["GET"], get(bills::tracker)),
         route("/api/reports/spending", &["GET"], get(bills::spending)),
+        route("/api/admin/backups", &["GET"], get(admin_backups::list)),
+        route(
+            "/api/admin/backups/{name}",
+            &["GET"],
+            get(admin_backups::download),
+        ),
         route("/api/catalog", &["GET"], get(subscriptions::catalog)),
         route(
             "/api/catalog/track",

@@ -91,16 +91,25 @@ impl Migrator {
     }
 
     async fn applied(conn: &mut SqliteConnection) -> Result<Vec<AppliedRow>, sqlx::Error> {
-        sqlx::raw_sql(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (
+        // Read without writing when the table is there, so a status check
+        // works on a read-only connection beside a running server.
+        let exists: bool = sqlx::query_scalar(
+            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations')",
+        )
+        .fetch_one(&mut *conn)
+        .await?;
+        if !exists {
+            sqlx::raw_sql(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (
                 version     TEXT PRIMARY KEY,
                 description TEXT NOT NULL,
                 checksum    TEXT NOT NULL,
                 applied_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
             )",
-        )
-        .execute(&mut *conn)
-        .await?;
+            )
+            .execute(&mut *conn)
+            .await?;
+        }
         let rows: Vec<(String, String, String)> =
             sqlx::query_as("SELECT version, checksum, applied_at FROM schema_migrations")
                 .fetch_all(&mut *conn)
