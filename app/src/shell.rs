@@ -23,9 +23,9 @@ const LAZY: SsrMode = SsrMode::Async;
 use crate::components::layout::Layout;
 use crate::pages::{
     admin::AdminRoute, admin_bank::AdminBankRoute, bank_sync::BankSyncRoute, bill::BillRoute,
-    bills::BillsRoute, contact::ContactRoute, data::DataRoute, features::FeaturesPage,
+    bills::BillsRoute, contact::ContactRoute, data::DataRoute, features::FeaturesRoute,
     home::HomePage, login::LoginRoute, not_found::NotFound, operations::OperationsRoute,
-    pricing::PricingPage, privacy::PrivacyPage, profile::ProfileRoute, register::RegisterRoute,
+    pricing::PricingRoute, privacy::PrivacyPage, profile::ProfileRoute, register::RegisterRoute,
     subscriptions::SubscriptionsRoute, support::SupportRoute, tracker::TrackerRoute,
     transactions::TransactionsRoute,
 };
@@ -43,9 +43,6 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <AutoReload options=options.clone()/>
                 <HydrationScripts options=options.clone()/>
                 <HashedStylesheet options id="leptos"/>
-                <script src="/webauthn.js" defer></script>
-                <script src="/captcha.js" defer></script>
-                <script src="/files.js" defer></script>
                 <MetaTags/>
             </head>
             <body>
@@ -71,8 +68,8 @@ pub fn App() -> impl IntoView {
             <Layout>
                 <Routes fallback=NotFound>
                     <Route path=StaticSegment("") view=HomePage ssr=PAGES/>
-                    <Route path=StaticSegment("features") view=FeaturesPage ssr=PAGES/>
-                    <Route path=StaticSegment("pricing") view=PricingPage ssr=PAGES/>
+                    <Route path=StaticSegment("features") view={Lazy::<FeaturesRoute>::new()} ssr=LAZY/>
+                    <Route path=StaticSegment("pricing") view={Lazy::<PricingRoute>::new()} ssr=LAZY/>
                     <Route path=StaticSegment("contact") view={Lazy::<ContactRoute>::new()} ssr=LAZY/>
                     <Route path=StaticSegment("support") view={Lazy::<SupportRoute>::new()} ssr=LAZY/>
                     <Route path=StaticSegment("privacy") view=PrivacyPage ssr=PAGES/>

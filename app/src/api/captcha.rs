@@ -27,6 +27,9 @@ pub async fn render(
     site_key: &str,
     script_url: &str,
 ) -> Result<String, String> {
+    super::browser_script::ensure("/captcha.js", "tallyCaptcha")
+        .await
+        .map_err(not_loaded)?;
     let started = render_widget(element.as_ref(), site_key, script_url).map_err(not_loaded)?;
     let id = JsFuture::from(started).await.map_err(not_loaded)?;
     Ok(id.as_string().unwrap_or_default())

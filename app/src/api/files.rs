@@ -14,6 +14,9 @@ extern "C" {
 pub async fn chosen_text(
     input: &leptos::web_sys::HtmlInputElement,
 ) -> Result<Option<String>, String> {
+    super::browser_script::ensure("/files.js", "tallyFiles")
+        .await
+        .map_err(|_| "the file reader could not be loaded; reload the page".to_owned())?;
     let started = read_text(input.as_ref()).map_err(|_| "the file could not be read".to_owned())?;
     let text = JsFuture::from(started)
         .await

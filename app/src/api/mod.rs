@@ -13,6 +13,9 @@ use crate::domain::contact::FieldViolation;
 mod csrf_token;
 
 #[cfg(feature = "hydrate")]
+mod browser_script;
+
+#[cfg(feature = "hydrate")]
 pub mod files;
 #[cfg(not(feature = "hydrate"))]
 #[path = "files_unavailable.rs"]

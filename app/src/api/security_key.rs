@@ -18,12 +18,22 @@ extern "C" {
 
 /// Asks the key to make a credential for `options` (`{"publicKey": …}`).
 pub async fn create(options: &WebAuthnJson) -> Result<WebAuthnJson, ApiFailure> {
+    loaded().await?;
     run(register_with_key(&options.0.to_string())).await
 }
 
 /// Asks the key to sign the challenge in `options`.
 pub async fn get(options: &WebAuthnJson) -> Result<WebAuthnJson, ApiFailure> {
+    loaded().await?;
     run(authenticate_with_key(&options.0.to_string())).await
+}
+
+async fn loaded() -> Result<(), ApiFailure> {
+    super::browser_script::ensure("/webauthn.js", "tallyWebauthn")
+        .await
+        .map_err(|_| {
+            ApiFailure::Key("the security key helper could not be loaded; reload the page".into())
+        })
 }
 
 async fn run(started: Result<js_sys::Promise, JsValue>) -> Result<WebAuthnJson, ApiFailure> {

@@ -147,7 +147,7 @@ pub fn RecommendationCard(recommendation: Recommendation, events: CardEvents) ->
             </p>
             {rise.map(|text| view! { <p class="notice" data-testid="price-rise">{text}</p> })}
             {(r.evidence.cadence.source == "catalog").then(|| view! {
-                <p class="hint">"One charge so far: a candidate until the next one."</p>
+                <p class="hint">"Candidate: one charge so far"</p>
             })}
             <div class="actions">
                 {primary}
@@ -217,9 +217,7 @@ fn Relink(
         busy.set(true);
         leptos::task::spawn_local(async move {
             match relink_suggested_service(id, RelinkRecommendation { catalog_id }).await {
-                Ok(()) => act_changed
-                    .changed
-                    .run("Tally will read these charges as that service from now on.".into()),
+                Ok(()) => act_changed.changed.run("Linked to that service.".into()),
                 Err(failure) => act_changed
                     .failed
                     .set(Some(ApiFailure::from(failure).message())),

@@ -1,6 +1,7 @@
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
+use leptos_router::{lazy_route, LazyRoute};
 
 /// `/features`: what Tally does, in plain words.
 #[component]
@@ -36,5 +37,21 @@ pub fn FeaturesPage() -> impl IntoView {
             </li>
         </ul>
         <p><A href="/pricing">"See pricing"</A> " · " <A href="/contact">"Talk to us"</A></p>
+    }
+}
+
+/// `FeaturesPage` as a route whose code is left out of the home page's first
+/// download (`cargo leptos build --split`): few visits start here.
+pub struct FeaturesRoute;
+
+#[lazy_route]
+impl LazyRoute for FeaturesRoute {
+    fn data() -> Self {
+        crate::components::layout::page_loading();
+        Self
+    }
+
+    fn view(_this: Self) -> AnyView {
+        view! { <FeaturesPage/> <crate::components::layout::PageLoaded/> }.into_any()
     }
 }

@@ -1,6 +1,7 @@
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
+use leptos_router::{lazy_route, LazyRoute};
 
 /// `/pricing`.
 #[component]
@@ -39,5 +40,21 @@ pub fn PricingPage() -> impl IntoView {
             </li>
         </ul>
         <p><A href="/contact">"Contact sales"</A> " · " <A href="/support">"Get support"</A></p>
+    }
+}
+
+/// `PricingPage` as a route whose code is left out of the home page's first
+/// download (`cargo leptos build --split`): few visits start here.
+pub struct PricingRoute;
+
+#[lazy_route]
+impl LazyRoute for PricingRoute {
+    fn data() -> Self {
+        crate::components::layout::page_loading();
+        Self
+    }
+
+    fn view(_this: Self) -> AnyView {
+        view! { <PricingPage/> <crate::components::layout::PageLoaded/> }.into_any()
     }
 }

@@ -102,16 +102,10 @@ pub fn ServiceCatalogPage() -> impl IntoView {
 
 fn drift_text(service: &TrackedService) -> (String, &'static str) {
     match service.drift_percent {
-        None => ("no catalog price to compare".into(), "hint"),
-        Some(0) => ("at the catalog's starting price".into(), "hint"),
-        Some(up) if up > 0 => (
-            format!("▲ {up} % over the catalog's starting price"),
-            "badge badge--warn",
-        ),
-        Some(down) => (
-            format!("▼ {} % under the catalog's starting price", -down),
-            "badge",
-        ),
+        None => ("—".into(), "hint"),
+        Some(0) => ("at catalog price".into(), "hint"),
+        Some(up) if up > 0 => (format!("▲ {up} % over"), "badge badge--warn"),
+        Some(down) => (format!("▼ {} % under", -down), "badge"),
     }
 }
 
@@ -125,14 +119,14 @@ fn Tracked(
     if tracked.is_empty() {
         return view! {
             <h2>"Your tracked services"</h2>
-            <p>"No bill is linked to a service yet. Track one from "<A href="/subscriptions">"Subscriptions"</A>" or below."</p>
+            <p>"None yet."</p>
         }
         .into_any();
     }
     view! {
         <h2>"Your tracked services"</h2>
         <div class="table-wrap"><table class="data-table" data-testid="tracked-services">
-            <thead><tr><th>"Bill"</th><th>"Service"</th><th>"You pay"</th><th>"Against the catalog"</th><th>"Service link"</th></tr></thead>
+            <thead><tr><th>"Bill"</th><th>"Service"</th><th>"You pay"</th><th>"vs catalog"</th><th>"Service link"</th></tr></thead>
             <tbody>{tracked.into_iter().map(|service| {
                 let (drift, class) = drift_text(&service);
                 let bill_id = service.bill_id;
@@ -203,22 +197,19 @@ fn Descriptors(own: Vec<OwnDescriptor>, all: Vec<CatalogService>, events: Events
                 .set(Some("catalogId: choose the service it is".into()));
             return;
         };
-        events.run(
-            format!("Tally will read “{}” as that service.", descriptor.trim()),
-            async move {
-                add_own_descriptor(NewDescriptor {
-                    catalog_id,
-                    descriptor,
-                })
-                .await
-                .map(|_| ())
-                .map_err(ApiFailure::from)
-            },
-        );
+        events.run("Descriptor added.".into(), async move {
+            add_own_descriptor(NewDescriptor {
+                catalog_id,
+                descriptor,
+            })
+            .await
+            .map(|_| ())
+            .map_err(ApiFailure::from)
+        });
     };
     view! {
         <h2>"Your bank descriptors"</h2>
-        <p class="hint">"How a service appears on your statement, when Tally does not recognise it. Yours are matched before the catalog's."</p>
+        <p class="hint">"How a service appears on your statement; yours are matched first."</p>
         {if own.is_empty() {
             view! { <p>"None yet."</p> }.into_any()
         } else {
@@ -268,9 +259,9 @@ fn Services(q: String, shown: Vec<CatalogService>, events: Events) -> impl IntoV
         picked.set(BTreeSet::new());
         events.run(
             if count == 1 {
-                "Tracked; adjust its price and date on the bill.".into()
+                "Tracked.".into()
             } else {
-                format!("{count} services tracked; adjust their prices and dates on the bills.")
+                format!("{count} services tracked.")
             },
             async move {
                 track_catalog_services(TrackCatalog { catalog_ids: ids })

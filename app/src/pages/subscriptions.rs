@@ -56,11 +56,7 @@ pub fn SubscriptionsPage() -> impl IntoView {
     view! {
         <Title text="Subscriptions"/>
         <h1>"Subscriptions"</h1>
-        <p class="hint">
-            "Tally reads your bank charges for services it knows. "
-            <A href="/subscriptions/catalog">"Improve matching"</A>
-            " in the Service Catalog: your tracked services, your own bank descriptors, every service."
-        </p>
+        <p class="hint">"Found from your bank charges. "<A href="/subscriptions/catalog">"Improve matching"</A></p>
         <p role="status" data-testid="recommendation-status">{move || said.get()}</p>
         <p class="field-error" role="alert">{move || failed.get()}</p>
         <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
@@ -90,10 +86,9 @@ fn Recommended(found: Recommendations, events: CardEvents, live: RwSignal<bool>)
             data-live=move || live.get().then_some("true")>
             <h2 id="recommended">"Recommended from your bank"</h2>
             {if !found.bank_connected {
-                view! { <p>"Connect your bank in " <A href="/data/bank">"Data → Bank Sync"</A>
-                    " and Tally will find the subscriptions you pay for."</p> }.into_any()
+                view! { <p>"Connect a bank in " <A href="/data/bank">"Bank Sync"</A>" to see what you subscribe to."</p> }.into_any()
             } else if found.recommendations.is_empty() {
-                view! { <p>"Nothing new: every subscription Tally recognises in your bank charges is tracked or declined."</p> }.into_any()
+                view! { <p>"Nothing new to suggest."</p> }.into_any()
             } else {
                 view! {
                     <ul class="cards">
@@ -104,9 +99,7 @@ fn Recommended(found: Recommendations, events: CardEvents, live: RwSignal<bool>)
                 }.into_any()
             }}
             {(!unknown.is_empty()).then(|| view! {
-                <h3>"Recurring, but not a service Tally knows"</h3>
-                <p class="hint">"Not counted above. Teach Tally one in the "
-                    <A href="/subscriptions/catalog">"Service Catalog"</A>" if it is a subscription."</p>
+                <h3>"Recurring, not a known service"</h3>
                 <ul data-testid="unknown-recurring">
                     {unknown.into_iter().map(|u| view! {
                         <li>{u.description}" · "{Money::shown(u.amount_minor, &u.currency)}" · "
