@@ -87,6 +87,37 @@ pub enum OpsAction {
         #[arg(long, env = "RESTORE_MIN_ROWS", default_value_t = 0)]
         min_rows: i64,
     },
+    /// Up, down (the container is not running or unhealthy) or unreachable
+    /// (the container-management API or the service's address does not
+    /// answer), with the restart count, the image digest and version, and
+    /// the last log lines. Exit 0 up, 3 down, 4 unreachable, 1 when it
+    /// cannot tell.
+    Status {
+        /// Portainer's base URL, without `/api`.
+        #[arg(long, env = "PORTAINER_URL")]
+        api_url: String,
+        /// Portainer's API key, sent as `X-API-Key`.
+        #[arg(long, env = "PORTAINER_API_KEY", hide_env_values = true, value_parser = secret)]
+        api_key: SecretString,
+        /// The stack's name (also its compose project label).
+        #[arg(long, env = "PORTAINER_STACK", default_value = "tally")]
+        stack: String,
+        /// The Docker endpoint; read from the stack when absent.
+        #[arg(long, env = "PORTAINER_ENDPOINT_ID")]
+        endpoint_id: Option<i64>,
+        /// The public base URLs to probe.
+        #[arg(long, env = "TALLY_URL")]
+        url: Option<String>,
+        #[arg(long, env = "TALLY_ALT_URL")]
+        alt_url: Option<String>,
+        /// Also print the last N log lines.
+        #[arg(long, value_name = "N")]
+        logs: Option<u32>,
+        /// Print only the deployed version ("unknown" without a version
+        /// label); exit 1 when it cannot be read.
+        #[arg(long)]
+        deployed_version: bool,
+    },
     /// `/api/health` on both public hostnames; exit 1 unless all are healthy.
     Health {
         /// The first public base URL, scheme included.

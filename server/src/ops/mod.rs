@@ -9,7 +9,9 @@
 pub mod backup;
 mod client;
 pub mod health;
+pub mod portainer;
 pub mod restore_check;
+pub mod status;
 
 use std::process::ExitCode;
 
@@ -77,6 +79,27 @@ pub async fn run(action: crate::cli::OpsAction) -> ExitCode {
                 }
             })
         }
+        OpsAction::Status {
+            api_url,
+            api_key,
+            stack,
+            endpoint_id,
+            url,
+            alt_url,
+            logs,
+            deployed_version,
+        } => {
+            return status_command(
+                api_url,
+                api_key,
+                stack,
+                endpoint_id,
+                url.into_iter().chain(alt_url).collect(),
+                logs,
+                deployed_version,
+            )
+            .await
+        }
         OpsAction::Health { url, alt_url } => {
             let urls: Vec<String> = std::iter::once(url).chain(alt_url).collect();
             health::run(&urls).await.and_then(|probes| {
@@ -92,6 +115,62 @@ pub async fn run(action: crate::cli::OpsAction) -> ExitCode {
             })
         }
     })
+}
+
+/// `ops status`, whose exit code tells down (3) from unreachable (4).
+async fn status_command(
+    api_url: String,
+    api_key: secrecy::SecretString,
+    stack: String,
+    endpoint: Option<i64>,
+    urls: Vec<String>,
+    logs: Option<u32>,
+    deployed_version: bool,
+) -> ExitCode {
+    let portainer = match base_url("--api-url", &api_url)
+        .and_then(|base| portainer::Portainer::new(base, api_key))
+    {
+        Ok(portainer) => portainer,
+        Err(error) => return exit_with(Err(error)),
+    };
+    if deployed_version {
+        return exit_with(
+            status::deployed_version(&portainer, &stack, endpoint)
+                .await
+                .map(|version| println!("{}", version.as_deref().unwrap_or("unknown"))),
+        );
+    }
+    let report = status::run(status::StatusArgs {
+        portainer,
+        stack,
+        endpoint,
+        urls,
+        logs,
+    })
+    .await;
+    match report {
+        Err(error) => exit_with(Err(error)),
+        Ok(report) => {
+            let code = match &report.verdict {
+                status::Verdict::Up => {
+                    println!("up");
+                    0
+                }
+                status::Verdict::Down(why) => {
+                    println!("down: {why}");
+                    3
+                }
+                status::Verdict::Unreachable(why) => {
+                    println!("unreachable: {why}");
+                    4
+                }
+            };
+            for line in report.lines {
+                println!("{line}");
+            }
+            ExitCode::from(code)
+        }
+    }
 }
 
 /// Prints the error and gives the exit code.
