@@ -8,7 +8,6 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Output, Stdio};
 
 use app::contract::admin::BackupFiles;
 use app::contract::tokens::{CreateToken, CreatedToken};
@@ -16,33 +15,8 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use reqwest::Method;
 use serde_json::json;
-use support::{tally_binary, with_admin};
-
-/// Runs `tally ops …` with only the given environment, off the runtime's
-/// threads (the server under test runs on them).
-async fn ops(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut command = tally_binary();
-    command
-        .arg("ops")
-        .args(args)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .stdin(Stdio::null());
-    for (key, value) in env {
-        command.env(key, value);
-    }
-    tokio::task::spawn_blocking(move || command.output().unwrap())
-        .await
-        .unwrap()
-}
-
-fn said(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
+use support::operations::{said, tally_ops};
+use support::with_admin;
 
 fn backups_in(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -82,7 +56,7 @@ async fn a_backup_lands_verified_in_a_private_directory_and_old_ones_are_pruned(
         ("TALLY_BACKUP_DIR", dir_text.as_str()),
     ];
 
-    let first = ops(&["backup"], &env).await;
+    let first = tally_ops(&["backup"], &env).await;
     assert!(first.status.success(), "{}", said(&first));
     assert!(said(&first).contains("integrity ok"), "{}", said(&first));
     assert!(
@@ -136,7 +110,7 @@ async fn a_backup_lands_verified_in_a_private_directory_and_old_ones_are_pruned(
 
     // A second, keeping one: the older goes. Flags win over the environment.
     tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
-    let second = ops(&["backup", "--keep", "1"], &env).await;
+    let second = tally_ops(&["backup", "--keep", "1"], &env).await;
     assert!(second.status.success(), "{}", said(&second));
     assert!(said(&second).contains(&format!("removed {}", kept[0])));
     let now = backups_in(&dir);
@@ -146,12 +120,12 @@ async fn a_backup_lands_verified_in_a_private_directory_and_old_ones_are_pruned(
     // Restore-check replays it and counts rows; 0 as the minimum warns.
     let path = dir.join(&now[0]);
     let path_text = path.to_str().unwrap();
-    let check = ops(&["restore-check", path_text], &[]).await;
+    let check = tally_ops(&["restore-check", path_text], &[]).await;
     assert!(check.status.success(), "{}", said(&check));
     assert!(said(&check).contains("schema_migrations"));
     assert!(said(&check).contains("total"));
     assert!(said(&check).contains("RESTORE_MIN_ROWS is 0"));
-    let demanding = ops(
+    let demanding = tally_ops(
         &["restore-check", path_text],
         &[("RESTORE_MIN_ROWS", "100000000")],
     )
@@ -160,7 +134,7 @@ async fn a_backup_lands_verified_in_a_private_directory_and_old_ones_are_pruned(
     assert!(said(&demanding).contains("fewer than RESTORE_MIN_ROWS"));
     let garbage = root.path().join("garbage.db");
     std::fs::write(&garbage, b"this is not a database").unwrap();
-    let broken = ops(&["restore-check", garbage.to_str().unwrap()], &[]).await;
+    let broken = tally_ops(&["restore-check", garbage.to_str().unwrap()], &[]).await;
     assert_eq!(broken.status.code(), Some(1), "{}", said(&broken));
     assert!(
         said(&broken).contains("does not replay"),
@@ -169,21 +143,21 @@ async fn a_backup_lands_verified_in_a_private_directory_and_old_ones_are_pruned(
     );
 
     // A wrong token: refused in words, nothing new on disk.
-    let refused = ops(&["backup", "--token", "tally_pat_not-a-real-token"], &env).await;
+    let refused = tally_ops(&["backup", "--token", "tally_pat_not-a-real-token"], &env).await;
     assert_eq!(refused.status.code(), Some(1), "{}", said(&refused));
     assert!(said(&refused).contains("401"), "{}", said(&refused));
     assert!(!said(&refused).contains("not-a-real-token"));
     assert_eq!(backups_in(&dir), now);
 
     // Health on both hostnames; one down is a failure.
-    let health = ops(
+    let health = tally_ops(
         &["health", "--url", &app.address, "--alt-url", &app.address],
         &[],
     )
     .await;
     assert!(health.status.success(), "{}", said(&health));
     assert_eq!(said(&health).matches("ok   http://").count(), 2);
-    let down = ops(
+    let down = tally_ops(
         &[
             "health",
             "--url",
@@ -196,7 +170,7 @@ async fn a_backup_lands_verified_in_a_private_directory_and_old_ones_are_pruned(
     .await;
     assert_eq!(down.status.code(), Some(1), "{}", said(&down));
     assert!(said(&down).contains("DOWN http://127.0.0.1:9/api/health"));
-    let bad = ops(&["health", "--url", "tally.example.com"], &[]).await;
+    let bad = tally_ops(&["health", "--url", "tally.example.com"], &[]).await;
     assert_eq!(bad.status.code(), Some(1));
     assert!(said(&bad).contains("include the scheme"), "{}", said(&bad));
 }
@@ -224,7 +198,7 @@ async fn a_corrupt_download_is_refused_and_leaves_nothing_behind() {
     tokio::spawn(async move { axum::serve(listener, fake).await.unwrap() });
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("backups");
-    let output = ops(
+    let output = tally_ops(
         &[
             "backup",
             "--url",

@@ -9,7 +9,7 @@
 
 mod support;
 
-use std::process::{Output, Stdio};
+use std::process::Output;
 use std::sync::{Arc, Mutex};
 
 use axum::extract::{Path, RawQuery, State};
@@ -18,7 +18,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::json;
-use support::{spawn_app, tally_binary};
+use support::operations::{said, tally_ops};
+use support::spawn_app;
 
 const KEY: &str = "portainer-key-for-tests";
 
@@ -146,29 +147,10 @@ async fn fake_portainer() -> (Fake, String) {
 }
 
 async fn status(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut command = tally_binary();
-    command
-        .args(["ops", "status"])
-        .args(args)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("PORTAINER_API_KEY", KEY)
-        .env("PORTAINER_STACK", "tally")
-        .stdin(Stdio::null());
-    for (key, value) in env {
-        command.env(key, value);
-    }
-    tokio::task::spawn_blocking(move || command.output().unwrap())
-        .await
-        .unwrap()
-}
-
-fn said(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
+    let mut all = vec![("PORTAINER_API_KEY", KEY), ("PORTAINER_STACK", "tally")];
+    all.extend_from_slice(env);
+    let args: Vec<&str> = ["status"].into_iter().chain(args.iter().copied()).collect();
+    tally_ops(&args, &all).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

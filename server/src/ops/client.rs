@@ -40,27 +40,16 @@ impl Tally {
         request: reqwest::RequestBuilder,
         url: &str,
     ) -> Result<reqwest::Response, OpsError> {
-        let response = request
-            .bearer_auth(self.token.expose_secret())
-            .send()
-            .await
-            .map_err(|error| OpsError::Unreachable {
-                url: url.to_owned(),
-                reason: error.to_string(),
-            })?;
-        if response.status().is_success() {
-            return Ok(response);
-        }
-        let status = response.status().as_u16();
-        let text = response.text().await.unwrap_or_default();
-        let message = serde_json::from_str::<ErrorBody>(&text)
-            .map(|body| body.error.message)
-            .unwrap_or_else(|_| text.chars().take(200).collect());
-        Err(OpsError::Refused {
-            url: url.to_owned(),
-            status,
-            message,
-        })
+        super::answered(
+            request.bearer_auth(self.token.expose_secret()),
+            url,
+            |text| {
+                serde_json::from_str::<ErrorBody>(text)
+                    .ok()
+                    .map(|body| body.error.message)
+            },
+        )
+        .await
     }
 
     async fn operation(

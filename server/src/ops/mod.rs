@@ -184,6 +184,33 @@ pub fn exit_with(result: Result<(), OpsError>) -> ExitCode {
     }
 }
 
+/// Sends `request`; a success is the response, anything else an error
+/// naming the URL, with the message `message_of` finds in the body (else
+/// the body's start).
+async fn answered(
+    request: reqwest::RequestBuilder,
+    url: &str,
+    message_of: fn(&str) -> Option<String>,
+) -> Result<reqwest::Response, OpsError> {
+    let response = request
+        .send()
+        .await
+        .map_err(|error| OpsError::Unreachable {
+            url: url.to_owned(),
+            reason: error.to_string(),
+        })?;
+    if response.status().is_success() {
+        return Ok(response);
+    }
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap_or_default();
+    Err(OpsError::Refused {
+        url: url.to_owned(),
+        status,
+        message: message_of(&text).unwrap_or_else(|| text.chars().take(200).collect()),
+    })
+}
+
 /// `http(s)://host[:port]`, without a trailing slash.
 fn base_url(flag: &str, raw: &str) -> Result<String, OpsError> {
     let trimmed = raw.trim().trim_end_matches('/');

@@ -50,33 +50,18 @@ impl Portainer {
         request: reqwest::RequestBuilder,
         url: &str,
     ) -> Result<reqwest::Response, OpsError> {
-        let response = request
-            .header("X-API-Key", self.key.expose_secret())
-            .send()
-            .await
-            .map_err(|error| OpsError::Unreachable {
-                url: url.to_owned(),
-                reason: error.to_string(),
-            })?;
-        if response.status().is_success() {
-            return Ok(response);
-        }
-        let status = response.status().as_u16();
-        let text = response.text().await.unwrap_or_default();
-        let message = serde_json::from_str::<Value>(&text)
-            .ok()
-            .and_then(|body| {
+        super::answered(
+            request.header("X-API-Key", self.key.expose_secret()),
+            url,
+            |text| {
+                let body: Value = serde_json::from_str(text).ok()?;
                 body["message"]
                     .as_str()
                     .or(body["details"].as_str())
                     .map(str::to_owned)
-            })
-            .unwrap_or_else(|| text.chars().take(200).collect());
-        Err(OpsError::Refused {
-            url: url.to_owned(),
-            status,
-            message,
-        })
+            },
+        )
+        .await
     }
 
     pub async fn get(&self, path: &str) -> Result<Value, OpsError> {

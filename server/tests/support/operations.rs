@@ -28,3 +28,30 @@ pub async fn finished(browser: &Browser, operation: &Operation) -> Operation {
     }
     panic!("still running after 100 s: {done:?}");
 }
+
+/// Runs `tally ops …` with only `PATH` and the given environment, off the
+/// runtime's threads (a server under test may run on them).
+pub async fn tally_ops(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    let mut command = super::tally_binary();
+    command
+        .arg("ops")
+        .args(args)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .stdin(std::process::Stdio::null());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    tokio::task::spawn_blocking(move || command.output().unwrap())
+        .await
+        .unwrap()
+}
+
+/// Everything a command printed, stdout then stderr.
+pub fn said(output: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
