@@ -118,6 +118,30 @@ pub enum OpsAction {
         #[arg(long)]
         deployed_version: bool,
     },
+    /// Build the image from the repository's Dockerfile with its version
+    /// label, tag it `<registry host>/<repository>:vX.Y.Z` and push it,
+    /// through the docker CLI. Refuses anything but v<major>.<minor>.<patch>
+    /// and a version the registry already holds.
+    Release {
+        /// The version to publish, `v<major>.<minor>.<patch>`.
+        #[arg(long)]
+        version: String,
+        /// The registry's base URL, scheme included.
+        #[arg(long, env = "TALLY_REGISTRY")]
+        registry: String,
+        /// The image repository in the registry, e.g. `acme/tally`.
+        #[arg(long, env = "TALLY_REPOSITORY")]
+        repository: String,
+        /// The docker CLI to run.
+        #[arg(long, env = "TALLY_DOCKER", default_value = "docker")]
+        docker: PathBuf,
+        /// The build context, holding the Dockerfile.
+        #[arg(long, default_value = ".")]
+        context: PathBuf,
+        /// Make every check and print the commands; build and push nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
     /// `/api/health` on both public hostnames; exit 1 unless all are healthy.
     Health {
         /// The first public base URL, scheme included.

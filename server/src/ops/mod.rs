@@ -10,6 +10,8 @@ pub mod backup;
 mod client;
 pub mod health;
 pub mod portainer;
+pub mod registry;
+pub mod release;
 pub mod restore_check;
 pub mod status;
 
@@ -100,6 +102,27 @@ pub async fn run(action: crate::cli::OpsAction) -> ExitCode {
             )
             .await
         }
+        OpsAction::Release {
+            version,
+            registry,
+            repository,
+            docker,
+            context,
+            dry_run,
+        } => release::run(release::ReleaseArgs {
+            version,
+            registry,
+            repository,
+            docker,
+            context,
+            dry_run,
+        })
+        .await
+        .map(|said| {
+            for line in said {
+                println!("{line}");
+            }
+        }),
         OpsAction::Health { url, alt_url } => {
             let urls: Vec<String> = std::iter::once(url).chain(alt_url).collect();
             health::run(&urls).await.and_then(|probes| {
