@@ -142,6 +142,47 @@ pub enum OpsAction {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Move the stack to a published image (the newest numbered version
+    /// when no --tag): every stack variable is counted, sent back and
+    /// counted again; a verified backup comes first; the container's health
+    /// check and /api/health on both hostnames must pass afterwards.
+    /// Rollback is a deploy of an earlier numbered tag.
+    Deploy {
+        /// The image tag; numbered versions only unless --allow-floating.
+        #[arg(long)]
+        tag: Option<String>,
+        /// Accept a floating tag (latest, dev, …), with a warning.
+        #[arg(long)]
+        allow_floating: bool,
+        /// Make every read and check; change nothing, take no backup.
+        #[arg(long)]
+        dry_run: bool,
+        #[arg(long, env = "PORTAINER_URL")]
+        api_url: String,
+        #[arg(long, env = "PORTAINER_API_KEY", hide_env_values = true, value_parser = secret)]
+        api_key: SecretString,
+        #[arg(long, env = "PORTAINER_STACK", default_value = "tally")]
+        stack: String,
+        #[arg(long, env = "PORTAINER_ENDPOINT_ID")]
+        endpoint_id: Option<i64>,
+        #[arg(long, env = "TALLY_REGISTRY")]
+        registry: String,
+        #[arg(long, env = "TALLY_REPOSITORY")]
+        repository: String,
+        /// The two public base URLs.
+        #[arg(long, env = "TALLY_URL")]
+        url: String,
+        #[arg(long, env = "TALLY_ALT_URL")]
+        alt_url: Option<String>,
+        /// An administrator's API token, for the backup.
+        #[arg(long, env = "TALLY_TOKEN", hide_env_values = true, value_parser = secret)]
+        token: SecretString,
+        /// Where the verified backup goes (as `ops backup`).
+        #[arg(long, env = "TALLY_BACKUP_DIR")]
+        dir: PathBuf,
+        #[arg(long, env = "BACKUP_KEEP", default_value_t = 7)]
+        keep: usize,
+    },
     /// `/api/health` on both public hostnames; exit 1 unless all are healthy.
     Health {
         /// The first public base URL, scheme included.

@@ -9,33 +9,8 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use axum::extract::Path as UrlPath;
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::{Json, Router};
-use serde_json::json;
+use support::fakes::fake_registry;
 use support::operations::{said, tally_ops};
-
-async fn tags(UrlPath((owner, name)): UrlPath<(String, String)>) -> Response {
-    if (owner.as_str(), name.as_str()) == ("acme", "tally") {
-        Json(json!({"name": "acme/tally", "tags": ["v1.0.0", "v1.1.0", "latest"]})).into_response()
-    } else {
-        (
-            StatusCode::NOT_FOUND,
-            Json(json!({"errors": [{"code": "NAME_UNKNOWN", "message": "repository name not known to registry"}]})),
-        )
-            .into_response()
-    }
-}
-
-async fn fake_registry() -> String {
-    let router = Router::new().route("/v2/{owner}/{name}/tags/list", get(tags));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-    address
-}
 
 /// A docker CLI that appends its arguments to `calls` and exits with
 /// `code` (set through the file `code` beside it).
@@ -68,7 +43,7 @@ fn calls(dir: &Path) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_numbered_version_is_built_labelled_and_pushed_and_nothing_else_is() {
-    let registry = fake_registry().await;
+    let registry = fake_registry(&["v1.0.0", "v1.1.0", "latest"]).await;
     let dir = tempfile::tempdir().unwrap();
     let docker = fake_docker(dir.path());
     let context = env!("CARGO_MANIFEST_DIR").to_owned() + "/..";

@@ -8,6 +8,7 @@
 
 pub mod backup;
 mod client;
+pub mod deploy;
 pub mod health;
 pub mod portainer;
 pub mod registry;
@@ -123,6 +124,46 @@ pub async fn run(action: crate::cli::OpsAction) -> ExitCode {
                 println!("{line}");
             }
         }),
+        OpsAction::Deploy {
+            tag,
+            allow_floating,
+            dry_run,
+            api_url,
+            api_key,
+            stack,
+            endpoint_id,
+            registry,
+            repository,
+            url,
+            alt_url,
+            token,
+            dir,
+            keep,
+        } => async {
+            let portainer = portainer::Portainer::new(base_url("--api-url", &api_url)?, api_key)?;
+            let registry =
+                registry::Registry::new(base_url("--registry", &registry)?, repository)?;
+            let urls: Vec<String> = std::iter::once(url.clone()).chain(alt_url).collect();
+            deploy::run(deploy::DeployArgs {
+                portainer,
+                stack,
+                endpoint: endpoint_id,
+                registry,
+                tag,
+                allow_floating,
+                dry_run,
+                urls,
+                backup: backup::BackupArgs {
+                    url,
+                    token,
+                    dir,
+                    keep,
+                },
+            })
+            .await
+        }
+        .await
+        .map(|_said_as_it_went| ()),
         OpsAction::Health { url, alt_url } => {
             let urls: Vec<String> = std::iter::once(url).chain(alt_url).collect();
             health::run(&urls).await.and_then(|probes| {

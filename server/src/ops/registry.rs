@@ -63,11 +63,16 @@ impl Registry {
 
     /// `host[:port]/repository`, as image references name it.
     pub fn image(&self, version: Version) -> String {
+        self.image_tagged(&version.to_string())
+    }
+
+    /// `host[:port]/repository:tag` for any tag.
+    pub fn image_tagged(&self, tag: &str) -> String {
         let host = self
             .base
             .split_once("://")
             .map_or(self.base.as_str(), |(_, host)| host);
-        format!("{host}/{}:{version}", self.repository)
+        format!("{host}/{}:{tag}", self.repository)
     }
 
     /// Every tag the repository holds (none when it does not exist yet).

@@ -126,3 +126,26 @@ impl FakeCrm {
             .count()
     }
 }
+
+/// The image registry's tag list (`GET /v2/acme/tally/tags/list`); any other
+/// repository is unknown (404, as a registry answers before a first push).
+pub async fn fake_registry(tags: &'static [&'static str]) -> String {
+    let app = Router::new().route(
+        "/v2/{owner}/{name}/tags/list",
+        axum::routing::get(
+            move |Path((owner, name)): Path<(String, String)>| async move {
+                if (owner.as_str(), name.as_str()) == ("acme", "tally") {
+                    Json(json!({"name": "acme/tally", "tags": tags})).into_response()
+                } else {
+                    (
+                        StatusCode::NOT_FOUND,
+                        Json(json!({"errors": [{"code": "NAME_UNKNOWN",
+                            "message": "repository name not known to registry"}]})),
+                    )
+                        .into_response()
+                }
+            },
+        ),
+    );
+    serve(app).await
+}

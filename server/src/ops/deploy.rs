@@ -1,0 +1,229 @@
+//! `tally ops deploy [--tag vX.Y.Z] [--allow-floating] [--dry-run]`: moves
+//! the stack to a published image. The stack's `TALLY_IMAGE` variable names
+//! the image (`deploy/stack.yaml`); an update replaces the stack's whole
+//! desired state, so every variable is read, counted, sent back and
+//! counted again. Before the irreversible step a verified backup is taken
+//! (as `ops backup`); after it the container's health check and
+//! `/api/health` on both hostnames must pass. The image digest and version
+//! label from before and after are printed. Rollback is a deploy of an
+//! earlier numbered tag.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use super::backup::BackupArgs;
+use super::portainer::Portainer;
+use super::registry::{Registry, Version};
+use super::status::deployed;
+use super::OpsError;
+
+/// The stack variable that names the image.
+pub const IMAGE_VARIABLE: &str = "TALLY_IMAGE";
+/// How long the new container may take to report healthy.
+const HEALTHY_WITHIN: Duration = Duration::from_secs(180);
+const POLL: Duration = Duration::from_secs(2);
+
+pub struct DeployArgs {
+    pub portainer: Portainer,
+    pub stack: String,
+    pub endpoint: Option<i64>,
+    pub registry: Registry,
+    pub tag: Option<String>,
+    pub allow_floating: bool,
+    pub dry_run: bool,
+    /// Both public base URLs.
+    pub urls: Vec<String>,
+    /// How the verified backup is taken.
+    pub backup: BackupArgs,
+}
+
+/// Says a step as it happens (a deploy takes minutes) and keeps it.
+fn said(lines: &mut Vec<String>, line: String) {
+    println!("{line}");
+    lines.push(line);
+}
+
+fn digest_and_version(found: Option<super::status::Deployed>) -> String {
+    match found {
+        None => "no container".into(),
+        Some(found) => format!(
+            "{} (version {})",
+            found.digest,
+            found.version.as_deref().unwrap_or("unknown")
+        ),
+    }
+}
+
+pub async fn run(args: DeployArgs) -> Result<Vec<String>, OpsError> {
+    let mut lines = Vec::new();
+    // Which image.
+    let tags = args.registry.tags().await?;
+    let tag = match args.tag {
+        None => {
+            let newest = args.registry.versions().await?.pop().ok_or_else(|| {
+                OpsError::Failed("the registry holds no numbered version to deploy".into())
+            })?;
+            said(&mut lines, format!("deploying {newest}, the newest published version"));
+            newest.to_string()
+        }
+        Some(tag) if Version::parse(&tag).is_some() => tag,
+        Some(tag) if args.allow_floating => {
+            said(
+                &mut lines,
+                format!("warning: {tag:?} is a floating tag; production should run a numbered version"),
+            );
+            tag
+        }
+        Some(tag) => {
+            return Err(OpsError::Usage(format!(
+                "--tag: {tag:?} is a floating tag; deploy a numbered version (v<major>.<minor>.<patch>) or pass --allow-floating"
+            )))
+        }
+    };
+    if !tags.contains(&tag) {
+        return Err(OpsError::Failed(format!(
+            "the registry does not hold {tag}; publish it first (tally ops release)"
+        )));
+    }
+    let image = args.registry.image_tagged(&tag);
+
+    // The stack as it is.
+    let stack = args.portainer.stack(&args.stack, args.endpoint).await?;
+    let count = stack.env.len();
+    if count == 0 {
+        return Err(OpsError::Failed(format!(
+            "stack {:?} reports no environment variables; an update would run it without its settings and secrets",
+            stack.name
+        )));
+    }
+    let mut env = stack.env.clone();
+    let slot = env
+        .iter_mut()
+        .find(|variable| variable["name"].as_str() == Some(IMAGE_VARIABLE))
+        .ok_or_else(|| {
+            OpsError::Failed(format!(
+                "stack {:?} has no {IMAGE_VARIABLE} variable, which deploy/stack.yaml reads the image from",
+                stack.name
+            ))
+        })?;
+    let previous = slot["value"].as_str().unwrap_or_default().to_owned();
+    slot["value"] = Value::String(image.clone());
+    let before = match args
+        .portainer
+        .container(stack.endpoint_id, &stack.name)
+        .await?
+    {
+        Some(container) => Some(deployed(&args.portainer, stack.endpoint_id, &container).await?),
+        None => None,
+    };
+    said(
+        &mut lines,
+        format!("before: {}", digest_and_version(before)),
+    );
+    said(
+        &mut lines,
+        format!("{IMAGE_VARIABLE}: {previous} → {image}; {count} variables sent back unchanged otherwise"),
+    );
+    if args.dry_run {
+        said(
+            &mut lines,
+            "dry run: no backup taken, nothing changed".into(),
+        );
+        return Ok(lines);
+    }
+
+    // A verified backup first; no backup, no deploy.
+    let taken = super::backup::run(args.backup)
+        .await
+        .map_err(|error| OpsError::Failed(format!("no deploy: the backup failed: {error}")))?;
+    said(
+        &mut lines,
+        format!(
+            "backup: {} ({} rows; integrity ok)",
+            taken.path.display(),
+            taken.rows
+        ),
+    );
+
+    // The irreversible step.
+    let file = args
+        .portainer
+        .get(&format!("/api/stacks/{}/file", stack.id))
+        .await?;
+    let content = file["StackFileContent"]
+        .as_str()
+        .ok_or_else(|| OpsError::Failed("Portainer sent no stack file".into()))?;
+    args.portainer
+        .put(
+            &format!("/api/stacks/{}?endpointId={}", stack.id, stack.endpoint_id),
+            &json!({ "StackFileContent": content, "Env": env, "Prune": false, "PullImage": true }),
+        )
+        .await?;
+    let after_update = args
+        .portainer
+        .stack(&args.stack, Some(stack.endpoint_id))
+        .await?;
+    if after_update.env.len() != count {
+        return Err(OpsError::Failed(format!(
+            "the stack had {count} variables and now has {}; restore them in Portainer now",
+            after_update.env.len()
+        )));
+    }
+
+    // Healthy again, inside and out.
+    let started = Instant::now();
+    let container = loop {
+        let found = args
+            .portainer
+            .container(stack.endpoint_id, &stack.name)
+            .await?;
+        let healthy = found.as_ref().is_some_and(|container| {
+            let state = &container["State"];
+            let running = state["Running"].as_bool().unwrap_or(false);
+            running
+                && state["Health"]["Status"]
+                    .as_str()
+                    .is_none_or(|health| health == "healthy")
+        });
+        if let (true, Some(container)) = (healthy, found) {
+            break container;
+        }
+        if started.elapsed() > HEALTHY_WITHIN {
+            return Err(OpsError::Failed(format!(
+                "the new container is not healthy after {} s; roll back with --tag and an earlier version",
+                HEALTHY_WITHIN.as_secs()
+            )));
+        }
+        tokio::time::sleep(POLL).await;
+    };
+    let mut answered = false;
+    while !answered {
+        let probes = super::health::run(&args.urls).await?;
+        answered = probes.iter().all(|probe| probe.healthy);
+        if !answered && started.elapsed() > HEALTHY_WITHIN {
+            let down: Vec<String> = probes
+                .iter()
+                .filter(|probe| !probe.healthy)
+                .map(|probe| format!("{} ({})", probe.url, probe.said))
+                .collect();
+            return Err(OpsError::Failed(format!(
+                "not healthy from outside: {}",
+                down.join(", ")
+            )));
+        }
+        if !answered {
+            tokio::time::sleep(POLL).await;
+        }
+    }
+    let after = deployed(&args.portainer, stack.endpoint_id, &container).await?;
+    said(
+        &mut lines,
+        format!("after: {}", digest_and_version(Some(after))),
+    );
+    said(
+        &mut lines,
+        format!("deployed {tag}; both hostnames answer healthy"),
+    );
+    Ok(lines)
+}
