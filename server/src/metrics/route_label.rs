@@ -3,6 +3,8 @@
 //! for the bundle. Only templates ever become labels, so no request can
 //! make a new time series.
 
+use std::collections::HashMap;
+
 /// The label of API paths that match no route.
 pub const UNMATCHED: &str = "unmatched";
 /// The label of every page path.
@@ -15,25 +17,36 @@ struct Template {
     segments: Vec<&'static str>,
 }
 
-/// The API's route templates, matched segment by segment.
+/// The API's route templates: the literal ones looked up whole, the ones
+/// with holes matched segment by segment (no allocation per request: the
+/// edge labels every response).
 pub struct RouteLabels {
+    literal: HashMap<&'static str, &'static str>,
     templates: Vec<Template>,
 }
 
 impl RouteLabels {
     pub fn new(templates: impl IntoIterator<Item = &'static str>) -> Self {
-        Self {
-            templates: templates
-                .into_iter()
-                .map(|text| Template {
+        let mut literal = HashMap::new();
+        let mut holes = Vec::new();
+        for text in templates {
+            if text.contains('{') {
+                holes.push(Template {
                     text,
                     segments: text.trim_start_matches('/').split('/').collect(),
-                })
-                .collect(),
+                });
+            } else {
+                literal.insert(text, text);
+            }
+        }
+        Self {
+            literal,
+            templates: holes,
         }
     }
 
-    /// The label of `path`; literal templates win over ones with holes.
+    /// The label of `path`; literal templates win over ones with holes, and
+    /// among those the one with more literal segments.
     pub fn label(&self, path: &str) -> &'static str {
         if path.starts_with("/pkg/") {
             return BUNDLE;
@@ -42,10 +55,12 @@ impl RouteLabels {
         if !api {
             return PAGE;
         }
-        let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+        if let Some(text) = self.literal.get(path) {
+            return text;
+        }
         let mut best: Option<(usize, &'static str)> = None;
         for template in &self.templates {
-            if let Some(literal) = fits(&template.segments, &segments) {
+            if let Some(literal) = fits(&template.segments, path) {
                 if best.is_none_or(|(most, _)| literal > most) {
                     best = Some((literal, template.text));
                 }
@@ -56,25 +71,32 @@ impl RouteLabels {
 }
 
 /// How many literal segments of `template` the path matched, if it does.
-fn fits(template: &[&str], path: &[&str]) -> Option<usize> {
+fn fits(template: &[&str], path: &str) -> Option<usize> {
+    let mut segments = path.trim_start_matches('/').split('/');
     let mut literal = 0;
-    for (index, part) in template.iter().enumerate() {
+    for part in template {
         if part.starts_with("{*") {
-            return (path.len() > index && path[index..].iter().all(|s| !s.is_empty()))
-                .then_some(literal);
+            let mut any = false;
+            for segment in segments.by_ref() {
+                if segment.is_empty() {
+                    return None;
+                }
+                any = true;
+            }
+            return any.then_some(literal);
         }
-        let segment = path.get(index)?;
+        let segment = segments.next()?;
         if part.starts_with('{') {
             if segment.is_empty() {
                 return None;
             }
-        } else if part != segment {
+        } else if *part != segment {
             return None;
         } else {
             literal += 1;
         }
     }
-    (template.len() == path.len()).then_some(literal)
+    segments.next().is_none().then_some(literal)
 }
 
 #[cfg(test)]
