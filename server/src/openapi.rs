@@ -139,6 +139,7 @@ requests also carry the `X-CSRF-Token` header. Every failure answers with a \
         routes::submissions_admin::crm,
         routes::submissions_admin::resend_all,
         routes::admin::registration,
+        routes::admin_status::status,
         routes::admin_backups::list,
         routes::admin_backups::download,
         routes::admin::set_registration,

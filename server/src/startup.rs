@@ -193,6 +193,7 @@ impl Application {
             AppState::new(ServerState {
                 leptos_options: leptos_options(&settings),
                 page_cache: PageCache::default(),
+                started: std::time::Instant::now(),
                 metrics: Arc::new(crate::metrics::HttpMetrics::new(
                     routes::api_routes(settings.diagnostics)
                         .iter()

@@ -92,3 +92,30 @@ pub struct BackupFile {
 pub struct BackupFiles {
     pub backups: Vec<BackupFile>,
 }
+
+/// `GET /api/admin/status`: how the instance is, as sections of labelled
+/// rows, worded on the server (no filesystem path, no secret).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct SystemStatus {
+    pub sections: Vec<StatusSection>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct StatusSection {
+    pub title: String,
+    pub rows: Vec<StatusRow>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct StatusRow {
+    pub label: String,
+    pub value: String,
+    /// `ok`, `warn`, `error` or `info`.
+    pub state: String,
+}

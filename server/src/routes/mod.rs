@@ -14,6 +14,7 @@ use app::ssr::api_error::ApiError;
 
 pub mod admin;
 pub mod admin_backups;
+pub mod admin_status;
 pub mod api_tokens;
 pub mod auth;
 pub mod bank;
@@ -97,6 +98,7 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
         ),
         route("/api/tracker", &["GET"], get(bills::tracker)),
         route("/api/reports/spending", &["GET"], get(bills::spending)),
+        route("/api/admin/status", &["GET"], get(admin_status::status)),
         route("/api/admin/backups", &["GET"], get(admin_backups::list)),
         route(
             "/api/admin/backups/{name}",

@@ -1,0 +1,86 @@
+//! `GET /api/admin/status`: the instance at a glance, worded as rows for
+//! administrators only, without a filesystem path or a secret.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use app::contract::admin::{StatusRow, SystemStatus};
+use app::contract::operations::Operation;
+use reqwest::Method;
+use serde_json::json;
+use support::operations::finished;
+use support::with_admin;
+
+fn row<'s>(status: &'s SystemStatus, section: &str, label: &str) -> &'s StatusRow {
+    status
+        .sections
+        .iter()
+        .find(|s| s.title == section)
+        .and_then(|s| s.rows.iter().find(|r| r.label == label))
+        .unwrap_or_else(|| panic!("no {section} / {label} in {status:?}"))
+}
+
+#[tokio::test]
+async fn administrators_see_the_instance_in_rows_and_a_backup_shows_up() {
+    let (app, admin) = with_admin(&[]).await;
+    let status: SystemStatus = admin.get("/api/admin/status").await;
+    let titles: Vec<&str> = status.sections.iter().map(|s| s.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "Tally",
+            "Database",
+            "Migrations",
+            "Backups",
+            "Operations",
+            "CRM",
+            "Bank sync",
+            "Secrets"
+        ]
+    );
+    assert_eq!(row(&status, "Migrations", "Pending").value, "0");
+    assert_eq!(row(&status, "Migrations", "Pending").state, "ok");
+    assert_eq!(row(&status, "Backups", "Latest").state, "warn");
+    assert_eq!(
+        row(&status, "Database", "Last integrity check").state,
+        "warn"
+    );
+    assert_eq!(row(&status, "CRM", "Delivery").state, "info");
+    assert_eq!(row(&status, "Secrets", "Protected by").state, "warn");
+
+    let started: Operation = admin
+        .call(Method::POST, "/v1/admin:backup", &json!({}))
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(finished(&admin, &started).await.error.is_none());
+    let status: SystemStatus = admin.get("/api/admin/status").await;
+    let latest = row(&status, "Backups", "Latest");
+    assert!(latest.value.starts_with("bills-"), "{latest:?}");
+    assert!(latest.value.ends_with("1 kept"), "{latest:?}");
+    assert_eq!(latest.state, "ok");
+    let check = row(&status, "Database", "Last integrity check");
+    assert!(
+        check.value.starts_with("ok, with the backup of"),
+        "{check:?}"
+    );
+
+    // No path of the data directory, and nobody else may look.
+    let text = serde_json::to_string(&status).unwrap();
+    let data_dir = app.database_path();
+    let root = data_dir
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_str()
+        .unwrap();
+    assert!(!text.contains(root), "a path leaked: {text}");
+    let stranger = app
+        .client
+        .get(app.url("/api/admin/status"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stranger.status(), 401);
+}
