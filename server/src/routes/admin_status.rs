@@ -50,6 +50,23 @@ fn span(seconds: u64) -> String {
     }
 }
 
+/// `text` with every absolute filesystem path replaced by `…`: an
+/// operation's error may name the file it failed on, and this answer
+/// never shows a path.
+fn without_paths(text: &str) -> String {
+    text.split(' ')
+        .map(|word| {
+            let bare = word.trim_start_matches(['(', '"', '\'']);
+            if bare.starts_with('/') && bare.len() > 1 {
+                "…"
+            } else {
+                word
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The newest finished operation of `kind`: (ended, error message).
 async fn last_of(
     pool: &SqlitePool,
@@ -98,7 +115,10 @@ pub async fn status(
     let integrity = match (&checked, &check_failed) {
         (_, Some((at, message))) if checked.as_ref().is_none_or(|(ok, _)| ok < at) => row(
             "Last integrity check",
-            format!("failed {at}: {}", message.clone().unwrap_or_default()),
+            format!(
+                "failed {at}: {}",
+                without_paths(&message.clone().unwrap_or_default())
+            ),
             "error",
         ),
         (Some((at, _)), _) => row(
@@ -190,7 +210,7 @@ pub async fn status(
     if let Some((at, message)) = last_of(pool, "backup", true).await? {
         backup_rows.push(row(
             "Last failure",
-            format!("{at}: {}", message.unwrap_or_default()),
+            format!("{at}: {}", without_paths(&message.unwrap_or_default())),
             "error",
         ));
     }
@@ -279,6 +299,22 @@ pub async fn status(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_are_left_out_of_failures() {
+        assert_eq!(
+            without_paths("backup directory /srv/tally/data/backups: permission denied"),
+            "backup directory … permission denied"
+        );
+        assert_eq!(
+            without_paths("cannot open (/data/db/bills.db) now"),
+            "cannot open … now"
+        );
+        assert_eq!(
+            without_paths("integrity check: ok / fine"),
+            "integrity check: ok / fine"
+        );
+    }
 
     #[test]
     fn sizes_and_spans_read_as_words() {
