@@ -4,7 +4,8 @@
 //! their environment variables, never prompts, and never prints a secret.
 //!
 //! Exit codes: 0 done; 1 the check or the work failed (the message says
-//! what); 2 the command line is wrong (clap's own).
+//! what); 2 the command line is wrong (clap's own); `status` adds 3
+//! (down) and 4 (unreachable).
 
 pub mod backup;
 mod client;
