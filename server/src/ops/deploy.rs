@@ -61,7 +61,7 @@ pub async fn run(args: DeployArgs) -> Result<Vec<String>, OpsError> {
     let tags = args.registry.tags().await?;
     let tag = match args.tag {
         None => {
-            let newest = args.registry.versions().await?.pop().ok_or_else(|| {
+            let newest = super::registry::newest(&tags).ok_or_else(|| {
                 OpsError::Failed("the registry holds no numbered version to deploy".into())
             })?;
             said(&mut lines, format!("deploying {newest}, the newest published version"));

@@ -99,18 +99,11 @@ impl Registry {
             .filter_map(|tag| tag.as_str().map(str::to_owned))
             .collect())
     }
+}
 
-    /// The numbered versions it holds, newest last.
-    pub async fn versions(&self) -> Result<Vec<Version>, OpsError> {
-        let mut versions: Vec<Version> = self
-            .tags()
-            .await?
-            .iter()
-            .filter_map(|tag| Version::parse(tag))
-            .collect();
-        versions.sort();
-        Ok(versions)
-    }
+/// The newest numbered version among `tags`, if any.
+pub fn newest(tags: &[String]) -> Option<Version> {
+    tags.iter().filter_map(|tag| Version::parse(tag)).max()
 }
 
 #[cfg(test)]
@@ -137,5 +130,10 @@ mod tests {
         }
         assert!(Version(1, 10, 0) > Version(1, 9, 9));
         assert_eq!(Version(2, 0, 1).to_string(), "v2.0.1");
+        let tags: Vec<String> = ["v1.9.0", "latest", "v1.10.0", "v1.2.3"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(newest(&tags), Some(Version(1, 10, 0)));
+        assert_eq!(newest(&["dev".to_owned()]), None);
     }
 }

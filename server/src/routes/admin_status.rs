@@ -207,7 +207,7 @@ pub async fn status(
             "warn",
         ),
     }];
-    if let Some((at, message)) = last_of(pool, "backup", true).await? {
+    if let Some((at, message)) = check_failed {
         backup_rows.push(row(
             "Last failure",
             format!("{at}: {}", without_paths(&message.unwrap_or_default())),

@@ -16,6 +16,6 @@ pub use payments::{
     record_requested, undo_payment, NewPayment, Payment,
 };
 pub use store::{
-    create, create_in, deactivate, delete, get, known_time_zone, list, reactivate, reorder,
-    today_for, update, Bill, BillError,
+    check_catalog, create, create_in, deactivate, delete, get, known_time_zone, list, reactivate,
+    reorder, today_for, update, Bill, BillError,
 };

@@ -83,7 +83,8 @@ pub async fn get(pool: &SqlitePool, user_id: i64, id: i64) -> Result<Bill, BillE
     .ok_or(BillError::NotFound)
 }
 
-async fn check_catalog(pool: &SqlitePool, catalog_id: Option<i64>) -> Result<(), BillError> {
+/// Refuses a catalog id that names no service (`catalogId`).
+pub async fn check_catalog(pool: &SqlitePool, catalog_id: Option<i64>) -> Result<(), BillError> {
     if let Some(id) = catalog_id {
         let known: Option<i64> =
             sqlx::query_scalar("SELECT id FROM subscription_catalog WHERE id = ?")

@@ -302,18 +302,7 @@ pub async fn catalog_link(
     request: &CatalogLink,
 ) -> Result<bills::Bill, ApiError> {
     let bill = bills::get(pool, user_id, bill_id).await?;
-    if let Some(id) = request.catalog_id {
-        let known: Option<i64> =
-            sqlx::query_scalar("SELECT id FROM subscription_catalog WHERE id = ?")
-                .bind(id)
-                .fetch_optional(pool)
-                .await?;
-        if known.is_none() {
-            return Err(ApiError::invalid(&format!(
-                "catalogId: there is no service {id}"
-            )));
-        }
-    }
+    bills::check_catalog(pool, request.catalog_id).await?;
     if bill.catalog_id == request.catalog_id {
         return Ok(bill);
     }
