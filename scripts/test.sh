@@ -27,7 +27,13 @@ step "unit and integration tests"
 cargo test --locked -p app -p server 2>&1 | tee "$logs/cargo-test.log"
 
 step "release build"
-cargo leptos build --release --split --precompress
+# Without backtraces, so a failure's own message is the last thing printed
+# (CI keeps only the tail); the disk and memory are said with it.
+if ! RUST_BACKTRACE=0 RUST_LIB_BACKTRACE=0 cargo leptos build --release --split --precompress; then
+  df -h . /tmp || true
+  free -m || true
+  exit 1
+fi
 
 step "end-to-end tests (Chromium)"
 (cd end2end && PLAYWRIGHT_JSON_OUTPUT_NAME="$logs/e2e.json" npx playwright test --reporter=list,json)
