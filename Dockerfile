@@ -36,7 +36,8 @@ ENV LEPTOS_SITE_ADDR=0.0.0.0:3001 \
     LEPTOS_HASH_FILES=true \
     DATA_DIR=/data \
     LOG_DIR=/app/logs \
-    RUST_LOG=info
+    RUST_LOG=info \
+    TALLY_IMAGE_VERSION="${VERSION}"
 WORKDIR /app
 USER 1001:1001
 EXPOSE 3001

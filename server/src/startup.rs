@@ -33,6 +33,7 @@ use app::ssr::csp::ThirdPartySources;
 use app::ssr::data_dir_lock::{DataDirLock, LockError};
 use app::ssr::db::{self, DbError};
 use app::ssr::db_health::DbHealth;
+use app::ssr::instance::Instance;
 use app::ssr::migrate::{MigrateError, Migrator};
 use app::ssr::operations::{Engine, Resources};
 use app::ssr::secrets::{self, Key, SecretsError};
@@ -193,7 +194,6 @@ impl Application {
             AppState::new(ServerState {
                 leptos_options: leptos_options(&settings),
                 page_cache: PageCache::default(),
-                started: std::time::Instant::now(),
                 metrics: Arc::new(crate::metrics::HttpMetrics::new(
                     routes::api_routes(settings.diagnostics)
                         .iter()
@@ -220,6 +220,14 @@ impl Application {
                     submissions,
                     operations,
                     bank,
+                    instance: Instance {
+                        started: std::time::Instant::now(),
+                        image_version: settings.image_version.clone(),
+                        database: settings.database_path(),
+                        backups_dir: settings.backups_dir(),
+                        log_dir: settings.log_dir.clone(),
+                        crm_configured: settings.crm.is_some(),
+                    },
                 }),
                 settings: Arc::new(settings),
             }),

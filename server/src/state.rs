@@ -38,8 +38,6 @@ pub struct ServerState {
     pub page_cache: PageCache,
     /// Requests counted by the edge, for `/metrics`.
     pub metrics: Arc<HttpMetrics>,
-    /// When this server started (Admin status shows the uptime).
-    pub started: std::time::Instant,
 }
 
 impl std::ops::Deref for ServerState {

@@ -32,10 +32,11 @@ async fn administrators_see_the_instance_in_rows_and_a_backup_shows_up() {
             "Database",
             "Migrations",
             "Backups",
-            "Operations",
+            "Operations and workers",
             "CRM",
             "Bank sync",
-            "Secrets"
+            "Secrets",
+            "Recent errors"
         ]
     );
     assert_eq!(row(&status, "Migrations", "Pending").value, "0");
@@ -47,6 +48,11 @@ async fn administrators_see_the_instance_in_rows_and_a_backup_shows_up() {
     );
     assert_eq!(row(&status, "CRM", "Delivery").state, "info");
     assert_eq!(row(&status, "Secrets", "Protected by").state, "warn");
+    assert_eq!(
+        row(&status, "Tally", "Image").value,
+        "not running from an image"
+    );
+    assert_eq!(row(&status, "Recent errors", "Logged").state, "ok");
 
     let started: Operation = admin
         .call(Method::POST, "/v1/admin:backup", &json!({}))
@@ -58,11 +64,44 @@ async fn administrators_see_the_instance_in_rows_and_a_backup_shows_up() {
     let latest = row(&status, "Backups", "Latest");
     assert!(latest.value.starts_with("bills-"), "{latest:?}");
     assert!(latest.value.ends_with("1 kept"), "{latest:?}");
+    assert!(latest.value.contains(" ago)"), "{latest:?}");
     assert_eq!(latest.state, "ok");
     let check = row(&status, "Database", "Last integrity check");
     assert!(
         check.value.starts_with("ok, with the backup of"),
         "{check:?}"
+    );
+
+    // The errors in the log files, newest first, without their paths.
+    let logs = app.dir.path().join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    let error = |at: &str, message: &str| {
+        format!(
+            "{}\n",
+            json!({"timestamp": at, "level": "ERROR", "fields": {"message": message}, "target": "tally"})
+        )
+    };
+    std::fs::write(
+        logs.join("tally.2099-01-01.log"),
+        error("2099-01-01T10:00:00Z", "disk full")
+            + &error(
+                "2099-01-01T10:05:00Z",
+                &format!("cannot write {}/backups/x", app.dir.path().display()),
+            ),
+    )
+    .unwrap();
+    let status: SystemStatus = admin.get("/api/admin/status").await;
+    let errors = &status.sections.last().unwrap().rows;
+    let shown: Vec<(&str, &str)> = errors
+        .iter()
+        .map(|r| (r.label.as_str(), r.value.as_str()))
+        .collect();
+    assert_eq!(
+        shown[..2],
+        [
+            ("2099-01-01T10:05:00Z", "cannot write …"),
+            ("2099-01-01T10:00:00Z", "disk full")
+        ]
     );
 
     // No path of the data directory, and nobody else may look.

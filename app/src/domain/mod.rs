@@ -21,3 +21,4 @@ pub mod text;
 pub mod timestamp;
 pub mod token_lifetime;
 pub mod tracker;
+pub mod words;

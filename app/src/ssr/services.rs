@@ -45,6 +45,8 @@ pub struct Services {
     pub trusted_proxies: TrustedProxies,
     /// Bank sync: the provider's client, the sync limit, the switch.
     pub bank: crate::ssr::bank::service::Bank,
+    /// When it started, which image, where its files are (Admin Status).
+    pub instance: crate::ssr::instance::Instance,
 }
 
 impl Services {

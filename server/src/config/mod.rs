@@ -89,6 +89,9 @@ pub struct Settings {
     /// The bearer token `/metrics` wants (`METRICS_TOKEN`, at least 16
     /// characters); metrics are off without it.
     pub metrics_token: Option<SecretString>,
+    /// The image's version label (`TALLY_IMAGE_VERSION`, which the
+    /// Dockerfile sets from its `VERSION` build argument), for Admin Status.
+    pub image_version: Option<String>,
 }
 
 /// A configuration fault: which variable, what it held, and what is wrong.
@@ -180,6 +183,13 @@ impl Settings {
                 app::ssr::client_ip::TrustedProxies::default(),
                 app::ssr::client_ip::TrustedProxies::parse,
             )?,
+            image_version: env.parse_or("TALLY_IMAGE_VERSION", None, |raw| {
+                if raw.len() <= 64 && raw.chars().all(|c| c.is_ascii_graphic()) {
+                    Ok(Some(raw.to_owned()))
+                } else {
+                    Err("expected a version label of at most 64 visible characters".to_owned())
+                }
+            })?,
             public_alt_base_url: env.parse_or("PUBLIC_ALT_BASE_URL", None, |raw| {
                 parse_base_url(raw).map(Some)
             })?,

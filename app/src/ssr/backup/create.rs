@@ -10,6 +10,8 @@ pub struct BackupInfo {
     pub name: String,
     pub path: PathBuf,
     pub bytes: u64,
+    /// When the file was last written: when the backup was taken.
+    pub modified: Option<std::time::SystemTime>,
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> BackupError + '_ {
@@ -118,8 +120,16 @@ pub async fn create_observed(
         let path = dir.join(&name);
         std::fs::rename(&temporary, &path).map_err(io(&path))?;
         sync_dir(dir)?;
-        let bytes = std::fs::metadata(&path).map_err(io(&path))?.len();
-        Ok((BackupInfo { name, path, bytes }, verified))
+        let metadata = std::fs::metadata(&path).map_err(io(&path))?;
+        Ok((
+            BackupInfo {
+                name,
+                path,
+                bytes: metadata.len(),
+                modified: metadata.modified().ok(),
+            },
+            verified,
+        ))
     }
     .await;
     if result.is_err() {
@@ -182,11 +192,12 @@ pub fn list(dir: &Path) -> Result<Vec<BackupInfo>, BackupError> {
         let entry = entry.map_err(io(dir))?;
         let name = entry.file_name().to_string_lossy().into_owned();
         if is_backup_name(&name) {
-            let bytes = entry.metadata().map_err(io(dir))?.len();
+            let metadata = entry.metadata().map_err(io(dir))?;
             backups.push(BackupInfo {
                 path: entry.path(),
                 name,
-                bytes,
+                bytes: metadata.len(),
+                modified: metadata.modified().ok(),
             });
         }
     }
