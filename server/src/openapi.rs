@@ -77,6 +77,7 @@ requests also carry the `X-CSRF-Token` header. Every failure answers with a \
         routes::operations::wait,
         routes::operations::start_backup,
         routes::operations::start_restore_check,
+        routes::operations::start_restore,
         routes::operations::start_reencrypt_secrets,
         routes::bank::list,
         routes::bank::connect,

@@ -86,6 +86,10 @@ fn to_json<T: Serialize>(request: &T) -> Value {
 fn body_for(path: &str, alice_email: &str) -> Value {
     match path {
         "/api/admin/registration" => to_json(&RegistrationSetting { open: true }),
+        "/v1/admin:restore" => json!({
+            "backupFile": "bills-20260101T000000.000Z.db",
+            "confirm": "bills-20260101T000000.000Z.db"
+        }),
         "/api/admin/invitations" => to_json(&Invite {
             email: Some("mallory@example.com".into()),
             role: Some(Role::Admin),

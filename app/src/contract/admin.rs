@@ -83,6 +83,10 @@ pub struct BackupFile {
     /// `bills-<UTC timestamp>.db`; newest first.
     pub name: String,
     pub bytes: u64,
+    /// When it was written (RFC 3339, UTC).
+    pub taken_at: Option<String>,
+    /// Seconds since then, when listed.
+    pub age_seconds: Option<u64>,
 }
 
 /// `GET /api/admin/backups`.
@@ -91,6 +95,20 @@ pub struct BackupFile {
 #[serde(rename_all = "camelCase")]
 pub struct BackupFiles {
     pub backups: Vec<BackupFile>,
+}
+
+/// Admin → Backups' schema section: the newest applied migration and
+/// whether it can be rolled back.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SchemaState {
+    /// `v1.08`; `None` on an empty database.
+    pub latest: Option<String>,
+    pub description: Option<String>,
+    /// Whether `latest` has a rollback definition.
+    pub can_roll_back: bool,
+    /// Migrations this build has that the database lacks.
+    pub pending: u32,
 }
 
 /// `GET /api/admin/status`: how the instance is, as sections of labelled

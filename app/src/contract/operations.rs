@@ -74,6 +74,18 @@ pub struct RestoreCheckRequest {
     pub backup_file: Option<String>,
 }
 
+/// The body of `POST /v1/admin:restore`: the backup, and its name again
+/// as the confirmation.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct RestoreRequest {
+    /// A backup's file name (`bills-<timestamp>.db`).
+    pub backup_file: String,
+    /// The same name, typed again.
+    pub confirm: String,
+}
+
 /// What Admin's maintenance buttons start (`POST /v1/admin:backup`,
 /// `…:restoreCheck` of the newest backup, `…:reencryptSecrets`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

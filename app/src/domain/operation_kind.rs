@@ -10,6 +10,8 @@
 pub enum OperationKind {
     Backup,
     RestoreCheck,
+    /// A backup restored into the live database (after saving it first).
+    Restore,
     ReencryptSecrets,
     /// Diagnostics only (`TALLY_DIAGNOSTICS`): sleeps, then succeeds or fails.
     Sleep,
@@ -21,9 +23,10 @@ pub enum OperationKind {
     BankBackfill,
 }
 
-pub const ALL: [OperationKind; 7] = [
+pub const ALL: [OperationKind; 8] = [
     OperationKind::Backup,
     OperationKind::RestoreCheck,
+    OperationKind::Restore,
     OperationKind::ReencryptSecrets,
     OperationKind::Sleep,
     OperationKind::BankSync,
@@ -37,6 +40,7 @@ impl OperationKind {
         match self {
             Self::Backup => "backup",
             Self::RestoreCheck => "restore_check",
+            Self::Restore => "restore",
             Self::ReencryptSecrets => "reencrypt_secrets",
             Self::Sleep => "sleep",
             Self::BankSync => "bank_sync",
@@ -54,6 +58,7 @@ impl OperationKind {
         match self {
             Self::Backup => "Backup",
             Self::RestoreCheck => "Restore check",
+            Self::Restore => "Restore",
             Self::ReencryptSecrets => "Secret re-encryption",
             Self::Sleep => "Diagnostics sleep",
             Self::BankSync => "Bank sync",
@@ -67,6 +72,7 @@ impl OperationKind {
         match self {
             Self::Backup => "tally.v1.BackupMetadata",
             Self::RestoreCheck => "tally.v1.RestoreCheckMetadata",
+            Self::Restore => "tally.v1.RestoreMetadata",
             Self::ReencryptSecrets => "tally.v1.ReencryptSecretsMetadata",
             Self::Sleep => "tally.v1.SleepMetadata",
             Self::BankSync | Self::BankSyncAll | Self::BankBackfill => "tally.v1.BankSyncMetadata",
@@ -78,6 +84,7 @@ impl OperationKind {
         match self {
             Self::Backup => "tally.v1.BackupResponse",
             Self::RestoreCheck => "tally.v1.RestoreCheckResponse",
+            Self::Restore => "tally.v1.RestoreResponse",
             Self::ReencryptSecrets => "tally.v1.ReencryptSecretsResponse",
             Self::Sleep => "tally.v1.SleepResponse",
             Self::BankSync | Self::BankSyncAll | Self::BankBackfill => "tally.v1.BankSyncResponse",
@@ -89,8 +96,10 @@ impl OperationKind {
     /// copy, a check reads, re-sealing a sealed value is harmless), and so
     /// are the bank syncs (stable ids: a second fetch duplicates nothing); a
     /// diagnostics sleep is not resumed, so tests can see the ABORTED rule.
+    /// Nor is a restore: whether it replaced the database before the
+    /// restart is for a person to look at, not to do twice.
     pub fn resumable(self) -> bool {
-        !matches!(self, Self::Sleep)
+        !matches!(self, Self::Sleep | Self::Restore)
     }
 
     /// Whether only administrators may start it.

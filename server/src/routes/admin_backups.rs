@@ -8,7 +8,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
-use app::contract::admin::{BackupFile, BackupFiles};
+use app::contract::admin::BackupFiles;
 use app::ssr::backup::{self, BackupError};
 
 use crate::extract::ApiPath;
@@ -37,15 +37,9 @@ pub async fn list(
     State(state): State<AppState>,
     _admin: AdminUser,
 ) -> Result<Json<BackupFiles>, ApiError> {
-    let backups = backup::list(&state.settings.backups_dir())
-        .map_err(failed)?
-        .into_iter()
-        .map(|info| BackupFile {
-            name: info.name,
-            bytes: info.bytes,
-        })
-        .collect();
-    Ok(Json(BackupFiles { backups }))
+    Ok(Json(
+        backup::files(&state.settings.backups_dir()).map_err(failed)?,
+    ))
 }
 
 /// One backup's bytes, as a download.

@@ -194,6 +194,11 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             post(operations::start_restore_check),
         ),
         route(
+            "/v1/admin:restore",
+            &["POST"],
+            post(operations::start_restore),
+        ),
+        route(
             "/v1/admin:reencryptSecrets",
             &["POST"],
             post(operations::start_reencrypt_secrets),

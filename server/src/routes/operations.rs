@@ -20,12 +20,12 @@ use axum::Json;
 use serde_json::{json, Value};
 
 use app::contract::operations::{
-    Empty, Operation, OperationList, RestoreCheckRequest, WaitOperation,
+    Empty, Operation, OperationList, RestoreCheckRequest, RestoreRequest, WaitOperation,
 };
 
 use app::ssr::operations::{proto_json, Job, ListRequest, Record, Viewer};
 
-use crate::extract::{ApiBytes, ApiQuery};
+use crate::extract::{ApiBytes, ApiJson, ApiQuery};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 use app::ssr::auth::extractors::{AdminUser, CurrentUser};
@@ -325,6 +325,32 @@ pub async fn start_restore_check(
         .operations
         .start(Some(admin.user.id), Job::RestoreCheck { backup_file })
         .await?;
+    Ok(operation(&record))
+}
+
+/// `POST /v1/admin:restore` `{"backupFile": "bills-….db", "confirm":
+/// "bills-….db"}`: the current database is saved as a backup, then
+/// replaced by the backup's contents.
+#[utoipa::path(
+    post,
+    path = "/v1/admin:restore",
+    tag = "operations",
+    request_body = RestoreRequest,
+    responses((status = 200, description = "The restore operation", body = Operation)),
+)]
+pub async fn start_restore(
+    State(state): State<AppState>,
+    AdminUser(admin): AdminUser,
+    ApiJson(request): ApiJson<RestoreRequest>,
+) -> Result<Json<Operation>, ApiError> {
+    let record = app::ssr::backup::start_restore(
+        &state.operations,
+        &state.settings.backups_dir(),
+        admin.user.id,
+        &request.backup_file,
+        &request.confirm,
+    )
+    .await?;
     Ok(operation(&record))
 }
 

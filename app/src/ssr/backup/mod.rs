@@ -3,13 +3,19 @@
 //! then moved into place. Retention keeps the newest `BACKUP_KEEP`.
 
 mod create;
+mod listing;
+mod live_restore;
 mod restore;
 mod settings;
+mod start_restore;
 mod verify;
 
 pub use create::{create, create_observed, list, BackupInfo, Copied};
+pub use listing::files;
+pub use live_restore::{restore_live, LiveRestored};
 pub use restore::{restore, RestoreReport};
 pub use settings::BackupSettings;
+pub use start_restore::start_restore;
 pub use verify::{verify, Verified};
 
 use std::path::PathBuf;

@@ -2,6 +2,7 @@
 //! transaction together with its `schema_migrations` row, so a failure leaves
 //! the database exactly as it was before that migration.
 
+pub mod admin;
 mod migration;
 pub mod registry;
 mod steps;
@@ -10,7 +11,8 @@ mod version;
 pub use migration::{DataStep, Migration, StepError, StepFuture};
 pub use version::{Version, VersionError};
 
-use sqlx::{Connection, SqliteConnection, SqlitePool};
+use sqlx::pool::PoolConnection;
+use sqlx::{Connection, Executor, Sqlite, SqliteConnection, SqlitePool};
 
 #[derive(Debug, thiserror::Error)]
 pub enum MigrateError {
@@ -90,29 +92,29 @@ impl Migrator {
         )
     }
 
-    async fn applied(conn: &mut SqliteConnection) -> Result<Vec<AppliedRow>, sqlx::Error> {
+    async fn applied(conn: &mut PoolConnection<Sqlite>) -> Result<Vec<AppliedRow>, sqlx::Error> {
         // Read without writing when the table is there, so a status check
         // works on a read-only connection beside a running server.
         let exists: bool = sqlx::query_scalar(
             "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations')",
         )
-        .fetch_one(&mut *conn)
+        .fetch_one(&mut **conn)
         .await?;
         if !exists {
-            sqlx::raw_sql(
-                "CREATE TABLE IF NOT EXISTS schema_migrations (
+            (&mut **conn)
+                .execute(sqlx::raw_sql(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations (
                 version     TEXT PRIMARY KEY,
                 description TEXT NOT NULL,
                 checksum    TEXT NOT NULL,
                 applied_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
             )",
-            )
-            .execute(&mut *conn)
-            .await?;
+                ))
+                .await?;
         }
         let rows: Vec<(String, String, String)> =
             sqlx::query_as("SELECT version, checksum, applied_at FROM schema_migrations")
-                .fetch_all(&mut *conn)
+                .fetch_all(&mut **conn)
                 .await?;
         Ok(rows
             .into_iter()
@@ -128,7 +130,7 @@ impl Migrator {
     /// and unchanged. Returns the pending ones.
     async fn verify(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut PoolConnection<Sqlite>,
     ) -> Result<(Vec<&Migration>, Vec<AppliedRow>), MigrateError> {
         let applied = Self::applied(conn).await?;
         for row in &applied {
@@ -243,8 +245,8 @@ impl Migrator {
             source,
         };
         let mut tx = conn.begin().await.map_err(failed)?;
-        sqlx::raw_sql(rollback)
-            .execute(&mut *tx)
+        (&mut *tx)
+            .execute(sqlx::raw_sql(rollback))
             .await
             .map_err(failed)?;
         sqlx::query("DELETE FROM schema_migrations WHERE version = ?")

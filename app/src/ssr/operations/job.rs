@@ -22,6 +22,10 @@ pub enum Job {
     RestoreCheck {
         backup_file: Option<String>,
     },
+    /// A backup into the live database (the current one saved first).
+    Restore {
+        backup_file: String,
+    },
     ReencryptSecrets,
     Sleep {
         duration: Duration,
@@ -47,6 +51,7 @@ impl Job {
         match self {
             Self::Backup => OperationKind::Backup,
             Self::RestoreCheck { .. } => OperationKind::RestoreCheck,
+            Self::Restore { .. } => OperationKind::Restore,
             Self::ReencryptSecrets => OperationKind::ReencryptSecrets,
             Self::Sleep { .. } => OperationKind::Sleep,
             Self::BankSync { .. } => OperationKind::BankSync,
@@ -61,6 +66,9 @@ impl Job {
             Self::Backup | Self::ReencryptSecrets => Value::Object(Map::new()),
             Self::RestoreCheck { backup_file } => proto_json::Fields::new()
                 .string("backupFile", backup_file.as_deref().unwrap_or(""))
+                .build(),
+            Self::Restore { backup_file } => proto_json::Fields::new()
+                .string("backupFile", backup_file)
                 .build(),
             Self::Sleep { duration, fail } => proto_json::Fields::new()
                 .message("duration", Value::String(proto_json::duration(*duration)))
@@ -90,6 +98,9 @@ impl Job {
                     .and_then(Value::as_str)
                     .map(str::to_owned),
             }),
+            OperationKind::Restore => Some(Self::Restore {
+                backup_file: fields.get("backupFile").and_then(Value::as_str)?.to_owned(),
+            }),
             OperationKind::Sleep => Some(Self::Sleep {
                 duration: fields
                     .get("duration")
@@ -118,6 +129,9 @@ impl Job {
             Self::Backup => kinds::backup::run(context, resources).await,
             Self::RestoreCheck { backup_file } => {
                 kinds::restore_check::run(context, resources, backup_file.as_deref()).await
+            }
+            Self::Restore { backup_file } => {
+                kinds::restore::run(context, resources, backup_file).await
             }
             Self::ReencryptSecrets => kinds::reencrypt_secrets::run(context, resources).await,
             Self::Sleep { duration, fail } => kinds::sleep::run(context, *duration, *fail).await,

@@ -3,5 +3,6 @@
 pub mod backup;
 pub mod bank_sync;
 pub mod reencrypt_secrets;
+pub mod restore;
 pub mod restore_check;
 pub mod sleep;

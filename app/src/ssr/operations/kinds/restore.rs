@@ -1,0 +1,144 @@
+//! `restore`: a backup into the live database, while the server runs. The
+//! backup is checked first (integrity, schema history, no migration this
+//! build does not know); then the current database is saved as a backup
+//! of its own (kept until retention would remove it like any other), and
+//! only then replaced, in one transaction. Cancelling is possible until the
+//! replacing starts.
+
+use std::path::Path;
+
+use serde_json::Value;
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{ConnectOptions, Connection};
+
+use super::super::context::{percent, JobContext, Resources};
+use super::super::proto_json::Fields;
+use super::super::record::Status;
+use crate::ssr::backup::{self, BackupError, Copied};
+
+fn phase(name: &str, backup_file: &str) -> Value {
+    Fields::new()
+        .string("backupFile", backup_file)
+        .string("phase", name)
+        .build()
+}
+
+fn refused(message: impl Into<String>) -> Status {
+    Status::new(Status::FAILED_PRECONDITION, message)
+}
+
+/// The migrations a backup has applied.
+async fn applied_in(path: &Path) -> Result<Vec<String>, Status> {
+    let mut conn = SqliteConnectOptions::new()
+        .filename(path)
+        .read_only(true)
+        .connect()
+        .await
+        .map_err(|error| refused(format!("cannot open the backup: {error}")))?;
+    let versions = sqlx::query_scalar("SELECT version FROM schema_migrations")
+        .fetch_all(&mut conn)
+        .await
+        .map_err(|error| refused(format!("cannot read the backup's schema history: {error}")));
+    let _ = conn.close().await;
+    versions
+}
+
+pub async fn run(
+    context: &JobContext,
+    resources: &Resources,
+    backup_file: &str,
+) -> Result<Value, Status> {
+    if !backup::is_backup_name(backup_file) {
+        return Err(Status::new(
+            Status::INVALID_ARGUMENT,
+            format!("{backup_file:?} is not a backup name (expected bills-<timestamp>.db)"),
+        ));
+    }
+    let source = resources.backups_dir.join(backup_file);
+    if !source.is_file() {
+        return Err(refused(format!("there is no backup named {backup_file:?}")));
+    }
+    context.report(phase("checking", backup_file), 0).await;
+    backup::verify(&source, 1)
+        .await
+        .map_err(|error| refused(error.to_string()))?;
+    let applied = applied_in(&source).await?;
+    let known: Vec<String> = crate::ssr::migrate::registry::all()
+        .iter()
+        .map(|migration| migration.version.to_string())
+        .collect();
+    if let Some(newer) = applied.iter().find(|version| !known.contains(version)) {
+        return Err(refused(format!(
+            "the backup has migration {newer}, which this version of Tally does not know; restore it with the version that made it"
+        )));
+    }
+    context.checkpoint()?;
+
+    context.report(phase("saving", backup_file), 5).await;
+    let (progress, mut updates) = tokio::sync::watch::channel(Copied::default());
+    let cancelled = || context.is_cancelled();
+    // No retention now: it could remove the very backup being restored.
+    let save = backup::create_observed(
+        &resources.pool,
+        &resources.backups_dir,
+        usize::MAX,
+        &progress,
+        &cancelled,
+    );
+    tokio::pin!(save);
+    let saved = loop {
+        tokio::select! {
+            result = &mut save => break result,
+            changed = updates.changed() => {
+                if changed.is_ok() {
+                    let copied = *updates.borrow_and_update();
+                    context.report(phase("saving", backup_file), 5 + percent(copied.pages, copied.total) / 2).await;
+                }
+            }
+        }
+    };
+    let (saved, _) = match saved {
+        Ok(saved) => saved,
+        Err(BackupError::Cancelled) => return Err(Status::cancelled()),
+        Err(error) => {
+            tracing::error!(%error, "restore: saving the current database failed");
+            return Err(refused(format!(
+                "the current database could not be saved first, so nothing was restored: {error}"
+            )));
+        }
+    };
+    context.checkpoint()?;
+
+    context.report(phase("restoring", backup_file), 60).await;
+    let restored = backup::restore_live(&resources.pool, &source)
+        .await
+        .map_err(|error| {
+            tracing::error!(%error, backup = backup_file, "restore failed; the database is unchanged");
+            Status::new(
+                Status::INTERNAL,
+                format!("the restore failed and changed nothing: {error}"),
+            )
+        })?;
+    tracing::info!(backup = backup_file, saved_as = %saved.name, "backup restored into the live database");
+    let schema_version = known
+        .iter()
+        .rev()
+        .find(|version| applied.contains(version))
+        .cloned()
+        .unwrap_or_default();
+    let pending = known
+        .iter()
+        .filter(|version| !applied.contains(version))
+        .count();
+    Ok(Fields::new()
+        .string("backupFile", backup_file)
+        .string("savedAs", &saved.name)
+        .int64("tables", restored.tables)
+        .int64("rows", restored.rows)
+        .string("schemaVersion", &schema_version)
+        .int64(
+            "pendingMigrations",
+            i64::try_from(pending).unwrap_or(i64::MAX),
+        )
+        .build())
+}
