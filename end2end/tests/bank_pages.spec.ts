@@ -68,7 +68,7 @@ test("an administrator sees and sets bank sync in Admin → Bank Sync", async ({
   const page = await context.newPage();
   await page.goto("/admin");
   await hydrated(page);
-  await page.getByRole("link", { name: "Admin → Bank Sync" }).click();
+  await page.getByRole("link", { name: "Bank Sync", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Bank sync", level: 1 })).toBeVisible();
   const worker = page.getByTestId("bank-worker");
   await expect(worker).toContainText("44 days");

@@ -34,7 +34,7 @@ test.afterAll(async () => {
 });
 
 test("an admin takes a backup from Admin, watches it finish, and finds it in the viewer", async ({}, testInfo) => {
-  await page.goto("/admin");
+  await page.goto("/admin/backups");
   await hydrated(page);
   await page.getByRole("button", { name: "Take a backup" }).click();
   const card = page.getByTestId("live-operation").first();

@@ -44,6 +44,7 @@ pub mod account;
 mod browser_resource;
 pub use browser_resource::BrowserResource;
 pub mod admin;
+pub mod admin_backups;
 pub mod bank;
 pub mod bills;
 pub mod contact;

@@ -52,11 +52,24 @@ pub fn OperationProgressBar(operation: Signal<Operation>) -> impl IntoView {
 }
 
 /// A card for an operation just started from a page (Admin's maintenance
-/// buttons): kind, live progress, and the outcome.
+/// buttons): kind, live progress, and the outcome. `on_done` runs once it
+/// has ended.
 #[component]
-pub fn LiveOperationCard(operation: Operation) -> impl IntoView {
+pub fn LiveOperationCard(
+    operation: Operation,
+    #[prop(optional)] on_done: Option<Callback<()>>,
+) -> impl IntoView {
     let live = follow(operation);
     let state = move || live.get().state();
+    if let Some(on_done) = on_done {
+        Effect::new(move |told: Option<bool>| {
+            let done = live.get().done;
+            if done && told != Some(true) {
+                on_done.run(());
+            }
+            done
+        });
+    }
     view! {
         <div class="op-card" role="status" aria-live="polite" data-testid="live-operation">
             <p>

@@ -1,6 +1,6 @@
-//! Admin's maintenance: take a backup, check that the newest backup
-//! restores, seal the stored secrets again. Each starts an operation, shown
-//! here live until it ends (and kept in the Operations viewer).
+//! Admin's maintenance: seal the stored secrets again (backups have their
+//! own page). It starts an operation, shown here live until it ends (and
+//! kept in the Operations viewer).
 
 use leptos::prelude::*;
 
@@ -28,15 +28,7 @@ pub fn Maintenance() -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="maintenance-title">
             <h2 id="maintenance-title">"Maintenance"</h2>
-            <p class="hint">
-                "Backups go to the backups directory (the newest ones are kept). A restore check replays "
-                "the newest backup into a scratch database and counts its rows; nothing live is touched."
-            </p>
             <div class="actions">
-                <button class="button" on:click=move |_| start(MaintenanceTask::Backup)>"Take a backup"</button>
-                <button class="button button--quiet" on:click=move |_| start(MaintenanceTask::RestoreCheck)>
-                    "Check the newest backup"
-                </button>
                 <button class="button button--quiet" on:click=move |_| start(MaintenanceTask::ReencryptSecrets)>
                     "Re-encrypt secrets"
                 </button>

@@ -1,4 +1,5 @@
 pub mod account_details;
+pub mod admin_only;
 pub mod api_tokens;
 pub mod bank_bar;
 pub mod bill_form;

@@ -4,6 +4,7 @@ use crate::api::admin::{
     withdraw_invitation,
 };
 use crate::api::{self, ApiFailure};
+use crate::components::admin_only::AdminOnly;
 use crate::components::maintenance::Maintenance;
 use crate::components::submissions::Submissions;
 use crate::contract::admin::{AccountAction, Invitation, Invite, RegistrationSetting, UserSummary};
@@ -36,12 +37,14 @@ pub fn AdminPage() -> impl IntoView {
     view! {
         <Title text="Administration"/>
         <h1>"Administration"</h1>
+        <nav aria-label="Administration" class="actions">
+            <A href="/admin/status">"Status"</A>
+            <A href="/admin/backups">"Backups"</A>
+            <A href="/admin/bank">"Bank Sync"</A>
+        </nav>
         <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
         {move || Suspend::new(async move { match loaded().await {
-            Err(failure) if matches!(failure.status(), Some(401) | Some(403)) => view! {
-                <p>"This page is for administrators. " <A href="/login">"Sign in"</A> " with an administrator account."</p>
-            }.into_any(),
-            Err(failure) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
+            Err(failure) => view! { <AdminOnly failure/> }.into_any(),
             Ok((registration, users, invitations, my_id)) => view! {
                 <AdminPanel registration users invitations my_id/>
             }.into_any(),
@@ -233,11 +236,6 @@ fn AdminPanel(
         </section>
         // Loads its own data in the browser.
         <Submissions/>
-        <section class="card" aria-labelledby="admin-bank-title">
-            <h2 id="admin-bank-title">"Bank sync"</h2>
-            <p>"Turn bank sync on or off, set how often it runs, and see each connection's last result: "
-                <A href="/admin/bank">"Admin → Bank Sync"</A></p>
-        </section>
                 <Maintenance/>
         <section class="card" aria-labelledby="registration-title">
             <h2 id="registration-title">"Registration"</h2>

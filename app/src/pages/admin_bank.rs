@@ -11,6 +11,7 @@ use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::bank::{get_bank_sync_status, run_bank_sync_now, save_bank_sync};
 use crate::api::{self, ApiFailure};
+use crate::components::admin_only::AdminOnly;
 use crate::contract::bank::{BankSyncStatus, UpdateBankSync};
 use crate::domain::timestamp;
 
@@ -24,10 +25,7 @@ pub fn AdminBankPage() -> impl IntoView {
         <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 match status.await {
-                    Err(failure) if matches!(failure.status(), Some(401) | Some(403)) => view! {
-                        <p>"This page is for administrators. " <A href="/login">"Sign in"</A> " with an administrator account."</p>
-                    }.into_any(),
-                    Err(failure) => view! { <p class="field-error" role="alert">{failure.message()}</p> }.into_any(),
+                    Err(failure) => view! { <AdminOnly failure/> }.into_any(),
                     Ok(found) => view! { <Panel found/> }.into_any(),
                 }
             })}

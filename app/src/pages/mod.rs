@@ -1,5 +1,7 @@
 pub mod admin;
+pub mod admin_backups;
 pub mod admin_bank;
+pub mod admin_status;
 pub mod bank_sync;
 pub mod bill;
 pub mod bills;

@@ -1,0 +1,80 @@
+//! Admin → Backups and Admin → Status: server functions over the same
+//! services as `/api/admin/backups`, `/api/admin/status` and
+//! `/v1/admin:restore`, for administrators only.
+
+use leptos::prelude::*;
+use leptos::server_fn::codec::{GetUrl, Json};
+
+use super::CsrfClient;
+use crate::contract::admin::{BackupFiles, SchemaState, SystemStatus};
+use crate::contract::error::ErrorBody;
+use crate::domain::operation::Operation;
+#[cfg(feature = "ssr")]
+use crate::ssr::api_error::ApiError;
+
+/// How the instance is, worded as rows.
+#[server(prefix = "/api/fn", endpoint = "admin/status", input = GetUrl)]
+pub async fn get_system_status() -> Result<SystemStatus, ErrorBody> {
+    let admin = super::signed_in::administrator().await?;
+    Ok(crate::ssr::status::system_status(&admin.services).await?)
+}
+
+/// The backups, newest first.
+#[server(prefix = "/api/fn", endpoint = "admin/backups", input = GetUrl)]
+pub async fn list_backup_files() -> Result<BackupFiles, ErrorBody> {
+    let admin = super::signed_in::administrator().await?;
+    crate::ssr::backup::files(&admin.services.instance.backups_dir)
+        .map_err(|error| ApiError::Internal(error.to_string()).into())
+}
+
+/// The newest migration and whether it can be rolled back.
+#[server(prefix = "/api/fn", endpoint = "admin/schema", input = GetUrl)]
+pub async fn get_schema_state() -> Result<SchemaState, ErrorBody> {
+    let admin = super::signed_in::administrator().await?;
+    Ok(crate::ssr::migrate::admin::schema_state(admin.pool()).await?)
+}
+
+/// Replays one backup into a scratch database (an operation).
+#[server(prefix = "/api/fn", endpoint = "admin/check-backup", input = Json, client = CsrfClient)]
+pub async fn check_backup_file(name: String) -> Result<Operation, ErrorBody> {
+    use crate::ssr::operations::Job;
+    let admin = super::signed_in::administrator().await?;
+    if !crate::ssr::backup::is_backup_name(&name) {
+        return Err(ApiError::invalid(&format!("name: {name:?} is not a backup name")).into());
+    }
+    let record = admin
+        .services
+        .operations
+        .start(
+            Some(admin.current.user.id),
+            Job::RestoreCheck {
+                backup_file: Some(name),
+            },
+        )
+        .await
+        .map_err(ApiError::from)?;
+    Ok(record.to_operation())
+}
+
+/// Restores a backup into the live database (an operation), when `confirm`
+/// repeats its name.
+#[server(prefix = "/api/fn", endpoint = "admin/restore-backup", input = Json, client = CsrfClient)]
+pub async fn restore_backup_file(name: String, confirm: String) -> Result<Operation, ErrorBody> {
+    let admin = super::signed_in::administrator().await?;
+    let record = crate::ssr::backup::start_restore(
+        &admin.services.operations,
+        &admin.services.instance.backups_dir,
+        admin.current.user.id,
+        &name,
+        &confirm,
+    )
+    .await?;
+    Ok(record.to_operation())
+}
+
+/// Rolls back the newest migration, when `confirm` names its version.
+#[server(prefix = "/api/fn", endpoint = "admin/roll-back-migration", input = Json, client = CsrfClient)]
+pub async fn roll_back_migration(confirm: String) -> Result<SchemaState, ErrorBody> {
+    let admin = super::signed_in::administrator().await?;
+    Ok(crate::ssr::migrate::admin::roll_back_latest(admin.pool(), &confirm).await?)
+}
