@@ -381,8 +381,27 @@ async fn deploy_counts_every_variable_backs_up_first_and_checks_health_after() {
         text.contains("before: registry.example.com/acme/tally@sha256:d1gest (version v1.4.2)"),
         "{text}"
     );
+    // The registry's digest and label for the tag: an OCI index, its
+    // linux/amd64 manifest, the config blob behind a redirect.
+    assert!(
+        text.contains(&format!(
+            "{host}/acme/tally:v1.1.0: sha256:for-v1.1.0 (version 1.1.0)"
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("warning"), "{text}");
     assert!(fake.lock().unwrap().updates.is_empty());
     assert_eq!(backups(), 0, "a dry run takes no backup");
+    // A Docker v2 manifest whose label disagrees with its tag is said.
+    let mislabelled = deploy(&["--tag", "v1.0.0", "--dry-run"]).await;
+    assert!(mislabelled.status.success(), "{}", said(&mislabelled));
+    assert!(
+        said(&mislabelled).contains("sha256:d1gest (version v1.4.2)")
+            && said(&mislabelled)
+                .contains("warning: the image tagged v1.0.0 is labelled version v1.4.2"),
+        "{}",
+        said(&mislabelled)
+    );
 
     // Floating and unpublished tags.
     let floating = deploy(&["--tag", "latest"]).await;

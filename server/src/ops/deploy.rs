@@ -87,6 +87,27 @@ pub async fn run(args: DeployArgs) -> Result<Vec<String>, OpsError> {
         )));
     }
     let image = args.registry.image_tagged(&tag);
+    let published = args.registry.published(&tag).await?.ok_or_else(|| {
+        OpsError::Failed(format!(
+            "the registry lists {tag} but holds no manifest for it; publish it again"
+        ))
+    })?;
+    said(
+        &mut lines,
+        format!(
+            "{image}: {} (version {})",
+            published.digest,
+            published.version.as_deref().unwrap_or("unknown")
+        ),
+    );
+    if let (Some(wanted), Some(label)) = (Version::parse(&tag), published.version.as_deref()) {
+        if Version::parse(&format!("v{}", label.trim_start_matches('v'))) != Some(wanted) {
+            said(
+                &mut lines,
+                format!("warning: the image tagged {tag} is labelled version {label}"),
+            );
+        }
+    }
 
     // The stack as it is.
     let stack = args.portainer.stack(&args.stack, args.endpoint).await?;
@@ -217,6 +238,15 @@ pub async fn run(args: DeployArgs) -> Result<Vec<String>, OpsError> {
         }
     }
     let after = deployed(&args.portainer, stack.endpoint_id, &container).await?;
+    if after.digest.rsplit('@').next() != Some(published.digest.as_str()) {
+        said(
+            &mut lines,
+            format!(
+                "warning: the container runs {}, not the registry's {} for {tag}",
+                after.digest, published.digest
+            ),
+        );
+    }
     said(
         &mut lines,
         format!("after: {}", digest_and_version(Some(after))),

@@ -11,6 +11,7 @@ pub mod backup;
 mod client;
 pub mod deploy;
 pub mod health;
+mod image_manifest;
 pub mod portainer;
 pub mod registry;
 pub mod release;

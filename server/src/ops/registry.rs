@@ -1,9 +1,51 @@
 //! The image registry (Docker Registry HTTP API v2): which numbered
-//! versions it holds. Read anonymously.
+//! versions it holds, and a tag's manifest digest and version label (Docker
+//! v2 or OCI manifests, indexes, config blobs through redirects). Read
+//! anonymously; every document bounded in size.
 
 use std::time::Duration;
 
+use super::image_manifest::{self, Manifest};
 use super::OpsError;
+
+/// The largest manifest or config blob read.
+const DOCUMENT_LIMIT: usize = 4 * 1024 * 1024;
+
+/// A published image: the registry's manifest digest for its tag and the
+/// version label of its config ("unknown" is `None`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Published {
+    pub digest: String,
+    pub version: Option<String>,
+}
+
+/// The registry's own error message in an error body.
+fn registry_message(text: &str) -> Option<String> {
+    let body: serde_json::Value = serde_json::from_str(text).ok()?;
+    body["errors"][0]["message"].as_str().map(str::to_owned)
+}
+
+/// A response body, refused past [`DOCUMENT_LIMIT`].
+async fn bounded(mut response: reqwest::Response, url: &str) -> Result<Vec<u8>, OpsError> {
+    let mut body = Vec::new();
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|error| OpsError::Unreachable {
+            url: url.to_owned(),
+            reason: error.to_string(),
+        })?
+    {
+        if body.len() + chunk.len() > DOCUMENT_LIMIT {
+            return Err(OpsError::Failed(format!(
+                "{url} answered more than {} MiB; not a manifest",
+                DOCUMENT_LIMIT >> 20
+            )));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
 
 /// A numbered release version, `v<major>.<minor>.<patch>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -78,11 +120,7 @@ impl Registry {
     /// Every tag the repository holds (none when it does not exist yet).
     pub async fn tags(&self) -> Result<Vec<String>, OpsError> {
         let url = format!("{}/v2/{}/tags/list", self.base, self.repository);
-        let response = super::answered(self.http.get(&url), &url, |text| {
-            let body: serde_json::Value = serde_json::from_str(text).ok()?;
-            body["errors"][0]["message"].as_str().map(str::to_owned)
-        })
-        .await;
+        let response = super::answered(self.http.get(&url), &url, registry_message).await;
         let body: serde_json::Value = match response {
             Err(OpsError::Refused { status: 404, .. }) => return Ok(Vec::new()),
             Err(other) => return Err(other),
@@ -98,6 +136,69 @@ impl Registry {
             .flatten()
             .filter_map(|tag| tag.as_str().map(str::to_owned))
             .collect())
+    }
+}
+
+impl Registry {
+    /// A tag's manifest digest and version label; `None` when the registry
+    /// does not hold the tag.
+    pub async fn published(&self, tag: &str) -> Result<Option<Published>, OpsError> {
+        let Some((digest, manifest)) = self.manifest(tag).await? else {
+            return Ok(None);
+        };
+        let config = match manifest {
+            Manifest::Image { config } => config,
+            Manifest::Index { chosen } => match self.manifest(&chosen).await? {
+                Some((_, Manifest::Image { config })) => config,
+                Some((_, Manifest::Index { .. })) => {
+                    return Err(OpsError::Failed(format!(
+                        "{tag}: an image index points at another index"
+                    )))
+                }
+                None => {
+                    return Err(OpsError::Failed(format!(
+                        "{tag}: the image index names {chosen}, which the registry does not hold"
+                    )))
+                }
+            },
+        };
+        // Registries often answer a blob with a redirect to storage;
+        // reqwest follows up to ten.
+        let url = format!("{}/v2/{}/blobs/{config}", self.base, self.repository);
+        let response = super::answered(self.http.get(&url), &url, registry_message).await?;
+        let blob = bounded(response, &url).await?;
+        let version = image_manifest::version_label(&blob)
+            .map_err(|problem| OpsError::Failed(format!("{url}: {problem}")))?;
+        Ok(Some(Published { digest, version }))
+    }
+
+    /// A manifest or index by tag or digest, with its digest.
+    async fn manifest(&self, reference: &str) -> Result<Option<(String, Manifest)>, OpsError> {
+        let url = format!("{}/v2/{}/manifests/{reference}", self.base, self.repository);
+        let request = self
+            .http
+            .get(&url)
+            .header(reqwest::header::ACCEPT, image_manifest::ACCEPT);
+        let response = match super::answered(request, &url, registry_message).await {
+            Err(OpsError::Refused { status: 404, .. }) => return Ok(None),
+            other => other?,
+        };
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|value| value.to_str().ok())
+                .map(str::to_owned)
+        };
+        let (digest, content_type) = (
+            header("docker-content-digest"),
+            header("content-type").unwrap_or_default(),
+        );
+        let body = bounded(response, &url).await?;
+        let manifest = image_manifest::parse(&content_type, &body)
+            .map_err(|problem| OpsError::Failed(format!("{url}: {problem}")))?;
+        let digest = digest.unwrap_or_else(|| image_manifest::digest_of(&body));
+        Ok(Some((digest, manifest)))
     }
 }
 

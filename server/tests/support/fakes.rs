@@ -127,25 +127,100 @@ impl FakeCrm {
     }
 }
 
-/// The image registry's tag list (`GET /v2/acme/tally/tags/list`); any other
+/// The image registry (`/v2/acme/tally/…`): the tag list; manifests
+/// (v1.1.0 an OCI index whose linux/amd64 entry is an OCI manifest, the
+/// other tags Docker v2 manifests; the digest of a tag is `sha256:for-<tag>`,
+/// v1.0.0's `sha256:d1gest`); config blobs behind a redirect to storage,
+/// labelled with the tag's version (v1.0.0 mislabelled `v1.4.2`). Any other
 /// repository is unknown (404, as a registry answers before a first push).
 pub async fn fake_registry(tags: &'static [&'static str]) -> String {
-    let app = Router::new().route(
-        "/v2/{owner}/{name}/tags/list",
-        axum::routing::get(
-            move |Path((owner, name)): Path<(String, String)>| async move {
-                if (owner.as_str(), name.as_str()) == ("acme", "tally") {
-                    Json(json!({"name": "acme/tally", "tags": tags})).into_response()
-                } else {
-                    (
-                        StatusCode::NOT_FOUND,
-                        Json(json!({"errors": [{"code": "NAME_UNKNOWN",
-                            "message": "repository name not known to registry"}]})),
+    use axum::http::header;
+    let unknown = |code: &str| {
+        (
+            StatusCode::NOT_FOUND,
+            Json(json!({"errors": [{"code": code, "message": "not known to registry"}]})),
+        )
+            .into_response()
+    };
+    let digest_of = |tag: &str| {
+        if tag == "v1.0.0" {
+            "sha256:d1gest".to_owned()
+        } else {
+            format!("sha256:for-{tag}")
+        }
+    };
+    let app = Router::new()
+        .route(
+            "/v2/{owner}/{name}/tags/list",
+            axum::routing::get(
+                move |Path((owner, name)): Path<(String, String)>| async move {
+                    if (owner.as_str(), name.as_str()) == ("acme", "tally") {
+                        Json(json!({"name": "acme/tally", "tags": tags})).into_response()
+                    } else {
+                        unknown("NAME_UNKNOWN")
+                    }
+                },
+            ),
+        )
+        .route(
+            "/v2/acme/tally/manifests/{reference}",
+            axum::routing::get(move |Path(reference): Path<String>| async move {
+                if let Some(tag) = reference.strip_prefix("sha256:amd-") {
+                    // The platform manifest an index points at: OCI, with
+                    // the media type only in the header.
+                    let body = json!({"schemaVersion": 2,
+                        "config": {"digest": format!("sha256:config-{tag}"), "size": 100}});
+                    return (
+                        [(header::CONTENT_TYPE, "application/vnd.oci.image.manifest.v1+json")],
+                        body.to_string(),
                     )
-                        .into_response()
+                        .into_response();
                 }
-            },
-        ),
-    );
+                if !tags.contains(&reference.as_str()) {
+                    return unknown("MANIFEST_UNKNOWN");
+                }
+                let (media_type, body) = if reference == "v1.1.0" {
+                    let media_type = "application/vnd.oci.image.index.v1+json";
+                    (media_type, json!({"schemaVersion": 2, "mediaType": media_type, "manifests": [
+                        {"digest": format!("sha256:arm-{reference}"), "platform": {"os": "linux", "architecture": "arm64"}},
+                        {"digest": format!("sha256:amd-{reference}"), "platform": {"os": "linux", "architecture": "amd64"}}
+                    ]}))
+                } else {
+                    let media_type = "application/vnd.docker.distribution.manifest.v2+json";
+                    (media_type, json!({"schemaVersion": 2, "mediaType": media_type,
+                        "config": {"digest": format!("sha256:config-{reference}"), "size": 100}}))
+                };
+                (
+                    [
+                        (header::CONTENT_TYPE, media_type.to_owned()),
+                        (
+                            axum::http::HeaderName::from_static("docker-content-digest"),
+                            digest_of(&reference),
+                        ),
+                    ],
+                    body.to_string(),
+                )
+                    .into_response()
+            }),
+        )
+        .route(
+            "/v2/acme/tally/blobs/{digest}",
+            axum::routing::get(|Path(digest): Path<String>| async move {
+                axum::response::Redirect::temporary(&format!("/storage/{digest}"))
+            }),
+        )
+        .route(
+            "/storage/{digest}",
+            axum::routing::get(|Path(digest): Path<String>| async move {
+                let tag = digest.trim_start_matches("sha256:config-");
+                let label = if tag == "v1.0.0" {
+                    "v1.4.2"
+                } else {
+                    tag.trim_start_matches('v')
+                };
+                Json(json!({"architecture": "amd64", "os": "linux",
+                    "config": {"Labels": {"org.opencontainers.image.version": label}}}))
+            }),
+        );
     serve(app).await
 }
