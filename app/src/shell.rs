@@ -23,12 +23,11 @@ const LAZY: SsrMode = SsrMode::Async;
 use crate::components::layout::Layout;
 use crate::pages::{
     admin::AdminRoute, admin_backups::AdminBackupsRoute, admin_bank::AdminBankRoute,
-    admin_status::AdminStatusRoute, bank_sync::BankSyncRoute, bill::BillRoute, bills::BillsRoute,
-    contact::ContactRoute, data::DataRoute, features::FeaturesRoute, home::HomePage,
-    login::LoginRoute, not_found::NotFound, operations::OperationsRoute, pricing::PricingRoute,
-    privacy::PrivacyPage, profile::ProfileRoute, register::RegisterRoute,
-    subscriptions::SubscriptionsRoute, support::SupportRoute, tracker::TrackerRoute,
-    transactions::TransactionsRoute,
+    bank_sync::BankSyncRoute, bill::BillRoute, bills::BillsRoute, contact::ContactRoute,
+    data::DataRoute, features::FeaturesRoute, home::HomePage, login::LoginRoute,
+    not_found::NotFound, operations::OperationsRoute, pricing::PricingRoute, privacy::PrivacyPage,
+    profile::ProfileRoute, register::RegisterRoute, subscriptions::SubscriptionsRoute,
+    support::SupportRoute, tracker::TrackerRoute, transactions::TransactionsRoute,
 };
 
 /// The HTML document the server streams for every page. Only the server calls
@@ -89,7 +88,7 @@ pub fn App() -> impl IntoView {
                     <Route path=(StaticSegment("data"), StaticSegment("transactions")) view={Lazy::<TransactionsRoute>::new()} ssr=LAZY/>
                     <Route path=(StaticSegment("admin"), StaticSegment("bank")) view={Lazy::<AdminBankRoute>::new()} ssr=LAZY/>
                     <Route path=(StaticSegment("admin"), StaticSegment("backups")) view={Lazy::<AdminBackupsRoute>::new()} ssr=LAZY/>
-                    <Route path=(StaticSegment("admin"), StaticSegment("status")) view={Lazy::<AdminStatusRoute>::new()} ssr=LAZY/>
+                    <Route path=(StaticSegment("admin"), StaticSegment("status")) view={Lazy::<AdminBackupsRoute>::new()} ssr=LAZY/>
                 </Routes>
             </Layout>
         </Router>

@@ -74,5 +74,8 @@ test("an admin takes a backup, downloads it and restores it from Admin → Backu
   await expect(page.getByRole("heading", { name: "Backups" })).toBeVisible();
   await expect(page.locator("main")).toContainText("bills-");
   await expect(page.locator("main")).toContainText("Recent errors");
+  await page.getByRole("button", { name: "Re-encrypt secrets" }).click();
+  const sealed = page.getByTestId("live-operation").first();
+  await expect(sealed.locator(".op-state")).toHaveText("Succeeded");
   await context.close();
 });

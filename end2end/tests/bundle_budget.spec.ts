@@ -3,12 +3,15 @@ import { hydrated, newUser, openRegistration } from "./support";
 import { request as httpRequest } from "node:http";
 
 // What a first visit downloads, in brotli bytes, against the budgets of
-// the README: the marketing home page at most 250 KB, the Tracker (signed
+// the README: the marketing home page at most 253 KB, the Tracker (signed
 // in, first page opened) at most 400 KB. Deterministic for a given build:
 // the browser decides what is loaded, and each of those answers is fetched
 // again with `Accept-Encoding: br` and counted as sent, not as decoded.
 const KB = 1000;
-const HOME_BUDGET = 250 * KB;
+// 250 KB until the Admin Status and Backups pages (issue 17): raised by
+// 3 KB as a recorded decision (docs/decisions.md, "Where the home page's
+// bytes go"), since the splitter keeps every page's data in the main module.
+const HOME_BUDGET = 253 * KB;
 const TRACKER_BUDGET = 400 * KB;
 
 /** Every URL of this site the page loads until the network is quiet. */
@@ -52,7 +55,7 @@ async function weigh(context: BrowserContext, urls: string[]): Promise<number> {
   return total;
 }
 
-test("the home page's first visit stays within 250 KB", async ({ browser, baseURL }) => {
+test("the home page's first visit stays within 253 KB", async ({ browser, baseURL }) => {
   const context = await browser.newContext();
   const page = await context.newPage();
   const urls = await firstVisit(page, new URL(baseURL!).origin, "/");

@@ -1,5 +1,5 @@
-//! Admin's maintenance: seal the stored secrets again (backups have their
-//! own page). It starts an operation, shown here live until it ends (and
+//! Admin → Status's maintenance: seal the stored secrets again (backups
+//! have their own page). It starts an operation, shown here live until it ends (and
 //! kept in the Operations viewer).
 
 use leptos::prelude::*;

@@ -113,19 +113,11 @@ fn response_summary(response: &Value) -> String {
             response["backupFile"].as_str().unwrap_or("the backup"),
             int(&response["totalRows"])
         ),
-        "RestoreResponse" => match int(&response["pendingMigrations"]) {
-            0 => format!(
-                "restored {}; the replaced database is {}",
-                response["backupFile"].as_str().unwrap_or("the backup"),
-                response["savedAs"].as_str().unwrap_or("saved")
-            ),
-            n => format!(
-                "restored {} (schema {}, {n} migrations behind: restart to apply them); the replaced database is {}",
-                response["backupFile"].as_str().unwrap_or("the backup"),
-                response["schemaVersion"].as_str().unwrap_or(""),
-                response["savedAs"].as_str().unwrap_or("saved")
-            ),
-        },
+        "RestoreResponse" => format!(
+            "restored {}; the data it replaced is {}",
+            response["backupFile"].as_str().unwrap_or("the backup"),
+            response["savedAs"].as_str().unwrap_or("saved")
+        ),
         "ReencryptSecretsResponse" => {
             format!(
                 "{} secrets sealed again",

@@ -5,7 +5,6 @@ use crate::api::admin::{
 };
 use crate::api::{self, ApiFailure};
 use crate::components::admin_only::AdminOnly;
-use crate::components::maintenance::Maintenance;
 use crate::components::submissions::Submissions;
 use crate::contract::admin::{AccountAction, Invitation, Invite, RegistrationSetting, UserSummary};
 use crate::domain::role::Role;
@@ -236,7 +235,6 @@ fn AdminPanel(
         </section>
         // Loads its own data in the browser.
         <Submissions/>
-                <Maintenance/>
         <section class="card" aria-labelledby="registration-title">
             <h2 id="registration-title">"Registration"</h2>
             <div class="check-field">

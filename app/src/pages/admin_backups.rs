@@ -164,9 +164,7 @@ fn RestoreForm(
     view! {
         <form class="card" on:submit=submit aria-labelledby="restore-title">
             <h3 id="restore-title">"Restore " {name.clone()}</h3>
-            <p class="hint">
-                "Everything changed since this backup is replaced. The current database is saved as a new backup first."
-            </p>
+            <p class="hint">"Later changes are replaced; the current data is backed up first."</p>
             <label for="restore-confirm">"Type " <code>{name.clone()}</code> " to confirm"</label>
             <input id="restore-confirm" autocomplete="off" spellcheck="false"
                 on:input=move |ev| typed.set(event_target_value(&ev))/>
@@ -193,7 +191,7 @@ fn SchemaSection(schema: RwSignal<SchemaState>) -> impl IntoView {
                     error.set(None);
                     typed.set(String::new());
                     done.set(Some(format!(
-                        "Rolled back {confirm}. Restarting Tally applies it again."
+                        "Rolled back {confirm}; a restart applies it again."
                     )));
                     schema.set(now);
                 }
@@ -210,7 +208,7 @@ fn SchemaSection(schema: RwSignal<SchemaState>) -> impl IntoView {
                 view! {
                     <p>"Newest migration: " <strong>{latest.clone()}</strong> " " {now.description.clone()}</p>
                     {(now.pending > 0).then(|| view! {
-                        <p class="status status--warn">{format!("{} migrations behind this version: restart to apply them.", now.pending)}</p>
+                        <p class="status status--warn">{format!("{} pending: restart to apply.", now.pending)}</p>
                     })}
                     {if now.can_roll_back {
                         let label = format!("Type {latest} to roll it back");
@@ -225,7 +223,7 @@ fn SchemaSection(schema: RwSignal<SchemaState>) -> impl IntoView {
                             </form>
                         }.into_any()
                     } else {
-                        view! { <p class="hint">"It has no rollback: restore a backup instead."</p> }.into_any()
+                        view! { <p class="hint">"No rollback; restore a backup."</p> }.into_any()
                     }}
                 }
             }}
@@ -235,17 +233,30 @@ fn SchemaSection(schema: RwSignal<SchemaState>) -> impl IntoView {
     }
 }
 
-/// `AdminBackupsPage` as a route whose code is left out of the first download.
-pub struct AdminBackupsRoute;
+/// `AdminBackupsPage`, or Admin → Status, as one route whose code is left
+/// out of the first download: one chunk for both (each split point costs the
+/// home page's loader bytes, and they share most of their code).
+pub struct AdminBackupsRoute {
+    status: bool,
+}
 
 #[lazy_route]
 impl LazyRoute for AdminBackupsRoute {
     fn data() -> Self {
         crate::components::layout::page_loading();
-        Self
+        let path = leptos_router::hooks::use_location()
+            .pathname
+            .get_untracked();
+        Self {
+            status: path.trim_end_matches('/').ends_with("/status"),
+        }
     }
 
-    fn view(_this: Self) -> AnyView {
-        view! { <AdminBackupsPage/> <crate::components::layout::PageLoaded/> }.into_any()
+    fn view(this: Self) -> AnyView {
+        if this.status {
+            view! { <crate::pages::admin_status::AdminStatusPage/> <crate::components::layout::PageLoaded/> }.into_any()
+        } else {
+            view! { <AdminBackupsPage/> <crate::components::layout::PageLoaded/> }.into_any()
+        }
     }
 }

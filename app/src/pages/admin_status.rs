@@ -1,16 +1,18 @@
 //! `/admin/status`: Admin → Status, the rows `app::ssr::status` words
 //! (version, uptime, database, migrations, backups, workers, CRM, bank
-//! sync, secrets, recent errors), laid out. Administrators only; it
-//! arrives with the page.
+//! sync, secrets, recent errors), laid out, and the re-sealing of stored
+//! secrets. Administrators only; it
+//! arrives with the page, in the same lazy chunk as Backups
+//! (`admin_backups::AdminBackupsRoute`).
 
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
-use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api;
 use crate::api::admin_backups::get_system_status;
 use crate::components::admin_only::AdminOnly;
+use crate::components::maintenance::Maintenance;
 use crate::contract::admin::StatusSection;
 
 #[component]
@@ -24,7 +26,10 @@ pub fn AdminStatusPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match status.await {
                     Err(failure) => view! { <AdminOnly failure/> }.into_any(),
-                    Ok(found) => found.sections.into_iter().map(|section| view! { <Section section/> }).collect_view().into_any(),
+                    Ok(found) => view! {
+                        {found.sections.into_iter().map(|section| view! { <Section section/> }).collect_view()}
+                        <Maintenance/>
+                    }.into_any(),
                 }
             })}
         </Transition>
@@ -43,20 +48,5 @@ fn Section(section: StatusSection) -> impl IntoView {
                 }).collect_view()}
             </dl>
         </section>
-    }
-}
-
-/// `AdminStatusPage` as a route whose code is left out of the first download.
-pub struct AdminStatusRoute;
-
-#[lazy_route]
-impl LazyRoute for AdminStatusRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
-        Self
-    }
-
-    fn view(_this: Self) -> AnyView {
-        view! { <AdminStatusPage/> <crate::components::layout::PageLoaded/> }.into_any()
     }
 }
