@@ -14,29 +14,47 @@ fn progress_fields(copied: Copied) -> Value {
         .build()
 }
 
-pub async fn run(context: &JobContext, resources: &Resources) -> Result<Value, Status> {
-    context.checkpoint()?;
+/// A backup kept to the newest `keep`, reported as it copies: `report`
+/// turns the pages copied into the metadata and the percentage (a restore
+/// takes one before replacing anything).
+pub(super) async fn take_reporting(
+    context: &JobContext,
+    resources: &Resources,
+    keep: usize,
+    report: impl Fn(Copied) -> (Value, i64),
+) -> Result<(backup::BackupInfo, backup::Verified), BackupError> {
     let (progress, mut updates) = tokio::sync::watch::channel(Copied::default());
     let cancelled = || context.is_cancelled();
     let copy = backup::create_observed(
         &resources.pool,
         &resources.backups_dir,
-        resources.backups.keep,
+        keep,
         &progress,
         &cancelled,
     );
     tokio::pin!(copy);
-    let result = loop {
+    loop {
         tokio::select! {
             result = &mut copy => break result,
             changed = updates.changed() => {
                 if changed.is_ok() {
-                    let copied = *updates.borrow_and_update();
-                    context.report(progress_fields(copied), percent(copied.pages, copied.total) * 9 / 10).await;
+                    let (fields, percent) = report(*updates.borrow_and_update());
+                    context.report(fields, percent).await;
                 }
             }
         }
-    };
+    }
+}
+
+pub async fn run(context: &JobContext, resources: &Resources) -> Result<Value, Status> {
+    context.checkpoint()?;
+    let result = take_reporting(context, resources, resources.backups.keep, |copied| {
+        (
+            progress_fields(copied),
+            percent(copied.pages, copied.total) * 9 / 10,
+        )
+    })
+    .await;
     match result {
         Ok((info, verified)) => Ok(Fields::new()
             .string("fileName", &info.name)

@@ -14,7 +14,7 @@ use sqlx::{ConnectOptions, Connection};
 use super::super::context::{percent, JobContext, Resources};
 use super::super::proto_json::Fields;
 use super::super::record::Status;
-use crate::ssr::backup::{self, BackupError, Copied};
+use crate::ssr::backup::{self, BackupError};
 
 fn phase(name: &str, backup_file: &str) -> Value {
     Fields::new()
@@ -75,28 +75,14 @@ pub async fn run(
     context.checkpoint()?;
 
     context.report(phase("saving", backup_file), 5).await;
-    let (progress, mut updates) = tokio::sync::watch::channel(Copied::default());
-    let cancelled = || context.is_cancelled();
     // No retention now: it could remove the very backup being restored.
-    let save = backup::create_observed(
-        &resources.pool,
-        &resources.backups_dir,
-        usize::MAX,
-        &progress,
-        &cancelled,
-    );
-    tokio::pin!(save);
-    let saved = loop {
-        tokio::select! {
-            result = &mut save => break result,
-            changed = updates.changed() => {
-                if changed.is_ok() {
-                    let copied = *updates.borrow_and_update();
-                    context.report(phase("saving", backup_file), 5 + percent(copied.pages, copied.total) / 2).await;
-                }
-            }
-        }
-    };
+    let saved = super::backup::take_reporting(context, resources, usize::MAX, |copied| {
+        (
+            phase("saving", backup_file),
+            5 + percent(copied.pages, copied.total) / 2,
+        )
+    })
+    .await;
     let (saved, _) = match saved {
         Ok(saved) => saved,
         Err(BackupError::Cancelled) => return Err(Status::cancelled()),
