@@ -1,0 +1,254 @@
+//! Behind a trusted proxy, every limit and record keys on the client the
+//! proxy names in `X-Forwarded-For`, not on the proxy: one client's wrong
+//! passwords lock out that client only, and the sign-in history shows who
+//! signed in. IPv6 clients count by their /64; emails longer than any
+//! account's are refused before they are counted.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::support;
+
+use app::contract::account::{Me, Register, SignIn, SignInAnswer, SignInRecord};
+use app::contract::two_factor::ChangePassword;
+use app::domain::contact::LeadForm;
+use reqwest::{Method, Response};
+use serde::Serialize;
+use support::browser::{read, set_cookie_of, Browser};
+use support::{spawn_app, TestApp};
+
+const ADMIN: &str = "admin@example.com";
+const ADMIN_PASSWORD: &str = "correct horse battery staple";
+const CLIENT_A: &str = "198.51.100.7";
+const CLIENT_B: &str = "203.0.113.9";
+
+async fn behind_proxy(extra: &[(&str, &str)]) -> TestApp {
+    let mut settings = vec![
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
+        ("TRUSTED_PROXIES", "127.0.0.1"),
+    ];
+    settings.extend_from_slice(extra);
+    spawn_app(&settings).await
+}
+
+/// `POST /api/auth/login` as the proxy forwards it for `client`; keeps the
+/// session it starts.
+async fn login_from(browser: &mut Browser, client: &str, email: &str, password: &str) -> Response {
+    let response = browser
+        .request(Method::POST, "/api/auth/login")
+        .header("x-forwarded-for", client)
+        .json(&SignIn {
+            email: email.to_owned(),
+            password: password.to_owned(),
+        })
+        .send()
+        .await
+        .unwrap();
+    if let Some(cookie) = set_cookie_of(&response, "tally_session") {
+        let value = cookie.split(';').next().unwrap();
+        browser.session = Some(value.trim_start_matches("tally_session=").to_owned());
+    }
+    response
+}
+
+async fn send_from<B: Serialize>(
+    browser: &Browser,
+    client: &str,
+    method: Method,
+    path: &str,
+    body: &B,
+) -> u16 {
+    browser
+        .request(method, path)
+        .header("x-forwarded-for", client)
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+#[tokio::test]
+async fn one_clients_wrong_passwords_lock_out_that_client_only_and_history_names_the_client() {
+    let app = behind_proxy(&[]).await;
+    let mut attacker = Browser::open(&app.address).await;
+    // One wrong password for the admin (the account keeps room for more),
+    // then unknown emails until this client's per-address limit is spent.
+    assert_eq!(
+        login_from(&mut attacker, CLIENT_A, ADMIN, "not the password")
+            .await
+            .status(),
+        401
+    );
+    let mut allowed = 1;
+    loop {
+        let email = format!("nobody{allowed}@example.com");
+        let status = login_from(&mut attacker, CLIENT_A, &email, "guess")
+            .await
+            .status();
+        if status == 429 {
+            break;
+        }
+        assert_eq!(status, 401);
+        allowed += 1;
+        assert!(allowed < 40, "client A is never throttled");
+    }
+    // Ten a minute, plus any that trickled back while the test ran.
+    assert!(allowed >= 10, "throttled after {allowed}");
+
+    let mut owner = Browser::open(&app.address).await;
+    let signed_in = login_from(&mut owner, CLIENT_B, ADMIN, ADMIN_PASSWORD).await;
+    assert_eq!(signed_in.status(), 200, "another client is not locked out");
+
+    let history: Vec<SignInRecord> = owner.get("/api/profile/sign-ins").await;
+    assert_eq!(history.len(), 2, "{history:?}");
+    assert!(history[0].success);
+    assert_eq!(
+        history[0].ip.as_deref(),
+        Some(CLIENT_B),
+        "not the proxy's 127.0.0.1"
+    );
+    assert!(!history[1].success);
+    assert_eq!(history[1].ip.as_deref(), Some(CLIENT_A));
+}
+
+#[tokio::test]
+async fn password_checks_and_registration_count_per_forwarded_client() {
+    // The account's own limit out of the way: this is about addresses.
+    let app = behind_proxy(&[("SIGN_IN_ACCOUNT_BURST", "100")]).await;
+    let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let wrong = ChangePassword {
+        current_password: "not it".into(),
+        new_password: "a brand new passphrase".into(),
+    };
+    let mut checked = 0;
+    loop {
+        let path = "/api/auth/password";
+        let status = send_from(&browser, CLIENT_A, Method::POST, path, &wrong).await;
+        if status == 429 {
+            break;
+        }
+        assert_eq!(status, 400);
+        checked += 1;
+        assert!(checked < 40, "client A is never throttled");
+    }
+    assert!(checked >= 10, "throttled after {checked}");
+    assert_eq!(
+        send_from(
+            &browser,
+            CLIENT_B,
+            Method::POST,
+            "/api/auth/password",
+            &wrong
+        )
+        .await,
+        400,
+        "the same session from another client is checked, not throttled"
+    );
+
+    // Registration (closed here, so every attempt is refused, but counted).
+    let anonymous = Browser::open(&app.address).await;
+    let register = |n: usize| Register {
+        invitation: None,
+        email: format!("new{n}@example.com"),
+        name: String::new(),
+        password: "a long enough passphrase".into(),
+    };
+    let mut tried = 0;
+    loop {
+        let path = "/api/auth/register";
+        let status = send_from(
+            &anonymous,
+            "192.0.2.44",
+            Method::POST,
+            path,
+            &register(tried),
+        )
+        .await;
+        if status == 429 {
+            break;
+        }
+        tried += 1;
+        assert!(tried < 40, "the client is never throttled");
+    }
+    assert!(tried >= 10, "throttled after {tried}");
+    let other = send_from(
+        &anonymous,
+        "192.0.2.45",
+        Method::POST,
+        "/api/auth/register",
+        &register(99),
+    )
+    .await;
+    assert_ne!(other, 429, "another client registers unthrottled");
+}
+
+#[tokio::test]
+async fn an_email_longer_than_any_account_is_refused_naming_the_field_and_not_counted() {
+    let app = behind_proxy(&[]).await;
+    let long = format!("{}@example.com", "a".repeat(300));
+    let mut browser = Browser::open(&app.address).await;
+    for _ in 0..15 {
+        let response = login_from(&mut browser, CLIENT_A, &long, "guess").await;
+        let (status, error) = read::<SignInAnswer>(response).await.unwrap_err();
+        assert_eq!(status, 400);
+        assert!(error.error.message.contains("email"), "{error:?}");
+    }
+    let response = browser
+        .register(&Register {
+            invitation: None,
+            email: long,
+            name: String::new(),
+            password: "a long enough passphrase".into(),
+        })
+        .await;
+    let (status, error) = read::<Me>(response).await.unwrap_err();
+    assert_eq!(status, 400);
+    assert!(error.error.message.contains("email"), "{error:?}");
+    // None of those counted against the client.
+    assert_eq!(
+        login_from(&mut browser, CLIENT_A, ADMIN, ADMIN_PASSWORD)
+            .await
+            .status(),
+        200
+    );
+}
+
+async fn post_lead(app: &TestApp, client: &str) -> u16 {
+    app.client
+        .post(app.url("/api/leads"))
+        .header("x-forwarded-for", client)
+        .json(&LeadForm {
+            name: "A".into(),
+            email: "a@b.co".into(),
+            message: "m".into(),
+            ..LeadForm::default()
+        })
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+#[tokio::test]
+async fn an_ipv6_client_cannot_walk_its_64_past_the_form_limit() {
+    let app = behind_proxy(&[]).await;
+    for n in 1..=5 {
+        assert_eq!(post_lead(&app, &format!("2001:db8::{n}")).await, 201);
+    }
+    assert_eq!(post_lead(&app, "2001:db8::6").await, 429, "same /64");
+    assert_eq!(post_lead(&app, "2001:db8:0:1::1").await, 201, "another /64");
+    assert_eq!(post_lead(&app, "192.0.2.1").await, 201, "IPv4 as it is");
+    assert_eq!(post_lead(&app, "::ffff:192.0.2.2").await, 201);
+
+    // The stored address is still the client's own.
+    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let ips: Vec<String> = sqlx::query_scalar("SELECT client_ip FROM leads ORDER BY id")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    assert_eq!(ips[0], "2001:db8::1");
+    assert_eq!(ips[4], "2001:db8::5");
+    assert_eq!(ips[5], "2001:db8:0:1::1");
+}

@@ -1,0 +1,518 @@
+//! `tally ops status` and `tally ops deploy` against a local fake of the
+//! container-management API (Portainer's stacks and the Docker Engine API
+//! it proxies), a fake registry, and a real Tally for backups and health.
+//! Status: up, down (exited, unhealthy, missing), unreachable (the API, or
+//! the service's address), the restart count, the digest, the logs, the
+//! deployed version (unknown without a label, a failure when unreadable).
+//! Deploy: the newest version by default, floating tags refused unless
+//! allowed, unpublished tags refused, every variable sent back and
+//! counted, the backup first, before and after printed. The API key is
+//! checked by the fake and never printed.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::support;
+
+use std::process::Output;
+use std::sync::{Arc, Mutex};
+
+use app::contract::tokens::{CreateToken, CreatedToken};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use reqwest::Method;
+use serde_json::json;
+use support::fakes::fake_registry;
+use support::operations::{said, tally_ops};
+use support::{spawn_app, with_admin};
+
+const KEY: &str = "portainer-key-for-tests";
+
+#[derive(Clone)]
+struct Container {
+    status: &'static str,
+    health: Option<&'static str>,
+    restarts: i64,
+    exists: bool,
+    labelled: bool,
+    image_fails: bool,
+    /// The stack's variables.
+    env: Vec<serde_json::Value>,
+    /// Stack updates received (their bodies).
+    updates: Vec<serde_json::Value>,
+    /// An update that loses a variable (a broken stack update).
+    drops_a_variable: bool,
+}
+
+impl Default for Container {
+    fn default() -> Self {
+        Self {
+            status: "running",
+            health: Some("healthy"),
+            restarts: 0,
+            exists: true,
+            labelled: true,
+            image_fails: false,
+            env: vec![
+                json!({"name": "PUBLIC_BASE_URL", "value": "https://tally.example.com"}),
+                json!({"name": "CRM_TOKEN", "value": "crm-secret-value"}),
+                json!({"name": "TALLY_IMAGE", "value": "registry.example.com/acme/tally:v1.0.0"}),
+            ],
+            updates: Vec::new(),
+            drops_a_variable: false,
+        }
+    }
+}
+
+type Fake = Arc<Mutex<Container>>;
+
+/// The refusal for a request without the right `X-API-Key`, if it lacks it.
+fn refused(headers: &HeaderMap) -> Option<Response> {
+    (headers.get("x-api-key").and_then(|v| v.to_str().ok()) != Some(KEY)).then(|| {
+        (
+            StatusCode::UNAUTHORIZED,
+            Json(json!({"message": "Invalid API key"})),
+        )
+            .into_response()
+    })
+}
+
+async fn stacks(State(fake): State<Fake>, headers: HeaderMap) -> Response {
+    if let Some(refusal) = refused(&headers) {
+        return refusal;
+    }
+    let env = fake.lock().unwrap().env.clone();
+    Json(json!([
+        {"Id": 1, "Name": "other", "EndpointId": 9, "Env": []},
+        {"Id": 3, "Name": "tally", "EndpointId": 2, "Env": env}
+    ]))
+    .into_response()
+}
+
+async fn stack_file(headers: HeaderMap) -> Response {
+    if let Some(refusal) = refused(&headers) {
+        return refusal;
+    }
+    Json(json!({"StackFileContent": "services:\n  tally:\n    image: ${TALLY_IMAGE}\n"}))
+        .into_response()
+}
+
+async fn update_stack(
+    State(fake): State<Fake>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+    Json(body): Json<serde_json::Value>,
+) -> Response {
+    if let Some(refusal) = refused(&headers) {
+        return refusal;
+    }
+    assert_eq!(query.as_deref(), Some("endpointId=2"));
+    assert!(body["StackFileContent"]
+        .as_str()
+        .unwrap()
+        .contains("${TALLY_IMAGE}"));
+    let mut state = fake.lock().unwrap();
+    state.updates.push(body.clone());
+    let mut env = body["Env"].as_array().unwrap().clone();
+    if state.drops_a_variable {
+        env.pop();
+    }
+    state.env = env;
+    Json(json!({"Id": 3})).into_response()
+}
+
+/// The tag the stack runs now, from its TALLY_IMAGE.
+fn running_tag(container: &Container) -> String {
+    container
+        .env
+        .iter()
+        .find(|v| v["name"] == "TALLY_IMAGE")
+        .and_then(|v| v["value"].as_str())
+        .and_then(|image| image.rsplit(':').next())
+        .unwrap_or("none")
+        .to_owned()
+}
+
+async fn docker(
+    State(fake): State<Fake>,
+    headers: HeaderMap,
+    Path((endpoint, rest)): Path<(i64, String)>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    if let Some(refusal) = refused(&headers) {
+        return refusal;
+    }
+    assert_eq!(endpoint, 2, "the stack's endpoint");
+    let container = fake.lock().unwrap().clone();
+    let query = query.unwrap_or_default();
+    match rest.as_str() {
+        "containers/json" => {
+            assert!(
+                query.contains("com.docker.compose.project%3Dtally"),
+                "found by the project label: {query}"
+            );
+            if container.exists {
+                Json(json!([{"Id": "c0ffee"}])).into_response()
+            } else {
+                Json(json!([])).into_response()
+            }
+        }
+        "containers/c0ffee/json" => Json(json!({
+            "Id": "c0ffee", "Name": "/tally", "Image": "sha256:1mage",
+            "RestartCount": container.restarts,
+            "State": {"Status": container.status, "Running": container.status == "running",
+                      "Health": container.health.map(|h| json!({"Status": h}))}
+        }))
+        .into_response(),
+        "images/sha256:1mage/json" if container.image_fails => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Json(json!({"message": "boom"})),
+        )
+            .into_response(),
+        "images/sha256:1mage/json" => {
+            let tag = running_tag(&container);
+            let labels = if !container.labelled {
+                json!({})
+            } else if tag == "v1.0.0" {
+                json!({"org.opencontainers.image.version": "v1.4.2"})
+            } else {
+                json!({"org.opencontainers.image.version": tag.trim_start_matches('v')})
+            };
+            let digest = if tag == "v1.0.0" {
+                "d1gest".to_owned()
+            } else {
+                format!("for-{tag}")
+            };
+            Json(json!({
+                "Id": "sha256:1mage",
+                "RepoDigests": [format!("registry.example.com/acme/tally@sha256:{digest}")],
+                "Config": {"Labels": labels}
+            }))
+            .into_response()
+        }
+        "containers/c0ffee/logs" => {
+            assert!(query.contains("tail=2"), "{query}");
+            let mut bytes = Vec::new();
+            for line in ["started\n", "listening on http://0.0.0.0:3001\n"] {
+                bytes.extend_from_slice(&[1, 0, 0, 0]);
+                bytes.extend_from_slice(&(line.len() as u32).to_be_bytes());
+                bytes.extend_from_slice(line.as_bytes());
+            }
+            bytes.into_response()
+        }
+        other => panic!("unexpected Docker call {other}"),
+    }
+}
+
+async fn fake_portainer() -> (Fake, String) {
+    let fake: Fake = Arc::new(Mutex::new(Container::default()));
+    let router = Router::new()
+        .route("/api/stacks", get(stacks))
+        .route("/api/stacks/3/file", get(stack_file))
+        .route("/api/stacks/3", axum::routing::put(update_stack))
+        .route("/api/endpoints/{endpoint}/docker/{*rest}", get(docker))
+        .with_state(fake.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    (fake, address)
+}
+
+async fn status(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut all = vec![("PORTAINER_API_KEY", KEY), ("PORTAINER_STACK", "tally")];
+    all.extend_from_slice(env);
+    let args: Vec<&str> = ["status"].into_iter().chain(args.iter().copied()).collect();
+    tally_ops(&args, &all).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_tells_up_from_down_from_unreachable() {
+    let (fake, portainer) = fake_portainer().await;
+    let tally = spawn_app(&[]).await;
+    let env = [
+        ("PORTAINER_URL", portainer.as_str()),
+        ("TALLY_URL", tally.address.as_str()),
+    ];
+
+    let up = status(&["--logs", "2"], &env).await;
+    assert_eq!(up.status.code(), Some(0), "{}", said(&up));
+    let text = said(&up);
+    assert!(text.starts_with("up"), "{text}");
+    assert!(text.contains("restarted 0 times"), "{text}");
+    assert!(
+        text.contains("registry.example.com/acme/tally@sha256:d1gest"),
+        "{text}"
+    );
+    assert!(text.contains("version: v1.4.2"), "{text}");
+    assert!(
+        text.contains("  listening on http://0.0.0.0:3001"),
+        "{text}"
+    );
+    assert!(!text.contains(KEY), "the API key is never printed");
+
+    // A crash loop: running, but restarted again and again.
+    fake.lock().unwrap().restarts = 7;
+    let looping = status(&[], &env).await;
+    assert_eq!(looping.status.code(), Some(0));
+    assert!(said(&looping).contains("restarted 7 times"));
+
+    for (change, expected) in [
+        (
+            Container {
+                status: "exited",
+                health: None,
+                ..Container::default()
+            },
+            "the container is exited",
+        ),
+        (
+            Container {
+                health: Some("unhealthy"),
+                ..Container::default()
+            },
+            "the container is unhealthy",
+        ),
+        (
+            Container {
+                exists: false,
+                ..Container::default()
+            },
+            "has no container",
+        ),
+    ] {
+        *fake.lock().unwrap() = change;
+        let down = status(&[], &env).await;
+        assert_eq!(down.status.code(), Some(3), "{}", said(&down));
+        assert!(said(&down).starts_with("down"), "{}", said(&down));
+        assert!(said(&down).contains(expected), "{}", said(&down));
+    }
+
+    // The service runs, but its address does not answer.
+    *fake.lock().unwrap() = Container::default();
+    let unreachable = status(
+        &["--url", "http://127.0.0.1:9"],
+        &[("PORTAINER_URL", portainer.as_str())],
+    )
+    .await;
+    assert_eq!(unreachable.status.code(), Some(4), "{}", said(&unreachable));
+    assert!(said(&unreachable).starts_with("unreachable"));
+    assert!(said(&unreachable).contains("http://127.0.0.1:9/api/health"));
+    // The container-management API does not answer.
+    let no_api = status(&[], &[("PORTAINER_URL", "http://127.0.0.1:9")]).await;
+    assert_eq!(no_api.status.code(), Some(4), "{}", said(&no_api));
+    assert!(said(&no_api).contains("container-management API does not answer"));
+    // Portainer answers, but the Docker host behind it fails (a 5xx from
+    // the proxied Docker API): unreachable too, not "cannot tell".
+    fake.lock().unwrap().image_fails = true;
+    let no_host = status(&[], &env).await;
+    assert_eq!(no_host.status.code(), Some(4), "{}", said(&no_host));
+    assert!(
+        said(&no_host).starts_with("unreachable"),
+        "{}",
+        said(&no_host)
+    );
+    assert!(said(&no_host).contains("Docker host"), "{}", said(&no_host));
+    assert!(
+        said(&no_host).contains("restarted 0 times"),
+        "what was seen is kept"
+    );
+    fake.lock().unwrap().image_fails = false;
+    // A wrong key is a refusal in words.
+    let wrong = status(&["--api-key", "nope-nope"], &env).await;
+    assert_eq!(wrong.status.code(), Some(1), "{}", said(&wrong));
+    assert!(said(&wrong).contains("401"), "{}", said(&wrong));
+    assert!(!said(&wrong).contains("nope-nope"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_deployed_version_is_the_label_unknown_without_one_and_a_failure_unread() {
+    let (fake, portainer) = fake_portainer().await;
+    let env = [("PORTAINER_URL", portainer.as_str())];
+    let version = status(&["--deployed-version"], &env).await;
+    assert_eq!(version.status.code(), Some(0), "{}", said(&version));
+    assert_eq!(String::from_utf8_lossy(&version.stdout).trim(), "v1.4.2");
+
+    fake.lock().unwrap().labelled = false;
+    let unknown = status(&["--deployed-version"], &env).await;
+    assert_eq!(unknown.status.code(), Some(0), "{}", said(&unknown));
+    assert_eq!(String::from_utf8_lossy(&unknown.stdout).trim(), "unknown");
+
+    fake.lock().unwrap().image_fails = true;
+    let unread = status(&["--deployed-version"], &env).await;
+    assert_eq!(unread.status.code(), Some(1), "{}", said(&unread));
+    assert!(said(&unread).contains("500"), "{}", said(&unread));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deploy_counts_every_variable_backs_up_first_and_checks_health_after() {
+    let (fake, portainer) = fake_portainer().await;
+    let registry = fake_registry(&["v1.0.0", "v1.1.0", "latest", "dev"]).await;
+    let host = registry.trim_start_matches("http://").to_owned();
+    let (tally, admin) = with_admin(&[]).await;
+    let token: CreatedToken = admin
+        .call(
+            Method::POST,
+            "/api/tokens",
+            &CreateToken {
+                name: "deploy".into(),
+                expires_in_days: None,
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("backups");
+    let dir_text = dir.to_str().unwrap().to_owned();
+    let env = [
+        ("PORTAINER_URL", portainer.as_str()),
+        ("PORTAINER_API_KEY", KEY),
+        ("TALLY_REGISTRY", registry.as_str()),
+        ("TALLY_REPOSITORY", "acme/tally"),
+        ("TALLY_URL", tally.address.as_str()),
+        ("TALLY_ALT_URL", tally.address.as_str()),
+        ("TALLY_TOKEN", token.token.as_str()),
+        ("TALLY_BACKUP_DIR", dir_text.as_str()),
+    ];
+    let deploy = |args: &'static [&'static str]| async move {
+        let all: Vec<&str> = ["deploy"].into_iter().chain(args.iter().copied()).collect();
+        tally_ops(&all, &env).await
+    };
+    let backups = || std::fs::read_dir(&dir).map(|d| d.count()).unwrap_or(0);
+
+    // No tag: the newest numbered version; a dry run changes nothing.
+    let dry = deploy(&["--dry-run"]).await;
+    assert!(dry.status.success(), "{}", said(&dry));
+    let text = said(&dry);
+    assert!(
+        text.contains("deploying v1.1.0, the newest published version"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("→ {host}/acme/tally:v1.1.0; 3 variables")),
+        "{text}"
+    );
+    assert!(
+        text.contains("before: registry.example.com/acme/tally@sha256:d1gest (version v1.4.2)"),
+        "{text}"
+    );
+    // The registry's digest and label for the tag: an OCI index, its
+    // linux/amd64 manifest, the config blob behind a redirect.
+    assert!(
+        text.contains(&format!(
+            "{host}/acme/tally:v1.1.0: sha256:for-v1.1.0 (version 1.1.0)"
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("warning"), "{text}");
+    assert!(fake.lock().unwrap().updates.is_empty());
+    assert_eq!(backups(), 0, "a dry run takes no backup");
+    assert!(!dir.exists(), "nor makes its directory");
+    // A dry run checks that the backup it would take can be taken.
+    let mut no_token = env.to_vec();
+    no_token.retain(|(name, _)| *name != "TALLY_TOKEN");
+    no_token.push(("TALLY_TOKEN", "tly_not-a-token-the-server-knows"));
+    let refused = tally_ops(&["deploy", "--dry-run"], &no_token).await;
+    assert_eq!(refused.status.code(), Some(1), "{}", said(&refused));
+    assert!(
+        said(&refused).contains("a backup could not be taken") && said(&refused).contains("401"),
+        "{}",
+        said(&refused)
+    );
+    assert!(
+        !said(&refused).contains("tly_not-a-token"),
+        "{}",
+        said(&refused)
+    );
+    // A Docker v2 manifest whose label disagrees with its tag is said.
+    let mislabelled = deploy(&["--tag", "v1.0.0", "--dry-run"]).await;
+    assert!(mislabelled.status.success(), "{}", said(&mislabelled));
+    assert!(
+        said(&mislabelled).contains("sha256:d1gest (version v1.4.2)")
+            && said(&mislabelled)
+                .contains("warning: the image tagged v1.0.0 is labelled version v1.4.2"),
+        "{}",
+        said(&mislabelled)
+    );
+
+    // Floating and unpublished tags.
+    let floating = deploy(&["--tag", "latest"]).await;
+    assert_eq!(floating.status.code(), Some(1), "{}", said(&floating));
+    assert!(said(&floating).contains("floating tag"));
+    let allowed = deploy(&["--tag", "dev", "--allow-floating", "--dry-run"]).await;
+    assert!(allowed.status.success(), "{}", said(&allowed));
+    assert!(said(&allowed).contains("warning: \"dev\" is a floating tag"));
+    let missing = deploy(&["--tag", "v9.9.9"]).await;
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        said(&missing).contains("does not hold v9.9.9"),
+        "{}",
+        said(&missing)
+    );
+
+    // The real thing: backup, update with every variable, healthy after.
+    let done = deploy(&["--tag", "v1.1.0"]).await;
+    assert!(done.status.success(), "{}", said(&done));
+    let text = said(&done);
+    assert!(text.contains("backup: "), "{text}");
+    assert!(
+        text.contains("after: registry.example.com/acme/tally@sha256:for-v1.1.0 (version 1.1.0)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("deployed v1.1.0; both hostnames answer healthy"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("crm-secret-value"),
+        "stack secrets are never printed"
+    );
+    assert!(!text.contains(KEY));
+    assert_eq!(backups(), 1);
+    let update = fake.lock().unwrap().updates[0].clone();
+    let sent = update["Env"].as_array().unwrap();
+    assert_eq!(sent.len(), 3, "every variable sent back");
+    assert!(sent.contains(&json!({"name": "CRM_TOKEN", "value": "crm-secret-value"})));
+    assert!(sent
+        .contains(&json!({"name": "TALLY_IMAGE", "value": format!("{host}/acme/tally:v1.1.0")})));
+    assert_eq!(update["PullImage"], true);
+
+    // An update that loses a variable is caught and said.
+    fake.lock().unwrap().drops_a_variable = true;
+    let lost = deploy(&["--tag", "v1.0.0"]).await;
+    assert_eq!(lost.status.code(), Some(1), "{}", said(&lost));
+    assert!(
+        said(&lost).contains("had 3 variables and now has 2"),
+        "{}",
+        said(&lost)
+    );
+
+    // A stack without variables is refused before anything happens.
+    {
+        let mut state = fake.lock().unwrap();
+        state.env.clear();
+        state.updates.clear();
+    }
+    let bare = deploy(&["--tag", "v1.0.0"]).await;
+    assert_eq!(bare.status.code(), Some(1));
+    assert!(said(&bare).contains("reports no environment variables"));
+    assert!(fake.lock().unwrap().updates.is_empty());
+
+    // No backup, no deploy.
+    *fake.lock().unwrap() = Container::default();
+    let before = backups();
+    let unbacked = tally_ops(
+        &["deploy", "--tag", "v1.1.0", "--token", "tally_pat_wrong"],
+        &env,
+    )
+    .await;
+    assert_eq!(unbacked.status.code(), Some(1), "{}", said(&unbacked));
+    assert!(
+        said(&unbacked).contains("no deploy: the backup failed"),
+        "{}",
+        said(&unbacked)
+    );
+    assert!(fake.lock().unwrap().updates.is_empty());
+    assert_eq!(backups(), before);
+}

@@ -1,0 +1,887 @@
+//! The pages' writing server functions: JSON POSTs under `/api/fn/` with
+//! the same rules as the REST API (a CSRF token, the signed-in user's own
+//! data only, a 1 MiB body, the same error body and statuses), over the
+//! same services (a payment made here is the one `/api/tracker` counts).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::support;
+
+use app::contract::account::{
+    Me, PrivacySettings, Register, RegistrationStatus, SecondFactorCode, SignIn, SignInAnswer,
+};
+use app::contract::admin::{
+    AccountAction, Invitation, Invite, Invited, RegistrationSetting, UserSummary,
+};
+use app::contract::bills::{BillList, BillRecord, Catalog, Payment, Spending, Tracker};
+use app::contract::contact::{ContactConfig, Created, Requeued, SubmissionKind, SubmissionPage};
+use app::contract::data::{ImportPreview, Imported};
+use app::contract::error::ErrorBody;
+use app::contract::operations::{MaintenanceTask, Operation};
+use app::contract::preferences::Preferences;
+use app::contract::security_keys::{KeyInfo, RegistrationStarted, RemoveKey};
+use app::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
+use app::contract::two_factor::TotpStatus;
+use app::domain::bill::BillForm;
+use app::domain::contact::{LeadForm, SupportForm};
+use app::domain::role::Role;
+use reqwest::Method;
+use serde_json::json;
+use support::browser::Browser;
+use support::{with_admin, ADMIN_EMAIL, ADMIN_PASSWORD};
+
+async fn due_today(browser: &Browser, name: &str) -> BillRecord {
+    let today = browser.get::<BillList>("/api/bills").await.today;
+    let form = BillForm {
+        name: name.into(),
+        amount_minor: 4_250,
+        cadence: "monthly".into(),
+        due_day: today[8..10].parse().unwrap(),
+        anchor_date: today,
+        ..BillForm::default()
+    };
+    browser
+        .call(Method::POST, "/api/bills", &form)
+        .await
+        .unwrap()
+        .unwrap()
+}
+
+async fn post(browser: &Browser, path: &str, body: serde_json::Value) -> reqwest::Response {
+    browser
+        .request(Method::POST, path)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn marking_paid_through_the_server_function_is_what_the_tracker_counts() {
+    let (_app, admin) = with_admin(&[]).await;
+    let water = due_today(&admin, "Water").await;
+
+    let response = post(
+        &admin,
+        "/api/fn/pay-bill",
+        json!({"bill": water.id, "payment": {}}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let payment: Payment = response.json().await.unwrap();
+    assert_eq!(payment.amount_minor, 4_250, "no amount is the bill's");
+    let tracker: Tracker = admin.get("/api/tracker").await;
+    assert_eq!(tracker.totals.paid_minor, 4_250);
+
+    let response = post(
+        &admin,
+        "/api/fn/autopay-failure",
+        json!({"payment": payment.id, "failed": true}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    assert!(response.json::<Payment>().await.unwrap().autopay_failure);
+
+    let response = post(
+        &admin,
+        "/api/fn/undo-payment",
+        json!({"payment": payment.id}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let tracker: Tracker = admin.get("/api/tracker").await;
+    assert_eq!(tracker.totals.paid_minor, 0);
+}
+
+#[tokio::test]
+async fn writing_server_functions_keep_the_apis_rules() {
+    let (app, admin) = with_admin(&[]).await;
+    let water = due_today(&admin, "Water").await;
+    let body = json!({"bill": water.id, "payment": {}});
+
+    // No CSRF token: refused before anything is written.
+    let response = admin
+        .request_without_csrf(Method::POST, "/api/fn/pay-bill")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 403);
+    let tracker: Tracker = admin.get("/api/tracker").await;
+    assert_eq!(tracker.totals.paid_minor, 0);
+
+    // Signed out: 401, in the API's error body.
+    let anonymous = Browser::open(&app.address).await;
+    let response = post(&anonymous, "/api/fn/pay-bill", body.clone()).await;
+    assert_eq!(response.status(), 401);
+    let error: ErrorBody = response.json().await.unwrap();
+    assert_eq!(error.error.status, "UNAUTHENTICATED");
+
+    // Nobody else's bill, and a bad date names its field.
+    let response = post(
+        &admin,
+        "/api/fn/pay-bill",
+        json!({"bill": 9_999, "payment": {}}),
+    )
+    .await;
+    assert_eq!(response.status(), 404);
+    let response = post(
+        &admin,
+        "/api/fn/pay-bill",
+        json!({"bill": water.id, "payment": {"paidOn": "yesterday"}}),
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    assert_eq!(error.field_violations()[0].field, "paidOn");
+
+    // A body over 1 MiB is not read.
+    let huge = json!({"bill": water.id, "payment": {"method": "x".repeat(1_100_000)}});
+    let response = post(&admin, "/api/fn/pay-bill", huge).await;
+    assert_eq!(response.status(), 413);
+    let tracker: Tracker = admin.get("/api/tracker").await;
+    assert_eq!(tracker.totals.paid_minor, 0);
+}
+
+#[tokio::test]
+async fn a_bill_is_added_changed_ended_restarted_reordered_and_deleted_through_server_functions() {
+    let (_app, admin) = with_admin(&[]).await;
+    let today = admin.get::<BillList>("/api/bills").await.today;
+
+    // Every field at fault is named at once, and nothing is stored.
+    let response = post(
+        &admin,
+        "/api/fn/save-bill",
+        json!({"id": null, "form": {"name": "", "amountMinor": -5, "cadence": "monthly", "dueDay": 1, "anchorDate": today}}),
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    let fields: Vec<String> = error
+        .field_violations()
+        .into_iter()
+        .map(|v| v.field)
+        .collect();
+    assert!(fields.contains(&"name".to_owned()), "{fields:?}");
+    assert!(fields.contains(&"amountMinor".to_owned()), "{fields:?}");
+    assert!(admin.get::<BillList>("/api/bills").await.bills.is_empty());
+
+    let form = json!({"name": "Rent", "amountMinor": 90_000, "cadence": "monthly", "dueDay": 1, "anchorDate": today});
+    let response = post(
+        &admin,
+        "/api/fn/save-bill",
+        json!({"id": null, "form": form}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let rent: BillRecord = response.json().await.unwrap();
+    let mut changed = form.clone();
+    changed["amountMinor"] = json!(95_000);
+    let response = post(
+        &admin,
+        "/api/fn/save-bill",
+        json!({"id": rent.id, "form": changed}),
+    )
+    .await;
+    let rent: BillRecord = response.json().await.unwrap();
+    assert_eq!(rent.amount_minor, 95_000);
+    // The REST view agrees.
+    let listed: BillRecord = admin.get(&format!("/api/bills/{}", rent.id)).await;
+    assert_eq!(listed, rent);
+
+    let response = post(
+        &admin,
+        "/api/fn/end-bill",
+        json!({"id": rent.id, "reason": "moved out"}),
+    )
+    .await;
+    let ended: BillRecord = response.json().await.unwrap();
+    assert!(!ended.active);
+    assert_eq!(ended.inactive_reason.as_deref(), Some("moved out"));
+    let response = post(&admin, "/api/fn/restart-bill", json!({"id": rent.id})).await;
+    assert!(response.json::<BillRecord>().await.unwrap().active);
+
+    let water = due_today(&admin, "Water").await;
+    let response = post(
+        &admin,
+        "/api/fn/reorder-bills",
+        json!({"ids": [water.id, rent.id]}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let response = post(
+        &admin,
+        "/api/fn/reorder-bills",
+        json!({"ids": [water.id, water.id]}),
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+
+    let response = post(&admin, "/api/fn/remove-bill", json!({"id": rent.id})).await;
+    assert_eq!(response.status(), 200);
+    let response = post(&admin, "/api/fn/remove-bill", json!({"id": rent.id})).await;
+    assert_eq!(response.status(), 404);
+    let left = admin.get::<BillList>("/api/bills").await.bills;
+    assert_eq!(left.len(), 1);
+    assert_eq!(
+        left[0].sort_order, 0,
+        "the order set above stands: {left:?}"
+    );
+}
+
+#[tokio::test]
+async fn admin_invites_and_changes_accounts_through_server_functions_as_rest_does() {
+    let (app, admin) = with_admin(&[]).await;
+
+    // An invitation: the link registers the account it names.
+    let response = post(
+        &admin,
+        "/api/fn/admin/invite",
+        json!({"request": Invite { email: Some("sam@example.com".into()), role: None }}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let invited: Invited = response.json().await.unwrap();
+    assert_eq!(
+        invited.invitation.role,
+        Role::User,
+        "a plain user by default"
+    );
+    let token = invited.link.split("invitation=").nth(1).unwrap().to_owned();
+    let pending: Vec<Invitation> = admin.get("/api/admin/invitations").await;
+    assert_eq!(pending.len(), 1);
+    let mut sam = Browser::open(&app.address).await;
+    let response = sam
+        .register(&Register {
+            invitation: Some(token),
+            email: "sam@example.com".into(),
+            name: String::new(),
+            password: "a long enough passphrase".into(),
+        })
+        .await;
+    assert_eq!(response.status(), 200);
+    let sam_id = sam.get::<Me>("/api/auth/me").await.user.id;
+
+    // Only administrators; and never without the CSRF token.
+    let response = post(
+        &sam,
+        "/api/fn/admin/change-account",
+        json!({"user": sam_id, "action": "disable"}),
+    )
+    .await;
+    assert_eq!(response.status(), 403);
+    let response = admin
+        .request_without_csrf(Method::POST, "/api/fn/admin/change-account")
+        .json(&json!({"user": sam_id, "action": "disable"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 403);
+    assert_eq!(sam.status(Method::GET, "/api/auth/me").await, 200);
+
+    // Disabling ends the account's session at once, as REST's does.
+    let response = post(
+        &admin,
+        "/api/fn/admin/change-account",
+        json!({"user": sam_id, "action": AccountAction::Disable}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(sam.status(Method::GET, "/api/auth/me").await, 401);
+    let users: Vec<UserSummary> = admin.get("/api/admin/users").await;
+    assert!(users.iter().any(|user| user.id == sam_id && user.disabled));
+
+    // Not one's own account (the field is named), nor a missing one.
+    let me = admin.get::<Me>("/api/auth/me").await.user.id;
+    let response = post(
+        &admin,
+        "/api/fn/admin/change-account",
+        json!({"user": me, "action": "disable"}),
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    assert_eq!(error.field_violations()[0].field, "disabled");
+    let response = post(
+        &admin,
+        "/api/fn/admin/change-account",
+        json!({"user": 9_999, "action": "enable"}),
+    )
+    .await;
+    assert_eq!(response.status(), 404);
+    let response = post(
+        &admin,
+        "/api/fn/admin/withdraw-invitation",
+        json!({"id": 9_999}),
+    )
+    .await;
+    assert_eq!(response.status(), 404);
+
+    // Open registration, read back by REST.
+    let response = post(
+        &admin,
+        "/api/fn/admin/set-registration",
+        json!({"setting": RegistrationSetting { open: true }}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let setting: RegistrationSetting = admin.get("/api/admin/registration").await;
+    assert!(setting.open);
+
+    // The forms' submissions: a page (GET), and nothing failed to re-send.
+    let page: SubmissionPage = admin
+        .get("/api/fn/admin/submissions?kind=lead&search=")
+        .await;
+    assert!(page.items.is_empty() && page.next_before.is_none());
+    let response = post(
+        &admin,
+        "/api/fn/admin/resend",
+        json!({"kind": SubmissionKind::Support, "id": 1}),
+    )
+    .await;
+    assert_eq!(response.status(), 404);
+    let response = post(&admin, "/api/fn/admin/resend", json!({"kind": "lead"})).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.json::<Requeued>().await.unwrap().queued, 0);
+}
+
+#[tokio::test]
+async fn profile_writes_through_server_functions_keep_the_token_rules() {
+    let (app, admin) = with_admin(&[]).await;
+
+    // Preferences: a bad field is named; a good one is what REST reads.
+    let response = post(
+        &admin,
+        "/api/fn/profile/save-preferences",
+        json!({"preferences": {"locale": "en-US", "currency": "USD", "timeZone": "Mars/Olympus"}}),
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    assert_eq!(error.field_violations()[0].field, "timeZone");
+    let response = post(
+        &admin,
+        "/api/fn/profile/save-preferences",
+        json!({"preferences": {"locale": "de-DE", "currency": "EUR", "timeZone": "Europe/Berlin"}}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let preferences: Preferences = admin.get("/api/profile/preferences").await;
+    assert_eq!(
+        (preferences.locale.as_str(), preferences.currency.as_str()),
+        ("de-DE", "EUR")
+    );
+
+    // Privacy, read back by REST.
+    let response = post(
+        &admin,
+        "/api/fn/profile/set-privacy",
+        json!({"settings": PrivacySettings { geolocation_enabled: true }}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let privacy: PrivacySettings = admin.get("/api/profile/privacy").await;
+    assert!(privacy.geolocation_enabled);
+
+    // A token made here works as a bearer token, and cannot make another.
+    let response = post(
+        &admin,
+        "/api/fn/make-token",
+        json!({"request": CreateToken { name: "Script".into(), expires_in_days: Some(7) }}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let created: CreatedToken = response.json().await.unwrap();
+    let with_token = |method: Method, path: &str| app.with_token(&created.token, method, path);
+    let me = with_token(Method::GET, "/api/auth/me")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(me.status(), 200);
+    let refused = with_token(Method::POST, "/api/fn/make-token")
+        .json(&json!({"request": {"name": "Another"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 403);
+    let tokens: Vec<ApiTokenInfo> = admin.get("/api/fn/tokens").await;
+    assert_eq!(tokens.len(), 1, "the refused one was not made");
+
+    // Revoked here, it stops working; someone else's id is 404.
+    let response = post(
+        &admin,
+        "/api/fn/revoke-token",
+        json!({"id": created.info.id}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let me = with_token(Method::GET, "/api/auth/me")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(me.status(), 401);
+    let response = post(&admin, "/api/fn/revoke-token", json!({"id": 9_999})).await;
+    assert_eq!(response.status(), 404);
+}
+
+#[tokio::test]
+async fn password_and_totp_changes_through_server_functions_need_the_password_and_a_browser() {
+    let (app, admin) = with_admin(&[]).await;
+    let other = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+
+    // TOTP: a token cannot start it; a browser can, and the status says so.
+    let response = post(
+        &admin,
+        "/api/fn/make-token",
+        json!({"request": {"name": "t"}}),
+    )
+    .await;
+    let token = response.json::<CreatedToken>().await.unwrap().token;
+    let refused = app
+        .with_token(&token, Method::POST, "/api/fn/totp/start")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 403);
+    let response = post(&admin, "/api/fn/totp/start", json!({})).await;
+    assert_eq!(response.status(), 200);
+    let enrolment: serde_json::Value = response.json().await.unwrap();
+    assert!(enrolment["otpauthUrl"]
+        .as_str()
+        .unwrap()
+        .starts_with("otpauth://totp/"));
+    let response = post(&admin, "/api/fn/totp/confirm", json!({"code": "000000"})).await;
+    assert_eq!(
+        response.status(),
+        400,
+        "a wrong first code does not turn it on"
+    );
+    let status: TotpStatus = admin.get("/api/fn/totp").await;
+    assert!(!status.enabled);
+
+    // The password: the current one is checked and named when wrong.
+    let wrong = post(
+        &admin,
+        "/api/fn/account/password",
+        json!({"request": {"currentPassword": "not it", "newPassword": "an entirely new passphrase"}}),
+    )
+    .await;
+    assert_eq!(wrong.status(), 400);
+    let error: ErrorBody = wrong.json().await.unwrap();
+    assert_eq!(error.field_violations()[0].field, "currentPassword");
+    assert_eq!(other.status(Method::GET, "/api/auth/me").await, 200);
+
+    // Changed: this session stays, the other session and the token end.
+    let changed = post(
+        &admin,
+        "/api/fn/account/password",
+        json!({"request": {"currentPassword": ADMIN_PASSWORD, "newPassword": "an entirely new passphrase"}}),
+    )
+    .await;
+    assert_eq!(changed.status(), 200);
+    assert_eq!(admin.status(Method::GET, "/api/auth/me").await, 200);
+    assert_eq!(other.status(Method::GET, "/api/auth/me").await, 401);
+    let with_token = app
+        .with_token(&token, Method::GET, "/api/auth/me")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(with_token.status(), 401);
+
+    // A new email needs the (new) current password.
+    let response = post(
+        &admin,
+        "/api/fn/account/save",
+        json!({"request": {"name": "Ada", "email": "ada@example.com"}}),
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    let response = post(
+        &admin,
+        "/api/fn/account/save",
+        json!({"request": {"name": "Ada", "email": "ada@example.com", "currentPassword": "an entirely new passphrase"}}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        admin.get::<Me>("/api/auth/me").await.user.email,
+        "ada@example.com"
+    );
+}
+
+#[tokio::test]
+async fn maintenance_and_the_viewer_follow_cancel_and_delete_operations_through_server_functions() {
+    let (app, admin) = with_admin(&[]).await;
+
+    let response = post(
+        &admin,
+        "/api/fn/operations/maintenance",
+        json!({"task": MaintenanceTask::Backup}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let started: Operation = response.json().await.unwrap();
+    let mut latest = started.clone();
+    for _ in 0..30 {
+        if latest.done {
+            break;
+        }
+        let response = post(
+            &admin,
+            "/api/fn/operations/wait",
+            json!({"name": started.name}),
+        )
+        .await;
+        assert_eq!(response.status(), 200);
+        latest = response.json().await.unwrap();
+    }
+    assert!(latest.done && latest.error.is_none(), "{latest:?}");
+    let via_rest: Operation = admin.get(&format!("/v1/{}", started.name)).await;
+    assert_eq!(via_rest, latest, "the same operation REST answers");
+
+    // Someone else sees no such operation and cannot start maintenance.
+    let mut sam = Browser::open(&app.address).await;
+    post(
+        &admin,
+        "/api/fn/admin/set-registration",
+        json!({"setting": {"open": true}}),
+    )
+    .await;
+    let response = sam
+        .register(&Register {
+            invitation: None,
+            email: "sam@example.com".into(),
+            name: String::new(),
+            password: "a long enough passphrase".into(),
+        })
+        .await;
+    assert_eq!(response.status(), 200);
+    for path in [
+        "/api/fn/operations/wait",
+        "/api/fn/operations/cancel",
+        "/api/fn/operations/delete",
+    ] {
+        let response = post(&sam, path, json!({"name": started.name})).await;
+        assert_eq!(response.status(), 404, "{path}");
+    }
+    let response = post(
+        &sam,
+        "/api/fn/operations/maintenance",
+        json!({"task": "backup"}),
+    )
+    .await;
+    assert_eq!(response.status(), 403);
+    let response = post(
+        &admin,
+        "/api/fn/operations/wait",
+        json!({"name": "backups/1"}),
+    )
+    .await;
+    assert_eq!(response.status(), 404);
+
+    // Cancelling a finished one changes nothing; deleting forgets it.
+    let response = post(
+        &admin,
+        "/api/fn/operations/cancel",
+        json!({"name": started.name}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let response = post(
+        &admin,
+        "/api/fn/operations/delete",
+        json!({"name": started.name}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        admin
+            .status(Method::GET, &format!("/v1/{}", started.name))
+            .await,
+        404
+    );
+}
+
+#[tokio::test]
+async fn the_data_page_previews_and_imports_through_server_functions() {
+    let (_app, admin) = with_admin(&[]).await;
+    due_today(&admin, "Water").await;
+    let csv = admin
+        .request(Method::GET, "/api/data/bills.csv")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+
+    let response = post(&admin, "/api/fn/data/preview-import", json!({"csv": csv})).await;
+    assert_eq!(response.status(), 200);
+    let preview: ImportPreview = response.json().await.unwrap();
+    assert_eq!((preview.valid, preview.invalid), (1, 0));
+    assert_eq!(preview.rows[0].name, "Water");
+
+    // A bad row is named and nothing is written.
+    let mut lines: Vec<&str> = csv.lines().collect();
+    let broken = lines[1].replacen("Water", "", 1);
+    lines[1] = &broken;
+    let bad = lines.join("\n");
+    let response = post(&admin, "/api/fn/data/import", json!({"csv": bad})).await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    assert!(
+        error.field_violations()[0].field.starts_with("rows[0]."),
+        "{error:?}"
+    );
+    assert_eq!(admin.get::<BillList>("/api/bills").await.bills.len(), 1);
+
+    let response = post(&admin, "/api/fn/data/import", json!({"csv": csv})).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.json::<Imported>().await.unwrap().imported, 1);
+    assert_eq!(admin.get::<BillList>("/api/bills").await.bills.len(), 2);
+
+    // The reads the bill pages load beside: spending and the catalog.
+    let spending: Spending = admin.get("/api/fn/spending").await;
+    assert_eq!(spending.months.len(), 6);
+    let catalog: Catalog = admin.get("/api/fn/catalog").await;
+    assert!(!catalog.services.is_empty());
+}
+
+#[tokio::test]
+async fn signing_out_through_the_server_function_clears_the_cookie_and_ends_sessions() {
+    let (app, admin) = with_admin(&[]).await;
+    let other = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let third = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+
+    // Here only: this session ends and its cookie is cleared; others stay.
+    let response = post(&other, "/api/fn/sign-out", json!({"everywhere": false})).await;
+    assert_eq!(response.status(), 200);
+    let cleared = support::browser::set_cookie_of(&response, "tally_session").unwrap();
+    assert!(cleared.contains("Max-Age=0"), "{cleared}");
+    assert_eq!(other.status(Method::GET, "/api/auth/me").await, 401);
+    assert_eq!(admin.status(Method::GET, "/api/auth/me").await, 200);
+
+    // Everywhere: every session of the user ends.
+    let response = post(&admin, "/api/fn/sign-out", json!({"everywhere": true})).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(admin.status(Method::GET, "/api/auth/me").await, 401);
+    assert_eq!(third.status(Method::GET, "/api/auth/me").await, 401);
+}
+
+#[tokio::test]
+async fn signing_in_through_the_server_function_keeps_the_rules_and_sets_the_cookie() {
+    let (app, _admin) = with_admin(&[]).await;
+    let mut visitor = Browser::open(&app.address).await;
+    let sign_in = |password: &str| json!({"request": SignIn { email: ADMIN_EMAIL.into(), password: password.into() }});
+
+    // No CSRF token: refused, as a login form on another site would be.
+    let response = visitor
+        .request_without_csrf(Method::POST, "/api/fn/sign-in")
+        .json(&sign_in(ADMIN_PASSWORD))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 403);
+    assert!(support::browser::set_cookie_of(&response, "tally_session").is_none());
+
+    // A wrong password: 401 in the error body, no session.
+    let response = post(&visitor, "/api/fn/sign-in", sign_in("wrong password")).await;
+    assert_eq!(response.status(), 401);
+    assert!(support::browser::set_cookie_of(&response, "tally_session").is_none());
+    let error: ErrorBody = response.json().await.unwrap();
+    assert_eq!(error.error.status, "UNAUTHENTICATED");
+
+    // The right one: the answer REST gives, and a session cookie that works.
+    let response = post(&visitor, "/api/fn/sign-in", sign_in(ADMIN_PASSWORD)).await;
+    assert_eq!(response.status(), 200);
+    let cookie = support::browser::set_cookie_of(&response, "tally_session").unwrap();
+    assert!(cookie.contains("HttpOnly"), "{cookie}");
+    let answer: SignInAnswer = response.json().await.unwrap();
+    assert!(matches!(answer, SignInAnswer::SignedIn(Me { ref user }) if user.is_admin()));
+    visitor.session = Some(
+        cookie
+            .trim_start_matches("tally_session=")
+            .split(';')
+            .next()
+            .unwrap()
+            .to_owned(),
+    );
+    let me: Me = visitor.get("/api/auth/me").await;
+    assert_eq!(me.user.email, ADMIN_EMAIL);
+
+    // The second step with no pending sign-in is refused like a password.
+    let response = post(
+        &visitor,
+        "/api/fn/sign-in/code",
+        json!({"request": SecondFactorCode { challenge: "made-up".into(), code: "123456".into() }}),
+    )
+    .await;
+    assert_eq!(response.status(), 401);
+    let response = post(
+        &visitor,
+        "/api/fn/sign-in/key-options",
+        json!({"challenge": "made-up"}),
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    assert_eq!(error.field_violations()[0].field, "challenge");
+}
+
+#[tokio::test]
+async fn joining_through_server_functions_reads_the_link_and_signs_the_new_account_in() {
+    let (app, admin) = with_admin(&[]).await;
+    let invited: Invited = admin
+        .call(
+            Method::POST,
+            "/api/admin/invitations",
+            &Invite {
+                email: Some("grace@example.com".into()),
+                ..Invite::default()
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    let token = invited
+        .link
+        .rsplit("invitation=")
+        .next()
+        .unwrap()
+        .to_owned();
+    let visitor = Browser::open(&app.address).await;
+
+    let status: RegistrationStatus = visitor
+        .get(&format!("/api/fn/registration?invitation={token}"))
+        .await;
+    assert!(!status.open_registration);
+    let preview = status.invitation.unwrap();
+    assert_eq!(preview.email.as_deref(), Some("grace@example.com"));
+    assert_eq!(preview.role, Role::User);
+    let status: RegistrationStatus = visitor.get("/api/fn/registration?invitation=nope").await;
+    assert!(status.invitation.is_none());
+
+    // A weak password is named; nothing is created.
+    let register = |password: &str| {
+        json!({"request": Register {
+            invitation: Some(token.clone()),
+            email: "grace@example.com".into(),
+            name: "Grace".into(),
+            password: password.into(),
+        }})
+    };
+    let response = post(&visitor, "/api/fn/register", register("short")).await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    assert_eq!(error.field_violations()[0].field, "password");
+
+    let response = post(&visitor, "/api/fn/register", register(ADMIN_PASSWORD)).await;
+    assert_eq!(response.status(), 200);
+    assert!(support::browser::set_cookie_of(&response, "tally_session").is_some());
+    let answer: SignInAnswer = response.json().await.unwrap();
+    assert!(
+        matches!(answer, SignInAnswer::SignedIn(Me { ref user }) if user.email == "grace@example.com")
+    );
+    // The link worked once.
+    let response = post(&visitor, "/api/fn/register", register(ADMIN_PASSWORD)).await;
+    assert_eq!(response.status(), 400);
+}
+
+#[tokio::test]
+async fn the_public_forms_server_functions_store_through_the_same_intake_and_limit() {
+    let (app, admin) = with_admin(&[("RATE_LIMIT_PER_MINUTE", "2")]).await;
+    let visitor = Browser::open(&app.address).await;
+
+    let config: ContactConfig = visitor.get("/api/fn/contact/config").await;
+    assert!(!config.bot_check && config.captcha_site_key.is_none());
+
+    // Every bad field is named, as by `POST /api/leads`.
+    let response = post(
+        &visitor,
+        "/api/fn/contact/lead",
+        json!({"form": LeadForm { name: " ".into(), email: "nope".into(), ..LeadForm::default() }}),
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    let fields: Vec<String> = error
+        .field_violations()
+        .into_iter()
+        .map(|violation| violation.field)
+        .collect();
+    assert!(fields.contains(&"name".to_owned()) && fields.contains(&"email".to_owned()));
+
+    // The second submission of the minute is stored and Admin sees it...
+    let lead = LeadForm {
+        name: "Ada".into(),
+        email: "ada@example.com".into(),
+        message: "We track forty bills.".into(),
+        ..LeadForm::default()
+    };
+    let response = post(&visitor, "/api/fn/contact/lead", json!({"form": lead})).await;
+    assert_eq!(response.status(), 200);
+    let created: Created = response.json().await.unwrap();
+    let page: SubmissionPage = admin
+        .get("/api/fn/admin/submissions?kind=lead&search=")
+        .await;
+    assert_eq!(page.items.len(), 1);
+    assert_eq!(page.items[0].id, created.id);
+
+    // ...and the third, by REST this time, is over the shared limit.
+    let response = visitor
+        .request(Method::POST, "/api/leads")
+        .json(&lead)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 429);
+    assert!(response.headers().contains_key("retry-after"));
+    let support = SupportForm {
+        name: "Ada".into(),
+        email: "ada@example.com".into(),
+        subject: "Export".into(),
+        message: "How?".into(),
+        ..SupportForm::default()
+    };
+    let response = post(
+        &visitor,
+        "/api/fn/contact/support",
+        json!({"form": support}),
+    )
+    .await;
+    assert_eq!(response.status(), 429);
+}
+
+#[tokio::test]
+async fn security_keys_through_server_functions_are_the_users_own_and_need_the_password() {
+    let (_app, admin) = with_admin(&[]).await;
+    let keys: Vec<KeyInfo> = admin.get("/api/fn/security-keys").await;
+    assert!(keys.is_empty());
+
+    // Nobody's key: 404 before any password is asked for.
+    let response = post(
+        &admin,
+        "/api/fn/security-keys/remove",
+        json!({"id": 9_999, "request": RemoveKey { current_password: None }}),
+    )
+    .await;
+    assert_eq!(response.status(), 404);
+
+    // Starting a registration gives the browser options for the key.
+    let response = post(&admin, "/api/fn/security-keys/start", json!({})).await;
+    assert_eq!(response.status(), 200);
+    let started: RegistrationStarted = response.json().await.unwrap();
+    assert!(!started.ceremony.is_empty());
+    assert!(started.options.0["publicKey"]["challenge"].is_string());
+
+    // An answer that is not a key's is refused and nothing is stored.
+    let response = post(
+        &admin,
+        "/api/fn/security-keys/finish",
+        json!({"request": {"ceremony": started.ceremony, "name": "Blue", "credential": {"id": "x"}}}),
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    let keys: Vec<KeyInfo> = admin.get("/api/fn/security-keys").await;
+    assert!(keys.is_empty());
+}
