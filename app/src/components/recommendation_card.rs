@@ -146,8 +146,12 @@ pub fn RecommendationCard(recommendation: Recommendation, events: CardEvents) ->
                 <span class="hint">{format!(" · {} a year · last charged {}", money(r.yearly_minor), r.last_charged)}</span>
             </p>
             {rise.map(|text| view! { <p class="notice" data-testid="price-rise">{text}</p> })}
-            {(r.evidence.cadence.source == "catalog").then(|| view! {
-                <p class="hint">"Candidate: one charge so far"</p>
+            {(r.evidence.cadence.source == "catalog").then(|| {
+                let seen = match r.evidence.cadence.charges {
+                    1 => "one charge so far".to_owned(),
+                    n => format!("{n} charges, no steady interval yet"),
+                };
+                view! { <p class="hint">"Candidate: "{seen}</p> }
             })}
             <div class="actions">
                 {primary}

@@ -2,7 +2,7 @@
 //! to the next: the description upper-cased with the noise that changes
 //! (store and order numbers and other words at least half digits, phone
 //! numbers, a trailing city and state, the payment processor's prefix,
-//! `*`-suffixed order codes) taken away. Bank
+//! `*`-suffixed order codes) taken away; a name after `*` stays. Bank
 //! matching keys its merchant rules on it; the subscription catalog's
 //! descriptor lookup reads descriptions the same way.
 
@@ -130,31 +130,50 @@ pub fn normalize(description: &str) -> String {
     let mut key = String::with_capacity(text.len());
     let mut starts = [0_usize; 3];
     let mut words = 0;
-    let kept = text
+    // Whether noise was dropped right before the last word kept: a city
+    // sits right before its state, a phone number often stands for it.
+    let mut noise_before = false;
+    let mut noise_before_last = false;
+    let pieces = text
         .split_ascii_whitespace()
-        // `AMAZON PRIME*2K4RT6`: the order code after `*` changes.
-        .map(|word| word.split('*').next().unwrap_or_default())
+        // `AMAZON PRIME*2K4RT6`: an order code after `*` changes every
+        // month and goes; a name after it (`GOOGLE *YOUTUBE TV`,
+        // `HLU*HULU`) is who was paid and stays, as a word of its own.
+        .flat_map(|word| {
+            word.split('*')
+                .enumerate()
+                .filter(|(at, piece)| *at == 0 || !piece.bytes().any(|b| b.is_ascii_digit()))
+                .map(|(_, piece)| piece)
+        })
+        .filter(|word| !word.is_empty());
+    for word in pieces {
         // Store numbers (`#0412`), phone numbers, dates and codes: words
         // half or more digits. A brand with a digit in it (`1PASSWORD`,
         // `LIFE360`, `FACTOR75`) stays.
-        .filter(|word| !word.is_empty() && !noise(word))
-        .map(|word| {
-            word.trim_matches(|c: char| !c.is_alphanumeric() && c != '&' && c != '.' && c != '/')
-        })
-        .filter(|word| !word.is_empty());
-    for word in kept {
+        if noise(word) {
+            noise_before = true;
+            continue;
+        }
+        let word =
+            word.trim_matches(|c: char| !c.is_alphanumeric() && c != '&' && c != '.' && c != '/');
+        if word.is_empty() {
+            continue;
+        }
         if words > 0 {
             key.push(' ');
         }
         starts = [starts[1], starts[2], key.len()];
+        noise_before_last = noise_before;
+        noise_before = false;
         key.push_str(word);
         words += 1;
     }
-    // A trailing state code, and the city before it when a name of two
-    // words or more is left (`JOES DINER AUSTIN TX`, but `NETFLIX.COM CA`).
+    // A trailing state code, and the city right before it when a name of
+    // two words or more is left (`JOES DINER AUSTIN TX`, but
+    // `NETFLIX.COM CA`, and `YOUTUBE TV 650-253-0000 CA` keeps its `TV`).
     if words > 1 && STATES.contains(&&key[starts[2]..]) {
         key.truncate(starts[2] - 1);
-        if words - 1 > 2 {
+        if words - 1 > 2 && !noise_before_last {
             key.truncate(starts[1] - 1);
         }
     }
@@ -194,6 +213,20 @@ mod tests {
         assert_eq!(normalize("NETFLIX.COM 866-579-7172 CA"), "NETFLIX.COM");
         assert_eq!(normalize("AMAZON PRIME*2K4RT6"), "AMAZON PRIME");
         assert_eq!(normalize("AMAZON PRIME*9ZZ1Q0"), "AMAZON PRIME");
+        assert_eq!(normalize("PRIME VIDEO*2K4L80QX2"), "PRIME VIDEO");
+        // A name after `*` is the merchant, not an order code: one
+        // processor's charges for different services keep different keys.
+        assert_eq!(normalize("GOOGLE *YOUTUBE TV"), "GOOGLE YOUTUBE TV");
+        assert_eq!(normalize("GOOGLE *Google Storage"), "GOOGLE GOOGLE STORAGE");
+        assert_eq!(normalize("APL*APPLE TV+"), "APL APPLE TV");
+        assert_eq!(normalize("HLU*HULU 877-8244858 CA"), "HLU HULU");
+        assert_eq!(
+            normalize("GOOGLE *YOUTUBE TV 650-253-0000 CA"),
+            "GOOGLE YOUTUBE TV"
+        );
+        assert_eq!(normalize("AMZN DIGITAL*AUDIBLE"), "AMZN DIGITAL AUDIBLE");
+        assert_eq!(normalize("PATREON* MEMBERSHIP"), "PATREON MEMBERSHIP");
+        assert_eq!(normalize("TWITCHINTER*"), "TWITCHINTER");
         assert_eq!(normalize("SQ *BLUE BOTTLE COFFEE"), "BLUE BOTTLE COFFEE");
         assert_eq!(normalize("PAYPAL *SPOTIFY"), "SPOTIFY");
         assert_eq!(normalize("TST* JOES DINER 0412 AUSTIN TX"), "JOES DINER");

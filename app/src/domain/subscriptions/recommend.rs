@@ -130,10 +130,12 @@ pub fn recommend(index: &CatalogIndex, charges: &[Charge], known: &Known<'_>) ->
             .identify_key(&key, charge.amount_minor)
             .filter(Identity::resolved);
         let service = identity.as_ref().map(|found| found.catalog_id);
-        let payee = if service.is_some() {
-            String::new()
-        } else {
-            key
+        // A charge the amount did not tell apart is never merged into the
+        // charges that did resolve to one service: it is a card of its
+        // own, marked for review, per payee.
+        let payee = match &identity {
+            Some(found) if !found.ambiguous => String::new(),
+            _ => key,
         };
         groups
             .entry((service, payee, charge.currency.clone()))
@@ -612,6 +614,44 @@ mod tests {
         let card = &found.recommendations[0];
         assert!(card.identity.ambiguous);
         assert!(!card.identity.alternatives.is_empty());
+        // The same three charges at a price that does tell: more confident.
+        let told = run(&monthly(
+            1,
+            "APPLE.COM/BILL",
+            -1299,
+            &["2026-09-14", "2026-10-14", "2026-11-14"],
+        ));
+        assert!(!told.recommendations[0].identity.ambiguous);
+        assert!(
+            card.confidence < told.recommendations[0].confidence,
+            "{} vs {}",
+            card.confidence,
+            told.recommendations[0].confidence
+        );
+    }
+
+    #[test]
+    fn charges_the_amount_cannot_tell_apart_are_never_merged_into_a_resolved_service() {
+        // Apple TV+ every month at its price, and one 2.99 charge through
+        // the same descriptor that could be any Apple service.
+        let mut charges = monthly(
+            1,
+            "APPLE.COM/BILL",
+            -1299,
+            &["2026-09-14", "2026-10-14", "2026-11-14"],
+        );
+        charges.push(charge(9, "2026-10-02", -299, "APPLE.COM/BILL"));
+        let found = run(&charges);
+        let tv = named(&found, "Apple TV+").unwrap();
+        assert!(!tv.identity.ambiguous);
+        assert_eq!(tv.transaction_ids, vec![1, 2, 3], "{found:?}");
+        let review: Vec<&Recommendation> = found
+            .recommendations
+            .iter()
+            .filter(|r| r.identity.ambiguous)
+            .collect();
+        assert_eq!(review.len(), 1, "{found:?}");
+        assert_eq!(review[0].transaction_ids, vec![9]);
     }
 
     mod properties {

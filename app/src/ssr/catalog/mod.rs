@@ -286,6 +286,43 @@ mod tests {
         );
     }
 
+    /// One-off purchases through a processor that also bills catalogued
+    /// subscriptions (Google, Apple, Amazon Digital) are not those
+    /// subscriptions: the name after the processor's `*` tells them apart.
+    #[test]
+    fn a_processors_other_purchases_do_not_resolve_to_its_subscriptions() {
+        let index = index(&[]).unwrap();
+        for (description, amount) in [
+            ("GOOGLE *Google Play Apps", -1399),
+            ("GOOGLE *TEMPORARY HOLD", -100),
+            ("APL*ITUNES MOVIE RENTAL", -599),
+            ("AMZN DIGITAL*KINDLE EBOOK 2K4RT6", -1499),
+            ("DISNEY*STORE ORDER", -2999),
+        ] {
+            let found = index.identify(description, amount);
+            assert!(
+                found.as_ref().is_none_or(|found| !found.resolved()),
+                "{description}: {found:?}"
+            );
+        }
+        // While the subscriptions behind the same processors still do.
+        let services = services().unwrap();
+        for (description, slug) in [
+            ("GOOGLE *YOUTUBE TV 650-253-0000 CA", "youtube-tv"),
+            ("GOOGLE *YOUTUBEPREMIUM", "youtube-premium"),
+            ("AMZN DIGITAL*AUDIBLE", "audible"),
+            ("HLU*HULU 877-8244858 CA", "hulu"),
+        ] {
+            let id = services.iter().position(|s| s.slug == slug).unwrap() as i64 + 1;
+            let found = index.identify(description, -1_000).unwrap();
+            assert!(found.resolved(), "{description}: {found:?}");
+            assert!(
+                found.catalog_id == id || found.alternatives.contains(&id),
+                "{description}: {found:?}"
+            );
+        }
+    }
+
     #[test]
     fn the_catalog_has_exactly_the_released_descriptor_counts() {
         let descriptors = descriptors().unwrap();

@@ -293,8 +293,12 @@ pub(super) fn shown(facts: &Facts, found: &recommend::Recommendation) -> Recomme
     };
     let cadence_word = found.cadence.to_string().to_lowercase();
     let cadence_summary = match found.cadence_source {
+        CadenceSource::Catalog if found.charges == 1 => format!(
+            "Only one charge so far, so not yet confirmed: {} usually charges {cadence_word}.",
+            found.service_name
+        ),
         CadenceSource::Catalog => format!(
-            "Only {} charge so far, so not yet confirmed: {} usually charges {cadence_word}.",
+            "{} charges without a steady interval yet, so not confirmed: {} usually charges {cadence_word}.",
             found.charges, found.service_name
         ),
         CadenceSource::Charges => {
