@@ -21,20 +21,55 @@ pub fn span(seconds: u64) -> String {
     }
 }
 
-/// `text` with every absolute filesystem path replaced by `…`: an error may
-/// name the file it failed on, and Status never shows a path.
+/// `text` with every filesystem path replaced by `…`: an error may name
+/// the file it failed on, and Status never shows a path. A path starts a
+/// word or follows a field's `=`, `:` or an opening bracket or quote, and
+/// is absolute (`/data/db`), relative to here or home (`./data`, `../x`,
+/// `~/x`); the words after it that still hold a `/` are taken as part of
+/// it (a directory name with a space), so nothing of it is left showing.
 pub fn without_paths(text: &str) -> String {
-    text.split(' ')
-        .map(|word| {
-            let bare = word.trim_start_matches(['(', '"', '\'']);
-            if bare.starts_with('/') && bare.len() > 1 {
-                "…"
-            } else {
-                word
+    let mut out = String::with_capacity(text.len());
+    let mut in_path = false;
+    let mut first = true;
+    let mut push = |out: &mut String, word: &str| {
+        if !first {
+            out.push(' ');
+        }
+        first = false;
+        out.push_str(word);
+    };
+    for word in text.split(' ') {
+        match path_start(word) {
+            Some(at) => {
+                // `error=` and its `…` stay one word.
+                let before = &word[..at];
+                if before.chars().any(char::is_alphanumeric) {
+                    push(&mut out, &format!("{before}…"));
+                } else {
+                    push(&mut out, "…");
+                }
+                in_path = true;
             }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+            None if in_path && word.contains('/') => {}
+            None => {
+                push(&mut out, word);
+                in_path = false;
+            }
+        }
+    }
+    out
+}
+
+/// Where a path begins in `word`, if one does.
+fn path_start(word: &str) -> Option<usize> {
+    let boundary =
+        |at: usize| at == 0 || word[..at].ends_with(['=', ':', '(', '[', '"', '\'', ',']);
+    word.char_indices().find_map(|(at, c)| {
+        let rest = &word[at..];
+        let absolute = c == '/' && rest[1..].starts_with(|n: char| n != '/' && n != ' ');
+        let relative = rest.starts_with("./") || rest.starts_with("../") || rest.starts_with("~/");
+        ((absolute || relative) && boundary(at)).then_some(at)
+    })
 }
 
 #[cfg(test)]
@@ -54,6 +89,30 @@ mod tests {
         assert_eq!(
             without_paths("integrity check: ok / fine"),
             "integrity check: ok / fine"
+        );
+        // A logged field's value, relative paths, and a directory with a
+        // space in its name.
+        assert_eq!(
+            without_paths("cannot start error=/data/db/bills.db: disk I/O error"),
+            "cannot start error=… disk I/O error"
+        );
+        assert_eq!(
+            without_paths("no such file: ./data/db/bills.db"),
+            "no such file: …"
+        );
+        assert_eq!(without_paths("at ~/tally/logs now"), "at … now");
+        assert_eq!(
+            without_paths("cannot write /srv/my tally/data/backups: denied"),
+            "cannot write … denied"
+        );
+        assert_eq!(
+            without_paths("path=\"/var/lib/tally\" gone"),
+            "path=\"… gone"
+        );
+        // Not paths: a descriptor, a rate, a URL's path inside a word.
+        assert_eq!(
+            without_paths("APPLE.COM/BILL 12 req/s https://example.com/x"),
+            "APPLE.COM/BILL 12 req/s https://example.com/x"
         );
     }
 

@@ -216,7 +216,9 @@ impl Migrator {
                     if let Err(rollback) = sqlx::raw_sql("ROLLBACK").execute(&mut *conn).await {
                         tracing::warn!(%rollback, "rollback after a failed migration reported an error");
                     }
-                    return Err(failed(error));
+                    let error = failed(error);
+                    record_failure(&mut conn, migration.version, &error).await;
+                    return Err(error);
                 }
             }
         }
@@ -257,6 +259,23 @@ impl Migrator {
         tx.commit().await.map_err(failed)?;
         tracing::info!(version = %latest.version, "migration rolled back");
         Ok(latest.version)
+    }
+}
+
+/// Keeps a failed attempt for Admin Status, after its rollback and outside
+/// its transaction. Best effort: a database from before v1.09 has no table
+/// for it (the failure is in the logs either way), and a full disk may
+/// refuse this write too.
+async fn record_failure(conn: &mut PoolConnection<Sqlite>, version: Version, error: &MigrateError) {
+    let message: String = error.to_string().chars().take(2000).collect();
+    let recorded =
+        sqlx::query("INSERT INTO schema_migration_failures (version, message) VALUES (?, ?)")
+            .bind(version.to_string())
+            .bind(message)
+            .execute(&mut **conn)
+            .await;
+    if let Err(error) = recorded {
+        tracing::warn!(%error, "the failed migration could not be recorded for Admin Status");
     }
 }
 

@@ -166,6 +166,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.08_recommendation_feedback_detail.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 9),
+            description: "migration failures: failed attempts kept for Admin Status",
+            sql: sql!("v1.09_migration_failures.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.09_migration_failures.down.sql")),
+        },
     ]
 }
 

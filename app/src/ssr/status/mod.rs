@@ -301,5 +301,48 @@ async fn migration_rows(pool: &SqlitePool) -> Result<Vec<StatusRow>, ApiError> {
     if unknown > 0 {
         rows.push(row("Not known to this build", unknown.to_string(), "error"));
     }
+    rows.push(failed_row(pool, &applied).await?);
     Ok(rows)
+}
+
+/// Failed attempts (v1.09 keeps them): the newest of a migration still
+/// not applied is an error; when every failed one was applied since, the
+/// newest is history.
+async fn failed_row(pool: &SqlitePool, applied: &[String]) -> Result<StatusRow, ApiError> {
+    let table: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migration_failures')",
+    )
+    .fetch_one(pool)
+    .await?;
+    let failures: Vec<(String, String, String)> = if table {
+        sqlx::query_as(
+            "SELECT version, failed_at, message FROM schema_migration_failures
+             ORDER BY failed_at DESC, id DESC LIMIT 100",
+        )
+        .fetch_all(pool)
+        .await?
+    } else {
+        Vec::new()
+    };
+    let newest = failures
+        .iter()
+        .find(|(version, _, _)| !applied.contains(version))
+        .or(failures.first())
+        .cloned();
+    Ok(match newest {
+        None => row("Failed", "none".to_owned(), "ok"),
+        Some((version, at, _)) if applied.contains(&version) => row(
+            "Failed",
+            format!("none now ({version} failed at {at} and was applied since)"),
+            "ok",
+        ),
+        Some((version, at, message)) => row(
+            "Failed",
+            format!(
+                "{version} at {at}, rolled back: {}",
+                without_paths(&message)
+            ),
+            "error",
+        ),
+    })
 }
