@@ -77,6 +77,34 @@ pub async fn run(args: BackupArgs) -> Result<Taken, OpsError> {
     })
 }
 
+/// What a backup needs, checked without taking one (for `deploy
+/// --dry-run`): the address and an administrator's token the server
+/// accepts, and a place for `DIR` (it, or the folder it would be made in,
+/// is a directory). Nothing is created or changed.
+pub async fn preflight(args: &BackupArgs) -> Result<(), OpsError> {
+    if args.keep == 0 {
+        return Err(OpsError::Usage("BACKUP_KEEP: keep at least 1".into()));
+    }
+    let base = super::base_url("--url", &args.url)?;
+    let existing = args
+        .dir
+        .ancestors()
+        .find(|dir| dir.as_os_str().is_empty() || dir.exists())
+        .unwrap_or(Path::new("."));
+    let existing = if existing.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        existing
+    };
+    if !existing.is_dir() {
+        return Err(OpsError::Usage(format!(
+            "--dir: {} is not a directory",
+            existing.display()
+        )));
+    }
+    Tally::new(base, args.token.clone())?.can_back_up().await
+}
+
 /// Makes `dir` (and its parents) with mode 700, or narrows an existing one
 /// to it: the copies hold every user's data.
 fn private_dir(dir: &Path) -> Result<(), OpsError> {

@@ -68,6 +68,13 @@ impl Tally {
             })
     }
 
+    /// Whether the server takes this token for backups (lists them, which
+    /// only an administrator may): a read, for dry runs.
+    pub async fn can_back_up(&self) -> Result<(), OpsError> {
+        let url = self.url("/api/admin/backups");
+        self.send(self.http.get(&url), &url).await.map(|_| ())
+    }
+
     /// Starts a backup on the server and follows it to its end; answers
     /// the backup's file name.
     pub async fn backup(&self) -> Result<String, OpsError> {

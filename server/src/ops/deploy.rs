@@ -146,10 +146,24 @@ pub async fn run(args: DeployArgs) -> Result<Vec<String>, OpsError> {
         &mut lines,
         format!("{IMAGE_VARIABLE}: {previous} → {image}; {count} variables sent back unchanged otherwise"),
     );
+    let file = args
+        .portainer
+        .get(&format!("/api/stacks/{}/file", stack.id))
+        .await?;
+    let content = file["StackFileContent"]
+        .as_str()
+        .ok_or_else(|| OpsError::Failed("Portainer sent no stack file".into()))?;
     if args.dry_run {
+        // Every read and check the real deploy makes before its backup,
+        // and whether that backup could be taken.
+        super::backup::preflight(&args.backup)
+            .await
+            .map_err(|error| {
+                OpsError::Failed(format!("no deploy: a backup could not be taken: {error}"))
+            })?;
         said(
             &mut lines,
-            "dry run: no backup taken, nothing changed".into(),
+            "dry run: the backup would be taken (token and address accepted); no backup taken, nothing changed".into(),
         );
         return Ok(lines);
     }
@@ -168,13 +182,6 @@ pub async fn run(args: DeployArgs) -> Result<Vec<String>, OpsError> {
     );
 
     // The irreversible step.
-    let file = args
-        .portainer
-        .get(&format!("/api/stacks/{}/file", stack.id))
-        .await?;
-    let content = file["StackFileContent"]
-        .as_str()
-        .ok_or_else(|| OpsError::Failed("Portainer sent no stack file".into()))?;
     args.portainer
         .put(
             &format!("/api/stacks/{}?endpointId={}", stack.id, stack.endpoint_id),

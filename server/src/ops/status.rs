@@ -35,7 +35,8 @@ pub struct Report {
 
 /// What the image says about itself.
 pub struct Deployed {
-    /// `repository@sha256:…`, or the image id when it has no digest.
+    /// `repository@sha256:…`, or the image id, said to be one, when the
+    /// image has no registry digest.
     pub digest: String,
     pub version: Option<String>,
 }
@@ -47,12 +48,16 @@ pub async fn deployed(
 ) -> Result<Deployed, OpsError> {
     let image_id = container["Image"].as_str().unwrap_or_default();
     let image = portainer.image(endpoint, image_id).await?;
+    // An image built on the host (never pulled) has no registry digest:
+    // its local id is shown, said to be one, never passed off as a digest.
     let digest = image["RepoDigests"]
         .as_array()
         .and_then(|all| all.first())
         .and_then(Value::as_str)
-        .unwrap_or(image_id)
-        .to_owned();
+        .map_or_else(
+            || format!("{image_id} (local image id: no registry digest)"),
+            str::to_owned,
+        );
     let version = image["Config"]["Labels"][VERSION_LABEL]
         .as_str()
         .filter(|version| !version.is_empty())
@@ -79,27 +84,49 @@ pub async fn deployed_version(
 
 pub async fn run(args: StatusArgs) -> Result<Report, OpsError> {
     let mut lines = Vec::new();
-    let stack = match args.portainer.stack(&args.stack, args.endpoint).await {
-        Ok(stack) => stack,
-        Err(OpsError::Unreachable { url, reason }) => {
-            return Ok(Report {
-                verdict: Verdict::Unreachable(format!(
-                    "the container-management API does not answer ({url}: {reason})"
-                )),
+    match observe(&args, &mut lines).await {
+        Ok(verdict) => Ok(Report { verdict, lines }),
+        Err(error) => match not_answering(&error) {
+            Some(why) => Ok(Report {
+                verdict: Verdict::Unreachable(why),
                 lines,
-            })
-        }
-        Err(other) => return Err(other),
-    };
+            }),
+            None => Err(error),
+        },
+    }
+}
+
+/// Whether a failed call means the other side does not answer, rather than
+/// that it refused (a wrong key, an unknown stack): no answer at all, or a
+/// 5xx, which is what Portainer gives when the Docker host behind it is
+/// gone.
+fn not_answering(error: &OpsError) -> Option<String> {
+    match error {
+        OpsError::Unreachable { url, reason } => Some(format!(
+            "the container-management API does not answer ({url}: {reason})"
+        )),
+        OpsError::Refused {
+            url,
+            status,
+            message,
+        } if *status >= 500 => Some(format!(
+            "the container-management API or its Docker host does not answer ({url} answered {status}: {message})"
+        )),
+        _ => None,
+    }
+}
+
+async fn observe(args: &StatusArgs, lines: &mut Vec<String>) -> Result<Verdict, OpsError> {
+    let stack = args.portainer.stack(&args.stack, args.endpoint).await?;
     let Some(container) = args
         .portainer
         .container(stack.endpoint_id, &stack.name)
         .await?
     else {
-        return Ok(Report {
-            verdict: Verdict::Down(format!("stack {:?} has no container", stack.name)),
-            lines,
-        });
+        return Ok(Verdict::Down(format!(
+            "stack {:?} has no container",
+            stack.name
+        )));
     };
     let state = &container["State"];
     let status = state["Status"].as_str().unwrap_or("unknown");
@@ -136,31 +163,22 @@ pub async fn run(args: StatusArgs) -> Result<Report, OpsError> {
     }
     let running = state["Running"].as_bool().unwrap_or(status == "running");
     if !running || health == Some("unhealthy") {
-        return Ok(Report {
-            verdict: Verdict::Down(format!(
-                "the container is {}",
-                if running { "unhealthy" } else { status }
-            )),
-            lines,
-        });
+        return Ok(Verdict::Down(format!(
+            "the container is {}",
+            if running { "unhealthy" } else { status }
+        )));
     }
     for url in &args.urls {
         let probe = super::health::run(std::slice::from_ref(url)).await?;
         if let Some(probe) = probe.first() {
             lines.push(format!("{}: {}", probe.url, probe.said));
             if !probe.healthy {
-                return Ok(Report {
-                    verdict: Verdict::Unreachable(format!(
-                        "the container runs but {} does not answer healthy",
-                        probe.url
-                    )),
-                    lines,
-                });
+                return Ok(Verdict::Unreachable(format!(
+                    "the container runs but {} does not answer healthy",
+                    probe.url
+                )));
             }
         }
     }
-    Ok(Report {
-        verdict: Verdict::Up,
-        lines,
-    })
+    Ok(Verdict::Up)
 }
