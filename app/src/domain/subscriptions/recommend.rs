@@ -27,6 +27,8 @@ pub const DECLINE_DAYS: i64 = 180;
 pub const UNKNOWN_CHARGES: usize = 3;
 /// "Steady", in percent either way.
 pub const STEADY_PERCENT: i64 = 5;
+/// How far a varying amount must move before it undoes a decline.
+pub const VARYING_PERCENT: i64 = 25;
 
 /// One bank charge (or credit; only debits are read).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -267,8 +269,21 @@ fn offered(recommendation: &Recommendation, known: &Known<'_>) -> bool {
             && known.today.days_since_epoch() - declined.on.days_since_epoch() < DECLINE_DAYS
             && declined
                 .amount_minor
-                .is_none_or(|amount| amount == recommendation.amount_minor)
+                .is_none_or(|amount| !clearly_new_amount(amount, recommendation))
     })
+}
+
+/// Whether the amount now is clearly not the one declined: any other price
+/// for a service that charges a set price, but for one whose amounts vary
+/// (usage, taxes, currency) only a move of more than [`VARYING_PERCENT`],
+/// or every next charge would undo the decline.
+fn clearly_new_amount(declined_minor: i64, now: &Recommendation) -> bool {
+    match now.amounts {
+        AmountPattern::Range { .. } => {
+            (now.amount_minor - declined_minor).abs() * 100 > declined_minor.abs() * VARYING_PERCENT
+        }
+        _ => now.amount_minor != declined_minor,
+    }
 }
 
 #[cfg(test)]
@@ -559,6 +574,39 @@ mod tests {
         assert_eq!(
             (prime.cadence, prime.cadence_source),
             (Cadence::Yearly, CadenceSource::Catalog)
+        );
+    }
+
+    #[test]
+    fn a_decline_of_varying_amounts_holds_until_they_move_clearly() {
+        // A metered service: never the same twice.
+        let charges = vec![
+            charge(1, "2026-08-05", -1210, "NETFLIX.COM"),
+            charge(2, "2026-09-05", -1480, "NETFLIX.COM"),
+            charge(3, "2026-10-05", -1330, "NETFLIX.COM"),
+            charge(4, "2026-11-05", -1390, "NETFLIX.COM"),
+        ];
+        let card = run(&charges).recommendations.remove(0);
+        assert!(
+            matches!(card.amounts, AmountPattern::Range { .. }),
+            "{:?}",
+            card.amounts
+        );
+        let declined = |amount| Declined {
+            catalog_id: 1,
+            amount_minor: Some(amount),
+            on: Date::parse("2026-10-06").unwrap(),
+        };
+        // Declined at 13.30; 13.90 now is the same service's usual wobble.
+        assert!(run_with(&charges, &HashSet::new(), &[declined(1330)])
+            .recommendations
+            .is_empty());
+        // Declined at 9.00: 13.90 is clearly more.
+        assert_eq!(
+            run_with(&charges, &HashSet::new(), &[declined(900)])
+                .recommendations
+                .len(),
+            1
         );
     }
 
