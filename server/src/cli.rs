@@ -182,6 +182,11 @@ pub enum OpsAction {
         dir: PathBuf,
         #[arg(long, env = "BACKUP_KEEP", default_value_t = 7)]
         keep: usize,
+        /// Seconds the new container and both hostnames may take to answer
+        /// healthy after the update (1-3600).
+        #[arg(long, env = "TALLY_DEPLOY_HEALTH_SECONDS", default_value_t = 180,
+              value_parser = clap::value_parser!(u64).range(1..=3600))]
+        health_timeout: u64,
     },
     /// `/api/health` on both public hostnames; exit 1 unless all are healthy.
     Health {

@@ -20,8 +20,6 @@ use super::OpsError;
 
 /// The stack variable that names the image.
 pub const IMAGE_VARIABLE: &str = "TALLY_IMAGE";
-/// How long the new container may take to report healthy.
-const HEALTHY_WITHIN: Duration = Duration::from_secs(180);
 const POLL: Duration = Duration::from_secs(2);
 
 pub struct DeployArgs {
@@ -34,6 +32,9 @@ pub struct DeployArgs {
     pub dry_run: bool,
     /// Both public base URLs.
     pub urls: Vec<String>,
+    /// How long the new container and both hostnames may take to answer
+    /// healthy after the update.
+    pub healthy_within: Duration,
     /// How the verified backup is taken.
     pub backup: BackupArgs,
 }
@@ -217,10 +218,10 @@ pub async fn run(args: DeployArgs) -> Result<Vec<String>, OpsError> {
         if let (true, Some(container)) = (healthy, found) {
             break container;
         }
-        if started.elapsed() > HEALTHY_WITHIN {
+        if started.elapsed() > args.healthy_within {
             return Err(OpsError::Failed(format!(
                 "the new container is not healthy after {} s; roll back with --tag and an earlier version",
-                HEALTHY_WITHIN.as_secs()
+                args.healthy_within.as_secs()
             )));
         }
         tokio::time::sleep(POLL).await;
@@ -229,7 +230,7 @@ pub async fn run(args: DeployArgs) -> Result<Vec<String>, OpsError> {
     while !answered {
         let probes = super::health::run(&args.urls).await?;
         answered = probes.iter().all(|probe| probe.healthy);
-        if !answered && started.elapsed() > HEALTHY_WITHIN {
+        if !answered && started.elapsed() > args.healthy_within {
             let down: Vec<String> = probes
                 .iter()
                 .filter(|probe| !probe.healthy)

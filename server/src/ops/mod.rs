@@ -141,6 +141,7 @@ pub async fn run(action: crate::cli::OpsAction) -> ExitCode {
             token,
             dir,
             keep,
+            health_timeout,
         } => async {
             let portainer = portainer::Portainer::new(base_url("--api-url", &api_url)?, api_key)?;
             let registry =
@@ -155,6 +156,7 @@ pub async fn run(action: crate::cli::OpsAction) -> ExitCode {
                 allow_floating,
                 dry_run,
                 urls,
+                healthy_within: std::time::Duration::from_secs(health_timeout),
                 backup: backup::BackupArgs {
                     url,
                     token,

@@ -515,4 +515,49 @@ async fn deploy_counts_every_variable_backs_up_first_and_checks_health_after() {
     );
     assert!(fake.lock().unwrap().updates.is_empty());
     assert_eq!(backups(), before);
+
+    // A stack without the variable the image comes from is refused, not
+    // edited by text.
+    fake.lock()
+        .unwrap()
+        .env
+        .retain(|variable| variable["name"] != "TALLY_IMAGE");
+    let no_image = deploy(&["--tag", "v1.1.0"]).await;
+    assert_eq!(no_image.status.code(), Some(1), "{}", said(&no_image));
+    assert!(
+        said(&no_image).contains("has no TALLY_IMAGE variable"),
+        "{}",
+        said(&no_image)
+    );
+    assert!(fake.lock().unwrap().updates.is_empty());
+
+    // The new container never turns healthy: the deploy says so, and how
+    // to roll back, instead of reporting success.
+    *fake.lock().unwrap() = Container {
+        health: Some("unhealthy"),
+        ..Container::default()
+    };
+    let sick = deploy(&["--tag", "v1.1.0", "--health-timeout", "1"]).await;
+    assert_eq!(sick.status.code(), Some(1), "{}", said(&sick));
+    assert!(
+        said(&sick).contains("not healthy after 1 s") && said(&sick).contains("roll back"),
+        "{}",
+        said(&sick)
+    );
+    assert_eq!(fake.lock().unwrap().updates.len(), 1, "the update was made");
+
+    // A registry without one numbered version has nothing to deploy by
+    // default.
+    *fake.lock().unwrap() = Container::default();
+    let floating_only = fake_registry(&["latest", "dev"]).await;
+    let mut only_floating = env.to_vec();
+    only_floating.retain(|(name, _)| *name != "TALLY_REGISTRY");
+    only_floating.push(("TALLY_REGISTRY", floating_only.as_str()));
+    let nothing = tally_ops(&["deploy", "--dry-run"], &only_floating).await;
+    assert_eq!(nothing.status.code(), Some(1), "{}", said(&nothing));
+    assert!(
+        said(&nothing).contains("holds no numbered version"),
+        "{}",
+        said(&nothing)
+    );
 }
