@@ -12,6 +12,8 @@ use app::contract::operations::{Operation, RestoreRequest};
 use app::domain::bill::BillForm;
 use reqwest::Method;
 use serde_json::json;
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{ConnectOptions, Connection};
 use support::browser::Browser;
 use support::operations::finished;
 use support::with_admin;
@@ -151,6 +153,57 @@ async fn a_backup_restores_into_the_running_server_after_saving_the_current_data
     // And the server writes as before.
     bill(&admin, "Water").await;
     assert_eq!(bill_names(&admin).await, ["Gym", "Rent", "Water"]);
+}
+
+#[tokio::test]
+async fn a_damaged_backup_or_one_from_a_newer_version_is_refused_and_changes_nothing() {
+    let (app, admin) = with_admin(&[]).await;
+    bill(&admin, "Rent").await;
+    let taken = backup(&admin).await;
+    let backups = app.dir.path().join("data").join("backups");
+
+    // A file with a backup's name that is not a database.
+    let damaged = "bills-20260101T000000.000Z.db";
+    std::fs::write(backups.join(damaged), vec![0x42_u8; 64 * 1024]).unwrap();
+    // A backup whose schema history has a migration this build lacks.
+    let newer = "bills-20260102T000000.000Z.db";
+    std::fs::copy(backups.join(&taken), backups.join(newer)).unwrap();
+    {
+        // One plain connection: closing it folds its journal back in.
+        let mut conn = SqliteConnectOptions::new()
+            .filename(backups.join(newer))
+            .connect()
+            .await
+            .unwrap();
+        sqlx::query(
+            "INSERT INTO schema_migrations (version, description, checksum) VALUES ('v99.00', 'from the future', 'x')",
+        )
+        .execute(&mut conn)
+        .await
+        .unwrap();
+        conn.close().await.unwrap();
+    }
+    bill(&admin, "Gym").await;
+
+    for (name, expected) in [(damaged, "integrity"), (newer, "v99.00")] {
+        let started: Operation = admin
+            .call(Method::POST, "/v1/admin:restore", &restore(name, name))
+            .await
+            .unwrap()
+            .unwrap();
+        let done = finished(&admin, &started).await;
+        let error = done.error.unwrap_or_else(|| panic!("{name} was restored"));
+        assert_eq!(error.code, 9, "FAILED_PRECONDITION: {error:?}");
+        assert!(
+            error.message.to_lowercase().contains(expected)
+                || error.message.contains("not a database"),
+            "{name}: {error:?}"
+        );
+        assert_eq!(bill_names(&admin).await, ["Gym", "Rent"], "unchanged");
+    }
+    // Nothing was saved aside for a restore that never started.
+    let listed: BackupFiles = admin.get("/api/admin/backups").await;
+    assert_eq!(listed.backups.len(), 3, "{listed:?}");
 }
 
 #[tokio::test]

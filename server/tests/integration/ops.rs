@@ -15,6 +15,8 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use reqwest::Method;
 use serde_json::json;
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{ConnectOptions, Connection};
 use support::operations::{said, tally_ops};
 use support::with_admin;
 
@@ -175,9 +177,8 @@ async fn a_backup_lands_verified_in_a_private_directory_and_old_ones_are_pruned(
     assert!(said(&bad).contains("include the scheme"), "{}", said(&bad));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_corrupt_download_is_refused_and_leaves_nothing_behind() {
-    // A server whose backup "succeeds" but whose file is not a database.
+/// A server whose backup "succeeds" and whose download is `file`.
+async fn fake_backup_server(file: Vec<u8>) -> String {
     let fake = Router::new()
         .route(
             "/v1/admin:backup",
@@ -191,18 +192,20 @@ async fn a_corrupt_download_is_refused_and_leaves_nothing_behind() {
         )
         .route(
             "/api/admin/backups/{name}",
-            get(|| async { vec![0x42_u8; 64 * 1024] }),
+            get(move || async move { file.clone() }),
         );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, fake).await.unwrap() });
-    let root = tempfile::tempdir().unwrap();
-    let dir = root.path().join("backups");
-    let output = tally_ops(
+    address
+}
+
+async fn backup_from(address: &str, dir: &Path) -> std::process::Output {
+    tally_ops(
         &[
             "backup",
             "--url",
-            &address,
+            address,
             "--token",
             "tally_pat_x",
             "--dir",
@@ -210,9 +213,53 @@ async fn a_corrupt_download_is_refused_and_leaves_nothing_behind() {
         ],
         &[],
     )
-    .await;
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_corrupt_download_is_refused_and_leaves_nothing_behind() {
+    // Not a database at all.
+    let address = fake_backup_server(vec![0x42_u8; 64 * 1024]).await;
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("backups");
+    let output = backup_from(&address, &dir).await;
     assert_eq!(output.status.code(), Some(1), "{}", said(&output));
     assert!(said(&output).contains("was refused"), "{}", said(&output));
+    assert_eq!(
+        backups_in(&dir),
+        Vec::<String>::new(),
+        "nothing left behind"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sound_database_that_is_not_tallys_is_refused_too() {
+    // A healthy SQLite file (integrity ok) with three tables: not a copy
+    // of Tally's database, whose schema has about thirty.
+    let scratch = tempfile::tempdir().unwrap();
+    let path = scratch.path().join("other.db");
+    // One plain connection: closing it leaves one self-contained file.
+    let mut conn = SqliteConnectOptions::new()
+        .filename(&path)
+        .create_if_missing(true)
+        .connect()
+        .await
+        .unwrap();
+    sqlx::raw_sql(
+        "CREATE TABLE a (x); CREATE TABLE b (y); CREATE TABLE schema_migrations (version TEXT);
+         INSERT INTO a VALUES (1);",
+    )
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    conn.close().await.unwrap();
+    let address = fake_backup_server(std::fs::read(&path).unwrap()).await;
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("backups");
+    let output = backup_from(&address, &dir).await;
+    assert_eq!(output.status.code(), Some(1), "{}", said(&output));
+    assert!(said(&output).contains("was refused"), "{}", said(&output));
+    assert!(said(&output).contains("table"), "{}", said(&output));
     assert_eq!(
         backups_in(&dir),
         Vec::<String>::new(),
