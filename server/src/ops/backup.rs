@@ -38,8 +38,19 @@ pub async fn run(args: BackupArgs) -> Result<Taken, OpsError> {
         return Err(OpsError::Usage("BACKUP_KEEP: keep at least 1".into()));
     }
     let base = super::base_url("--url", &args.url)?;
-    private_dir(&args.dir)?;
-    let tally = Tally::new(base, args.token)?;
+    let made = private_dir(&args.dir)?;
+    let taken = take_into(&args, base).await;
+    if taken.is_err() && made {
+        // Made for this backup, which failed: nothing is left behind. Only
+        // an empty directory goes (`remove_dir` refuses any other).
+        let _ = std::fs::remove_dir(&args.dir);
+    }
+    taken
+}
+
+async fn take_into(args: &BackupArgs, base: String) -> Result<Taken, OpsError> {
+    remove_stale_partials(&args.dir);
+    let tally = Tally::new(base, args.token.clone())?;
     let name = tally.backup().await?;
     if !app::ssr::backup::is_backup_name(&name) {
         return Err(OpsError::Failed(format!(
@@ -47,7 +58,7 @@ pub async fn run(args: BackupArgs) -> Result<Taken, OpsError> {
         )));
     }
     let path = args.dir.join(&name);
-    let partial = args.dir.join(format!(".{name}.partial"));
+    let partial = args.dir.join(partial_name(&name));
     let result = async {
         let bytes = tally.download(&name, &partial).await?;
         let verified = app::ssr::backup::verify(&partial, PLAUSIBLE_TABLES)
@@ -75,6 +86,30 @@ pub async fn run(args: BackupArgs) -> Result<Taken, OpsError> {
         rows: verified.rows,
         removed,
     })
+}
+
+/// Where a download goes until it is verified.
+fn partial_name(name: &str) -> String {
+    format!(".{name}.partial")
+}
+
+/// Downloads an earlier run left when it was stopped (Ctrl-C, a lost
+/// connection): never a backup, and each as large as one.
+fn remove_stale_partials(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let stale = name
+            .strip_prefix('.')
+            .and_then(|rest| rest.strip_suffix(".partial"))
+            .is_some_and(app::ssr::backup::is_backup_name);
+        if stale {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// What a backup needs, checked without taking one (for `deploy
@@ -106,12 +141,13 @@ pub async fn preflight(args: &BackupArgs) -> Result<(), OpsError> {
 }
 
 /// Makes `dir` (and its parents) with mode 700, or narrows an existing one
-/// to it: the copies hold every user's data.
-fn private_dir(dir: &Path) -> Result<(), OpsError> {
+/// to it: the copies hold every user's data. Answers whether it was made.
+fn private_dir(dir: &Path) -> Result<bool, OpsError> {
     let io = |source| OpsError::Io {
         path: dir.to_path_buf(),
         source,
     };
+    let made = !dir.exists();
     std::fs::create_dir_all(dir).map_err(io)?;
     #[cfg(unix)]
     {
@@ -127,7 +163,7 @@ fn private_dir(dir: &Path) -> Result<(), OpsError> {
             }
         }
     }
-    Ok(())
+    Ok(made)
 }
 
 /// Deletes all but the newest `keep` backups in `dir` (names sort by age);

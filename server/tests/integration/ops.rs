@@ -225,10 +225,9 @@ async fn a_corrupt_download_is_refused_and_leaves_nothing_behind() {
     let output = backup_from(&address, &dir).await;
     assert_eq!(output.status.code(), Some(1), "{}", said(&output));
     assert!(said(&output).contains("was refused"), "{}", said(&output));
-    assert_eq!(
-        backups_in(&dir),
-        Vec::<String>::new(),
-        "nothing left behind"
+    assert!(
+        !dir.exists(),
+        "nothing left behind, not even the directory made for it"
     );
 }
 
@@ -254,15 +253,88 @@ async fn a_sound_database_that_is_not_tallys_is_refused_too() {
     .unwrap();
     conn.close().await.unwrap();
     let address = fake_backup_server(std::fs::read(&path).unwrap()).await;
+    // A directory already in use, with what an interrupted run left and a
+    // file of the operator's own.
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("backups");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join(".bills-20250101T000000Z.db.partial"), b"half").unwrap();
+    std::fs::write(dir.join("notes.txt"), b"mine").unwrap();
     let output = backup_from(&address, &dir).await;
     assert_eq!(output.status.code(), Some(1), "{}", said(&output));
     assert!(said(&output).contains("was refused"), "{}", said(&output));
     assert!(said(&output).contains("table"), "{}", said(&output));
     assert_eq!(
         backups_in(&dir),
-        Vec::<String>::new(),
-        "nothing left behind"
+        ["notes.txt"],
+        "the stale download is gone, the operator's file stays"
     );
+}
+
+#[tokio::test]
+async fn every_ops_command_explains_itself_and_hides_its_secrets() {
+    let secrets = [
+        ("PORTAINER_API_KEY", "portainer-key-never-shown"),
+        ("TALLY_TOKEN", "tally_pat_never_shown"),
+        ("TALLY_URL", "https://tally.example.com"),
+    ];
+    let listed = tally_ops(&["--help"], &[]).await;
+    assert!(listed.status.success(), "{}", said(&listed));
+    for (command, settings) in [
+        (
+            "backup",
+            &[
+                "TALLY_URL",
+                "TALLY_TOKEN",
+                "TALLY_BACKUP_DIR",
+                "BACKUP_KEEP",
+            ][..],
+        ),
+        ("restore-check", &["RESTORE_MIN_ROWS"][..]),
+        ("health", &["TALLY_URL", "TALLY_ALT_URL"][..]),
+        (
+            "status",
+            &[
+                "PORTAINER_URL",
+                "PORTAINER_API_KEY",
+                "PORTAINER_STACK",
+                "PORTAINER_ENDPOINT_ID",
+            ][..],
+        ),
+        (
+            "release",
+            &["TALLY_REGISTRY", "TALLY_REPOSITORY", "TALLY_DOCKER"][..],
+        ),
+        (
+            "deploy",
+            &[
+                "PORTAINER_API_KEY",
+                "TALLY_TOKEN",
+                "TALLY_DEPLOY_HEALTH_SECONDS",
+                "TALLY_ALT_URL",
+            ][..],
+        ),
+    ] {
+        assert!(
+            said(&listed).contains(command),
+            "{command} in {}",
+            said(&listed)
+        );
+        let help = tally_ops(&[command, "--help"], &secrets).await;
+        assert!(help.status.success(), "{command}: {}", said(&help));
+        let text = said(&help);
+        for setting in settings {
+            assert!(
+                text.contains(setting),
+                "{command} --help names {setting}: {text}"
+            );
+        }
+        assert!(
+            !text.contains("never-shown") && !text.contains("never_shown"),
+            "{text}"
+        );
+    }
+    // The default number of backups kept is said.
+    let help = said(&tally_ops(&["backup", "--help"], &[]).await);
+    assert!(help.contains("[default: 7]"), "{help}");
 }
