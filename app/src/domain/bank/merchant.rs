@@ -72,6 +72,9 @@ const NEVER_A_BILL: &[&str] = &[
     "XFER",
     "CARD PAYMENT",
     "CREDIT CARD PMT",
+    // Banks' own words for paying a card off (`CHASE CREDIT CRD AUTOPAY`).
+    "CREDIT CRD",
+    "CRD AUTOPAY",
     "AUTOPAY PAYMENT THANK YOU",
     "PAYMENT THANK YOU",
     "REFUND",
@@ -259,6 +262,7 @@ mod tests {
     fn transfers_card_payments_refunds_and_money_in_are_never_bills() {
         assert!(never_a_bill("ONLINE TRANSFER TO SAVINGS", -10_000));
         assert!(never_a_bill("CHASE CARD PAYMENT", -50_000));
+        assert!(never_a_bill("CHASE CREDIT CRD AUTOPAY", -45_000));
         assert!(never_a_bill("AMAZON REFUND", -500));
         assert!(never_a_bill("PAYROLL ACME", 250_000));
         assert!(!never_a_bill("NETFLIX.COM", -1549));

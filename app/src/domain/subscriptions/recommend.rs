@@ -425,6 +425,26 @@ mod tests {
             &["2026-09-03", "2026-10-03", "2026-11-03"],
         ));
         all.push(charge(99, "2026-10-21", -13900, "AMZN MKTP US*2K4RT6"));
+        // Steady and monthly, and still never subscriptions: paying a
+        // friend, paying a card off, a payroll service's debit.
+        all.extend(monthly(
+            100,
+            "VENMO PAYMENT 1023948812",
+            -5000,
+            &["2026-09-02", "2026-10-02", "2026-11-02"],
+        ));
+        all.extend(monthly(
+            110,
+            "CHASE CREDIT CRD AUTOPAY",
+            -45000,
+            &["2026-09-25", "2026-10-25", "2026-11-25"],
+        ));
+        all.extend(monthly(
+            120,
+            "ADP PAYROLL FEES",
+            -4500,
+            &["2026-09-10", "2026-10-10", "2026-11-10"],
+        ));
         all
     }
 
@@ -510,6 +530,9 @@ mod tests {
             "ZELLE TO ROOMMATE",
             "ATM WITHDRAWAL",
             "AMZN MKTP US",
+            "VENMO",
+            "CHASE CREDIT CRD",
+            "ADP PAYROLL",
         ] {
             assert!(
                 !unknown.iter().any(|u| u.starts_with(never)),
