@@ -153,6 +153,13 @@ fn a_second_server_or_a_migration_is_refused_beside_a_server_but_looking_is_not(
     );
     let migrate = tally(&data, &["migrate"], &[]);
     assert!(text(&migrate).contains("another Tally process"));
+    let rollback = tally(&data, &["migrate", "--rollback-latest"], &[]);
+    assert_eq!(rollback.status.code(), Some(1), "{}", text(&rollback));
+    assert!(
+        text(&rollback).contains("another Tally process"),
+        "{}",
+        text(&rollback)
+    );
     // Looking is fine beside it: the status and the backup list only read.
     let status = tally(&data, &["migrate", "--status"], &[]);
     assert!(status.status.success(), "{}", text(&status));
