@@ -6,7 +6,9 @@
 
 use crate::support;
 
+use app::contract::bank::{ConnectBank, Connected};
 use app::contract::operations::Operation;
+use app::domain::contact::LeadForm;
 use reqwest::{header, Method};
 use serde_json::json;
 use support::operations::finished;
@@ -133,4 +135,70 @@ async fn requests_operations_and_the_database_are_measured() {
     assert!(value(&text, "tally_database_size_bytes").unwrap() > 0.0);
     assert!(value(&text, "tally_database_wal_bytes").is_some());
     assert!(text.contains("tally_build_info{version="));
+}
+
+/// The samples that are read from the database when scraped carry the
+/// database's own counts: a lead waiting in the CRM outbox, one bank
+/// connection.
+#[tokio::test]
+async fn the_crm_outbox_and_bank_connections_are_counted_from_the_database() {
+    let (app, admin) = with_admin(&[
+        ("METRICS_TOKEN", TOKEN),
+        ("BANK_SYNC_ENABLED", "true"),
+        ("BANK_SYNC_DEMO", "true"),
+    ])
+    .await;
+    let scrape = || async {
+        app.client
+            .get(app.url("/metrics"))
+            .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    };
+    let before = scrape().await;
+    assert!(!before.contains("tally_crm_outbox{"), "{before}");
+    assert!(!before.contains("tally_bank_connections{"), "{before}");
+
+    let lead = app
+        .client
+        .post(app.url("/api/leads"))
+        .json(&LeadForm {
+            name: "Ada Lovelace".into(),
+            email: "ada@example.com".into(),
+            message: "We track forty bills.".into(),
+            ..LeadForm::default()
+        })
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(lead.status(), 201, "{}", lead.text().await.unwrap());
+    let connected: Connected = admin
+        .call(
+            Method::POST,
+            "/api/bank/connections",
+            &ConnectBank {
+                setup_token: "demo".into(),
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    finished(&admin, &connected.operation).await;
+
+    let after = scrape().await;
+    let leads: f64 = after
+        .lines()
+        .filter(|line| line.starts_with(r#"tally_crm_outbox{form="lead","#))
+        .filter_map(|line| line.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum();
+    assert_eq!(leads, 1.0, "{after}");
+    assert_eq!(
+        value(&after, r#"tally_bank_connections{status="active"}"#),
+        Some(1.0),
+        "{after}"
+    );
 }
