@@ -13,7 +13,7 @@ use axum::response::IntoResponse;
 use axum::Router;
 use leptos::config::LeptosOptions;
 use leptos::context::provide_context;
-use leptos_axum::{generate_route_list, LeptosRoutes};
+use leptos_axum::{generate_route_list, AxumRouteListing, LeptosRoutes};
 use sqlx::SqlitePool;
 use tokio::net::TcpListener;
 use tower_http::compression::CompressionLayer;
@@ -348,8 +348,20 @@ fn leptos_options(settings: &Settings) -> LeptosOptions {
         .build()
 }
 
+/// The app's routes, worked out once per process. Leptos works them out by
+/// running the app with resource loading suppressed through a
+/// process-global flag, and a resource that any render polls for the first
+/// time while the flag is up waits forever (leptos-rs/leptos#4773). One
+/// server in a process never overlaps the two; the integration tests start
+/// many servers in one process, and one of them starting used to hang
+/// another's page until its deadline (a 504).
+fn route_list() -> Vec<AxumRouteListing> {
+    static ROUTES: std::sync::OnceLock<Vec<AxumRouteListing>> = std::sync::OnceLock::new();
+    ROUTES.get_or_init(|| generate_route_list(app::App)).clone()
+}
+
 fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
-    let routes = generate_route_list(app::App);
+    let routes = route_list();
     let settings = state.settings.clone();
     let leptos_options = state.leptos_options.clone();
     let sources = ThirdPartySources(

@@ -265,3 +265,37 @@ async fn the_pages_server_functions_answer_the_contract_with_rest_statuses() {
         .unwrap();
     assert_eq!(response.status(), 400);
 }
+
+/// Leptos works out a server's routes by running the app with resource
+/// loading suppressed through a process-global flag; a page whose resource
+/// was first polled while another server of the process was starting hung
+/// until its deadline (leptos-rs/leptos#4773). The routes are now worked out
+/// once per process.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_render_while_other_servers_start_in_the_same_process() {
+    let (_app, admin) = with_admin(&[("REQUEST_TIMEOUT_SECONDS", "5")]).await;
+    // Another test of the same process, starting its servers.
+    let starting = std::thread::spawn(|| {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        for _ in 0..15 {
+            runtime.block_on(async { drop(support::spawn_app(&[]).await) });
+        }
+    });
+    let mut rounds = 0;
+    while !starting.is_finished() {
+        let mut pages = Vec::new();
+        for path in ["/tracker", "/bills", "/subscriptions"] {
+            pages.push(tokio::spawn(admin.request(Method::GET, path).send()));
+        }
+        for page in pages {
+            let page = page.await.unwrap().unwrap();
+            assert_eq!(page.status(), 200, "after {rounds} rounds: {}", page.url());
+        }
+        rounds += 1;
+    }
+    starting.join().unwrap();
+    assert!(rounds > 0);
+}
