@@ -16,6 +16,7 @@ pub mod panic_exit;
 pub mod routes;
 pub mod session_answer;
 pub mod shutdown;
+pub mod site_files;
 pub mod startup;
 pub mod state;
 pub mod static_assets;

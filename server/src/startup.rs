@@ -392,12 +392,12 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
             },
             move || app::shell(leptos_options.clone()),
         )
-        .fallback(leptos_axum::file_and_error_handler_with_context::<
-            AppState,
-            _,
-        >(
-            move || provide_context(sources.clone()), app::shell
-        ))
+        .fallback(
+            move |axum::extract::State(state): axum::extract::State<AppState>,
+                  request: axum::extract::Request| {
+                crate::site_files::fallback(state, sources.clone(), request)
+            },
+        )
         .with_state(state.clone())
         .layer(axum::middleware::map_response(
             middleware::server_fns::status,

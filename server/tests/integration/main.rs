@@ -44,6 +44,7 @@ mod secrets;
 mod security_keys;
 mod server_functions;
 mod server_rendered;
+mod site_files;
 mod static_assets;
 mod subscriptions;
 mod token_limits;
