@@ -12,6 +12,18 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long the health probe may take before the database counts as down.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
 
+/// A transaction that writes. `BEGIN IMMEDIATE` takes the write lock at
+/// the start, waiting up to the busy timeout for another writer. A plain
+/// (deferred) `BEGIN` that reads first fails at once with "database is
+/// locked" when it comes to write after another connection committed in
+/// between: its snapshot is stale, and no waiting can fix that. A bank sync
+/// failed that way beside a session touch in a full test run.
+pub async fn write(
+    pool: &SqlitePool,
+) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, sqlx::Error> {
+    pool.begin_with("BEGIN IMMEDIATE").await
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
     #[error("cannot create the database directory {path}: {source}")]
@@ -140,6 +152,55 @@ pub async fn migrated_for_test() -> (tempfile::TempDir, SqlitePool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_writing_transaction_survives_a_commit_between_its_read_and_its_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = connect(&dir.path().join("bills.db")).await.unwrap();
+        sqlx::raw_sql("CREATE TABLE t (x INTEGER)")
+            .execute(&pool)
+            .await
+            .unwrap();
+        let insert = |pool: SqlitePool| async move {
+            sqlx::query("INSERT INTO t VALUES (1)").execute(&pool).await
+        };
+
+        // Why: a deferred transaction that read before another connection
+        // committed cannot write at all.
+        let mut deferred = pool.begin().await.unwrap();
+        sqlx::query("SELECT count(*) FROM t")
+            .fetch_one(&mut *deferred)
+            .await
+            .unwrap();
+        insert(pool.clone()).await.unwrap();
+        let refused = sqlx::query("INSERT INTO t VALUES (2)")
+            .execute(&mut *deferred)
+            .await
+            .unwrap_err();
+        assert!(refused.to_string().contains("locked"), "{refused}");
+        drop(deferred);
+
+        // A writing transaction holds the lock from its start: the other
+        // writer waits for it instead, and both succeed.
+        let mut tx = write(&pool).await.unwrap();
+        sqlx::query("SELECT count(*) FROM t")
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+        let other = tokio::spawn(insert(pool.clone()));
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        sqlx::query("INSERT INTO t VALUES (2)")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        other.await.unwrap().unwrap();
+        let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM t")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(rows, 3);
+    }
 
     #[tokio::test]
     async fn a_vanished_file_is_never_recreated_empty_by_the_pool() {

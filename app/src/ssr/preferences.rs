@@ -124,7 +124,7 @@ pub async fn set(
     let code = currency
         .map(|c| c.code().to_owned())
         .unwrap_or_else(|_| "USD".into());
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     sqlx::query(
         "UPDATE users SET locale = ?, currency = ?, time_zone = ?,
              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')

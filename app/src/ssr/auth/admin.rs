@@ -104,7 +104,7 @@ pub async fn set_disabled(
             "disabled: you cannot disable your own account".into(),
         ));
     }
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     let done = sqlx::query(
         "UPDATE users SET disabled_at = CASE WHEN ?1 THEN coalesce(disabled_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) END,
                           updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
@@ -130,7 +130,7 @@ pub async fn set_disabled(
 /// security keys), so they can sign in with their password and enrol again.
 /// False when no such user.
 pub async fn reset_second_factor(pool: &SqlitePool, user_id: i64) -> Result<bool, AuthError> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     let done = sqlx::query(
         "UPDATE users SET totp_secret = NULL, totp_enabled = 0, totp_last_step = NULL,
                           webauthn_enabled = 0,

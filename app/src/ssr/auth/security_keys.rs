@@ -120,7 +120,7 @@ impl SecurityKeys {
                 ))
             })?;
         let stored = serde_json::to_string(&key).map_err(|e| AuthError::Sealing(e.to_string()))?;
-        let mut tx = pool.begin().await?;
+        let mut tx = crate::ssr::db::write(pool).await?;
         let info: KeyInfo = sqlx::query_as(
             "INSERT INTO webauthn_credentials (user_id, credential_id, name, passkey)
              VALUES (?, ?, ?, ?) RETURNING id, name, created_at, last_used_at",
@@ -254,7 +254,7 @@ pub async fn list(pool: &SqlitePool, user_id: i64) -> Result<Vec<KeyInfo>, AuthE
 /// Removes one of the user's keys; with the last one gone, sign-in no
 /// longer asks for a key. False when the user has no such key.
 pub async fn remove(pool: &SqlitePool, user_id: i64, id: i64) -> Result<bool, AuthError> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     let done = sqlx::query("DELETE FROM webauthn_credentials WHERE id = ? AND user_id = ?")
         .bind(id)
         .bind(user_id)

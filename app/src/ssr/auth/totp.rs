@@ -144,7 +144,7 @@ pub async fn confirm_enrolment(
             format!("{}-{}", &token[..5], &token[5..10])
         })
         .collect();
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     sqlx::query("DELETE FROM recovery_codes WHERE user_id = ?")
         .bind(user.id)
         .execute(&mut *tx)
@@ -181,7 +181,7 @@ pub async fn status(pool: &SqlitePool, user_id: i64) -> Result<TotpStatus, AuthE
 
 /// Turns TOTP off: forgets the secret and the recovery codes.
 pub async fn turn_off(pool: &SqlitePool, user_id: i64) -> Result<(), AuthError> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     sqlx::query(
         "UPDATE users SET totp_secret = NULL, totp_enabled = 0, totp_last_step = NULL WHERE id = ?",
     )

@@ -83,7 +83,7 @@ async fn returns(pool: &SqlitePool, user_id: i64) -> Result<u32, BillError> {
         else {
             continue;
         };
-        let mut tx = pool.begin().await?;
+        let mut tx = crate::ssr::db::write(pool).await?;
         sqlx::query("UPDATE payments SET autopay_failure = 1 WHERE id = ?")
             .bind(debit.payment_id)
             .execute(&mut *tx)

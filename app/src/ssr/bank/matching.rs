@@ -158,7 +158,7 @@ async fn link(
             .id
         }
     };
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     sqlx::query("UPDATE payments SET transaction_id = ? WHERE id = ?")
         .bind(found.id)
         .bind(payment_id)

@@ -208,7 +208,7 @@ pub async fn run(
         }
     };
 
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     let mut report = SyncReport {
         connection_id,
         window: Some((window.start, window.end)),

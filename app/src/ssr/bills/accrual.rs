@@ -59,7 +59,7 @@ async fn charge_through(
     bill_id: i64,
     through: YearMonth,
 ) -> Result<u64, BillError> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     let bill = match get_in(&mut tx, user_id, bill_id).await {
         Ok(bill) => bill,
         // Deleted since the list was read.

@@ -110,7 +110,7 @@ pub async fn record_payment(
         return Err(invalid("method", problem));
     }
     let method = if method.is_empty() { "manual" } else { method };
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     let bill = get_in(&mut tx, user_id, bill_id).await?;
     let mut interest = 0;
     if bill.debt {
@@ -215,7 +215,7 @@ pub async fn undo_payment(
             "an interest charge cannot be undone; edit the debt's balance instead",
         ));
     }
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     let bill = get_in(&mut tx, user_id, payment.bill_id).await?;
     sqlx::query("DELETE FROM payments WHERE id = ? AND user_id = ?")
         .bind(payment_id)

@@ -104,7 +104,7 @@ pub async fn check_catalog(pool: &SqlitePool, catalog_id: Option<i64>) -> Result
 pub async fn create(pool: &SqlitePool, user_id: i64, bill: &ValidBill) -> Result<Bill, BillError> {
     check_catalog(pool, bill.catalog_id).await?;
     let today = today_for(pool, user_id).await?;
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     let id = create_in(&mut tx, user_id, bill, today).await?;
     tx.commit().await?;
     get(pool, user_id, id).await
@@ -285,7 +285,7 @@ pub async fn reorder(pool: &SqlitePool, user_id: i64, ids: &[i64]) -> Result<(),
             description: "each bill may appear once".into(),
         });
     }
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     for (position, id) in ids.iter().enumerate() {
         let changed = sqlx::query("UPDATE bills SET sort_order = ? WHERE id = ? AND user_id = ?")
             .bind(i64::try_from(position).unwrap_or(i64::MAX))

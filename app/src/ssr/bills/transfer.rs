@@ -318,7 +318,7 @@ pub async fn import(pool: &SqlitePool, user_id: i64, text: &str) -> Result<usize
     let today = store::today_for(pool, user_id)
         .await
         .map_err(BillError::from)?;
-    let mut tx = pool.begin().await.map_err(BillError::from)?;
+    let mut tx = crate::ssr::db::write(pool).await.map_err(BillError::from)?;
     for row in &rows {
         if let Some(valid) = row.form.as_ref().and_then(|form| form.validate().ok()) {
             store::create_in(&mut tx, user_id, &valid, today).await?;

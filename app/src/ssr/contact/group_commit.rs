@@ -119,7 +119,7 @@ async fn write_all(
     crm_configured: bool,
     batch: &[Pending],
 ) -> Result<Vec<i64>, sqlx::Error> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     let mut ids = Vec::with_capacity(batch.len());
     for pending in batch {
         ids.push(insert(&mut tx, crm_configured, pending).await?);
@@ -136,7 +136,7 @@ async fn write_one_by_one(
     let mut outcomes = Vec::with_capacity(batch.len());
     for pending in batch {
         let outcome = async {
-            let mut tx = pool.begin().await?;
+            let mut tx = crate::ssr::db::write(pool).await?;
             let id = insert(&mut tx, crm_configured, pending).await?;
             tx.commit().await?;
             Ok::<_, sqlx::Error>(id)

@@ -78,7 +78,7 @@ pub async fn finish(
         ),
         Outcome::Error(status) => (Some(status.code), Some(status.message.clone()), None, None),
     };
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     let ended = sqlx::query(
         "UPDATE operations SET done = 1, error_code = ?, error_message = ?, response_type = ?,
              response = ?, ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
@@ -119,7 +119,7 @@ pub async fn request_cancel(pool: &SqlitePool, id: &str) -> Result<bool, sqlx::E
 /// The client no longer wants the result: a done operation is removed; a
 /// running one is hidden and removed when it ends (it is not cancelled).
 pub async fn delete(pool: &SqlitePool, id: &str) -> Result<(), sqlx::Error> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     sqlx::query("DELETE FROM operations WHERE id = ? AND done = 1")
         .bind(id)
         .execute(&mut *tx)

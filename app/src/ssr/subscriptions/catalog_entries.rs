@@ -103,7 +103,7 @@ pub async fn track(
             entry.name.clone(),
         ));
     }
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     let mut ids = Vec::new();
     for (bill, name) in &forms {
         let id = bills::create_in(&mut tx, user_id, bill, today).await?;

@@ -69,7 +69,7 @@ async fn record_alone(
     user_id: i64,
     feedback: Feedback<'_>,
 ) -> Result<(), sqlx::Error> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     record(&mut tx, user_id, feedback).await?;
     tx.commit().await
 }
@@ -127,7 +127,7 @@ pub async fn track(pool: &SqlitePool, user_id: i64, id: &str) -> Result<Tracked,
     .validate()
     .map_err(ApiError::InvalidFields)?;
     let today = bills::today_for(pool, user_id).await?;
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     let bill_id = bills::create_in(&mut tx, user_id, &bill, today).await?;
     record(
         &mut tx,
@@ -176,7 +176,7 @@ pub async fn link(
             bill.currency, found.currency
         )));
     }
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     sqlx::query(
         "UPDATE bills SET catalog_id = ?, is_subscription = 1,
              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
@@ -272,7 +272,7 @@ pub async fn relink(
             found.service_name
         )));
     }
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     super::own_descriptors::upsert(&mut tx, user_id, request.catalog_id, &found.merchant_key)
         .await?;
     record(
@@ -316,7 +316,7 @@ pub async fn catalog_link(
     .fetch_optional(pool)
     .await?;
     let key = merchant::normalize(latest.as_deref().unwrap_or(&bill.name));
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
     sqlx::query(
         "UPDATE bills SET catalog_id = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ? AND user_id = ?",

@@ -41,7 +41,9 @@ pub async fn run(context: &JobContext, resources: &Resources) -> Result<Value, S
     let mut done = 0_i64;
     for column in SECRET_COLUMNS {
         context.checkpoint()?;
-        let mut tx = resources.pool.begin().await.map_err(internal)?;
+        let mut tx = crate::ssr::db::write(&resources.pool)
+            .await
+            .map_err(internal)?;
         let rows: Vec<(i64, String)> = sqlx::query_as(&format!(
             "SELECT rowid, {col} FROM {table} WHERE {col} IS NOT NULL",
             col = column.column,
