@@ -137,30 +137,18 @@ pub fn normalize(description: &str) -> String {
     // sits right before its state, a phone number often stands for it.
     let mut noise_before = false;
     let mut noise_before_last = false;
-    let pieces = text
-        .split_ascii_whitespace()
-        // `AMAZON PRIME*2K4RT6`: an order code after `*` changes every
-        // month and goes; a name after it (`GOOGLE *YOUTUBE TV`,
-        // `HLU*HULU`) is who was paid and stays, as a word of its own.
-        .flat_map(|word| {
-            word.split('*')
-                .enumerate()
-                .filter(|(at, piece)| *at == 0 || !piece.bytes().any(|b| b.is_ascii_digit()))
-                .map(|(_, piece)| piece)
-        })
-        .filter(|word| !word.is_empty());
-    for word in pieces {
+    let mut take = |word: &str| {
         // Store numbers (`#0412`), phone numbers, dates and codes: words
         // half or more digits. A brand with a digit in it (`1PASSWORD`,
         // `LIFE360`, `FACTOR75`) stays.
         if noise(word) {
             noise_before = true;
-            continue;
+            return;
         }
         let word =
             word.trim_matches(|c: char| !c.is_alphanumeric() && c != '&' && c != '.' && c != '/');
         if word.is_empty() {
-            continue;
+            return;
         }
         if words > 0 {
             key.push(' ');
@@ -170,6 +158,22 @@ pub fn normalize(description: &str) -> String {
         noise_before = false;
         key.push_str(word);
         words += 1;
+    };
+    for word in text.split_ascii_whitespace() {
+        // `AMAZON PRIME*2K4RT6`: an order code after `*` changes every
+        // month and goes; a name after it (`GOOGLE *YOUTUBE TV`,
+        // `HLU*HULU`) is who was paid and stays, as a word of its own.
+        match word.find('*') {
+            None => take(word),
+            Some(star) => {
+                take(&word[..star]);
+                for piece in word[star + 1..].split('*') {
+                    if !piece.bytes().any(|b| b.is_ascii_digit()) {
+                        take(piece);
+                    }
+                }
+            }
+        }
     }
     // A trailing state code, and the city right before it when a name of
     // two words or more is left (`JOES DINER AUSTIN TX`, but
