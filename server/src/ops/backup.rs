@@ -121,16 +121,12 @@ pub async fn preflight(args: &BackupArgs) -> Result<(), OpsError> {
         return Err(OpsError::Usage("BACKUP_KEEP: keep at least 1".into()));
     }
     let base = super::base_url("--url", &args.url)?;
+    // The nearest folder that exists (a relative `DIR` ends at `.`).
     let existing = args
         .dir
         .ancestors()
-        .find(|dir| dir.as_os_str().is_empty() || dir.exists())
+        .find(|dir| dir.exists())
         .unwrap_or(Path::new("."));
-    let existing = if existing.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        existing
-    };
     if !existing.is_dir() {
         return Err(OpsError::Usage(format!(
             "--dir: {} is not a directory",
