@@ -33,11 +33,17 @@ pub struct Taken {
     pub removed: Vec<String>,
 }
 
-pub async fn run(args: BackupArgs) -> Result<Taken, OpsError> {
+/// The settings checked before anything is asked or made: the server's
+/// base URL.
+fn checked(args: &BackupArgs) -> Result<String, OpsError> {
     if args.keep == 0 {
         return Err(OpsError::Usage("BACKUP_KEEP: keep at least 1".into()));
     }
-    let base = super::base_url("--url", &args.url)?;
+    super::base_url("--url", &args.url)
+}
+
+pub async fn run(args: BackupArgs) -> Result<Taken, OpsError> {
+    let base = checked(&args)?;
     let made = private_dir(&args.dir)?;
     let taken = take_into(&args, base).await;
     if taken.is_err() && made {
@@ -117,10 +123,7 @@ fn remove_stale_partials(dir: &Path) {
 /// accepts, and a place for `DIR` (it, or the folder it would be made in,
 /// is a directory). Nothing is created or changed.
 pub async fn preflight(args: &BackupArgs) -> Result<(), OpsError> {
-    if args.keep == 0 {
-        return Err(OpsError::Usage("BACKUP_KEEP: keep at least 1".into()));
-    }
-    let base = super::base_url("--url", &args.url)?;
+    let base = checked(args)?;
     // The nearest folder that exists (a relative `DIR` ends at `.`).
     let existing = args
         .dir
