@@ -6,13 +6,13 @@
 
 use crate::support;
 
-use app::contract::bank::{ConnectBank, Connected};
 use app::contract::operations::Operation;
 use app::domain::contact::LeadForm;
 use reqwest::{header, Method};
 use serde_json::json;
+use support::bank::{connect_demo, DEMO};
 use support::operations::finished;
-use support::{spawn_app, with_admin};
+use support::{spawn_app, with_admin, TestApp};
 
 const TOKEN: &str = "metrics-token-for-tests-0123";
 
@@ -20,6 +20,16 @@ const TOKEN: &str = "metrics-token-for-tests-0123";
 fn value(text: &str, series: &str) -> Option<f64> {
     text.lines()
         .find_map(|line| line.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
+}
+
+/// `GET /metrics` with the right token.
+async fn scraped(app: &TestApp) -> reqwest::Response {
+    app.client
+        .get(app.url("/metrics"))
+        .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+        .send()
+        .await
+        .unwrap()
 }
 
 #[tokio::test]
@@ -81,13 +91,7 @@ async fn requests_operations_and_the_database_are_measured() {
         finished(&admin, &started).await;
     }
 
-    let response = app
-        .client
-        .get(app.url("/metrics"))
-        .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
-        .send()
-        .await
-        .unwrap();
+    let response = scraped(&app).await;
     assert_eq!(response.status(), 200);
     assert_eq!(
         response.headers()[header::CONTENT_TYPE],
@@ -142,23 +146,10 @@ async fn requests_operations_and_the_database_are_measured() {
 /// connection.
 #[tokio::test]
 async fn the_crm_outbox_and_bank_connections_are_counted_from_the_database() {
-    let (app, admin) = with_admin(&[
-        ("METRICS_TOKEN", TOKEN),
-        ("BANK_SYNC_ENABLED", "true"),
-        ("BANK_SYNC_DEMO", "true"),
-    ])
-    .await;
-    let scrape = || async {
-        app.client
-            .get(app.url("/metrics"))
-            .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap()
-    };
+    let mut settings = vec![("METRICS_TOKEN", TOKEN)];
+    settings.extend_from_slice(DEMO);
+    let (app, admin) = with_admin(&settings).await;
+    let scrape = || async { scraped(&app).await.text().await.unwrap() };
     let before = scrape().await;
     assert!(!before.contains("tally_crm_outbox{"), "{before}");
     assert!(!before.contains("tally_bank_connections{"), "{before}");
@@ -176,18 +167,7 @@ async fn the_crm_outbox_and_bank_connections_are_counted_from_the_database() {
         .await
         .unwrap();
     assert_eq!(lead.status(), 201, "{}", lead.text().await.unwrap());
-    let connected: Connected = admin
-        .call(
-            Method::POST,
-            "/api/bank/connections",
-            &ConnectBank {
-                setup_token: "demo".into(),
-            },
-        )
-        .await
-        .unwrap()
-        .unwrap();
-    finished(&admin, &connected.operation).await;
+    connect_demo(&admin).await;
 
     let after = scrape().await;
     let leads: f64 = after

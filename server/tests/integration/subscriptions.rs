@@ -7,7 +7,6 @@
 
 use crate::support;
 
-use app::contract::bank::{ConnectBank, Connected};
 use app::contract::bills::{BillRecord, Catalog};
 use app::contract::error::ErrorBody;
 use app::contract::operations::Operation;
@@ -20,28 +19,15 @@ use app::domain::bill::BillForm;
 use reqwest::Method;
 use serde_json::json;
 use sqlx::SqlitePool;
+use support::bank::{connect_demo, DEMO};
 use support::browser::Browser;
 use support::operations::finished;
 use support::{with_admin, TestApp};
 
-const DEMO: &[(&str, &str)] = &[("BANK_SYNC_ENABLED", "true"), ("BANK_SYNC_DEMO", "true")];
-
 /// An admin with the demo bank connected and synced, and the database.
 async fn with_demo_bank() -> (TestApp, Browser, SqlitePool, i64) {
     let (app, admin) = with_admin(DEMO).await;
-    let connected: Connected = admin
-        .call(
-            Method::POST,
-            "/api/bank/connections",
-            &ConnectBank {
-                setup_token: "demo".into(),
-            },
-        )
-        .await
-        .unwrap()
-        .unwrap();
-    let done = finished(&admin, &connected.operation).await;
-    assert!(done.error.is_none(), "{done:?}");
+    let connected = connect_demo(&admin).await;
     let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
     (app, admin, pool, connected.connection.id)
 }

@@ -2,6 +2,7 @@
 //! database, and the real `tally` binary as a child process.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod bank;
 pub mod browser;
 pub mod fakes;
 pub mod legacy;
