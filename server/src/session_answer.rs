@@ -16,7 +16,8 @@ use app::ssr::cookies;
 
 const SESSION_MAX_AGE: i64 = sessions::LIFETIME_DAYS * 24 * 3600;
 
-/// Who is signing in: the client's address and its `User-Agent`.
+/// Who is signing in: the client's address, its `User-Agent` and its
+/// device cookie.
 pub fn visitor(ClientIp(ip): ClientIp, headers: &HeaderMap) -> Visitor {
     Visitor {
         ip,
@@ -24,16 +25,23 @@ pub fn visitor(ClientIp(ip): ClientIp, headers: &HeaderMap) -> Visitor {
             .get(header::USER_AGENT)
             .and_then(|value| value.to_str().ok())
             .map(str::to_owned),
+        device: cookies::get(headers, cookies::DEVICE).map(str::to_owned),
     }
 }
 
-/// A sign-in step's answer as JSON, with the session cookie when it
-/// started a session.
+/// A sign-in step's answer as JSON, with the session and device cookies
+/// when it started a session.
 pub fn answered(state: &AppState, answered: Answered) -> Response {
     let mut response = Json(answered.answer).into_response();
     if let Some(cookie) = answered
         .session
         .and_then(|token| session_cookie(state, &token, SESSION_MAX_AGE))
+    {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    if let Some(cookie) = answered
+        .device
+        .and_then(|value| cookies::device(&value, state.secure_cookies()))
     {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }

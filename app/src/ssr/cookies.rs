@@ -1,9 +1,11 @@
-//! Reading and writing Tally's two cookies: the session and the CSRF token.
+//! Reading and writing Tally's cookies: the session, the CSRF token and the
+//! device cookie (a browser that signed in here before; `auth::device`).
 
 use http::{header, HeaderMap, HeaderValue};
 
 pub const SESSION: &str = "tally_session";
 pub const CSRF: &str = "tally_csrf";
+pub const DEVICE: &str = "tally_device";
 
 /// The value of cookie `name` in the request, if sent.
 pub fn get<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
@@ -26,6 +28,14 @@ pub fn secure_for(public_base_url: &str) -> bool {
 /// SameSite=Lax, Secure behind https); an empty token and 0 clear it.
 pub fn session(token: &str, max_age_seconds: i64, secure: bool) -> Option<HeaderValue> {
     set(SESSION, token, max_age_seconds, true, secure, "Lax")
+}
+
+/// The device cookie (`auth::device`): HttpOnly, SameSite=Strict, for as
+/// long as the device stays known. Sign-out leaves it: the browser is
+/// still the one that signed in before.
+pub fn device(value: &str, secure: bool) -> Option<HeaderValue> {
+    let max_age = crate::ssr::auth::device::LIFETIME_DAYS * 24 * 3600;
+    set(DEVICE, value, max_age, true, secure, "Strict")
 }
 
 /// A `Set-Cookie` value. `max_age` of zero deletes the cookie.

@@ -252,3 +252,121 @@ async fn an_ipv6_client_cannot_walk_its_64_past_the_form_limit() {
     assert_eq!(ips[4], "2001:db8::5");
     assert_eq!(ips[5], "2001:db8:0:1::1");
 }
+
+/// The device cookie a sign-in answer set, as `name=value`.
+fn device_cookie(response: &Response) -> Option<String> {
+    set_cookie_of(response, "tally_device").map(|cookie| {
+        cookie
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_owned()
+    })
+}
+
+/// `POST /api/auth/login` from `client`, sending `device` (a `name=value`
+/// cookie) beside the browser's own.
+async fn login_with_device(
+    browser: &Browser,
+    client: &str,
+    device: &str,
+    password: &str,
+) -> Response {
+    browser
+        .request(Method::POST, "/api/auth/login")
+        .header("x-forwarded-for", client)
+        .header("cookie", format!("{}; {device}", browser.cookie_header()))
+        .json(&SignIn {
+            email: ADMIN.to_owned(),
+            password: password.to_owned(),
+        })
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Issue 28, item 4: one address sending the administrator's email with a
+/// wrong password keeps only itself out; the owner, at another address,
+/// signs in.
+#[tokio::test]
+async fn an_attacker_guessing_the_admins_password_does_not_lock_the_admin_out() {
+    let app = behind_proxy(&[]).await;
+    let mut attacker = Browser::open(&app.address).await;
+    let mut tries = 0;
+    loop {
+        let status = login_from(&mut attacker, CLIENT_A, ADMIN, "not the password")
+            .await
+            .status();
+        if status == 429 {
+            break;
+        }
+        assert_eq!(status, 401);
+        tries += 1;
+        assert!(tries < 40, "the attacker is never throttled");
+    }
+    let mut owner = Browser::open(&app.address).await;
+    let signed_in = login_from(&mut owner, CLIENT_B, ADMIN, ADMIN_PASSWORD).await;
+    assert_eq!(signed_in.status(), 200, "the owner is not locked out");
+    assert!(
+        device_cookie(&signed_in).is_some(),
+        "a successful sign-in marks the browser as a known device"
+    );
+}
+
+/// Strangers at many addresses fill the account's ceiling; a browser that
+/// never signed in waits, the owner's browser that did (its device cookie)
+/// does not. A forged device cookie counts for nothing.
+#[tokio::test]
+async fn the_owners_known_browser_signs_in_while_strangers_fill_the_accounts_ceiling() {
+    let app = behind_proxy(&[]).await;
+    let mut owner = Browser::open(&app.address).await;
+    let first = login_from(&mut owner, CLIENT_B, ADMIN, ADMIN_PASSWORD).await;
+    assert_eq!(first.status(), 200);
+    let device = device_cookie(&first).expect("a device cookie");
+    assert!(
+        set_cookie_of(&first, "tally_device")
+            .unwrap()
+            .contains("HttpOnly"),
+        "scripts cannot read it"
+    );
+
+    let strangers = Browser::open(&app.address).await;
+    let mut refused_at = None;
+    for n in 0..60u8 {
+        let client = format!("192.0.2.{}", n + 1);
+        let status = send_from(
+            &strangers,
+            &client,
+            Method::POST,
+            "/api/auth/login",
+            &SignIn {
+                email: ADMIN.to_owned(),
+                password: "guess".into(),
+            },
+        )
+        .await;
+        if status == 429 {
+            refused_at = Some(n);
+            break;
+        }
+        assert_eq!(status, 401);
+    }
+    let refused_at = refused_at.expect("the account's ceiling holds");
+    assert!(
+        refused_at >= 50,
+        "at least 50 strangers' attempts count first"
+    );
+
+    let stranger_browser = Browser::open(&app.address).await;
+    let new_browser = login_with_device(
+        &stranger_browser,
+        "198.51.100.99",
+        "tally_device=forged",
+        ADMIN_PASSWORD,
+    )
+    .await;
+    assert_eq!(new_browser.status(), 429, "a browser never seen waits");
+    let known = login_with_device(&owner, CLIENT_B, &device, ADMIN_PASSWORD).await;
+    assert_eq!(known.status(), 200, "the owner's own browser signs in");
+}

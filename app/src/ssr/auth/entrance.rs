@@ -10,7 +10,8 @@ use secrecy::SecretString;
 
 use super::invitations::{self, Registration};
 use super::sign_in::{self, Attempt, SignInError, SignedIn};
-use super::{sessions, users};
+use super::throttle::Standing;
+use super::{device, sessions, users};
 use crate::contract::account::{
     InvitationPreview, Me, Register, RegistrationStatus, SecondFactorChallenge, SecondFactorCode,
     SignIn, SignInAnswer,
@@ -20,16 +21,20 @@ use crate::ssr::api_error::ApiError;
 use crate::ssr::services::Services;
 
 /// Who is knocking: the client's address (for the throttle and the sign-in
-/// history) and its `User-Agent` (recorded with the session).
+/// history), its `User-Agent` (recorded with the session) and its device
+/// cookie (`device`), if it sent one.
 pub struct Visitor {
     pub ip: IpAddr,
     pub user_agent: Option<String>,
+    pub device: Option<String>,
 }
 
-/// A sign-in step's answer, and the new session's token when it started one.
+/// A sign-in step's answer; when it started a session, the session's token
+/// and a new device cookie for the browser (both for the caller to set).
 pub struct Answered {
     pub answer: SignInAnswer,
     pub session: Option<String>,
+    pub device: Option<String>,
 }
 
 /// The first step: email and password. The same answer for an unknown
@@ -44,8 +49,10 @@ pub async fn password(
         password: SecretString::from(request.password),
         ip: visitor.ip,
         user_agent: visitor.user_agent,
+        device: visitor.device,
     };
     answered(
+        services,
         sign_in::sign_in(
             &services.pool,
             &services.keyring,
@@ -64,14 +71,14 @@ pub async fn code(
     request: SecondFactorCode,
 ) -> Result<Answered, ApiError> {
     answered(
+        services,
         sign_in::second_factor(
             &services.pool,
             &services.keyring,
             &services.sign_in_throttle,
-            visitor.ip,
+            visitor.knock(),
             &request.challenge,
             &request.code,
-            visitor.user_agent.as_deref(),
         )
         .await,
     )
@@ -103,14 +110,15 @@ pub async fn key(
     request: KeySignIn,
 ) -> Result<Answered, ApiError> {
     answered(
+        services,
         sign_in::security_key(
             &services.pool,
+            &services.keyring,
             &services.security_keys,
             &services.sign_in_throttle,
-            visitor.ip,
+            visitor.knock(),
             &request.challenge,
             request.credential.0,
-            visitor.user_agent.as_deref(),
         )
         .await,
     )
@@ -148,7 +156,7 @@ pub async fn register(
 ) -> Result<Answered, ApiError> {
     services
         .sign_in_throttle
-        .attempt(visitor.ip, &request.email)
+        .attempt(visitor.ip, &request.email, Standing::Stranger)
         .map_err(|refusal| ApiError::throttled(refusal, "too many attempts; try again later"))?;
     // Checked before an invitation is claimed for it.
     users::check_name(&request.name)?;
@@ -169,15 +177,30 @@ pub async fn register(
     );
     let token = sessions::create(&services.pool, user.id, visitor.user_agent.as_deref()).await?;
     Ok(Answered {
+        device: device::issue(&services.keyring, &user.email),
         answer: SignInAnswer::SignedIn(Me { user }),
         session: Some(token),
     })
 }
 
+impl Visitor {
+    fn knock(&self) -> sign_in::Knock<'_> {
+        sign_in::Knock {
+            ip: self.ip,
+            user_agent: self.user_agent.as_deref(),
+            device: self.device.as_deref(),
+        }
+    }
+}
+
 /// A sign-in step's outcome in contract terms.
-fn answered(outcome: Result<SignedIn, SignInError>) -> Result<Answered, ApiError> {
+fn answered(
+    services: &Services,
+    outcome: Result<SignedIn, SignInError>,
+) -> Result<Answered, ApiError> {
     match outcome {
         Ok(SignedIn::Session { user, token }) => Ok(Answered {
+            device: device::issue(&services.keyring, &user.email),
             answer: SignInAnswer::SignedIn(Me { user }),
             session: Some(token),
         }),
@@ -188,6 +211,7 @@ fn answered(outcome: Result<SignedIn, SignInError>) -> Result<Answered, ApiError
                 challenge,
             }),
             session: None,
+            device: None,
         }),
         Err(SignInError::WrongCredentials) => Err(ApiError::WrongCredentials),
         Err(error @ SignInError::EmailTooLong) => Err(ApiError::invalid(&error.to_string())),

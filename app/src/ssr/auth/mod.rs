@@ -7,6 +7,7 @@ pub mod account;
 pub mod admin;
 pub mod api_tokens;
 pub mod current;
+pub mod device;
 pub mod entrance;
 pub mod extractors;
 pub mod geolocation;

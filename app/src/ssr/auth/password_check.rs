@@ -8,7 +8,7 @@ use std::net::IpAddr;
 use secrecy::SecretString;
 use sqlx::SqlitePool;
 
-use super::throttle::{Refusal, SignInThrottle};
+use super::throttle::{Refusal, SignInThrottle, Standing};
 use super::users::{self, User};
 use super::AuthError;
 
@@ -32,7 +32,7 @@ pub async fn confirm(
     current_password: String,
 ) -> Result<(), PasswordCheckError> {
     throttle
-        .attempt(ip, &user.email)
+        .attempt(ip, &user.email, Standing::SignedIn)
         .map_err(PasswordCheckError::Throttled)?;
     if users::password_matches(pool, user.id, SecretString::from(current_password)).await? {
         Ok(())

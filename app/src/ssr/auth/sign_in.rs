@@ -10,9 +10,10 @@ use std::time::Duration;
 use secrecy::SecretString;
 use sqlx::SqlitePool;
 
+use super::device;
 use super::login_history::{LoginHistory, Origin};
 pub use super::pending_sign_in::SecondFactorMethod;
-use super::throttle::{Refusal, SignInThrottle};
+use super::throttle::{Refusal, SignInThrottle, Standing};
 use super::users::{self, User};
 use super::{password, pending_sign_in, security_keys, sessions, totp, AuthError};
 use crate::ssr::secrets::Keyring;
@@ -22,6 +23,15 @@ pub struct Attempt {
     pub password: SecretString,
     pub ip: IpAddr,
     pub user_agent: Option<String>,
+    /// The browser's device cookie, if it sent one.
+    pub device: Option<String>,
+}
+
+/// How the throttle counts a browser that sent `device` for `email`.
+fn standing(keyring: &Keyring, device: Option<&str>, email: &str) -> Standing {
+    device
+        .and_then(|cookie| device::recognised(keyring, cookie, email))
+        .map_or(Standing::Stranger, Standing::Device)
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -71,7 +81,8 @@ pub async fn sign_in(
     throttle: &SignInThrottle,
     attempt: Attempt,
 ) -> Result<SignedIn, SignInError> {
-    throttle.attempt(attempt.ip, &attempt.email)?;
+    let standing = standing(keyring, attempt.device.as_deref(), &attempt.email);
+    throttle.attempt(attempt.ip, &attempt.email, standing)?;
     let found = users::for_sign_in(pool, &attempt.email).await?;
     let (user, hash) = match found {
         Some((user, hash)) => (Some(user), hash),
@@ -107,17 +118,25 @@ pub async fn sign_in(
     Ok(SignedIn::Session { user, token })
 }
 
+/// Who is answering a second step: their address, browser and device
+/// cookie.
+pub struct Knock<'a> {
+    pub ip: IpAddr,
+    pub user_agent: Option<&'a str>,
+    pub device: Option<&'a str>,
+}
+
 /// The second step: a TOTP or recovery code for a pending challenge.
 pub async fn second_factor(
     pool: &SqlitePool,
     keyring: &Keyring,
     throttle: &SignInThrottle,
-    ip: IpAddr,
+    knock: Knock<'_>,
     challenge: &str,
     code: &str,
-    user_agent: Option<&str>,
 ) -> Result<SignedIn, SignInError> {
-    let user = pending_user(pool, throttle, ip, challenge).await?;
+    let user = pending_user(pool, keyring, throttle, &knock, challenge).await?;
+    let user_agent = knock.user_agent;
     match totp::finish_sign_in(pool, keyring, challenge, code).await? {
         Some(_) => start_session(pool, user, user_agent).await,
         None => Err(SignInError::WrongCode),
@@ -127,14 +146,15 @@ pub async fn second_factor(
 /// The second step with a security key's answer.
 pub async fn security_key(
     pool: &SqlitePool,
+    keyring: &Keyring,
     keys: &security_keys::SecurityKeys,
     throttle: &SignInThrottle,
-    ip: IpAddr,
+    knock: Knock<'_>,
     challenge: &str,
     credential: serde_json::Value,
-    user_agent: Option<&str>,
 ) -> Result<SignedIn, SignInError> {
-    let user = pending_user(pool, throttle, ip, challenge).await?;
+    let user = pending_user(pool, keyring, throttle, &knock, challenge).await?;
+    let user_agent = knock.user_agent;
     match keys.finish_sign_in(pool, challenge, credential).await? {
         Some(_) => start_session(pool, user, user_agent).await,
         None => Err(SignInError::WrongKey),
@@ -145,8 +165,9 @@ pub async fn security_key(
 /// throttle like a password attempt.
 async fn pending_user(
     pool: &SqlitePool,
+    keyring: &Keyring,
     throttle: &SignInThrottle,
-    ip: IpAddr,
+    knock: &Knock<'_>,
     challenge: &str,
 ) -> Result<User, SignInError> {
     let Some(user_id) = pending_sign_in::user(pool, challenge).await? else {
@@ -155,7 +176,8 @@ async fn pending_user(
     let user = users::by_id(pool, user_id)
         .await?
         .ok_or(SignInError::WrongCredentials)?;
-    throttle.attempt(ip, &user.email)?;
+    let standing = standing(keyring, knock.device, &user.email);
+    throttle.attempt(knock.ip, &user.email, standing)?;
     Ok(user)
 }
 

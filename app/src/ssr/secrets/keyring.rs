@@ -142,6 +142,21 @@ impl Keyring {
             })
     }
 
+    /// Seals a short value the server hands out and later takes back (the
+    /// device cookie), bound to `context`, under the database key: it
+    /// outlives a change of `TOKEN_ENCRYPTION_KEY`, and only this server
+    /// can make or read one.
+    pub fn seal_token(&self, context: &str, plaintext: &str) -> Option<String> {
+        self.database.seal(context, plaintext.as_bytes()).ok()
+    }
+
+    /// Opens what [`Self::seal_token`] sealed for `context`; `None` for
+    /// anything else.
+    pub fn open_token(&self, context: &str, sealed: &str) -> Option<String> {
+        let bytes = self.database.open(context, sealed).ok()?;
+        String::from_utf8(bytes).ok()
+    }
+
     pub fn is_environment_sealed(stored: &str) -> bool {
         stored.starts_with(ENVIRONMENT_PREFIX)
     }
