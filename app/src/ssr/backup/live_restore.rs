@@ -2,25 +2,61 @@
 //! index, trigger and view of the live database is replaced by the
 //! backup's, in one `BEGIN IMMEDIATE` transaction on one pool connection,
 //! so other connections see the old database or the restored one, never a
-//! mix, and a failure changes nothing. The operations still running (the
-//! restore's own among them) are carried over; the ones the backup caught
-//! running are ended as aborted, since nothing runs them any more.
+//! mix, and a failure changes nothing.
+//!
+//! What runs is Tally's own: the backup must be Tally's schema at a known
+//! version (`known_schema`), its objects are created from those checked
+//! statements, and its rows are read over a read-only connection of its own
+//! and written here with bound values (no `ATTACH`, so nothing of the file
+//! runs inside the live connection).
+//!
+//! Two things are not taken from the backup:
+//! - the operations running now (the restore's own among them) are carried
+//!   over; the ones the backup caught running end as aborted;
+//! - the security state, which is the live one: for each account in both
+//!   the live database and the backup (same id and email), its password,
+//!   role, disabled state, second factors, sessions, pending sign-ins and
+//!   API tokens are the live ones; the backup's sessions, tokens and unused
+//!   invitations are all dropped, and the live unused invitations kept. So
+//!   an older backup never revives a revoked token, an old password, a
+//!   removed security key, an ended session or a disabled account, and the
+//!   administrator who restores stays signed in.
 
 use std::path::Path;
 
-use sqlx::pool::PoolConnection;
-use sqlx::sqlite::SqliteQueryResult;
-use sqlx::{Executor, Sqlite, SqliteConnection, SqlitePool};
+use std::future::Future;
+use std::pin::Pin;
 
+use sqlx::pool::PoolConnection;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteQueryResult, SqliteRow};
+use sqlx::{
+    ConnectOptions, Connection, Executor, Row, Sqlite, SqliteConnection, SqlitePool, TypeInfo,
+    ValueRef,
+};
+
+use super::known_schema::KnownSchema;
 use super::BackupError;
 
-const SOURCE: &str = "restore_source";
-
-/// What a live restore replaced.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What a live restore replaced, and what it reset.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LiveRestored {
     pub tables: i64,
     pub rows: i64,
+    pub security: SecurityReset,
+}
+
+/// The security state a restore did not take from the backup.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SecurityReset {
+    /// The backup's sessions, none of which came back.
+    pub sessions_ended: i64,
+    /// The backup's API tokens, none of which came back.
+    pub tokens_revoked: i64,
+    /// The backup's unused invitations, none of which came back.
+    pub invitations_revoked: i64,
+    /// Accounts in both whose credentials, standing, sessions and tokens
+    /// are the live ones.
+    pub accounts_kept: i64,
 }
 
 /// Runs `sql` (one statement or several) through `Executor::execute`, whose
@@ -35,28 +71,41 @@ fn quoted(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 
-/// Replaces the live database's contents with `source`'s (already checked
-/// by the caller).
-pub async fn restore_live(pool: &SqlitePool, source: &Path) -> Result<LiveRestored, BackupError> {
+fn count(done: SqliteQueryResult) -> i64 {
+    i64::try_from(done.rows_affected()).unwrap_or(i64::MAX)
+}
+
+/// Replaces the live database's contents with `source`'s, whose schema
+/// `known_schema` showed to be Tally's own (`schema`). Boxed and `Send`,
+/// for the job that awaits it (see [`Boxed`]).
+pub fn restore_live<'a>(
+    pool: &'a SqlitePool,
+    source: &'a Path,
+    schema: &'a KnownSchema,
+) -> Pin<Box<dyn Future<Output = Result<LiveRestored, BackupError>> + Send + 'a>> {
+    Box::pin(restore_live_unboxed(pool, source, schema))
+}
+
+async fn restore_live_unboxed(
+    pool: &SqlitePool,
+    source: &Path,
+    schema: &KnownSchema,
+) -> Result<LiveRestored, BackupError> {
+    let mut backup = SqliteConnectOptions::new()
+        .filename(source)
+        .read_only(true)
+        .connect()
+        .await
+        .map_err(BackupError::Copy)?;
     let mut conn = pool.acquire().await.map_err(BackupError::Copy)?;
     run_sql(&mut conn, "PRAGMA foreign_keys = OFF")
         .await
         .map_err(BackupError::Copy)?;
-    let attached = sqlx::query(&format!("ATTACH DATABASE ? AS {SOURCE}"))
-        .bind(source.to_string_lossy().into_owned())
-        .execute(&mut *conn)
-        .await;
-    let result = match attached {
-        Ok(_) => {
-            let result = replace_all(&mut conn).await;
-            if result.is_err() {
-                let _ = run_sql(&mut conn, "ROLLBACK").await;
-            }
-            let _ = run_sql(&mut conn, &format!("DETACH DATABASE {SOURCE}")).await;
-            result
-        }
-        Err(error) => Err(error),
-    };
+    let result = replace_all(&mut conn, &mut backup, schema).await;
+    if result.is_err() {
+        let _ = run_sql(&mut conn, "ROLLBACK").await;
+    }
+    let _ = backup.close().await;
     // The connection goes back to the pool as every other is: enforcing
     // foreign keys.
     let restored = run_sql(&mut conn, "PRAGMA foreign_keys = ON").await;
@@ -75,13 +124,63 @@ pub async fn restore_live(pool: &SqlitePool, source: &Path) -> Result<LiveRestor
     Ok(result)
 }
 
-async fn replace_all(conn: &mut PoolConnection<Sqlite>) -> Result<LiveRestored, sqlx::Error> {
+/// The live tables whose rows the restore keeps aside for the security
+/// state (when the live schema has them).
+const KEPT_ASIDE: [&str; 7] = [
+    "users",
+    "recovery_codes",
+    "webauthn_credentials",
+    "sessions",
+    "pending_sign_ins",
+    "api_tokens",
+    "invitations",
+];
+
+async fn has_table(
+    conn: &mut SqliteConnection,
+    schema: &str,
+    table: &str,
+) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar(&format!(
+        "SELECT count(*) > 0 FROM {schema}.sqlite_schema WHERE type = 'table' AND name = ?"
+    ))
+    .bind(table)
+    .fetch_one(&mut *conn)
+    .await
+}
+
+/// A boxed `Send` future: the job that awaits a restore must be `Send`,
+/// and rustc cannot prove it through this many borrowed awaits otherwise.
+type Boxed<'a, T> = Pin<Box<dyn Future<Output = Result<T, sqlx::Error>> + Send + 'a>>;
+
+fn replace_all<'a>(
+    conn: &'a mut PoolConnection<Sqlite>,
+    backup: &'a mut SqliteConnection,
+    schema: &'a KnownSchema,
+) -> Boxed<'a, LiveRestored> {
+    Box::pin(replace_all_unboxed(conn, backup, schema))
+}
+
+async fn replace_all_unboxed(
+    conn: &mut PoolConnection<Sqlite>,
+    backup: &mut SqliteConnection,
+    schema: &KnownSchema,
+) -> Result<LiveRestored, sqlx::Error> {
     run_sql(conn, "BEGIN IMMEDIATE").await?;
     run_sql(
         conn,
         "CREATE TEMP TABLE restore_running AS SELECT * FROM main.operations WHERE done = 0",
     )
     .await?;
+    for table in KEPT_ASIDE {
+        if has_table(conn, "main", table).await? {
+            run_sql(
+                conn,
+                &format!("CREATE TEMP TABLE live_{table} AS SELECT * FROM main.{table}"),
+            )
+            .await?;
+        }
+    }
 
     // Out with the live objects: views and triggers, then tables (their
     // indexes go with them).
@@ -105,68 +204,296 @@ async fn replace_all(conn: &mut PoolConnection<Sqlite>) -> Result<LiveRestored, 
         .await?;
     }
 
-    // In with the backup's: tables and their rows, then the rest.
-    let objects: Vec<(String, String, String)> = sqlx::query_as(&format!(
-        "SELECT type, name, sql FROM {SOURCE}.sqlite_schema
-         WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'
-         ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'trigger' THEN 2 ELSE 3 END, rowid"
-    ))
-    .fetch_all(&mut **conn)
-    .await?;
-    let mut restored = LiveRestored { tables: 0, rows: 0 };
-    for (kind, name, sql) in &objects {
-        run_sql(conn, sql).await?;
-        if kind == "table" {
-            let columns = copy_columns(conn, name).await?;
-            let copied = run_sql(
-                conn,
-                &format!(
-                    "INSERT INTO main.{table} ({columns}) SELECT {columns} FROM {SOURCE}.{table}",
-                    table = quoted(name),
-                ),
-            )
-            .await?;
+    // In with Tally's statements for the backup's version: tables first,
+    // each filled from the backup, then indexes, triggers and views (so no
+    // trigger fires on the copy).
+    let mut restored = LiveRestored::default();
+    for object in &schema.objects {
+        run_sql(conn, &object.sql).await?;
+        if object.kind == "table" {
+            restored.rows += copy_rows(conn, backup, &object.name).await?;
             restored.tables += 1;
-            restored.rows += i64::try_from(copied.rows_affected()).unwrap_or(i64::MAX);
         }
     }
-    let has_sequence: bool = sqlx::query_scalar(&format!(
-        "SELECT count(*) > 0 FROM {SOURCE}.sqlite_schema WHERE name = 'sqlite_sequence'"
-    ))
-    .fetch_one(&mut **conn)
+    let sequences: Vec<(String, i64)> = if has_table(backup, "main", "sqlite_sequence").await? {
+        sqlx::query_as("SELECT name, seq FROM sqlite_sequence")
+            .fetch_all(&mut *backup)
+            .await?
+    } else {
+        Vec::new()
+    };
+    if has_table(conn, "main", "sqlite_sequence").await? {
+        run_sql(conn, "DELETE FROM main.sqlite_sequence").await?;
+        for (name, seq) in sequences {
+            sqlx::query("INSERT INTO main.sqlite_sequence (name, seq) VALUES (?, ?)")
+                .bind(name)
+                .bind(seq)
+                .execute(&mut **conn)
+                .await?;
+        }
+    }
+    carry_over_running(conn).await?;
+    restored.security = reset_security(conn).await?;
+    let mut cleanup = String::from("DROP TABLE temp.restore_running;");
+    for table in KEPT_ASIDE {
+        cleanup.push_str(&format!("DROP TABLE IF EXISTS temp.live_{table};"));
+    }
+    run_sql(conn, &format!("{cleanup} COMMIT")).await?;
+    Ok(restored)
+}
+
+/// The stored (not generated) columns of `table` in the database on `conn`.
+async fn stored_columns(
+    conn: &mut SqliteConnection,
+    schema: &str,
+    table: &str,
+) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT name FROM pragma_table_xinfo(?, ?) WHERE hidden = 0")
+        .bind(table)
+        .bind(schema)
+        .fetch_all(&mut *conn)
+        .await
+}
+
+/// One value as SQLite stored it.
+enum Cell {
+    Null,
+    Integer(i64),
+    Real(f64),
+    Text(String),
+    Blob(Vec<u8>),
+}
+
+fn cell(row: &SqliteRow, index: usize) -> Result<Cell, sqlx::Error> {
+    let raw = row.try_get_raw(index)?;
+    if raw.is_null() {
+        return Ok(Cell::Null);
+    }
+    let kind = raw.type_info().name().to_owned();
+    Ok(match kind.as_str() {
+        "INTEGER" => Cell::Integer(row.try_get_unchecked(index)?),
+        "REAL" => Cell::Real(row.try_get_unchecked(index)?),
+        "BLOB" => Cell::Blob(row.try_get_unchecked(index)?),
+        _ => Cell::Text(row.try_get_unchecked(index)?),
+    })
+}
+
+/// Rows read from the backup at a time.
+const BATCH: i64 = 500;
+
+/// Copies every row of `table` from the backup into the live table of the
+/// same (checked) definition, a batch at a time in rowid order (no table of
+/// Tally's is `WITHOUT ROWID`); how many.
+fn copy_rows<'a>(
+    conn: &'a mut PoolConnection<Sqlite>,
+    backup: &'a mut SqliteConnection,
+    table: &'a str,
+) -> Boxed<'a, i64> {
+    Box::pin(copy_rows_unboxed(conn, backup, table))
+}
+
+async fn copy_rows_unboxed(
+    conn: &mut PoolConnection<Sqlite>,
+    backup: &mut SqliteConnection,
+    table: &str,
+) -> Result<i64, sqlx::Error> {
+    let columns = stored_columns(backup, "main", table).await?;
+    if columns.is_empty() {
+        return Ok(0);
+    }
+    let list = columns
+        .iter()
+        .map(|name| quoted(name))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let placeholders = vec!["?"; columns.len()].join(", ");
+    let select = format!(
+        "SELECT {list}, _rowid_ FROM main.{} WHERE _rowid_ > ? ORDER BY _rowid_ LIMIT {BATCH}",
+        quoted(table)
+    );
+    let insert = format!(
+        "INSERT INTO main.{} ({list}) VALUES ({placeholders})",
+        quoted(table)
+    );
+    let mut copied = 0;
+    let mut after = i64::MIN;
+    loop {
+        let rows = sqlx::query(&select)
+            .bind(after)
+            .fetch_all(&mut *backup)
+            .await?;
+        let Some(last) = rows.last() else {
+            return Ok(copied);
+        };
+        after = last.try_get(columns.len())?;
+        for row in &rows {
+            let mut query = sqlx::query(&insert);
+            for index in 0..columns.len() {
+                query = match cell(row, index)? {
+                    Cell::Null => query.bind(None::<i64>),
+                    Cell::Integer(value) => query.bind(value),
+                    Cell::Real(value) => query.bind(value),
+                    Cell::Text(value) => query.bind(value),
+                    Cell::Blob(value) => query.bind(value),
+                };
+            }
+            query.execute(&mut **conn).await?;
+            copied += 1;
+        }
+    }
+}
+
+/// The columns `table` has both live (kept aside in `temp.live_{table}`)
+/// and restored, quoted and joined; empty when either lacks the table.
+async fn common_columns(
+    conn: &mut PoolConnection<Sqlite>,
+    table: &str,
+) -> Result<Vec<String>, sqlx::Error> {
+    if !has_table(conn, "temp", &format!("live_{table}")).await?
+        || !has_table(conn, "main", table).await?
+    {
+        return Ok(Vec::new());
+    }
+    let live = stored_columns(conn, "temp", &format!("live_{table}")).await?;
+    let restored = stored_columns(conn, "main", table).await?;
+    Ok(live
+        .into_iter()
+        .filter(|name| restored.contains(name))
+        .collect())
+}
+
+/// The account columns a restore keeps from the live database.
+const ACCOUNT_STATE: [&str; 7] = [
+    "password_hash",
+    "role",
+    "disabled_at",
+    "totp_secret",
+    "totp_enabled",
+    "webauthn_enabled",
+    "webauthn_user_id",
+];
+
+fn reset_security(conn: &mut PoolConnection<Sqlite>) -> Boxed<'_, SecurityReset> {
+    Box::pin(reset_security_unboxed(conn))
+}
+
+async fn reset_security_unboxed(
+    conn: &mut PoolConnection<Sqlite>,
+) -> Result<SecurityReset, sqlx::Error> {
+    let mut reset = SecurityReset::default();
+    // The backup's own credentials go, whoever they were for.
+    for (table, filter) in [
+        ("sessions", ""),
+        ("pending_sign_ins", ""),
+        ("api_tokens", ""),
+        ("invitations", " WHERE used_at IS NULL"),
+    ] {
+        if has_table(conn, "main", table).await? {
+            let dropped = count(run_sql(conn, &format!("DELETE FROM main.{table}{filter}")).await?);
+            match table {
+                "sessions" => reset.sessions_ended = dropped,
+                "api_tokens" => reset.tokens_revoked = dropped,
+                "invitations" => reset.invitations_revoked = dropped,
+                _ => {}
+            }
+        }
+    }
+
+    // Accounts in both: the live credentials, standing, sessions and tokens.
+    let users = common_columns(conn, "users").await?;
+    if !users.iter().any(|name| name == "email") {
+        return Ok(reset);
+    }
+    run_sql(
+        conn,
+        "CREATE TEMP TABLE restore_both AS
+         SELECT live.id FROM temp.live_users AS live
+         JOIN main.users AS restored ON restored.id = live.id AND restored.email = live.email",
+    )
     .await?;
-    if has_sequence {
+    let kept: Vec<&str> = ACCOUNT_STATE
+        .iter()
+        .copied()
+        .filter(|name| users.iter().any(|column| column == name))
+        .collect();
+    if !kept.is_empty() {
+        let assignments = kept
+            .iter()
+            .map(|name| {
+                format!(
+                    "{column} = (SELECT live.{column} FROM temp.live_users AS live WHERE live.id = users.id)",
+                    column = quoted(name)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        reset.accounts_kept = count(
+            run_sql(
+                conn,
+                &format!(
+                    "UPDATE main.users SET {assignments} WHERE id IN (SELECT id FROM temp.restore_both)"
+                ),
+            )
+            .await?,
+        );
+    }
+    for table in [
+        "recovery_codes",
+        "webauthn_credentials",
+        "sessions",
+        "pending_sign_ins",
+        "api_tokens",
+    ] {
+        let columns = common_columns(conn, table).await?;
+        if !columns.iter().any(|name| name == "user_id") {
+            continue;
+        }
+        let list = columns
+            .iter()
+            .map(|name| quoted(name))
+            .collect::<Vec<_>>()
+            .join(", ");
         run_sql(
             conn,
             &format!(
-                "DELETE FROM main.sqlite_sequence;
-             INSERT INTO main.sqlite_sequence SELECT * FROM {SOURCE}.sqlite_sequence;"
+                "DELETE FROM main.{table} WHERE user_id IN (SELECT id FROM temp.restore_both);
+                 INSERT INTO main.{table} ({list})
+                 SELECT {list} FROM temp.live_{table}
+                 WHERE user_id IN (SELECT id FROM temp.restore_both);"
             ),
         )
         .await?;
     }
-    carry_over_running(conn).await?;
-    run_sql(conn, "DROP TABLE temp.restore_running; COMMIT").await?;
-    Ok(restored)
-}
-
-/// The stored (not generated) columns of the backup's `table`, quoted and
-/// joined.
-async fn copy_columns(
-    conn: &mut PoolConnection<Sqlite>,
-    table: &str,
-) -> Result<String, sqlx::Error> {
-    let names: Vec<String> =
-        sqlx::query_scalar("SELECT name FROM pragma_table_xinfo(?, ?) WHERE hidden = 0")
-            .bind(table)
-            .bind(SOURCE)
-            .fetch_all(&mut **conn)
-            .await?;
-    Ok(names
-        .iter()
-        .map(|name| quoted(name))
-        .collect::<Vec<_>>()
-        .join(", "))
+    // The live unused invitations stay open (who made one may be gone).
+    let columns = common_columns(conn, "invitations").await?;
+    if columns.iter().any(|name| name == "used_at") {
+        let list = columns
+            .iter()
+            .map(|name| quoted(name))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let chosen = columns
+            .iter()
+            .map(|name| match name.as_str() {
+                "created_by" => {
+                    "CASE WHEN created_by IN (SELECT id FROM temp.restore_both) THEN created_by END"
+                        .to_owned()
+                }
+                other => quoted(other),
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        run_sql(
+            conn,
+            &format!(
+                "INSERT OR IGNORE INTO main.invitations ({list})
+                 SELECT {chosen} FROM temp.live_invitations WHERE used_at IS NULL"
+            ),
+        )
+        .await?;
+    }
+    run_sql(conn, "DROP TABLE temp.restore_both").await?;
+    Ok(reset)
 }
 
 /// The operations running now go back in (by the columns both schemas
@@ -203,7 +530,9 @@ async fn carry_over_running(conn: &mut PoolConnection<Sqlite>) -> Result<(), sql
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
+    use crate::ssr::backup::known_schema;
+    use crate::ssr::migrate::Migrator;
+    use sqlx::sqlite::SqlitePoolOptions;
 
     async fn pool(path: &Path) -> SqlitePool {
         SqlitePoolOptions::new()
@@ -219,60 +548,107 @@ mod tests {
             .unwrap()
     }
 
-    const SCHEMA: &str = "
-        CREATE TABLE operations (id TEXT PRIMARY KEY, done INTEGER NOT NULL DEFAULT 0,
-            error_code INTEGER, error_message TEXT, ended_at TEXT, updated_at TEXT);
-        CREATE TABLE owners (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL);
-        CREATE TABLE pets (id INTEGER PRIMARY KEY, owner INTEGER NOT NULL REFERENCES owners(id),
-            name TEXT NOT NULL, loud TEXT GENERATED ALWAYS AS (upper(name)) VIRTUAL);
-        CREATE INDEX pets_owner ON pets(owner);
-        CREATE VIEW named AS SELECT name FROM pets;";
+    async fn tally(path: &Path, data: &str) -> SqlitePool {
+        let pool = pool(path).await;
+        Migrator::default().run(&pool).await.unwrap();
+        sqlx::raw_sql(data).execute(&pool).await.unwrap();
+        pool
+    }
+
+    const ALICE: &str = "INSERT INTO users (id, email, password_hash, role)
+        VALUES (1, 'alice@example.com', 'old-hash', 'admin');";
+
+    fn bill(id: i64, name: &str) -> String {
+        format!(
+            "INSERT INTO bills (id, user_id, name, amount_cents, cadence, due_day, anchor_date)
+             VALUES ({id}, 1, '{name}', 100, 'monthly', 1, '2026-01-01');"
+        )
+    }
+
+    async fn names(pool: &SqlitePool, sql: &str) -> Vec<String> {
+        sqlx::query_scalar(sql).fetch_all(pool).await.unwrap()
+    }
 
     #[tokio::test]
-    async fn the_backup_replaces_everything_but_what_runs_now() {
+    async fn the_backup_replaces_the_data_but_not_what_runs_now_nor_the_security_state() {
         let dir = tempfile::tempdir().unwrap();
         let backup_path = dir.path().join("backup.db");
-        let backup = pool(&backup_path).await;
-        sqlx::raw_sql(SCHEMA).execute(&backup).await.unwrap();
-        sqlx::raw_sql(
-            "INSERT INTO owners (name) VALUES ('Ada');
-             INSERT INTO pets (owner, name) VALUES (1, 'rex');
-             INSERT INTO operations (id, done) VALUES ('caught-running', 0), ('old', 1);",
+        let backup = tally(
+            &backup_path,
+            &format!(
+                "{ALICE}
+                 INSERT INTO users (id, email, password_hash) VALUES (2, 'bob@example.com', 'bob-hash');
+                 {}
+                 INSERT INTO operations (id, owner_id, kind, metadata_type, done)
+                     VALUES ('caught-running', 1, 'backup', 't', 0);
+                 INSERT INTO api_tokens (user_id, name, token_hash, expires_at)
+                     VALUES (1, 'old', printf('%064d', 1), '2999-01-01T00:00:00Z');
+                 INSERT INTO webauthn_credentials (user_id, credential_id, name, passkey)
+                     VALUES (1, 'lost-key', 'lost', '{{}}');",
+                bill(1, "Rent"),
+            ),
         )
-        .execute(&backup)
-        .await
-        .unwrap();
+        .await;
         backup.close().await;
 
-        let live = pool(&dir.path().join("live.db")).await;
-        sqlx::raw_sql(SCHEMA).execute(&live).await.unwrap();
-        sqlx::raw_sql(
-            "CREATE TABLE only_live (x);
-             INSERT INTO owners (name) VALUES ('Bob'), ('Cy');
-             INSERT INTO pets (owner, name) VALUES (2, 'tom');
-             INSERT INTO operations (id, done) VALUES ('the-restore', 0);",
+        let live = tally(
+            &dir.path().join("live.db"),
+            &format!(
+                "{ALICE}
+                 UPDATE users SET password_hash = 'new-hash', role = 'user',
+                     disabled_at = '2026-11-01T00:00:00Z' WHERE id = 1;
+                 {}
+                 INSERT INTO operations (id, owner_id, kind, metadata_type, done)
+                     VALUES ('the-restore', 1, 'restore', 't', 0);
+                 INSERT INTO webauthn_credentials (user_id, credential_id, name, passkey)
+                     VALUES (1, 'new-key', 'new', '{{}}');
+                 INSERT INTO api_tokens (user_id, name, token_hash, expires_at, revoked_at)
+                     VALUES (1, 'revoked', printf('%064d', 1), '2999-01-01T00:00:00Z', '2026-11-02T00:00:00Z');
+                 INSERT INTO api_tokens (user_id, name, token_hash, expires_at)
+                     VALUES (1, 'live', printf('%064d', 2), '2999-01-01T00:00:00Z');",
+                bill(2, "Gym"),
+            ),
         )
-        .execute(&live)
-        .await
-        .unwrap();
+        .await;
 
-        let restored = restore_live(&live, &backup_path).await.unwrap();
-        assert_eq!(restored, LiveRestored { tables: 3, rows: 4 });
+        let schema = known_schema(&backup_path).await.unwrap();
+        let restored = restore_live(&live, &backup_path, &schema).await.unwrap();
+        assert!(restored.tables > 10 && restored.rows >= 6, "{restored:?}");
+        assert_eq!(restored.security.tokens_revoked, 1, "the backup's token");
+        assert_eq!(restored.security.accounts_kept, 1, "alice is in both");
 
-        let pets: Vec<(String, String)> = sqlx::query_as("SELECT name, loud FROM pets")
-            .fetch_all(&live)
-            .await
-            .unwrap();
-        assert_eq!(pets, [("rex".to_owned(), "REX".to_owned())]);
-        let tables: Vec<String> = sqlx::query_scalar(
-            "SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name",
-        )
-        .fetch_all(&live)
-        .await
-        .unwrap();
+        assert_eq!(names(&live, "SELECT name FROM bills").await, ["Rent"]);
+        let alice: (String, String, Option<String>) =
+            sqlx::query_as("SELECT password_hash, role, disabled_at FROM users WHERE id = 1")
+                .fetch_one(&live)
+                .await
+                .unwrap();
         assert_eq!(
-            tables,
-            ["named", "operations", "owners", "pets", "pets_owner"]
+            alice,
+            (
+                "new-hash".into(),
+                "user".into(),
+                Some("2026-11-01T00:00:00Z".into())
+            ),
+            "the live password, role and disabled state"
+        );
+        assert_eq!(
+            names(&live, "SELECT email FROM users ORDER BY id").await,
+            ["alice@example.com", "bob@example.com"]
+        );
+        assert_eq!(
+            names(&live, "SELECT credential_id FROM webauthn_credentials").await,
+            ["new-key"],
+            "a key removed since the backup stays removed"
+        );
+        assert_eq!(
+            names(
+                &live,
+                "SELECT name FROM api_tokens WHERE revoked_at IS NULL"
+            )
+            .await,
+            ["live"],
+            "a token revoked since the backup stays revoked; a live one stays live"
         );
         let operations: Vec<(String, i64, Option<i64>)> =
             sqlx::query_as("SELECT id, done, error_code FROM operations ORDER BY id")
@@ -283,21 +659,17 @@ mod tests {
             operations,
             [
                 ("caught-running".to_owned(), 1, Some(10)),
-                ("old".to_owned(), 1, None),
                 ("the-restore".to_owned(), 0, None),
             ]
         );
-        // AUTOINCREMENT continues from the backup's sequence, and the
-        // connection enforces foreign keys again.
-        let next: i64 = sqlx::query_scalar("INSERT INTO owners (name) VALUES ('Dee') RETURNING id")
-            .fetch_one(&live)
-            .await
-            .unwrap();
-        assert_eq!(next, 2);
+        // The connection enforces foreign keys again.
         for _ in 0..2 {
-            let refused = sqlx::query("INSERT INTO pets (owner, name) VALUES (99, 'ghost')")
-                .execute(&live)
-                .await;
+            let refused = sqlx::query(
+                "INSERT INTO bills (user_id, name, amount_cents, cadence, due_day, anchor_date)
+                 VALUES (99, 'ghost', 1, 'monthly', 1, '2026-01-01')",
+            )
+            .execute(&live)
+            .await;
             assert!(
                 refused.is_err(),
                 "foreign keys are enforced after a restore"
@@ -306,29 +678,44 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_failed_restore_changes_nothing() {
+    async fn a_file_that_is_not_tallys_schema_is_refused_before_anything_runs() {
         let dir = tempfile::tempdir().unwrap();
-        let broken = dir.path().join("broken.db");
-        let source = pool(&broken).await;
-        // Not a Tally backup: no operations table to carry the running
-        // ones over into, found only after everything was dropped.
+        let live = tally(
+            &dir.path().join("live.db"),
+            &format!("{ALICE}{}", bill(1, "Rent")),
+        )
+        .await;
+
+        let foreign = dir.path().join("foreign.db");
+        let source = pool(&foreign).await;
         sqlx::raw_sql("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1);")
             .execute(&source)
             .await
             .unwrap();
         source.close().await;
+        assert!(known_schema(&foreign).await.is_err());
 
-        let live = pool(&dir.path().join("live.db")).await;
-        sqlx::raw_sql(SCHEMA).execute(&live).await.unwrap();
-        sqlx::raw_sql("INSERT INTO owners (name) VALUES ('Bob')")
-            .execute(&live)
-            .await
-            .unwrap();
-        assert!(restore_live(&live, &broken).await.is_err());
-        let owners: Vec<String> = sqlx::query_scalar("SELECT name FROM owners")
-            .fetch_all(&live)
-            .await
-            .unwrap();
-        assert_eq!(owners, ["Bob"]);
+        // Tally's schema with a trigger of its own.
+        let planted = dir.path().join("planted.db");
+        let source = tally(&planted, ALICE).await;
+        sqlx::raw_sql(
+            "CREATE TRIGGER promote AFTER INSERT ON sessions
+             BEGIN UPDATE users SET role = 'admin'; END",
+        )
+        .execute(&source)
+        .await
+        .unwrap();
+        source.close().await;
+        let error = known_schema(&planted).await.unwrap_err().to_string();
+        assert!(error.contains("promote"), "{error}");
+        assert_eq!(names(&live, "SELECT name FROM bills").await, ["Rent"]);
+        assert_eq!(
+            names(
+                &live,
+                "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND name = 'promote'"
+            )
+            .await,
+            Vec::<String>::new()
+        );
     }
 }

@@ -3,6 +3,7 @@
 //! then moved into place. Retention keeps the newest `BACKUP_KEEP`.
 
 mod create;
+mod known_schema;
 mod listing;
 mod live_restore;
 mod restore;
@@ -11,6 +12,7 @@ mod start_restore;
 mod verify;
 
 pub use create::{create, create_observed, list, BackupInfo, Copied};
+pub use known_schema::{known_schema, KnownSchema, SchemaObject};
 pub use listing::files;
 pub use live_restore::{restore_live, LiveRestored};
 pub use restore::{restore, RestoreReport};

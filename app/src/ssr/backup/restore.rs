@@ -13,7 +13,8 @@ pub struct RestoreReport {
 
 /// Replaces the live database with a backup, offline: the caller holds no
 /// pool, and the data directory lock proves no server is running. The backup
-/// is checked first; the replaced database is moved aside, never deleted.
+/// is checked first (sound, and Tally's own schema at a known version:
+/// `known_schema`); the replaced database is moved aside, never deleted.
 pub async fn restore(
     data_dir: &Path,
     database: &Path,
@@ -29,6 +30,7 @@ pub async fn restore(
     }
     let _lock = DataDirLock::acquire(data_dir)?;
     let restored = verify(&source, 1).await?;
+    super::known_schema(&source).await?;
     let db_dir = database.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(db_dir).map_err(|source| BackupError::Io {
         path: db_dir.to_path_buf(),

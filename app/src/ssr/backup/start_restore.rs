@@ -1,16 +1,19 @@
-//! Starting a restore from Admin or `POST /v1/admin:restore`: the backup
-//! must exist and be confirmed by typing its name.
+//! Starting a restore from Admin or `POST /v1/admin:restore`: an
+//! administrator at a browser who typed their password again
+//! ([`ConfirmedAdmin`]); the backup must exist and be confirmed by typing
+//! its name.
 
 use std::sync::Arc;
 
 use super::is_backup_name;
 use crate::ssr::api_error::ApiError;
+use crate::ssr::auth::admin::ConfirmedAdmin;
 use crate::ssr::operations::{Engine, Job, Record};
 
 pub async fn start_restore(
     operations: &Arc<Engine>,
     backups_dir: &std::path::Path,
-    admin: i64,
+    admin: &ConfirmedAdmin,
     backup_file: &str,
     confirm: &str,
 ) -> Result<Record, ApiError> {
@@ -33,7 +36,7 @@ pub async fn start_restore(
     }
     Ok(operations
         .start(
-            Some(admin),
+            Some(admin.user().id),
             Job::Restore {
                 backup_file: backup_file.to_owned(),
             },

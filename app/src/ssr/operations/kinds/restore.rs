@@ -1,8 +1,11 @@
 //! `restore`: a backup into the live database, while the server runs. The
 //! backup is checked first (integrity, schema history, no migration this
-//! build does not know); then the current database is saved as a backup
-//! of its own (kept until retention would remove it like any other), and
-//! only then replaced, in one transaction. Cancelling is possible until the
+//! build does not know, and Tally's own schema object for object); then the
+//! current database is saved as a backup of its own (kept until retention
+//! would remove it like any other), and only then replaced, in one
+//! transaction. The security state stays the live one (credentials,
+//! standing, sessions, tokens, invitations); the result says what of the
+//! backup's was dropped. Cancelling is possible until the
 //! replacing starts.
 
 use std::path::Path;
@@ -72,6 +75,11 @@ pub async fn run(
             "the backup has migration {newer}, which this version of Tally does not know; restore it with the version that made it"
         )));
     }
+    // Tally's own schema, object for object: nothing of the file runs
+    // otherwise.
+    let schema = backup::known_schema(&source)
+        .await
+        .map_err(|error| refused(error.to_string()))?;
     context.checkpoint()?;
 
     context.report(phase("saving", backup_file), 5).await;
@@ -96,7 +104,7 @@ pub async fn run(
     context.checkpoint()?;
 
     context.report(phase("restoring", backup_file), 60).await;
-    let restored = backup::restore_live(&resources.pool, &source)
+    let restored = backup::restore_live(&resources.pool, &source, &schema)
         .await
         .map_err(|error| {
             tracing::error!(%error, backup = backup_file, "restore failed; the database is unchanged");
@@ -121,6 +129,11 @@ pub async fn run(
         .string("savedAs", &saved.name)
         .int64("tables", restored.tables)
         .int64("rows", restored.rows)
+        // What was not taken from the backup (`backup::live_restore`).
+        .int64("sessionsEnded", restored.security.sessions_ended)
+        .int64("tokensRevoked", restored.security.tokens_revoked)
+        .int64("invitationsRevoked", restored.security.invitations_revoked)
+        .int64("accountsKept", restored.security.accounts_kept)
         .string("schemaVersion", &schema_version)
         .int64(
             "pendingMigrations",
