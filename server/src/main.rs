@@ -1,6 +1,6 @@
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser};
 use server::cli::{Cli, Command};
 use server::config::Settings;
 use server::startup::Application;
@@ -14,7 +14,14 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     panic_exit::install();
-    let cli = Cli::parse();
+    let cli = if std::env::args()
+        .skip(1)
+        .any(|arg| arg == "--version" || arg == "-V")
+    {
+        with_sqlite_version()
+    } else {
+        Cli::parse()
+    };
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(error) => {
@@ -29,6 +36,25 @@ fn main() -> ExitCode {
             Ok(settings) => runtime.block_on(run(command, settings)),
             Err(code) => code,
         },
+    }
+}
+
+/// `tally --version`: Tally's version and the SQLite it carries (asked of
+/// SQLite itself, so it is the one actually linked). Prints and exits.
+fn with_sqlite_version() -> Cli {
+    let sqlite = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .ok()
+        .and_then(|runtime| runtime.block_on(app::ssr::db::sqlite_version()).ok())
+        .unwrap_or_else(|| "unknown".to_owned());
+    // Leaked once: clap keeps a `&'static str`, and this process prints it
+    // and exits.
+    let line: &'static str =
+        Box::leak(format!("{} (SQLite {sqlite})", env!("CARGO_PKG_VERSION")).into_boxed_str());
+    let matches = Cli::command().version(line).get_matches();
+    match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(error) => error.exit(),
     }
 }
 

@@ -4,7 +4,7 @@
 //! direct peer is a proxy listed in `TRUSTED_PROXIES`.
 
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use axum::extract::{ConnectInfo, FromRef, FromRequestParts};
 use axum::http::request::Parts;
@@ -65,9 +65,28 @@ impl Network {
     }
 }
 
-/// The proxies whose forwarding headers are believed (`TRUSTED_PROXIES`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TrustedProxies(Vec<Network>);
+/// The proxies whose forwarding headers are believed (`TRUSTED_PROXIES`),
+/// and the first peer seen sending `X-Forwarded-For` without being one.
+#[derive(Clone, Debug, Default)]
+pub struct TrustedProxies(Vec<Network>, Arc<OnceLock<UntrustedForwarder>>);
+
+/// A peer that sent `X-Forwarded-For` though `TRUSTED_PROXIES` does not
+/// list it: most likely a reverse proxy nobody declared, behind which every
+/// client shares the proxy's address and so its limits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UntrustedForwarder {
+    pub peer: IpAddr,
+    /// When it was first seen (RFC 3339, UTC).
+    pub at: String,
+}
+
+impl PartialEq for TrustedProxies {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl Eq for TrustedProxies {}
 
 impl TrustedProxies {
     /// A comma-separated list of addresses and networks.
@@ -77,7 +96,7 @@ impl TrustedProxies {
             .filter(|part| !part.is_empty())
             .map(Network::parse)
             .collect::<Result<Vec<_>, _>>()
-            .map(Self)
+            .map(|networks| Self(networks, Arc::default()))
     }
 
     pub fn trusts(&self, ip: IpAddr) -> bool {
@@ -88,6 +107,9 @@ impl TrustedProxies {
     /// the first address that is not a trusted proxy.
     pub fn client_ip(&self, peer: IpAddr, headers: &HeaderMap) -> IpAddr {
         if !self.trusts(peer) {
+            if headers.contains_key("x-forwarded-for") {
+                self.note_untrusted(peer);
+            }
             return peer;
         }
         let forwarded: Vec<IpAddr> = headers
@@ -109,6 +131,30 @@ impl TrustedProxies {
 
     /// Whether the client reached the proxy over plain HTTP (only a trusted
     /// proxy's word counts).
+    /// Remembers the first untrusted peer that forwarded, and warns once.
+    fn note_untrusted(&self, peer: IpAddr) {
+        if self.1.get().is_some() {
+            return;
+        }
+        let seen = UntrustedForwarder {
+            peer,
+            at: jiff::Timestamp::now()
+                .strftime("%Y-%m-%dT%H:%M:%SZ")
+                .to_string(),
+        };
+        if self.1.set(seen).is_ok() {
+            tracing::warn!(
+                %peer,
+                "requests arrive with X-Forwarded-For from {peer}, which TRUSTED_PROXIES does not list: every client behind it shares that one address's rate limits; set TRUSTED_PROXIES to the proxy's address"
+            );
+        }
+    }
+
+    /// The first untrusted peer seen forwarding, if any (Admin → Status).
+    pub fn untrusted_forwarder(&self) -> Option<&UntrustedForwarder> {
+        self.1.get()
+    }
+
     pub fn forwarded_plain_http(&self, peer: IpAddr, headers: &HeaderMap) -> bool {
         self.trusts(peer)
             && headers
@@ -152,6 +198,26 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_untrusted_peer_forwarding_is_noted_once() {
+        let trusted = TrustedProxies::parse("10.0.0.0/8").unwrap();
+        let plain = HeaderMap::new();
+        trusted.client_ip("203.0.113.9".parse().unwrap(), &plain);
+        assert_eq!(
+            trusted.untrusted_forwarder(),
+            None,
+            "no header, nothing to say"
+        );
+        let proxy: IpAddr = "192.0.2.50".parse().unwrap();
+        assert_eq!(trusted.client_ip(proxy, &headers("198.51.100.7")), proxy);
+        let clone = trusted.clone();
+        clone.client_ip("192.0.2.51".parse().unwrap(), &headers("198.51.100.8"));
+        let seen = trusted.untrusted_forwarder().unwrap();
+        assert_eq!(seen.peer, proxy, "the first one, shared by every clone");
+        trusted.client_ip("10.1.1.1".parse().unwrap(), &headers("198.51.100.9"));
+        assert_eq!(trusted.untrusted_forwarder().unwrap().peer, proxy);
+    }
 
     fn headers(xff: &str) -> HeaderMap {
         let mut headers = HeaderMap::new();

@@ -149,6 +149,18 @@ pub async fn migrated_for_test() -> (tempfile::TempDir, SqlitePool) {
     (dir, pool)
 }
 
+/// The version of the SQLite library Tally runs on (`sqlite_version()` of
+/// an in-memory database), for `tally --version`.
+pub async fn sqlite_version() -> Result<String, sqlx::Error> {
+    use sqlx::Connection;
+    let mut conn = sqlx::SqliteConnection::connect("sqlite::memory:").await?;
+    let version = sqlx::query_scalar("SELECT sqlite_version()")
+        .fetch_one(&mut conn)
+        .await;
+    let _ = conn.close().await;
+    version
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

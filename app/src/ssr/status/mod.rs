@@ -66,10 +66,14 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, ApiError
     let instance = &services.instance;
     let mut sections = Vec::new();
 
+    let sqlite: String = sqlx::query_scalar("SELECT sqlite_version()")
+        .fetch_one(pool)
+        .await?;
     sections.push(section(
         "Tally",
         vec![
             row("Version", env!("CARGO_PKG_VERSION"), "info"),
+            row("SQLite", sqlite, "info"),
             row(
                 "Image",
                 instance
@@ -228,6 +232,25 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, ApiError
                 if in_error == 0 { "ok" } else { "warn" },
             ),
         ],
+    ));
+
+    sections.push(section(
+        "Clients",
+        vec![match services.trusted_proxies.untrusted_forwarder() {
+            None => row(
+                "Forwarded addresses",
+                "no request forwarded by an unlisted proxy",
+                "ok",
+            ),
+            Some(seen) => row(
+                "Forwarded addresses",
+                format!(
+                    "{} sent X-Forwarded-For (first at {}) but TRUSTED_PROXIES does not list it: every client behind it shares one address's rate limits. Set TRUSTED_PROXIES to the proxy's address.",
+                    seen.peer, seen.at
+                ),
+                "warn",
+            ),
+        }],
     ));
 
     let (protected_by, state) = match services.keyring.source() {
