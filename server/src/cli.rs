@@ -215,6 +215,11 @@ pub enum TokenAction {
         /// Days until the token stops working (1 to 365).
         #[arg(long, default_value_t = app::domain::token_lifetime::DEFAULT_DAYS.into())]
         days: i64,
+        /// What the token may do, comma-separated: read, write, admin,
+        /// admin:backup (`tally ops backup` and `ops deploy` need
+        /// admin:backup).
+        #[arg(long, default_value = "read,write")]
+        scopes: String,
     },
 }
 

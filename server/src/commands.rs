@@ -9,6 +9,7 @@ use app::ssr::db;
 use app::ssr::migrate::Migrator;
 
 use app::domain::token_lifetime::TokenLifetime;
+use app::domain::token_scope::Scopes;
 use app::ssr::auth::{api_tokens, users};
 
 use crate::cli::{BackupAction, TokenAction};
@@ -133,7 +134,12 @@ pub async fn backup(settings: &Settings, action: BackupAction) -> ExitCode {
 }
 
 pub async fn token(settings: &Settings, action: TokenAction) -> ExitCode {
-    let TokenAction::Create { email, name, days } = action;
+    let TokenAction::Create {
+        email,
+        name,
+        days,
+        scopes,
+    } = action;
     let pool = match db::connect(&settings.database_path()).await {
         Ok(pool) => pool,
         Err(error) => return fail(error),
@@ -144,15 +150,20 @@ pub async fn token(settings: &Settings, action: TokenAction) -> ExitCode {
         })?;
         let lifetime = TokenLifetime::parse(days)
             .map_err(|error| app::ssr::auth::AuthError::Invalid(format!("days: {error}")))?;
-        api_tokens::create(&pool, user.id, &name, lifetime).await
+        let scopes = Scopes::parse(&scopes)
+            .map_err(|error| app::ssr::auth::AuthError::Invalid(format!("scopes: {error}")))?;
+        api_tokens::create(&pool, &user, &name, lifetime, scopes).await
     }
     .await;
     pool.close().await;
     match result {
         Ok((info, token)) => {
             eprintln!(
-                "created token {:?} (id {}, expires {}); it is shown only this once:",
-                info.name, info.id, info.expires_at
+                "created token {:?} (id {}, scopes {}, expires {}); it is shown only this once:",
+                info.name,
+                info.id,
+                info.scopes.join(","),
+                info.expires_at
             );
             println!("{token}");
             ExitCode::SUCCESS

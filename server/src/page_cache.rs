@@ -8,9 +8,11 @@
 //! for such a page renders it and keeps the HTML for `LIFETIME`; the
 //! following ones get that HTML with a fresh nonce put in place of the
 //! stored one, in the body and in the CSP header alike, so a nonce is still
-//! never sent twice. A visitor with a session cookie, a query string, a
-//! response that is not a plain 200 page, or one that sets a cookie, is
-//! never cached. The browser still gets `no-store` (`cache_control`): this
+//! never sent twice. A request carrying any credential (the session
+//! cookie, an `Authorization` header of any kind, any cookie but the CSRF
+//! one), a query string, a response that is not a plain 200 page, one that
+//! sets a cookie, or one rendered for a user the page found
+//! (`x-tally-personal`), is never cached. The browser still gets `no-store` (`cache_control`): this
 //! copy lives in the server only.
 
 use std::collections::HashMap;
@@ -24,6 +26,7 @@ use axum::response::{IntoResponse, Response};
 
 use app::ssr::auth::token::random_token;
 
+use app::api::signed_in::PERSONAL;
 use app::ssr::cookies;
 
 /// How long a rendered page is served before it is rendered again.
@@ -57,7 +60,7 @@ impl PageCache {
     pub fn key(request: &Parts) -> Option<&'static str> {
         if request.method != Method::GET
             || request.uri.query().is_some()
-            || cookies::get(&request.headers, cookies::SESSION).is_some()
+            || carries_credential(&request.headers)
         {
             return None;
         }
@@ -109,8 +112,24 @@ impl PageCache {
     }
 }
 
+/// Whether the request says who it is in any way: an `Authorization` or
+/// `Proxy-Authorization` header, or a cookie other than the CSRF token's
+/// (which every anonymous visitor gets).
+fn carries_credential(headers: &HeaderMap) -> bool {
+    headers.contains_key(header::AUTHORIZATION)
+        || headers.contains_key(header::PROXY_AUTHORIZATION)
+        || headers
+            .get_all(header::COOKIE)
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .flat_map(|value| value.split(';'))
+            .filter_map(|pair| pair.trim().split_once('=').map(|(name, _)| name))
+            .any(|name| name != cookies::CSRF && name != cookies::DEVICE)
+}
+
 fn cacheable(status: StatusCode, headers: &HeaderMap) -> bool {
     status == StatusCode::OK
+        && !headers.contains_key(PERSONAL)
         && !headers.contains_key(header::SET_COOKIE)
         && headers
             .get(header::CONTENT_TYPE)
@@ -164,6 +183,23 @@ mod tests {
             None
         );
         assert_eq!(PageCache::key(&parts("/pricing?x=1", None)), None);
+        assert_eq!(
+            PageCache::key(&parts("/pricing", Some("other=1; tally_csrf=x"))),
+            None,
+            "any cookie but the CSRF token's may say who it is"
+        );
+        let mut bearer = parts("/pricing", None);
+        bearer.headers.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("Bearer tally_pat_x"),
+        );
+        assert_eq!(PageCache::key(&bearer), None);
+        let mut basic = parts("/", None);
+        basic.headers.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("Basic YTpi"),
+        );
+        assert_eq!(PageCache::key(&basic), None);
         assert_eq!(PageCache::key(&parts("/bills", None)), None);
         assert_eq!(PageCache::key(&parts("/pricingx", None)), None);
     }
@@ -230,5 +266,19 @@ mod tests {
         let missing = StatusCode::NOT_FOUND.into_response();
         cache.keep("/", missing).await;
         assert!(cache.answer("/").is_none());
+
+        let mut personal = Body::from("<p>Ada</p>").into_response();
+        personal
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html"));
+        personal.headers_mut().insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static("script-src 'nonce-AAAAAAAAAAAAAAAAAAAAAA'"),
+        );
+        personal
+            .headers_mut()
+            .insert(PERSONAL, HeaderValue::from_static("1"));
+        cache.keep("/", personal).await;
+        assert!(cache.answer("/").is_none(), "a page rendered for a user");
     }
 }

@@ -10,10 +10,12 @@ use leptos::server_fn::codec::{GetUrl, Json};
 
 use super::CsrfClient;
 use crate::contract::admin::{
-    AccountAction, Invitation, Invite, Invited, RegistrationSetting, UserSummary,
+    AccountAction, Invitation, Invite, Invited, RegistrationChange, RegistrationSetting,
+    UserSummary,
 };
 use crate::contract::contact::{CrmStatus, Requeued, SubmissionKind, SubmissionPage};
 use crate::contract::error::ErrorBody;
+use crate::contract::two_factor::CurrentPassword;
 #[cfg(feature = "ssr")]
 use crate::ssr::api_error::ApiError;
 
@@ -45,18 +47,26 @@ pub async fn get_registration() -> Result<RegistrationSetting, ErrorBody> {
     Ok(RegistrationSetting { open })
 }
 
-/// Disables, enables or resets the second factor of an account.
+/// Disables, enables or resets the second factor of an account, with the
+/// administrator's password asked again.
 #[server(prefix = "/api/fn", endpoint = "admin/change-account", input = Json, client = CsrfClient)]
-pub async fn change_account(user: i64, action: AccountAction) -> Result<(), ErrorBody> {
-    let admin = super::signed_in::administrator().await?;
-    Ok(crate::ssr::auth::admin::apply(admin.pool(), &admin.current, user, action).await?)
+pub async fn change_account(
+    user: i64,
+    action: AccountAction,
+    confirm: CurrentPassword,
+) -> Result<(), ErrorBody> {
+    let (services, admin) =
+        super::signed_in::confirmed_administrator(&confirm.current_password).await?;
+    Ok(crate::ssr::auth::admin::apply(&services.pool, &admin, user, action).await?)
 }
 
-/// A one-time invitation and its link (shown once).
+/// A one-time invitation and its link (shown once), with the
+/// administrator's password asked again.
 #[server(prefix = "/api/fn", endpoint = "admin/invite", input = Json, client = CsrfClient)]
 pub async fn invite_user(request: Invite) -> Result<Invited, ErrorBody> {
-    let admin = super::signed_in::administrator().await?;
-    Ok(crate::ssr::auth::admin::invite(&admin.services, &admin.current, &request).await?)
+    let (services, admin) =
+        super::signed_in::confirmed_administrator(&request.current_password).await?;
+    Ok(crate::ssr::auth::admin::invite(&services, &admin, &request).await?)
 }
 
 /// Withdraws a pending invitation.
@@ -66,16 +76,16 @@ pub async fn withdraw_invitation(id: i64) -> Result<(), ErrorBody> {
     Ok(crate::ssr::auth::admin::withdraw_invitation(admin.pool(), id).await?)
 }
 
-/// Opens registration to anyone who can reach this Tally, or closes it.
+/// Opens registration to anyone who can reach this Tally, or closes it,
+/// with the administrator's password asked again.
 #[server(prefix = "/api/fn", endpoint = "admin/set-registration", input = Json, client = CsrfClient)]
 pub async fn set_registration(
-    setting: RegistrationSetting,
+    setting: RegistrationChange,
 ) -> Result<RegistrationSetting, ErrorBody> {
-    let admin = super::signed_in::administrator().await?;
-    crate::ssr::auth::invitations::set_open_registration(admin.pool(), setting.open)
-        .await
-        .map_err(ApiError::from)?;
-    Ok(setting)
+    let (services, admin) =
+        super::signed_in::confirmed_administrator(&setting.current_password).await?;
+    crate::ssr::auth::admin::set_registration(&services.pool, &admin, setting.open).await?;
+    Ok(RegistrationSetting { open: setting.open })
 }
 
 /// One page of leads or support requests, newest first, below `before`.

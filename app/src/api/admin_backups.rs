@@ -8,6 +8,7 @@ use leptos::server_fn::codec::{GetUrl, Json};
 use super::CsrfClient;
 use crate::contract::admin::{BackupFiles, SchemaState, SystemStatus};
 use crate::contract::error::ErrorBody;
+use crate::contract::operations::RestoreRequest;
 use crate::domain::operation::Operation;
 #[cfg(feature = "ssr")]
 use crate::ssr::api_error::ApiError;
@@ -57,16 +58,17 @@ pub async fn check_backup_file(name: String) -> Result<Operation, ErrorBody> {
 }
 
 /// Restores a backup into the live database (an operation), when `confirm`
-/// repeats its name.
+/// repeats its name and the administrator's password is right.
 #[server(prefix = "/api/fn", endpoint = "admin/restore-backup", input = Json, client = CsrfClient)]
-pub async fn restore_backup_file(name: String, confirm: String) -> Result<Operation, ErrorBody> {
-    let admin = super::signed_in::administrator().await?;
+pub async fn restore_backup_file(request: RestoreRequest) -> Result<Operation, ErrorBody> {
+    let (services, admin) =
+        super::signed_in::confirmed_administrator(&request.current_password).await?;
     let record = crate::ssr::backup::start_restore(
-        &admin.services.operations,
-        &admin.services.instance.backups_dir,
-        admin.current.user.id,
-        &name,
-        &confirm,
+        &services.operations,
+        &services.instance.backups_dir,
+        &admin,
+        &request.backup_file,
+        &request.confirm,
     )
     .await?;
     Ok(record.to_operation())

@@ -55,7 +55,7 @@ pub mod profile;
 pub mod security_keys;
 pub mod session;
 #[cfg(feature = "ssr")]
-mod signed_in;
+pub mod signed_in;
 pub mod subscriptions;
 
 /// A page's data from a server function that takes no arguments, as a

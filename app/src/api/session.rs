@@ -18,12 +18,15 @@ pub async fn current_session() -> Result<Session, ErrorBody> {
     let headers: http::HeaderMap = leptos_axum::extract()
         .await
         .map_err(ErrorBody::from_server_fn_error)?;
-    let found = current::authenticate(&services.pool, &headers)
+    let found = current::authenticate_browser(&services.pool, &headers)
         .await
         .map_err(|error| {
             tracing::error!(%error, "current session");
             ErrorBody::new(500, "INTERNAL", "internal error")
         })?;
+    if found.is_some() {
+        super::signed_in::mark_personal();
+    }
     Ok(Session {
         user: found.map(|found| found.user),
     })

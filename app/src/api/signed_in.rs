@@ -48,12 +48,20 @@ fn client_ip(services: &Services) -> Result<std::net::IpAddr, ApiError> {
 pub async fn visitor() -> Result<(Arc<Services>, Visitor), ApiError> {
     let services = services::from_context()?;
     let ip = client_ip(&services)?;
-    let user_agent = headers()
-        .await?
+    let headers = headers().await?;
+    let user_agent = headers
         .get(http::header::USER_AGENT)
         .and_then(|value| value.to_str().ok())
         .map(str::to_owned);
-    Ok((services, Visitor { ip, user_agent }))
+    let device = crate::ssr::cookies::get(&headers, crate::ssr::cookies::DEVICE).map(str::to_owned);
+    Ok((
+        services,
+        Visitor {
+            ip,
+            user_agent,
+            device,
+        },
+    ))
 }
 
 /// How long a session cookie lasts: as long as the session.
@@ -71,11 +79,20 @@ pub fn set_session_cookie(services: &Services, token: &str, max_age: i64) {
     }
 }
 
-/// A sign-in step's answer for the page, with the cookie of the session it
-/// started.
+/// A sign-in step's answer for the page, with the cookies of the session
+/// it started and of the browser as a known device.
 pub fn with_session_cookie(services: &Services, answered: Answered) -> SignInAnswer {
     if let Some(token) = &answered.session {
         set_session_cookie(services, token, SESSION_MAX_AGE);
+    }
+    if let (Some(cookie), Some(response)) = (
+        answered
+            .device
+            .as_deref()
+            .and_then(|value| crate::ssr::cookies::device(value, services.secure_cookies())),
+        leptos::prelude::use_context::<leptos_axum::ResponseOptions>(),
+    ) {
+        response.append_header(http::header::SET_COOKIE, cookie);
     }
     answered.answer
 }
@@ -90,10 +107,26 @@ async fn headers() -> Result<http::HeaderMap, ApiError> {
 /// The signed-in user; `Unauthenticated` (401) when nobody is.
 pub async fn signed_in() -> Result<SignedIn, ApiError> {
     let services = services::from_context()?;
-    let current = current::authenticate(&services.pool, &headers().await?)
+    let current = current::authenticate_browser(&services.pool, &headers().await?)
         .await?
         .ok_or(ApiError::Unauthenticated)?;
+    mark_personal();
     Ok(SignedIn { services, current })
+}
+
+/// The response header that says a user was found while answering (a page
+/// rendered for someone): the server's page cache never keeps such a page,
+/// and the front door takes the header off before it leaves.
+pub const PERSONAL: &str = "x-tally-personal";
+
+/// Marks the response being made as someone's own.
+pub fn mark_personal() {
+    if let Some(response) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>() {
+        response.insert_header(
+            http::HeaderName::from_static(PERSONAL),
+            http::HeaderValue::from_static("1"),
+        );
+    }
 }
 
 /// The signed-in administrator; `Forbidden` (403) for anyone else.
@@ -104,4 +137,18 @@ pub async fn administrator() -> Result<SignedIn, ApiError> {
     } else {
         Err(ApiError::Forbidden("administrators only".into()))
     }
+}
+
+/// The signed-in administrator, confirmed by `current_password` (the
+/// account-level actions: `ssr::auth::admin::confirm`).
+pub async fn confirmed_administrator(
+    current_password: &str,
+) -> Result<(Arc<Services>, crate::ssr::auth::admin::ConfirmedAdmin), ApiError> {
+    let signed_in = signed_in().await?;
+    let ip = signed_in.client_ip()?;
+    let session = signed_in.current.browser_session()?;
+    let admin =
+        crate::ssr::auth::admin::confirm(&signed_in.services, session, ip, current_password)
+            .await?;
+    Ok((signed_in.services, admin))
 }

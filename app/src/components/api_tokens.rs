@@ -6,6 +6,7 @@ use crate::api::ApiFailure;
 use crate::contract::tokens::{ApiTokenInfo, CreateToken};
 use crate::domain::timestamp;
 use crate::domain::token_lifetime::{CHOICES, DEFAULT_DAYS};
+use crate::domain::token_scope::{Scope, Scopes};
 
 fn lifetime_label(days: u16) -> String {
     match days {
@@ -18,9 +19,10 @@ fn lifetime_label(days: u16) -> String {
 }
 
 /// Personal API tokens: list (as the page was rendered with), create with
-/// a chosen lifetime (the token is shown once), revoke.
+/// a chosen lifetime and scopes (the token is shown once), revoke. The
+/// administrators' scopes are offered to administrators only.
 #[component]
-pub fn ApiTokens(tokens: Vec<ApiTokenInfo>) -> impl IntoView {
+pub fn ApiTokens(tokens: Vec<ApiTokenInfo>, admin: bool) -> impl IntoView {
     let tokens = RwSignal::new(tokens);
     let reload = move || {
         leptos::task::spawn_local(async move {
@@ -31,6 +33,7 @@ pub fn ApiTokens(tokens: Vec<ApiTokenInfo>) -> impl IntoView {
     };
     let name = RwSignal::new(String::new());
     let days = RwSignal::new(DEFAULT_DAYS.to_string());
+    let chosen = RwSignal::new(Scopes::DEFAULT.iter().collect::<Vec<Scope>>());
     let shown_once = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
 
@@ -43,9 +46,22 @@ pub fn ApiTokens(tokens: Vec<ApiTokenInfo>) -> impl IntoView {
                     .parse()
                     .unwrap_or(i64::from(DEFAULT_DAYS)),
             ),
+            scopes: Some(
+                chosen
+                    .get_untracked()
+                    .iter()
+                    .map(|scope| scope.as_str().to_owned())
+                    .collect(),
+            ),
         };
         if request.name.is_empty() {
             error.set(Some("name: give the token a name".into()));
+            return;
+        }
+        if chosen.with_untracked(Vec::is_empty) {
+            error.set(Some(
+                "scopes: choose at least one thing the token may do".into(),
+            ));
             return;
         }
         leptos::task::spawn_local(async move {
@@ -75,7 +91,7 @@ pub fn ApiTokens(tokens: Vec<ApiTokenInfo>) -> impl IntoView {
             <p>"Scripts and other programs use a token in an " <code>"Authorization: Bearer"</code> " header."</p>
             <p class="hint">
                 "A token stops working when it expires, when you change your password and when you sign out everywhere. "
-                "It can read and change your bills, but cannot make tokens or change your password, email or second factors."
+                "It does only what its scopes allow, and never makes tokens or changes your password, email or second factors."
             </p>
             {move || {
                 shown_once
@@ -119,6 +135,37 @@ pub fn ApiTokens(tokens: Vec<ApiTokenInfo>) -> impl IntoView {
                         })
                         .collect_view()}
                 </select>
+                <fieldset class="token-scopes">
+                    <legend>"It may"</legend>
+                    {Scope::ALL
+                        .into_iter()
+                        .filter(|scope| admin || !scope.needs_admin())
+                        .map(|scope| {
+                            let id = format!("token-scope-{}", scope.as_str().replace(':', "-"));
+                            view! {
+                                <label>
+                                    <input
+                                        id=id
+                                        type="checkbox"
+                                        name="scopes"
+                                        value=scope.as_str()
+                                        prop:checked=move || chosen.with(|chosen| chosen.contains(&scope))
+                                        on:change=move |ev| {
+                                            let on = event_target_checked(&ev);
+                                            chosen.update(|chosen| {
+                                                chosen.retain(|held| *held != scope);
+                                                if on {
+                                                    chosen.push(scope);
+                                                }
+                                            });
+                                        }
+                                    />
+                                    " " <code>{scope.as_str()}</code> ": " {scope.explained()}
+                                </label>
+                            }
+                        })
+                        .collect_view()}
+                </fieldset>
                 <button type="submit" class="button">"Create token"</button>
             </form>
             <p class="field-error" role="alert">{move || error.get()}</p>
@@ -137,6 +184,7 @@ pub fn ApiTokens(tokens: Vec<ApiTokenInfo>) -> impl IntoView {
                             view! {
                                 <li>
                                     <strong>{token.name}</strong>
+                                    " · " <span data-testid="token-scopes">{token.scopes.join(", ")}</span>
                                     " · created " {token.created_at}
                                     " · last used " {token.last_used_at.unwrap_or_else(|| "never".into())}
                                     <span data-testid="token-expiry">{expiry}</span>

@@ -35,15 +35,30 @@ pub struct Invitation {
     pub expires_at: String,
 }
 
-/// `POST /api/admin/invitations`: both fields may be left out (anyone with
-/// the link; role `user`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// `POST /api/admin/invitations`: email and role may be left out (anyone
+/// with the link; role `user`); the administrator's password may not (from
+/// a browser session only: no API token makes invitations). No `Debug`
+/// that shows the password.
+#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Invite {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<Role>,
+    /// The administrator's password, asked again.
+    #[serde(default, rename = "currentPassword")]
+    pub current_password: String,
+}
+
+impl std::fmt::Debug for Invite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Invite")
+            .field("email", &self.email)
+            .field("role", &self.role)
+            .field("current_password", &"[redacted]")
+            .finish()
+    }
 }
 
 /// The answer to [`Invite`]: the one-time link, shown once.
@@ -61,6 +76,27 @@ pub struct Invited {
 #[serde(deny_unknown_fields)]
 pub struct RegistrationSetting {
     pub open: bool,
+}
+
+/// `PUT /api/admin/registration`: open or close registration, with the
+/// administrator's password asked again (browser session only). No
+/// `Debug` that shows the password.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct RegistrationChange {
+    pub open: bool,
+    #[serde(default)]
+    pub current_password: String,
+}
+
+impl std::fmt::Debug for RegistrationChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RegistrationChange")
+            .field("open", &self.open)
+            .field("current_password", &"[redacted]")
+            .finish()
+    }
 }
 
 /// What an administrator does to an account (`POST

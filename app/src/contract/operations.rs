@@ -74,9 +74,11 @@ pub struct RestoreCheckRequest {
     pub backup_file: Option<String>,
 }
 
-/// The body of `POST /v1/admin:restore`: the backup, and its name again
-/// as the confirmation.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// The body of `POST /v1/admin:restore`: the backup, its name again as
+/// the confirmation, and the administrator's password (from a browser
+/// session only: no API token restores). No `Debug` that shows the
+/// password.
+#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RestoreRequest {
@@ -84,6 +86,19 @@ pub struct RestoreRequest {
     pub backup_file: String,
     /// The same name, typed again.
     pub confirm: String,
+    /// The administrator's password, asked again.
+    #[serde(default)]
+    pub current_password: String,
+}
+
+impl std::fmt::Debug for RestoreRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RestoreRequest")
+            .field("backup_file", &self.backup_file)
+            .field("confirm", &self.confirm)
+            .field("current_password", &"[redacted]")
+            .finish()
+    }
 }
 
 /// What Admin's maintenance buttons start (`POST /v1/admin:backup`,

@@ -5,11 +5,13 @@ use serde::{Deserialize, Serialize};
 /// A token as its owner sees it in Profile (never the token itself).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
-#[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]
 pub struct ApiTokenInfo {
     pub id: i64,
     pub name: String,
+    /// What it may do: `read`, `write`, `admin`, `admin:backup`
+    /// (`domain::token_scope`).
+    pub scopes: Vec<String>,
     pub created_at: String,
     pub last_used_at: Option<String>,
     /// When it stops working.
@@ -28,6 +30,10 @@ pub struct CreateToken {
     /// 1 to 365; 90 when left out.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expires_in_days: Option<i64>,
+    /// What the token may do; `["read", "write"]` when left out. `admin`
+    /// and `admin:backup` only for an administrator's token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scopes: Option<Vec<String>>,
 }
 
 /// The answer to [`CreateToken`]: the token itself, shown this once (only

@@ -20,5 +20,6 @@ pub mod subscriptions;
 pub mod text;
 pub mod timestamp;
 pub mod token_lifetime;
+pub mod token_scope;
 pub mod tracker;
 pub mod words;

@@ -6,7 +6,10 @@ use crate::api::admin::{
 use crate::api::{self, ApiFailure};
 use crate::components::admin_only::AdminOnly;
 use crate::components::submissions::Submissions;
-use crate::contract::admin::{AccountAction, Invitation, Invite, RegistrationSetting, UserSummary};
+use crate::contract::admin::{
+    AccountAction, Invitation, Invite, RegistrationChange, RegistrationSetting, UserSummary,
+};
+use crate::contract::two_factor::CurrentPassword;
 use crate::domain::role::Role;
 use crate::domain::timestamp;
 use leptos::ev::SubmitEvent;
@@ -68,6 +71,12 @@ fn AdminPanel(
     let new_link = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
     let status = RwSignal::new(None::<String>);
+    // Account-level changes are confirmed with the password each time.
+    let password = RwSignal::new(String::new());
+    let confirmation = move || CurrentPassword {
+        current_password: password.get_untracked(),
+    };
+    let open = RwSignal::new(registration.open);
 
     let reload_users = move || {
         leptos::task::spawn_local(async move {
@@ -86,9 +95,11 @@ fn AdminPanel(
         });
     };
     let act = move |user: i64, action: AccountAction, done: &'static str| {
+        let confirm = confirmation();
         leptos::task::spawn_local(async move {
-            match change_account(user, action).await {
+            match change_account(user, action, confirm).await {
                 Ok(()) => {
+                    password.set(String::new());
                     error.set(None);
                     status.set(Some(done.to_owned()));
                     reload_users();
@@ -103,10 +114,12 @@ fn AdminPanel(
         let request = Invite {
             email: (!email.is_empty()).then_some(email),
             role: Some(invite_role.get_untracked()),
+            current_password: password.get_untracked(),
         };
         leptos::task::spawn_local(async move {
             match invite_user(request).await {
                 Ok(made) => {
+                    password.set(String::new());
                     error.set(None);
                     new_link.set(Some(made.link));
                     invite_email.set(String::new());
@@ -125,17 +138,28 @@ fn AdminPanel(
         });
     };
     let set_open = move |ev| {
-        let setting = RegistrationSetting {
-            open: event_target_checked(&ev),
+        let wanted = event_target_checked(&ev);
+        let setting = RegistrationChange {
+            open: wanted,
+            current_password: password.get_untracked(),
         };
         leptos::task::spawn_local(async move {
             match set_registration(setting).await {
-                Ok(setting) => status.set(Some(if setting.open {
-                    "Anyone who can reach this Tally may now create an account.".to_owned()
-                } else {
-                    "Accounts are by invitation only.".to_owned()
-                })),
-                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
+                Ok(setting) => {
+                    password.set(String::new());
+                    error.set(None);
+                    open.set(setting.open);
+                    status.set(Some(if setting.open {
+                        "Anyone who can reach this Tally may now create an account.".to_owned()
+                    } else {
+                        "Accounts are by invitation only.".to_owned()
+                    }));
+                }
+                Err(failure) => {
+                    // The box shows what is in force, not what was asked.
+                    open.set(!wanted);
+                    error.set(Some(ApiFailure::from(failure).message()));
+                }
             }
         });
     };
@@ -143,6 +167,23 @@ fn AdminPanel(
     view! {
         <p class="field-error" role="alert">{move || error.get()}</p>
         <p role="status">{move || status.get()}</p>
+        <section class="card" aria-labelledby="confirm-title">
+            <h2 id="confirm-title">"Confirm account changes"</h2>
+            <div class="field">
+                <label for="admin-password">"Your password"</label>
+                <input
+                    id="admin-password"
+                    type="password"
+                    autocomplete="current-password"
+                    aria-describedby="admin-password-hint"
+                    prop:value=move || password.get()
+                    on:input=move |ev| password.set(event_target_value(&ev))
+                />
+                <p id="admin-password-hint" class="hint">
+                    "Enabling, disabling, resetting a second factor, inviting and opening registration each ask for it again. No API token can do these."
+                </p>
+            </div>
+        </section>
         <section class="card" aria-labelledby="users-title">
             <h2 id="users-title">"Users"</h2>
             <div class="table-wrap">
@@ -238,7 +279,7 @@ fn AdminPanel(
         <section class="card" aria-labelledby="registration-title">
             <h2 id="registration-title">"Registration"</h2>
             <div class="check-field">
-                <input id="open-registration" type="checkbox" checked=registration.open on:change=set_open/>
+                <input id="open-registration" type="checkbox" prop:checked=move || open.get() on:change=set_open/>
                 <label for="open-registration">"Let anyone who can reach this Tally create an account"</label>
             </div>
         </section>

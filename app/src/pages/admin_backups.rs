@@ -19,7 +19,7 @@ use crate::api::{self, ApiFailure};
 use crate::components::admin_only::AdminOnly;
 use crate::components::live_operation::LiveOperationCard;
 use crate::contract::admin::{BackupFile, BackupFiles, SchemaState};
-use crate::contract::operations::MaintenanceTask;
+use crate::contract::operations::{MaintenanceTask, RestoreRequest};
 use crate::domain::operation::Operation;
 use crate::domain::{timestamp, words};
 
@@ -80,11 +80,9 @@ fn Panel(files: BackupFiles, schema: SchemaState) -> impl IntoView {
             answer(check_backup_file(name).await.map_err(ApiFailure::from));
         });
     });
-    let restore = Callback::new(move |(name, confirm): (String, String)| {
+    let restore = Callback::new(move |request: RestoreRequest| {
         leptos::task::spawn_local(async move {
-            let result = restore_backup_file(name, confirm)
-                .await
-                .map_err(ApiFailure::from);
+            let result = restore_backup_file(request).await.map_err(ApiFailure::from);
             if result.is_ok() {
                 restoring.set(None);
             }
@@ -148,26 +146,34 @@ fn BackupRow(
 #[component]
 fn RestoreForm(
     name: String,
-    restore: Callback<(String, String)>,
+    restore: Callback<RestoreRequest>,
     cancel: RwSignal<Option<String>>,
 ) -> impl IntoView {
     let typed = RwSignal::new(String::new());
+    let password = RwSignal::new(String::new());
     let expected = name.clone();
     let matches = move || typed.get().trim() == expected;
     let submit = {
         let name = name.clone();
         move |event: SubmitEvent| {
             event.prevent_default();
-            restore.run((name.clone(), typed.get_untracked()));
+            restore.run(RestoreRequest {
+                backup_file: name.clone(),
+                confirm: typed.get_untracked(),
+                current_password: password.get_untracked(),
+            });
         }
     };
     view! {
         <form class="card" on:submit=submit aria-labelledby="restore-title">
             <h3 id="restore-title">"Restore " {name.clone()}</h3>
-            <p class="hint">"Later changes are replaced; the current data is backed up first."</p>
+            <p class="hint">"Later changes are replaced; the current data is backed up first. Passwords, second factors, sessions, API tokens and invitations stay as they are now: nothing revoked or disabled since the backup comes back."</p>
             <label for="restore-confirm">"Type " <code>{name.clone()}</code> " to confirm"</label>
             <input id="restore-confirm" autocomplete="off" spellcheck="false"
                 on:input=move |ev| typed.set(event_target_value(&ev))/>
+            <label for="restore-password">"Your password"</label>
+            <input id="restore-password" type="password" autocomplete="current-password"
+                on:input=move |ev| password.set(event_target_value(&ev))/>
             <p>
                 <button type="submit" class="button" disabled=move || !matches()>"Restore this backup"</button>
                 " "

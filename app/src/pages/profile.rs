@@ -78,7 +78,7 @@ pub fn ProfilePage() -> impl IntoView {
                     <TwoFactor status=totp/>
                     // Security keys load in the browser (WebAuthn is there).
                     <SecurityKeys/>
-                    <ApiTokens tokens/>
+                    <ApiTokens tokens admin=is_admin/>
                     <PreferencesForm initial=preferences/>
                     <Privacy initial=privacy/>
                     <SignInHistory history=sign_ins/>

@@ -23,6 +23,8 @@ pub async fn apply(State(state): State<AppState>, request: Request, next: Next) 
         Err(_) => deadline::exceeded(&path, limit),
     };
     cache_control::apply(&path, &mut response);
+    // Said only to the page cache.
+    response.headers_mut().remove(app::api::signed_in::PERSONAL);
     response
 }
 

@@ -2,10 +2,13 @@
 //! takes `AdminUser`, so the role is checked on the server.
 
 use app::contract::admin::{
-    AccountAction, Invitation, Invite, Invited, RegistrationSetting, UserSummary,
+    AccountAction, Invitation, Invite, Invited, RegistrationChange, RegistrationSetting,
+    UserSummary,
 };
+use app::contract::two_factor::CurrentPassword;
 use app::ssr::auth::admin;
 use app::ssr::auth::invitations;
+use app::ssr::client_ip::ClientIp;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
@@ -13,7 +16,7 @@ use axum::Json;
 use crate::extract::{ApiJson, ApiPath};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::AdminUser;
+use app::ssr::auth::extractors::{AdminSession, AdminUser};
 
 #[utoipa::path(
     get,
@@ -34,13 +37,17 @@ pub async fn users(
     path = "/api/admin/users/{id}/disable",
     tag = "admin",
     params(("id" = i64, Path, description = "The user's id")),
+    request_body = CurrentPassword,
     responses((status = 204, description = "Done")),
 )]
 pub async fn disable(
     State(state): State<AppState>,
-    AdminUser(admin): AdminUser,
+    AdminSession(session): AdminSession,
+    ClientIp(ip): ClientIp,
     ApiPath(id): ApiPath<i64>,
+    ApiJson(body): ApiJson<CurrentPassword>,
 ) -> Result<StatusCode, ApiError> {
+    let admin = admin::confirm(&state, session, ip, &body.current_password).await?;
     admin::apply(&state.pool, &admin, id, AccountAction::Disable).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -51,13 +58,17 @@ pub async fn disable(
     path = "/api/admin/users/{id}/enable",
     tag = "admin",
     params(("id" = i64, Path, description = "The user's id")),
+    request_body = CurrentPassword,
     responses((status = 204, description = "Done")),
 )]
 pub async fn enable(
     State(state): State<AppState>,
-    AdminUser(admin): AdminUser,
+    AdminSession(session): AdminSession,
+    ClientIp(ip): ClientIp,
     ApiPath(id): ApiPath<i64>,
+    ApiJson(body): ApiJson<CurrentPassword>,
 ) -> Result<StatusCode, ApiError> {
+    let admin = admin::confirm(&state, session, ip, &body.current_password).await?;
     admin::apply(&state.pool, &admin, id, AccountAction::Enable).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -70,13 +81,17 @@ pub async fn enable(
     path = "/api/admin/users/{id}/reset-second-factor",
     tag = "admin",
     params(("id" = i64, Path, description = "The user's id")),
+    request_body = CurrentPassword,
     responses((status = 204, description = "Done")),
 )]
 pub async fn reset_second_factor(
     State(state): State<AppState>,
-    AdminUser(admin): AdminUser,
+    AdminSession(session): AdminSession,
+    ClientIp(ip): ClientIp,
     ApiPath(id): ApiPath<i64>,
+    ApiJson(body): ApiJson<CurrentPassword>,
 ) -> Result<StatusCode, ApiError> {
+    let admin = admin::confirm(&state, session, ip, &body.current_password).await?;
     admin::apply(&state.pool, &admin, id, AccountAction::ResetSecondFactor).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -104,9 +119,11 @@ pub async fn invitations(
 )]
 pub async fn invite(
     State(state): State<AppState>,
-    AdminUser(admin): AdminUser,
+    AdminSession(session): AdminSession,
+    ClientIp(ip): ClientIp,
     ApiJson(body): ApiJson<Invite>,
 ) -> Result<(StatusCode, Json<Invited>), ApiError> {
+    let admin = admin::confirm(&state, session, ip, &body.current_password).await?;
     let invited = admin::invite(&state, &admin, &body).await?;
     Ok((StatusCode::CREATED, Json(invited)))
 }
@@ -147,14 +164,16 @@ pub async fn registration(
     put,
     path = "/api/admin/registration",
     tag = "admin",
-    request_body = RegistrationSetting,
+    request_body = RegistrationChange,
     responses((status = 200, body = RegistrationSetting)),
 )]
 pub async fn set_registration(
     State(state): State<AppState>,
-    _admin: AdminUser,
-    ApiJson(body): ApiJson<RegistrationSetting>,
+    AdminSession(session): AdminSession,
+    ClientIp(ip): ClientIp,
+    ApiJson(body): ApiJson<RegistrationChange>,
 ) -> Result<Json<RegistrationSetting>, ApiError> {
-    invitations::set_open_registration(&state.pool, body.open).await?;
-    Ok(Json(body))
+    let admin = admin::confirm(&state, session, ip, &body.current_password).await?;
+    admin::set_registration(&state.pool, &admin, body.open).await?;
+    Ok(Json(RegistrationSetting { open: body.open }))
 }

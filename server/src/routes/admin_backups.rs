@@ -14,7 +14,7 @@ use app::ssr::backup::{self, BackupError};
 use crate::extract::ApiPath;
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::AdminUser;
+use app::ssr::auth::extractors::BackupAdmin;
 
 fn failed(error: BackupError) -> ApiError {
     match error {
@@ -35,7 +35,7 @@ fn failed(error: BackupError) -> ApiError {
 )]
 pub async fn list(
     State(state): State<AppState>,
-    _admin: AdminUser,
+    _admin: BackupAdmin,
 ) -> Result<Json<BackupFiles>, ApiError> {
     Ok(Json(
         backup::files(&state.settings.backups_dir()).map_err(failed)?,
@@ -52,7 +52,7 @@ pub async fn list(
 )]
 pub async fn download(
     State(state): State<AppState>,
-    _admin: AdminUser,
+    _admin: BackupAdmin,
     ApiPath(name): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     if !backup::is_backup_name(&name) {

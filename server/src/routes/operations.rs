@@ -28,7 +28,8 @@ use app::ssr::operations::{proto_json, Job, ListRequest, Record, Viewer};
 use crate::extract::{ApiBytes, ApiJson, ApiQuery};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::{AdminUser, CurrentUser};
+use app::ssr::auth::extractors::{AdminSession, AdminUser, BackupAdmin, OperationsCaller};
+use app::ssr::client_ip::ClientIp;
 
 fn operation(record: &Record) -> Json<Operation> {
     Json(record.to_operation())
@@ -77,7 +78,7 @@ async fn list_as(
 )]
 pub async fn list(
     State(state): State<AppState>,
-    current: CurrentUser,
+    OperationsCaller(current): OperationsCaller,
     ApiQuery(query): ApiQuery<HashMap<String, String>>,
 ) -> Result<Json<OperationList>, ApiError> {
     list_as(&state, Viewer::of(&current.user), list_request(&query)?).await
@@ -93,7 +94,7 @@ pub async fn list(
 )]
 pub async fn list_for_user(
     State(state): State<AppState>,
-    current: CurrentUser,
+    OperationsCaller(current): OperationsCaller,
     Path(user): Path<String>,
     ApiQuery(query): ApiQuery<HashMap<String, String>>,
 ) -> Result<Json<OperationList>, ApiError> {
@@ -140,7 +141,7 @@ fn split(rest: &str) -> Result<(&str, Option<&str>), ApiError> {
 )]
 pub async fn get(
     State(state): State<AppState>,
-    current: CurrentUser,
+    OperationsCaller(current): OperationsCaller,
     Path(rest): Path<String>,
 ) -> Result<Json<Operation>, ApiError> {
     let (id, verb) = split(&rest)?;
@@ -162,7 +163,7 @@ pub async fn get(
 )]
 pub async fn delete(
     State(state): State<AppState>,
-    current: CurrentUser,
+    OperationsCaller(current): OperationsCaller,
     Path(rest): Path<String>,
 ) -> Result<Json<Empty>, ApiError> {
     let (id, verb) = split(&rest)?;
@@ -181,7 +182,7 @@ pub async fn delete(
 /// body may be empty, even when it says it is JSON.
 pub async fn post(
     State(state): State<AppState>,
-    current: CurrentUser,
+    OperationsCaller(current): OperationsCaller,
     Path(rest): Path<String>,
     ApiBytes(body): ApiBytes,
 ) -> Result<Response, ApiError> {
@@ -280,7 +281,7 @@ fn wait_timeout(body: &[u8]) -> Result<Option<Duration>, ApiError> {
 )]
 pub async fn start_backup(
     State(state): State<AppState>,
-    AdminUser(admin): AdminUser,
+    BackupAdmin(admin): BackupAdmin,
 ) -> Result<Json<Operation>, ApiError> {
     let record = state
         .operations
@@ -300,7 +301,7 @@ pub async fn start_backup(
 )]
 pub async fn start_restore_check(
     State(state): State<AppState>,
-    AdminUser(admin): AdminUser,
+    BackupAdmin(admin): BackupAdmin,
     ApiBytes(body): ApiBytes,
 ) -> Result<Json<Operation>, ApiError> {
     let backup_file = if body.iter().all(u8::is_ascii_whitespace) {
@@ -340,13 +341,16 @@ pub async fn start_restore_check(
 )]
 pub async fn start_restore(
     State(state): State<AppState>,
-    AdminUser(admin): AdminUser,
+    AdminSession(session): AdminSession,
+    ClientIp(ip): ClientIp,
     ApiJson(request): ApiJson<RestoreRequest>,
 ) -> Result<Json<Operation>, ApiError> {
+    let admin =
+        app::ssr::auth::admin::confirm(&state, session, ip, &request.current_password).await?;
     let record = app::ssr::backup::start_restore(
         &state.operations,
         &state.settings.backups_dir(),
-        admin.user.id,
+        &admin,
         &request.backup_file,
         &request.confirm,
     )

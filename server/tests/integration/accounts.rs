@@ -51,6 +51,7 @@ fn named(name: &str) -> CreateToken {
     CreateToken {
         name: name.to_owned(),
         expires_in_days: None,
+        scopes: None,
     }
 }
 

@@ -6,9 +6,12 @@
 
 use crate::support;
 
-use app::contract::admin::{BackupFiles, SchemaState};
+use app::contract::account::{Me, Register, RegistrationStatus};
+use app::contract::admin::{BackupFiles, Invited, SchemaState, UserSummary};
 use app::contract::bills::{BillList, BillRecord};
 use app::contract::operations::{Operation, RestoreRequest};
+use app::contract::tokens::{CreateToken, CreatedToken};
+use app::contract::two_factor::ChangePassword;
 use app::domain::bill::BillForm;
 use reqwest::Method;
 use serde_json::json;
@@ -64,6 +67,7 @@ fn restore(name: &str, confirm: &str) -> RestoreRequest {
     RestoreRequest {
         backup_file: name.into(),
         confirm: confirm.into(),
+        current_password: crate::support::ADMIN_PASSWORD.into(),
     }
 }
 
@@ -204,6 +208,171 @@ async fn a_damaged_backup_or_one_from_a_newer_version_is_refused_and_changes_not
     // Nothing was saved aside for a restore that never started.
     let listed: BackupFiles = admin.get("/api/admin/backups").await;
     assert_eq!(listed.backups.len(), 3, "{listed:?}");
+}
+
+/// Issue 28, item 6: restoring an older backup revives nothing revoked or
+/// disabled since it was taken, and says what of the backup's it dropped.
+#[tokio::test]
+async fn a_restore_never_revives_a_revoked_token_a_disabled_account_or_an_old_password() {
+    let (app, admin) = with_admin(&[]).await;
+    // Before the backup: a token, an invitation, a second user.
+    let token: CreatedToken = admin
+        .call_expecting(
+            201,
+            Method::POST,
+            "/api/tokens",
+            &CreateToken {
+                name: "leaked later".into(),
+                expires_in_days: None,
+                scopes: None,
+            },
+        )
+        .await;
+    let invited: Invited = admin
+        .call_expecting(
+            201,
+            Method::POST,
+            "/api/admin/invitations",
+            &support::invitation(Some("erin@example.com"), None),
+        )
+        .await;
+    let invitation = invited.link.split("invitation=").nth(1).unwrap().to_owned();
+    admin
+        .call_expecting::<_, serde_json::Value>(
+            200,
+            Method::PUT,
+            "/api/admin/registration",
+            &support::registration(true),
+        )
+        .await;
+    let mut bob = Browser::open(&app.address).await;
+    let joined = bob
+        .register(&Register {
+            invitation: None,
+            email: "bob@example.com".into(),
+            name: String::new(),
+            password: "bob's first passphrase".into(),
+        })
+        .await;
+    assert_eq!(joined.status(), 200);
+    let bob_id = bob.get::<Me>("/api/auth/me").await.user.id;
+    let taken = backup(&admin).await;
+
+    // After it: the token is revoked, Bob changes his password, then is
+    // disabled.
+    let revoked = admin
+        .request(Method::DELETE, &format!("/api/tokens/{}", token.info.id))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revoked.status(), 204);
+    let changed = bob
+        .request(Method::POST, "/api/auth/password")
+        .json(&ChangePassword {
+            current_password: "bob's first passphrase".into(),
+            new_password: "bob's second passphrase".into(),
+        })
+        .send()
+        .await
+        .unwrap();
+    assert!(changed.status().is_success(), "{}", changed.status());
+    assert_eq!(
+        admin
+            .status_with(
+                Method::POST,
+                &format!("/api/admin/users/{bob_id}/disable"),
+                &support::admin_confirms()
+            )
+            .await,
+        204
+    );
+
+    let started: Operation = admin
+        .call(Method::POST, "/v1/admin:restore", &restore(&taken, &taken))
+        .await
+        .unwrap()
+        .unwrap();
+    let done = finished(&admin, &started).await;
+    assert!(done.error.is_none(), "{done:?}");
+    let response = done.response.unwrap();
+    assert_eq!(response["tokensRevoked"], 1, "{response}");
+    assert_eq!(response["invitationsRevoked"], 1, "{response}");
+    assert!(
+        response["sessionsEnded"].as_i64().unwrap() >= 2,
+        "{response}"
+    );
+    assert_eq!(response["accountsKept"], 2, "{response}");
+
+    // The administrator who restored is still signed in.
+    assert_eq!(admin.status(Method::GET, "/api/auth/me").await, 200);
+    let me = app
+        .with_token(&token.token, Method::GET, "/api/auth/me")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(me.status(), 401, "the revoked token stays revoked");
+    let users: Vec<UserSummary> = admin.get("/api/admin/users").await;
+    assert!(
+        users.iter().any(|user| user.id == bob_id && user.disabled),
+        "Bob stays disabled: {users:?}"
+    );
+    let mut again = Browser::open(&app.address).await;
+    assert_eq!(
+        again
+            .login("bob@example.com", "bob's first passphrase")
+            .await
+            .status(),
+        401,
+        "the old password does not come back"
+    );
+    let status: RegistrationStatus = again
+        .get(&format!("/api/auth/registration?invitation={invitation}"))
+        .await;
+    assert!(
+        status.invitation.is_none(),
+        "the backup's invitation is gone"
+    );
+}
+
+/// A backup that is Tally's schema plus a trigger of its own is refused
+/// before anything of it runs.
+#[tokio::test]
+async fn a_backup_carrying_a_trigger_of_its_own_is_refused_and_changes_nothing() {
+    let (app, admin) = with_admin(&[]).await;
+    bill(&admin, "Rent").await;
+    let taken = backup(&admin).await;
+    let backups = app.dir.path().join("data").join("backups");
+    let planted = "bills-20260103T000000.000Z.db";
+    std::fs::copy(backups.join(&taken), backups.join(planted)).unwrap();
+    {
+        let mut conn = SqliteConnectOptions::new()
+            .filename(backups.join(planted))
+            .connect()
+            .await
+            .unwrap();
+        sqlx::query(
+            "CREATE TRIGGER promote AFTER INSERT ON sessions BEGIN UPDATE users SET role = 'admin'; END",
+        )
+        .execute(&mut conn)
+        .await
+        .unwrap();
+        conn.close().await.unwrap();
+    }
+    bill(&admin, "Gym").await;
+    let started: Operation = admin
+        .call(
+            Method::POST,
+            "/v1/admin:restore",
+            &restore(planted, planted),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    let done = finished(&admin, &started).await;
+    let error = done.error.expect("refused");
+    assert_eq!(error.code, 9, "FAILED_PRECONDITION: {error:?}");
+    assert!(error.message.contains("promote"), "{error:?}");
+    assert_eq!(bill_names(&admin).await, ["Gym", "Rent"], "unchanged");
 }
 
 #[tokio::test]

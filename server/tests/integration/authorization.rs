@@ -9,7 +9,7 @@
 use crate::support;
 
 use app::contract::account::{PrivacySettings, UpdateProfile};
-use app::contract::admin::{Invite, Invited, RegistrationSetting};
+use app::contract::admin::{Invite, Invited, RegistrationChange};
 use app::contract::bank::{ConnectBank, MatchTransaction, SetMonitored};
 use app::contract::bills::{BillRecord, Payment, RecordPayment};
 use app::contract::operations::{Operation, WaitOperation};
@@ -85,7 +85,10 @@ fn to_json<T: Serialize>(request: &T) -> Value {
 /// route's contract type, as JSON so one function serves every route.
 fn body_for(path: &str, alice_email: &str) -> Value {
     match path {
-        "/api/admin/registration" => to_json(&RegistrationSetting { open: true }),
+        "/api/admin/registration" => to_json(&RegistrationChange {
+            open: true,
+            current_password: BOB_PASSWORD.into(),
+        }),
         "/v1/admin:restore" => json!({
             "backupFile": "bills-20260101T000000.000Z.db",
             "confirm": "bills-20260101T000000.000Z.db"
@@ -93,6 +96,7 @@ fn body_for(path: &str, alice_email: &str) -> Value {
         "/api/admin/invitations" => to_json(&Invite {
             email: Some("mallory@example.com".into()),
             role: Some(Role::Admin),
+            current_password: BOB_PASSWORD.into(),
         }),
         "/api/profile" => to_json(&UpdateProfile {
             name: "Mallory".into(),
@@ -128,6 +132,7 @@ fn body_for(path: &str, alice_email: &str) -> Value {
         "/api/tokens" => to_json(&CreateToken {
             name: "bob's token".into(),
             expires_in_days: None,
+            scopes: None,
         }),
         "/api/auth/password" => to_json(&ChangePassword {
             current_password: ALICE_PASSWORD.into(),
@@ -179,6 +184,7 @@ async fn user_b_cannot_read_or_change_user_a_through_any_route() {
         &CreateToken {
             name: "alice's secret script".into(),
             expires_in_days: None,
+            scopes: None,
         },
     )
     .await;
@@ -191,7 +197,15 @@ async fn user_b_cannot_read_or_change_user_a_through_any_route() {
     .fetch_one(&pool)
     .await
     .unwrap();
-    let invitation: Invited = made(&alice, "/api/admin/invitations", &Invite::default()).await;
+    let invitation: Invited = made(
+        &alice,
+        "/api/admin/invitations",
+        &Invite {
+            current_password: ALICE_PASSWORD.into(),
+            ..Invite::default()
+        },
+    )
+    .await;
     let invitation_id = invitation.invitation.id;
     let rent = BillForm {
         name: "alice's rent".into(),

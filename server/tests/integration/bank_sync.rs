@@ -579,9 +579,13 @@ async fn bank_sync_is_off_until_enabled_and_http_providers_need_the_switch() {
 /// A second, ordinary user of the same app.
 async fn stranger(app: &TestApp, admin: &Browser) -> Browser {
     use app::contract::account::Register;
-    use app::contract::admin::{Invite, Invited};
+    use app::contract::admin::Invited;
     let invited: Invited = admin
-        .call(Method::POST, "/api/admin/invitations", &Invite::default())
+        .call(
+            Method::POST,
+            "/api/admin/invitations",
+            &crate::support::invitation(None, None),
+        )
         .await
         .unwrap()
         .unwrap();

@@ -176,7 +176,7 @@ async fn open_registration(admin: &Browser) {
         admin,
         Method::PUT,
         "/api/admin/registration",
-        &RegistrationSetting { open: true },
+        &support::registration(true),
     )
     .await
     .unwrap();

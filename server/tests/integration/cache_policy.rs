@@ -9,7 +9,7 @@
 use crate::support;
 
 use app::contract::account::Me;
-use app::contract::admin::{Invite, Invited};
+use app::contract::admin::Invited;
 use app::contract::bills::{BillRecord, Payment, RecordPayment};
 use app::contract::operations::Operation;
 use app::contract::tokens::{CreateToken, CreatedToken};
@@ -78,11 +78,17 @@ async fn every_response_carrying_user_data_is_no_store() {
         &CreateToken {
             name: "script".into(),
             expires_in_days: None,
+            scopes: None,
         },
     )
     .await;
     let token_id = token.info.id;
-    let invitation: Invited = created(&user, "/api/admin/invitations", &Invite::default()).await;
+    let invitation: Invited = created(
+        &user,
+        "/api/admin/invitations",
+        &crate::support::invitation(None, None),
+    )
+    .await;
     let invitation_id = invitation.invitation.id;
     // The diagnostics route's body is the server's own, not the contract's.
     let operation: Operation =

@@ -159,7 +159,7 @@ async fn control_characters_in_text_fields_are_400_naming_the_field() {
             200,
             Method::PUT,
             "/api/admin/registration",
-            &RegistrationSetting { open: true },
+            &support::registration(true),
         )
         .await;
     assert!(open.open);

@@ -48,5 +48,6 @@ mod site_files;
 mod static_assets;
 mod subscriptions;
 mod token_limits;
+mod token_scopes;
 mod totp;
 mod upgrade;

@@ -40,7 +40,7 @@ async fn user(app: &TestApp, admin: &Browser, email: &str) -> Browser {
             200,
             Method::PUT,
             "/api/admin/registration",
-            &RegistrationSetting { open: true },
+            &support::registration(true),
         )
         .await;
     assert!(open.open);

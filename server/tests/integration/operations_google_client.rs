@@ -42,6 +42,8 @@ async fn googles_python_client_drives_the_operations_api() {
             &CreateToken {
                 name: "google client".into(),
                 expires_in_days: None,
+                // Diagnostics.Sleep is an administrator's method.
+                scopes: Some(vec!["read".into(), "write".into(), "admin".into()]),
             },
         )
         .await;

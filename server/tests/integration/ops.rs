@@ -43,6 +43,7 @@ async fn a_backup_lands_verified_in_a_private_directory_and_old_ones_are_pruned(
             &CreateToken {
                 name: "ops".into(),
                 expires_in_days: None,
+                scopes: Some(vec!["admin:backup".into()]),
             },
         )
         .await

@@ -357,6 +357,7 @@ async fn deploy_counts_every_variable_backs_up_first_and_checks_health_after() {
             &CreateToken {
                 name: "deploy".into(),
                 expires_in_days: None,
+                scopes: Some(vec!["admin:backup".into()]),
             },
         )
         .await

@@ -76,3 +76,49 @@ async fn a_signed_in_visitor_gets_a_page_rendered_for_them() {
         assert!(body.contains(&format!("nonce=\"{nonce}\"")));
     }
 }
+
+/// A request with an API token renders the page as for anyone (pages do
+/// not authenticate tokens), and what it rendered is not kept for the
+/// anonymous visitors after it: today's layout would show the token
+/// owner's email, name and Admin link to everyone for a minute.
+#[tokio::test]
+async fn a_bearer_token_never_puts_its_owner_in_a_page_or_the_copy() {
+    let app = spawn_app(&[
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
+        ("BOOTSTRAP_ADMIN_PASSWORD", PASSWORD),
+    ])
+    .await;
+    let admin = Browser::signed_in(&app.url(""), ADMIN, PASSWORD).await;
+    let token: app::contract::tokens::CreatedToken = admin
+        .call_expecting(
+            201,
+            reqwest::Method::POST,
+            "/api/tokens",
+            &app::contract::tokens::CreateToken {
+                name: "script".into(),
+                expires_in_days: None,
+                scopes: None,
+            },
+        )
+        .await;
+    for page in ["/", "/pricing"] {
+        let with_token = app
+            .with_token(&token.token, reqwest::Method::GET, page)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(with_token.status(), 200);
+        let body = with_token.text().await.unwrap();
+        assert!(
+            !body.contains(ADMIN),
+            "{page} rendered for the token: {body}"
+        );
+        assert!(!body.contains("href=\"/admin\""), "{page}: {body}");
+        for _ in 0..2 {
+            let anonymous = app.client.get(app.url(page)).send().await.unwrap();
+            let body = anonymous.text().await.unwrap();
+            assert!(!body.contains(ADMIN), "{page} leaked to anonymous: {body}");
+            assert!(!body.contains("href=\"/admin\""), "{page}: {body}");
+        }
+    }
+}

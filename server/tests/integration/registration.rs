@@ -100,14 +100,7 @@ fn a_fresh_install_without_bootstrap_settings_prints_a_one_time_setup_link() {
 async fn an_invitation_for_an_address_is_used_once_by_that_address() {
     let app = app_with_admin().await;
     let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let link = invite(
-        &admin,
-        Invite {
-            email: Some("carol@example.com".into()),
-            role: None,
-        },
-    )
-    .await;
+    let link = invite(&admin, support::invitation(Some("carol@example.com"), None)).await;
     let token = token_of(&link);
     let pending: Vec<Invitation> = admin.get("/api/admin/invitations").await;
     assert_eq!(pending.len(), 1);
@@ -184,7 +177,7 @@ async fn registration_without_an_invitation_needs_open_registration() {
             200,
             Method::PUT,
             "/api/admin/registration",
-            &RegistrationSetting { open: true },
+            &support::registration(true),
         )
         .await;
     assert!(set.open);
@@ -207,7 +200,7 @@ async fn registration_without_an_invitation_needs_open_registration() {
         .call::<_, RegistrationSetting>(
             Method::PUT,
             "/api/admin/registration",
-            &RegistrationSetting { open: false },
+            &support::registration(false),
         )
         .await
         .unwrap_err();
@@ -215,7 +208,7 @@ async fn registration_without_an_invitation_needs_open_registration() {
 }
 
 async fn registered_user(app: &TestApp, admin: &Browser, email: &str) -> (Browser, i64) {
-    let token = token_of(&invite(admin, Invite::default()).await);
+    let token = token_of(&invite(admin, support::invitation(None, None)).await);
     let mut browser = Browser::open(&app.address).await;
     let response = browser.register(&with_link(&token, email, PASSWORD)).await;
     assert_eq!(response.status(), 200);
@@ -236,6 +229,7 @@ async fn a_disabled_account_is_signed_out_everywhere_until_enabled() {
             &CreateToken {
                 name: "script".into(),
                 expires_in_days: None,
+                scopes: None,
             },
         )
         .await;
@@ -250,7 +244,17 @@ async fn a_disabled_account_is_signed_out_everywhere_until_enabled() {
     assert!(!raw.to_string().contains("passwordHash") && !raw.to_string().contains("argon2"));
 
     let path = format!("/api/admin/users/{erin_id}/disable");
-    assert_eq!(admin.status(Method::POST, &path).await, 204);
+    assert_eq!(
+        admin.status(Method::POST, &path).await,
+        400,
+        "the password is asked again"
+    );
+    assert_eq!(
+        admin
+            .status_with(Method::POST, &path, &support::admin_confirms())
+            .await,
+        204
+    );
     assert_eq!(erin.status(Method::GET, "/api/auth/me").await, 401);
     let bearer = app
         .with_token(&token, Method::GET, "/api/auth/me")
@@ -270,20 +274,29 @@ async fn a_disabled_account_is_signed_out_everywhere_until_enabled() {
             Method::POST,
             &format!("/api/admin/users/{admin_id}/disable"),
         )
+        .json(&support::admin_confirms())
         .send()
         .await
         .unwrap();
     assert_eq!(own.status(), 400);
     assert_eq!(
         admin
-            .status(Method::POST, "/api/admin/users/9999/disable")
+            .status_with(
+                Method::POST,
+                "/api/admin/users/9999/disable",
+                &support::admin_confirms()
+            )
             .await,
         404
     );
 
     assert_eq!(
         admin
-            .status(Method::POST, &format!("/api/admin/users/{erin_id}/enable"))
+            .status_with(
+                Method::POST,
+                &format!("/api/admin/users/{erin_id}/enable"),
+                &support::admin_confirms()
+            )
             .await,
         204
     );
@@ -323,7 +336,12 @@ async fn an_admin_resets_a_lost_second_factor() {
 
     let path = format!("/api/admin/users/{frank_id}/reset-second-factor");
     assert_eq!(frank.status(Method::POST, &path).await, 401);
-    assert_eq!(admin.status(Method::POST, &path).await, 204);
+    assert_eq!(
+        admin
+            .status_with(Method::POST, &path, &support::admin_confirms())
+            .await,
+        204
+    );
     let response = frank.login("frank@example.com", PASSWORD).await;
     assert_eq!(response.status(), 200);
     let answer: SignInAnswer = read(response).await.unwrap();

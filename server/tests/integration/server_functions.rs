@@ -9,9 +9,7 @@ use crate::support;
 use app::contract::account::{
     Me, PrivacySettings, Register, RegistrationStatus, SecondFactorCode, SignIn, SignInAnswer,
 };
-use app::contract::admin::{
-    AccountAction, Invitation, Invite, Invited, RegistrationSetting, UserSummary,
-};
+use app::contract::admin::{AccountAction, Invitation, Invited, RegistrationSetting, UserSummary};
 use app::contract::bills::{BillList, BillRecord, Catalog, Payment, Spending, Tracker};
 use app::contract::contact::{ContactConfig, Created, Requeued, SubmissionKind, SubmissionPage};
 use app::contract::data::{ImportPreview, Imported};
@@ -236,7 +234,7 @@ async fn admin_invites_and_changes_accounts_through_server_functions_as_rest_doe
     let response = post(
         &admin,
         "/api/fn/admin/invite",
-        json!({"request": Invite { email: Some("sam@example.com".into()), role: None }}),
+        json!({"request": support::invitation(Some("sam@example.com"), None)}),
     )
     .await;
     assert_eq!(response.status(), 200);
@@ -265,13 +263,13 @@ async fn admin_invites_and_changes_accounts_through_server_functions_as_rest_doe
     let response = post(
         &sam,
         "/api/fn/admin/change-account",
-        json!({"user": sam_id, "action": "disable"}),
+        json!({"user": sam_id, "action": "disable", "confirm": {"currentPassword": "a long enough passphrase"}}),
     )
     .await;
     assert_eq!(response.status(), 403);
     let response = admin
         .request_without_csrf(Method::POST, "/api/fn/admin/change-account")
-        .json(&json!({"user": sam_id, "action": "disable"}))
+        .json(&json!({"user": sam_id, "action": "disable", "confirm": support::admin_confirms()}))
         .send()
         .await
         .unwrap();
@@ -282,7 +280,7 @@ async fn admin_invites_and_changes_accounts_through_server_functions_as_rest_doe
     let response = post(
         &admin,
         "/api/fn/admin/change-account",
-        json!({"user": sam_id, "action": AccountAction::Disable}),
+        json!({"user": sam_id, "action": AccountAction::Disable, "confirm": support::admin_confirms()}),
     )
     .await;
     assert_eq!(response.status(), 200);
@@ -295,7 +293,7 @@ async fn admin_invites_and_changes_accounts_through_server_functions_as_rest_doe
     let response = post(
         &admin,
         "/api/fn/admin/change-account",
-        json!({"user": me, "action": "disable"}),
+        json!({"user": me, "action": "disable", "confirm": support::admin_confirms()}),
     )
     .await;
     assert_eq!(response.status(), 400);
@@ -304,7 +302,7 @@ async fn admin_invites_and_changes_accounts_through_server_functions_as_rest_doe
     let response = post(
         &admin,
         "/api/fn/admin/change-account",
-        json!({"user": 9_999, "action": "enable"}),
+        json!({"user": 9_999, "action": "enable", "confirm": support::admin_confirms()}),
     )
     .await;
     assert_eq!(response.status(), 404);
@@ -320,7 +318,7 @@ async fn admin_invites_and_changes_accounts_through_server_functions_as_rest_doe
     let response = post(
         &admin,
         "/api/fn/admin/set-registration",
-        json!({"setting": RegistrationSetting { open: true }}),
+        json!({"setting": support::registration(true)}),
     )
     .await;
     assert_eq!(response.status(), 200);
@@ -386,7 +384,7 @@ async fn profile_writes_through_server_functions_keep_the_token_rules() {
     let response = post(
         &admin,
         "/api/fn/make-token",
-        json!({"request": CreateToken { name: "Script".into(), expires_in_days: Some(7) }}),
+        json!({"request": CreateToken { name: "Script".into(), expires_in_days: Some(7), scopes: None }}),
     )
     .await;
     assert_eq!(response.status(), 200);
@@ -397,12 +395,14 @@ async fn profile_writes_through_server_functions_keep_the_token_rules() {
         .await
         .unwrap();
     assert_eq!(me.status(), 200);
+    // Server functions are the browser's door: they read the session
+    // cookie only, so a token there is nobody (401).
     let refused = with_token(Method::POST, "/api/fn/make-token")
         .json(&json!({"request": {"name": "Another"}}))
         .send()
         .await
         .unwrap();
-    assert_eq!(refused.status(), 403);
+    assert_eq!(refused.status(), 401);
     let tokens: Vec<ApiTokenInfo> = admin.get("/api/fn/tokens").await;
     assert_eq!(tokens.len(), 1, "the refused one was not made");
 
@@ -442,7 +442,11 @@ async fn password_and_totp_changes_through_server_functions_need_the_password_an
         .send()
         .await
         .unwrap();
-    assert_eq!(refused.status(), 403);
+    assert_eq!(
+        refused.status(),
+        401,
+        "a token is nobody to a server function"
+    );
     let response = post(&admin, "/api/fn/totp/start", json!({})).await;
     assert_eq!(response.status(), 200);
     let enrolment: serde_json::Value = response.json().await.unwrap();
@@ -544,7 +548,7 @@ async fn maintenance_and_the_viewer_follow_cancel_and_delete_operations_through_
     post(
         &admin,
         "/api/fn/admin/set-registration",
-        json!({"setting": {"open": true}}),
+        json!({"setting": support::registration(true)}),
     )
     .await;
     let response = sam
@@ -735,10 +739,7 @@ async fn joining_through_server_functions_reads_the_link_and_signs_the_new_accou
         .call(
             Method::POST,
             "/api/admin/invitations",
-            &Invite {
-                email: Some("grace@example.com".into()),
-                ..Invite::default()
-            },
+            &support::invitation(Some("grace@example.com"), None),
         )
         .await
         .unwrap()

@@ -53,7 +53,7 @@ async fn the_header_is_rendered_for_who_is_signed_in() {
         .call(
             Method::POST,
             "/api/admin/invitations",
-            &app::contract::admin::Invite::default(),
+            &crate::support::invitation(None, None),
         )
         .await
         .unwrap()

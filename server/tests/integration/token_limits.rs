@@ -35,6 +35,7 @@ async fn token(browser: &Browser, name: &str, expires_in_days: Option<i64>) -> (
     let request = CreateToken {
         name: name.to_owned(),
         expires_in_days,
+        scopes: None,
     };
     let created: CreatedToken = browser
         .call(Method::POST, "/api/tokens", &request)
@@ -124,6 +125,7 @@ async fn a_token_cannot_make_tokens_or_change_credentials_or_second_factors() {
             body(&CreateToken {
                 name: "another".into(),
                 expires_in_days: None,
+                scopes: None,
             }),
         ),
         (
@@ -239,6 +241,7 @@ async fn a_token_lives_for_the_days_chosen_and_answers_401_after() {
         let request = CreateToken {
             name: "ci".into(),
             expires_in_days: Some(days),
+            scopes: None,
         };
         let (status, error) = browser
             .call::<_, CreatedToken>(Method::POST, "/api/tokens", &request)

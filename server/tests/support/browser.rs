@@ -203,6 +203,17 @@ impl Browser {
         })
     }
 
+    /// The status of a call with a JSON body.
+    pub async fn status_with<B: Serialize>(&self, method: Method, path: &str, body: &B) -> u16 {
+        self.request(method, path)
+            .json(body)
+            .send()
+            .await
+            .unwrap()
+            .status()
+            .as_u16()
+    }
+
     pub async fn status(&self, method: Method, path: &str) -> u16 {
         self.request(method, path)
             .send()

@@ -109,6 +109,34 @@ pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
 pub const ADMIN_EMAIL: &str = "admin@example.com";
 pub const ADMIN_PASSWORD: &str = "correct horse battery staple";
 
+/// The bootstrap administrator's password, asked again for the
+/// account-level actions (disable, enable, reset a second factor).
+pub fn admin_confirms() -> app::contract::two_factor::CurrentPassword {
+    app::contract::two_factor::CurrentPassword {
+        current_password: ADMIN_PASSWORD.into(),
+    }
+}
+
+/// Opening (or closing) registration, as the bootstrap administrator.
+pub fn registration(open: bool) -> app::contract::admin::RegistrationChange {
+    app::contract::admin::RegistrationChange {
+        open,
+        current_password: ADMIN_PASSWORD.into(),
+    }
+}
+
+/// An invitation made by the bootstrap administrator.
+pub fn invitation(
+    email: Option<&str>,
+    role: Option<app::domain::role::Role>,
+) -> app::contract::admin::Invite {
+    app::contract::admin::Invite {
+        email: email.map(str::to_owned),
+        role,
+        current_password: ADMIN_PASSWORD.into(),
+    }
+}
+
 /// The application with a bootstrap administrator, and a browser signed in
 /// as that administrator (`extra` settings added).
 pub async fn with_admin(extra: &[(&str, &str)]) -> (TestApp, browser::Browser) {

@@ -1,35 +1,76 @@
 //! What an administrator does to other accounts: list them, disable and
-//! re-enable them, reset a lost second factor, and invite people. The
-//! functions taking the acting administrator ([`CurrentUser`]) hold the
-//! rules the REST routes and the Admin page's server functions share.
+//! re-enable them, reset a lost second factor, invite people and open
+//! registration. The account-level actions take a [`ConfirmedAdmin`], which
+//! only [`confirm`] makes: a browser session of an administrator who has
+//! just typed their password again. So no API token, whatever its scopes,
+//! and no session left open on a shared computer can mint an administrator
+//! or let a stranger in; the REST routes and the Admin page's server
+//! functions both go through it.
+
+use std::net::IpAddr;
 
 use sqlx::SqlitePool;
 
-use super::extractors::CurrentUser;
+use super::extractors::BrowserSession;
+use super::users::User;
 use super::{invitations, AuthError};
 use crate::contract::admin::{AccountAction, Invite, Invited};
 use crate::domain::role::Role;
 use crate::ssr::api_error::ApiError;
 use crate::ssr::services::Services;
 
+/// Why a token is refused the account-level actions.
+pub const NEEDS_A_PERSON: &str = "an API token cannot do this: invitations, registration, enabling or disabling accounts, resetting second factors and restoring need a signed-in administrator and their password";
+
+/// An administrator at a browser who has just confirmed their password.
+/// Private field: made by [`confirm`] only.
+#[derive(Debug)]
+pub struct ConfirmedAdmin {
+    user: User,
+}
+
+impl ConfirmedAdmin {
+    pub fn user(&self) -> &User {
+        &self.user
+    }
+}
+
+/// Checks that `session` is an administrator's and that
+/// `current_password` is their password (throttled like a sign-in).
+pub async fn confirm(
+    services: &Services,
+    session: BrowserSession,
+    ip: IpAddr,
+    current_password: &str,
+) -> Result<ConfirmedAdmin, ApiError> {
+    if !session.user.is_admin() {
+        return Err(ApiError::Forbidden("administrators only".into()));
+    }
+    if current_password.is_empty() {
+        return Err(ApiError::InvalidField {
+            field: "currentPassword".into(),
+            description: "enter your password to confirm this".into(),
+        });
+    }
+    services
+        .confirm_password(ip, &session.user, current_password.to_owned())
+        .await?;
+    Ok(ConfirmedAdmin { user: session.user })
+}
+
 pub use crate::contract::admin::UserSummary;
 
-/// Applies `action` to the account `user_id`, as `admin`. Resetting a
-/// second factor takes a browser session, like every change to second
-/// factors: an administrator's API token must not strip another account's.
+/// Applies `action` to the account `user_id`, as `admin`.
 pub async fn apply(
     pool: &SqlitePool,
-    admin: &CurrentUser,
+    admin: &ConfirmedAdmin,
     user_id: i64,
     action: AccountAction,
 ) -> Result<(), ApiError> {
     let found = match action {
         AccountAction::Disable => set_disabled(pool, admin.user.id, user_id, true).await?,
         AccountAction::Enable => set_disabled(pool, admin.user.id, user_id, false).await?,
-        AccountAction::ResetSecondFactor => {
-            admin.clone().browser_session()?;
-            reset_second_factor(pool, user_id).await?
-        }
+        AccountAction::ResetSecondFactor => reset_second_factor(pool, user_id).await?,
     };
     if !found {
         return Err(ApiError::NotFound(format!("no user {user_id}")));
@@ -50,7 +91,7 @@ pub async fn apply(
 /// its link, shown once.
 pub async fn invite(
     services: &Services,
-    admin: &CurrentUser,
+    admin: &ConfirmedAdmin,
     request: &Invite,
 ) -> Result<Invited, ApiError> {
     let made = invitations::create(
@@ -64,6 +105,17 @@ pub async fn invite(
         link: services.invitation_link(&made.token),
         invitation: made.invitation,
     })
+}
+
+/// Opens registration to anyone who can reach this Tally, or closes it.
+pub async fn set_registration(
+    pool: &SqlitePool,
+    admin: &ConfirmedAdmin,
+    open: bool,
+) -> Result<(), ApiError> {
+    invitations::set_open_registration(pool, open).await?;
+    tracing::info!(open, by = admin.user.id, "registration changed");
+    Ok(())
 }
 
 /// Withdraws a pending invitation.

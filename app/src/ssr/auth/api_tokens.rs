@@ -1,7 +1,8 @@
 //! Personal API tokens (v1.00): `Authorization: Bearer tally_pat_…` for
 //! programmatic clients. Shown once, stored as SHA-256. Each expires (v1.04,
 //! a lifetime chosen when it is made) and all of a user's tokens end with a
-//! password change or "sign out everywhere".
+//! password change or "sign out everywhere". Each has scopes (v1.10,
+//! `domain::token_scope`) that the REST extractors check.
 
 use sqlx::SqlitePool;
 
@@ -12,6 +13,7 @@ use super::AuthError;
 use crate::contract::tokens::{CreateToken, CreatedToken};
 use crate::domain::text::{plain_text_problem, Lines};
 use crate::domain::token_lifetime::TokenLifetime;
+use crate::domain::token_scope::Scopes;
 use crate::ssr::api_error::ApiError;
 
 /// Marks Tally tokens so secret scanners and people can recognise them.
@@ -20,8 +22,38 @@ pub const PREFIX: &str = "tally_pat_";
 pub use crate::contract::tokens::ApiTokenInfo;
 
 /// The columns of [`ApiTokenInfo`], for every query that returns one.
-const INFO: &str = "id, name, created_at, last_used_at, expires_at,
+const INFO: &str = "id, name, scopes, created_at, last_used_at, expires_at,
     expires_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS expired";
+
+/// A row of [`INFO`]: the scopes as stored (`read,write`).
+#[derive(sqlx::FromRow)]
+struct InfoRow {
+    id: i64,
+    name: String,
+    scopes: String,
+    created_at: String,
+    last_used_at: Option<String>,
+    expires_at: String,
+    expired: bool,
+}
+
+impl From<InfoRow> for ApiTokenInfo {
+    fn from(row: InfoRow) -> Self {
+        // A value this code did not write counts as the least it could be.
+        let scopes = Scopes::parse(&row.scopes)
+            .map(Scopes::names)
+            .unwrap_or_default();
+        Self {
+            id: row.id,
+            name: row.name,
+            scopes,
+            created_at: row.created_at,
+            last_used_at: row.last_used_at,
+            expires_at: row.expires_at,
+            expired: row.expired,
+        }
+    }
+}
 
 fn check_name(name: &str) -> Result<String, AuthError> {
     let name = name.trim();
@@ -36,40 +68,49 @@ fn check_name(name: &str) -> Result<String, AuthError> {
     Ok(name.to_owned())
 }
 
-/// Makes a token for `user_id` that works for `lifetime`; the returned
-/// secret is shown once.
+/// Makes a token for `user`, with `scopes`, that works for `lifetime`;
+/// the returned secret is shown once. Administrators' scopes only for an
+/// administrator.
 pub async fn create(
     pool: &SqlitePool,
-    user_id: i64,
+    user: &User,
     name: &str,
     lifetime: TokenLifetime,
+    scopes: Scopes,
 ) -> Result<(ApiTokenInfo, String), AuthError> {
     let name = check_name(name)?;
+    if scopes.needs_admin() && !user.is_admin() {
+        return Err(AuthError::Invalid(
+            "scopes: admin and admin:backup are for administrators' tokens".into(),
+        ));
+    }
     let token = format!("{PREFIX}{}", random_token());
-    let info: ApiTokenInfo = sqlx::query_as(&format!(
-        "INSERT INTO api_tokens (user_id, name, token_hash, expires_at)
-         VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?))
+    let info: InfoRow = sqlx::query_as(&format!(
+        "INSERT INTO api_tokens (user_id, name, token_hash, expires_at, scopes)
+         VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?), ?)
          RETURNING {INFO}"
     ))
-    .bind(user_id)
+    .bind(user.id)
     .bind(name)
     .bind(sha256_hex(&token))
     .bind(format!("+{} days", lifetime.days()))
+    .bind(scopes.to_string())
     .fetch_one(pool)
     .await?;
-    Ok((info, token))
+    Ok((info.into(), token))
 }
 
 /// The user's tokens that were not revoked (expired ones too), newest
 /// first.
 pub async fn list(pool: &SqlitePool, user_id: i64) -> Result<Vec<ApiTokenInfo>, AuthError> {
-    Ok(sqlx::query_as(&format!(
+    let rows: Vec<InfoRow> = sqlx::query_as(&format!(
         "SELECT {INFO} FROM api_tokens
          WHERE user_id = ? AND revoked_at IS NULL ORDER BY id DESC"
     ))
     .bind(user_id)
     .fetch_all(pool)
-    .await?)
+    .await?;
+    Ok(rows.into_iter().map(ApiTokenInfo::from).collect())
 }
 
 /// Revokes one of the user's tokens; false when the user has no such token.
@@ -98,26 +139,37 @@ pub async fn revoke_all(pool: &SqlitePool, user_id: i64) -> Result<u64, AuthErro
     Ok(done.rows_affected())
 }
 
-/// The owner of a live (not revoked, not expired) `token`, recording its
-/// use.
-pub async fn authenticate(pool: &SqlitePool, token: &str) -> Result<Option<User>, AuthError> {
+/// The owner of a live (not revoked, not expired) `token` and the token's
+/// scopes, recording its use.
+pub async fn authenticate(
+    pool: &SqlitePool,
+    token: &str,
+) -> Result<Option<(User, Scopes)>, AuthError> {
     if !token.starts_with(PREFIX) {
         return Ok(None);
     }
-    let owner: Option<i64> = sqlx::query_scalar(
+    let owner: Option<(i64, String)> = sqlx::query_as(
         "UPDATE api_tokens SET last_used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE token_hash = ? AND revoked_at IS NULL
            AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
            AND user_id IN (SELECT id FROM users WHERE disabled_at IS NULL)
-         RETURNING user_id",
+         RETURNING user_id, scopes",
     )
     .bind(sha256_hex(token))
     .fetch_optional(pool)
     .await?;
-    match owner {
-        Some(id) => by_id(pool, id).await,
-        None => Ok(None),
-    }
+    let Some((id, scopes)) = owner else {
+        return Ok(None);
+    };
+    // Scopes this code did not write make the token do nothing.
+    let Ok(scopes) = Scopes::parse(&scopes) else {
+        tracing::warn!(
+            user = id,
+            "an API token's stored scopes are not readable; refused"
+        );
+        return Ok(None);
+    };
+    Ok(by_id(pool, id).await?.map(|user| (user, scopes)))
 }
 
 /// Makes a token as `request` asks (the default lifetime when it names
@@ -135,7 +187,12 @@ pub async fn create_requested(
         Some(days) => TokenLifetime::parse(days)
             .map_err(|error| ApiError::invalid(&format!("expiresInDays: {error}")))?,
     };
-    let (info, token) = create(pool, session.user.id, &request.name, lifetime).await?;
+    let scopes = match &request.scopes {
+        None => Scopes::DEFAULT,
+        Some(names) => Scopes::from_names(names)
+            .map_err(|error| ApiError::invalid(&format!("scopes: {error}")))?,
+    };
+    let (info, token) = create(pool, &session.user, &request.name, lifetime, scopes).await?;
     Ok(CreatedToken { token, info })
 }
 

@@ -1,12 +1,13 @@
 //! Who is asking: a personal API token (`Authorization: Bearer …`,
-//! programmatic clients) or the session cookie (browsers). One answer for
-//! the REST extractors and the server functions alike.
+//! programmatic clients, REST routes only) or the session cookie
+//! (browsers: REST routes, server functions and the pages they render).
 
 use http::{header, HeaderMap};
 use sqlx::SqlitePool;
 
 use super::users::User;
 use super::{api_tokens, sessions, AuthError};
+use crate::domain::token_scope::Scopes;
 use crate::ssr::cookies;
 
 /// Why a token was refused, so a script's author knows what to do instead.
@@ -17,8 +18,8 @@ pub const TOKEN_REFUSED: &str = "an API token cannot do this: making tokens and 
 pub enum Credential {
     /// A browser session; the id is the token's hash.
     Session { session_id: String },
-    /// A personal API token.
-    ApiToken,
+    /// A personal API token and what it may do.
+    ApiToken { scopes: Scopes },
 }
 
 /// A signed-in user and how they came: what `authenticate` finds, and the
@@ -39,7 +40,7 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 
 /// The user the request's token or session cookie stands for; `None` when
 /// neither is valid. A bearer token, when sent, decides alone: a bad token
-/// is not rescued by a cookie.
+/// is not rescued by a cookie. For the REST routes.
 pub async fn authenticate(
     pool: &SqlitePool,
     headers: &HeaderMap,
@@ -47,11 +48,23 @@ pub async fn authenticate(
     if let Some(token) = bearer(headers) {
         return Ok(api_tokens::authenticate(pool, token)
             .await?
-            .map(|user| CurrentUser {
+            .map(|(user, scopes)| CurrentUser {
                 user,
-                credential: Credential::ApiToken,
+                credential: Credential::ApiToken { scopes },
             }));
     }
+    authenticate_browser(pool, headers).await
+}
+
+/// The user the request's session cookie stands for, ignoring any
+/// `Authorization` header: what pages and server functions see. A page
+/// rendered for a bearer token would show that user's name in a layout
+/// meant for browsers (and, once, in the anonymous page cache); tokens are
+/// for the REST API, where their scopes are checked.
+pub async fn authenticate_browser(
+    pool: &SqlitePool,
+    headers: &HeaderMap,
+) -> Result<Option<CurrentUser>, AuthError> {
     let Some(token) = cookies::get(headers, cookies::SESSION) else {
         return Ok(None);
     };

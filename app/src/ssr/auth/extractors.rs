@@ -1,15 +1,31 @@
 //! The REST routes' extractors of who is asking (the session cookie or a
 //! personal API token, through [`current::authenticate`]): any router
 //! whose state yields the app's [`Services`] can use them. Server functions
-//! ask the same question through `api::signed_in`.
+//! ask the same question through `api::signed_in` (sessions only).
+//!
+//! Each extractor is a route's declaration of who may call it, and for a
+//! token, which scope it needs (`domain::token_scope`):
+//! - [`CurrentUser`]: anyone signed in; a token needs `read` for GET and
+//!   HEAD, `write` for every other method.
+//! - [`OperationsCaller`]: the operations API; reading and waiting need
+//!   `read` or `admin:backup` (a backup script follows its operation),
+//!   cancelling and deleting need `write`.
+//! - [`AdminUser`]: an administrator; a token needs `admin`.
+//! - [`BackupAdmin`]: an administrator; a token needs `admin:backup`.
+//! - [`BrowserSession`]: a browser session; no token at all.
+//! - [`AdminSession`]: an administrator's browser session; no token at
+//!   all (the account-level actions, which then ask for the password:
+//!   `admin::confirm`).
 
 use std::sync::Arc;
 
 use axum::extract::{FromRef, FromRequestParts};
 use axum::http::request::Parts;
+use axum::http::Method;
 
 use super::current::{self, Credential, TOKEN_REFUSED};
 use super::users::User;
+use crate::domain::token_scope::Scope;
 use crate::ssr::api_error::ApiError;
 use crate::ssr::services::Services;
 
@@ -19,6 +35,20 @@ pub use super::current::CurrentUser;
 /// A signed-in administrator; 403 for everyone else.
 #[derive(Clone, Debug)]
 pub struct AdminUser(pub CurrentUser);
+
+/// A signed-in administrator for the backup routes; a token needs the
+/// `admin:backup` scope.
+#[derive(Clone, Debug)]
+pub struct BackupAdmin(pub CurrentUser);
+
+/// An administrator's browser session; 403 for a token, whatever its
+/// scopes, and for everyone who is not an administrator.
+#[derive(Clone, Debug)]
+pub struct AdminSession(pub BrowserSession);
+
+/// A signed-in caller of the operations API (see the module's list).
+#[derive(Clone, Debug)]
+pub struct OperationsCaller(pub CurrentUser);
 
 /// A user signed in with a browser session; a personal API token gets 403.
 /// Making tokens and changing the password, email or second factors take a
@@ -39,8 +69,55 @@ impl CurrentUser {
                 user: self.user,
                 session_id,
             }),
-            Credential::ApiToken => Err(ApiError::Forbidden(TOKEN_REFUSED.into())),
+            Credential::ApiToken { .. } => Err(ApiError::Forbidden(TOKEN_REFUSED.into())),
         }
+    }
+
+    /// This user, when a token they came with has one of `scopes`; a
+    /// browser session may do whatever its user may.
+    pub fn with_scope(self, scopes: &[Scope]) -> Result<Self, ApiError> {
+        match &self.credential {
+            Credential::Session { .. } => Ok(self),
+            Credential::ApiToken { scopes: held } => {
+                if scopes.iter().any(|scope| held.contains(*scope)) {
+                    Ok(self)
+                } else {
+                    let needed: Vec<&str> = scopes.iter().map(|scope| scope.as_str()).collect();
+                    Err(ApiError::Forbidden(format!(
+                        "this API token's scopes ({held}) do not allow this; it needs {}",
+                        needed.join(" or ")
+                    )))
+                }
+            }
+        }
+    }
+
+    fn administrator(self) -> Result<Self, ApiError> {
+        if self.user.is_admin() {
+            Ok(self)
+        } else {
+            Err(ApiError::Forbidden("administrators only".into()))
+        }
+    }
+}
+
+/// Whoever the request's token or cookie stands for, before any scope.
+async fn caller<S>(parts: &Parts, state: &S) -> Result<CurrentUser, ApiError>
+where
+    Arc<Services>: FromRef<S>,
+{
+    let services = Arc::<Services>::from_ref(state);
+    current::authenticate(&services.pool, &parts.headers)
+        .await?
+        .ok_or(ApiError::Unauthenticated)
+}
+
+/// What a token needs for a method: reading changes nothing.
+fn by_method(method: &Method) -> Scope {
+    if method == Method::GET || method == Method::HEAD {
+        Scope::Read
+    } else {
+        Scope::Write
     }
 }
 
@@ -52,10 +129,42 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let services = Arc::<Services>::from_ref(state);
-        current::authenticate(&services.pool, &parts.headers)
+        caller(parts, state)
             .await?
-            .ok_or(ApiError::Unauthenticated)
+            .with_scope(&[by_method(&parts.method)])
+    }
+}
+
+impl<S> FromRequestParts<S> for OperationsCaller
+where
+    Arc<Services>: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        // `POST …:wait` only waits (google.longrunning's WaitOperation).
+        let reading =
+            by_method(&parts.method) == Scope::Read || parts.uri.path().ends_with(":wait");
+        let needed: &[Scope] = if reading {
+            &[Scope::Read, Scope::AdminBackup]
+        } else {
+            &[Scope::Write]
+        };
+        Ok(Self(caller(parts, state).await?.with_scope(needed)?))
+    }
+}
+
+impl<S> FromRequestParts<S> for BackupAdmin
+where
+    Arc<Services>: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let current = caller(parts, state).await?.administrator()?;
+        Ok(Self(current.with_scope(&[Scope::AdminBackup])?))
     }
 }
 
@@ -67,9 +176,7 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        CurrentUser::from_request_parts(parts, state)
-            .await?
-            .browser_session()
+        caller(parts, state).await?.browser_session()
     }
 }
 
@@ -81,11 +188,23 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let current = CurrentUser::from_request_parts(parts, state).await?;
-        if current.user.is_admin() {
-            Ok(Self(current))
-        } else {
-            Err(ApiError::Forbidden("administrators only".into()))
+        let current = caller(parts, state).await?.administrator()?;
+        Ok(Self(current.with_scope(&[Scope::Admin])?))
+    }
+}
+
+impl<S> FromRequestParts<S> for AdminSession
+where
+    Arc<Services>: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let current = caller(parts, state).await?.administrator()?;
+        if let Credential::ApiToken { .. } = current.credential {
+            return Err(ApiError::Forbidden(super::admin::NEEDS_A_PERSON.into()));
         }
+        Ok(Self(current.browser_session()?))
     }
 }

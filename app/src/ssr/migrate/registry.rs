@@ -174,6 +174,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.09_migration_failures.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 10),
+            description: "token scopes: what each personal API token may do",
+            sql: sql!("v1.10_token_scopes.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.10_token_scopes.down.sql")),
+        },
     ]
 }
 
