@@ -41,7 +41,7 @@ pub struct DeployArgs {
 
 /// Says a step as it happens (a deploy takes minutes) and keeps it.
 fn said(lines: &mut Vec<String>, line: String) {
-    println!("{line}");
+    super::say(&line);
     lines.push(line);
 }
 

@@ -1,7 +1,8 @@
 //! The image registry (Docker Registry HTTP API v2): which numbered
 //! versions it holds, and a tag's manifest digest and version label (Docker
 //! v2 or OCI manifests, indexes, config blobs through redirects). Read
-//! anonymously; every document bounded in size.
+//! anonymously; every document bounded in size. Redirects (a blob's to its
+//! storage) are followed, to https only unless plain http is allowed.
 
 use std::time::Duration;
 
@@ -81,7 +82,7 @@ pub struct Registry {
 }
 
 impl Registry {
-    pub fn new(base: String, repository: String) -> Result<Self, OpsError> {
+    pub fn new(base: String, repository: String, allow_http: bool) -> Result<Self, OpsError> {
         let repository = repository.trim().trim_matches('/').to_owned();
         if repository.is_empty()
             || !repository
@@ -92,8 +93,21 @@ impl Registry {
                 "--repository: {repository:?} is not a repository name such as acme/tally"
             )));
         }
+        let redirects = reqwest::redirect::Policy::custom(move |attempt| {
+            if attempt.previous().len() >= 10 {
+                attempt.error("more than 10 redirects")
+            } else if attempt.url().scheme() != "https" && !allow_http {
+                let to = attempt.url().to_string();
+                attempt.error(format!(
+                    "a redirect to {to}, not https; not followed (--allow-http allows it)"
+                ))
+            } else {
+                attempt.follow()
+            }
+        });
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(30))
+            .redirect(redirects)
             .build()
             .map_err(|error| OpsError::Failed(format!("cannot make an HTTP client: {error}")))?;
         Ok(Self {
