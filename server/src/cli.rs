@@ -178,6 +178,11 @@ pub enum OpsAction {
     /// check and /api/health on both hostnames must pass afterwards.
     /// Rollback is a deploy of an earlier numbered tag.
     ///
+    /// The Tally service's image is pinned to the digest the registry
+    /// gave for the tag (`registry/repository:tag@sha256:…`): in the stack
+    /// file where the file names it (nothing else in the file changes), in
+    /// the TALLY_IMAGE variable where the file reads it from there.
+    ///
     /// Secrets come from the environment, never flags: PORTAINER_API_KEY
     /// (or PORTAINER_API_KEY_FILE) and TALLY_TOKEN (or TALLY_TOKEN_FILE;
     /// an administrator's token or one with the `admin:backup` scope).

@@ -23,6 +23,7 @@ pub mod registry;
 pub mod release;
 pub mod restore_check;
 pub mod secrets;
+pub mod stack_file;
 pub mod status;
 pub mod text;
 

@@ -150,6 +150,7 @@ fn running_image(container: &Container) -> String {
         .file
         .lines()
         .filter_map(|line| line.trim().strip_prefix("image:"))
+        .map(|value| value.split(" #").next().unwrap_or_default())
         .map(|value| value.trim().trim_matches(['"', '\'']))
         .find(|value| value.contains("acme/tally"));
     match in_file {
@@ -436,7 +437,10 @@ async fn deploy_counts_every_variable_backs_up_first_and_checks_health_after() {
         "{text}"
     );
     assert!(
-        text.contains(&format!("→ {host}/acme/tally:v1.1.0; 3 variables")),
+        text.contains(&format!(
+            "→ {host}/acme/tally:v1.1.0@{}; 3 variables",
+            fake_digest("v1.1.0")
+        )),
         "{text}"
     );
     assert!(
@@ -528,7 +532,8 @@ async fn deploy_counts_every_variable_backs_up_first_and_checks_health_after() {
     assert_eq!(sent.len(), 3, "every variable sent back");
     assert!(sent.contains(&json!({"name": "CRM_TOKEN", "value": "crm-secret-value"})));
     assert!(sent
-        .contains(&json!({"name": "TALLY_IMAGE", "value": format!("{host}/acme/tally:v1.1.0")})));
+        .contains(&json!({"name": "TALLY_IMAGE", "value": format!("{host}/acme/tally:v1.1.0@{}", fake_digest("v1.1.0"))})),
+        "the image is pinned to the digest deploy checked: {sent:?}");
     assert_eq!(
         update["StackFileContent"], VARIABLE_FILE,
         "the file is sent back as it was"
@@ -624,6 +629,8 @@ struct Deployment {
     fake: Fake,
     portainer: String,
     registry: String,
+    /// The registry's host, as image references name it.
+    host: String,
     tally: support::TestApp,
     token: String,
     root: tempfile::TempDir,
@@ -634,6 +641,7 @@ impl Deployment {
     async fn start() -> Self {
         let (fake, portainer) = fake_portainer().await;
         let registry = fake_registry(&["v1.0.0", "v1.1.0", "latest"]).await;
+        let host = registry.trim_start_matches("http://").to_owned();
         let (tally, admin) = with_admin(&[]).await;
         let token: CreatedToken = admin
             .call(
@@ -653,6 +661,7 @@ impl Deployment {
             fake,
             portainer,
             registry,
+            host,
             tally,
             token: token.token,
             root,
@@ -888,4 +897,134 @@ async fn secrets_come_from_the_environment_or_a_file_never_a_flag() {
         "{}",
         said(&unread)
     );
+}
+
+/// A stack file written as the lead-site specification describes the
+/// deployed stack: the image named in the file, on the Tally service,
+/// beside another service, with comments.
+fn spec_stack_file(host: &str) -> String {
+    format!(
+        r#"# Tally in production (Portainer stack "tally").
+# The image is moved by `tally ops deploy`, never by hand.
+name: tally
+
+services:
+  tally:
+    image: {host}/acme/tally:v1.0.0   # a numbered release
+    container_name: tally
+    restart: unless-stopped
+    user: "1001:1001"
+    labels:
+      com.centurylinklabs.watchtower.enable: "false"
+    env_file: [stack.env]
+    healthcheck:
+      test: ["CMD", "/app/tally", "health"]
+      interval: 30s
+      retries: 3
+
+  # The reverse proxy: not Tally's image, never touched.
+  proxy:
+    image: 'caddy:2.8'
+    depends_on: [tally]
+
+volumes:
+  tally-data: {{}}
+"#
+    )
+}
+
+/// The stack's twelve variables, none of them the image.
+fn twelve_variables() -> Vec<serde_json::Value> {
+    [
+        ("PUBLIC_BASE_URL", "https://tally.example.com"),
+        ("ALT_BASE_URL", "https://www.tally.example.com"),
+        ("CRM_URL", "https://crm.example.com/servlet/WebToLead"),
+        ("CRM_TOKEN", "crm-secret-value"),
+        ("CAPTCHA_SITE_KEY", "site-key"),
+        ("CAPTCHA_SECRET", "captcha-secret-value"),
+        ("RATE_LIMIT_PER_MINUTE", "5"),
+        ("TRUSTED_PROXIES", "172.18.0.0/16"),
+        ("CORS_ORIGIN", "https://tally.example.com"),
+        ("BACKUP_KEEP", "7"),
+        (
+            "TOKEN_ENCRYPTION_KEY",
+            "a2V5LWZvci10ZXN0cy1vbmx5LW5vdC1hLXJlYWwta2V5",
+        ),
+        ("RUST_LOG", "info"),
+    ]
+    .map(|(name, value)| json!({"name": name, "value": value}))
+    .to_vec()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deploy_moves_the_image_named_in_the_stack_file_and_sends_every_variable_back_unchanged() {
+    let deployment = Deployment::start().await;
+    let host = deployment.host.clone();
+    let file = spec_stack_file(&host);
+    {
+        let mut state = deployment.fake.lock().unwrap();
+        state.file = file.clone();
+        state.env = twelve_variables();
+    }
+    // The administrator's token from a file this time.
+    let token_file = deployment.secret_file("tally-token", &deployment.token);
+    let mut env = deployment.settings();
+    env.push(("PORTAINER_API_KEY", KEY));
+    env.push(("TALLY_TOKEN_FILE", token_file.as_str()));
+    let pinned = format!("{host}/acme/tally:v1.1.0@{}", fake_digest("v1.1.0"));
+
+    let dry = tally_ops(&["deploy", "--tag", "v1.1.0", "--dry-run"], &env).await;
+    assert_eq!(dry.status.code(), Some(0), "{}", said(&dry));
+    assert!(
+        said(&dry).contains(&format!(
+            "service \"tally\": {host}/acme/tally:v1.0.0 → {pinned}"
+        )) && said(&dry).contains("12 variables"),
+        "{}",
+        said(&dry)
+    );
+    assert!(deployment.fake.lock().unwrap().updates.is_empty());
+
+    let done = tally_ops(&["deploy", "--tag", "v1.1.0"], &env).await;
+    assert_eq!(done.status.code(), Some(0), "{}", said(&done));
+    let text = said(&done);
+    assert!(
+        text.contains(&format!(
+            "after: registry.example.com/acme/tally@{} (version 1.1.0)",
+            fake_digest("v1.1.0")
+        )),
+        "{text}"
+    );
+    assert!(
+        !text.contains("secret-value") && !text.contains(KEY),
+        "{text}"
+    );
+    let update = deployment.fake.lock().unwrap().updates[0].clone();
+    // Only the Tally service's image value changed, byte for byte.
+    let expected = file.replace(&format!("{host}/acme/tally:v1.0.0"), &pinned);
+    assert_ne!(expected, file);
+    assert_eq!(update["StackFileContent"].as_str().unwrap(), expected);
+    // All twelve variables, as they were read.
+    assert_eq!(update["Env"], json!(twelve_variables()));
+
+    // Two services running Tally's image, or none: refused, nothing sent.
+    deployment.fake.lock().unwrap().updates.clear();
+    for (stack_file, expected) in [
+        (
+            file.replace("'caddy:2.8'", &format!("{host}/acme/tally:v1.0.0")),
+            "more than one service",
+        ),
+        (
+            file.replace(
+                &format!("{host}/acme/tally"),
+                "elsewhere.example/acme/tally",
+            ),
+            "no service",
+        ),
+    ] {
+        deployment.fake.lock().unwrap().file = stack_file;
+        let refused = tally_ops(&["deploy", "--tag", "v1.1.0"], &env).await;
+        assert_eq!(refused.status.code(), Some(1), "{}", said(&refused));
+        assert!(said(&refused).contains(expected), "{}", said(&refused));
+        assert!(deployment.fake.lock().unwrap().updates.is_empty());
+    }
 }
