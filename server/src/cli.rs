@@ -45,20 +45,32 @@ pub enum Command {
     },
     /// Look after a running Tally from your own machine, over HTTPS with an
     /// administrator's API token. Each setting is a flag or its environment
-    /// variable (the flag wins); nothing prompts.
+    /// variable (the flag wins), except secrets, which come from the
+    /// environment only; nothing prompts.
     Ops {
         #[command(subcommand)]
         action: OpsAction,
     },
 }
 
-/// A secret from the command line or the environment: never shown by
-/// `Debug` (clap's errors and this struct's derive).
-fn secret(raw: &str) -> Result<SecretString, String> {
-    if raw.trim().is_empty() {
-        return Err("empty".into());
-    }
-    Ok(SecretString::from(raw.trim().to_owned()))
+/// A secret someone put on the command line: kept only to refuse it (the
+/// ops commands read secrets from the environment), never shown by
+/// `Debug` or in clap's errors.
+fn secret_flag(raw: &str) -> Result<SecretString, String> {
+    Ok(SecretString::from(raw.to_owned()))
+}
+
+/// Whether the ops commands may call an API over plain http.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct Transport {
+    /// Accept http:// addresses for the APIs called (Portainer, the
+    /// registry, the server's admin API): the key, the token and the
+    /// stack's variables then cross the network readable. For a network
+    /// you trust or a tunnel; refused otherwise.
+    #[arg(long, env = "TALLY_OPS_ALLOW_HTTP",
+          action = clap::ArgAction::SetTrue,
+          value_parser = clap::builder::BoolishValueParser::new())]
+    pub allow_http: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -66,19 +78,25 @@ pub enum OpsAction {
     /// Take a verified online backup on the server and download it into
     /// DIR (mode 700); the newest BACKUP_KEEP are kept. Exit 1, leaving
     /// nothing behind, when the copy fails its integrity check.
+    ///
+    /// The API token (an administrator's, or one with the `admin:backup`
+    /// scope) comes from TALLY_TOKEN, or TALLY_TOKEN_FILE naming a file
+    /// that holds it; never from a flag, which `ps` shows to everyone.
     Backup {
-        /// The server's base URL, scheme included.
+        /// The server's base URL, https:// (http:// only with --allow-http).
         #[arg(long, env = "TALLY_URL")]
         url: String,
-        /// An administrator's API token (`tally_pat_…`).
-        #[arg(long, env = "TALLY_TOKEN", hide_env_values = true, value_parser = secret)]
-        token: SecretString,
+        /// Refused: set TALLY_TOKEN or TALLY_TOKEN_FILE.
+        #[arg(long = "token", hide = true, value_parser = secret_flag)]
+        token_flag: Option<SecretString>,
         /// Where backups are kept on this machine.
         #[arg(long, env = "TALLY_BACKUP_DIR")]
         dir: PathBuf,
         /// How many backups to keep.
         #[arg(long, env = "BACKUP_KEEP", default_value_t = 7)]
         keep: usize,
+        #[command(flatten)]
+        transport: Transport,
     },
     /// Replay a backup into a scratch database and count the rows of each
     /// table; exit 1 below RESTORE_MIN_ROWS rows in all.
@@ -95,13 +113,18 @@ pub enum OpsAction {
     /// answer), with the restart count, the image digest and version, and
     /// the last log lines. Exit 0 up, 3 down, 4 unreachable, 1 when it
     /// cannot tell.
+    ///
+    /// Portainer's API key (sent as `X-API-Key`) comes from
+    /// PORTAINER_API_KEY, or PORTAINER_API_KEY_FILE naming a file that
+    /// holds it; never from a flag.
     Status {
-        /// Portainer's base URL, without `/api`.
+        /// Portainer's base URL, without `/api`; https:// (http:// only
+        /// with --allow-http).
         #[arg(long, env = "PORTAINER_URL")]
         api_url: String,
-        /// Portainer's API key, sent as `X-API-Key`.
-        #[arg(long, env = "PORTAINER_API_KEY", hide_env_values = true, value_parser = secret)]
-        api_key: SecretString,
+        /// Refused: set PORTAINER_API_KEY or PORTAINER_API_KEY_FILE.
+        #[arg(long = "api-key", hide = true, value_parser = secret_flag)]
+        api_key_flag: Option<SecretString>,
         /// The stack's name (also its compose project label).
         #[arg(long, env = "PORTAINER_STACK", default_value = "tally")]
         stack: String,
@@ -120,6 +143,8 @@ pub enum OpsAction {
         /// label); exit 1 when it cannot be read.
         #[arg(long)]
         deployed_version: bool,
+        #[command(flatten)]
+        transport: Transport,
     },
     /// Build the image from the repository's Dockerfile with its version
     /// label, tag it `<registry host>/<repository>:vX.Y.Z` and push it,
@@ -144,12 +169,23 @@ pub enum OpsAction {
         /// Make every check and print the commands; build and push nothing.
         #[arg(long)]
         dry_run: bool,
+        #[command(flatten)]
+        transport: Transport,
     },
     /// Move the stack to a published image (the newest numbered version
     /// when no --tag): every stack variable is counted, sent back and
     /// counted again; a verified backup comes first; the container's health
     /// check and /api/health on both hostnames must pass afterwards.
     /// Rollback is a deploy of an earlier numbered tag.
+    ///
+    /// The Tally service's image is pinned to the digest the registry
+    /// gave for the tag (`registry/repository:tag@sha256:…`): in the stack
+    /// file where the file names it (nothing else in the file changes), in
+    /// the TALLY_IMAGE variable where the file reads it from there.
+    ///
+    /// Secrets come from the environment, never flags: PORTAINER_API_KEY
+    /// (or PORTAINER_API_KEY_FILE) and TALLY_TOKEN (or TALLY_TOKEN_FILE;
+    /// an administrator's token or one with the `admin:backup` scope).
     Deploy {
         /// The image tag; numbered versions only unless --allow-floating.
         #[arg(long)]
@@ -162,8 +198,9 @@ pub enum OpsAction {
         dry_run: bool,
         #[arg(long, env = "PORTAINER_URL")]
         api_url: String,
-        #[arg(long, env = "PORTAINER_API_KEY", hide_env_values = true, value_parser = secret)]
-        api_key: SecretString,
+        /// Refused: set PORTAINER_API_KEY or PORTAINER_API_KEY_FILE.
+        #[arg(long = "api-key", hide = true, value_parser = secret_flag)]
+        api_key_flag: Option<SecretString>,
         #[arg(long, env = "PORTAINER_STACK", default_value = "tally")]
         stack: String,
         #[arg(long, env = "PORTAINER_ENDPOINT_ID")]
@@ -177,9 +214,9 @@ pub enum OpsAction {
         url: String,
         #[arg(long, env = "TALLY_ALT_URL")]
         alt_url: Option<String>,
-        /// An administrator's API token, for the backup.
-        #[arg(long, env = "TALLY_TOKEN", hide_env_values = true, value_parser = secret)]
-        token: SecretString,
+        /// Refused: set TALLY_TOKEN or TALLY_TOKEN_FILE.
+        #[arg(long = "token", hide = true, value_parser = secret_flag)]
+        token_flag: Option<SecretString>,
         /// Where the verified backup goes (as `ops backup`).
         #[arg(long, env = "TALLY_BACKUP_DIR")]
         dir: PathBuf,
@@ -190,6 +227,8 @@ pub enum OpsAction {
         #[arg(long, env = "TALLY_DEPLOY_HEALTH_SECONDS", default_value_t = 180,
               value_parser = clap::value_parser!(u64).range(1..=3600))]
         health_timeout: u64,
+        #[command(flatten)]
+        transport: Transport,
     },
     /// `/api/health` on both public hostnames; exit 1 unless all are healthy.
     Health {

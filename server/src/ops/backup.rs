@@ -22,6 +22,8 @@ pub struct BackupArgs {
     pub token: SecretString,
     pub dir: PathBuf,
     pub keep: usize,
+    /// Whether `url` may be plain http.
+    pub allow_http: bool,
 }
 
 /// What `run` did, for the report.
@@ -39,7 +41,7 @@ fn checked(args: &BackupArgs) -> Result<String, OpsError> {
     if args.keep == 0 {
         return Err(OpsError::Usage("BACKUP_KEEP: keep at least 1".into()));
     }
-    super::base_url("--url", &args.url)
+    super::api_url_of("--url", &args.url, args.allow_http)
 }
 
 pub async fn run(args: BackupArgs) -> Result<Taken, OpsError> {

@@ -1,5 +1,6 @@
 //! The HTTP side of the ops commands: the running server's API with an
-//! administrator's bearer token.
+//! administrator's bearer token (or one with the `admin:backup` scope).
+//! No redirect is followed: the token would go with it.
 
 use std::io::Write as _;
 use std::path::Path;
@@ -26,6 +27,7 @@ impl Tally {
     pub fn new(base: String, token: SecretString) -> Result<Self, OpsError> {
         let http = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(10))
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|error| OpsError::Failed(format!("cannot make an HTTP client: {error}")))?;
         Ok(Self { base, token, http })

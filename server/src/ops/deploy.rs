@@ -1,8 +1,12 @@
 //! `tally ops deploy [--tag vX.Y.Z] [--allow-floating] [--dry-run]`: moves
-//! the stack to a published image. The stack's `TALLY_IMAGE` variable names
-//! the image (`deploy/stack.yaml`); an update replaces the stack's whole
-//! desired state, so every variable is read, counted, sent back and
-//! counted again. Before the irreversible step a verified backup is taken
+//! the stack to a published image, pinned to the digest the registry gave
+//! for the tag (`registry/repository:tag@sha256:…`), so what runs is what
+//! was checked even if the tag moves meanwhile. The Tally service's image
+//! is named in the stack file (the specification's stack: only that value
+//! of the file changes) or read from the stack variable `TALLY_IMAGE`
+//! (`deploy/stack.yaml`: only that variable changes). An update replaces
+//! the stack's whole desired state, so every variable is read, counted,
+//! sent back and counted again. Before the irreversible step a verified backup is taken
 //! (as `ops backup`); after it the container's health check and
 //! `/api/health` on both hostnames must pass. The image digest and version
 //! label from before and after are printed. Rollback is a deploy of an
@@ -15,11 +19,10 @@ use serde_json::{json, Value};
 use super::backup::BackupArgs;
 use super::portainer::Portainer;
 use super::registry::{Registry, Version};
+use super::stack_file::{self, ImageSource};
 use super::status::deployed;
 use super::OpsError;
 
-/// The stack variable that names the image.
-pub const IMAGE_VARIABLE: &str = "TALLY_IMAGE";
 const POLL: Duration = Duration::from_secs(2);
 
 pub struct DeployArgs {
@@ -41,7 +44,7 @@ pub struct DeployArgs {
 
 /// Says a step as it happens (a deploy takes minutes) and keeps it.
 fn said(lines: &mut Vec<String>, line: String) {
-    println!("{line}");
+    super::say(&line);
     lines.push(line);
 }
 
@@ -119,18 +122,46 @@ pub async fn run(args: DeployArgs) -> Result<Vec<String>, OpsError> {
             stack.name
         )));
     }
-    let mut env = stack.env.clone();
-    let slot = env
-        .iter_mut()
-        .find(|variable| variable["name"].as_str() == Some(IMAGE_VARIABLE))
-        .ok_or_else(|| {
-            OpsError::Failed(format!(
-                "stack {:?} has no {IMAGE_VARIABLE} variable, which deploy/stack.yaml reads the image from",
-                stack.name
-            ))
-        })?;
-    let previous = slot["value"].as_str().unwrap_or_default().to_owned();
-    slot["value"] = Value::String(image.clone());
+    let file = args
+        .portainer
+        .get(&format!("/api/stacks/{}/file", stack.id))
+        .await?;
+    let content = file["StackFileContent"]
+        .as_str()
+        .ok_or_else(|| OpsError::Failed("Portainer sent no stack file".into()))?;
+    let pinned = args.registry.image_pinned(&tag, &published.digest)?;
+    let source = stack_file::locate(content, &args.registry.image_name())
+        .map_err(|problem| OpsError::Failed(format!("stack {:?}: {problem}", stack.name)))?;
+    let (content, env, change) = match source {
+        ImageSource::Written(written) => {
+            let edited = stack_file::with_image(content, &written, &pinned).map_err(|problem| {
+                OpsError::Failed(format!("stack {:?}: {problem}", stack.name))
+            })?;
+            let change = format!(
+                "stack file, service {:?}: {} → {pinned} (nothing else in the file changes); {count} variables sent back unchanged",
+                written.service, written.image
+            );
+            (edited, stack.env.clone(), change)
+        }
+        ImageSource::Variable { service, name } => {
+            let mut env = stack.env.clone();
+            let slot = env
+                .iter_mut()
+                .find(|variable| variable["name"].as_str() == Some(name.as_str()))
+                .ok_or_else(|| {
+                    OpsError::Failed(format!(
+                        "stack {:?} has no {name} variable, which its service {service:?} reads the image from",
+                        stack.name
+                    ))
+                })?;
+            let previous = slot["value"].as_str().unwrap_or_default().to_owned();
+            slot["value"] = Value::String(pinned.clone());
+            let change = format!(
+                "{name}: {previous} → {pinned}; {count} variables sent back unchanged otherwise"
+            );
+            (content.to_owned(), env, change)
+        }
+    };
     let before = match args
         .portainer
         .container(stack.endpoint_id, &stack.name)
@@ -143,17 +174,7 @@ pub async fn run(args: DeployArgs) -> Result<Vec<String>, OpsError> {
         &mut lines,
         format!("before: {}", digest_and_version(before)),
     );
-    said(
-        &mut lines,
-        format!("{IMAGE_VARIABLE}: {previous} → {image}; {count} variables sent back unchanged otherwise"),
-    );
-    let file = args
-        .portainer
-        .get(&format!("/api/stacks/{}/file", stack.id))
-        .await?;
-    let content = file["StackFileContent"]
-        .as_str()
-        .ok_or_else(|| OpsError::Failed("Portainer sent no stack file".into()))?;
+    said(&mut lines, change);
     if args.dry_run {
         // Every read and check the real deploy makes before its backup,
         // and whether that backup could be taken.
@@ -197,6 +218,20 @@ pub async fn run(args: DeployArgs) -> Result<Vec<String>, OpsError> {
         return Err(OpsError::Failed(format!(
             "the stack had {count} variables and now has {}; restore them in Portainer now",
             after_update.env.len()
+        )));
+    }
+    let names = |env: &[Value]| {
+        let mut names: Vec<String> = env
+            .iter()
+            .map(|variable| variable["name"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    if names(&after_update.env) != names(&stack.env) {
+        return Err(OpsError::Failed(format!(
+            "the stack's variables are now {:?}, not the {count} sent; restore them in Portainer now",
+            names(&after_update.env)
         )));
     }
 

@@ -1,6 +1,8 @@
 //! The container-management API (Portainer): its stacks, and the Docker
 //! Engine API it proxies under `/api/endpoints/{id}/docker/…`. Every call
-//! carries the API key as `X-API-Key`; the key is never printed.
+//! carries the API key as `X-API-Key`; the key is never printed, and no
+//! redirect is followed (reqwest would carry the key to any host, and
+//! re-send a stack update's variables on a 307 or 308).
 
 use std::time::Duration;
 
@@ -36,6 +38,7 @@ impl Portainer {
     pub fn new(base: String, key: SecretString) -> Result<Self, OpsError> {
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(30))
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|error| OpsError::Failed(format!("cannot make an HTTP client: {error}")))?;
         Ok(Self { base, key, http })

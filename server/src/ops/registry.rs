@@ -1,7 +1,8 @@
 //! The image registry (Docker Registry HTTP API v2): which numbered
 //! versions it holds, and a tag's manifest digest and version label (Docker
 //! v2 or OCI manifests, indexes, config blobs through redirects). Read
-//! anonymously; every document bounded in size.
+//! anonymously; every document bounded in size. Redirects (a blob's to its
+//! storage) are followed, to https only unless plain http is allowed.
 
 use std::time::Duration;
 
@@ -81,7 +82,7 @@ pub struct Registry {
 }
 
 impl Registry {
-    pub fn new(base: String, repository: String) -> Result<Self, OpsError> {
+    pub fn new(base: String, repository: String, allow_http: bool) -> Result<Self, OpsError> {
         let repository = repository.trim().trim_matches('/').to_owned();
         if repository.is_empty()
             || !repository
@@ -92,8 +93,21 @@ impl Registry {
                 "--repository: {repository:?} is not a repository name such as acme/tally"
             )));
         }
+        let redirects = reqwest::redirect::Policy::custom(move |attempt| {
+            if attempt.previous().len() >= 10 {
+                attempt.error("more than 10 redirects")
+            } else if attempt.url().scheme() != "https" && !allow_http {
+                let to = attempt.url().to_string();
+                attempt.error(format!(
+                    "a redirect to {to}, not https; not followed (--allow-http allows it)"
+                ))
+            } else {
+                attempt.follow()
+            }
+        });
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(30))
+            .redirect(redirects)
             .build()
             .map_err(|error| OpsError::Failed(format!("cannot make an HTTP client: {error}")))?;
         Ok(Self {
@@ -110,11 +124,33 @@ impl Registry {
 
     /// `host[:port]/repository:tag` for any tag.
     pub fn image_tagged(&self, tag: &str) -> String {
+        format!("{}:{tag}", self.image_name())
+    }
+
+    /// `host[:port]/repository`, as image references name it before the
+    /// tag and digest.
+    pub fn image_name(&self) -> String {
         let host = self
             .base
             .split_once("://")
             .map_or(self.base.as_str(), |(_, host)| host);
-        format!("{host}/{}:{tag}", self.repository)
+        format!("{host}/{}", self.repository)
+    }
+
+    /// `host[:port]/repository:tag@digest`: the image a deploy runs,
+    /// pinned to the digest it checked (Docker pulls by the digest and
+    /// keeps the tag only for people to read). Both parts are checked
+    /// first, since they come from the registry and go into the stack.
+    pub fn image_pinned(&self, tag: &str, digest: &str) -> Result<String, OpsError> {
+        if !is_tag(tag) {
+            return Err(OpsError::Failed(format!("{tag:?} is not an image tag")));
+        }
+        if !is_digest(digest) {
+            return Err(OpsError::Failed(format!(
+                "the registry gave {digest:?} as the digest of {tag}, which is not a sha256 or sha512 digest; nothing was deployed"
+            )));
+        }
+        Ok(format!("{}@{digest}", self.image_tagged(tag)))
     }
 
     /// Every tag the repository holds (none when it does not exist yet).
@@ -202,6 +238,33 @@ impl Registry {
     }
 }
 
+/// A tag as Docker takes it: `[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}`.
+fn is_tag(tag: &str) -> bool {
+    let mut bytes = tag.bytes();
+    bytes
+        .next()
+        .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && tag.len() <= 128
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
+}
+
+/// A content digest of a registered algorithm, as the OCI image
+/// specification writes it: `sha256:` and 64, or `sha512:` and 128,
+/// lowercase hex digits.
+fn is_digest(digest: &str) -> bool {
+    let hex = |encoded: &str, length: usize| {
+        encoded.len() == length
+            && encoded
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    };
+    match digest.split_once(':') {
+        Some(("sha256", encoded)) => hex(encoded, 64),
+        Some(("sha512", encoded)) => hex(encoded, 128),
+        _ => false,
+    }
+}
+
 /// The newest numbered version among `tags`, if any.
 pub fn newest(tags: &[String]) -> Option<Version> {
     tags.iter().filter_map(|tag| Version::parse(tag)).max()
@@ -236,5 +299,35 @@ mod tests {
             .to_vec();
         assert_eq!(newest(&tags), Some(Version(1, 10, 0)));
         assert_eq!(newest(&["dev".to_owned()]), None);
+    }
+
+    #[test]
+    fn only_well_formed_tags_and_digests_are_pinned() {
+        let registry = Registry::new(
+            "https://reg.example:5000".into(),
+            "acme/tally".into(),
+            false,
+        )
+        .unwrap();
+        let digest = format!("sha256:{}", "ab".repeat(32));
+        assert_eq!(
+            registry.image_pinned("v1.2.3", &digest).unwrap(),
+            format!("reg.example:5000/acme/tally:v1.2.3@{digest}")
+        );
+        assert!(registry
+            .image_pinned("latest", &format!("sha512:{}", "0".repeat(128)))
+            .is_ok());
+        for wrong in [
+            "sha256:abc".to_owned(),
+            format!("sha256:{}", "AB".repeat(32)),
+            format!("sha256:{} #", "ab".repeat(32)),
+            format!("md5:{}", "ab".repeat(32)),
+            "ab".repeat(32),
+        ] {
+            assert!(registry.image_pinned("v1.2.3", &wrong).is_err(), "{wrong}");
+        }
+        for wrong in ["", "-x", "a b", "v1\nimage: evil", &"a".repeat(129)] {
+            assert!(registry.image_pinned(wrong, &digest).is_err(), "{wrong}");
+        }
     }
 }

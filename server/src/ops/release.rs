@@ -20,6 +20,8 @@ pub struct ReleaseArgs {
     /// The build context (the repository, with its `Dockerfile`).
     pub context: PathBuf,
     pub dry_run: bool,
+    /// Whether the registry may be plain http.
+    pub allow_http: bool,
 }
 
 pub async fn run(args: ReleaseArgs) -> Result<Vec<String>, OpsError> {
@@ -36,8 +38,9 @@ pub async fn run(args: ReleaseArgs) -> Result<Vec<String>, OpsError> {
         )));
     }
     let registry = Registry::new(
-        super::base_url("--registry", &args.registry)?,
+        super::api_url_of("--registry", &args.registry, args.allow_http)?,
         args.repository,
+        args.allow_http,
     )?;
     if registry.tags().await?.contains(&version.to_string()) {
         return Err(OpsError::Failed(format!(
@@ -68,7 +71,7 @@ pub async fn run(args: ReleaseArgs) -> Result<Vec<String>, OpsError> {
             said.push(format!("would run: {shown}"));
             continue;
         }
-        eprintln!("running: {shown}");
+        super::note(&format!("running: {shown}"));
         let status = Command::new(&args.docker)
             .args(&step)
             .status()

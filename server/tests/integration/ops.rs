@@ -57,6 +57,7 @@ async fn a_backup_lands_verified_in_a_private_directory_and_old_ones_are_pruned(
         ("TALLY_URL", app.address.as_str()),
         ("TALLY_TOKEN", token.as_str()),
         ("TALLY_BACKUP_DIR", dir_text.as_str()),
+        ("TALLY_OPS_ALLOW_HTTP", "true"),
     ];
 
     let first = tally_ops(&["backup"], &env).await;
@@ -146,7 +147,9 @@ async fn a_backup_lands_verified_in_a_private_directory_and_old_ones_are_pruned(
     );
 
     // A wrong token: refused in words, nothing new on disk.
-    let refused = tally_ops(&["backup", "--token", "tally_pat_not-a-real-token"], &env).await;
+    let mut wrong_token = env.to_vec();
+    wrong_token.push(("TALLY_TOKEN", "tally_pat_not-a-real-token"));
+    let refused = tally_ops(&["backup"], &wrong_token).await;
     assert_eq!(refused.status.code(), Some(1), "{}", said(&refused));
     assert!(said(&refused).contains("401"), "{}", said(&refused));
     assert!(!said(&refused).contains("not-a-real-token"));
@@ -203,16 +206,11 @@ async fn fake_backup_server(file: Vec<u8>) -> String {
 
 async fn backup_from(address: &str, dir: &Path) -> std::process::Output {
     tally_ops(
+        &["backup", "--url", address, "--dir", dir.to_str().unwrap()],
         &[
-            "backup",
-            "--url",
-            address,
-            "--token",
-            "tally_pat_x",
-            "--dir",
-            dir.to_str().unwrap(),
+            ("TALLY_TOKEN", "tally_pat_x"),
+            ("TALLY_OPS_ALLOW_HTTP", "true"),
         ],
-        &[],
     )
     .await
 }

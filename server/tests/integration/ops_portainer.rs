@@ -23,7 +23,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use reqwest::Method;
 use serde_json::json;
-use support::fakes::fake_registry;
+use support::fakes::{fake_digest, fake_registry};
 use support::operations::{said, tally_ops};
 use support::{spawn_app, with_admin};
 
@@ -39,11 +39,24 @@ struct Container {
     image_fails: bool,
     /// The stack's variables.
     env: Vec<serde_json::Value>,
+    /// The stack file.
+    file: String,
     /// Stack updates received (their bodies).
     updates: Vec<serde_json::Value>,
     /// An update that loses a variable (a broken stack update).
     drops_a_variable: bool,
+    /// Where the stack list is redirected (307), if anywhere: a moved or
+    /// hostile Portainer.
+    redirect_list_to: Option<String>,
+    /// Where stack updates are redirected (307), if anywhere.
+    redirect_updates_to: Option<String>,
+    /// The container's log lines.
+    logs: Vec<&'static str>,
 }
+
+/// The stack file of the variable style: the image comes from the stack
+/// variable `TALLY_IMAGE` (as in `deploy/stack.yaml`).
+const VARIABLE_FILE: &str = "services:\n  tally:\n    image: ${TALLY_IMAGE}\n";
 
 impl Default for Container {
     fn default() -> Self {
@@ -59,8 +72,12 @@ impl Default for Container {
                 json!({"name": "CRM_TOKEN", "value": "crm-secret-value"}),
                 json!({"name": "TALLY_IMAGE", "value": "registry.example.com/acme/tally:v1.0.0"}),
             ],
+            file: VARIABLE_FILE.to_owned(),
             updates: Vec::new(),
             drops_a_variable: false,
+            redirect_list_to: None,
+            redirect_updates_to: None,
+            logs: vec!["started", "listening on http://0.0.0.0:3001"],
         }
     }
 }
@@ -79,6 +96,9 @@ fn refused(headers: &HeaderMap) -> Option<Response> {
 }
 
 async fn stacks(State(fake): State<Fake>, headers: HeaderMap) -> Response {
+    if let Some(to) = fake.lock().unwrap().redirect_list_to.clone() {
+        return axum::response::Redirect::temporary(&format!("{to}/api/stacks")).into_response();
+    }
     if let Some(refusal) = refused(&headers) {
         return refusal;
     }
@@ -90,12 +110,12 @@ async fn stacks(State(fake): State<Fake>, headers: HeaderMap) -> Response {
     .into_response()
 }
 
-async fn stack_file(headers: HeaderMap) -> Response {
+async fn stack_file(State(fake): State<Fake>, headers: HeaderMap) -> Response {
     if let Some(refusal) = refused(&headers) {
         return refusal;
     }
-    Json(json!({"StackFileContent": "services:\n  tally:\n    image: ${TALLY_IMAGE}\n"}))
-        .into_response()
+    let file = fake.lock().unwrap().file.clone();
+    Json(json!({"StackFileContent": file})).into_response()
 }
 
 async fn update_stack(
@@ -108,30 +128,54 @@ async fn update_stack(
         return refusal;
     }
     assert_eq!(query.as_deref(), Some("endpointId=2"));
-    assert!(body["StackFileContent"]
-        .as_str()
-        .unwrap()
-        .contains("${TALLY_IMAGE}"));
     let mut state = fake.lock().unwrap();
+    if let Some(to) = state.redirect_updates_to.clone() {
+        return axum::response::Redirect::temporary(&format!("{to}/api/stacks/3?endpointId=2"))
+            .into_response();
+    }
     state.updates.push(body.clone());
     let mut env = body["Env"].as_array().unwrap().clone();
     if state.drops_a_variable {
         env.pop();
     }
     state.env = env;
+    state.file = body["StackFileContent"].as_str().unwrap().to_owned();
     Json(json!({"Id": 3})).into_response()
 }
 
-/// The tag the stack runs now, from its TALLY_IMAGE.
-fn running_tag(container: &Container) -> String {
-    container
-        .env
-        .iter()
-        .find(|v| v["name"] == "TALLY_IMAGE")
-        .and_then(|v| v["value"].as_str())
-        .and_then(|image| image.rsplit(':').next())
-        .unwrap_or("none")
-        .to_owned()
+/// The image reference the stack runs now: the Tally service's `image:`
+/// in the stack file, or the `TALLY_IMAGE` variable it reads.
+fn running_image(container: &Container) -> String {
+    let in_file = container
+        .file
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("image:"))
+        .map(|value| value.split(" #").next().unwrap_or_default())
+        .map(|value| value.trim().trim_matches(['"', '\'']))
+        .find(|value| value.contains("acme/tally"));
+    match in_file {
+        Some(image) if !image.contains('$') => image.to_owned(),
+        _ => container
+            .env
+            .iter()
+            .find(|v| v["name"] == "TALLY_IMAGE")
+            .and_then(|v| v["value"].as_str())
+            .unwrap_or("none:none")
+            .to_owned(),
+    }
+}
+
+/// The tag and the registry digest of the image the stack runs: the
+/// digest it is pinned to, else the fake registry's for the tag.
+fn running_tag_and_digest(container: &Container) -> (String, String) {
+    let image = running_image(container);
+    let (name, pinned) = match image.split_once('@') {
+        Some((name, digest)) => (name.to_owned(), Some(digest.to_owned())),
+        None => (image.clone(), None),
+    };
+    let tag = name.rsplit(':').next().unwrap_or("none").to_owned();
+    let digest = pinned.unwrap_or_else(|| fake_digest(&tag));
+    (tag, digest)
 }
 
 async fn docker(
@@ -171,7 +215,7 @@ async fn docker(
         )
             .into_response(),
         "images/sha256:1mage/json" => {
-            let tag = running_tag(&container);
+            let (tag, digest) = running_tag_and_digest(&container);
             let labels = if !container.labelled {
                 json!({})
             } else if tag == "v1.0.0" {
@@ -179,14 +223,9 @@ async fn docker(
             } else {
                 json!({"org.opencontainers.image.version": tag.trim_start_matches('v')})
             };
-            let digest = if tag == "v1.0.0" {
-                "d1gest".to_owned()
-            } else {
-                format!("for-{tag}")
-            };
             Json(json!({
                 "Id": "sha256:1mage",
-                "RepoDigests": [format!("registry.example.com/acme/tally@sha256:{digest}")],
+                "RepoDigests": [format!("registry.example.com/acme/tally@{digest}")],
                 "Config": {"Labels": labels}
             }))
             .into_response()
@@ -194,7 +233,7 @@ async fn docker(
         "containers/c0ffee/logs" => {
             assert!(query.contains("tail=2"), "{query}");
             let mut bytes = Vec::new();
-            for line in ["started\n", "listening on http://0.0.0.0:3001\n"] {
+            for line in container.logs.iter().map(|line| format!("{line}\n")) {
                 bytes.extend_from_slice(&[1, 0, 0, 0]);
                 bytes.extend_from_slice(&(line.len() as u32).to_be_bytes());
                 bytes.extend_from_slice(line.as_bytes());
@@ -220,7 +259,11 @@ async fn fake_portainer() -> (Fake, String) {
 }
 
 async fn status(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut all = vec![("PORTAINER_API_KEY", KEY), ("PORTAINER_STACK", "tally")];
+    let mut all = vec![
+        ("PORTAINER_API_KEY", KEY),
+        ("PORTAINER_STACK", "tally"),
+        ("TALLY_OPS_ALLOW_HTTP", "true"),
+    ];
     all.extend_from_slice(env);
     let args: Vec<&str> = ["status"].into_iter().chain(args.iter().copied()).collect();
     tally_ops(&args, &all).await
@@ -241,7 +284,10 @@ async fn status_tells_up_from_down_from_unreachable() {
     assert!(text.starts_with("up"), "{text}");
     assert!(text.contains("restarted 0 times"), "{text}");
     assert!(
-        text.contains("registry.example.com/acme/tally@sha256:d1gest"),
+        text.contains(&format!(
+            "registry.example.com/acme/tally@{}",
+            fake_digest("v1.0.0")
+        )),
         "{text}"
     );
     assert!(text.contains("version: v1.4.2"), "{text}");
@@ -319,7 +365,7 @@ async fn status_tells_up_from_down_from_unreachable() {
     );
     fake.lock().unwrap().image_fails = false;
     // A wrong key is a refusal in words.
-    let wrong = status(&["--api-key", "nope-nope"], &env).await;
+    let wrong = status(&[], &[env[0], env[1], ("PORTAINER_API_KEY", "nope-nope")]).await;
     assert_eq!(wrong.status.code(), Some(1), "{}", said(&wrong));
     assert!(said(&wrong).contains("401"), "{}", said(&wrong));
     assert!(!said(&wrong).contains("nope-nope"));
@@ -375,6 +421,7 @@ async fn deploy_counts_every_variable_backs_up_first_and_checks_health_after() {
         ("TALLY_ALT_URL", tally.address.as_str()),
         ("TALLY_TOKEN", token.token.as_str()),
         ("TALLY_BACKUP_DIR", dir_text.as_str()),
+        ("TALLY_OPS_ALLOW_HTTP", "true"),
     ];
     let deploy = |args: &'static [&'static str]| async move {
         let all: Vec<&str> = ["deploy"].into_iter().chain(args.iter().copied()).collect();
@@ -391,18 +438,25 @@ async fn deploy_counts_every_variable_backs_up_first_and_checks_health_after() {
         "{text}"
     );
     assert!(
-        text.contains(&format!("→ {host}/acme/tally:v1.1.0; 3 variables")),
+        text.contains(&format!(
+            "→ {host}/acme/tally:v1.1.0@{}; 3 variables",
+            fake_digest("v1.1.0")
+        )),
         "{text}"
     );
     assert!(
-        text.contains("before: registry.example.com/acme/tally@sha256:d1gest (version v1.4.2)"),
+        text.contains(&format!(
+            "before: registry.example.com/acme/tally@{} (version v1.4.2)",
+            fake_digest("v1.0.0")
+        )),
         "{text}"
     );
     // The registry's digest and label for the tag: an OCI index, its
     // linux/amd64 manifest, the config blob behind a redirect.
     assert!(
         text.contains(&format!(
-            "{host}/acme/tally:v1.1.0: sha256:for-v1.1.0 (version 1.1.0)"
+            "{host}/acme/tally:v1.1.0: {} (version 1.1.0)",
+            fake_digest("v1.1.0")
         )),
         "{text}"
     );
@@ -430,7 +484,7 @@ async fn deploy_counts_every_variable_backs_up_first_and_checks_health_after() {
     let mislabelled = deploy(&["--tag", "v1.0.0", "--dry-run"]).await;
     assert!(mislabelled.status.success(), "{}", said(&mislabelled));
     assert!(
-        said(&mislabelled).contains("sha256:d1gest (version v1.4.2)")
+        said(&mislabelled).contains(&format!("{} (version v1.4.2)", fake_digest("v1.0.0")))
             && said(&mislabelled)
                 .contains("warning: the image tagged v1.0.0 is labelled version v1.4.2"),
         "{}",
@@ -458,7 +512,10 @@ async fn deploy_counts_every_variable_backs_up_first_and_checks_health_after() {
     let text = said(&done);
     assert!(text.contains("backup: "), "{text}");
     assert!(
-        text.contains("after: registry.example.com/acme/tally@sha256:for-v1.1.0 (version 1.1.0)"),
+        text.contains(&format!(
+            "after: registry.example.com/acme/tally@{} (version 1.1.0)",
+            fake_digest("v1.1.0")
+        )),
         "{text}"
     );
     assert!(
@@ -476,7 +533,12 @@ async fn deploy_counts_every_variable_backs_up_first_and_checks_health_after() {
     assert_eq!(sent.len(), 3, "every variable sent back");
     assert!(sent.contains(&json!({"name": "CRM_TOKEN", "value": "crm-secret-value"})));
     assert!(sent
-        .contains(&json!({"name": "TALLY_IMAGE", "value": format!("{host}/acme/tally:v1.1.0")})));
+        .contains(&json!({"name": "TALLY_IMAGE", "value": format!("{host}/acme/tally:v1.1.0@{}", fake_digest("v1.1.0"))})),
+        "the image is pinned to the digest deploy checked: {sent:?}");
+    assert_eq!(
+        update["StackFileContent"], VARIABLE_FILE,
+        "the file is sent back as it was"
+    );
     assert_eq!(update["PullImage"], true);
 
     // An update that loses a variable is caught and said.
@@ -503,11 +565,10 @@ async fn deploy_counts_every_variable_backs_up_first_and_checks_health_after() {
     // No backup, no deploy.
     *fake.lock().unwrap() = Container::default();
     let before = backups();
-    let unbacked = tally_ops(
-        &["deploy", "--tag", "v1.1.0", "--token", "tally_pat_wrong"],
-        &env,
-    )
-    .await;
+    let mut wrong_token = env.to_vec();
+    wrong_token.retain(|(name, _)| *name != "TALLY_TOKEN");
+    wrong_token.push(("TALLY_TOKEN", "tally_pat_wrong"));
+    let unbacked = tally_ops(&["deploy", "--tag", "v1.1.0"], &wrong_token).await;
     assert_eq!(unbacked.status.code(), Some(1), "{}", said(&unbacked));
     assert!(
         said(&unbacked).contains("no deploy: the backup failed"),
@@ -517,8 +578,8 @@ async fn deploy_counts_every_variable_backs_up_first_and_checks_health_after() {
     assert!(fake.lock().unwrap().updates.is_empty());
     assert_eq!(backups(), before);
 
-    // A stack without the variable the image comes from is refused, not
-    // edited by text.
+    // A stack file that reads the image from TALLY_IMAGE, on a stack that
+    // does not set it, is refused.
     fake.lock()
         .unwrap()
         .env
@@ -561,4 +622,410 @@ async fn deploy_counts_every_variable_backs_up_first_and_checks_health_after() {
         "{}",
         said(&nothing)
     );
+}
+
+/// Everything a deploy needs: the Portainer fake, the fake registry, a real
+/// Tally with an administrator's token (for the backup), a backup folder.
+struct Deployment {
+    fake: Fake,
+    portainer: String,
+    registry: String,
+    /// The registry's host, as image references name it.
+    host: String,
+    tally: support::TestApp,
+    token: String,
+    root: tempfile::TempDir,
+    dir: String,
+}
+
+impl Deployment {
+    async fn start() -> Self {
+        let (fake, portainer) = fake_portainer().await;
+        let registry = fake_registry(&["v1.0.0", "v1.1.0", "latest"]).await;
+        let host = registry.trim_start_matches("http://").to_owned();
+        let (tally, admin) = with_admin(&[]).await;
+        let token: CreatedToken = admin
+            .call(
+                Method::POST,
+                "/api/tokens",
+                &CreateToken {
+                    name: "deploy".into(),
+                    expires_in_days: None,
+                },
+            )
+            .await
+            .unwrap()
+            .unwrap();
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("backups").to_str().unwrap().to_owned();
+        Self {
+            fake,
+            portainer,
+            registry,
+            host,
+            tally,
+            token: token.token,
+            root,
+            dir,
+        }
+    }
+
+    /// Every setting but the secrets, plain http allowed (the fakes
+    /// listen on loopback without TLS).
+    fn settings(&self) -> Vec<(&str, &str)> {
+        vec![
+            ("PORTAINER_URL", self.portainer.as_str()),
+            ("TALLY_REGISTRY", self.registry.as_str()),
+            ("TALLY_REPOSITORY", "acme/tally"),
+            ("TALLY_URL", self.tally.address.as_str()),
+            ("TALLY_ALT_URL", self.tally.address.as_str()),
+            ("TALLY_BACKUP_DIR", self.dir.as_str()),
+            ("TALLY_OPS_ALLOW_HTTP", "true"),
+        ]
+    }
+
+    /// The settings with both secrets in the environment.
+    fn env(&self) -> Vec<(&str, &str)> {
+        let mut env = self.settings();
+        env.push(("PORTAINER_API_KEY", KEY));
+        env.push(("TALLY_TOKEN", self.token.as_str()));
+        env
+    }
+
+    /// A file holding `text`, for a `…_FILE` variable.
+    fn secret_file(&self, name: &str, text: &str) -> String {
+        let path = self.root.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_owned()
+    }
+}
+
+/// A server that records every request it receives: method, path, whether
+/// an `X-API-Key` came with it, and the body.
+async fn recorder() -> (Arc<Mutex<Vec<String>>>, String) {
+    let seen: Arc<Mutex<Vec<String>>> = Arc::default();
+    let record = seen.clone();
+    let router = Router::new().fallback(
+        move |method: Method, uri: axum::http::Uri, headers: HeaderMap, body: String| {
+            let record = record.clone();
+            async move {
+                record.lock().unwrap().push(format!(
+                    "{method} {uri} key={} body={body}",
+                    headers.contains_key("x-api-key")
+                ));
+                Json(json!([]))
+            }
+        },
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    // Another host name than the fake Portainer's 127.0.0.1.
+    let address = format!("http://localhost:{}", listener.local_addr().unwrap().port());
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    (seen, address)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redirects_are_not_followed_so_the_key_and_the_variables_stay_home() {
+    let deployment = Deployment::start().await;
+    let (seen, elsewhere) = recorder().await;
+    let env = deployment.env();
+
+    // A read answered with a 307 to another host.
+    deployment.fake.lock().unwrap().redirect_list_to = Some(elsewhere.clone());
+    let read = tally_ops(&["status"], &env).await;
+    assert_eq!(read.status.code(), Some(1), "{}", said(&read));
+    assert!(
+        said(&read).contains("307") && said(&read).contains("not followed"),
+        "{}",
+        said(&read)
+    );
+    assert!(
+        seen.lock().unwrap().is_empty(),
+        "nothing reached the other host: {:?}",
+        seen.lock().unwrap()
+    );
+
+    // The stack update (the variables, secrets included, in its body)
+    // answered with a 307: not sent again anywhere.
+    {
+        let mut state = deployment.fake.lock().unwrap();
+        state.redirect_list_to = None;
+        state.redirect_updates_to = Some(elsewhere.clone());
+    }
+    let update = tally_ops(&["deploy", "--tag", "v1.1.0"], &env).await;
+    assert_eq!(update.status.code(), Some(1), "{}", said(&update));
+    assert!(said(&update).contains("not followed"), "{}", said(&update));
+    assert!(
+        seen.lock().unwrap().is_empty(),
+        "nothing reached the other host: {:?}",
+        seen.lock().unwrap()
+    );
+    assert!(deployment.fake.lock().unwrap().updates.is_empty());
+    assert!(!said(&update).contains(KEY) && !said(&update).contains("crm-secret-value"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plain_http_is_refused_unless_the_operator_allows_it() {
+    let deployment = Deployment::start().await;
+    let mut env = deployment.env();
+    env.retain(|(name, _)| *name != "TALLY_OPS_ALLOW_HTTP");
+
+    for (args, flag) in [
+        (&["status"][..], "--api-url"),
+        (&["deploy", "--dry-run", "--tag", "v1.1.0"][..], "--api-url"),
+        (&["backup"][..], "--url"),
+        (
+            &[
+                "release",
+                "--version",
+                "v9.0.0",
+                "--dry-run",
+                "--context",
+                concat!(env!("CARGO_MANIFEST_DIR"), "/.."),
+            ][..],
+            "--registry",
+        ),
+    ] {
+        let refused = tally_ops(args, &env).await;
+        assert_eq!(
+            refused.status.code(),
+            Some(1),
+            "{args:?}: {}",
+            said(&refused)
+        );
+        let text = said(&refused);
+        assert!(
+            text.contains(flag) && text.contains("https") && text.contains("--allow-http"),
+            "{args:?}: {text}"
+        );
+        assert!(!text.contains(KEY) && !text.contains(&deployment.token));
+    }
+    assert!(deployment.fake.lock().unwrap().updates.is_empty());
+
+    // Allowed by the flag, or by TALLY_OPS_ALLOW_HTTP=true; with a warning.
+    let flagged = tally_ops(&["status", "--allow-http"], &env).await;
+    assert_eq!(flagged.status.code(), Some(0), "{}", said(&flagged));
+    assert!(said(&flagged).contains("plain http"), "{}", said(&flagged));
+    let mut allowed = env.clone();
+    allowed.push(("TALLY_OPS_ALLOW_HTTP", "true"));
+    let by_variable = tally_ops(&["status"], &allowed).await;
+    assert_eq!(by_variable.status.code(), Some(0), "{}", said(&by_variable));
+    // A value that means neither is a wrong command line, not a yes.
+    let mut unclear = env.clone();
+    unclear.push(("TALLY_OPS_ALLOW_HTTP", "perhaps"));
+    let wrong = tally_ops(&["status"], &unclear).await;
+    assert_eq!(wrong.status.code(), Some(2), "{}", said(&wrong));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn remote_text_is_printed_without_terminal_control_characters() {
+    let deployment = Deployment::start().await;
+    deployment.fake.lock().unwrap().logs = vec![
+        "\x1b[31mred alert\x1b[0m",
+        "\x1b]0;window title\x07 rings",
+        "over\rwritten",
+    ];
+    let shown = tally_ops(&["status", "--logs", "2"], &deployment.env()).await;
+    assert_eq!(shown.status.code(), Some(0), "{}", said(&shown));
+    let text = said(&shown);
+    for control in ['\x1b', '\x07', '\r'] {
+        assert!(!text.contains(control), "{control:?} in {text:?}");
+    }
+    assert!(text.contains("[31mred alert[0m"), "{text:?}");
+    assert!(text.contains("overwritten"), "{text:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn secrets_come_from_the_environment_or_a_file_never_a_flag() {
+    let deployment = Deployment::start().await;
+    let settings = deployment.settings();
+
+    // A secret on the command line is refused (it would be in `ps` and the
+    // shell's history), and not echoed.
+    for (args, variable) in [
+        (
+            &["status", "--api-key", "flagged-secret"][..],
+            "PORTAINER_API_KEY",
+        ),
+        (&["backup", "--token", "flagged-secret"][..], "TALLY_TOKEN"),
+        (
+            &["deploy", "--dry-run", "--token=flagged-secret"][..],
+            "TALLY_TOKEN",
+        ),
+    ] {
+        let refused = tally_ops(args, &deployment.env()).await;
+        assert_eq!(
+            refused.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            said(&refused)
+        );
+        let text = said(&refused);
+        assert!(
+            text.contains(variable) && text.contains(&format!("{variable}_FILE")),
+            "{args:?}: {text}"
+        );
+        assert!(!text.contains("flagged-secret"), "{text}");
+    }
+
+    // From a file (a Docker or systemd secret), its final newline dropped.
+    let key_file = deployment.secret_file("portainer-key", &format!("{KEY}\n"));
+    let mut from_file = settings.clone();
+    from_file.push(("PORTAINER_API_KEY_FILE", key_file.as_str()));
+    let read = tally_ops(&["status"], &from_file).await;
+    assert_eq!(read.status.code(), Some(0), "{}", said(&read));
+
+    // Both ways at once is ambiguous; neither, or an unreadable file, is
+    // said plainly.
+    let mut both = from_file.clone();
+    both.push(("PORTAINER_API_KEY", KEY));
+    let ambiguous = tally_ops(&["status"], &both).await;
+    assert_eq!(ambiguous.status.code(), Some(1), "{}", said(&ambiguous));
+    assert!(said(&ambiguous).contains("both"), "{}", said(&ambiguous));
+    let missing = tally_ops(&["status"], &settings).await;
+    assert_eq!(missing.status.code(), Some(1), "{}", said(&missing));
+    assert!(
+        said(&missing).contains("PORTAINER_API_KEY_FILE"),
+        "{}",
+        said(&missing)
+    );
+    let mut unreadable = settings.clone();
+    unreadable.push(("PORTAINER_API_KEY_FILE", "/nonexistent/portainer-key"));
+    let unread = tally_ops(&["status"], &unreadable).await;
+    assert_eq!(unread.status.code(), Some(1), "{}", said(&unread));
+    assert!(
+        said(&unread).contains("/nonexistent/portainer-key"),
+        "{}",
+        said(&unread)
+    );
+}
+
+/// A stack file written as the lead-site specification describes the
+/// deployed stack: the image named in the file, on the Tally service,
+/// beside another service, with comments.
+fn spec_stack_file(host: &str) -> String {
+    format!(
+        r#"# Tally in production (Portainer stack "tally").
+# The image is moved by `tally ops deploy`, never by hand.
+name: tally
+
+services:
+  tally:
+    image: {host}/acme/tally:v1.0.0   # a numbered release
+    container_name: tally
+    restart: unless-stopped
+    user: "1001:1001"
+    labels:
+      com.centurylinklabs.watchtower.enable: "false"
+    env_file: [stack.env]
+    healthcheck:
+      test: ["CMD", "/app/tally", "health"]
+      interval: 30s
+      retries: 3
+
+  # The reverse proxy: not Tally's image, never touched.
+  proxy:
+    image: 'caddy:2.8'
+    depends_on: [tally]
+
+volumes:
+  tally-data: {{}}
+"#
+    )
+}
+
+/// The stack's twelve variables, none of them the image.
+fn twelve_variables() -> Vec<serde_json::Value> {
+    [
+        ("PUBLIC_BASE_URL", "https://tally.example.com"),
+        ("ALT_BASE_URL", "https://www.tally.example.com"),
+        ("CRM_URL", "https://crm.example.com/servlet/WebToLead"),
+        ("CRM_TOKEN", "crm-secret-value"),
+        ("CAPTCHA_SITE_KEY", "site-key"),
+        ("CAPTCHA_SECRET", "captcha-secret-value"),
+        ("RATE_LIMIT_PER_MINUTE", "5"),
+        ("TRUSTED_PROXIES", "172.18.0.0/16"),
+        ("CORS_ORIGIN", "https://tally.example.com"),
+        ("BACKUP_KEEP", "7"),
+        (
+            "TOKEN_ENCRYPTION_KEY",
+            "a2V5LWZvci10ZXN0cy1vbmx5LW5vdC1hLXJlYWwta2V5",
+        ),
+        ("RUST_LOG", "info"),
+    ]
+    .map(|(name, value)| json!({"name": name, "value": value}))
+    .to_vec()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deploy_moves_the_image_named_in_the_stack_file_and_sends_every_variable_back_unchanged() {
+    let deployment = Deployment::start().await;
+    let host = deployment.host.clone();
+    let file = spec_stack_file(&host);
+    {
+        let mut state = deployment.fake.lock().unwrap();
+        state.file = file.clone();
+        state.env = twelve_variables();
+    }
+    // The administrator's token from a file this time.
+    let token_file = deployment.secret_file("tally-token", &deployment.token);
+    let mut env = deployment.settings();
+    env.push(("PORTAINER_API_KEY", KEY));
+    env.push(("TALLY_TOKEN_FILE", token_file.as_str()));
+    let pinned = format!("{host}/acme/tally:v1.1.0@{}", fake_digest("v1.1.0"));
+
+    let dry = tally_ops(&["deploy", "--tag", "v1.1.0", "--dry-run"], &env).await;
+    assert_eq!(dry.status.code(), Some(0), "{}", said(&dry));
+    assert!(
+        said(&dry).contains(&format!(
+            "service \"tally\": {host}/acme/tally:v1.0.0 → {pinned}"
+        )) && said(&dry).contains("12 variables"),
+        "{}",
+        said(&dry)
+    );
+    assert!(deployment.fake.lock().unwrap().updates.is_empty());
+
+    let done = tally_ops(&["deploy", "--tag", "v1.1.0"], &env).await;
+    assert_eq!(done.status.code(), Some(0), "{}", said(&done));
+    let text = said(&done);
+    assert!(
+        text.contains(&format!(
+            "after: registry.example.com/acme/tally@{} (version 1.1.0)",
+            fake_digest("v1.1.0")
+        )),
+        "{text}"
+    );
+    assert!(
+        !text.contains("secret-value") && !text.contains(KEY),
+        "{text}"
+    );
+    let update = deployment.fake.lock().unwrap().updates[0].clone();
+    // Only the Tally service's image value changed, byte for byte.
+    let expected = file.replace(&format!("{host}/acme/tally:v1.0.0"), &pinned);
+    assert_ne!(expected, file);
+    assert_eq!(update["StackFileContent"].as_str().unwrap(), expected);
+    // All twelve variables, as they were read.
+    assert_eq!(update["Env"], json!(twelve_variables()));
+
+    // Two services running Tally's image, or none: refused, nothing sent.
+    deployment.fake.lock().unwrap().updates.clear();
+    for (stack_file, expected) in [
+        (
+            file.replace("'caddy:2.8'", &format!("{host}/acme/tally:v1.0.0")),
+            "more than one service",
+        ),
+        (
+            file.replace(
+                &format!("{host}/acme/tally"),
+                "elsewhere.example/acme/tally",
+            ),
+            "no service",
+        ),
+    ] {
+        deployment.fake.lock().unwrap().file = stack_file;
+        let refused = tally_ops(&["deploy", "--tag", "v1.1.0"], &env).await;
+        assert_eq!(refused.status.code(), Some(1), "{}", said(&refused));
+        assert!(said(&refused).contains(expected), "{}", said(&refused));
+        assert!(deployment.fake.lock().unwrap().updates.is_empty());
+    }
 }

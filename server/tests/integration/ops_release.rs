@@ -52,6 +52,7 @@ async fn a_numbered_version_is_built_labelled_and_pushed_and_nothing_else_is() {
         ("TALLY_REGISTRY", registry.as_str()),
         ("TALLY_REPOSITORY", "acme/tally"),
         ("TALLY_DOCKER", docker.to_str().unwrap()),
+        ("TALLY_OPS_ALLOW_HTTP", "true"),
     ];
     let release = |version: &'static str, extra: &'static [&'static str]| {
         let mut args = vec!["release", "--version", version, "--context", &context];

@@ -127,10 +127,18 @@ impl FakeCrm {
     }
 }
 
+/// The manifest digest the fake registry gives `tag`: well-formed
+/// (`sha256:` and 64 hex digits, as `ops deploy` demands before it pins an
+/// image to it) and readable in a failure (the tag's bytes in hex, padded).
+pub fn fake_digest(tag: &str) -> String {
+    let hex: String = tag.bytes().map(|byte| format!("{byte:02x}")).collect();
+    format!("sha256:{hex:0>64}")
+}
+
 /// The image registry (`/v2/acme/tally/…`): the tag list; manifests
 /// (v1.1.0 an OCI index whose linux/amd64 entry is an OCI manifest, the
-/// other tags Docker v2 manifests; the digest of a tag is `sha256:for-<tag>`,
-/// v1.0.0's `sha256:d1gest`); config blobs behind a redirect to storage,
+/// other tags Docker v2 manifests; the digest of a tag is [`fake_digest`]);
+/// config blobs behind a redirect to storage,
 /// labelled with the tag's version (v1.0.0 mislabelled `v1.4.2`). Any other
 /// repository is unknown (404, as a registry answers before a first push).
 pub async fn fake_registry(tags: &'static [&'static str]) -> String {
@@ -142,13 +150,7 @@ pub async fn fake_registry(tags: &'static [&'static str]) -> String {
         )
             .into_response()
     };
-    let digest_of = |tag: &str| {
-        if tag == "v1.0.0" {
-            "sha256:d1gest".to_owned()
-        } else {
-            format!("sha256:for-{tag}")
-        }
-    };
+    let digest_of = |tag: &str| fake_digest(tag);
     let app = Router::new()
         .route(
             "/v2/{owner}/{name}/tags/list",
