@@ -406,6 +406,10 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
             middleware::server_fns::limit_body,
         ))
         .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            middleware::server_fns::gate,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
             state,
             middleware::front_door::apply,
         ))

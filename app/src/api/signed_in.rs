@@ -107,9 +107,16 @@ async fn headers() -> Result<http::HeaderMap, ApiError> {
 /// The signed-in user; `Unauthenticated` (401) when nobody is.
 pub async fn signed_in() -> Result<SignedIn, ApiError> {
     let services = services::from_context()?;
-    let current = current::authenticate_browser(&services.pool, &headers().await?)
-        .await?
-        .ok_or(ApiError::Unauthenticated)?;
+    // Over HTTP the server's gate already found the user (and refused
+    // everyone else); while a page renders, it is looked up here.
+    let found = leptos::prelude::use_context::<http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<CurrentUser>().cloned());
+    let current = match found {
+        Some(current) => current,
+        None => current::authenticate_browser(&services.pool, &headers().await?)
+            .await?
+            .ok_or(ApiError::Unauthenticated)?,
+    };
     mark_personal();
     Ok(SignedIn { services, current })
 }

@@ -39,6 +39,7 @@ mod page_cache;
 mod privacy;
 mod process;
 mod registration;
+mod route_walks;
 mod second_factors;
 mod secrets;
 mod security_keys;

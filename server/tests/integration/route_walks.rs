@@ -1,0 +1,189 @@
+//! The every-route safety walks, over the server functions as well as the
+//! REST route table (issue 28, "Also"): each server function declares who
+//! may call it and refuses everyone else before it decodes anything; each
+//! writing one refuses a missing CSRF header; each reading one answers
+//! `no-store`; and every route of either kind refuses a body over the API's
+//! limit with 413.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::support;
+
+use app::contract::account::Register;
+use reqwest::Method;
+use serde_json::{json, Value};
+use server::middleware::server_fns::{caller, Caller};
+use support::browser::Browser;
+use support::{with_admin, TestApp};
+
+/// Every server function the app registers: its path and method.
+fn server_functions() -> Vec<(String, Method)> {
+    let mut all: Vec<(String, Method)> = leptos::server_fn::axum::server_fn_paths()
+        .map(|(path, method)| {
+            (
+                path.to_owned(),
+                Method::from_bytes(method.as_str().as_bytes()).unwrap(),
+            )
+        })
+        .collect();
+    all.sort_by(|a, b| a.0.cmp(&b.0));
+    assert!(all.len() >= 90, "only {} server functions found", all.len());
+    all
+}
+
+/// A plain user, through open registration.
+async fn plain_user(app: &TestApp, admin: &Browser) -> Browser {
+    admin
+        .call_expecting::<_, Value>(
+            200,
+            Method::PUT,
+            "/api/admin/registration",
+            &support::registration(true),
+        )
+        .await;
+    let mut user = Browser::open(&app.address).await;
+    let joined = user
+        .register(&Register {
+            invitation: None,
+            email: "walker@example.com".into(),
+            name: String::new(),
+            password: "a long enough passphrase".into(),
+        })
+        .await;
+    assert_eq!(joined.status(), 200);
+    user
+}
+
+async fn status_of(browser: &Browser, method: &Method, path: &str) -> u16 {
+    let request = browser.request(method.clone(), path);
+    let request = if *method == Method::GET {
+        request
+    } else {
+        request.json(&json!({}))
+    };
+    request.send().await.unwrap().status().as_u16()
+}
+
+#[tokio::test]
+async fn every_server_function_refuses_callers_it_does_not_declare() {
+    let (app, admin) = with_admin(&[]).await;
+    let user = plain_user(&app, &admin).await;
+    let anonymous = Browser::open(&app.address).await;
+    let mut counted = [0; 3];
+    for (path, method) in server_functions() {
+        let anonymous_status = status_of(&anonymous, &method, &path).await;
+        match caller(&path) {
+            Caller::Anyone => {
+                assert!(
+                    anonymous_status < 500,
+                    "{method} {path}: {anonymous_status}"
+                );
+                counted[0] += 1;
+            }
+            Caller::SignedIn => {
+                assert_eq!(anonymous_status, 401, "{method} {path} for nobody");
+                counted[1] += 1;
+            }
+            Caller::Administrator => {
+                assert_eq!(anonymous_status, 401, "{method} {path} for nobody");
+                let user_status = status_of(&user, &method, &path).await;
+                assert_eq!(user_status, 403, "{method} {path} for a plain user");
+                counted[2] += 1;
+            }
+        }
+    }
+    assert!(counted.iter().all(|n| *n > 0), "{counted:?}");
+}
+
+#[tokio::test]
+async fn every_writing_server_function_refuses_a_missing_or_wrong_csrf_header() {
+    let (_app, admin) = with_admin(&[]).await;
+    let mut checked = 0;
+    for (path, method) in server_functions() {
+        if method == Method::GET {
+            continue;
+        }
+        for wrong in [None, Some("not-the-token")] {
+            let mut request = admin
+                .request_without_csrf(method.clone(), &path)
+                .json(&json!({}));
+            if let Some(wrong) = wrong {
+                request = request.header("x-csrf-token", wrong);
+            }
+            let response = request.send().await.unwrap();
+            assert_eq!(response.status(), 403, "{method} {path} without CSRF");
+            let body: Value = response.json().await.unwrap();
+            assert!(
+                body["error"]["message"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .contains("CSRF"),
+                "{method} {path}: {body}"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 40, "{checked}");
+}
+
+#[tokio::test]
+async fn every_reading_server_function_answers_no_store() {
+    let (_app, admin) = with_admin(&[]).await;
+    let anonymous = Browser::open(&admin.base).await;
+    let mut checked = 0;
+    for (path, method) in server_functions() {
+        if method != Method::GET {
+            continue;
+        }
+        for browser in [&admin, &anonymous] {
+            let response = browser.request(Method::GET, &path).send().await.unwrap();
+            assert_eq!(
+                response.headers()["cache-control"],
+                "no-store",
+                "GET {path} ({})",
+                response.status()
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 30, "{checked}");
+}
+
+/// One byte over the API's limit.
+const OVER: usize = 1024 * 1024 + 1;
+
+#[tokio::test]
+async fn every_route_and_server_function_refuses_a_body_over_the_limit_with_413() {
+    let (_app, admin) = with_admin(&[("TALLY_DIAGNOSTICS", "1")]).await;
+    let body = vec![b' '; OVER];
+    let mut walked: Vec<(Method, String)> = server_functions()
+        .into_iter()
+        .filter(|(_, method)| *method != Method::GET)
+        .map(|(path, method)| (method, path))
+        .collect();
+    for route in server::routes::api_routes(true) {
+        for method in route.methods {
+            let path = route
+                .path
+                .replace("{*name}", "operations/x")
+                .replace("{kind}", "leads")
+                .replace("{name}", "bills-20260101T000000.000Z.db")
+                .replace("{user}", "me")
+                .replace("{id}", "1");
+            assert!(!path.contains('{'), "fill the parameters of {}", route.path);
+            walked.push((Method::from_bytes(method.as_bytes()).unwrap(), path));
+        }
+    }
+    assert!(walked.len() > 150, "{}", walked.len());
+    for (method, path) in walked {
+        let response = admin
+            .request(method.clone(), &path)
+            .header("content-type", "application/json")
+            .body(body.clone())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 413, "{method} {path}");
+        let json: Value = response.json().await.unwrap();
+        assert_eq!(json["error"]["code"], 413, "{method} {path}: {json}");
+    }
+}
