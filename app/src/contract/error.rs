@@ -87,6 +87,16 @@ impl FromServerFnError for ErrorBody {
             ServerFnErrorErr::Request(message) => {
                 Self::new(503, "UNAVAILABLE", format!("cannot reach Tally: {message}"))
             }
+            // On the server this is the request's body that did not decode
+            // (the client's mistake, a 400); in the browser it is the
+            // server's answer that could not be read.
+            #[cfg(feature = "ssr")]
+            ServerFnErrorErr::Deserialization(message) => Self::new(
+                400,
+                "INVALID_ARGUMENT",
+                format!("the request could not be read: {message}"),
+            ),
+            #[cfg(not(feature = "ssr"))]
             ServerFnErrorErr::Deserialization(message) => Self::new(
                 502,
                 "UNKNOWN",

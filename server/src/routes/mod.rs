@@ -406,7 +406,9 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
 pub const CROSS_ORIGIN: &[&str] = &["/api/leads", "/api/support", "/api/contact/config"];
 
 /// The API; every route reads at most [`MAX_API_BODY`] of a body (the
-/// extractors answer more with 413 in the JSON error shape).
+/// extractors answer more with 413 in the JSON error shape), and a request
+/// that says it carries more is answered 413 before any route sees it,
+/// whether or not the route reads a body.
 pub fn api_router(diagnostics_enabled: bool, cors: CorsLayer) -> Router<AppState> {
     api_routes(diagnostics_enabled)
         .into_iter()
@@ -420,6 +422,28 @@ pub fn api_router(diagnostics_enabled: bool, cors: CorsLayer) -> Router<AppState
         })
         .route("/api/{*rest}", any(api_not_found))
         .layer(DefaultBodyLimit::max(MAX_API_BODY))
+        .layer(axum::middleware::from_fn(refuse_declared_oversize))
+}
+
+/// 413 for a request whose `Content-Length` is over [`MAX_API_BODY`]; a
+/// body without one is still cut off by the extractors that read it.
+async fn refuse_declared_oversize(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let declared = request
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > MAX_API_BODY as u64) {
+        return ApiError::PayloadTooLarge {
+            limit: MAX_API_BODY,
+        }
+        .into_response();
+    }
+    next.run(request).await
 }
 
 /// Unknown API paths answer with a JSON error, not the HTML not-found page.

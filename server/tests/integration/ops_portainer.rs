@@ -651,6 +651,7 @@ impl Deployment {
                 &CreateToken {
                     name: "deploy".into(),
                     expires_in_days: None,
+                    scopes: Some(vec!["admin:backup".into()]),
                 },
             )
             .await
