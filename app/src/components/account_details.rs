@@ -59,7 +59,7 @@ pub fn AccountDetails(user: User) -> impl IntoView {
         <section class="card" aria-labelledby="account-title">
             <h2 id="account-title">"Account"</h2>
             <p>"Role: " {user.role.as_str()}</p>
-            <form on:submit=save novalidate>
+            <form method="post" on:submit=save novalidate>
                 <div class="field">
                     <label for="profile-name">"Name"</label>
                     <input id="profile-name" type="text" maxlength="200" autocomplete="name"
@@ -140,7 +140,7 @@ fn ChangePassword(email: String) -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="password-title">
             <h2 id="password-title">"Password"</h2>
-            <form on:submit=change novalidate>
+            <form method="post" on:submit=change novalidate>
                 <div class="field">
                     <label for="password-current">"Current password"</label>
                     <input id="password-current" type="password" autocomplete="current-password"

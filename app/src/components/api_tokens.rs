@@ -105,7 +105,7 @@ pub fn ApiTokens(tokens: Vec<ApiTokenInfo>, admin: bool) -> impl IntoView {
                         }
                     })
             }}
-            <form class="inline-form" on:submit=create>
+            <form class="inline-form" method="post" on:submit=create>
                 <label for="token-name">"Token name"</label>
                 <input
                     id="token-name"

@@ -125,7 +125,7 @@ pub fn SecurityKeys() -> impl IntoView {
                     .get()
                     .map(|(_, key_name)| {
                         view! {
-                            <form class="inline-form" on:submit=confirm_removal>
+                            <form class="inline-form" method="post" on:submit=confirm_removal>
                                 <label for="key-remove-password">
                                     {format!("Your password, to remove {key_name}")}
                                 </label>

@@ -88,7 +88,7 @@ pub fn TwoFactor(status: TotpStatus) -> impl IntoView {
                         <p>"Scan this code with your authenticator app, or type the key by hand."</p>
                         <div class="qr" inner_html=started.qr_svg.clone()></div>
                         <p>"Key: " <code data-testid="totp-secret">{started.secret.clone()}</code></p>
-                        <form class="inline-form" on:submit=confirm>
+                        <form class="inline-form" method="post" on:submit=confirm>
                             <label for="totp-code">"Code from the app"</label>
                             <input
                                 id="totp-code"
@@ -107,7 +107,7 @@ pub fn TwoFactor(status: TotpStatus) -> impl IntoView {
                     let left = status.get().recovery_codes_left;
                     view! {
                         <p data-testid="totp-on">{format!("Two-factor sign-in with an authenticator app is on; {left} recovery codes left.")}</p>
-                        <form class="inline-form" on:submit=turn_off>
+                        <form class="inline-form" method="post" on:submit=turn_off>
                             <label for="totp-off-password">"Your password, to turn it off"</label>
                             <input
                                 id="totp-off-password"

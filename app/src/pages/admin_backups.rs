@@ -165,7 +165,7 @@ fn RestoreForm(
         }
     };
     view! {
-        <form class="card" on:submit=submit aria-labelledby="restore-title">
+        <form class="card" method="post" on:submit=submit aria-labelledby="restore-title">
             <h3 id="restore-title">"Restore " {name.clone()}</h3>
             <p class="hint">"Later changes are replaced; the current data is backed up first. Passwords, second factors, sessions, API tokens and invitations stay as they are now: nothing revoked or disabled since the backup comes back."</p>
             <label for="restore-confirm">"Type " <code>{name.clone()}</code> " to confirm"</label>

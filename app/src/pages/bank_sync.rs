@@ -158,7 +158,7 @@ fn Connect(
                     found.seed_days, found.lookback_cap_days
                 )}
             </p>
-            <form on:submit=submit class="inline-form">
+            <form method="post" on:submit=submit class="inline-form">
                 <label for="setup-token">"Setup token"</label>
                 <textarea id="setup-token" rows="2" autocomplete="off" spellcheck="false"
                     prop:value=move || token.get()
@@ -283,7 +283,7 @@ fn ConnectionCard(
             })}
             <details open=!active || connection.status == ConnectionStatus::Error>
                 <summary>"Reconnect with a new setup token"</summary>
-                <form on:submit=reconnect class="inline-form">
+                <form method="post" on:submit=reconnect class="inline-form">
                     <label for=token_id.clone()>"New setup token"</label>
                     <textarea id=token_id rows="2" autocomplete="off" spellcheck="false"
                         prop:value=move || token.get()

@@ -22,9 +22,28 @@ async fn sign_in_with_key(challenge: String) -> Result<SignInAnswer, api::ApiFai
     .await?)
 }
 
+/// What `/login?error=…` says: why the form posted without JavaScript
+/// (`POST /login`) came back. Only a code is in the address, never a field.
+fn form_error(code: &str) -> Option<&'static str> {
+    Some(match code {
+        "credentials" => "Email or password is wrong.",
+        "missing" => "Enter your email address and your password.",
+        "throttled" => "Too many sign-in attempts; try again in a few minutes.",
+        "invalid" => "That email address is too long to be an account's.",
+        "second-factor" => {
+            "Your password is right. Finishing with your second factor needs JavaScript: turn it on and sign in again."
+        }
+        "unavailable" => "Signing in failed; try again in a moment.",
+        _ => return None,
+    })
+}
+
 /// `/login`: email and password, then a TOTP or recovery code or a
-/// security key when the account has two-factor sign-in. Signing in needs JavaScript (every call
-/// carries the CSRF token), and the page says so when it is missing.
+/// security key when the account has two-factor sign-in. The form is a
+/// `method="post"` form to `/login`, so without JavaScript (or before the
+/// page has hydrated) the browser posts it there and the password never
+/// lands in the address; with JavaScript the page posts to the sign-in
+/// server function and takes the second step in place.
 #[component]
 pub fn LoginPage() -> impl IntoView {
     let email = RwSignal::new(String::new());
@@ -32,10 +51,16 @@ pub fn LoginPage() -> impl IntoView {
     let code = RwSignal::new(String::new());
     let challenge = RwSignal::new(None::<String>);
     let methods = RwSignal::new(Vec::<SecondFactorMethod>::new());
-    let error = RwSignal::new(None::<String>);
+    let query = use_query_map();
+    let error = RwSignal::new(query.with_untracked(|query| {
+        query
+            .get("error")
+            .as_deref()
+            .and_then(form_error)
+            .map(str::to_owned)
+    }));
     let pending = RwSignal::new(false);
     let navigate = use_navigate();
-    let query = use_query_map();
     // Where to go afterwards: a page of this site only (`next` is in a
     // link anyone can write).
     let next = move || {
@@ -138,9 +163,10 @@ pub fn LoginPage() -> impl IntoView {
         <section class="auth card" aria-labelledby="login-title">
             <h1 id="login-title">"Sign in to Tally"</h1>
             <noscript>
-                <p class="field-error">"Signing in needs JavaScript, which is turned off in this browser."</p>
+                <p class="hint">"JavaScript is off: you can sign in with your password; a second factor needs JavaScript."</p>
             </noscript>
-            <form on:submit=submit novalidate>
+            <form method="post" action="/login" on:submit=submit novalidate>
+                <input type="hidden" name="next" value=next/>
                 <Show
                     when=move || challenge.get().is_none()
                     fallback=move || {

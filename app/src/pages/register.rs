@@ -105,7 +105,7 @@ pub fn RegisterPage() -> impl IntoView {
 
     let form = move || {
         view! {
-            <form on:submit=submit.clone() novalidate>
+            <form method="post" on:submit=submit.clone() novalidate>
                 <div class="field">
                     <label for="register-email">"Email"</label>
                     <input id="register-email" type="email" autocomplete="username" required

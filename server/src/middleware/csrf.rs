@@ -6,7 +6,7 @@
 //! authorises them.
 
 use axum::extract::Request;
-use axum::http::{header, HeaderName, Method};
+use axum::http::{header, HeaderName, HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
 
 use app::ssr::auth::token::constant_time_eq;
@@ -22,11 +22,17 @@ pub const HEADER: HeaderName = HeaderName::from_static("x-csrf-token");
 /// them instead.
 pub const EXEMPT: &[&str] = &["/api/leads", "/api/support"];
 
+/// Forms a browser posts without JavaScript (`routes::sign_in_form`): no
+/// header can ride along, so the browser's `Origin` must name this very
+/// host instead (Chromium, Firefox and Safari send it on every form post).
+pub const FORM_POSTS: &[&str] = &["/login"];
+
 /// The 403 for a state-changing request without the matching token.
 pub fn refusal(request: &Request) -> Option<Response> {
     if is_safe(request.method())
         || bearer_without_cookies(request)
         || EXEMPT.contains(&request.uri().path())
+        || same_origin_form(request)
     {
         return None;
     }
@@ -40,6 +46,25 @@ pub fn refusal(request: &Request) -> Option<Response> {
                 .into(),
         )
         .into_response()),
+    }
+}
+
+/// A form post to one of [`FORM_POSTS`] whose `Origin` is this host.
+fn same_origin_form(request: &Request) -> bool {
+    if !FORM_POSTS.contains(&request.uri().path()) {
+        return false;
+    }
+    let headers = request.headers();
+    let value = |name| {
+        headers
+            .get(name)
+            .and_then(|value: &HeaderValue| value.to_str().ok())
+    };
+    match (value(header::ORIGIN), value(header::HOST)) {
+        (Some(origin), Some(host)) => origin
+            .split_once("://")
+            .is_some_and(|(_, origin_host)| origin_host.eq_ignore_ascii_case(host)),
+        _ => false,
     }
 }
 

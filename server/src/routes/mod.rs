@@ -28,6 +28,7 @@ pub mod preferences;
 pub mod profile;
 pub mod registration;
 pub mod security_keys;
+pub mod sign_in_form;
 pub mod submissions_admin;
 pub mod subscriptions;
 

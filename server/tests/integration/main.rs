@@ -45,6 +45,7 @@ mod secrets;
 mod security_keys;
 mod server_functions;
 mod server_rendered;
+mod sign_in_form;
 mod site_files;
 mod static_assets;
 mod subscriptions;
