@@ -93,6 +93,10 @@ test("an admin invites someone, who joins through the link; disabling signs them
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByTestId("users")).toContainText(ADMIN);
   await page.getByLabel(/Their email/).fill(CAROL);
+  // Account-level changes ask for the password each time.
+  await page.getByRole("button", { name: "Create invitation link" }).click();
+  await expect(page.getByRole("alert").first()).toContainText("currentPassword");
+  await page.getByLabel("Your password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create invitation link" }).click();
   const link = (await page.getByTestId("invitation-link").textContent()) ?? "";
   expect(link).toMatch(/\/register\?invitation=[A-Za-z0-9_-]{43}$/);
@@ -122,10 +126,12 @@ test("an admin invites someone, who joins through the link; disabling signs them
   // Disabled: Carol's session ends at once.
   await page.reload();
   await hydrated(page);
+  await page.getByLabel("Your password").fill(PASSWORD);
   await page.getByRole("button", { name: `Disable ${CAROL}` }).click();
   await expect(page.getByRole("status").first()).toContainText("Account disabled");
   await carol.goto("/profile");
   await expect(carol.getByText("You are signed out.")).toBeVisible();
+  await page.getByLabel("Your password").fill(PASSWORD);
   await page.getByRole("button", { name: `Enable ${CAROL}` }).click();
   await expect(page.getByRole("button", { name: `Disable ${CAROL}` })).toBeVisible();
   await carolContext.close();

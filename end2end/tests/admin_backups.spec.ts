@@ -55,6 +55,7 @@ test("an admin takes a backup, downloads it and restores it from Admin → Backu
   const restore = page.getByRole("button", { name: "Restore this backup" });
   await expect(restore).toBeDisabled();
   await page.getByLabel(`Type ${name} to confirm`).fill(name);
+  await page.getByLabel("Your password").fill(PASSWORD);
   await expect(restore).toBeEnabled();
   await restore.click();
   const restored = page.getByTestId("live-operation").first();

@@ -26,7 +26,7 @@ export async function openRegistration(browser: Browser) {
   expect(login.status()).toBe(200);
   const open = await admin.request.put("/api/admin/registration", {
     headers: { "x-csrf-token": token },
-    data: { open: true },
+    data: { open: true, currentPassword: PASSWORD },
   });
   expect(open.status()).toBe(200);
   await admin.close();
