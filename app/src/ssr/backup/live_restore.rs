@@ -45,14 +45,15 @@ pub struct LiveRestored {
     pub security: SecurityReset,
 }
 
-/// The security state a restore did not take from the backup.
+/// The security state a restore did not take from the backup: what the
+/// backup could still use that is not usable now.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SecurityReset {
-    /// The backup's sessions, none of which came back.
+    /// The backup's sessions that ended since.
     pub sessions_ended: i64,
-    /// The backup's API tokens, none of which came back.
+    /// The backup's live API tokens that were revoked since.
     pub tokens_revoked: i64,
-    /// The backup's unused invitations, none of which came back.
+    /// The backup's unused invitations that were withdrawn or used since.
     pub invitations_revoked: i64,
     /// Accounts in both whose credentials, standing, sessions and tokens
     /// are the live ones.
@@ -380,8 +381,20 @@ fn reset_security(conn: &mut PoolConnection<Sqlite>) -> Boxed<'_, SecurityReset>
 async fn reset_security_unboxed(
     conn: &mut PoolConnection<Sqlite>,
 ) -> Result<SecurityReset, sqlx::Error> {
-    let mut reset = SecurityReset::default();
-    // The backup's own credentials go, whoever they were for.
+    // The backup's own credentials go, whoever they were for; what was
+    // usable in the backup is noted first, to count what did not survive.
+    for (table, key, usable) in USABLE {
+        if has_table(conn, "main", table).await? {
+            run_sql(
+                conn,
+                &format!(
+                    "CREATE TEMP TABLE restore_was_{table} AS
+                     SELECT {key} AS key FROM main.{table} WHERE {usable}"
+                ),
+            )
+            .await?;
+        }
+    }
     for (table, filter) in [
         ("sessions", ""),
         ("pending_sign_ins", ""),
@@ -389,15 +402,46 @@ async fn reset_security_unboxed(
         ("invitations", " WHERE used_at IS NULL"),
     ] {
         if has_table(conn, "main", table).await? {
-            let dropped = count(run_sql(conn, &format!("DELETE FROM main.{table}{filter}")).await?);
-            match table {
-                "sessions" => reset.sessions_ended = dropped,
-                "api_tokens" => reset.tokens_revoked = dropped,
-                "invitations" => reset.invitations_revoked = dropped,
-                _ => {}
-            }
+            run_sql(conn, &format!("DELETE FROM main.{table}{filter}")).await?;
         }
     }
+    let reset = carry_live_security(conn).await?;
+    // What the backup could use that is not usable now.
+    let mut reset = reset;
+    for (table, key, usable) in USABLE {
+        if !has_table(conn, "temp", &format!("restore_was_{table}")).await? {
+            continue;
+        }
+        let gone: i64 = sqlx::query_scalar(&format!(
+            "SELECT count(*) FROM temp.restore_was_{table}
+             WHERE key NOT IN (SELECT {key} FROM main.{table} WHERE {usable})"
+        ))
+        .fetch_one(&mut **conn)
+        .await?;
+        match table {
+            "sessions" => reset.sessions_ended = gone,
+            "api_tokens" => reset.tokens_revoked = gone,
+            _ => reset.invitations_revoked = gone,
+        }
+        run_sql(conn, &format!("DROP TABLE temp.restore_was_{table}")).await?;
+    }
+    Ok(reset)
+}
+
+/// The credentials a backup carries, by table: the key that names one, and
+/// when it could still be used.
+const USABLE: [(&str, &str, &str); 3] = [
+    ("sessions", "id", "true"),
+    ("api_tokens", "token_hash", "revoked_at IS NULL"),
+    ("invitations", "token_hash", "used_at IS NULL"),
+];
+
+/// For each account in both: the live credentials, standing, sessions and
+/// tokens; and the live unused invitations.
+async fn carry_live_security(
+    conn: &mut PoolConnection<Sqlite>,
+) -> Result<SecurityReset, sqlx::Error> {
+    let mut reset = SecurityReset::default();
 
     // Accounts in both: the live credentials, standing, sessions and tokens.
     let users = common_columns(conn, "users").await?;
