@@ -35,6 +35,7 @@ async fn administrators_see_the_instance_in_rows_and_a_backup_shows_up() {
             "Operations and workers",
             "CRM",
             "Bank sync",
+            "Clients",
             "Secrets",
             "Recent errors"
         ]
@@ -179,4 +180,31 @@ async fn a_failed_migration_shows_until_it_is_applied_without_its_paths() {
     );
     assert!(failed.value.contains("disk I/O error at …"), "{failed:?}");
     assert!(!failed.value.contains(&data_dir), "{failed:?}");
+}
+
+/// Issue 28, items 10 and 11: the SQLite version, and a proxy that forwards
+/// client addresses without being in `TRUSTED_PROXIES` (warned once, shown
+/// here until the setting is fixed).
+#[tokio::test]
+async fn status_names_sqlite_and_an_unlisted_proxy() {
+    let (app, admin) = with_admin(&[]).await;
+    let status: SystemStatus = admin.get("/api/admin/status").await;
+    assert!(row(&status, "Tally", "SQLite").value.starts_with("3."));
+    let quiet = row(&status, "Clients", "Forwarded addresses");
+    assert_eq!(quiet.state, "ok", "{quiet:?}");
+
+    // The public form finds its client's address (for its rate limit).
+    let forwarded = app
+        .client
+        .post(app.url("/api/leads"))
+        .header("x-forwarded-for", "198.51.100.7")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(forwarded.status(), 400);
+    let status: SystemStatus = admin.get("/api/admin/status").await;
+    let warned = row(&status, "Clients", "Forwarded addresses");
+    assert_eq!(warned.state, "warn", "{warned:?}");
+    assert!(warned.value.contains("127.0.0.1") && warned.value.contains("TRUSTED_PROXIES"));
 }

@@ -208,3 +208,13 @@ async fn each_request_id_appears_in_the_json_log_file() {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
 }
+
+/// `tally --version` says which SQLite it runs on (issue 28, item 11).
+#[test]
+fn the_version_names_the_sqlite_it_runs_on() {
+    let output = support::tally_binary().arg("--version").output().unwrap();
+    assert!(output.status.success());
+    let said = String::from_utf8(output.stdout).unwrap();
+    assert!(said.starts_with("tally "), "{said}");
+    assert!(said.contains("(SQLite 3."), "{said}");
+}
