@@ -177,3 +177,25 @@ async fn a_failed_claim_reads_the_same_whether_the_port_was_closed_or_something_
         "the redirect was not followed"
     );
 }
+
+#[tokio::test]
+async fn an_access_url_the_provider_points_at_a_private_address_is_not_kept() {
+    let (_, port) = listening(|| "http://user:pass@10.0.0.1/simplefin".into_response()).await;
+    let mut settings = BANK_ON.to_vec();
+    settings.push(("OUTBOUND_ALLOWED_HOSTS", "127.0.0.1"));
+    let (_app, admin) = with_admin(&settings).await;
+    let (status, error) = connect(&admin, token(&format!("http://127.0.0.1:{port}/claim/a")))
+        .await
+        .unwrap_err();
+    assert_eq!(status, 400, "{error:?}");
+    assert_eq!(error.field_violations()[0].field, "setupToken");
+    assert!(
+        error
+            .error
+            .message
+            .contains("does not connect to that address"),
+        "{error:?}"
+    );
+    let listed: app::contract::bank::BankConnections = admin.get("/api/bank/connections").await;
+    assert!(listed.connections.is_empty(), "{listed:?}");
+}

@@ -496,10 +496,18 @@ impl Provider {
             tracing::warn!(address = %outbound::redact(&url), "the claim answer is not text");
             ProviderError::TokenRefused
         })?;
-        AccessUrl::parse(&text, self.allow_http).map_err(|_| {
+        let access = AccessUrl::parse(&text, self.allow_http).map_err(|_| {
             tracing::warn!(address = %outbound::redact(&url), "the claim answer is not an access URL with credentials");
             ProviderError::TokenRefused
-        })
+        })?;
+        // The provider picks the access URL: it is kept only if the guard
+        // would let every later sync reach it.
+        let (endpoint, _, _) = access.accounts_endpoint()?;
+        self.outbound.vet(&endpoint).await.map_err(|refused| {
+            tracing::warn!(address = %outbound::redact(&endpoint), %refused, "the provider's access URL is refused");
+            ProviderError::AddressRefused
+        })?;
+        Ok(access)
     }
 
     /// The accounts and their transactions (pending included) for a window.
