@@ -470,22 +470,25 @@ async fn write_account(
         .bind(account_id)
         .execute(&mut *batch.tx)
         .await?;
-    batch = batch.wrote().await?;
-    // What the account holds already, read once: a sync is then one
+    batch.commit().await?;
+    // What the account holds already, read once and outside the write lock
+    // (tens of thousands of rows take a while): a sync is then one
     // statement per new or changed transaction and none for the rest (the
     // seed and every later sync of tens of thousands stay near a plain
-    // insert loop).
+    // insert loop). A row another sync of the same connection writes in
+    // between is met by `ON CONFLICT DO NOTHING`.
     let mut stored: HashMap<String, Stored> = sqlx::query_as::<_, Stored>(
         "SELECT provider_transaction_id, provider_id, payee, memo,
                 user_edited_at IS NOT NULL AS edited
          FROM transactions WHERE account_id = ? AND pending = 0",
     )
     .bind(account_id)
-    .fetch_all(&mut *batch.tx)
+    .fetch_all(pool)
     .await?
     .into_iter()
     .map(|row| (row.provider_transaction_id.clone(), row))
     .collect();
+    let mut batch = Batch::open(pool).await?;
     for incoming in account.transactions {
         if incoming.pending {
             insert(&mut batch.tx, user_id, account_id, &incoming).await?;
