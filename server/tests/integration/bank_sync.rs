@@ -782,6 +782,52 @@ async fn a_large_sync_writes_in_batches_so_the_write_lock_is_let_go_between_them
     assert_eq!(stored, 1200);
 }
 
+#[tokio::test]
+async fn an_unmatch_that_fails_to_unlink_keeps_the_payment_and_the_match() {
+    let fake = Fake::start().await;
+    fake.set(vec![posted("p1", 3, "-42.00", "CITY WATER")]);
+    let (app, admin) = with_admin(SETTINGS).await;
+    let connected = connect(&admin, &fake.setup_token("u")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    let water = bill(&admin, "Water", 4200, false).await;
+    let transaction = transaction_named(&admin, "CITY WATER").await;
+    let _: BankTransaction = admin
+        .call(
+            Method::POST,
+            &format!("/api/bank/transactions/{}/match", transaction.id),
+            &MatchTransaction {
+                bill_id: water.id,
+                remember: false,
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(payments_of(&admin, water.id).await.len(), 1);
+    // The unlink step fails after the payment was undone.
+    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    sqlx::query(
+        "CREATE TRIGGER fail_the_unlink BEFORE UPDATE OF unmatched_at ON transactions
+         BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    let unmatch = format!("/api/bank/transactions/{}/unmatch", transaction.id);
+    assert_eq!(admin.status(Method::POST, &unmatch).await, 500);
+    assert_eq!(payments_of(&admin, water.id).await.len(), 1);
+    assert_eq!(
+        transaction_named(&admin, "CITY WATER").await.bill_id,
+        Some(water.id)
+    );
+    sqlx::query("DROP TRIGGER fail_the_unlink")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let _: BankTransaction = post_empty(&admin, &unmatch).await;
+    assert!(payments_of(&admin, water.id).await.is_empty());
+}
+
 /// Rings the automatic sync and waits for that pass to end.
 async fn worker_pass(admin: &Browser) -> app::contract::bank::WorkerState {
     let before: BankSyncStatus = admin.get("/api/admin/bank-sync").await;
