@@ -21,3 +21,28 @@ where
         )?,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{settings, settings_error};
+
+    #[test]
+    fn private_addresses_are_refused_until_an_administrator_allows_them() {
+        let strict = settings(&[]).unwrap().outbound;
+        assert!(!strict.allow_private && strict.allowed.is_empty());
+        let open = settings(&[("OUTBOUND_ALLOW_PRIVATE", "true")]).unwrap();
+        assert!(open.outbound.allow_private);
+        let listed = settings(&[("OUTBOUND_ALLOWED_HOSTS", "ntfy.lan, 10.0.0.0/8")]).unwrap();
+        assert!(listed.outbound.names("NTFY.lan"));
+        let error = settings_error("OUTBOUND_ALLOWED_HOSTS", "10.0.0.0/40");
+        assert!(
+            error.starts_with("OUTBOUND_ALLOWED_HOSTS is invalid"),
+            "{error}"
+        );
+        let error = settings_error("OUTBOUND_ALLOWED_HOSTS", "https://ntfy.lan");
+        assert!(
+            error.starts_with("OUTBOUND_ALLOWED_HOSTS is invalid"),
+            "{error}"
+        );
+    }
+}
