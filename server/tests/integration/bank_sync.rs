@@ -743,16 +743,17 @@ async fn a_large_sync_writes_in_batches_so_the_write_lock_is_let_go_between_them
     let connected = connect(&admin, &fake.setup_token("big")).await.unwrap();
     finished(&admin, &connected.operation).await;
     fake.set(
-        (0..1200)
+        (0..12_000)
             .map(|i| posted(&format!("b{i}"), 2, "-1.00", "BULK"))
             .collect(),
     );
-    // The 1,101st row fails: what earlier batches wrote is committed, the
+    // The 11,001st row fails: what earlier batches wrote is committed (at
+    // least two batches of `BATCH_ROWS`, more on a slow machine), the
     // failing batch is not (one transaction for the whole sync would leave
     // nothing).
     let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
     sqlx::query(
-        "CREATE TRIGGER fail_late BEFORE INSERT ON transactions WHEN NEW.provider_id = 'b1100'
+        "CREATE TRIGGER fail_late BEFORE INSERT ON transactions WHEN NEW.provider_id = 'b11000'
          BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
     )
     .execute(&pool)
@@ -765,7 +766,7 @@ async fn a_large_sync_writes_in_batches_so_the_write_lock_is_let_go_between_them
         .await
         .unwrap();
     assert!(
-        (app::ssr::bank::sync::BATCH_ROWS as i64 - 1..1100).contains(&stored),
+        (2 * app::ssr::bank::sync::BATCH_ROWS as i64..11_000).contains(&stored),
         "{stored}"
     );
     // The next sync finishes the job, nothing twice.
@@ -779,7 +780,7 @@ async fn a_large_sync_writes_in_batches_so_the_write_lock_is_let_go_between_them
         .fetch_one(&pool)
         .await
         .unwrap();
-    assert_eq!(stored, 1200);
+    assert_eq!(stored, 12_000);
 }
 
 #[tokio::test]
