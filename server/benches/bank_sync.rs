@@ -1,7 +1,8 @@
 //! Benchmark: a bank sync of 3 accounts × 10,000 transactions against a
 //! local fake SimpleFIN provider, by the real `tally` binary. Run with
 //! `cargo bench -p server --bench bank_sync` (or `make bench-bank`).
-//! Reports the seed sync's time (claim, fetch, 30,000 inserts, matching),
+//! Reports the seed sync's time (claim, the connect's balance read, fetch,
+//! 30,000 inserts in batches, matching),
 //! a second sync's (every transaction already known), the server's peak
 //! memory (VmHWM) before and after, and the yardstick: the same 30,000
 //! rows inserted by a raw SQLite loop in one transaction. Not a test:
@@ -43,6 +44,19 @@ const PAYEES: &[&str] = &[
     "BLUE BOTTLE COFFEE",
     "PAYROLL ACME CORP DIRECT DEP",
 ];
+
+/// The provider's `balances-only` answer: the accounts, no transactions.
+fn balances() -> String {
+    let accounts: Vec<_> = (0..ACCOUNTS)
+        .map(|account| {
+            json!({"id": format!("ACT-{account}"), "name": format!("Account {account}"),
+                "currency": "USD", "balance": "1520.75", "available-balance": "1500.00",
+                "balance-date": now(), "org": {"domain": "bench.example", "name": "Bench Bank"},
+                "transactions": []})
+        })
+        .collect();
+    json!({"errors": [], "accounts": accounts}).to_string()
+}
 
 /// The provider's answer: every account with its transactions, spread
 /// over the last 40 days.
@@ -151,16 +165,23 @@ fn main() {
             .route("/claim", post(move || async move { access }))
             .route(
                 "/simplefin/accounts",
-                get(move || {
-                    let body = body.clone();
-                    async move { ([("content-type", "application/json")], body) }
-                }),
+                get(
+                    move |query: axum::extract::Query<std::collections::HashMap<String, String>>| {
+                        let body = if query.contains_key("balances-only") {
+                            balances()
+                        } else {
+                            body.clone()
+                        };
+                        async move { ([("content-type", "application/json")], body) }
+                    },
+                ),
             );
         tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
 
         let server = RunningBinary::start(&[
             ("BANK_SYNC_ENABLED", "true"),
             ("SIMPLEFIN_ALLOW_HTTP", "true"),
+            ("OUTBOUND_ALLOWED_HOSTS", "127.0.0.1"),
             ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
             ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
             ("RUST_LOG", "info"),

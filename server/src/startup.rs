@@ -178,7 +178,10 @@ impl Application {
             SubmissionWriter::spawn(pool.clone(), write_gate.clone(), outbox.is_configured());
         let form_rate_limit = FormRateLimit::new(limits.submissions_per_minute).spawn_pruning();
         let keyring = Arc::new(keyring);
-        let bank = app::ssr::bank::service::Bank::new(&settings.bank);
+        let bank = app::ssr::bank::service::Bank::new(
+            &settings.bank,
+            app::ssr::outbound::Outbound::from_settings(&settings.outbound),
+        );
         let operations = operations_engine(&settings, &pool, &keyring, &bank).await?;
         bank.worker.spawn(
             pool.clone(),

@@ -214,6 +214,14 @@ pub struct WorkerState {
     /// Connections synced and failed in the last run.
     pub last_synced: u32,
     pub last_failed: u32,
+    /// Failing connections the last run left alone (backed off after
+    /// failures in a row).
+    #[serde(default)]
+    pub last_backed_off: u32,
+    /// Connections the last run left for the next one: their owner's
+    /// share of the run was used up.
+    #[serde(default)]
+    pub last_deferred: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

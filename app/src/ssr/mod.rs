@@ -19,6 +19,7 @@ pub mod limiter;
 pub mod limits;
 pub mod migrate;
 pub mod operations;
+pub mod outbound;
 pub mod preferences;
 pub mod secrets;
 pub mod services;

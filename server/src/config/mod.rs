@@ -4,7 +4,7 @@
 //! app's services is that service's own config type, parsed in its own file:
 //! the public forms' bot check, CRM and outbox (`contact`), the security
 //! keys' origin (`webauthn`), the limits (`limits`), the accounts
-//! (`accounts`), the backups (`backups`), bank sync (`bank`); the reader and the shared parsers
+//! (`accounts`), the backups (`backups`), bank sync (`bank`), the outbound guard (`outbound`); the reader and the shared parsers
 //! are `env`. What is left here is the server's own: where it listens,
 //! where its files are, how it shuts down, and its public addresses.
 
@@ -14,6 +14,7 @@ mod bank;
 mod contact;
 mod env;
 mod limits;
+mod outbound;
 mod webauthn;
 
 use std::net::SocketAddr;
@@ -86,6 +87,9 @@ pub struct Settings {
     pub backups: BackupSettings,
     /// Bank sync: the switch's starting value, http providers, the timeout.
     pub bank: app::ssr::bank::BankSettings,
+    /// What the outbound guard lets through besides public addresses
+    /// (`OUTBOUND_ALLOW_PRIVATE`, `OUTBOUND_ALLOWED_HOSTS`).
+    pub outbound: app::ssr::outbound::OutboundSettings,
     /// The bearer token `/metrics` wants (`METRICS_TOKEN`, at least 16
     /// characters); metrics are off without it.
     pub metrics_token: Option<SecretString>,
@@ -205,6 +209,7 @@ impl Settings {
             accounts: accounts::accounts(&env)?,
             backups: backups::backups(&env)?,
             bank: bank::bank(&env)?,
+            outbound: outbound::outbound(&env)?,
             metrics_token: env.secret("METRICS_TOKEN", |raw| {
                 if raw.chars().count() < 16 {
                     Err("use at least 16 characters, e.g. `openssl rand -hex 24`".to_owned())

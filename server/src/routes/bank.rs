@@ -34,14 +34,21 @@ pub async fn list(
     Ok(Json(service::overview(&state, current.user.id).await?))
 }
 
-/// Claims the setup token (once), stores the access sealed, and starts the
-/// seed sync of the last 44 days.
+/// Claims the setup token (once), stores the access sealed, reads the
+/// accounts and their balances, and starts the seed sync of the last 44
+/// days. Counts against the 10-per-15-minutes limit; at most 10
+/// connections per user; a setup token for a local or private address is
+/// refused before any connection.
 #[utoipa::path(
     post,
     path = "/api/bank/connections",
     tag = "bank",
     request_body = ConnectBank,
-    responses((status = 201, description = "Connected; the seed sync is running", body = Connected)),
+    responses(
+        (status = 201, description = "Connected, with its accounts; the seed sync is running", body = Connected),
+        (status = 400, description = "The setup token is not one, its address is refused, or the provider refused it; or the user has 10 connections"),
+        (status = 429, description = "Over the per-user limit of bank requests"),
+    ),
 )]
 pub async fn connect(
     State(state): State<AppState>,
@@ -60,7 +67,10 @@ pub async fn connect(
     tag = "bank",
     params(("id" = i64, Path, description = "The connection's id")),
     request_body = ConnectBank,
-    responses((status = 200, description = "Reconnected; the seed sync is running", body = Connected)),
+    responses(
+        (status = 200, description = "Reconnected; the seed sync is running", body = Connected),
+        (status = 429, description = "Over the per-user limit of bank requests"),
+    ),
 )]
 pub async fn reconnect(
     State(state): State<AppState>,

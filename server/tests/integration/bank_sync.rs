@@ -50,6 +50,10 @@ struct FakeTransaction {
 enum Scripted {
     Status(u16),
     Delay(Duration),
+    /// Waits until the test lets it go (`Fake::release`), then answers.
+    Hold,
+    /// An answer of 9 MiB.
+    Huge,
 }
 
 #[derive(Default)]
@@ -62,10 +66,19 @@ struct Bank {
     port: u16,
     /// The account's id at the provider ("ACT-1" unless set).
     account: Option<String>,
+    /// `balances-only=1` calls (a connect's account list), kept apart from
+    /// `calls` and never answered from the script.
+    balance_calls: usize,
 }
 
-#[derive(Clone, Default)]
-struct Fake(Arc<Mutex<Bank>>);
+#[derive(Clone)]
+struct Fake(Arc<Mutex<Bank>>, Arc<tokio::sync::Semaphore>);
+
+impl Default for Fake {
+    fn default() -> Self {
+        Self(Arc::default(), Arc::new(tokio::sync::Semaphore::new(0)))
+    }
+}
 
 impl Fake {
     async fn start() -> Self {
@@ -102,6 +115,15 @@ impl Fake {
     fn forget_calls(&self) {
         self.0.lock().unwrap().calls.clear();
     }
+
+    /// Lets `n` held calls answer.
+    fn release(&self, n: usize) {
+        self.1.add_permits(n);
+    }
+
+    fn claims(&self) -> usize {
+        self.0.lock().unwrap().claimed.len()
+    }
 }
 
 async fn claim(State(fake): State<Fake>, Path(token): Path<String>) -> Response {
@@ -117,13 +139,22 @@ async fn accounts(
     headers: HeaderMap,
     Query(query): Query<std::collections::HashMap<String, String>>,
 ) -> Response {
+    let balances_only = query.get("balances-only").is_some_and(|v| v == "1");
     let (step, transactions, v2, account_id) = {
         let mut bank = fake.0.lock().unwrap();
         let mut asked: Vec<_> = query.iter().map(|(k, v)| format!("{k}={v}")).collect();
         asked.sort();
-        bank.calls.push((Instant::now(), asked.join("&")));
+        if balances_only {
+            bank.balance_calls += 1;
+        } else {
+            bank.calls.push((Instant::now(), asked.join("&")));
+        }
         (
-            bank.script.pop_front(),
+            if balances_only {
+                None
+            } else {
+                bank.script.pop_front()
+            },
             bank.transactions.clone(),
             bank.v2,
             bank.account.clone().unwrap_or_else(|| "ACT-1".into()),
@@ -136,17 +167,33 @@ async fn accounts(
     if headers.get("authorization").and_then(|v| v.to_str().ok()) != Some(expected.as_str()) {
         return StatusCode::UNAUTHORIZED.into_response();
     }
+    let start: i64 = query["start-date"].parse().unwrap();
+    let end: i64 = query["end-date"].parse().unwrap();
     match step {
         Some(Scripted::Status(code)) => {
             return StatusCode::from_u16(code).unwrap().into_response();
         }
         Some(Scripted::Delay(wait)) => tokio::time::sleep(wait).await,
+        Some(Scripted::Hold) => fake.1.acquire().await.unwrap().forget(),
+        Some(Scripted::Huge) => {
+            let filler = "x".repeat(900);
+            let many: Vec<Value> = (0..10_000)
+                .map(|i| {
+                    json!({"id": format!("h{i}"), "posted": end - 100, "amount": "-1.00",
+                    "description": filler})
+                })
+                .collect();
+            return axum::Json(
+                json!({"errors": [], "accounts": [{"id": "ACT-1", "name": "Huge",
+                "currency": "USD", "balance": "1.00", "transactions": many}]}),
+            )
+            .into_response();
+        }
         None => {}
     }
-    let start: i64 = query["start-date"].parse().unwrap();
-    let end: i64 = query["end-date"].parse().unwrap();
     let listed: Vec<Value> = transactions
         .iter()
+        .filter(|_| !balances_only)
         .filter(|t| t.pending || (start..end).contains(&t.posted))
         .map(|t| {
             json!({"id": t.id, "posted": if t.pending { 0 } else { t.posted }, "amount": t.amount,
@@ -196,9 +243,12 @@ fn posted(
     }
 }
 
+/// Bank sync on, and the fake provider (plain http on 127.0.0.1) allowed
+/// past the outbound guard.
 const SETTINGS: &[(&str, &str)] = &[
     ("BANK_SYNC_ENABLED", "true"),
     ("SIMPLEFIN_ALLOW_HTTP", "true"),
+    ("OUTBOUND_ALLOWED_HOSTS", "127.0.0.1"),
 ];
 
 async fn connect(browser: &Browser, token: &str) -> Result<Connected, (u16, ErrorBody)> {
@@ -253,6 +303,15 @@ async fn a_setup_token_is_claimed_once_sealed_and_seeds_the_last_44_days() {
     let connected = connect(&admin, &token).await.unwrap();
     let body = serde_json::to_string(&connected).unwrap();
     assert!(!body.contains("s3cret"), "{body}");
+    // The answer carries the accounts and their balances already (read
+    // with `balances-only`, before the seed sync).
+    assert_eq!(connected.connection.accounts.len(), 1, "{connected:?}");
+    assert_eq!(
+        connected.connection.accounts[0].balance_minor,
+        Some(152_075)
+    );
+    assert_eq!(connected.connection.institution, "First Fake Bank");
+    assert_eq!(fake.0.lock().unwrap().balance_calls, 1);
     let done = finished(&admin, &connected.operation).await;
     assert!(done.done && done.error.is_none(), "{done:?}");
 
@@ -284,11 +343,15 @@ async fn a_setup_token_is_claimed_once_sealed_and_seeds_the_last_44_days() {
     let database = std::fs::read(app.database_path()).unwrap();
     assert!(!String::from_utf8_lossy(&database).contains("s3cret-pass"));
 
-    // A second claim of the same token is refused in plain words.
+    // A second claim of the same token is refused in plain words (the
+    // same words whatever the provider answered).
     let (status, error) = connect(&admin, &token).await.unwrap_err();
     assert_eq!(status, 400);
     assert_eq!(error.field_violations()[0].field, "setupToken");
-    assert!(error.error.message.contains("already used"), "{error:?}");
+    assert!(
+        error.error.message.contains("refused the token"),
+        "{error:?}"
+    );
 }
 
 #[tokio::test]
@@ -349,16 +412,16 @@ async fn failures_are_retried_after_1_and_2_seconds_then_reported_and_change_not
     let done = sync(&admin, id, "sync").await;
     let error = done.error.unwrap();
     assert_eq!(error.code, 14, "UNAVAILABLE");
-    assert!(error.message.contains("HTTP 502"), "{error:?}");
+    // One sentence for every failure of its kind: no status code.
+    assert!(error.message.contains("could not be reached"), "{error:?}");
+    assert!(!error.message.contains("502"), "{error:?}");
     assert_eq!(fake.calls().len(), 3);
     assert_eq!(all_transactions(&admin).await.transactions.len(), 2);
     let listed: BankConnections = admin.get("/api/bank/connections").await;
     assert_eq!(listed.connections[0].status, ConnectionStatus::Error);
-    assert!(listed.connections[0]
-        .last_error
-        .as_deref()
-        .unwrap()
-        .contains("502"));
+    let recorded = listed.connections[0].last_error.as_deref().unwrap();
+    assert!(recorded.contains("could not be reached"), "{recorded}");
+    assert!(!recorded.contains("502"), "{recorded}");
 
     // A 4xx is not retried; the provider's 429 says so.
     fake.forget_calls();
@@ -395,7 +458,7 @@ async fn a_provider_that_does_not_answer_in_time_is_given_up_on() {
         .await
         .error
         .unwrap();
-    assert!(error.message.contains("no answer within 1 s"), "{error:?}");
+    assert!(error.message.contains("could not be reached"), "{error:?}");
     assert_eq!(fake.calls().len(), 3);
 }
 
@@ -478,13 +541,33 @@ async fn a_pending_transaction_is_replaced_when_it_posts_with_a_tip() {
 }
 
 #[tokio::test]
-async fn sync_requests_are_limited_per_user_and_reads_are_not() {
+async fn connects_reconnects_and_syncs_share_the_per_user_limit_and_reads_do_not() {
     let fake = Fake::start().await;
-    let (_app, admin) = with_admin(SETTINGS).await;
+    let mut settings = SETTINGS.to_vec();
+    settings.push(("BANK_SYNC_DEMO", "true"));
+    let (_app, admin) = with_admin(&settings).await;
+    // 1: a connect.
     let connected = connect(&admin, &fake.setup_token("l")).await.unwrap();
     finished(&admin, &connected.operation).await;
     let id = connected.connection.id;
-    for n in 0..10 {
+    // 2: a connect that fails still counts.
+    let (status, _) = connect(&admin, "not a token").await.unwrap_err();
+    assert_eq!(status, 400);
+    // 3: the demo bank's connect counts too.
+    connect(&admin, "demo").await.unwrap();
+    // 4: a reconnect.
+    let again: Result<Option<Connected>, _> = admin
+        .call(
+            Method::POST,
+            &format!("/api/bank/connections/{id}/reconnect"),
+            &ConnectBank {
+                setup_token: fake.setup_token("l2"),
+            },
+        )
+        .await;
+    again.unwrap();
+    // 5–10: syncs of every kind.
+    for n in 0..6 {
         let path = match n % 3 {
             0 => format!("/api/bank/connections/{id}/sync"),
             1 => "/api/bank/connections/sync-all".to_owned(),
@@ -493,8 +576,12 @@ async fn sync_requests_are_limited_per_user_and_reads_are_not() {
         let status = admin.status(Method::POST, &path).await;
         assert_eq!(status, 200, "request {n}");
     }
+    // 11: over the limit, whichever door.
     let response = admin
-        .request(Method::POST, &format!("/api/bank/connections/{id}/sync"))
+        .request(Method::POST, "/api/bank/connections")
+        .json(&ConnectBank {
+            setup_token: fake.setup_token("l3"),
+        })
         .send()
         .await
         .unwrap();
@@ -505,12 +592,351 @@ async fn sync_requests_are_limited_per_user_and_reads_are_not() {
         .parse()
         .unwrap();
     assert!((1..=90).contains(&wait), "{wait}");
+    assert_eq!(fake.claims(), 2, "the refused connect claimed nothing");
+    let status = admin
+        .status(Method::POST, &format!("/api/bank/connections/{id}/sync"))
+        .await;
+    assert_eq!(status, 429);
     for _ in 0..15 {
         assert_eq!(
             admin.status(Method::GET, "/api/bank/connections").await,
             200
         );
     }
+}
+
+#[tokio::test]
+async fn a_user_has_at_most_ten_connections_and_the_eleventh_is_refused_before_the_claim() {
+    let fake = Fake::start().await;
+    let (app, admin) = with_admin(SETTINGS).await;
+    let me: app::contract::account::Me = admin.get("/api/auth/me").await;
+    // Nine made directly (the sync limit would stop a tenth request first),
+    // one disconnected, which does not count.
+    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    for n in 0..10 {
+        sqlx::query(
+            "INSERT INTO bank_connections (user_id, provider, institution, access_secret, status)
+             VALUES (?, 'simplefin', 'Made', 'x', ?)",
+        )
+        .bind(me.user.id)
+        .bind(if n == 0 { "disconnected" } else { "active" })
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    // The tenth.
+    let tenth = connect(&admin, &fake.setup_token("ten")).await.unwrap();
+    finished(&admin, &tenth.operation).await;
+    // The eleventh: refused in plain words, the token not used up.
+    let (status, error) = connect(&admin, &fake.setup_token("eleven"))
+        .await
+        .unwrap_err();
+    assert_eq!(status, 400, "{error:?}");
+    assert!(
+        error.error.message.contains("10 bank connections"),
+        "{error:?}"
+    );
+    assert_eq!(fake.claims(), 1);
+    // Reviving the disconnected one would make eleven too.
+    let revived: Result<Option<Connected>, (u16, ErrorBody)> = admin
+        .call(
+            Method::POST,
+            "/api/bank/connections/1/reconnect",
+            &ConnectBank {
+                setup_token: fake.setup_token("revive"),
+            },
+        )
+        .await;
+    assert_eq!(revived.unwrap_err().0, 400);
+    // Once one is disconnected, there is room again.
+    let status = admin
+        .status(
+            Method::DELETE,
+            &format!("/api/bank/connections/{}", tenth.connection.id),
+        )
+        .await;
+    assert_eq!(status, 204);
+    connect(&admin, &fake.setup_token("again")).await.unwrap();
+}
+
+#[tokio::test]
+async fn at_most_two_bank_jobs_run_at_once_and_the_third_says_it_is_queued() {
+    let fake = Fake::start().await;
+    fake.set(vec![posted("t1", 3, "-10.00", "A")]);
+    let (_app, admin) = with_admin(SETTINGS).await;
+    let mut ids = Vec::new();
+    for name in ["q1", "q2", "q3"] {
+        let connected = connect(&admin, &fake.setup_token(name)).await.unwrap();
+        finished(&admin, &connected.operation).await;
+        ids.push(connected.connection.id);
+    }
+    fake.forget_calls();
+    // The first two calls that reach the provider are held there.
+    fake.script(&[Scripted::Hold, Scripted::Hold]);
+    let mut operations = Vec::new();
+    for id in &ids {
+        let operation: Operation = admin
+            .call(
+                Method::POST,
+                &format!("/api/bank/connections/{id}/sync"),
+                &json!({}),
+            )
+            .await
+            .unwrap()
+            .unwrap();
+        operations.push(operation);
+    }
+    // Two jobs reach the provider and wait there; the third waits for a
+    // place, and its metadata says so.
+    let mut queued = Vec::new();
+    for _ in 0..600 {
+        queued.clear();
+        for operation in &operations {
+            let now: Operation = admin.get(&format!("/v1/{}", operation.name)).await;
+            if now.metadata.get("queued") == Some(&Value::Bool(true)) {
+                queued.push(now.name.clone());
+            }
+        }
+        if fake.calls().len() == 2 && queued.len() == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(fake.calls().len(), 2, "two jobs at the provider");
+    assert_eq!(queued.len(), 1, "one job queued");
+    fake.release(2);
+    for operation in &operations {
+        let done = finished(&admin, operation).await;
+        assert!(done.error.is_none(), "{done:?}");
+        assert!(done.metadata.get("queued").is_none(), "{done:?}");
+    }
+    assert_eq!(fake.calls().len(), 3);
+}
+
+#[tokio::test]
+async fn a_provider_answer_over_the_cap_is_refused_and_control_characters_are_dropped() {
+    let fake = Fake::start().await;
+    fake.set(vec![posted("t1", 3, "-10.00", "NET\u{1b}[2JFLIX\u{202e}")]);
+    let (_app, admin) = with_admin(SETTINGS).await;
+    let connected = connect(&admin, &fake.setup_token("c")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    let page = all_transactions(&admin).await;
+    assert_eq!(page.transactions[0].description, "NET [2JFLIX");
+
+    fake.script(&[Scripted::Huge]);
+    let done = sync(&admin, connected.connection.id, "sync").await;
+    let error = done.error.unwrap();
+    assert!(
+        error
+            .message
+            .contains("more than Tally accepts: an answer over 8 MiB"),
+        "{error:?}"
+    );
+    assert_eq!(fake.calls().len(), 2, "a refused answer is not asked again");
+    assert_eq!(all_transactions(&admin).await.transactions.len(), 1);
+}
+
+#[tokio::test]
+async fn a_large_sync_writes_in_batches_so_the_write_lock_is_let_go_between_them() {
+    let fake = Fake::start().await;
+    let (app, admin) = with_admin(SETTINGS).await;
+    let connected = connect(&admin, &fake.setup_token("big")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    fake.set(
+        (0..12_000)
+            .map(|i| posted(&format!("b{i}"), 2, "-1.00", "BULK"))
+            .collect(),
+    );
+    // The 11,001st row fails: what earlier batches wrote is committed, the
+    // failing batch (at most `BATCH_ROWS` statements, fewer when cut by
+    // time) is not; one transaction for the whole sync would leave nothing.
+    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    sqlx::query(
+        "CREATE TRIGGER fail_late BEFORE INSERT ON transactions WHEN NEW.provider_id = 'b11000'
+         BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    let done = sync(&admin, connected.connection.id, "sync").await;
+    assert!(done.error.is_some(), "{done:?}");
+    let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM transactions")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert!(
+        (11_001 - app::ssr::bank::sync::BATCH_ROWS as i64..11_000).contains(&stored),
+        "{stored}"
+    );
+    // The next sync finishes the job, nothing twice.
+    sqlx::query("DROP TRIGGER fail_late")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let done = sync(&admin, connected.connection.id, "sync").await;
+    assert!(done.error.is_none(), "{done:?}");
+    let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM transactions")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(stored, 12_000);
+}
+
+#[tokio::test]
+async fn an_unmatch_that_fails_to_unlink_keeps_the_payment_and_the_match() {
+    let fake = Fake::start().await;
+    fake.set(vec![posted("p1", 3, "-42.00", "CITY WATER")]);
+    let (app, admin) = with_admin(SETTINGS).await;
+    let connected = connect(&admin, &fake.setup_token("u")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    let water = bill(&admin, "Water", 4200, false).await;
+    let transaction = transaction_named(&admin, "CITY WATER").await;
+    let _: BankTransaction = admin
+        .call(
+            Method::POST,
+            &format!("/api/bank/transactions/{}/match", transaction.id),
+            &MatchTransaction {
+                bill_id: water.id,
+                remember: false,
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(payments_of(&admin, water.id).await.len(), 1);
+    // The unlink step fails after the payment was undone.
+    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    sqlx::query(
+        "CREATE TRIGGER fail_the_unlink BEFORE UPDATE OF unmatched_at ON transactions
+         BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    let unmatch = format!("/api/bank/transactions/{}/unmatch", transaction.id);
+    assert_eq!(admin.status(Method::POST, &unmatch).await, 500);
+    assert_eq!(payments_of(&admin, water.id).await.len(), 1);
+    assert_eq!(
+        transaction_named(&admin, "CITY WATER").await.bill_id,
+        Some(water.id)
+    );
+    sqlx::query("DROP TRIGGER fail_the_unlink")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let _: BankTransaction = post_empty(&admin, &unmatch).await;
+    assert!(payments_of(&admin, water.id).await.is_empty());
+}
+
+/// Rings the automatic sync and waits for that pass to end.
+async fn worker_pass(admin: &Browser) -> app::contract::bank::WorkerState {
+    let before: BankSyncStatus = admin.get("/api/admin/bank-sync").await;
+    let _: BankSyncStatus = admin
+        .call_expecting(202, Method::POST, "/api/admin/bank-sync/run", &json!({}))
+        .await;
+    for _ in 0..200 {
+        let status: BankSyncStatus = admin.get("/api/admin/bank-sync").await;
+        if status.worker.last_run_at.is_some()
+            && status.worker.last_run_at != before.worker.last_run_at
+            && !status.worker.running
+        {
+            return status.worker;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the worker never ran");
+}
+
+#[tokio::test]
+async fn a_failing_connection_is_backed_off_by_the_automatic_sync() {
+    let fake = Fake::start().await;
+    let (app, admin) = with_admin(SETTINGS).await;
+    let connected = connect(&admin, &fake.setup_token("b")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    sqlx::query("UPDATE bank_connections SET last_synced_at = '2000-01-01T00:00:00Z'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    fake.forget_calls();
+    fake.script(&[Scripted::Status(401)]);
+    let first = worker_pass(&admin).await;
+    assert_eq!((first.last_synced, first.last_failed), (0, 1));
+    assert_eq!(fake.calls().len(), 1);
+    // Asked again at once: the failing connection waits its backoff.
+    let second = worker_pass(&admin).await;
+    assert_eq!(
+        (
+            second.last_synced,
+            second.last_failed,
+            second.last_backed_off
+        ),
+        (0, 0, 1)
+    );
+    assert_eq!(fake.calls().len(), 1, "the provider was left alone");
+    // A manual sync still works and ends the backoff.
+    let done = sync(&admin, connected.connection.id, "sync").await;
+    assert!(done.error.is_none(), "{done:?}");
+}
+
+#[tokio::test]
+async fn a_match_that_fails_to_link_leaves_no_payment_behind() {
+    let fake = Fake::start().await;
+    fake.set(vec![posted("p1", 3, "-42.00", "CITY WATER")]);
+    let (app, admin) = with_admin(SETTINGS).await;
+    let connected = connect(&admin, &fake.setup_token("x")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    let water = bill(&admin, "Water", 4200, false).await;
+    let transaction = transaction_named(&admin, "CITY WATER").await;
+    // The link step fails: the transaction cannot take its bill.
+    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    sqlx::query(
+        "CREATE TRIGGER fail_the_link BEFORE UPDATE OF bill_id ON transactions
+         WHEN NEW.bill_id IS NOT NULL
+         BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    let failed: Result<Option<BankTransaction>, (u16, ErrorBody)> = admin
+        .call(
+            Method::POST,
+            &format!("/api/bank/transactions/{}/match", transaction.id),
+            &MatchTransaction {
+                bill_id: water.id,
+                remember: true,
+            },
+        )
+        .await;
+    assert_eq!(failed.unwrap_err().0, 500);
+    assert!(
+        payments_of(&admin, water.id).await.is_empty(),
+        "a payment without its link was left"
+    );
+    let rules: i64 = sqlx::query_scalar("SELECT count(*) FROM merchant_rules")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(rules, 0);
+    // Once the link works, the match is whole.
+    sqlx::query("DROP TRIGGER fail_the_link")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let matched: BankTransaction = admin
+        .call(
+            Method::POST,
+            &format!("/api/bank/transactions/{}/match", transaction.id),
+            &MatchTransaction {
+                bill_id: water.id,
+                remember: false,
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(matched.bill_id, Some(water.id));
+    assert_eq!(payments_of(&admin, water.id).await.len(), 1);
 }
 
 #[tokio::test]
@@ -1181,6 +1607,7 @@ async fn secrets_never_reach_the_log_files_stdout_or_any_answer() {
     let mut server = RunningBinary::start(&[
         ("BANK_SYNC_ENABLED", "true"),
         ("SIMPLEFIN_ALLOW_HTTP", "true"),
+        ("OUTBOUND_ALLOWED_HOSTS", "127.0.0.1"),
         ("SIMPLEFIN_TIMEOUT_SECONDS", "1"),
         ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
         ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),

@@ -35,6 +35,7 @@ mod operations_google_client;
 mod ops;
 mod ops_portainer;
 mod ops_release;
+mod outbound;
 mod page_cache;
 mod privacy;
 mod process;

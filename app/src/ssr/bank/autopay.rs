@@ -110,10 +110,13 @@ async fn returns(pool: &SqlitePool, user_id: i64) -> Result<u32, BillError> {
 }
 
 /// Undoes what a returned debit flagged, when the user unmatches it.
-pub async fn unflag_return(pool: &SqlitePool, payment_id: i64) -> Result<(), sqlx::Error> {
+pub async fn unflag_return(
+    tx: &mut sqlx::SqliteConnection,
+    payment_id: i64,
+) -> Result<(), sqlx::Error> {
     sqlx::query("UPDATE payments SET autopay_failure = 0 WHERE id = ?")
         .bind(payment_id)
-        .execute(pool)
+        .execute(&mut *tx)
         .await?;
     Ok(())
 }

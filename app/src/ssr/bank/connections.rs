@@ -10,6 +10,81 @@ use sqlx::SqlitePool;
 
 use super::simplefin::{ClaimUrl, Provider};
 use super::BankError;
+
+/// The most connections (not disconnected) one user may have: each one is
+/// a sync the automatic worker makes every interval.
+pub const MAX_PER_USER: i64 = 10;
+
+/// Fails when connecting (or reconnecting a disconnected connection) would
+/// take the user past [`MAX_PER_USER`]; checked before a setup token is
+/// claimed, so a refused connect does not use the token up.
+async fn check_room(
+    pool: &SqlitePool,
+    user_id: i64,
+    reconnect: Option<i64>,
+) -> Result<(), BankError> {
+    let (active, reviving): (i64, bool) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM bank_connections
+                 WHERE user_id = ?1 AND status <> 'disconnected'),
+                coalesce((SELECT status = 'disconnected' FROM bank_connections
+                          WHERE id = ?2 AND user_id = ?1), 1)",
+    )
+    .bind(user_id)
+    .bind(reconnect)
+    .fetch_one(pool)
+    .await?;
+    if reviving && active >= MAX_PER_USER {
+        Err(BankError::TooManyConnections(active))
+    } else {
+        Ok(())
+    }
+}
+
+/// Stores a new connection, or the new access of a reconnected one, in one
+/// statement that checks the cap again (two connects at once cannot both
+/// take the last place: SQLite runs one write at a time).
+async fn store_access(
+    pool: &SqlitePool,
+    user_id: i64,
+    reconnect: Option<i64>,
+    provider: &str,
+    institution: &str,
+    sealed: &str,
+) -> Result<i64, BankError> {
+    let stored: Option<i64> = match reconnect {
+        Some(id) => sqlx::query_scalar(
+            "UPDATE bank_connections SET access_secret = ?3, status = 'active', last_error = NULL
+             WHERE id = ?1 AND user_id = ?2
+               AND (status <> 'disconnected'
+                    OR (SELECT count(*) FROM bank_connections
+                        WHERE user_id = ?2 AND status <> 'disconnected') < ?4)
+             RETURNING id",
+        )
+        .bind(id)
+        .bind(user_id)
+        .bind(sealed)
+        .bind(MAX_PER_USER)
+        .fetch_optional(pool)
+        .await?,
+        None => {
+            sqlx::query_scalar(
+                "INSERT INTO bank_connections (user_id, provider, institution, access_secret)
+             SELECT ?1, ?2, ?3, ?4
+             WHERE (SELECT count(*) FROM bank_connections
+                    WHERE user_id = ?1 AND status <> 'disconnected') < ?5
+             RETURNING id",
+            )
+            .bind(user_id)
+            .bind(provider)
+            .bind(institution)
+            .bind(sealed)
+            .bind(MAX_PER_USER)
+            .fetch_optional(pool)
+            .await?
+        }
+    };
+    stored.ok_or(BankError::TooManyConnections(MAX_PER_USER))
+}
 use crate::ssr::secrets::{Keyring, BANK_ACCESS_SECRET};
 
 /// Claims `setup_token` and stores the sealed access URL: on a new
@@ -29,35 +104,21 @@ pub async fn claim(
     if let Some(id) = reconnect {
         owned(pool, user_id, id).await?;
     }
+    check_room(pool, user_id, reconnect).await?;
     let claim_url = ClaimUrl::parse(setup_token, provider.allows_http())?;
     let (pool, keyring, provider) = (pool.clone(), Arc::clone(keyring), provider.clone());
     let task = tokio::spawn(async move {
         let access = provider.claim(&claim_url).await?;
         let sealed = keyring.seal(BANK_ACCESS_SECRET, access.expose())?;
-        let id =
-            match reconnect {
-                Some(id) => {
-                    sqlx::query(
-                        "UPDATE bank_connections SET access_secret = ?, status = 'active',
-                         last_error = NULL WHERE id = ? AND user_id = ?",
-                    )
-                    .bind(&sealed)
-                    .bind(id)
-                    .bind(user_id)
-                    .execute(&pool)
-                    .await?;
-                    id
-                }
-                None => sqlx::query_scalar(
-                    "INSERT INTO bank_connections (user_id, provider, institution, access_secret)
-                     VALUES (?, 'simplefin', ?, ?) RETURNING id",
-                )
-                .bind(user_id)
-                .bind(access.host())
-                .bind(&sealed)
-                .fetch_one(&pool)
-                .await?,
-            };
+        let id = store_access(
+            &pool,
+            user_id,
+            reconnect,
+            "simplefin",
+            &access.host(),
+            &sealed,
+        )
+        .await?;
         tracing::info!(connection = id, user = user_id, "bank connection claimed");
         Ok::<_, BankError>(id)
     });
@@ -73,31 +134,20 @@ pub async fn connect_demo(
     user_id: i64,
     reconnect: Option<i64>,
 ) -> Result<i64, BankError> {
-    let sealed = keyring.seal(BANK_ACCESS_SECRET, super::demo::ACCESS)?;
-    match reconnect {
-        Some(id) => {
-            owned(pool, user_id, id).await?;
-            sqlx::query(
-                "UPDATE bank_connections SET access_secret = ?, status = 'active',
-                     last_error = NULL WHERE id = ? AND user_id = ?",
-            )
-            .bind(&sealed)
-            .bind(id)
-            .bind(user_id)
-            .execute(pool)
-            .await?;
-            Ok(id)
-        }
-        None => Ok(sqlx::query_scalar(
-            "INSERT INTO bank_connections (user_id, provider, institution, access_secret)
-             VALUES (?, 'demo', ?, ?) RETURNING id",
-        )
-        .bind(user_id)
-        .bind(super::demo::INSTITUTION)
-        .bind(&sealed)
-        .fetch_one(pool)
-        .await?),
+    if let Some(id) = reconnect {
+        owned(pool, user_id, id).await?;
     }
+    check_room(pool, user_id, reconnect).await?;
+    let sealed = keyring.seal(BANK_ACCESS_SECRET, super::demo::ACCESS)?;
+    store_access(
+        pool,
+        user_id,
+        reconnect,
+        "demo",
+        super::demo::INSTITUTION,
+        &sealed,
+    )
+    .await
 }
 
 /// Fails with "not found" unless the connection is the user's.

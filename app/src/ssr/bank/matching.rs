@@ -7,6 +7,10 @@
 //! Unmatching undoes the payment (the bill and its interest restored); a
 //! returned debit's unmatch clears the failure it flagged.
 //!
+//! A match is one write transaction (the payment, its link, the autopay
+//! marks and a remembered rule), and so is an unmatch: a failure part-way
+//! leaves nothing behind, never a payment without its transaction.
+//!
 //! Automatic matching, which every sync runs (`sync::run`), uses only the
 //! merchant rules the user confirmed, and applies a rule only when it names
 //! exactly one bill. Transfers, card payments, refunds and money in are
@@ -101,7 +105,8 @@ pub async fn match_by_hand(
             return Err(ApiError::invalid(&format!("remember: {problem}")));
         }
     }
-    link(pool, user_id, &found, request.bill_id, "manual").await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
+    link(&mut tx, user_id, &found, request.bill_id, "manual").await?;
     if request.remember {
         sqlx::query(
             "INSERT INTO merchant_rules (user_id, bill_id, merchant) VALUES (?, ?, ?)
@@ -110,15 +115,17 @@ pub async fn match_by_hand(
         .bind(user_id)
         .bind(request.bill_id)
         .bind(&key)
-        .execute(pool)
+        .execute(&mut *tx)
         .await?;
     }
+    tx.commit().await?;
     Ok(transaction(pool, user_id, id).await?)
 }
 
-/// Records (or finds) the bill's payment for the transaction and links them.
+/// Records (or finds) the bill's payment for the transaction and links
+/// them, inside the caller's write transaction.
 async fn link(
-    pool: &SqlitePool,
+    tx: &mut sqlx::Transaction<'static, sqlx::Sqlite>,
     user_id: i64,
     found: &Candidate,
     bill_id: i64,
@@ -139,13 +146,13 @@ async fn link(
     .bind(day)
     .bind(SAME_PAYMENT_DAYS)
     .bind(day)
-    .fetch_optional(pool)
+    .fetch_optional(&mut **tx)
     .await?;
     let payment_id = match by_hand {
         Some(id) => id,
         None => {
-            payments::record_payment(
-                pool,
+            payments::record_payment_in(
+                tx,
                 user_id,
                 bill_id,
                 &NewPayment {
@@ -155,14 +162,12 @@ async fn link(
                 },
             )
             .await?
-            .id
         }
     };
-    let mut tx = crate::ssr::db::write(pool).await?;
     sqlx::query("UPDATE payments SET transaction_id = ? WHERE id = ?")
         .bind(found.id)
         .bind(payment_id)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     sqlx::query(
         "UPDATE transactions SET bill_id = ?, matched_by = ?,
@@ -172,18 +177,17 @@ async fn link(
     .bind(bill_id)
     .bind(by)
     .bind(found.id)
-    .execute(&mut *tx)
+    .execute(&mut **tx)
     .await?;
     sqlx::query(
         "UPDATE bills SET autopay_verified_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ? AND autopay = 1",
     )
     .bind(bill_id)
-    .execute(&mut *tx)
+    .execute(&mut **tx)
     .await?;
     // A debit that came late answers the due date it was missing for.
-    super::autopay::clear_missed(&mut tx, bill_id, day).await?;
-    tx.commit().await?;
+    super::autopay::clear_missed(tx, bill_id, day).await?;
     Ok(())
 }
 
@@ -201,24 +205,25 @@ pub async fn unmatch(
             "transactionId: this transaction is not matched",
         ));
     }
+    let mut tx = crate::ssr::db::write(pool).await?;
     if let Some(payment_id) = found.returns_payment_id {
         // A returned debit: the payment it failed counts again.
-        super::autopay::unflag_return(pool, payment_id).await?;
+        super::autopay::unflag_return(&mut tx, payment_id).await?;
     }
     let payment: Option<(i64, String)> =
         sqlx::query_as("SELECT id, method FROM payments WHERE transaction_id = ? AND user_id = ?")
             .bind(id)
             .bind(user_id)
-            .fetch_optional(pool)
+            .fetch_optional(&mut *tx)
             .await?;
     match payment {
         Some((payment_id, method)) if method == "bank" => {
-            payments::undo_payment(pool, user_id, payment_id).await?;
+            payments::undo_payment_in(&mut tx, user_id, payment_id).await?;
         }
         Some((payment_id, _)) => {
             sqlx::query("UPDATE payments SET transaction_id = NULL WHERE id = ?")
                 .bind(payment_id)
-                .execute(pool)
+                .execute(&mut *tx)
                 .await?;
         }
         None => {}
@@ -230,8 +235,9 @@ pub async fn unmatch(
     )
     .bind(id)
     .bind(user_id)
-    .execute(pool)
+    .execute(&mut *tx)
     .await?;
+    tx.commit().await?;
     Ok(transaction(pool, user_id, id).await?)
 }
 
@@ -296,7 +302,12 @@ pub async fn auto_match(pool: &SqlitePool, user_id: i64) -> Result<u32, ApiError
         }
         let key = merchant::normalize(&found.description);
         if let Some([bill_id]) = rules.get(&key).map(Vec::as_slice) {
-            match link(pool, user_id, &found, *bill_id, "auto").await {
+            let mut tx = crate::ssr::db::write(pool).await?;
+            let linked = match link(&mut tx, user_id, &found, *bill_id, "auto").await {
+                Ok(()) => tx.commit().await.map_err(ApiError::from),
+                Err(error) => Err(error),
+            };
+            match linked {
                 Ok(()) => matched += 1,
                 // A payment the bill refuses (more than a debt's balance):
                 // left for the user to look at.

@@ -68,6 +68,8 @@ pub enum BankError {
     Database(#[from] sqlx::Error),
     #[error("the bank work stopped unexpectedly: {0}")]
     Interrupted(String),
+    #[error("you have {0} bank connections, the most one account may have; disconnect one before connecting another")]
+    TooManyConnections(i64),
 }
 
 impl From<BankError> for ApiError {
@@ -79,7 +81,8 @@ impl From<BankError> for ApiError {
             BankError::Provider(
                 problem @ (ProviderError::NotASetupToken
                 | ProviderError::InsecureUrl
-                | ProviderError::TokenUsed),
+                | ProviderError::AddressRefused
+                | ProviderError::TokenRefused),
             ) => Self::InvalidField {
                 field: "setupToken".into(),
                 description: problem.to_string(),
@@ -90,6 +93,7 @@ impl From<BankError> for ApiError {
             },
             BankError::Secret(problem) => Self::Internal(problem.to_string()),
             BankError::Interrupted(problem) => Self::Internal(problem),
+            BankError::TooManyConnections(_) => Self::BadRequest(error.to_string()),
             BankError::Database(problem) => Self::Database(problem),
         }
     }

@@ -10,7 +10,7 @@ use sqlx::SqlitePool;
 use super::simplefin::Provider;
 use super::sync_limit::SyncLimit;
 use super::worker::{self, Worker};
-use super::{connections, store, BankError, BankSettings};
+use super::{connections, store, sync, BankError, BankSettings};
 use crate::contract::bank::{
     BankConnections, BankSyncStatus, ConnectBank, Connected, ConnectionHealth, UpdateBankSync,
 };
@@ -19,6 +19,7 @@ use crate::domain::bank::sync_window::SyncReason;
 use crate::domain::bank::sync_window::{LOOKBACK_CAP_DAYS, SEED_DAYS};
 use crate::ssr::api_error::ApiError;
 use crate::ssr::operations::Job;
+use crate::ssr::outbound::Outbound;
 use crate::ssr::secrets::KeySource;
 use crate::ssr::services::Services;
 use crate::ssr::settings::{self, Scope};
@@ -39,9 +40,10 @@ pub struct Bank {
 
 impl Bank {
     /// Needs the runtime (the sync limit forgets idle users on a timer).
-    pub fn new(settings: &BankSettings) -> Self {
+    /// The provider is called through `outbound`, the one guard.
+    pub fn new(settings: &BankSettings, outbound: Outbound) -> Self {
         Self {
-            provider: Provider::new(settings.timeout, settings.allow_http),
+            provider: Provider::new(settings.timeout, settings.allow_http).with_outbound(outbound),
             sync_limit: SyncLimit::default().spawn_pruning(),
             enabled_by_default: settings.enabled,
             worker: Arc::new(Worker::default()),
@@ -68,7 +70,9 @@ impl Bank {
         }
     }
 
-    /// Counts a request that starts syncs; 429 with the wait over the limit.
+    /// Counts a request that starts syncs (a sync, a sync of all, a
+    /// backfill, a connect or a reconnect, the demo bank's too), whether or
+    /// not it then succeeds; 429 with the wait over the limit.
     pub fn admit_sync(&self, user_id: i64) -> Result<(), ApiError> {
         self.sync_limit
             .check(user_id)
@@ -101,15 +105,22 @@ pub async fn overview(services: &Services, user_id: i64) -> Result<BankConnectio
     })
 }
 
+/// How long a connect may spend reading the new connection's accounts,
+/// from the request's start: the request's own limit is 30 s.
+const ACCOUNTS_BY: Duration = Duration::from_secs(25);
+
 /// Claims the setup token on a new connection (or, with `reconnect`, on
-/// that connection) and starts its seed sync.
+/// that connection), reads its accounts and balances, and starts its seed
+/// sync. Counts against the per-user sync limit.
 pub async fn connect(
     services: &Services,
     user_id: i64,
     request: ConnectBank,
     reconnect: Option<i64>,
 ) -> Result<Connected, ApiError> {
+    let started = tokio::time::Instant::now();
     services.bank.require_enabled(&services.pool).await?;
+    services.bank.admit_sync(user_id)?;
     let id = if services.bank.demo && request.setup_token.trim() == super::demo::SETUP_TOKEN {
         connections::connect_demo(&services.pool, &services.keyring, user_id, reconnect).await?
     } else {
@@ -123,6 +134,28 @@ pub async fn connect(
         )
         .await?
     };
+    // The answer carries the accounts (balances, no transactions) when the
+    // provider gives them in time; the seed sync writes them anyway.
+    let now = jiff::Timestamp::now().as_second();
+    let read = sync::balances(
+        &services.pool,
+        &services.keyring,
+        &services.bank.provider,
+        id,
+        now,
+    );
+    match tokio::time::timeout_at(started + ACCOUNTS_BY, read).await {
+        Ok(Ok(())) => {}
+        Ok(Err(error)) => {
+            tracing::warn!(connection = id, %error, "reading a new connection's accounts failed; the seed sync will");
+        }
+        Err(_) => {
+            tracing::warn!(
+                connection = id,
+                "reading a new connection's accounts took too long; the seed sync will"
+            );
+        }
+    }
     let operation = start(services, user_id, &[id], SyncReason::Seed).await?;
     Ok(Connected {
         connection: store::connection_of(&services.pool, user_id, id).await?,

@@ -5,51 +5,81 @@
 //! in the v1 shape (`errors`, `org`) or the v2 shape (`errlist`,
 //! `connections`, `conn_id`); both are read.
 //!
-//! Every call times out (30 s unless configured shorter, for tests); network
-//! errors and 5xx answers are tried again after 1 s and then 2 s, three
-//! attempts in all; a 4xx fails at once. The access URL is a secret: it is
-//! never logged, never part of an error, and has no `Debug`.
+//! Every call goes through the outbound guard (`ssr::outbound`): the
+//! claim URL a user pastes and the access URL a provider returns are both
+//! vetted before any connection, and reached only at the vetted addresses.
+//! Every call times out (30 s unless configured shorter, for tests);
+//! network errors and 5xx answers are tried again after 1 s and then 2 s,
+//! three attempts in all; a 4xx fails at once. An answer is read up to a
+//! cap and checked against limits on accounts, transactions and field
+//! lengths; control characters in the provider's text are dropped. The
+//! access URL is a secret: it is never logged, never part of an error, and
+//! has no `Debug`.
+//!
+//! What a person is told is one sentence per kind of failure, never the
+//! provider's status code, body or whether a host answered: a claim fails
+//! the same way whether the port was closed or something answered. The
+//! details go to the log, with the URL reduced to scheme, host and port.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use base64::Engine as _;
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
+use tokio::sync::Semaphore;
 
 use crate::domain::bank::sync_window::SyncWindow;
+use crate::ssr::outbound::{self, BodyError, Outbound};
 
 /// The spec's timeout of each provider call.
 pub const TIMEOUT: Duration = Duration::from_secs(30);
 /// The waits before the second and third attempts.
 pub const BACKOFF: [Duration; 2] = [Duration::from_secs(1), Duration::from_secs(2)];
-/// The largest answer read: 3 accounts of 10,000 transactions are about
-/// 3 MB; anything near this is not a bank's answer.
-pub const MAX_BODY: usize = 64 * 1024 * 1024;
+/// The largest accounts answer read: 3 accounts of 10,000 transactions are
+/// about 4.5 MiB; a larger answer is refused, never held whole.
+pub const MAX_BODY: usize = 8 * 1024 * 1024;
+/// The largest claim answer: an access URL is a line of text.
+pub const MAX_CLAIM_BODY: usize = 4096;
+/// The most accounts one answer may list.
+pub const MAX_ACCOUNTS: usize = 100;
+/// The most transactions one account may list in one answer.
+pub const MAX_TRANSACTIONS: usize = 20_000;
+/// The longest text field (names, descriptions, payees, memos, messages),
+/// in characters.
+pub const MAX_TEXT: usize = 1000;
+/// The longest id or amount, in characters.
+pub const MAX_ID: usize = 255;
+/// The most messages kept from one answer.
+pub const MAX_MESSAGES: usize = 50;
+/// Bank jobs (syncs, backfills, the automatic worker's syncs) running at
+/// once across the server; the rest wait their turn.
+pub const JOBS_AT_ONCE: usize = 2;
 
-/// What went wrong, in words a person can act on. No variant carries a URL
-/// or a credential.
+/// What went wrong, in words a person can act on. No variant carries a URL,
+/// a credential, a status code or the provider's own text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProviderError {
     #[error("that is not a setup token: paste the token (or setup URL) your bank-connection provider gave you")]
     NotASetupToken,
     #[error("the provider's address must use https (set SIMPLEFIN_ALLOW_HTTP=true only for a local test provider)")]
     InsecureUrl,
-    #[error(
-        "this setup token was already used; create a new one at your bank-connection provider"
-    )]
-    TokenUsed,
+    #[error("Tally does not connect to that address: local, private and cloud-metadata networks are refused unless an administrator allows them (OUTBOUND_ALLOWED_HOSTS)")]
+    AddressRefused,
+    #[error("the provider refused the token or could not be reached; check the token (each works once) or try again later")]
+    TokenRefused,
     #[error("the bank-connection provider needs payment before it answers; check your subscription there")]
     PaymentRequired,
     #[error("the bank-connection provider refused the stored access (it may have been revoked); reconnect with a new setup token")]
     AccessRevoked,
     #[error("the bank-connection provider is limiting requests; try again later")]
     RateLimited,
-    #[error("the bank-connection provider could not be reached ({0})")]
-    Unreachable(String),
-    #[error("the bank-connection provider refused the request (HTTP {0})")]
-    Refused(u16),
-    #[error("the bank-connection provider sent an answer Tally cannot read ({0})")]
-    Malformed(String),
+    #[error("the bank-connection provider could not be reached; try again later")]
+    Unreachable,
+    #[error("the bank-connection provider sent an answer Tally cannot read")]
+    Malformed,
+    #[error("the bank-connection provider sent more than Tally accepts: {0}")]
+    TooLarge(String),
 }
 
 /// Where to claim an access URL, from a setup token.
@@ -97,14 +127,13 @@ impl AccessUrl {
     /// Checks an access URL (from a claim, or unsealed from the database).
     pub fn parse(raw: &str, allow_http: bool) -> Result<Self, ProviderError> {
         let text = raw.trim();
-        check_scheme(text, allow_http)
-            .map_err(|_| ProviderError::Malformed("the access URL is not an http(s) URL".into()))?;
-        let url = reqwest::Url::parse(text)
-            .map_err(|_| ProviderError::Malformed("the access URL is not a URL".into()))?;
+        if text.chars().any(char::is_control) {
+            return Err(ProviderError::Malformed);
+        }
+        check_scheme(text, allow_http).map_err(|_| ProviderError::Malformed)?;
+        let url = reqwest::Url::parse(text).map_err(|_| ProviderError::Malformed)?;
         if url.username().is_empty() || url.password().is_none() {
-            return Err(ProviderError::Malformed(
-                "the access URL carries no credentials".into(),
-            ));
+            return Err(ProviderError::Malformed);
         }
         Ok(Self(SecretString::from(text.to_owned())))
     }
@@ -116,13 +145,12 @@ impl AccessUrl {
 
     /// `{access}/accounts` without credentials, and the credentials.
     fn accounts_endpoint(&self) -> Result<(reqwest::Url, String, String), ProviderError> {
-        let mut url = reqwest::Url::parse(self.expose())
-            .map_err(|_| ProviderError::Malformed("the access URL is not a URL".into()))?;
+        let mut url = reqwest::Url::parse(self.expose()).map_err(|_| ProviderError::Malformed)?;
         let user = percent_decode(url.username());
         let password = percent_decode(url.password().unwrap_or_default());
         url.set_username("")
             .and_then(|()| url.set_password(None))
-            .map_err(|()| ProviderError::Malformed("the access URL cannot hold a path".into()))?;
+            .map_err(|()| ProviderError::Malformed)?;
         let path = format!("{}/accounts", url.path().trim_end_matches('/'));
         url.set_path(&path);
         Ok((url, user, password))
@@ -266,73 +294,142 @@ struct WireTransaction {
     pending: bool,
 }
 
-/// Reads an accounts answer in either shape.
+/// Provider text as Tally keeps it: control characters (and the bidi
+/// overrides that reorder what a person sees) become spaces, ends trimmed.
+pub fn clean(text: &str) -> String {
+    let bidi = |c: char| matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    if !text.chars().any(|c| c.is_control() || bidi(c)) {
+        return text.trim().to_owned();
+    }
+    text.chars()
+        .map(|c| if c.is_control() || bidi(c) { ' ' } else { c })
+        .collect::<String>()
+        .trim()
+        .to_owned()
+}
+
+fn too_large(what: String) -> ProviderError {
+    ProviderError::TooLarge(what)
+}
+
+/// A text field: at most `max` characters, cleaned.
+fn text(field: &str, value: String, max: usize) -> Result<String, ProviderError> {
+    if value.chars().count() > max {
+        return Err(too_large(format!("a {field} longer than {max} characters")));
+    }
+    Ok(clean(&value))
+}
+
+fn optional(
+    field: &str,
+    value: Option<String>,
+    max: usize,
+) -> Result<Option<String>, ProviderError> {
+    value.map(|value| text(field, value, max)).transpose()
+}
+
+/// Reads an accounts answer in either shape, within the limits.
 pub fn read_accounts(body: &[u8]) -> Result<Fetched, ProviderError> {
-    let wire: Wire = serde_json::from_slice(body)
-        .map_err(|error| ProviderError::Malformed(format!("accounts: {error}")))?;
-    let mut messages = wire.errors;
-    messages.extend(
-        wire.errlist
-            .into_iter()
-            .map(|error| error.msg)
-            .filter(|msg| !msg.is_empty()),
-    );
+    let wire: Wire = serde_json::from_slice(body).map_err(|error| {
+        // serde's message can quote the body: the log gets its position only.
+        tracing::warn!(
+            line = error.line(),
+            column = error.column(),
+            category = ?error.classify(),
+            "the bank provider's accounts answer could not be read"
+        );
+        ProviderError::Malformed
+    })?;
+    if wire.accounts.len() > MAX_ACCOUNTS {
+        return Err(too_large(format!("more than {MAX_ACCOUNTS} accounts")));
+    }
+    let mut messages = Vec::new();
+    for message in wire
+        .errors
+        .into_iter()
+        .chain(wire.errlist.into_iter().map(|error| error.msg))
+        .filter(|msg| !msg.is_empty())
+        .take(MAX_MESSAGES)
+    {
+        messages.push(text("message", message, MAX_TEXT)?);
+    }
+    let connections = wire.connections;
     let institution_of = |conn: &Option<String>| {
         conn.as_ref().and_then(|id| {
-            wire.connections
+            connections
                 .iter()
                 .find(|connection| &connection.conn_id == id)
                 .map(|connection| connection.name.clone())
         })
     };
-    let accounts = wire
-        .accounts
-        .into_iter()
-        .map(|account| {
-            let institution = account
-                .org
-                .as_ref()
-                .and_then(|org| org.name.clone().or_else(|| org.domain.clone()))
-                .or_else(|| institution_of(&account.conn_id))
-                .unwrap_or_default();
-            Account {
-                id: account.id,
-                name: account.name,
-                currency: account.currency.unwrap_or_else(|| "USD".to_owned()),
-                institution,
-                balance: account.balance.unwrap_or_else(|| "0".to_owned()),
-                available_balance: account.available_balance,
-                balance_date: account.balance_date,
-                transactions: account
-                    .transactions
-                    .into_iter()
-                    .map(|t| Transaction {
-                        pending: t.pending || t.posted == 0,
-                        id: t.id,
-                        posted: t.posted,
-                        amount: t.amount,
-                        description: t.description,
-                        payee: t.payee,
-                        memo: t.memo,
-                        transacted_at: t.transacted_at,
-                    })
-                    .collect(),
-            }
-        })
-        .collect();
+    let mut accounts = Vec::with_capacity(wire.accounts.len());
+    for account in wire.accounts {
+        if account.transactions.len() > MAX_TRANSACTIONS {
+            return Err(too_large(format!(
+                "more than {MAX_TRANSACTIONS} transactions in one account"
+            )));
+        }
+        let institution = account
+            .org
+            .as_ref()
+            .and_then(|org| org.name.clone().or_else(|| org.domain.clone()))
+            .or_else(|| institution_of(&account.conn_id))
+            .unwrap_or_default();
+        let mut transactions = Vec::with_capacity(account.transactions.len());
+        for t in account.transactions {
+            transactions.push(Transaction {
+                pending: t.pending || t.posted == 0,
+                id: text("transaction id", t.id, MAX_ID)?,
+                posted: t.posted,
+                amount: text("amount", t.amount, MAX_ID)?,
+                description: text("description", t.description, MAX_TEXT)?,
+                payee: optional("payee", t.payee, MAX_TEXT)?,
+                memo: optional("memo", t.memo, MAX_TEXT)?,
+                transacted_at: t.transacted_at,
+            });
+        }
+        accounts.push(Account {
+            id: text("account id", account.id, MAX_ID)?,
+            name: text("account name", account.name, MAX_TEXT)?,
+            currency: text(
+                "currency",
+                account.currency.unwrap_or_else(|| "USD".to_owned()),
+                MAX_ID,
+            )?,
+            institution: text("institution", institution, MAX_TEXT)?,
+            balance: text(
+                "balance",
+                account.balance.unwrap_or_else(|| "0".to_owned()),
+                MAX_ID,
+            )?,
+            available_balance: optional("balance", account.available_balance, MAX_ID)?,
+            balance_date: account.balance_date,
+            transactions,
+        });
+    }
     Ok(Fetched { accounts, messages })
 }
 
-/// The provider's client: its HTTP client and how long a call may take.
+/// The provider's client: the outbound guard it calls through, how long a
+/// call may take, and the server-wide gate on bank jobs (every bank job
+/// reaches the provider through this client, so the gate travels with it).
 #[derive(Clone)]
 pub struct Provider {
-    http: reqwest::Client,
+    outbound: Outbound,
     timeout: Duration,
     backoff: [Duration; 2],
     allow_http: bool,
+    jobs: Arc<Semaphore>,
+}
+
+/// What one attempt did, and whether another may help.
+enum Attempt {
+    Retry(ProviderError),
+    Final(ProviderError),
 }
 
 impl Provider {
+    /// With the strict guard (no private address); see [`Self::with_outbound`].
     pub fn new(timeout: Duration, allow_http: bool) -> Self {
         Self::with_backoff(timeout, allow_http, BACKOFF)
     }
@@ -340,17 +437,19 @@ impl Provider {
     /// With other waits between attempts (the benchmark's fake never
     /// fails, tests that count attempts keep the real ones).
     pub fn with_backoff(timeout: Duration, allow_http: bool, backoff: [Duration; 2]) -> Self {
-        let http = reqwest::Client::builder()
-            .timeout(timeout)
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .unwrap_or_default();
         Self {
-            http,
+            outbound: Outbound::default(),
             timeout,
             backoff,
             allow_http,
+            jobs: Arc::new(Semaphore::new(JOBS_AT_ONCE)),
         }
+    }
+
+    /// Calls through `outbound` (the administrator's allowances).
+    pub fn with_outbound(mut self, outbound: Outbound) -> Self {
+        self.outbound = outbound;
+        self
     }
 
     pub fn allows_http(&self) -> bool {
@@ -361,17 +460,54 @@ impl Provider {
         self.timeout
     }
 
-    /// Claims a setup token once: the access URL.
+    /// The gate a bank job passes before it runs (`JOBS_AT_ONCE` at once).
+    pub fn jobs(&self) -> &Arc<Semaphore> {
+        &self.jobs
+    }
+
+    /// Vets `url` and builds the client pinned to what was vetted.
+    async fn client(&self, url: &reqwest::Url) -> Result<reqwest::Client, ProviderError> {
+        let vetted = self.outbound.vet(url).await.map_err(|refused| {
+            tracing::warn!(address = %outbound::redact(url), %refused, "bank provider address refused");
+            ProviderError::AddressRefused
+        })?;
+        self.outbound
+            .client_for(&vetted, self.timeout)
+            .map_err(|error| {
+                tracing::error!(%error, "building the bank provider's client");
+                ProviderError::Unreachable
+            })
+    }
+
+    /// Claims a setup token once: the access URL. Every failure after the
+    /// address was vetted reads the same (`TokenRefused`).
     pub async fn claim(&self, claim: &ClaimUrl) -> Result<AccessUrl, ProviderError> {
+        let url = reqwest::Url::parse(&claim.0).map_err(|_| ProviderError::NotASetupToken)?;
+        let http = self.client(&url).await?;
         let body = self
             .with_retries(
-                || self.http.post(&claim.0).header("content-length", "0"),
-                true,
+                &url,
+                || http.post(url.clone()).header("content-length", "0"),
+                MAX_CLAIM_BODY,
             )
-            .await?;
-        let text = String::from_utf8(body)
-            .map_err(|_| ProviderError::Malformed("the claim answer is not text".into()))?;
-        AccessUrl::parse(&text, self.allow_http)
+            .await
+            .map_err(|_| ProviderError::TokenRefused)?;
+        let text = String::from_utf8(body).map_err(|_| {
+            tracing::warn!(address = %outbound::redact(&url), "the claim answer is not text");
+            ProviderError::TokenRefused
+        })?;
+        let access = AccessUrl::parse(&text, self.allow_http).map_err(|_| {
+            tracing::warn!(address = %outbound::redact(&url), "the claim answer is not an access URL with credentials");
+            ProviderError::TokenRefused
+        })?;
+        // The provider picks the access URL: it is kept only if the guard
+        // would let every later sync reach it.
+        let (endpoint, _, _) = access.accounts_endpoint()?;
+        self.outbound.vet(&endpoint).await.map_err(|refused| {
+            tracing::warn!(address = %outbound::redact(&endpoint), %refused, "the provider's access URL is refused");
+            ProviderError::AddressRefused
+        })?;
+        Ok(access)
     }
 
     /// The accounts and their transactions (pending included) for a window.
@@ -380,22 +516,47 @@ impl Provider {
         access: &AccessUrl,
         window: SyncWindow,
     ) -> Result<Fetched, ProviderError> {
+        self.fetch(access, window, false).await
+    }
+
+    /// The accounts and their balances only, for a new connection's answer.
+    pub async fn balances(&self, access: &AccessUrl, now: i64) -> Result<Fetched, ProviderError> {
+        let window = SyncWindow {
+            start: now,
+            end: now,
+        };
+        self.fetch(access, window, true).await
+    }
+
+    async fn fetch(
+        &self,
+        access: &AccessUrl,
+        window: SyncWindow,
+        balances_only: bool,
+    ) -> Result<Fetched, ProviderError> {
         let (url, user, password) = access.accounts_endpoint()?;
+        let http = self.client(&url).await?;
         let start = window.start.to_string();
         let end = window.end.to_string();
         let body = self
             .with_retries(
+                &url,
                 || {
-                    self.http
+                    let request = http
                         .get(url.clone())
                         .basic_auth(&user, Some(&password))
                         .query(&[
                             ("start-date", start.as_str()),
                             ("end-date", end.as_str()),
                             ("pending", "1"),
-                        ])
+                        ]);
+                    if balances_only {
+                        request.query(&[("balances-only", "1")])
+                    } else {
+                        request
+                    }
                 },
-                false,
+                MAX_BODY,
             )
             .await?;
         read_accounts(&body)
@@ -405,15 +566,16 @@ impl Provider {
     /// backoff between; a 4xx answers at once.
     async fn with_retries(
         &self,
+        url: &reqwest::Url,
         request: impl Fn() -> reqwest::RequestBuilder,
-        claiming: bool,
+        cap: usize,
     ) -> Result<Vec<u8>, ProviderError> {
-        let mut last = ProviderError::Unreachable("no attempt was made".into());
+        let mut last = ProviderError::Unreachable;
         for attempt in 0..=self.backoff.len() {
             if attempt > 0 {
                 tokio::time::sleep(self.backoff[attempt - 1]).await;
             }
-            match self.attempt(request(), claiming).await {
+            match self.attempt(url, request(), cap).await {
                 Ok(body) => return Ok(body),
                 Err(Attempt::Final(error)) => return Err(error),
                 Err(Attempt::Retry(error)) => last = error,
@@ -424,57 +586,42 @@ impl Provider {
 
     async fn attempt(
         &self,
+        url: &reqwest::Url,
         request: reqwest::RequestBuilder,
-        claiming: bool,
+        cap: usize,
     ) -> Result<Vec<u8>, Attempt> {
-        let mut response = request.send().await.map_err(|error| {
-            Attempt::Retry(ProviderError::Unreachable(if error.is_timeout() {
-                format!("no answer within {} s", self.timeout.as_secs())
-            } else if error.is_connect() {
-                "connection failed".to_owned()
-            } else {
-                "the request failed".to_owned()
-            }))
+        let address = outbound::redact(url);
+        let response = request.send().await.map_err(|error| {
+            tracing::warn!(%address, timeout = error.is_timeout(), connect = error.is_connect(),
+                error = %error.without_url(), "the bank provider could not be reached");
+            Attempt::Retry(ProviderError::Unreachable)
         })?;
         let status = response.status().as_u16();
+        if !(200..=299).contains(&status) {
+            tracing::warn!(%address, status, "the bank provider answered with an error");
+        }
         match status {
             200..=299 => {}
-            500..=599 => return Err(Attempt::Retry(ProviderError::Refused(status))),
+            500..=599 => return Err(Attempt::Retry(ProviderError::Unreachable)),
             402 => return Err(Attempt::Final(ProviderError::PaymentRequired)),
-            403 if claiming => return Err(Attempt::Final(ProviderError::TokenUsed)),
             401 | 403 => return Err(Attempt::Final(ProviderError::AccessRevoked)),
             429 => return Err(Attempt::Final(ProviderError::RateLimited)),
-            _ => return Err(Attempt::Final(ProviderError::Refused(status))),
+            _ => return Err(Attempt::Final(ProviderError::Unreachable)),
         }
-        let mut body = Vec::new();
-        loop {
-            match response.chunk().await {
-                Ok(Some(chunk)) => {
-                    if body.len() + chunk.len() > MAX_BODY {
-                        return Err(Attempt::Final(ProviderError::Malformed(
-                            "the answer is too large".into(),
-                        )));
-                    }
-                    body.extend_from_slice(&chunk);
-                }
-                Ok(None) => return Ok(body),
-                Err(error) => {
-                    return Err(Attempt::Retry(ProviderError::Unreachable(
-                        if error.is_timeout() {
-                            format!("no answer within {} s", self.timeout.as_secs())
-                        } else {
-                            "the answer was cut off".to_owned()
-                        },
-                    )))
-                }
+        outbound::read_capped(response, cap).await.map_err(|error| match error {
+            BodyError::TooLarge(cap) => {
+                tracing::warn!(%address, cap, "the bank provider's answer is over the cap");
+                Attempt::Final(too_large(format!(
+                    "an answer over {} MiB",
+                    (cap / (1024 * 1024)).max(1)
+                )))
             }
-        }
+            BodyError::Cut(error) => {
+                tracing::warn!(%address, error = %error.without_url(), "the bank provider's answer was cut off");
+                Attempt::Retry(ProviderError::Unreachable)
+            }
+        })
     }
-}
-
-enum Attempt {
-    Retry(ProviderError),
-    Final(ProviderError),
 }
 
 #[cfg(test)]
@@ -522,6 +669,8 @@ mod tests {
             .err()
             .unwrap();
         assert!(!error.to_string().contains("bridge"), "{error}");
+        assert!(AccessUrl::parse("https://u:p@bridge.example.com/s\n", false).is_ok());
+        assert!(AccessUrl::parse("https://u:p@bridge.exa\u{7}mple.com/s", false).is_err());
         assert!(AccessUrl::parse("http://u:p@localhost/s", false).is_err());
     }
 
@@ -551,5 +700,39 @@ mod tests {
         assert_eq!(fetched.messages, vec!["Bank B needs you to sign in again"]);
         assert_eq!(fetched.accounts[0].institution, "Bank B");
         assert!(read_accounts(b"<html>").is_err());
+    }
+
+    #[test]
+    fn answers_over_the_limits_are_refused_in_plain_words_and_control_characters_dropped() {
+        let many = format!(
+            r#"{{"accounts":[{}]}}"#,
+            (0..=MAX_ACCOUNTS)
+                .map(|i| format!(r#"{{"id":"A{i}"}}"#))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let error = read_accounts(many.as_bytes()).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the bank-connection provider sent more than Tally accepts: more than 100 accounts"
+        );
+        let long = format!(
+            r#"{{"accounts":[{{"id":"A","name":"{}"}}]}}"#,
+            "x".repeat(MAX_TEXT + 1)
+        );
+        assert!(matches!(
+            read_accounts(long.as_bytes()),
+            Err(ProviderError::TooLarge(_))
+        ));
+        let body = br#"{"errors":["bad\u001b[31m red"],"accounts":[{"id":"A","name":"Check\u0007ing\u202e",
+            "transactions":[{"id":"t","posted":1,"amount":"-1","description":"NET\nFLIX"}]}]}"#;
+        let fetched = read_accounts(body).unwrap();
+        assert_eq!(fetched.messages, vec!["bad [31m red"]);
+        assert_eq!(fetched.accounts[0].name, "Check ing");
+        assert_eq!(fetched.accounts[0].transactions[0].description, "NET FLIX");
+        // serde's message would quote the body; the error never does.
+        let error = read_accounts(b"{\"accounts\": SECRET-BODY}").unwrap_err();
+        assert_eq!(error, ProviderError::Malformed);
+        assert!(!error.to_string().contains("SECRET"));
     }
 }

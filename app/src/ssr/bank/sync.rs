@@ -1,15 +1,23 @@
 //! One sync of one connection: open the sealed access URL, fetch the window
-//! the reason asks for, and write it in one transaction: accounts and their
-//! balances, posted transactions under their stable ids (an existing one is
-//! left as its owner edited it), and the account's pending transactions
-//! replaced by the ones the provider lists now. Everything is read and
-//! checked before anything is written, so a provider failure or an answer
-//! Tally cannot read changes no data; the failure is recorded on the
-//! connection (`status = 'error'`, `last_error`) for the user to see. Once
-//! written, the user's merchant rules match what they can (`matching`).
+//! the reason asks for, and write it: accounts and their balances, posted
+//! transactions under their stable ids (an existing one is left as its
+//! owner edited it), and the account's pending transactions replaced by the
+//! ones the provider lists now. Everything is read and checked before
+//! anything is written, so a provider failure or an answer Tally cannot
+//! read changes no data; the failure is recorded on the connection
+//! (`status = 'error'`, `last_error`) for the user to see. Once written, the
+//! user's merchant rules match what they can (`matching`).
+//!
+//! The write goes in batches (at most `BATCH_TIME`, or `BATCH_ROWS`
+//! statements, whichever comes first, per transaction), so a sync of tens
+//! of thousands of transactions never holds SQLite's one write lock for
+//! long and other writers (a session touch, a payment) do not wait out
+//! their busy timeout. A batch is whole or absent; a sync cut off between
+//! batches leaves rows a later sync finds under the same stable ids.
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use sqlx::{SqliteConnection, SqlitePool};
 
@@ -20,6 +28,15 @@ use crate::domain::bank::provider_amount::signed_minor;
 use crate::domain::bank::sync_window::{SyncReason, SyncWindow};
 use crate::domain::money::Currency;
 use crate::ssr::secrets::{Keyring, BANK_ACCESS_SECRET};
+
+/// The most statements one write transaction of a sync runs: a bound for
+/// a machine so slow that the time below is never read in between.
+pub const BATCH_ROWS: usize = 5000;
+/// The longest one write transaction of a sync stays open (checked after
+/// each statement). Each commit is a WAL fsync, so batches are cut by time
+/// rather than by a small count: on a quick disk a 30,000-row seed is a
+/// handful of commits, on a slow one the lock is still let go this often.
+pub const BATCH_TIME: Duration = Duration::from_millis(100);
 
 /// What a sync did to one account.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -95,8 +112,10 @@ fn checked(fetched: simplefin::Fetched) -> Result<Vec<IncomingAccount>, Provider
                 .map(|currency| currency.digits())
                 .unwrap_or(2);
             let money = |raw: &str| {
-                signed_minor(raw, digits)
-                    .map_err(|error| ProviderError::Malformed(error.to_string()))
+                signed_minor(raw, digits).map_err(|error| {
+                    tracing::warn!(%error, "the bank provider sent an amount Tally cannot read");
+                    ProviderError::Malformed
+                })
             };
             let balance_minor = Some(money(&account.balance)?);
             let available_minor = account
@@ -127,7 +146,11 @@ fn checked(fetched: simplefin::Fetched) -> Result<Vec<IncomingAccount>, Provider
                     });
                 } else {
                     let posted_at = rfc3339(transaction.posted).ok_or_else(|| {
-                        ProviderError::Malformed(format!("posted time {}", transaction.posted))
+                        tracing::warn!(
+                            posted = transaction.posted,
+                            "the bank provider sent a posted time Tally cannot read"
+                        );
+                        ProviderError::Malformed
                     })?;
                     identities.push(Identity {
                         account: account.id.clone(),
@@ -208,7 +231,6 @@ pub async fn run(
         }
     };
 
-    let mut tx = crate::ssr::db::write(pool).await?;
     let mut report = SyncReport {
         connection_id,
         window: Some((window.start, window.end)),
@@ -222,21 +244,11 @@ pub async fn run(
         .map(|account| account.institution.clone())
         .find(|name| !name.is_empty());
     for (index, account) in accounts.into_iter().enumerate() {
-        let synced = write_account(&mut tx, user_id, connection_id, account).await?;
+        let synced = write_account(pool, user_id, connection_id, account).await?;
         progress(index + 1, total, &synced);
         report.accounts.push(synced);
     }
-    sqlx::query(
-        "UPDATE bank_connections SET status = 'active', last_error = NULL,
-             last_synced_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-             institution = CASE WHEN ?2 IS NOT NULL AND ?2 <> '' THEN ?2 ELSE institution END
-         WHERE id = ?1",
-    )
-    .bind(connection_id)
-    .bind(institution)
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
+    mark_synced(pool, connection_id, institution).await?;
     // Matching is part of the sync, so a manual and an automatic sync end
     // the same; a failure here leaves the synced data in place.
     report.matched = match super::matching::auto_match(pool, user_id).await {
@@ -267,13 +279,86 @@ async fn record_failure(pool: &SqlitePool, connection_id: i64, error: &BankError
     }
 }
 
-/// Upserts one account and its transactions.
-async fn write_account(
+/// The connection synced now: active, no error, its institution's name.
+async fn mark_synced(
+    pool: &SqlitePool,
+    connection_id: i64,
+    institution: Option<String>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE bank_connections SET status = 'active', last_error = NULL,
+             last_synced_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+             institution = CASE WHEN ?2 IS NOT NULL AND ?2 <> '' THEN ?2 ELSE institution END
+         WHERE id = ?1",
+    )
+    .bind(connection_id)
+    .bind(institution)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Reads a connection's accounts and balances (no transactions) and
+/// stores them: what a new connection answers with before its seed sync.
+pub async fn balances(
+    pool: &SqlitePool,
+    keyring: &Arc<Keyring>,
+    provider: &Provider,
+    connection_id: i64,
+    now: i64,
+) -> Result<(), BankError> {
+    let (user_id, sealed): (i64, String) =
+        sqlx::query_as("SELECT user_id, access_secret FROM bank_connections WHERE id = ?")
+            .bind(connection_id)
+            .fetch_optional(pool)
+            .await?
+            .ok_or_else(|| BankError::NotFound(format!("no bank connection {connection_id}")))?;
+    let opened = keyring.open(BANK_ACCESS_SECRET, &sealed)?;
+    let raw = secrecy::ExposeSecret::expose_secret(&opened);
+    let mut fetched = if raw == super::demo::ACCESS {
+        super::demo::fetch(
+            now,
+            SyncWindow {
+                start: now,
+                end: now,
+            },
+        )
+    } else {
+        let access = AccessUrl::parse(raw, provider.allows_http())?;
+        provider.balances(&access, now).await?
+    };
+    for account in &mut fetched.accounts {
+        account.transactions.clear();
+    }
+    let accounts = checked(fetched)?;
+    let institution = accounts
+        .iter()
+        .map(|account| account.institution.clone())
+        .find(|name| !name.is_empty());
+    let mut tx = crate::ssr::db::write(pool).await?;
+    for account in &accounts {
+        upsert_account(&mut tx, user_id, connection_id, account).await?;
+    }
+    sqlx::query(
+        "UPDATE bank_connections
+         SET institution = CASE WHEN ?2 IS NOT NULL AND ?2 <> '' THEN ?2 ELSE institution END
+         WHERE id = ?1",
+    )
+    .bind(connection_id)
+    .bind(institution)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Stores one account and its balance; its id and whether it is monitored.
+async fn upsert_account(
     tx: &mut SqliteConnection,
     user_id: i64,
     connection_id: i64,
-    account: IncomingAccount,
-) -> Result<AccountSynced, BankError> {
+    account: &IncomingAccount,
+) -> Result<(i64, bool), BankError> {
     // The same bank account seen through an earlier connection of the same
     // user (disconnected and connected again) is that account: it moves to
     // this connection and keeps its history.
@@ -324,6 +409,55 @@ async fn write_account(
             (id, true)
         }
     };
+    Ok((account_id, monitored))
+}
+
+/// A write transaction of a sync that commits and starts again once it has
+/// run `BATCH_ROWS` statements or `BATCH_TIME`.
+struct Batch<'p> {
+    pool: &'p SqlitePool,
+    tx: sqlx::Transaction<'static, sqlx::Sqlite>,
+    statements: usize,
+    opened: Instant,
+}
+
+impl<'p> Batch<'p> {
+    async fn open(pool: &'p SqlitePool) -> Result<Self, sqlx::Error> {
+        Ok(Self {
+            pool,
+            tx: crate::ssr::db::write(pool).await?,
+            statements: 0,
+            opened: Instant::now(),
+        })
+    }
+
+    /// Counts a statement; commits and opens the next batch when due (the
+    /// lock is free in between, for whoever waits on it).
+    async fn wrote(mut self) -> Result<Self, sqlx::Error> {
+        self.statements += 1;
+        if self.statements < BATCH_ROWS && self.opened.elapsed() < BATCH_TIME {
+            return Ok(self);
+        }
+        let pool = self.pool;
+        self.tx.commit().await?;
+        Self::open(pool).await
+    }
+
+    async fn commit(self) -> Result<(), sqlx::Error> {
+        self.tx.commit().await
+    }
+}
+
+/// Upserts one account and its transactions, in batches.
+async fn write_account(
+    pool: &SqlitePool,
+    user_id: i64,
+    connection_id: i64,
+    account: IncomingAccount,
+) -> Result<AccountSynced, BankError> {
+    let mut batch = Batch::open(pool).await?;
+    let (account_id, monitored) =
+        upsert_account(&mut batch.tx, user_id, connection_id, &account).await?;
     let mut synced = AccountSynced {
         account_id,
         name: account.name,
@@ -331,32 +465,38 @@ async fn write_account(
         ..AccountSynced::default()
     };
     if !monitored {
+        batch.commit().await?;
         return Ok(synced);
     }
     // Pending transactions are whatever the provider lists as pending now:
     // one that posted is gone from that list and arrives as posted.
     sqlx::query("DELETE FROM transactions WHERE account_id = ? AND pending = 1")
         .bind(account_id)
-        .execute(&mut *tx)
+        .execute(&mut *batch.tx)
         .await?;
-    // What the account holds already, read once: a sync is then one
+    batch.commit().await?;
+    // What the account holds already, read once and outside the write lock
+    // (tens of thousands of rows take a while): a sync is then one
     // statement per new or changed transaction and none for the rest (the
     // seed and every later sync of tens of thousands stay near a plain
-    // insert loop).
+    // insert loop). A row another sync of the same connection writes in
+    // between is met by `ON CONFLICT DO NOTHING`.
     let mut stored: HashMap<String, Stored> = sqlx::query_as::<_, Stored>(
         "SELECT provider_transaction_id, provider_id, payee, memo,
                 user_edited_at IS NOT NULL AS edited
          FROM transactions WHERE account_id = ? AND pending = 0",
     )
     .bind(account_id)
-    .fetch_all(&mut *tx)
+    .fetch_all(pool)
     .await?
     .into_iter()
     .map(|row| (row.provider_transaction_id.clone(), row))
     .collect();
+    let mut batch = Batch::open(pool).await?;
     for incoming in account.transactions {
         if incoming.pending {
-            insert(tx, user_id, account_id, &incoming).await?;
+            insert(&mut batch.tx, user_id, account_id, &incoming).await?;
+            batch = batch.wrote().await?;
             synced.pending += 1;
             continue;
         }
@@ -373,8 +513,9 @@ async fn write_account(
                 .bind(&incoming.provider_id)
                 .bind(&incoming.payee)
                 .bind(&incoming.memo)
-                .execute(&mut *tx)
+                .execute(&mut *batch.tx)
                 .await?;
+                batch = batch.wrote().await?;
             }
             synced.seen += 1;
             continue;
@@ -391,17 +532,20 @@ async fn write_account(
             .bind(&legacy)
             .bind(&incoming.stable_id)
             .bind(&incoming.provider_id)
-            .execute(&mut *tx)
+            .execute(&mut *batch.tx)
             .await?;
+            batch = batch.wrote().await?;
             adopted.provider_id = Some(incoming.provider_id.clone());
             stored.insert(incoming.stable_id.clone(), adopted);
             synced.seen += 1;
             continue;
         }
-        insert(tx, user_id, account_id, &incoming).await?;
+        insert(&mut batch.tx, user_id, account_id, &incoming).await?;
+        batch = batch.wrote().await?;
         stored.insert(incoming.stable_id.clone(), Stored::of(&incoming));
         synced.added += 1;
     }
+    batch.commit().await?;
     Ok(synced)
 }
 

@@ -1,13 +1,20 @@
 //! The automatic sync: every interval an administrator sets (4 hours by
 //! default), each connection not disconnected and not synced in the last
 //! hour is synced, oldest first, a few seconds apart. A connection's failure
-//! is recorded on it and the others go on. It calls the same `sync::run` as
+//! is recorded on it and the others go on. Each sync takes one of the
+//! server's bank-job places (as a manual sync does), each user's
+//! connections get `USER_BUDGET` of a pass (the rest wait for the next
+//! one, so one user's slow bank cannot starve the others), and a
+//! connection in `error` is backed off: after n failures in a row it is
+//! skipped for `BACKOFF_BASE` × 2^(n−1), at most `BACKOFF_MAX`. The backoff
+//! lives in memory: a restart tries every connection once more. It calls the same `sync::run` as
 //! a manual sync, so both give the same result; whatever a sync does after
 //! writing (matching, once it exists) is inside `sync::run`, never repeated
 //! here.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use sqlx::SqlitePool;
 use tokio::sync::Notify;
@@ -40,22 +47,49 @@ pub async fn set_interval_hours(pool: &SqlitePool, hours: u32) -> Result<(), sql
     settings::set(pool, Scope::Instance, INTERVAL_KEY, &hours.to_string()).await
 }
 
+/// How long one user's syncs may take in one pass.
+pub const USER_BUDGET: Duration = Duration::from_secs(120);
+/// The first wait after a connection failed.
+pub const BACKOFF_BASE: Duration = Duration::from_secs(3600);
+/// The longest wait between tries of a failing connection.
+pub const BACKOFF_MAX: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// How long a connection that failed `failures` times in a row waits
+/// before the worker tries it again.
+pub fn backoff(failures: u32) -> Duration {
+    let doublings = failures.saturating_sub(1).min(16);
+    BACKOFF_BASE.saturating_mul(1 << doublings).min(BACKOFF_MAX)
+}
+
+/// A failing connection's record: failures in a row, and when it may be
+/// tried again.
+#[derive(Clone, Copy, Debug)]
+struct Failing {
+    failures: u32,
+    retry_at: Instant,
+}
+
 /// What one pass did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pass {
     pub synced: u32,
     pub failed: u32,
+    /// Failing connections left alone this pass (backed off).
+    pub backed_off: u32,
+    /// Connections left for the next pass: their user's budget was spent.
+    pub deferred: u32,
 }
 
 /// One pass over the due connections.
-pub async fn pass(
+async fn pass(
     pool: &SqlitePool,
     keyring: &Arc<Keyring>,
     provider: &Provider,
     pause: Duration,
+    failing: &Mutex<HashMap<i64, Failing>>,
 ) -> Result<Pass, sqlx::Error> {
-    let due: Vec<i64> = sqlx::query_scalar(&format!(
-        "SELECT id FROM bank_connections
+    let due: Vec<(i64, i64, String)> = sqlx::query_as(&format!(
+        "SELECT id, user_id, status FROM bank_connections
          WHERE status <> 'disconnected'
            AND (last_synced_at IS NULL
                 OR last_synced_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '{FRESH}'))
@@ -63,13 +97,41 @@ pub async fn pass(
     ))
     .fetch_all(pool)
     .await?;
+    let failing_now = |id: i64| {
+        failing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&id)
+            .copied()
+    };
+    let mut spent: HashMap<i64, Duration> = HashMap::new();
     let mut done = Pass::default();
-    for (index, id) in due.into_iter().enumerate() {
-        if index > 0 {
+    let mut first = true;
+    for (id, user_id, status) in due {
+        if status != "error" {
+            // Fixed since (a manual sync, a reconnect): no backoff left.
+            failing
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .remove(&id);
+        } else if failing_now(id).is_some_and(|record| Instant::now() < record.retry_at) {
+            done.backed_off += 1;
+            continue;
+        }
+        if spent.get(&user_id).is_some_and(|used| *used >= USER_BUDGET) {
+            done.deferred += 1;
+            continue;
+        }
+        if !first {
             tokio::time::sleep(pause).await;
         }
+        first = false;
+        let Ok(_turn) = Arc::clone(provider.jobs()).acquire_owned().await else {
+            break;
+        };
+        let started = Instant::now();
         let now = jiff::Timestamp::now().as_second();
-        match sync::run(
+        let result = sync::run(
             pool,
             keyring,
             provider,
@@ -78,12 +140,28 @@ pub async fn pass(
             now,
             |_, _, _| {},
         )
-        .await
-        {
-            Ok(_) => done.synced += 1,
+        .await;
+        *spent.entry(user_id).or_default() += started.elapsed();
+        let mut failing = failing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match result {
+            Ok(_) => {
+                failing.remove(&id);
+                done.synced += 1;
+            }
             Err(error) => {
                 // Already recorded on the connection by `sync::run`.
-                tracing::warn!(connection = id, %error, "automatic bank sync failed");
+                let failures = failing.get(&id).map_or(0, |record| record.failures) + 1;
+                let wait = backoff(failures);
+                tracing::warn!(connection = id, %error, failures, retry_in_s = wait.as_secs(), "automatic bank sync failed");
+                failing.insert(
+                    id,
+                    Failing {
+                        failures,
+                        retry_at: Instant::now() + wait,
+                    },
+                );
                 done.failed += 1;
             }
         }
@@ -95,6 +173,7 @@ pub async fn pass(
 #[derive(Default)]
 pub struct Worker {
     state: Mutex<WorkerState>,
+    failing: Mutex<HashMap<i64, Failing>>,
     wake: Notify,
     reschedule: Notify,
 }
@@ -154,7 +233,7 @@ impl Worker {
                     continue;
                 }
                 worker.update(|state| state.running = true);
-                let result = pass(&pool, &keyring, &provider, PAUSE).await;
+                let result = pass(&pool, &keyring, &provider, PAUSE, &worker.failing).await;
                 let finished = jiff::Timestamp::now().to_string();
                 worker.update(|state| {
                     state.running = false;
@@ -162,6 +241,8 @@ impl Worker {
                     if let Ok(done) = result {
                         state.last_synced = done.synced;
                         state.last_failed = done.failed;
+                        state.last_backed_off = done.backed_off;
+                        state.last_deferred = done.deferred;
                     }
                 });
                 if let Err(error) = result {
@@ -169,5 +250,19 @@ impl Worker {
                 }
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failing_connection_waits_longer_each_time_up_to_a_week() {
+        assert_eq!(backoff(1), Duration::from_secs(3600));
+        assert_eq!(backoff(2), Duration::from_secs(2 * 3600));
+        assert_eq!(backoff(4), Duration::from_secs(8 * 3600));
+        assert_eq!(backoff(9), BACKOFF_MAX);
+        assert_eq!(backoff(u32::MAX), BACKOFF_MAX);
     }
 }

@@ -96,6 +96,20 @@ pub async fn record_payment(
     bill_id: i64,
     payment: &NewPayment,
 ) -> Result<Payment, BillError> {
+    let mut tx = crate::ssr::db::write(pool).await?;
+    let id = record_payment_in(&mut tx, user_id, bill_id, payment).await?;
+    tx.commit().await?;
+    payment_by_id(pool, user_id, id).await
+}
+
+/// [`record_payment`] inside the caller's write transaction (a bank match
+/// records the payment and links it as one step); the new payment's id.
+pub async fn record_payment_in(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    user_id: i64,
+    bill_id: i64,
+    payment: &NewPayment,
+) -> Result<i64, BillError> {
     if payment.amount_minor < 0 {
         return Err(invalid("amountMinor", "the amount cannot be negative"));
     }
@@ -110,8 +124,7 @@ pub async fn record_payment(
         return Err(invalid("method", problem));
     }
     let method = if method.is_empty() { "manual" } else { method };
-    let mut tx = crate::ssr::db::write(pool).await?;
-    let bill = get_in(&mut tx, user_id, bill_id).await?;
+    let bill = get_in(tx, user_id, bill_id).await?;
     let mut interest = 0;
     if bill.debt {
         let balance = bill.balance_minor.unwrap_or(0);
@@ -146,7 +159,7 @@ pub async fn record_payment(
         .bind(charged_through)
         .bind(bill_id)
         .bind(user_id)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     }
     let id: i64 = sqlx::query_scalar(
@@ -159,10 +172,9 @@ pub async fn record_payment(
     .bind(payment.paid_on.to_string())
     .bind(method)
     .bind(interest)
-    .fetch_one(&mut *tx)
+    .fetch_one(&mut **tx)
     .await?;
-    tx.commit().await?;
-    payment_by_id(pool, user_id, id).await
+    Ok(id)
 }
 
 pub(super) async fn get_in(
@@ -207,7 +219,27 @@ pub async fn undo_payment(
     user_id: i64,
     payment_id: i64,
 ) -> Result<(), BillError> {
-    let payment = payment_by_id(pool, user_id, payment_id).await?;
+    let mut tx = crate::ssr::db::write(pool).await?;
+    undo_payment_in(&mut tx, user_id, payment_id).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// [`undo_payment`] inside the caller's write transaction (a bank unmatch
+/// undoes the payment and unlinks the transaction as one step).
+pub async fn undo_payment_in(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    user_id: i64,
+    payment_id: i64,
+) -> Result<(), BillError> {
+    let payment: Payment = sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM payments WHERE id = ? AND user_id = ?"
+    ))
+    .bind(payment_id)
+    .bind(user_id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or(BillError::NotFound)?;
     if payment.is_interest_charge() {
         // The accrual would only charge the month again.
         return Err(invalid(
@@ -215,12 +247,11 @@ pub async fn undo_payment(
             "an interest charge cannot be undone; edit the debt's balance instead",
         ));
     }
-    let mut tx = crate::ssr::db::write(pool).await?;
-    let bill = get_in(&mut tx, user_id, payment.bill_id).await?;
+    let bill = get_in(tx, user_id, payment.bill_id).await?;
     sqlx::query("DELETE FROM payments WHERE id = ? AND user_id = ?")
         .bind(payment_id)
         .bind(user_id)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     if bill.debt {
         let restored =
@@ -231,7 +262,7 @@ pub async fn undo_payment(
                  WHERE bill_id = ? AND interest_delta > 0",
             )
             .bind(payment.bill_id)
-            .fetch_one(&mut *tx)
+            .fetch_one(&mut **tx)
             .await?
         } else {
             bill.interest_accrued_month.clone()
@@ -245,10 +276,9 @@ pub async fn undo_payment(
         .bind(accrued)
         .bind(payment.bill_id)
         .bind(user_id)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     }
-    tx.commit().await?;
     Ok(())
 }
 

@@ -2,9 +2,12 @@
 //! with progress per account. One connection's failure ends a single sync
 //! with the provider's failure in plain words (and changes no data); a
 //! sync of all connections records it on that connection, goes on with the
-//! others, and fails only when every connection failed.
+//! others, and fails only when every connection failed. At most
+//! `simplefin::JOBS_AT_ONCE` bank jobs run at once across the server; the
+//! others wait in turn with `queued: true` in their metadata.
 
 use serde_json::Value;
+use tokio::sync::OwnedSemaphorePermit;
 
 use super::super::context::{percent, JobContext, Resources};
 use super::super::proto_json::Fields;
@@ -81,13 +84,44 @@ fn status_of(error: &BankError) -> Status {
     }
 }
 
-/// Syncs `connections` in turn (all of a user's, or one).
+/// Waits for one of the server's bank-job places (`JOBS_AT_ONCE`): while
+/// it waits, the metadata says `queued`; a cancel ends the wait.
+async fn take_turn(
+    context: &JobContext,
+    resources: &Resources,
+    connections: &[i64],
+    reason: SyncReason,
+) -> Result<OwnedSemaphorePermit, Status> {
+    let jobs = std::sync::Arc::clone(resources.bank.jobs());
+    if let Ok(permit) = std::sync::Arc::clone(&jobs).try_acquire_owned() {
+        return Ok(permit);
+    }
+    context
+        .report(
+            parameters(connections, reason).bool("queued", true).build(),
+            0,
+        )
+        .await;
+    let permit = tokio::select! {
+        permit = jobs.acquire_owned() => permit
+            .map_err(|_| Status::new(Status::INTERNAL, "the bank jobs' queue is closed"))?,
+        () = context.cancelled() => return Err(Status::cancelled()),
+    };
+    context
+        .report(parameters(connections, reason).build(), 0)
+        .await;
+    Ok(permit)
+}
+
+/// Syncs `connections` in turn (all of a user's, or one), once one of the
+/// server's bank-job places is free.
 pub async fn run(
     context: &JobContext,
     resources: &Resources,
     connections: &[i64],
     reason: SyncReason,
 ) -> Result<Value, Status> {
+    let _turn = take_turn(context, resources, connections, reason).await?;
     let mut done_accounts: Vec<Value> = Vec::new();
     let mut reports: Vec<SyncReport> = Vec::new();
     let mut failures: Vec<(i64, BankError)> = Vec::new();
