@@ -1,5 +1,5 @@
 # The two commands a new user needs; see README.md.
-.PHONY: run test setup bench-http bench-leads bench-operations bench-tracker bench-bank bench-subscriptions
+.PHONY: run test setup audit bench-http bench-leads bench-operations bench-tracker bench-bank bench-subscriptions
 
 # Install what is missing, build, and run Tally on its defaults.
 run:
@@ -11,6 +11,11 @@ test:
 
 setup:
 	scripts/setup.sh
+
+# The dependency audit (cargo-deny: licenses, bans, sources offline;
+# advisories when the RustSec database can be fetched). See README.
+audit:
+	scripts/audit.sh
 
 # Health, an SSR page, a static asset and lead POST against a bare axum
 # handler and the Node/Express peer, in one run (needs the release build).
