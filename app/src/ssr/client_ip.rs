@@ -10,60 +10,8 @@ use axum::extract::{ConnectInfo, FromRef, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
 
+use crate::ssr::outbound::Network;
 use crate::ssr::services::Services;
-
-/// A network: an address and how many leading bits must match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Network {
-    address: IpAddr,
-    prefix: u8,
-}
-
-impl Network {
-    fn parse(text: &str) -> Result<Self, String> {
-        let (address, prefix) = match text.split_once('/') {
-            Some((address, prefix)) => (address, Some(prefix)),
-            None => (text, None),
-        };
-        let address: IpAddr = address
-            .trim()
-            .parse()
-            .map_err(|_| format!("{text:?} is not an IP address or network like 10.0.0.0/8"))?;
-        let max = if address.is_ipv4() { 32 } else { 128 };
-        let prefix = match prefix {
-            Some(prefix) => prefix
-                .trim()
-                .parse::<u8>()
-                .ok()
-                .filter(|prefix| *prefix <= max)
-                .ok_or_else(|| format!("{text:?} has a prefix length outside 0–{max}"))?,
-            None => max,
-        };
-        Ok(Self { address, prefix })
-    }
-
-    fn contains(&self, ip: IpAddr) -> bool {
-        let ip = match (self.address, ip) {
-            (IpAddr::V4(_), IpAddr::V6(v6)) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
-            _ => ip,
-        };
-        match (self.address, ip) {
-            (IpAddr::V4(net), IpAddr::V4(ip)) => {
-                let mask = u32::MAX
-                    .checked_shl(32 - u32::from(self.prefix))
-                    .unwrap_or(0);
-                u32::from(net) & mask == u32::from(ip) & mask
-            }
-            (IpAddr::V6(net), IpAddr::V6(ip)) => {
-                let mask = u128::MAX
-                    .checked_shl(128 - u32::from(self.prefix))
-                    .unwrap_or(0);
-                u128::from(net) & mask == u128::from(ip) & mask
-            }
-            _ => false,
-        }
-    }
-}
 
 /// The proxies whose forwarding headers are believed (`TRUSTED_PROXIES`),
 /// and the first peer seen sending `X-Forwarded-For` without being one.
