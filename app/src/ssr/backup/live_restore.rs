@@ -72,6 +72,15 @@ fn quoted(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 
+/// Column names quoted and joined with commas, for a column list.
+fn quoted_list(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|name| quoted(name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn count(done: SqliteQueryResult) -> i64 {
     i64::try_from(done.rows_affected()).unwrap_or(i64::MAX)
 }
@@ -302,11 +311,7 @@ async fn copy_rows_unboxed(
     if columns.is_empty() {
         return Ok(0);
     }
-    let list = columns
-        .iter()
-        .map(|name| quoted(name))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let list = quoted_list(&columns);
     let placeholders = vec!["?"; columns.len()].join(", ");
     let select = format!(
         "SELECT {list}, _rowid_ FROM main.{} WHERE _rowid_ > ? ORDER BY _rowid_ LIMIT {BATCH}",
@@ -492,11 +497,7 @@ async fn carry_live_security(
         if !columns.iter().any(|name| name == "user_id") {
             continue;
         }
-        let list = columns
-            .iter()
-            .map(|name| quoted(name))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let list = quoted_list(&columns);
         run_sql(
             conn,
             &format!(
@@ -511,11 +512,7 @@ async fn carry_live_security(
     // The live unused invitations stay open (who made one may be gone).
     let columns = common_columns(conn, "invitations").await?;
     if columns.iter().any(|name| name == "used_at") {
-        let list = columns
-            .iter()
-            .map(|name| quoted(name))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let list = quoted_list(&columns);
         let chosen = columns
             .iter()
             .map(|name| match name.as_str() {
@@ -559,11 +556,7 @@ async fn carry_over_running(conn: &mut PoolConnection<Sqlite>) -> Result<(), sql
     )
     .fetch_all(&mut **conn)
     .await?;
-    let columns = common
-        .iter()
-        .map(|name| quoted(name))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let columns = quoted_list(&common);
     run_sql(conn, &format!(
         "INSERT OR REPLACE INTO main.operations ({columns}) SELECT {columns} FROM temp.restore_running"
     ))
