@@ -8,12 +8,11 @@
 
 use crate::support;
 
-use app::contract::account::Register;
 use reqwest::Method;
 use serde_json::{json, Value};
 use server::middleware::server_fns::{caller, Caller};
 use support::browser::Browser;
-use support::{with_admin, TestApp};
+use support::with_admin;
 
 /// Every server function the app registers: its path and method.
 fn server_functions() -> Vec<(String, Method)> {
@@ -30,29 +29,6 @@ fn server_functions() -> Vec<(String, Method)> {
     all
 }
 
-/// A plain user, through open registration.
-async fn plain_user(app: &TestApp, admin: &Browser) -> Browser {
-    admin
-        .call_expecting::<_, Value>(
-            200,
-            Method::PUT,
-            "/api/admin/registration",
-            &support::registration(true),
-        )
-        .await;
-    let mut user = Browser::open(&app.address).await;
-    let joined = user
-        .register(&Register {
-            invitation: None,
-            email: "walker@example.com".into(),
-            name: String::new(),
-            password: "a long enough passphrase".into(),
-        })
-        .await;
-    assert_eq!(joined.status(), 200);
-    user
-}
-
 async fn status_of(browser: &Browser, method: &Method, path: &str) -> u16 {
     let request = browser.request(method.clone(), path);
     let request = if *method == Method::GET {
@@ -66,7 +42,7 @@ async fn status_of(browser: &Browser, method: &Method, path: &str) -> u16 {
 #[tokio::test]
 async fn every_server_function_refuses_callers_it_does_not_declare() {
     let (app, admin) = with_admin(&[]).await;
-    let user = plain_user(&app, &admin).await;
+    let user = support::plain_user(&app, &admin, "walker@example.com").await;
     let anonymous = Browser::open(&app.address).await;
     let mut counted = [0; 3];
     for (path, method) in server_functions() {

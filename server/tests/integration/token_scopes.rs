@@ -341,24 +341,7 @@ async fn the_account_level_actions_ask_for_the_password_again() {
 #[tokio::test]
 async fn only_an_administrator_makes_a_token_with_an_administrators_scope() {
     let (app, admin) = with_admin(&[]).await;
-    admin
-        .call_expecting::<_, Value>(
-            200,
-            Method::PUT,
-            "/api/admin/registration",
-            &support::registration(true),
-        )
-        .await;
-    let mut user = Browser::open(&app.address).await;
-    let registered = user
-        .register(&app::contract::account::Register {
-            invitation: None,
-            email: "user@example.com".into(),
-            name: String::new(),
-            password: "a long enough passphrase".into(),
-        })
-        .await;
-    assert_eq!(registered.status(), 200);
+    let user = support::plain_user(&app, &admin, "user@example.com").await;
     let (status, error) = user
         .call::<_, CreatedToken>(
             Method::POST,

@@ -137,6 +137,30 @@ pub fn invitation(
     }
 }
 
+/// A plain user of `app`, joined through open registration (which the
+/// bootstrap administrator `admin` turns on), signed in in their own
+/// browser.
+pub async fn plain_user(app: &TestApp, admin: &browser::Browser, email: &str) -> browser::Browser {
+    let opened = admin
+        .request(reqwest::Method::PUT, "/api/admin/registration")
+        .json(&registration(true))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(opened.status(), 200);
+    let mut user = browser::Browser::open(&app.address).await;
+    let joined = user
+        .register(&app::contract::account::Register {
+            invitation: None,
+            email: email.to_owned(),
+            name: String::new(),
+            password: "a long enough passphrase".into(),
+        })
+        .await;
+    assert_eq!(joined.status(), 200);
+    user
+}
+
 /// The application with a bootstrap administrator, and a browser signed in
 /// as that administrator (`extra` settings added).
 pub async fn with_admin(extra: &[(&str, &str)]) -> (TestApp, browser::Browser) {
