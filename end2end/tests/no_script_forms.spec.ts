@@ -35,16 +35,15 @@ test("signing in works without JavaScript and the password never reaches the add
   await context.close();
 });
 
-test("registration, password change and token creation post their secrets, never put them in the address", async ({ browser }) => {
+test("registration, password change and token creation never put a secret in the address", async ({ browser }) => {
   await openRegistration(browser);
   const plain = await browser.newContext({ javaScriptEnabled: false });
   const register = await plain.newPage();
   await register.goto("/register");
-  await register.getByLabel("Email").fill("noscript@example.com");
-  await register.getByLabel("Password").fill("a secret that must not leak 1");
-  await register.getByRole("button", { name: "Create account" }).click();
-  await register.waitForLoadState();
-  expectClean(register, ["a secret that must not leak 1", "noscript@example.com"]);
+  // Joining needs JavaScript: without it the page says so and offers no
+  // form a password could be typed into (with it, the form is a POST).
+  await expect(register.getByRole("heading", { name: "Create your Tally account" })).toBeVisible();
+  await expect(register.locator("input[type=password]")).toHaveCount(0);
   await plain.close();
 
   const { context } = await newUser(browser, "nojs@example.com");
