@@ -46,7 +46,7 @@ test("registration, password change and token creation never put a secret in the
   await expect(register.locator("input[type=password]")).toHaveCount(0);
   await plain.close();
 
-  const { context } = await newUser(browser, "nojs@example.com");
+  const { context } = await newUser(browser, "no-script-forms@example.com");
   const noScript = await browser.newContext({ javaScriptEnabled: false, storageState: await context.storageState() });
   const page = await noScript.newPage();
   await page.goto("/profile");
