@@ -24,9 +24,6 @@
 
 use std::path::Path;
 
-use std::future::Future;
-use std::pin::Pin;
-
 use sqlx::pool::PoolConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteQueryResult, SqliteRow};
 use sqlx::{
@@ -86,17 +83,8 @@ fn count(done: SqliteQueryResult) -> i64 {
 }
 
 /// Replaces the live database's contents with `source`'s, whose schema
-/// `known_schema` showed to be Tally's own (`schema`). Boxed and `Send`,
-/// for the job that awaits it (see [`Boxed`]).
-pub fn restore_live<'a>(
-    pool: &'a SqlitePool,
-    source: &'a Path,
-    schema: &'a KnownSchema,
-) -> Pin<Box<dyn Future<Output = Result<LiveRestored, BackupError>> + Send + 'a>> {
-    Box::pin(restore_live_unboxed(pool, source, schema))
-}
-
-async fn restore_live_unboxed(
+/// `known_schema` showed to be Tally's own (`schema`).
+pub async fn restore_live(
     pool: &SqlitePool,
     source: &Path,
     schema: &KnownSchema,
@@ -159,19 +147,7 @@ async fn has_table(
     .await
 }
 
-/// A boxed `Send` future: the job that awaits a restore must be `Send`,
-/// and rustc cannot prove it through this many borrowed awaits otherwise.
-type Boxed<'a, T> = Pin<Box<dyn Future<Output = Result<T, sqlx::Error>> + Send + 'a>>;
-
-fn replace_all<'a>(
-    conn: &'a mut PoolConnection<Sqlite>,
-    backup: &'a mut SqliteConnection,
-    schema: &'a KnownSchema,
-) -> Boxed<'a, LiveRestored> {
-    Box::pin(replace_all_unboxed(conn, backup, schema))
-}
-
-async fn replace_all_unboxed(
+async fn replace_all(
     conn: &mut PoolConnection<Sqlite>,
     backup: &mut SqliteConnection,
     schema: &KnownSchema,
@@ -294,15 +270,7 @@ const BATCH: i64 = 500;
 /// Copies every row of `table` from the backup into the live table of the
 /// same (checked) definition, a batch at a time in rowid order (no table of
 /// Tally's is `WITHOUT ROWID`); how many.
-fn copy_rows<'a>(
-    conn: &'a mut PoolConnection<Sqlite>,
-    backup: &'a mut SqliteConnection,
-    table: &'a str,
-) -> Boxed<'a, i64> {
-    Box::pin(copy_rows_unboxed(conn, backup, table))
-}
-
-async fn copy_rows_unboxed(
+async fn copy_rows(
     conn: &mut PoolConnection<Sqlite>,
     backup: &mut SqliteConnection,
     table: &str,
@@ -379,13 +347,7 @@ const ACCOUNT_STATE: [&str; 7] = [
     "webauthn_user_id",
 ];
 
-fn reset_security(conn: &mut PoolConnection<Sqlite>) -> Boxed<'_, SecurityReset> {
-    Box::pin(reset_security_unboxed(conn))
-}
-
-async fn reset_security_unboxed(
-    conn: &mut PoolConnection<Sqlite>,
-) -> Result<SecurityReset, sqlx::Error> {
+async fn reset_security(conn: &mut PoolConnection<Sqlite>) -> Result<SecurityReset, sqlx::Error> {
     // The backup's own credentials go, whoever they were for; what was
     // usable in the backup is noted first, to count what did not survive.
     for (table, key, usable) in USABLE {
