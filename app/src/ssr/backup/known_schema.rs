@@ -7,9 +7,7 @@
 //! that makes someone an administrator on every insert, say) is refused
 //! before anything of it is run.
 
-use std::future::Future;
 use std::path::Path;
-use std::pin::Pin;
 use std::str::FromStr;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
@@ -31,27 +29,21 @@ pub struct SchemaObject {
 #[derive(Clone, Debug)]
 pub struct KnownSchema {
     pub version: String,
+    /// This build's migrations the file has not applied (they run at the
+    /// next start).
+    pub pending: usize,
     /// In the order they can be created: tables, indexes, triggers, views.
     pub objects: Vec<SchemaObject>,
 }
 
 fn refused(why: String) -> BackupError {
-    BackupError::CheckFailed(format!(
+    BackupError::UnknownSchema(format!(
         "not a Tally database of a known schema version: {why}"
     ))
 }
 
-/// A boxed `Send` future: a restore runs inside an operation's job, which
-/// must be `Send`, and rustc cannot prove it through the migrator's and
-/// sqlx's borrowed awaits unless each is boxed where it is made.
-type Boxed<'a, T, E> = Pin<Box<dyn Future<Output = Result<T, E>> + Send + 'a>>;
-
 /// The objects of the database on `conn`, in creation order.
-fn objects(conn: &mut SqliteConnection) -> Boxed<'_, Vec<SchemaObject>, sqlx::Error> {
-    Box::pin(objects_unboxed(conn))
-}
-
-async fn objects_unboxed(conn: &mut SqliteConnection) -> Result<Vec<SchemaObject>, sqlx::Error> {
+async fn objects(conn: &mut SqliteConnection) -> Result<Vec<SchemaObject>, sqlx::Error> {
     let rows: Vec<(String, String, String)> = sqlx::query_as(
         "SELECT type, name, sql FROM sqlite_schema
          WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'
@@ -110,11 +102,7 @@ async fn reference_objects(last: Version) -> Result<Vec<SchemaObject>, BackupErr
 
 /// Opens `path` read-only and checks it is Tally's schema at a version this
 /// build knows; the schema, to be created from.
-pub fn known_schema(path: &Path) -> Boxed<'_, KnownSchema, BackupError> {
-    Box::pin(known_schema_unboxed(path))
-}
-
-async fn known_schema_unboxed(path: &Path) -> Result<KnownSchema, BackupError> {
+pub async fn known_schema(path: &Path) -> Result<KnownSchema, BackupError> {
     let mut conn = SqliteConnectOptions::new()
         .filename(path)
         .read_only(true)
@@ -136,6 +124,14 @@ async fn known_schema_unboxed(path: &Path) -> Result<KnownSchema, BackupError> {
 
     // The history must be this build's first migrations, in order.
     let all = registry::all();
+    if let Some(newer) = applied.iter().find(|version| {
+        !all.iter()
+            .any(|known| known.version.to_string() == **version)
+    }) {
+        return Err(BackupError::UnknownSchema(format!(
+            "the backup has migration {newer}, which this version of Tally does not know; restore it with the version that made it"
+        )));
+    }
     if applied.is_empty() || applied.len() > all.len() {
         return Err(refused(format!(
             "its history has {} migrations",
@@ -174,6 +170,7 @@ async fn known_schema_unboxed(path: &Path) -> Result<KnownSchema, BackupError> {
     }
     Ok(KnownSchema {
         version: last.to_string(),
+        pending: all.len() - applied.len(),
         objects: found,
     })
 }

@@ -34,6 +34,9 @@ pub enum BackupError {
     Copy(#[source] sqlx::Error),
     #[error("the copy failed its check, so no backup was kept: {0}")]
     CheckFailed(String),
+    /// Not Tally's schema at a version this build knows (`known_schema`).
+    #[error("{0}")]
+    UnknownSchema(String),
     #[error("the backup was cancelled; nothing was kept")]
     Cancelled,
     #[error("there is no backup named {0:?}")]
