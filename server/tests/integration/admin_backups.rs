@@ -63,6 +63,19 @@ async fn backup(browser: &Browser) -> String {
         .to_owned()
 }
 
+/// Copies backup `from` to `to` in `backups`, then runs `sql` on the copy.
+async fn copy_altered(backups: &std::path::Path, from: &str, to: &str, sql: &str) {
+    std::fs::copy(backups.join(from), backups.join(to)).unwrap();
+    // One plain connection: closing it folds its journal back in.
+    let mut conn = SqliteConnectOptions::new()
+        .filename(backups.join(to))
+        .connect()
+        .await
+        .unwrap();
+    sqlx::query(sql).execute(&mut conn).await.unwrap();
+    conn.close().await.unwrap();
+}
+
 fn restore(name: &str, confirm: &str) -> RestoreRequest {
     RestoreRequest {
         backup_file: name.into(),
@@ -171,22 +184,13 @@ async fn a_damaged_backup_or_one_from_a_newer_version_is_refused_and_changes_not
     std::fs::write(backups.join(damaged), vec![0x42_u8; 64 * 1024]).unwrap();
     // A backup whose schema history has a migration this build lacks.
     let newer = "bills-20260102T000000.000Z.db";
-    std::fs::copy(backups.join(&taken), backups.join(newer)).unwrap();
-    {
-        // One plain connection: closing it folds its journal back in.
-        let mut conn = SqliteConnectOptions::new()
-            .filename(backups.join(newer))
-            .connect()
-            .await
-            .unwrap();
-        sqlx::query(
-            "INSERT INTO schema_migrations (version, description, checksum) VALUES ('v99.00', 'from the future', 'x')",
-        )
-        .execute(&mut conn)
-        .await
-        .unwrap();
-        conn.close().await.unwrap();
-    }
+    copy_altered(
+        &backups,
+        &taken,
+        newer,
+        "INSERT INTO schema_migrations (version, description, checksum) VALUES ('v99.00', 'from the future', 'x')",
+    )
+    .await;
     bill(&admin, "Gym").await;
 
     for (name, expected) in [(damaged, "integrity"), (newer, "v99.00")] {
@@ -350,21 +354,13 @@ async fn a_backup_carrying_a_trigger_of_its_own_is_refused_and_changes_nothing()
     let taken = backup(&admin).await;
     let backups = app.dir.path().join("data").join("backups");
     let planted = "bills-20260103T000000.000Z.db";
-    std::fs::copy(backups.join(&taken), backups.join(planted)).unwrap();
-    {
-        let mut conn = SqliteConnectOptions::new()
-            .filename(backups.join(planted))
-            .connect()
-            .await
-            .unwrap();
-        sqlx::query(
-            "CREATE TRIGGER promote AFTER INSERT ON sessions BEGIN UPDATE users SET role = 'admin'; END",
-        )
-        .execute(&mut conn)
-        .await
-        .unwrap();
-        conn.close().await.unwrap();
-    }
+    copy_altered(
+        &backups,
+        &taken,
+        planted,
+        "CREATE TRIGGER promote AFTER INSERT ON sessions BEGIN UPDATE users SET role = 'admin'; END",
+    )
+    .await;
     bill(&admin, "Gym").await;
     let started: Operation = admin
         .call(

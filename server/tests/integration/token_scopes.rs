@@ -48,6 +48,11 @@ async fn with(app: &TestApp, token: &str, method: Method, path: &str, body: Valu
     (status, response.json().await.unwrap_or(Value::Null))
 }
 
+/// A token's `GET path`; its status.
+async fn get_status(app: &TestApp, token: &str, path: &str) -> u16 {
+    with(app, token, Method::GET, path, Value::Null).await.0
+}
+
 fn message(body: &Value) -> String {
     body["error"]["message"]
         .as_str()
@@ -74,8 +79,7 @@ async fn each_scope_opens_what_it_names_and_nothing_else() {
     // Read only: GET, not a write.
     let read = token(&admin, Some(&["read"])).await;
     assert_eq!(read.info.scopes, ["read"]);
-    let (status, _) = with(&app, &read.token, Method::GET, "/api/bills", Value::Null).await;
-    assert_eq!(status, 200);
+    assert_eq!(get_status(&app, &read.token, "/api/bills").await, 200);
     let (status, body) = with(&app, &read.token, Method::POST, "/api/bills", bill()).await;
     assert_eq!(status, 403, "{body}");
     assert!(message(&body).contains("write"), "{body}");
@@ -106,33 +110,18 @@ async fn each_scope_opens_what_it_names_and_nothing_else() {
 
     // admin: the administrator's status, not backups, not the owner's bills.
     let admin_token = token(&admin, Some(&["admin"])).await;
-    let (status, _) = with(
-        &app,
-        &admin_token.token,
-        Method::GET,
-        "/api/admin/status",
-        Value::Null,
-    )
-    .await;
-    assert_eq!(status, 200);
-    let (status, _) = with(
-        &app,
-        &admin_token.token,
-        Method::GET,
-        "/api/admin/backups",
-        Value::Null,
-    )
-    .await;
-    assert_eq!(status, 403);
-    let (status, _) = with(
-        &app,
-        &admin_token.token,
-        Method::GET,
-        "/api/bills",
-        Value::Null,
-    )
-    .await;
-    assert_eq!(status, 403);
+    assert_eq!(
+        get_status(&app, &admin_token.token, "/api/admin/status").await,
+        200
+    );
+    assert_eq!(
+        get_status(&app, &admin_token.token, "/api/admin/backups").await,
+        403
+    );
+    assert_eq!(
+        get_status(&app, &admin_token.token, "/api/bills").await,
+        403
+    );
 
     // admin:backup: take one, follow its operation, list and download it;
     // nothing else.
@@ -184,24 +173,14 @@ async fn each_scope_opens_what_it_names_and_nothing_else() {
         .await
         .unwrap();
     assert_eq!(download.status(), 200);
-    let (status, _) = with(
-        &app,
-        &backup_token.token,
-        Method::GET,
-        "/api/bills",
-        Value::Null,
-    )
-    .await;
-    assert_eq!(status, 403);
-    let (status, _) = with(
-        &app,
-        &backup_token.token,
-        Method::GET,
-        "/api/admin/status",
-        Value::Null,
-    )
-    .await;
-    assert_eq!(status, 403);
+    assert_eq!(
+        get_status(&app, &backup_token.token, "/api/bills").await,
+        403
+    );
+    assert_eq!(
+        get_status(&app, &backup_token.token, "/api/admin/status").await,
+        403
+    );
     let (status, _) = with(
         &app,
         &backup_token.token,
