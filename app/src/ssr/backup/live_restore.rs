@@ -2,7 +2,9 @@
 //! index, trigger and view of the live database is replaced by the
 //! backup's, in one `BEGIN IMMEDIATE` transaction on one pool connection,
 //! so other connections see the old database or the restored one, never a
-//! mix, and a failure changes nothing.
+//! mix, and a failure changes nothing. The current database is saved after
+//! that transaction took the write lock, so a write made while the restore
+//! runs is in the save, or waits and lands on the restored data.
 //!
 //! What runs is Tally's own: the backup must be Tally's schema at a known
 //! version (`known_schema`), its objects are created from those checked
@@ -82,24 +84,50 @@ fn count(done: SqliteQueryResult) -> i64 {
     i64::try_from(done.rows_affected()).unwrap_or(i64::MAX)
 }
 
+/// Why a live restore did not happen; either way the live database is as
+/// it was.
+#[derive(Debug)]
+pub enum LiveRestoreError {
+    /// The current database could not be saved first.
+    NotSaved(BackupError),
+    /// The copy failed and was rolled back.
+    Failed(BackupError),
+}
+
 /// Replaces the live database's contents with `source`'s, whose schema
 /// `known_schema` showed to be Tally's own (`schema`).
-pub async fn restore_live(
+///
+/// `save_first` saves the current database (over other pool connections,
+/// reading only) once this restore holds the write lock, so no write can
+/// land between the save and the replacement: every write is in the save
+/// or waits for the restore and lands after it.
+pub async fn restore_live<S>(
     pool: &SqlitePool,
     source: &Path,
     schema: &KnownSchema,
-) -> Result<LiveRestored, BackupError> {
+    save_first: impl std::future::Future<Output = Result<S, BackupError>>,
+) -> Result<(S, LiveRestored), LiveRestoreError> {
+    let failed = |error| LiveRestoreError::Failed(BackupError::Copy(error));
     let mut backup = SqliteConnectOptions::new()
         .filename(source)
         .read_only(true)
         .connect()
         .await
-        .map_err(BackupError::Copy)?;
-    let mut conn = pool.acquire().await.map_err(BackupError::Copy)?;
+        .map_err(failed)?;
+    let mut conn = pool.acquire().await.map_err(failed)?;
     run_sql(&mut conn, "PRAGMA foreign_keys = OFF")
         .await
-        .map_err(BackupError::Copy)?;
-    let result = replace_all(&mut conn, &mut backup, schema).await;
+        .map_err(failed)?;
+    let result = match run_sql(&mut conn, "BEGIN IMMEDIATE").await {
+        Err(error) => Err(failed(error)),
+        Ok(_) => match save_first.await {
+            Err(error) => Err(LiveRestoreError::NotSaved(error)),
+            Ok(saved) => replace_all(&mut conn, &mut backup, schema)
+                .await
+                .map(|restored| (saved, restored))
+                .map_err(failed),
+        },
+    };
     if result.is_err() {
         let _ = run_sql(&mut conn, "ROLLBACK").await;
     }
@@ -107,12 +135,12 @@ pub async fn restore_live(
     // The connection goes back to the pool as every other is: enforcing
     // foreign keys.
     let restored = run_sql(&mut conn, "PRAGMA foreign_keys = ON").await;
-    let result = result.map_err(BackupError::Copy)?;
-    restored.map_err(BackupError::Copy)?;
+    let result = result?;
+    restored.map_err(failed)?;
     let broken: Vec<(String,)> = sqlx::query_as("SELECT \"table\" FROM pragma_foreign_key_check()")
         .fetch_all(&mut *conn)
         .await
-        .map_err(BackupError::Copy)?;
+        .map_err(failed)?;
     if !broken.is_empty() {
         tracing::warn!(
             rows = broken.len(),
@@ -152,7 +180,6 @@ async fn replace_all(
     backup: &mut SqliteConnection,
     schema: &KnownSchema,
 ) -> Result<LiveRestored, sqlx::Error> {
-    run_sql(conn, "BEGIN IMMEDIATE").await?;
     run_sql(
         conn,
         "CREATE TEMP TABLE restore_running AS SELECT * FROM main.operations WHERE done = 0",
@@ -535,7 +562,7 @@ mod tests {
 
     async fn pool(path: &Path) -> SqlitePool {
         SqlitePoolOptions::new()
-            .max_connections(2)
+            .max_connections(4)
             .connect_with(
                 SqliteConnectOptions::new()
                     .filename(path)
@@ -611,7 +638,9 @@ mod tests {
         .await;
 
         let schema = known_schema(&backup_path).await.unwrap();
-        let restored = restore_live(&live, &backup_path, &schema).await.unwrap();
+        let ((), restored) = restore_live(&live, &backup_path, &schema, async { Ok(()) })
+            .await
+            .unwrap();
         assert!(restored.tables > 10 && restored.rows >= 6, "{restored:?}");
         assert_eq!(restored.security.tokens_revoked, 1, "the backup's token");
         assert_eq!(restored.security.accounts_kept, 1, "alice is in both");
@@ -716,5 +745,76 @@ mod tests {
             .await,
             Vec::<String>::new()
         );
+    }
+
+    #[tokio::test]
+    async fn a_write_made_while_the_current_database_is_saved_lands_on_the_restored_data() {
+        let dir = tempfile::tempdir().unwrap();
+        let backup_path = dir.path().join("backup.db");
+        tally(&backup_path, &format!("{ALICE}{}", bill(1, "Gym")))
+            .await
+            .close()
+            .await;
+        let live = tally(
+            &dir.path().join("live.db"),
+            &format!("{ALICE}{}", bill(2, "Rent")),
+        )
+        .await;
+        let schema = known_schema(&backup_path).await.unwrap();
+        let saved_path = dir.path().join("saved.db");
+        let save = async {
+            // A person saves a bill just as the save starts: it waits for
+            // the restore's write lock instead of slipping in between.
+            let writer_pool = live.clone();
+            let writer =
+                tokio::spawn(
+                    async move { sqlx::query(&bill(3, "During")).execute(&writer_pool).await },
+                );
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            assert!(!writer.is_finished(), "the write waits for the restore");
+            sqlx::query("VACUUM INTO ?")
+                .bind(saved_path.to_string_lossy().into_owned())
+                .execute(&live)
+                .await
+                .map_err(BackupError::Copy)?;
+            Ok(writer)
+        };
+        let (writer, _) = restore_live(&live, &backup_path, &schema, save)
+            .await
+            .unwrap();
+        writer.await.unwrap().unwrap();
+        assert_eq!(
+            names(&live, "SELECT name FROM bills ORDER BY id").await,
+            ["Gym", "During"]
+        );
+        let saved = pool(&saved_path).await;
+        assert_eq!(names(&saved, "SELECT name FROM bills").await, ["Rent"]);
+    }
+
+    #[tokio::test]
+    async fn a_save_that_fails_restores_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let backup_path = dir.path().join("backup.db");
+        tally(&backup_path, &format!("{ALICE}{}", bill(1, "Gym")))
+            .await
+            .close()
+            .await;
+        let live = tally(
+            &dir.path().join("live.db"),
+            &format!("{ALICE}{}", bill(2, "Rent")),
+        )
+        .await;
+        let schema = known_schema(&backup_path).await.unwrap();
+        let refused = restore_live(&live, &backup_path, &schema, async {
+            Err::<(), _>(BackupError::Cancelled)
+        })
+        .await;
+        assert!(matches!(
+            refused,
+            Err(LiveRestoreError::NotSaved(BackupError::Cancelled))
+        ));
+        assert_eq!(names(&live, "SELECT name FROM bills").await, ["Rent"]);
+        let written = sqlx::query(&bill(3, "After")).execute(&live).await;
+        assert!(written.is_ok(), "the write lock was let go");
     }
 }

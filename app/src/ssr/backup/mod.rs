@@ -14,7 +14,7 @@ mod verify;
 pub use create::{create, create_observed, list, BackupInfo, Copied};
 pub use known_schema::{known_schema, KnownSchema, SchemaObject};
 pub use listing::files;
-pub use live_restore::{restore_live, LiveRestored};
+pub use live_restore::{restore_live, LiveRestoreError, LiveRestored};
 pub use restore::{restore, RestoreReport};
 pub use settings::BackupSettings;
 pub use start_restore::start_restore;

@@ -2,18 +2,18 @@
 //! backup is checked first (integrity, schema history, no migration this
 //! build does not know, and Tally's own schema object for object); then the
 //! current database is saved as a backup of its own (kept until retention
-//! would remove it like any other), and only then replaced, in one
-//! transaction. The security state stays the live one (credentials,
+//! would remove it like any other) once the restore holds the write lock,
+//! and replaced in the same transaction. The security state stays the live one (credentials,
 //! standing, sessions, tokens, invitations); the result says what of the
 //! backup's was dropped. Cancelling is possible until the
 //! replacing starts.
 
 use serde_json::Value;
 
-use super::super::context::{percent, JobContext, Resources};
+use super::super::context::{JobContext, Resources};
 use super::super::proto_json::Fields;
 use super::super::record::Status;
-use crate::ssr::backup::{self, BackupError};
+use crate::ssr::backup::{self, BackupError, LiveRestoreError};
 
 fn phase(name: &str, backup_file: &str) -> Value {
     Fields::new()
@@ -52,37 +52,38 @@ pub async fn run(
         .map_err(|error| refused(error.to_string()))?;
     context.checkpoint()?;
 
+    // The save is taken once the restore holds the write lock, so a write
+    // made meanwhile is in the save or lands on the restored data; no
+    // progress is written while the lock is held (that write would wait).
     context.report(phase("saving", backup_file), 5).await;
+    let cancelled = || context.is_cancelled();
+    let (progress, _) = tokio::sync::watch::channel(backup::Copied::default());
     // No retention now: it could remove the very backup being restored.
-    let saved = super::backup::take_reporting(context, resources, usize::MAX, |copied| {
-        (
-            phase("saving", backup_file),
-            5 + percent(copied.pages, copied.total) / 2,
-        )
-    })
-    .await;
-    let (saved, _) = match saved {
-        Ok(saved) => saved,
-        Err(BackupError::Cancelled) => return Err(Status::cancelled()),
-        Err(error) => {
+    let save = backup::create_observed(
+        &resources.pool,
+        &resources.backups_dir,
+        usize::MAX,
+        &progress,
+        &cancelled,
+    );
+    let restored = backup::restore_live(&resources.pool, &source, &schema, save).await;
+    let ((saved, _), restored) = match restored {
+        Ok(done) => done,
+        Err(LiveRestoreError::NotSaved(BackupError::Cancelled)) => return Err(Status::cancelled()),
+        Err(LiveRestoreError::NotSaved(error)) => {
             tracing::error!(%error, "restore: saving the current database failed");
             return Err(refused(format!(
                 "the current database could not be saved first, so nothing was restored: {error}"
             )));
         }
-    };
-    context.checkpoint()?;
-
-    context.report(phase("restoring", backup_file), 60).await;
-    let restored = backup::restore_live(&resources.pool, &source, &schema)
-        .await
-        .map_err(|error| {
+        Err(LiveRestoreError::Failed(error)) => {
             tracing::error!(%error, backup = backup_file, "restore failed; the database is unchanged");
-            Status::new(
+            return Err(Status::new(
                 Status::INTERNAL,
                 format!("the restore failed and changed nothing: {error}"),
-            )
-        })?;
+            ));
+        }
+    };
     tracing::info!(backup = backup_file, saved_as = %saved.name, "backup restored into the live database");
     Ok(Fields::new()
         .string("backupFile", backup_file)
