@@ -188,6 +188,7 @@ impl Application {
             Arc::clone(&keyring),
             bank.provider.clone(),
             settings.bank.enabled,
+            settings.bank.user_budget,
         );
         app::ssr::bills::spawn_accrual(pool.clone());
         let pkg = settings.site_root.join("pkg");

@@ -1,6 +1,6 @@
 //! The bank-sync section: the switch's starting value, whether a local
-//! http provider is allowed, each provider call's timeout, and the demo
-//! bank, as the app's own `BankSettings`.
+//! http provider is allowed, each provider call's timeout, the demo bank
+//! and each user's share of an automatic pass, as the app's own `BankSettings`.
 
 use std::time::Duration;
 
@@ -22,5 +22,10 @@ where
             |raw| parse_seconds(raw, 1, 30),
         )?,
         demo: env.parse_or("BANK_SYNC_DEMO", false, parse_bool)?,
+        user_budget: env.parse_or(
+            "BANK_SYNC_USER_BUDGET_SECONDS",
+            app::ssr::bank::worker::USER_BUDGET,
+            |raw| parse_seconds(raw, 1, 3600),
+        )?,
     })
 }

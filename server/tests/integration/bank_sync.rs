@@ -880,6 +880,40 @@ async fn a_failing_connection_is_backed_off_by_the_automatic_sync() {
 }
 
 #[tokio::test]
+async fn one_users_slow_bank_spends_only_their_share_of_an_automatic_pass() {
+    let fake = Fake::start().await;
+    let mut settings = SETTINGS.to_vec();
+    settings.push(("BANK_SYNC_USER_BUDGET_SECONDS", "1"));
+    let (app, admin) = with_admin(&settings).await;
+    for name in ["slow-1", "slow-2"] {
+        let connected = connect(&admin, &fake.setup_token(name)).await.unwrap();
+        finished(&admin, &connected.operation).await;
+    }
+    let other = stranger(&app, &admin).await;
+    let connected = connect(&other, &fake.setup_token("other")).await.unwrap();
+    finished(&other, &connected.operation).await;
+    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    sqlx::query("UPDATE bank_connections SET last_synced_at = '2000-01-01T00:00:00Z'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    fake.forget_calls();
+    // The administrator's first connection (the oldest id) answers slowly
+    // and spends their second of the pass.
+    fake.script(&[Scripted::Delay(Duration::from_millis(1500))]);
+    let pass = worker_pass(&admin).await;
+    assert_eq!(
+        (pass.last_synced, pass.last_failed, pass.last_deferred),
+        (2, 0, 1),
+        "the other user's connection still synced: {pass:?}"
+    );
+    assert_eq!(fake.calls().len(), 2);
+    // The deferred connection is first in the next pass.
+    let next = worker_pass(&admin).await;
+    assert_eq!((next.last_synced, next.last_deferred), (1, 0), "{next:?}");
+}
+
+#[tokio::test]
 async fn a_match_that_fails_to_link_leaves_no_payment_behind() {
     let fake = Fake::start().await;
     fake.set(vec![posted("p1", 3, "-42.00", "CITY WATER")]);

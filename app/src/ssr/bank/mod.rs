@@ -38,6 +38,9 @@ pub struct BankSettings {
     pub timeout: Duration,
     /// Offer the built-in demo bank (`BANK_SYNC_DEMO`).
     pub demo: bool,
+    /// How long one user's syncs may take in one automatic pass
+    /// (`BANK_SYNC_USER_BUDGET_SECONDS`, 120 s); the rest wait for the next.
+    pub user_budget: Duration,
 }
 
 impl Default for BankSettings {
@@ -47,6 +50,7 @@ impl Default for BankSettings {
             allow_http: false,
             timeout: simplefin::TIMEOUT,
             demo: false,
+            user_budget: worker::USER_BUDGET,
         }
     }
 }

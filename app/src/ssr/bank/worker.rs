@@ -3,7 +3,7 @@
 //! hour is synced, oldest first, a few seconds apart. A connection's failure
 //! is recorded on it and the others go on. Each sync takes one of the
 //! server's bank-job places (as a manual sync does), each user's
-//! connections get `USER_BUDGET` of a pass (the rest wait for the next
+//! connections get `USER_BUDGET` of a pass (`BANK_SYNC_USER_BUDGET_SECONDS`) (the rest wait for the next
 //! one, so one user's slow bank cannot starve the others), and a
 //! connection in `error` is backed off: after n failures in a row it is
 //! skipped for `BACKOFF_BASE` × 2^(n−1), at most `BACKOFF_MAX`. The backoff
@@ -47,7 +47,8 @@ pub async fn set_interval_hours(pool: &SqlitePool, hours: u32) -> Result<(), sql
     settings::set(pool, Scope::Instance, INTERVAL_KEY, &hours.to_string()).await
 }
 
-/// How long one user's syncs may take in one pass.
+/// How long one user's syncs may take in one pass, unless the settings
+/// say otherwise.
 pub const USER_BUDGET: Duration = Duration::from_secs(120);
 /// The first wait after a connection failed.
 pub const BACKOFF_BASE: Duration = Duration::from_secs(3600);
@@ -86,6 +87,7 @@ async fn pass(
     keyring: &Arc<Keyring>,
     provider: &Provider,
     pause: Duration,
+    budget: Duration,
     failing: &Mutex<HashMap<i64, Failing>>,
 ) -> Result<Pass, sqlx::Error> {
     let due: Vec<(i64, i64, String)> = sqlx::query_as(&format!(
@@ -118,7 +120,7 @@ async fn pass(
             done.backed_off += 1;
             continue;
         }
-        if spent.get(&user_id).is_some_and(|used| *used >= USER_BUDGET) {
+        if spent.get(&user_id).is_some_and(|used| *used >= budget) {
             done.deferred += 1;
             continue;
         }
@@ -210,6 +212,7 @@ impl Worker {
         keyring: Arc<Keyring>,
         provider: Provider,
         enabled_by_default: bool,
+        budget: Duration,
     ) {
         let worker = Arc::clone(self);
         tokio::spawn(async move {
@@ -233,7 +236,7 @@ impl Worker {
                     continue;
                 }
                 worker.update(|state| state.running = true);
-                let result = pass(&pool, &keyring, &provider, PAUSE, &worker.failing).await;
+                let result = pass(&pool, &keyring, &provider, PAUSE, budget, &worker.failing).await;
                 let finished = jiff::Timestamp::now().to_string();
                 worker.update(|state| {
                     state.running = false;
