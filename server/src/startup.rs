@@ -387,8 +387,8 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
             "/api/fn/{*name}",
             axum::routing::get(server_functions).post(server_functions),
         )
-        // The sign-in form without JavaScript; the page itself is Leptos's.
-        .route("/login", axum::routing::post(routes::sign_in_form::submit))
+        // The account forms without JavaScript; the pages are Leptos's.
+        .merge(routes::forms::router())
         .leptos_routes_with_context(
             &state,
             routes,

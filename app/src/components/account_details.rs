@@ -140,16 +140,16 @@ fn ChangePassword(email: String) -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="password-title">
             <h2 id="password-title">"Password"</h2>
-            <form method="post" on:submit=change novalidate>
+            <form method="post" action="/profile/password" on:submit=change novalidate>
                 <div class="field">
                     <label for="password-current">"Current password"</label>
-                    <input id="password-current" type="password" autocomplete="current-password"
+                    <input id="password-current" name="currentPassword" type="password" autocomplete="current-password"
                         prop:value=move || current.get()
                         on:input=move |ev| current.set(event_target_value(&ev))/>
                 </div>
                 <div class="field">
                     <label for="password-new">"New password"</label>
-                    <input id="password-new" type="password" autocomplete="new-password"
+                    <input id="password-new" name="newPassword" type="password" autocomplete="new-password"
                         aria-describedby="password-new-hint"
                         aria-invalid=move || problem().map(|_| "true")
                         prop:value=move || new_password.get()

@@ -105,10 +105,11 @@ pub fn ApiTokens(tokens: Vec<ApiTokenInfo>, admin: bool) -> impl IntoView {
                         }
                     })
             }}
-            <form class="inline-form" method="post" on:submit=create>
+            <form class="inline-form" method="post" action="/profile/tokens" on:submit=create>
                 <label for="token-name">"Token name"</label>
                 <input
                     id="token-name"
+                    name="name"
                     type="text"
                     maxlength="100"
                     prop:value=move || name.get()
@@ -117,6 +118,7 @@ pub fn ApiTokens(tokens: Vec<ApiTokenInfo>, admin: bool) -> impl IntoView {
                 <label for="token-days">"Expires after"</label>
                 <select
                     id="token-days"
+                    name="days"
                     prop:value=move || days.get()
                     on:change=move |ev| days.set(event_target_value(&ev))
                 >
@@ -149,6 +151,8 @@ pub fn ApiTokens(tokens: Vec<ApiTokenInfo>, admin: bool) -> impl IntoView {
                                         type="checkbox"
                                         name="scopes"
                                         value=scope.as_str()
+                                        // The defaults, for the page as sent.
+                                        checked=Scopes::DEFAULT.contains(scope)
                                         prop:checked=move || chosen.with(|chosen| chosen.contains(&scope))
                                         on:change=move |ev| {
                                             let on = event_target_checked(&ev);

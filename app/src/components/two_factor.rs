@@ -41,7 +41,8 @@ pub fn TwoFactor(status: TotpStatus) -> impl IntoView {
         });
     };
 
-    let start = move |_| {
+    let start = move |event: SubmitEvent| {
+        event.prevent_default();
         leptos::task::spawn_local(async move {
             match start_totp().await {
                 Ok(started) => {
@@ -88,10 +89,11 @@ pub fn TwoFactor(status: TotpStatus) -> impl IntoView {
                         <p>"Scan this code with your authenticator app, or type the key by hand."</p>
                         <div class="qr" inner_html=started.qr_svg.clone()></div>
                         <p>"Key: " <code data-testid="totp-secret">{started.secret.clone()}</code></p>
-                        <form class="inline-form" method="post" on:submit=confirm>
+                        <form class="inline-form" method="post" action="/profile/two-factor/confirm" on:submit=confirm>
                             <label for="totp-code">"Code from the app"</label>
                             <input
                                 id="totp-code"
+                                name="code"
                                 type="text"
                                 inputmode="numeric"
                                 autocomplete="one-time-code"
@@ -107,10 +109,11 @@ pub fn TwoFactor(status: TotpStatus) -> impl IntoView {
                     let left = status.get().recovery_codes_left;
                     view! {
                         <p data-testid="totp-on">{format!("Two-factor sign-in with an authenticator app is on; {left} recovery codes left.")}</p>
-                        <form class="inline-form" method="post" on:submit=turn_off>
+                        <form class="inline-form" method="post" action="/profile/two-factor/off" on:submit=turn_off>
                             <label for="totp-off-password">"Your password, to turn it off"</label>
                             <input
                                 id="totp-off-password"
+                                name="currentPassword"
                                 type="password"
                                 autocomplete="current-password"
                                 prop:value=move || password.get()
@@ -124,7 +127,11 @@ pub fn TwoFactor(status: TotpStatus) -> impl IntoView {
                 (None, None) => {
                     view! {
                         <p>"Ask for a code from an authenticator app as well as your password."</p>
-                        <button type="button" class="button" on:click=start>"Set up two-factor sign-in"</button>
+                        // Without JavaScript the form posts and the server
+                        // answers with the setup page.
+                        <form method="post" action="/profile/two-factor" on:submit=start>
+                            <button type="submit" class="button">"Set up two-factor sign-in"</button>
+                        </form>
                     }
                         .into_any()
                 }

@@ -7,6 +7,7 @@ pub mod cadence;
 pub mod contact;
 pub mod date;
 pub mod email;
+pub mod form_outcome;
 pub mod interest;
 pub mod money;
 pub mod operation;

@@ -9,6 +9,7 @@ use crate::api::profile::{get_preferences, get_privacy, get_sign_ins, list_token
 use crate::api::{self, ApiFailure};
 use crate::components::account_details::AccountDetails;
 use crate::components::api_tokens::ApiTokens;
+use crate::components::form_outcome_notice::FormOutcomeNotice;
 use crate::components::preferences::PreferencesForm;
 use crate::components::privacy::Privacy;
 use crate::components::security_keys::SecurityKeys;
@@ -59,6 +60,7 @@ pub fn ProfilePage() -> impl IntoView {
     view! {
         <Title text="Profile"/>
         <h1>"Profile"</h1>
+        <FormOutcomeNotice/>
         <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
         {move || Suspend::new(async move { match loaded().await {
             Err(failure) if failure.status() == Some(401) => {

@@ -7,6 +7,7 @@ use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api;
 use crate::contract::account::{InvitationPreview, Register, RegistrationStatus};
+use crate::domain::form_outcome::FormOutcome;
 use crate::domain::password_policy;
 use crate::domain::role::Role;
 
@@ -28,7 +29,13 @@ pub fn RegisterPage() -> impl IntoView {
     let email = RwSignal::new(String::new());
     let name = RwSignal::new(String::new());
     let password = RwSignal::new(String::new());
-    let error = RwSignal::new(None::<(Option<String>, String)>);
+    // A form posted without JavaScript came back with `?form=<code>`.
+    let error = RwSignal::new(query.with_untracked(|query| {
+        query
+            .get(FormOutcome::PARAMETER)
+            .and_then(|code| FormOutcome::from_code(&code))
+            .map(|outcome| (None::<String>, outcome.message().to_owned()))
+    }));
     let pending = RwSignal::new(false);
     let navigate = use_navigate();
 
@@ -105,23 +112,24 @@ pub fn RegisterPage() -> impl IntoView {
 
     let form = move || {
         view! {
-            <form method="post" on:submit=submit.clone() novalidate>
+            <form method="post" action="/register" on:submit=submit.clone() novalidate>
+                <input type="hidden" name="invitation" value=move || token().unwrap_or_default()/>
                 <div class="field">
                     <label for="register-email">"Email"</label>
-                    <input id="register-email" type="email" autocomplete="username" required
+                    <input id="register-email" name="email" type="email" autocomplete="username" required
                         aria-invalid=invalid("email")
                         prop:value=move || email.get()
                         on:input=move |ev| email.set(event_target_value(&ev))/>
                 </div>
                 <div class="field">
                     <label for="register-name">"Name (optional)"</label>
-                    <input id="register-name" type="text" autocomplete="name" maxlength="200"
+                    <input id="register-name" name="name" type="text" autocomplete="name" maxlength="200"
                         prop:value=move || name.get()
                         on:input=move |ev| name.set(event_target_value(&ev))/>
                 </div>
                 <div class="field">
                     <label for="register-password">"Password"</label>
-                    <input id="register-password" type="password" autocomplete="new-password" required
+                    <input id="register-password" name="password" type="password" autocomplete="new-password" required
                         aria-describedby="register-password-hint"
                         aria-invalid=move || (problem().is_some() || invalid("password")().is_some()).then_some("true")
                         prop:value=move || password.get()
@@ -142,11 +150,11 @@ pub fn RegisterPage() -> impl IntoView {
         <Title text="Create your account"/>
         <section class="auth card" aria-labelledby="register-title">
             <h1 id="register-title">"Create your Tally account"</h1>
-            <noscript>
-                <p class="field-error">"Creating an account needs JavaScript, which is turned off in this browser."</p>
-            </noscript>
+            // Before the link is checked (and without JavaScript, where it
+            // never is) the form is there: it posts to `POST /register`,
+            // which checks the link itself.
             {move || match status.get() {
-                None => view! { <p aria-busy="true">"Checking your link…"</p> }.into_any(),
+                None => form().into_any(),
                 Some(Err(failure)) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
                 Some(Ok(found)) => match (found.invitation, token().is_some(), found.open_registration) {
                     (Some(invitation), _, _) => view! {

@@ -22,10 +22,10 @@ pub const HEADER: HeaderName = HeaderName::from_static("x-csrf-token");
 /// them instead.
 pub const EXEMPT: &[&str] = &["/api/leads", "/api/support"];
 
-/// Forms a browser posts without JavaScript (`routes::sign_in_form`): no
-/// header can ride along, so the browser's `Origin` must name this very
-/// host instead (Chromium, Firefox and Safari send it on every form post).
-pub const FORM_POSTS: &[&str] = &["/login"];
+/// Forms a browser posts without JavaScript (`routes::forms`): no header
+/// can ride along, so the browser's `Origin` must name this very host
+/// instead (Chromium, Firefox and Safari send it on every form post).
+pub const FORM_POSTS: &[&str] = crate::routes::forms::PATHS;
 
 /// The 403 for a state-changing request without the matching token.
 pub fn refusal(request: &Request) -> Option<Response> {

@@ -22,13 +22,13 @@ pub mod bills;
 pub mod contact;
 pub mod data;
 pub mod diagnostics;
+pub mod forms;
 pub mod health;
 pub mod operations;
 pub mod preferences;
 pub mod profile;
 pub mod registration;
 pub mod security_keys;
-pub mod sign_in_form;
 pub mod submissions_admin;
 pub mod subscriptions;
 

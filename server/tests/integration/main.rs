@@ -11,6 +11,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod account_forms;
 mod accounts;
 mod admin_backups;
 mod admin_status;

@@ -1,8 +1,4 @@
-//! `POST /login`: the sign-in form as the browser posts it without
-//! JavaScript (turned off, or submitted before the page hydrated). The page's
-//! form is `method="post"` to here, so the password never lands in the
-//! address bar, the history or the next page's `Referer`; with JavaScript
-//! the page posts to the `sign-in` server function instead.
+//! `POST /login`: the sign-in form without JavaScript.
 //!
 //! The same sign-in as every other door (`entrance::password`): throttled,
 //! the same answer for an unknown email and a wrong password. It answers
@@ -10,14 +6,10 @@
 //! device cookies, or back to `/login` with an error code in the address
 //! (never a field the person typed). An account with a second factor is
 //! sent back to finish in the page, which needs JavaScript for that step.
-//!
-//! A form post cannot carry the CSRF header; instead the browser's `Origin`
-//! must be this site's (`middleware::csrf::FORM_POSTS`), and the cookies it
-//! sets are `SameSite`.
 
 use axum::extract::State;
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::http::HeaderMap;
+use axum::response::Response;
 use axum::Form;
 use serde::Deserialize;
 
@@ -28,6 +20,7 @@ use app::ssr::api_error::ApiError;
 use app::ssr::auth::entrance;
 use app::ssr::client_ip::ClientIp;
 
+use super::answer::{see_other, with_cookies};
 use crate::session_answer;
 use crate::state::AppState;
 
@@ -50,14 +43,6 @@ fn error_code(error: &ApiError) -> &'static str {
         ApiError::InvalidField { .. } | ApiError::BadRequest(_) => "invalid",
         _ => "unavailable",
     }
-}
-
-fn see_other(location: &str) -> Response {
-    let mut response = StatusCode::SEE_OTHER.into_response();
-    if let Ok(value) = HeaderValue::from_str(location) {
-        response.headers_mut().insert(header::LOCATION, value);
-    }
-    response
 }
 
 /// `/login` with `error` and the `next` the form carried (when safe).
@@ -89,13 +74,10 @@ pub async fn submit(
                 return back_to_sign_in("second-factor", &form.next);
             }
             let cookies = session_answer::answered(&state, answered);
-            let mut response = see_other(&redirect::next_or_default(Some(&form.next)));
-            for cookie in cookies.headers().get_all(header::SET_COOKIE) {
-                response
-                    .headers_mut()
-                    .append(header::SET_COOKIE, cookie.clone());
-            }
-            response
+            with_cookies(
+                see_other(&redirect::next_or_default(Some(&form.next))),
+                &cookies,
+            )
         }
         Err(error) => back_to_sign_in(error_code(&error), &form.next),
     }

@@ -1,0 +1,22 @@
+use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
+
+use crate::domain::form_outcome::FormOutcome;
+
+/// What a form posted without JavaScript came back with (`?form=<code>`
+/// in the address): an alert for a failure, a status for a success.
+#[component]
+pub fn FormOutcomeNotice() -> impl IntoView {
+    let outcome = use_query_map().with_untracked(|query| {
+        query
+            .get(FormOutcome::PARAMETER)
+            .and_then(|code| FormOutcome::from_code(&code))
+    });
+    outcome.map(|outcome| {
+        if outcome.is_error() {
+            view! { <p class="field-error" role="alert">{outcome.message()}</p> }.into_any()
+        } else {
+            view! { <p class="notice" role="status">{outcome.message()}</p> }.into_any()
+        }
+    })
+}

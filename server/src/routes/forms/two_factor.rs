@@ -1,0 +1,129 @@
+//! Two-factor sign-in with an authenticator app, without JavaScript:
+//! `POST /profile/two-factor` starts setting it up (a page with the QR
+//! code, the key and the code form), `…/confirm` turns it on with a first
+//! code (a page with the recovery codes, shown once), `…/off` turns it off
+//! with the password. The same services as `/api/auth/totp/…`.
+
+use axum::extract::State;
+use axum::response::Response;
+use axum::Form;
+use serde::Deserialize;
+
+use app::contract::two_factor::CurrentPassword;
+use app::domain::form_outcome::FormOutcome;
+use app::ssr::api_error::ApiError;
+use app::ssr::auth::extractors::CurrentUser;
+use app::ssr::auth::{account, totp};
+use app::ssr::client_ip::ClientIp;
+
+use super::answer::{escape, failure, outcome, shown_once, sign_in_first};
+use super::password::PAGE;
+use crate::state::AppState;
+
+/// `…/confirm`'s field.
+#[derive(Deserialize)]
+pub struct CodeForm {
+    #[serde(default)]
+    code: String,
+}
+
+/// `…/off`'s field. Not `Debug`: it holds the password.
+#[derive(Deserialize)]
+pub struct PasswordForm {
+    #[serde(default, rename = "currentPassword")]
+    current_password: String,
+}
+
+pub async fn start(
+    State(state): State<AppState>,
+    current: Result<CurrentUser, ApiError>,
+) -> Response {
+    let Ok(current) = current else {
+        return sign_in_first(PAGE);
+    };
+    let begun = match current.browser_session() {
+        Ok(session) => totp::begin_enrolment(&state.pool, &state.keyring, &session.user)
+            .await
+            .map_err(ApiError::from),
+        Err(error) => Err(error),
+    };
+    match begun {
+        // The QR code is Tally's own SVG, not anything a person typed.
+        Ok(started) => shown_once(
+            &state,
+            "Set up two-factor sign-in",
+            &format!(
+                "<p>Scan this code with your authenticator app, or type the key by hand.</p>\
+                 <div class=\"qr\">{qr}</div>\
+                 <p>Key: <code data-testid=\"totp-secret\">{secret}</code></p>\
+                 <form class=\"inline-form\" method=\"post\" action=\"{PAGE}/two-factor/confirm\">\
+                 <label for=\"totp-code\">Code from the app</label>\
+                 <input id=\"totp-code\" name=\"code\" type=\"text\" inputmode=\"numeric\" \
+                 autocomplete=\"one-time-code\" required/>\
+                 <button type=\"submit\" class=\"button\">Turn on</button></form>\
+                 <p><a href=\"{PAGE}\">Cancel</a></p>",
+                qr = started.qr_svg,
+                secret = escape(&started.secret),
+            ),
+        ),
+        Err(error) => outcome(PAGE, failure(&error)),
+    }
+}
+
+pub async fn confirm(
+    State(state): State<AppState>,
+    current: Result<CurrentUser, ApiError>,
+    Form(form): Form<CodeForm>,
+) -> Response {
+    let Ok(current) = current else {
+        return sign_in_first(PAGE);
+    };
+    let confirmed = match current.browser_session() {
+        Ok(session) => {
+            totp::confirm_enrolment(&state.pool, &state.keyring, &session.user, form.code.trim())
+                .await
+                .map_err(ApiError::from)
+        }
+        Err(error) => Err(error),
+    };
+    match confirmed {
+        Ok(codes) => {
+            let items: String = codes
+                .iter()
+                .map(|code| format!("<li><code>{}</code></li>", escape(code)))
+                .collect();
+            shown_once(
+                &state,
+                "Two-factor sign-in is on",
+                &format!(
+                    "<div class=\"notice\" role=\"status\"><p>Keep these recovery codes \
+                     somewhere safe; each works once, and they will not be shown again:</p>\
+                     <ul class=\"recovery-codes\" data-testid=\"recovery-codes\">{items}</ul></div>\
+                     <p><a class=\"button\" href=\"{PAGE}\">Back to your profile</a></p>"
+                ),
+            )
+        }
+        Err(error) => outcome(PAGE, failure(&error)),
+    }
+}
+
+pub async fn turn_off(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    current: Result<CurrentUser, ApiError>,
+    Form(form): Form<PasswordForm>,
+) -> Response {
+    let Ok(current) = current else {
+        return sign_in_first(PAGE);
+    };
+    if form.current_password.is_empty() {
+        return outcome(PAGE, FormOutcome::MissingField);
+    }
+    let request = CurrentPassword {
+        current_password: form.current_password,
+    };
+    match account::turn_off_totp(&state, ip, &current, request).await {
+        Ok(()) => outcome(PAGE, FormOutcome::TwoFactorOff),
+        Err(error) => outcome(PAGE, failure(&error)),
+    }
+}

@@ -1,0 +1,283 @@
+//! The account forms posted without JavaScript (issue 28, item 12):
+//! registration, password change, token creation and the second factor
+//! work as plain `POST` forms, their answers' addresses never carry a field
+//! the person typed, and what is shown once is never cached.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::support;
+
+use reqwest::header::{CACHE_CONTROL, LOCATION, SET_COOKIE};
+use reqwest::Method;
+use support::browser::Browser;
+use support::{registration, with_admin, ADMIN_EMAIL, ADMIN_PASSWORD};
+use totp_rs::{Algorithm, Secret, TOTP};
+
+/// A form post as a browser sends it: the session cookie, this site's
+/// `Origin`, no CSRF header.
+async fn post_form(
+    browser: &Browser,
+    origin: &str,
+    path: &str,
+    fields: &[(&str, &str)],
+) -> reqwest::Response {
+    browser
+        .request_without_csrf(Method::POST, path)
+        .header("origin", origin)
+        .form(fields)
+        .send()
+        .await
+        .unwrap()
+}
+
+fn location(response: &reqwest::Response) -> String {
+    response.headers()[LOCATION].to_str().unwrap().to_owned()
+}
+
+/// Neither the address nor any value the person typed shows in `location`.
+fn clean(location: &str, typed: &[&str]) {
+    for value in typed {
+        assert!(!location.contains(value), "{location} carries {value}");
+    }
+}
+
+#[tokio::test]
+async fn registering_without_javascript_signs_in_and_a_closed_door_says_so() {
+    let (app, admin) = with_admin(&[]).await;
+    let visitor = Browser::open(&app.address).await;
+    let fields = [
+        ("invitation", ""),
+        ("email", "form-joiner@example.com"),
+        ("name", "Joiner"),
+        ("password", "a long enough passphrase"),
+    ];
+    let closed = post_form(&visitor, &app.address, "/register", &fields).await;
+    assert_eq!(closed.status(), 303);
+    assert_eq!(location(&closed), "/register?form=registration-closed");
+    assert!(closed.headers().get(SET_COOKIE).is_none());
+
+    let opened = admin
+        .request(Method::PUT, "/api/admin/registration")
+        .json(&registration(true))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(opened.status(), 200);
+    let weak = [
+        ("invitation", ""),
+        ("email", "form-joiner@example.com"),
+        ("password", "short"),
+    ];
+    let refused = post_form(&visitor, &app.address, "/register", &weak).await;
+    assert_eq!(location(&refused), "/register?form=weak-password");
+
+    let joined = post_form(&visitor, &app.address, "/register", &fields).await;
+    assert_eq!(joined.status(), 303);
+    assert_eq!(location(&joined), "/profile");
+    let session = joined
+        .headers()
+        .get_all(SET_COOKIE)
+        .iter()
+        .map(|value| value.to_str().unwrap().to_owned())
+        .find(|cookie| cookie.starts_with("tally_session="))
+        .expect("a session");
+    let me = app
+        .client
+        .get(app.url("/api/auth/me"))
+        .header("cookie", session.split(';').next().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(me.status(), 200);
+
+    // From another site the form is refused before anything is created.
+    let elsewhere = visitor
+        .request_without_csrf(Method::POST, "/register")
+        .header("origin", "https://evil.example")
+        .form(&fields)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(elsewhere.status(), 403);
+}
+
+#[tokio::test]
+async fn the_password_form_checks_the_current_one_and_comes_back_with_a_code() {
+    let (app, admin) = with_admin(&[]).await;
+    let wrong = post_form(
+        &admin,
+        &app.address,
+        "/profile/password",
+        &[
+            ("currentPassword", "not my password"),
+            ("newPassword", "a brand new passphrase"),
+        ],
+    )
+    .await;
+    assert_eq!(wrong.status(), 303);
+    assert_eq!(location(&wrong), "/profile?form=wrong-password");
+
+    let changed = post_form(
+        &admin,
+        &app.address,
+        "/profile/password",
+        &[
+            ("currentPassword", ADMIN_PASSWORD),
+            ("newPassword", "a brand new passphrase"),
+        ],
+    )
+    .await;
+    assert_eq!(location(&changed), "/profile?form=password-changed");
+    clean(
+        &location(&changed),
+        &[ADMIN_PASSWORD, "brand", "passphrase"],
+    );
+    let mut again = Browser::open(&app.address).await;
+    assert_eq!(again.login(ADMIN_EMAIL, ADMIN_PASSWORD).await.status(), 401);
+    assert_eq!(
+        again
+            .login(ADMIN_EMAIL, "a brand new passphrase")
+            .await
+            .status(),
+        200
+    );
+
+    // Signed out, the form sends the person to sign in first.
+    let stranger = Browser::open(&app.address).await;
+    let signed_out = post_form(
+        &stranger,
+        &app.address,
+        "/profile/password",
+        &[("currentPassword", "x"), ("newPassword", "y")],
+    )
+    .await;
+    assert_eq!(location(&signed_out), "/login?next=%2Fprofile");
+}
+
+#[tokio::test]
+async fn a_token_made_without_javascript_is_shown_once_on_a_page_no_cache_keeps() {
+    let (app, admin) = with_admin(&[]).await;
+    let made = post_form(
+        &admin,
+        &app.address,
+        "/profile/tokens",
+        &[
+            ("name", "nightly <backup>"),
+            ("days", "30"),
+            ("scopes", "read"),
+            ("scopes", "admin:backup"),
+        ],
+    )
+    .await;
+    assert_eq!(made.status(), 200);
+    assert_eq!(made.headers()[CACHE_CONTROL], "no-store");
+    let page = made.text().await.unwrap();
+    assert!(page.contains("nightly &lt;backup&gt;"), "escaped: {page}");
+    let token = page
+        .split("data-testid=\"new-token\">")
+        .nth(1)
+        .and_then(|rest| rest.split('<').next())
+        .expect("the token on the page")
+        .to_owned();
+    let listed: serde_json::Value = admin.get("/api/tokens").await;
+    let scopes = &listed[0]["scopes"];
+    assert_eq!(scopes, &serde_json::json!(["read", "admin:backup"]));
+    let me = app
+        .client
+        .get(app.url("/api/auth/me"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(me.status(), 200, "the shown token works");
+
+    let nameless = post_form(
+        &admin,
+        &app.address,
+        "/profile/tokens",
+        &[("name", ""), ("scopes", "read")],
+    )
+    .await;
+    assert_eq!(location(&nameless), "/profile?form=missing");
+    // A token cannot use the form to make another.
+    let by_token = app
+        .client
+        .post(app.url("/profile/tokens"))
+        .bearer_auth(&token)
+        .form(&[("name", "more"), ("scopes", "read")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(by_token.status(), 303);
+    assert!(!by_token.text().await.unwrap().contains("new-token"));
+    let listed: Vec<serde_json::Value> = admin.get("/api/tokens").await;
+    assert_eq!(listed.len(), 1, "the token made no other");
+}
+
+#[tokio::test]
+async fn the_second_factor_is_set_up_and_turned_off_without_javascript() {
+    let (app, admin) = with_admin(&[]).await;
+    let started = post_form(&admin, &app.address, "/profile/two-factor", &[]).await;
+    assert_eq!(started.status(), 200);
+    assert_eq!(started.headers()[CACHE_CONTROL], "no-store");
+    let page = started.text().await.unwrap();
+    assert!(page.contains("action=\"/profile/two-factor/confirm\""));
+    let secret = page
+        .split("data-testid=\"totp-secret\">")
+        .nth(1)
+        .and_then(|rest| rest.split('<').next())
+        .expect("the key on the page");
+    let bytes = Secret::Encoded(secret.to_owned()).to_bytes().unwrap();
+    let app_code = TOTP::new(Algorithm::SHA1, 6, 1, 30, bytes, None, String::new())
+        .unwrap()
+        .generate_current()
+        .unwrap();
+
+    let wrong = post_form(
+        &admin,
+        &app.address,
+        "/profile/two-factor/confirm",
+        &[("code", "000000")],
+    )
+    .await;
+    if app_code != "000000" {
+        assert_eq!(location(&wrong), "/profile?form=wrong-code");
+    }
+    // A wrong code leaves the setup waiting; a new start begins it again.
+    let started = post_form(&admin, &app.address, "/profile/two-factor", &[]).await;
+    let page = started.text().await.unwrap();
+    let secret = page
+        .split("data-testid=\"totp-secret\">")
+        .nth(1)
+        .and_then(|rest| rest.split('<').next())
+        .unwrap();
+    let bytes = Secret::Encoded(secret.to_owned()).to_bytes().unwrap();
+    let app_code = TOTP::new(Algorithm::SHA1, 6, 1, 30, bytes, None, String::new())
+        .unwrap()
+        .generate_current()
+        .unwrap();
+    let confirmed = post_form(
+        &admin,
+        &app.address,
+        "/profile/two-factor/confirm",
+        &[("code", app_code.as_str())],
+    )
+    .await;
+    assert_eq!(confirmed.status(), 200);
+    assert_eq!(confirmed.headers()[CACHE_CONTROL], "no-store");
+    let page = confirmed.text().await.unwrap();
+    assert!(page.contains("data-testid=\"recovery-codes\""));
+    let status: serde_json::Value = admin.get("/api/auth/totp").await;
+    assert_eq!(status["enabled"], true);
+
+    let off = post_form(
+        &admin,
+        &app.address,
+        "/profile/two-factor/off",
+        &[("currentPassword", ADMIN_PASSWORD)],
+    )
+    .await;
+    assert_eq!(location(&off), "/profile?form=two-factor-off");
+    clean(&location(&off), &[ADMIN_PASSWORD]);
+    let status: serde_json::Value = admin.get("/api/auth/totp").await;
+    assert_eq!(status["enabled"], false);
+}
