@@ -61,6 +61,25 @@ impl Outbound {
             .filter(|host| !host.is_empty())
             .ok_or(Refused::NoHost)?
             .to_owned();
+        let (name, addresses) = self.vet_host(&host_text, port).await?;
+        Ok(Vetted {
+            url: url.clone(),
+            name,
+            addresses,
+        })
+    }
+
+    /// [`Outbound::vet`] for a host and port that are not a URL (a mail
+    /// server): the addresses to connect to, and the host name when it is
+    /// one (for TLS).
+    pub async fn vet_host(
+        &self,
+        host_text: &str,
+        port: u16,
+    ) -> Result<(Option<String>, Vec<SocketAddr>), Refused> {
+        if host_text.is_empty() {
+            return Err(Refused::NoHost);
+        }
         // The url crate has already read every IPv4 spelling (decimal
         // `2130706433`, hex `0x7f.1`, octal) into dotted form, and an IPv6
         // host comes in brackets.
@@ -73,24 +92,22 @@ impl Outbound {
             Some(ip) => (None, vec![ip]),
             None => {
                 self.settings
-                    .permits_name(&host_text)
+                    .permits_name(host_text)
                     .map_err(Refused::Address)?;
-                (Some(host_text.clone()), resolve(&host_text, port).await?)
+                (Some(host_text.to_owned()), resolve(host_text, port).await?)
             }
         };
         for ip in &ips {
             self.settings
-                .permits(&host_text, *ip)
+                .permits(host_text, *ip)
                 .map_err(Refused::Address)?;
         }
-        Ok(Vetted {
-            url: url.clone(),
+        Ok((
             name,
-            addresses: ips
-                .into_iter()
+            ips.into_iter()
                 .map(|ip| SocketAddr::new(ip, port))
                 .collect(),
-        })
+        ))
     }
 
     /// A client that reaches only the vetted addresses (no lookup of its
