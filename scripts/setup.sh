@@ -2,7 +2,8 @@
 # Installs what building and testing Tally needs, skipping whatever is already
 # present at the right version: the wasm32 target, cargo-leptos, wasm-bindgen,
 # wasm-opt, Debian's Chromium, the end-to-end test's npm packages, and the
-# Python virtualenv (.venv) for the Google operations client test.
+# Python virtualenv (.venv) for the Google operations client test and the
+# email tests' SMTP server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -54,6 +55,14 @@ fi
 if ! bash compat/setup_venv.sh; then
   echo "setup: could not build .venv for compat/operations_client.py (needs python3 >= 3.10 with venv)" >&2
   exit 1
+fi
+
+# The email tests' SMTP server (scripts/smtp-test-server.py) and calendar
+# parser, in the same .venv.
+if ! .venv/bin/python -c 'import aiosmtpd, icalendar' 2>/dev/null; then
+  say "installing aiosmtpd and icalendar into .venv"
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-input --root-user-action=ignore \
+    aiosmtpd==1.4.6 icalendar==7.3.2
 fi
 
 say "all tools present"

@@ -68,6 +68,7 @@ async fn engine(dir: &std::path::Path) -> Arc<Engine> {
             restore_min_rows: 0,
         },
         bank: app::ssr::bank::simplefin::Provider::new(std::time::Duration::from_secs(30), false),
+        notifier: None,
     };
     Engine::new(pool, resources, Duration::from_secs(86_400))
         .await

@@ -182,7 +182,18 @@ impl Application {
             &settings.bank,
             app::ssr::outbound::Outbound::from_settings(&settings.outbound),
         );
-        let operations = operations_engine(&settings, &pool, &keyring, &bank).await?;
+        let notifier = Arc::new(app::ssr::notifications::Notifier::new(
+            settings.notifications.clone(),
+            app::ssr::outbound::Outbound::from_settings(&settings.outbound),
+            Arc::clone(&keyring),
+            &settings.public_base_url,
+        ));
+        let operations = operations_engine(&settings, &pool, &keyring, &bank, &notifier).await?;
+        app::ssr::notifications::run::spawn_scheduler(
+            Arc::clone(&operations),
+            Arc::clone(&notifier),
+            pool.clone(),
+        );
         bank.worker.spawn(
             pool.clone(),
             Arc::clone(&keyring),
@@ -224,6 +235,7 @@ impl Application {
                     submissions,
                     operations,
                     bank,
+                    notifier,
                     instance: Instance {
                         started: std::time::Instant::now(),
                         image_version: settings.image_version.clone(),
@@ -297,6 +309,7 @@ async fn operations_engine(
     pool: &SqlitePool,
     keyring: &Arc<app::ssr::secrets::Keyring>,
     bank: &app::ssr::bank::service::Bank,
+    notifier: &Arc<app::ssr::notifications::Notifier>,
 ) -> Result<Arc<Engine>, StartupError> {
     let resources = Resources {
         pool: pool.clone(),
@@ -304,6 +317,7 @@ async fn operations_engine(
         keyring: Arc::clone(keyring),
         backups: settings.backups,
         bank: bank.provider.clone(),
+        notifier: Some(Arc::clone(notifier)),
     };
     let engine = Engine::new(pool.clone(), resources, settings.operations_retention)
         .await
@@ -389,6 +403,15 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
         )
         // The account forms without JavaScript; the pages are Leptos's.
         .merge(routes::forms::router())
+        // Calendar apps fetch the feed; the link in a confirmation email.
+        .route(
+            "/calendar/{file}",
+            axum::routing::get(routes::notifications::feed),
+        )
+        .route(
+            "/notifications/confirm/{token}",
+            axum::routing::get(routes::notifications::confirm),
+        )
         .leptos_routes_with_context(
             &state,
             routes,

@@ -10,6 +10,7 @@ pub mod bills;
 pub mod contact;
 pub mod data;
 pub mod error;
+pub mod notifications;
 pub mod operations;
 pub mod preferences;
 pub mod security_keys;

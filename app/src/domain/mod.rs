@@ -10,6 +10,7 @@ pub mod email;
 pub mod form_outcome;
 pub mod interest;
 pub mod money;
+pub mod notification;
 pub mod operation;
 pub mod operation_kind;
 pub mod password_policy;

@@ -21,9 +21,11 @@ pub enum OperationKind {
     BankSyncAll,
     /// One bank connection's whole 44-day window, again.
     BankBackfill,
+    /// The daily reminders run (`ssr::notifications`).
+    NotificationsRun,
 }
 
-pub const ALL: [OperationKind; 8] = [
+pub const ALL: [OperationKind; 9] = [
     OperationKind::Backup,
     OperationKind::RestoreCheck,
     OperationKind::Restore,
@@ -32,6 +34,7 @@ pub const ALL: [OperationKind; 8] = [
     OperationKind::BankSync,
     OperationKind::BankSyncAll,
     OperationKind::BankBackfill,
+    OperationKind::NotificationsRun,
 ];
 
 impl OperationKind {
@@ -46,6 +49,7 @@ impl OperationKind {
             Self::BankSync => "bank_sync",
             Self::BankSyncAll => "bank_sync_all",
             Self::BankBackfill => "bank_backfill",
+            Self::NotificationsRun => "notifications_run",
         }
     }
 
@@ -64,6 +68,7 @@ impl OperationKind {
             Self::BankSync => "Bank sync",
             Self::BankSyncAll => "Bank sync (all connections)",
             Self::BankBackfill => "Bank backfill",
+            Self::NotificationsRun => "Reminders run",
         }
     }
 
@@ -76,6 +81,7 @@ impl OperationKind {
             Self::ReencryptSecrets => "tally.v1.ReencryptSecretsMetadata",
             Self::Sleep => "tally.v1.SleepMetadata",
             Self::BankSync | Self::BankSyncAll | Self::BankBackfill => "tally.v1.BankSyncMetadata",
+            Self::NotificationsRun => "tally.v1.NotificationsRunMetadata",
         }
     }
 
@@ -88,6 +94,7 @@ impl OperationKind {
             Self::ReencryptSecrets => "tally.v1.ReencryptSecretsResponse",
             Self::Sleep => "tally.v1.SleepResponse",
             Self::BankSync | Self::BankSyncAll | Self::BankBackfill => "tally.v1.BankSyncResponse",
+            Self::NotificationsRun => "tally.v1.NotificationsRunResponse",
         }
     }
 

@@ -142,6 +142,23 @@ impl From<BillError> for ApiError {
     }
 }
 
+impl From<crate::ssr::notifications::NotifyError> for ApiError {
+    fn from(error: crate::ssr::notifications::NotifyError) -> Self {
+        use crate::ssr::notifications::NotifyError;
+        match error {
+            NotifyError::Invalid { field, description } => Self::InvalidField {
+                field: field.to_owned(),
+                description,
+            },
+            NotifyError::NotFound(message) => Self::NotFound(message),
+            NotifyError::TooManyChannels(_) => Self::BadRequest(error.to_string()),
+            NotifyError::Secret(problem) => Self::Internal(problem.to_string()),
+            NotifyError::Database(problem) => Self::Database(problem),
+            NotifyError::Operations(problem) => Self::Internal(problem),
+        }
+    }
+}
+
 impl From<PreferencesError> for ApiError {
     fn from(error: PreferencesError) -> Self {
         match error {

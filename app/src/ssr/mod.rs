@@ -18,6 +18,7 @@ pub mod instance;
 pub mod limiter;
 pub mod limits;
 pub mod migrate;
+pub mod notifications;
 pub mod operations;
 pub mod outbound;
 pub mod preferences;

@@ -47,6 +47,8 @@ pub struct Services {
     pub bank: crate::ssr::bank::service::Bank,
     /// When it started, which image, where its files are (Admin Status).
     pub instance: crate::ssr::instance::Instance,
+    /// Reminders and notifications: transports, email server, schedule.
+    pub notifier: Arc<crate::ssr::notifications::Notifier>,
 }
 
 impl Services {

@@ -14,6 +14,7 @@ mod bank;
 mod contact;
 mod env;
 mod limits;
+mod notifications;
 mod outbound;
 mod webauthn;
 
@@ -90,6 +91,9 @@ pub struct Settings {
     /// What the outbound guard lets through besides public addresses
     /// (`OUTBOUND_ALLOW_PRIVATE`, `OUTBOUND_ALLOWED_HOSTS`).
     pub outbound: app::ssr::outbound::OutboundSettings,
+    /// Reminders: `SMTP_*`, `REMINDER_HOUR`, `NOTIFY_ALLOW_HTTP`,
+    /// `TELEGRAM_API_URL`.
+    pub notifications: app::ssr::notifications::NotifySettings,
     /// The bearer token `/metrics` wants (`METRICS_TOKEN`, at least 16
     /// characters); metrics are off without it.
     pub metrics_token: Option<SecretString>,
@@ -210,6 +214,7 @@ impl Settings {
             backups: backups::backups(&env)?,
             bank: bank::bank(&env)?,
             outbound: outbound::outbound(&env)?,
+            notifications: notifications::notifications(&env)?,
             metrics_token: env.secret("METRICS_TOKEN", |raw| {
                 if raw.chars().count() < 16 {
                     Err("use at least 16 characters, e.g. `openssl rand -hex 24`".to_owned())

@@ -116,6 +116,20 @@ async fn database(state: &AppState, out: &mut String) -> Result<(), sqlx::Error>
     {
         sample(out, "tally_bank_connections", &[("status", &status)], count);
     }
+    metric_header(
+        out,
+        "tally_notifications_sent_total",
+        "counter",
+        "Notification messages since start-up, by channel kind and result (sent, failed); a digest counts once.",
+    );
+    for (kind, result, count) in state.notifier.counts() {
+        sample(
+            out,
+            "tally_notifications_sent_total",
+            &[("kind", kind), ("result", result)],
+            count,
+        );
+    }
     let path = state.settings.database_path();
     let size = |path: &std::path::Path| std::fs::metadata(path).map_or(0, |m| m.len());
     let mut wal = path.clone().into_os_string();

@@ -24,6 +24,7 @@ pub mod data;
 pub mod diagnostics;
 pub mod forms;
 pub mod health;
+pub mod notifications;
 pub mod operations;
 pub mod preferences;
 pub mod profile;
@@ -272,6 +273,53 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             get(bank::admin_status).put(bank::admin_update),
         ),
         route("/api/admin/bank-sync/run", &["POST"], post(bank::admin_run)),
+        route(
+            "/api/notifications/channels",
+            &["GET", "POST"],
+            get(notifications::channels).post(notifications::create_channel),
+        ),
+        route(
+            "/api/notifications/channels/{id}",
+            &["PATCH", "DELETE"],
+            patch(notifications::change_channel).delete(notifications::delete_channel),
+        ),
+        route(
+            "/api/notifications/channels/{id}/test",
+            &["POST"],
+            post(notifications::test_channel),
+        ),
+        route(
+            "/api/notifications/preferences",
+            &["GET", "PUT"],
+            get(notifications::preferences).put(notifications::set_preferences),
+        ),
+        route(
+            "/api/notifications/deliveries",
+            &["GET"],
+            get(notifications::deliveries),
+        ),
+        route(
+            "/api/notifications/calendar",
+            &["GET", "POST", "DELETE"],
+            get(notifications::calendar_state)
+                .post(notifications::create_calendar)
+                .delete(notifications::delete_calendar),
+        ),
+        route(
+            "/api/admin/notifications",
+            &["GET", "PUT"],
+            get(notifications::admin).put(notifications::set_admin),
+        ),
+        route(
+            "/api/admin/notifications/test-email",
+            &["POST"],
+            post(notifications::test_email),
+        ),
+        route(
+            "/api/admin/notifications/run",
+            &["POST"],
+            post(notifications::run_now),
+        ),
         route("/api/contact/config", &["GET"], get(contact::config)),
         route("/api/leads", &["POST"], post(contact::create_lead)),
         route("/api/support", &["POST"], post(contact::create_support)),

@@ -37,9 +37,12 @@ async fn administrators_see_the_instance_in_rows_and_a_backup_shows_up() {
             "Bank sync",
             "Clients",
             "Secrets",
+            "Notifications",
             "Recent errors"
         ]
     );
+    assert_eq!(row(&status, "Notifications", "Email").state, "warn");
+    assert_eq!(row(&status, "Notifications", "Last run").value, "none yet");
     assert_eq!(row(&status, "Migrations", "Pending").value, "0");
     assert_eq!(row(&status, "Migrations", "Pending").state, "ok");
     assert_eq!(row(&status, "Backups", "Latest").state, "warn");

@@ -31,6 +31,7 @@ mod hosts;
 mod http_basics;
 mod login_redirect;
 mod metrics;
+mod notifications;
 mod operations;
 mod operations_google_client;
 mod ops;

@@ -7,6 +7,8 @@ pub mod browser;
 pub mod fakes;
 pub mod legacy;
 pub mod operations;
+pub mod receiver;
+pub mod smtp;
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;

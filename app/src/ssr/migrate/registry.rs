@@ -182,6 +182,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.10_token_scopes.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 11),
+            description: "notifications: channels, preferences, the delivery log, calendar feeds, runs",
+            sql: sql!("v1.11_notifications.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.11_notifications.down.sql")),
+        },
     ]
 }
 

@@ -23,6 +23,8 @@ pub struct Resources {
     pub backups: crate::ssr::backup::BackupSettings,
     /// The bank provider's client, for the bank syncs.
     pub bank: crate::ssr::bank::simplefin::Provider,
+    /// Reminders' transports and schedule; `None` where no run is made.
+    pub notifier: Option<Arc<crate::ssr::notifications::Notifier>>,
 }
 
 /// A running job's line to its operation.
@@ -35,6 +37,11 @@ pub struct JobContext {
 impl JobContext {
     pub(super) fn new(pool: SqlitePool, id: String, cancel: CancellationToken) -> Self {
         Self { pool, id, cancel }
+    }
+
+    /// The operation's id.
+    pub fn id(&self) -> &str {
+        &self.id
     }
 
     /// Resolves when a client asks to cancel.

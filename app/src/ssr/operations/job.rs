@@ -44,6 +44,8 @@ pub enum Job {
     BankBackfill {
         connection: i64,
     },
+    /// The daily reminders.
+    NotificationsRun,
 }
 
 impl Job {
@@ -57,13 +59,16 @@ impl Job {
             Self::BankSync { .. } => OperationKind::BankSync,
             Self::BankSyncAll { .. } => OperationKind::BankSyncAll,
             Self::BankBackfill { .. } => OperationKind::BankBackfill,
+            Self::NotificationsRun => OperationKind::NotificationsRun,
         }
     }
 
     /// The metadata an operation starts with: its parameters, no progress.
     pub fn initial_metadata(&self) -> Value {
         match self {
-            Self::Backup | Self::ReencryptSecrets => Value::Object(Map::new()),
+            Self::Backup | Self::ReencryptSecrets | Self::NotificationsRun => {
+                Value::Object(Map::new())
+            }
             Self::RestoreCheck { backup_file } => proto_json::Fields::new()
                 .string("backupFile", backup_file.as_deref().unwrap_or(""))
                 .build(),
@@ -92,6 +97,7 @@ impl Job {
         match record.kind()? {
             OperationKind::Backup => Some(Self::Backup),
             OperationKind::ReencryptSecrets => Some(Self::ReencryptSecrets),
+            OperationKind::NotificationsRun => Some(Self::NotificationsRun),
             OperationKind::RestoreCheck => Some(Self::RestoreCheck {
                 backup_file: fields
                     .get("backupFile")
@@ -134,6 +140,9 @@ impl Job {
                 kinds::restore::run(context, resources, backup_file).await
             }
             Self::ReencryptSecrets => kinds::reencrypt_secrets::run(context, resources).await,
+            Self::NotificationsRun => {
+                kinds::notifications_run::run(context, resources, context.id()).await
+            }
             Self::Sleep { duration, fail } => kinds::sleep::run(context, *duration, *fail).await,
             Self::BankSync { connection, reason } => {
                 kinds::bank_sync::run(context, resources, &[*connection], *reason).await

@@ -75,6 +75,7 @@ fn fixture() -> Fixture {
                 restore_min_rows: 0,
             },
             bank: crate::ssr::bank::simplefin::Provider::new(Duration::from_secs(30), false),
+            notifier: None,
         };
         Engine::new(pool, resources, Duration::from_secs(3600))
             .await

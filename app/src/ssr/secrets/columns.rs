@@ -21,6 +21,8 @@ pub const OIDC_CLIENT_SECRET: SecretColumn = column("oidc_settings", "client_sec
 pub const BANK_ACCESS_SECRET: SecretColumn = column("bank_connections", "access_secret");
 pub const TOTP_SECRET: SecretColumn = column("users", "totp_secret");
 pub const PUSH_TOKEN: SecretColumn = column("push_subscriptions", "token");
+/// A notification channel's tokens, webhook URL and signing secret.
+pub const NOTIFICATION_SECRET: SecretColumn = column("notification_channels", "secret");
 pub const LOGIN_IP: SecretColumn = column("login_history", "ip");
 pub const LOGIN_USER_AGENT: SecretColumn = column("login_history", "user_agent");
 pub const LOGIN_LOCATION: SecretColumn = column("login_history", "location");
@@ -33,6 +35,7 @@ pub const SECRET_COLUMNS: &[SecretColumn] = &[
     BANK_ACCESS_SECRET,
     TOTP_SECRET,
     PUSH_TOKEN,
+    NOTIFICATION_SECRET,
     LOGIN_IP,
     LOGIN_USER_AGENT,
     LOGIN_LOCATION,

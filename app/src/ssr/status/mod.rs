@@ -265,6 +265,15 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, ApiError
         vec![row("Protected by", protected_by, state)],
     ));
 
+    sections.push(section(
+        "Notifications",
+        crate::ssr::notifications::service::status_rows(&services.notifier, pool)
+            .await?
+            .into_iter()
+            .map(|(label, value, state)| row(label, value, state))
+            .collect(),
+    ));
+
     let errors = recent(&instance.log_dir, ERRORS_SHOWN);
     sections.push(section(
         "Recent errors",

@@ -1,0 +1,800 @@
+//! Every SQL statement of reminders and notifications. Functions take a
+//! pool or a connection; a use case's transaction is the service's.
+
+use serde::{Deserialize, Serialize};
+use sqlx::{SqliteConnection, SqlitePool};
+
+use super::rules::{ConnectionFact, Found, PaymentFact};
+use crate::contract::notifications::{Delivery, NotificationPreferences};
+use crate::domain::date::Date;
+use crate::domain::notification::{ChannelKind, Event, LEAD_DAYS_DEFAULT};
+
+/// A channel's settings that are not secret, as stored (JSON).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredSettings {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topic: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chat_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+#[derive(sqlx::FromRow)]
+struct RawChannel {
+    id: i64,
+    user_id: i64,
+    kind: String,
+    name: String,
+    events: String,
+    settings: String,
+    secret: Option<String>,
+    confirmed_at: Option<String>,
+    last_success_at: Option<String>,
+    last_error: Option<String>,
+    last_error_at: Option<String>,
+    created_at: String,
+}
+
+/// A stored channel. Its `secret` is sealed; not `Debug` all the same.
+#[derive(Clone)]
+pub struct ChannelRow {
+    pub id: i64,
+    pub user_id: i64,
+    pub kind: ChannelKind,
+    pub name: String,
+    pub events: Vec<Event>,
+    pub settings_json: String,
+    pub secret: Option<String>,
+    pub confirmed_at: Option<String>,
+    pub last_success_at: Option<String>,
+    pub last_error: Option<String>,
+    pub last_error_at: Option<String>,
+    pub created_at: String,
+}
+
+impl ChannelRow {
+    pub fn settings(&self) -> StoredSettings {
+        serde_json::from_str(&self.settings_json).unwrap_or_default()
+    }
+
+    pub fn takes(&self, event: Event) -> bool {
+        self.events.contains(&event)
+    }
+}
+
+fn channel_row(raw: RawChannel) -> Option<ChannelRow> {
+    Some(ChannelRow {
+        id: raw.id,
+        user_id: raw.user_id,
+        kind: ChannelKind::parse(&raw.kind)?,
+        name: raw.name,
+        events: raw.events.split(',').filter_map(Event::parse).collect(),
+        settings_json: raw.settings,
+        secret: raw.secret,
+        confirmed_at: raw.confirmed_at,
+        last_success_at: raw.last_success_at,
+        last_error: raw.last_error,
+        last_error_at: raw.last_error_at,
+        created_at: raw.created_at,
+    })
+}
+
+const CHANNEL_COLUMNS: &str = "id, user_id, kind, name, events, settings, secret, confirmed_at, \
+     last_success_at, last_error, last_error_at, created_at";
+
+pub fn events_text(events: &[Event]) -> String {
+    events.iter().map(|event| event.name()).collect::<Vec<_>>().join(",")
+}
+
+pub async fn channels(pool: &SqlitePool, user: i64) -> Result<Vec<ChannelRow>, sqlx::Error> {
+    let rows: Vec<RawChannel> = sqlx::query_as(&format!(
+        "SELECT {CHANNEL_COLUMNS} FROM notification_channels WHERE user_id = ? ORDER BY id"
+    ))
+    .bind(user)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows.into_iter().filter_map(channel_row).collect())
+}
+
+pub async fn channel(
+    conn: &mut SqliteConnection,
+    user: i64,
+    id: i64,
+) -> Result<Option<ChannelRow>, sqlx::Error> {
+    let row: Option<RawChannel> = sqlx::query_as(&format!(
+        "SELECT {CHANNEL_COLUMNS} FROM notification_channels WHERE user_id = ? AND id = ?"
+    ))
+    .bind(user)
+    .bind(id)
+    .fetch_optional(conn)
+    .await?;
+    Ok(row.and_then(channel_row))
+}
+
+pub async fn count_channels(conn: &mut SqliteConnection, user: i64) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT count(*) FROM notification_channels WHERE user_id = ?")
+        .bind(user)
+        .fetch_one(conn)
+        .await
+}
+
+/// A new channel's row.
+pub struct NewRow<'a> {
+    pub user: i64,
+    pub kind: ChannelKind,
+    pub name: &'a str,
+    pub events: &'a [Event],
+    pub settings: &'a StoredSettings,
+    pub secret: Option<String>,
+    pub confirmed: bool,
+    pub confirm_hash: Option<String>,
+}
+
+pub async fn insert_channel(conn: &mut SqliteConnection, row: NewRow<'_>) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO notification_channels
+             (user_id, kind, name, events, settings, secret, confirmed_at, confirm_hash)
+         VALUES (?, ?, ?, ?, ?, ?,
+             CASE WHEN ? THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END, ?)
+         RETURNING id",
+    )
+    .bind(row.user)
+    .bind(row.kind.name())
+    .bind(row.name)
+    .bind(events_text(row.events))
+    .bind(serde_json::to_string(row.settings).unwrap_or_else(|_| "{}".into()))
+    .bind(row.secret)
+    .bind(row.confirmed)
+    .bind(row.confirm_hash)
+    .fetch_one(conn)
+    .await
+}
+
+/// Replaces a channel's name, events, settings and (when given) secret.
+pub async fn update_channel(
+    conn: &mut SqliteConnection,
+    id: i64,
+    name: &str,
+    events: &[Event],
+    settings: &StoredSettings,
+    secret: Option<Option<String>>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE notification_channels SET name = ?, events = ?, settings = ?,
+             secret = CASE WHEN ? THEN ? ELSE secret END
+         WHERE id = ?",
+    )
+    .bind(name)
+    .bind(events_text(events))
+    .bind(serde_json::to_string(settings).unwrap_or_else(|_| "{}".into()))
+    .bind(secret.is_some())
+    .bind(secret.flatten())
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+pub async fn delete_channel(pool: &SqlitePool, user: i64, id: i64) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("DELETE FROM notification_channels WHERE user_id = ? AND id = ?")
+        .bind(user)
+        .bind(id)
+        .execute(pool)
+        .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// Confirms the email channel whose link carried `hash`.
+pub async fn confirm_channel(pool: &SqlitePool, hash: &str) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE notification_channels
+         SET confirmed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), confirm_hash = NULL
+         WHERE confirm_hash = ? AND confirmed_at IS NULL",
+    )
+    .bind(hash)
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// The last result a channel had, for its owner to see.
+pub async fn record_result(
+    pool: &SqlitePool,
+    channel: i64,
+    error: Option<&str>,
+) -> Result<(), sqlx::Error> {
+    match error {
+        None => sqlx::query(
+            "UPDATE notification_channels
+             SET last_success_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+        )
+        .bind(channel),
+        Some(error) => sqlx::query(
+            "UPDATE notification_channels
+             SET last_error = ?, last_error_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+        )
+        .bind(error)
+        .bind(channel),
+    }
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Every user with a confirmed channel, in id order.
+pub async fn users_with_channels(pool: &SqlitePool) -> Result<Vec<(i64, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT u.id, u.email FROM users u
+         WHERE u.disabled_at IS NULL AND EXISTS (
+             SELECT 1 FROM notification_channels c
+             WHERE c.user_id = u.id AND c.confirmed_at IS NOT NULL)
+         ORDER BY u.id",
+    )
+    .fetch_all(pool)
+    .await
+}
+
+#[derive(sqlx::FromRow)]
+struct RawPreferences {
+    lead_days: i64,
+    digest: bool,
+    include_verified_autopay: bool,
+    overdue_repeat_days: Option<i64>,
+    started_on: Option<String>,
+}
+
+/// The user's preferences (the defaults until they change one), and the
+/// day their first channel was added.
+pub async fn preferences(
+    pool: &SqlitePool,
+    user: i64,
+) -> Result<(NotificationPreferences, Option<Date>), sqlx::Error> {
+    let row: Option<RawPreferences> = sqlx::query_as(
+        "SELECT lead_days, digest, include_verified_autopay, overdue_repeat_days, started_on
+         FROM notification_preferences WHERE user_id = ?",
+    )
+    .bind(user)
+    .fetch_optional(pool)
+    .await?;
+    Ok(match row {
+        Some(row) => (
+            NotificationPreferences {
+                lead_days: row.lead_days,
+                digest: row.digest,
+                include_verified_autopay: row.include_verified_autopay,
+                overdue_repeat_days: row.overdue_repeat_days,
+            },
+            row.started_on.and_then(|day| Date::parse(&day).ok()),
+        ),
+        None => (
+            NotificationPreferences {
+                lead_days: LEAD_DAYS_DEFAULT,
+                digest: true,
+                include_verified_autopay: false,
+                overdue_repeat_days: None,
+            },
+            None,
+        ),
+    })
+}
+
+pub async fn set_preferences(
+    pool: &SqlitePool,
+    user: i64,
+    preferences: &NotificationPreferences,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO notification_preferences
+             (user_id, lead_days, digest, include_verified_autopay, overdue_repeat_days)
+         VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (user_id) DO UPDATE SET lead_days = excluded.lead_days,
+             digest = excluded.digest,
+             include_verified_autopay = excluded.include_verified_autopay,
+             overdue_repeat_days = excluded.overdue_repeat_days",
+    )
+    .bind(user)
+    .bind(preferences.lead_days)
+    .bind(preferences.digest)
+    .bind(preferences.include_verified_autopay)
+    .bind(preferences.overdue_repeat_days)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Notes the day reminders started for the user, once.
+pub async fn start_reminders(conn: &mut SqliteConnection, user: i64, today: Date) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO notification_preferences (user_id, started_on) VALUES (?, ?)
+         ON CONFLICT (user_id) DO UPDATE SET started_on = coalesce(started_on, excluded.started_on)",
+    )
+    .bind(user)
+    .bind(today.to_string())
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Payments of the user between `first` and `last` by bill, as the
+/// Tracker counts them (payments, not failed autopay).
+pub async fn payments_between(
+    pool: &SqlitePool,
+    user: i64,
+    first: Date,
+    last: Date,
+) -> Result<Vec<(i64, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT bill_id, paid_on FROM payments
+         WHERE user_id = ? AND kind = 'payment' AND autopay_failure = 0
+             AND paid_on BETWEEN ? AND ?",
+    )
+    .bind(user)
+    .bind(first.to_string())
+    .bind(last.to_string())
+    .fetch_all(pool)
+    .await
+}
+
+#[derive(sqlx::FromRow)]
+struct RawPayment {
+    id: i64,
+    name: String,
+    paid_on: String,
+    amount_cents: i64,
+    expected_cents: i64,
+    currency: String,
+}
+
+fn payment_fact(raw: RawPayment) -> Option<PaymentFact> {
+    Some(PaymentFact {
+        payment_id: raw.id,
+        name: raw.name,
+        paid_on: Date::parse(raw.paid_on.get(..10)?).ok()?,
+        amount_minor: raw.amount_cents,
+        expected_minor: raw.expected_cents,
+        currency: raw.currency,
+    })
+}
+
+/// Failed autopay payments since `since`, and bank-matched payments
+/// since then (whose amount may differ from the bill's).
+pub async fn payment_facts(
+    pool: &SqlitePool,
+    user: i64,
+    since: Date,
+) -> Result<(Vec<PaymentFact>, Vec<PaymentFact>), sqlx::Error> {
+    let query = |failed: bool| {
+        sqlx::query_as::<_, RawPayment>(if failed {
+            "SELECT p.id, b.name, p.paid_on, p.amount_cents,
+                 b.amount_cents AS expected_cents, b.currency
+             FROM payments p JOIN bills b ON b.id = p.bill_id
+             WHERE p.user_id = ? AND p.autopay_failure = 1 AND p.paid_on >= ?
+             ORDER BY p.id"
+        } else {
+            "SELECT p.id, b.name, p.paid_on, p.amount_cents,
+                 b.amount_cents AS expected_cents, b.currency
+             FROM payments p JOIN bills b ON b.id = p.bill_id
+             WHERE p.user_id = ? AND p.autopay_failure = 0 AND p.kind = 'payment'
+                 AND p.transaction_id IS NOT NULL AND p.paid_on >= ?
+             ORDER BY p.id"
+        })
+        .bind(user)
+        .bind(since.to_string())
+    };
+    let failed = query(true).fetch_all(pool).await?;
+    let charged = query(false).fetch_all(pool).await?;
+    Ok((
+        failed.into_iter().filter_map(payment_fact).collect(),
+        charged.into_iter().filter_map(payment_fact).collect(),
+    ))
+}
+
+#[derive(sqlx::FromRow)]
+struct RawConnection {
+    id: i64,
+    institution: String,
+    failing: bool,
+    failing_since: Option<String>,
+}
+
+pub async fn connection_facts(pool: &SqlitePool, user: i64) -> Result<Vec<ConnectionFact>, sqlx::Error> {
+    let rows: Vec<RawConnection> = sqlx::query_as(
+        "SELECT c.id, c.institution, c.status = 'error' AS failing, s.failing_since
+         FROM bank_connections c
+         LEFT JOIN notification_connection_state s ON s.connection_id = c.id
+         WHERE c.user_id = ? AND c.status <> 'disconnected'
+         ORDER BY c.id",
+    )
+    .bind(user)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| ConnectionFact {
+            id: row.id,
+            institution: row.institution,
+            failing: row.failing,
+            failing_since: row.failing_since,
+        })
+        .collect())
+}
+
+pub async fn set_failing_since(
+    conn: &mut SqliteConnection,
+    connection: i64,
+    since: Option<&str>,
+) -> Result<(), sqlx::Error> {
+    match since {
+        Some(since) => sqlx::query(
+            "INSERT INTO notification_connection_state (connection_id, failing_since) VALUES (?, ?)
+             ON CONFLICT (connection_id) DO UPDATE SET failing_since = excluded.failing_since",
+        )
+        .bind(connection)
+        .bind(since),
+        None => sqlx::query("DELETE FROM notification_connection_state WHERE connection_id = ?")
+            .bind(connection),
+    }
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Records `found` for `channel` once (a second run finds the row there).
+pub async fn record_found(
+    conn: &mut SqliteConnection,
+    user: i64,
+    channel: i64,
+    found: &Found,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO notification_deliveries
+             (user_id, channel_id, event, subject, subject_id, occurrence, line)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (channel_id, event, subject, subject_id, occurrence) DO NOTHING",
+    )
+    .bind(user)
+    .bind(channel)
+    .bind(found.event.name())
+    .bind(found.subject)
+    .bind(found.subject_id)
+    .bind(&found.occurrence)
+    .bind(&found.line)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// A test message's row: every press of "Send test" is its own.
+pub async fn record_test(conn: &mut SqliteConnection, user: i64, channel: i64) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO notification_deliveries
+             (user_id, channel_id, event, subject, subject_id, occurrence, line)
+         VALUES (?, ?, 'test', 'test', 0,
+             strftime('%Y-%m-%dT%H:%M:%fZ', 'now') || '-' || lower(hex(randomblob(4))),
+             'Test message')
+         RETURNING id",
+    )
+    .bind(user)
+    .bind(channel)
+    .fetch_one(conn)
+    .await
+}
+
+/// A claim older than this (a run that crashed or was stopped) is taken
+/// over: the one message it may have sent goes out again, never more.
+const LEASE_CUTOFF: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-600 seconds')";
+
+/// A delivery row still to send.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct OpenRow {
+    pub id: i64,
+    pub event: String,
+    pub subject: String,
+    pub subject_id: i64,
+    pub occurrence: String,
+    pub line: String,
+    pub created_at: String,
+}
+
+impl OpenRow {
+    pub fn key(&self) -> (String, String, i64, String) {
+        (
+            self.event.clone(),
+            self.subject.clone(),
+            self.subject_id,
+            self.occurrence.clone(),
+        )
+    }
+}
+
+/// The channel's rows not sent yet and not claimed by a live run.
+pub async fn open_rows(pool: &SqlitePool, channel: i64) -> Result<Vec<OpenRow>, sqlx::Error> {
+    sqlx::query_as(&format!(
+        "SELECT id, event, subject, subject_id, occurrence, line, created_at
+         FROM notification_deliveries
+         WHERE channel_id = ? AND status IN ('pending', 'failed') AND event <> 'test'
+           AND (claimed_at IS NULL OR claimed_at < {LEASE_CUTOFF})
+         ORDER BY id"
+    ))
+    .bind(channel)
+    .fetch_all(pool)
+    .await
+}
+
+/// Marks rows stale: no longer sent nor retried.
+pub async fn mark_stale(pool: &SqlitePool, ids: &[i64]) -> Result<(), sqlx::Error> {
+    for id in ids {
+        sqlx::query(
+            "UPDATE notification_deliveries SET status = 'stale', claimed_at = NULL,
+                 at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+             WHERE id = ? AND status IN ('pending', 'failed')",
+        )
+        .bind(id)
+        .execute(pool)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Claims one row for this run: `false` when another run holds it or it
+/// went out meanwhile. Two runs never both claim a row.
+pub async fn claim(pool: &SqlitePool, id: i64) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(&format!(
+        "UPDATE notification_deliveries SET claimed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ? AND status IN ('pending', 'failed')
+           AND (claimed_at IS NULL OR claimed_at < {LEASE_CUTOFF})"
+    ))
+    .bind(id)
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// What became of claimed rows after their message's attempts.
+pub struct Outcome<'a> {
+    pub sent: bool,
+    pub attempts: i64,
+    pub http_status: Option<i64>,
+    pub error: Option<&'a str>,
+    pub message_id: &'a str,
+}
+
+pub async fn finish(pool: &SqlitePool, ids: &[i64], outcome: &Outcome<'_>) -> Result<(), sqlx::Error> {
+    let mut tx = crate::ssr::db::write(pool).await?;
+    for id in ids {
+        sqlx::query(
+            "UPDATE notification_deliveries
+             SET status = ?, attempts = attempts + ?, http_status = ?, error = ?,
+                 message_id = ?, claimed_at = NULL, at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+             WHERE id = ?",
+        )
+        .bind(if outcome.sent { "sent" } else { "failed" })
+        .bind(outcome.attempts)
+        .bind(outcome.http_status)
+        .bind(outcome.error)
+        .bind(outcome.message_id)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await
+}
+
+/// The log, newest first, from before `before` (a row id).
+pub async fn deliveries(
+    pool: &SqlitePool,
+    user: i64,
+    before: Option<i64>,
+    limit: i64,
+) -> Result<Vec<Delivery>, sqlx::Error> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        id: i64,
+        channel_id: i64,
+        event: String,
+        status: String,
+        attempts: i64,
+        http_status: Option<i64>,
+        error: Option<String>,
+        line: String,
+        at: String,
+    }
+    let rows: Vec<Row> =
+        sqlx::query_as(
+            "SELECT id, channel_id, event, status, attempts, http_status, error, line, at
+             FROM notification_deliveries
+             WHERE user_id = ? AND id < ?
+             ORDER BY id DESC LIMIT ?",
+        )
+        .bind(user)
+        .bind(before.unwrap_or(i64::MAX))
+        .bind(limit)
+        .fetch_all(pool)
+        .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| Delivery {
+            id: row.id,
+            channel_id: row.channel_id,
+            event: row.event,
+            status: row.status,
+            attempts: row.attempts,
+            http_status: row.http_status,
+            error: row.error,
+            line: row.line,
+            at: row.at,
+        })
+        .collect())
+}
+
+/// Totals for Admin → Status: sends and failures of the last day, the
+/// last send and the last error.
+pub async fn totals(pool: &SqlitePool) -> Result<(i64, i64, Option<String>, Option<String>), sqlx::Error> {
+    sqlx::query_as(
+        "SELECT
+             (SELECT count(*) FROM notification_deliveries WHERE status = 'sent'
+                 AND at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day')),
+             (SELECT count(*) FROM notification_deliveries WHERE status = 'failed'
+                 AND at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day')),
+             (SELECT max(at) FROM notification_deliveries WHERE status = 'sent'),
+             (SELECT error FROM notification_deliveries WHERE status = 'failed'
+                 ORDER BY at DESC LIMIT 1)",
+    )
+    .fetch_one(pool)
+    .await
+}
+
+/// The newest failure's words, for the run's record.
+pub async fn last_failure(pool: &SqlitePool) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT error FROM notification_deliveries WHERE status = 'failed'
+         ORDER BY at DESC, id DESC LIMIT 1",
+    )
+    .fetch_optional(pool)
+    .await
+    .map(Option::flatten)
+}
+
+/// Whether a run started at or after `since` (a UTC timestamp).
+pub async fn has_run_since(pool: &SqlitePool, since: &str) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar("SELECT count(*) > 0 FROM notification_runs WHERE started_at >= ?")
+        .bind(since)
+        .fetch_one(pool)
+        .await
+}
+
+pub async fn set_feed(pool: &SqlitePool, user: i64, hash: &str) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO calendar_feeds (user_id, token_hash) VALUES (?, ?)
+         ON CONFLICT (user_id) DO UPDATE SET token_hash = excluded.token_hash,
+             created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+    )
+    .bind(user)
+    .bind(hash)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+pub async fn delete_feed(pool: &SqlitePool, user: i64) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("DELETE FROM calendar_feeds WHERE user_id = ?")
+        .bind(user)
+        .execute(pool)
+        .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+pub async fn feed_created(pool: &SqlitePool, user: i64) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT created_at FROM calendar_feeds WHERE user_id = ?")
+        .bind(user)
+        .fetch_optional(pool)
+        .await
+}
+
+pub async fn feed_owner(pool: &SqlitePool, hash: &str) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT f.user_id FROM calendar_feeds f JOIN users u ON u.id = f.user_id
+         WHERE f.token_hash = ? AND u.disabled_at IS NULL",
+    )
+    .bind(hash)
+    .fetch_optional(pool)
+    .await
+}
+
+/// A daily run, as Admin sees it.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct RunRow {
+    pub operation: Option<String>,
+    pub started_at: String,
+    pub sent: i64,
+    pub failed: i64,
+    pub last_error: Option<String>,
+}
+
+pub async fn start_run(pool: &SqlitePool, day: &str, operation: &str) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("INSERT INTO notification_runs (day, operation) VALUES (?, ?) RETURNING id")
+        .bind(day)
+        .bind(operation)
+        .fetch_one(pool)
+        .await
+}
+
+pub async fn finish_run(
+    pool: &SqlitePool,
+    id: i64,
+    counts: (i64, i64, i64),
+    last_error: Option<&str>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE notification_runs SET finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+             sent = ?, failed = ?, skipped = ?, last_error = ? WHERE id = ?",
+    )
+    .bind(counts.0)
+    .bind(counts.1)
+    .bind(counts.2)
+    .bind(last_error)
+    .bind(id)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+pub async fn last_run(pool: &SqlitePool) -> Result<Option<RunRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT operation, started_at, sent, failed, last_error
+         FROM notification_runs ORDER BY id DESC LIMIT 1",
+    )
+    .fetch_optional(pool)
+    .await
+}
+
+
+#[derive(sqlx::FromRow)]
+pub struct MailRow {
+    pub host: String,
+    pub port: i64,
+    pub username: String,
+    pub password: Option<String>,
+    pub from_address: String,
+    pub tls: String,
+}
+
+pub async fn mail_settings(pool: &SqlitePool) -> Result<Option<MailRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT host, port, username, password, from_address, tls FROM mail_settings WHERE id = 1",
+    )
+    .fetch_optional(pool)
+    .await
+}
+
+/// Saves the mail server; `password` `None` keeps the stored one.
+pub async fn set_mail_settings(
+    pool: &SqlitePool,
+    row: &MailRow,
+    keep_password: bool,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO mail_settings (id, host, port, username, password, from_address, tls)
+         VALUES (1, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET host = excluded.host, port = excluded.port,
+             username = excluded.username,
+             password = CASE WHEN ? THEN mail_settings.password ELSE excluded.password END,
+             from_address = excluded.from_address, tls = excluded.tls",
+    )
+    .bind(&row.host)
+    .bind(row.port)
+    .bind(&row.username)
+    .bind(&row.password)
+    .bind(&row.from_address)
+    .bind(&row.tls)
+    .bind(keep_password)
+    .execute(pool)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,565 @@
+//! Reminders and notifications (issue 29) against the real server: local
+//! receivers that speak ntfy's, Gotify's, Discord's and Telegram's APIs, a
+//! webhook receiver that checks the Standard Webhooks signature, and a
+//! real SMTP server (aiosmtpd) with STARTTLS.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::Duration;
+
+use base64::Engine as _;
+use hmac::{Hmac, Mac};
+use reqwest::Method;
+use serde_json::{json, Value};
+use sha2::Sha256;
+
+use crate::support;
+use app::contract::bills::{BillList, BillRecord};
+use app::contract::operations::Operation;
+use app::domain::bill::BillForm;
+use app::domain::date::Date;
+use support::browser::Browser;
+use support::operations::finished;
+use support::receiver::{Answer, Receiver};
+use support::smtp::{SmtpMode, SmtpServer};
+use support::{with_admin, TestApp, ADMIN_EMAIL};
+
+/// Local receivers are on loopback over http: allowed for these tests.
+const LOCAL: &[(&str, &str)] = &[
+    ("NOTIFY_ALLOW_HTTP", "true"),
+    ("OUTBOUND_ALLOWED_HOSTS", "127.0.0.1, localhost"),
+    ("REMINDER_HOUR", "23"),
+];
+
+async fn app_with(extra: &[(&str, &str)]) -> (TestApp, Browser) {
+    let mut settings = LOCAL.to_vec();
+    settings.extend_from_slice(extra);
+    with_admin(&settings).await
+}
+
+async fn channel(browser: &Browser, body: Value) -> Result<Value, (u16, Value)> {
+    let response = browser
+        .request(Method::POST, "/api/notifications/channels")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let body: Value = response.json().await.unwrap();
+    if status == 201 {
+        Ok(body)
+    } else {
+        Err((status, body))
+    }
+}
+
+async fn send_test(browser: &Browser, id: &Value) -> Value {
+    let response = browser
+        .request(Method::POST, &format!("/api/notifications/channels/{id}/test"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    response.json().await.unwrap()
+}
+
+/// A bill due `in_days` from today (negative: that many days ago), every
+/// 30 days from then.
+async fn bill_due(browser: &Browser, name: &str, amount_minor: i64, in_days: i64) -> BillRecord {
+    let today = Date::parse(&browser.get::<BillList>("/api/bills").await.today).unwrap();
+    let due = today.add_days(in_days).unwrap();
+    browser
+        .call(
+            Method::POST,
+            "/api/bills",
+            &BillForm {
+                name: name.into(),
+                amount_minor,
+                cadence: "custom_days".into(),
+                cadence_interval: Some(30),
+                due_day: i64::from(due.day()),
+                anchor_date: due.to_string(),
+                ..BillForm::default()
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap()
+}
+
+async fn run_now(admin: &Browser) -> Operation {
+    let started: Operation = admin
+        .call(Method::POST, "/api/admin/notifications/run", &json!({}))
+        .await
+        .unwrap()
+        .unwrap();
+    finished(admin, &started).await
+}
+
+/// A count of a run's response (proto3 JSON: int64 as a string, zero
+/// left out).
+fn count(operation: &Operation, field: &str) -> i64 {
+    match &operation.response.as_ref().expect("a response")[field] {
+        Value::Null => 0,
+        value => value.as_str().unwrap().parse().unwrap(),
+    }
+}
+
+async fn database(app: &TestApp) -> sqlx::SqlitePool {
+    app::ssr::db::connect(&app.database_path()).await.unwrap()
+}
+
+#[tokio::test]
+async fn secrets_are_write_only_and_the_webhook_secret_is_shown_once() {
+    let (_app, admin) = app_with(&[]).await;
+    let ntfy = channel(
+        &admin,
+        json!({"kind": "ntfy", "name": "Phone", "settings": {"serverUrl": "http://127.0.0.1:9", "topic": "bills", "token": "tk_ntfy_secret_value"}}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(ntfy["settings"]["secretSet"], true);
+    assert_eq!(ntfy["settings"]["topic"], "bills");
+    let discord = channel(
+        &admin,
+        json!({"kind": "discord", "name": "Server", "settings": {"webhookUrl": "http://127.0.0.1:9/api/webhooks/1/discord_secret_part"}}),
+    )
+    .await
+    .unwrap();
+    let telegram = channel(
+        &admin,
+        json!({"kind": "telegram", "name": "Bot", "settings": {"botToken": "123456:ABCdefGhIJKlmnoPQRstuVWXyz0123456789", "chatId": "-1001234567890"}}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(telegram["settings"]["chatId"], "-1001234567890");
+    let webhook = channel(
+        &admin,
+        json!({"kind": "webhook", "name": "n8n", "settings": {"url": "http://127.0.0.1:9/hook"}}),
+    )
+    .await
+    .unwrap();
+    let secret = webhook["secret"].as_str().unwrap();
+    assert!(secret.starts_with("whsec_"));
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(&secret["whsec_".len()..])
+        .unwrap();
+    assert_eq!(bytes.len(), 32);
+    let listed = admin.json_raw("/api/notifications/channels").await.to_string();
+    for secret_text in [
+        "tk_ntfy_secret_value",
+        "discord_secret_part",
+        "ABCdefGhIJKlmno",
+        secret,
+    ] {
+        assert!(!listed.contains(secret_text), "{secret_text} in {listed}");
+        assert!(!ntfy.to_string().contains(secret_text) || secret_text == secret);
+    }
+    assert!(!discord.to_string().contains("discord_secret_part"));
+    assert!(!telegram.to_string().contains("ABCdefGhIJKlmno"));
+}
+
+#[tokio::test]
+async fn a_private_or_plain_http_address_is_refused_when_saved_naming_the_field() {
+    let (_app, admin) = with_admin(&[]).await;
+    let (status, body) = channel(
+        &admin,
+        json!({"kind": "ntfy", "name": "Local", "settings": {"serverUrl": "http://127.0.0.1:9", "topic": "t"}}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(status, 400);
+    assert!(body.to_string().contains("serverUrl"), "{body}");
+    assert!(body.to_string().contains("https"), "{body}");
+    let (status, body) = channel(
+        &admin,
+        json!({"kind": "webhook", "name": "Metadata", "settings": {"url": "https://169.254.169.254/latest"}}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(status, 400);
+    let text = body.to_string();
+    assert!(text.contains("\"url\"") && text.contains("does not send"), "{text}");
+    let (status, body) = channel(
+        &admin,
+        json!({"kind": "gotify", "name": "Home", "settings": {"serverUrl": "https://192.168.1.10", "token": "x"}}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(status, 400, "{body}");
+}
+
+#[tokio::test]
+async fn the_test_button_sends_through_each_push_service_as_its_api_wants() {
+    let receiver = Receiver::start().await;
+    let telegram_api = format!("{}/telegram", receiver.url);
+    let (_app, admin) = app_with(&[("TELEGRAM_API_URL", &telegram_api)]).await;
+    let ntfy = channel(
+        &admin,
+        json!({"kind": "ntfy", "name": "ntfy", "settings": {"serverUrl": format!("{}/ntfy", receiver.url), "topic": "tally", "token": "tk_1"}}),
+    )
+    .await
+    .unwrap();
+    let gotify = channel(
+        &admin,
+        json!({"kind": "gotify", "name": "gotify", "settings": {"serverUrl": format!("{}/gotify", receiver.url), "token": "app-token"}}),
+    )
+    .await
+    .unwrap();
+    let discord = channel(
+        &admin,
+        json!({"kind": "discord", "name": "discord", "settings": {"webhookUrl": format!("{}/api/webhooks/1/abc", receiver.url)}}),
+    )
+    .await
+    .unwrap();
+    let telegram = channel(
+        &admin,
+        json!({"kind": "telegram", "name": "telegram", "settings": {"botToken": "123456:ABCdefGhIJKlmnoPQRstuVWXyz0123456789", "chatId": "42"}}),
+    )
+    .await
+    .unwrap();
+    for (id, _) in [(&ntfy["id"], "ntfy"), (&gotify["id"], "gotify"), (&discord["id"], "discord"), (&telegram["id"], "telegram")] {
+        let answer = send_test(&admin, id).await;
+        assert_eq!(answer, json!({"delivery": {"status": "sent"}}));
+    }
+    let got = receiver.got();
+    assert_eq!(got.len(), 4);
+    assert_eq!(got[0].path, "/ntfy/");
+    assert_eq!(got[0].header("authorization").as_deref(), Some("Bearer tk_1"));
+    let published = got[0].json();
+    assert_eq!(published["topic"], "tally");
+    assert_eq!(published["title"], "Tally: test message");
+    assert!(published["click"].as_str().unwrap().ends_with("/tracker"));
+    assert_eq!(got[1].path, "/gotify/message");
+    assert_eq!(got[1].header("x-gotify-key").as_deref(), Some("app-token"));
+    assert_eq!(got[2].path, "/api/webhooks/1/abc");
+    assert_eq!(got[2].json()["embeds"][0]["title"], "Tally: test message");
+    assert_eq!(
+        got[3].path,
+        "/telegram/bot123456:ABCdefGhIJKlmnoPQRstuVWXyz0123456789/sendMessage"
+    );
+    assert_eq!(got[3].json()["chat_id"], "42");
+    let listed = admin.json_raw("/api/notifications/channels").await;
+    assert!(listed["channels"][0]["lastSuccessAt"].is_string(), "{listed}");
+    let log = admin.json_raw("/api/notifications/deliveries").await;
+    let first = &log["deliveries"][0];
+    assert_eq!(first["event"], "test");
+    assert_eq!(first["status"], "sent");
+    assert_eq!(first["attempts"], 1);
+    assert_eq!(first["httpStatus"], 200);
+}
+
+#[tokio::test]
+async fn failures_are_retried_one_and_four_seconds_apart_but_a_4xx_is_not_and_429_is_honoured() {
+    let receiver = Receiver::start().await;
+    let (_app, admin) = app_with(&[]).await;
+    let hook = channel(
+        &admin,
+        json!({"kind": "ntfy", "name": "flaky", "settings": {"serverUrl": receiver.url, "topic": "t"}}),
+    )
+    .await
+    .unwrap();
+    receiver.script(&[Answer(503, None), Answer(502, None), Answer(500, None)]);
+    let answer = send_test(&admin, &hook["id"]).await;
+    assert_eq!(answer["delivery"]["status"], "failed");
+    assert!(answer["delivery"]["error"].as_str().unwrap().contains("500"));
+    let got = receiver.got();
+    assert_eq!(got.len(), 3);
+    let first_wait = got[1].at - got[0].at;
+    let second_wait = got[2].at - got[1].at;
+    assert!(first_wait >= Duration::from_millis(950), "{first_wait:?}");
+    assert!(second_wait >= Duration::from_millis(3950), "{second_wait:?}");
+    let log = admin.json_raw("/api/notifications/deliveries").await;
+    assert_eq!(log["deliveries"][0]["attempts"], 3);
+    assert_eq!(log["deliveries"][0]["status"], "failed");
+    let listed = admin.json_raw("/api/notifications/channels").await;
+    assert!(listed["channels"][0]["lastError"].as_str().unwrap().contains("500"));
+
+    receiver.forget();
+    receiver.script(&[Answer(404, None)]);
+    let answer = send_test(&admin, &hook["id"]).await;
+    assert_eq!(answer["delivery"]["status"], "failed");
+    assert_eq!(receiver.got().len(), 1, "a 404 is not tried again");
+
+    receiver.forget();
+    receiver.script(&[Answer(429, Some(1))]);
+    let answer = send_test(&admin, &hook["id"]).await;
+    assert_eq!(answer["delivery"]["status"], "sent");
+    let got = receiver.got();
+    assert_eq!(got.len(), 2);
+    assert!(got[1].at - got[0].at >= Duration::from_millis(950));
+}
+
+/// The Standard Webhooks check a receiver makes.
+fn verify(secret: &str, received: &support::receiver::Received) -> bool {
+    let key = base64::engine::general_purpose::STANDARD
+        .decode(secret.strip_prefix("whsec_").unwrap())
+        .unwrap();
+    let id = received.header("webhook-id").unwrap();
+    let timestamp = received.header("webhook-timestamp").unwrap();
+    let mut mac = Hmac::<Sha256>::new_from_slice(&key).unwrap();
+    mac.update(format!("{id}.{timestamp}.").as_bytes());
+    mac.update(&received.body);
+    let expected = format!(
+        "v1,{}",
+        base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes())
+    );
+    received
+        .header("webhook-signature")
+        .unwrap()
+        .split(' ')
+        .any(|signature| signature == expected)
+}
+
+#[tokio::test]
+async fn a_run_sends_one_digest_per_channel_once_and_a_second_run_sends_nothing() {
+    let receiver = Receiver::start().await;
+    let (app, admin) = app_with(&[]).await;
+    let hook = channel(
+        &admin,
+        json!({"kind": "webhook", "name": "n8n", "settings": {"url": format!("{}/hook", receiver.url)}}),
+    )
+    .await
+    .unwrap();
+    let secret = hook["secret"].as_str().unwrap().to_owned();
+    // Reminders started a week ago, so yesterday's due date is news.
+    sqlx::query("UPDATE notification_preferences SET started_on = date('now', '-7 days')")
+        .execute(&database(&app).await)
+        .await
+        .unwrap();
+    bill_due(&admin, "Rent", 120_000, 2).await;
+    bill_due(&admin, "Water", 4_200, -1).await;
+    bill_due(&admin, "Later", 999, 10).await;
+
+    let done = run_now(&admin).await;
+    assert_eq!(count(&done, "sent"), 1, "{done:?}");
+    let got = receiver.got();
+    assert_eq!(got.len(), 1, "one digest");
+    assert!(verify(&secret, &got[0]), "the signature verifies");
+    let body = got[0].json();
+    let text = body["data"]["text"].as_str().unwrap();
+    assert!(text.contains("Overdue\n• Water: $42.00 was due"), "{text}");
+    assert!(text.contains("Due soon\n• Rent: $1,200.00 due"), "{text}");
+    assert!(!text.contains("Later"), "outside the lead time: {text}");
+    assert_eq!(body["type"], "tally.reminders");
+
+    // The same day again: nothing new to say.
+    let again = run_now(&admin).await;
+    assert_eq!(count(&again, "sent"), 0);
+    assert_eq!(receiver.got().len(), 1);
+
+    // Something new comes alone: the digest lists only what was not sent.
+    bill_due(&admin, "Gym", 2_000, 1).await;
+    run_now(&admin).await;
+    let got = receiver.got();
+    assert_eq!(got.len(), 2);
+    let text = got[1].json()["data"]["text"].as_str().unwrap().to_owned();
+    assert!(text.contains("Gym") && !text.contains("Rent"), "{text}");
+}
+
+#[tokio::test]
+async fn what_was_overdue_before_the_first_channel_is_one_summary_line() {
+    let receiver = Receiver::start().await;
+    let (_app, admin) = app_with(&[]).await;
+    bill_due(&admin, "Old one", 100, -3).await;
+    bill_due(&admin, "Older one", 100, -5).await;
+    channel(
+        &admin,
+        json!({"kind": "ntfy", "name": "ntfy", "settings": {"serverUrl": receiver.url, "topic": "t"}}),
+    )
+    .await
+    .unwrap();
+    run_now(&admin).await;
+    let got = receiver.got();
+    assert_eq!(got.len(), 1);
+    let message = got[0].json()["message"].as_str().unwrap().to_owned();
+    assert!(
+        message.contains("2 payments were already overdue when reminders started: Old one, Older one")
+            || message.contains("2 payments were already overdue when reminders started: Older one, Old one"),
+        "{message}"
+    );
+    assert!(!message.contains("day ago") && !message.contains("days ago"), "{message}");
+}
+
+#[tokio::test]
+async fn a_failed_send_is_recorded_and_delivered_at_the_next_run_once_the_server_is_back() {
+    let receiver = Receiver::start().await;
+    let (app, admin) = app_with(&[]).await;
+    channel(
+        &admin,
+        json!({"kind": "gotify", "name": "gotify", "settings": {"serverUrl": receiver.url, "token": "t"}}),
+    )
+    .await
+    .unwrap();
+    sqlx::query("UPDATE notification_preferences SET started_on = date('now', '-7 days')")
+        .execute(&database(&app).await)
+        .await
+        .unwrap();
+    bill_due(&admin, "Power", 8_000, 1).await;
+    receiver.script(&[Answer(500, None), Answer(500, None), Answer(500, None)]);
+    let down = run_now(&admin).await;
+    assert_eq!(count(&down, "failed"), 1, "{down:?}");
+    let log = admin.json_raw("/api/notifications/deliveries").await;
+    assert_eq!(log["deliveries"][0]["status"], "failed");
+    assert_eq!(log["deliveries"][0]["httpStatus"], 500);
+    let status = admin.json_raw("/api/admin/notifications").await;
+    assert_eq!(status["lastFailed"], 1, "{status}");
+
+    let back = run_now(&admin).await;
+    assert_eq!(count(&back, "sent"), 1, "{back:?}");
+    let got = receiver.got();
+    assert_eq!(got.len(), 4);
+    assert!(got[3].json()["message"].as_str().unwrap().contains("Power"));
+}
+
+#[tokio::test]
+async fn one_message_per_event_when_the_digest_is_off() {
+    let receiver = Receiver::start().await;
+    let (app, admin) = app_with(&[]).await;
+    channel(
+        &admin,
+        json!({"kind": "discord", "name": "d", "settings": {"webhookUrl": format!("{}/hook", receiver.url)}}),
+    )
+    .await
+    .unwrap();
+    let preferences: Value = admin
+        .call(
+            Method::PUT,
+            "/api/notifications/preferences",
+            &json!({"leadDays": 5, "digest": false, "includeVerifiedAutopay": false}),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(preferences["leadDays"], 5);
+    let refused = admin
+        .status_with(Method::PUT, "/api/notifications/preferences", &json!({"leadDays": 15, "digest": true, "includeVerifiedAutopay": false}))
+        .await;
+    assert_eq!(refused, 400);
+    let _ = database(&app).await;
+    bill_due(&admin, "A", 100, 1).await;
+    bill_due(&admin, "B", 100, 4).await;
+    run_now(&admin).await;
+    assert_eq!(receiver.got().len(), 2);
+}
+
+#[tokio::test]
+async fn email_goes_over_starttls_to_the_account_address_with_both_parts_and_a_message_id() {
+    let smtp = SmtpServer::start(SmtpMode::StartTls, Some(("tally", "mail-pass")));
+    let port = smtp.port.to_string();
+    let ca = smtp.ca_pem.to_string_lossy().into_owned();
+    let (_app, admin) = app_with(&[
+        ("SMTP_HOST", "localhost"),
+        ("SMTP_PORT", &port),
+        ("SMTP_USERNAME", "tally"),
+        ("SMTP_PASSWORD", "mail-pass"),
+        ("SMTP_FROM", "Tally <tally@example.com>"),
+        ("SMTP_CA_FILE", &ca),
+    ])
+    .await;
+    let email = channel(&admin, json!({"kind": "email", "name": "Mail"})).await.unwrap();
+    assert_eq!(email["confirmed"], true);
+    let answer = send_test(&admin, &email["id"]).await;
+    assert_eq!(answer["delivery"]["status"], "sent", "{answer}");
+    let mails = smtp.wait_for(1, Duration::from_secs(10)).await;
+    let mail = &mails[0];
+    assert!(mail.tls, "sent under STARTTLS");
+    assert_eq!(mail.authenticated.as_deref(), Some("tally"));
+    assert_eq!(mail.rcpt_tos, [ADMIN_EMAIL]);
+    assert_eq!(mail.subject().as_deref(), Some("Tally: test message"));
+    assert!(mail.header("message-id").unwrap().ends_with("@localhost>"));
+    assert!(mail.text_part().unwrap().contains("this channel works"));
+    assert!(mail.html_part().unwrap().contains("<a href="));
+
+    let admin_view = admin.json_raw("/api/admin/notifications").await;
+    assert_eq!(admin_view["smtp"]["fromEnvironment"], true);
+    assert_eq!(admin_view["smtp"]["passwordSet"], true);
+    assert!(!admin_view.to_string().contains("mail-pass"));
+}
+
+#[tokio::test]
+async fn the_calendar_feed_is_a_real_icalendar_and_a_revoked_one_is_gone() {
+    let (app, admin) = app_with(&[]).await;
+    bill_due(&admin, "Rent, flat", 120_000, 3).await;
+    let feed: Value = admin
+        .call_expecting(201, Method::POST, "/api/notifications/calendar", &json!({}))
+        .await;
+    let url = feed["url"].as_str().unwrap().to_owned();
+    let path = &url[url.find("/calendar/").unwrap()..];
+    let response = app.client.get(app.url(path)).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.headers()["content-type"],
+        "text/calendar; charset=utf-8"
+    );
+    assert_eq!(response.headers()["cache-control"], "no-store");
+    let body = response.text().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("feed.ics");
+    std::fs::write(&file, &body).unwrap();
+    let python = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/python");
+    let parsed = std::process::Command::new(python)
+        .arg("-c")
+        .arg(
+            "import sys, icalendar\n\
+             cal = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read())\n\
+             events = [e for e in cal.walk('VEVENT')]\n\
+             print(len(events))\n\
+             print(events[0]['SUMMARY'])\n\
+             print(events[0]['UID'])\n\
+             print(events[0]['DTSTART'].dt.isoformat())",
+        )
+        .arg(&file)
+        .output()
+        .expect("the project's .venv (scripts/setup.sh)");
+    assert!(parsed.status.success(), "{}", String::from_utf8_lossy(&parsed.stderr));
+    let out = String::from_utf8(parsed.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    let count: usize = lines[0].parse().unwrap();
+    assert!((12..=15).contains(&count), "{count} events a month back to a year ahead");
+    assert_eq!(lines[1], "Rent, flat: $1,200.00 (due)");
+    assert!(lines[2].starts_with("bill-"));
+    // The same feed twice has the same UIDs.
+    let again = app.client.get(app.url(path)).send().await.unwrap().text().await.unwrap();
+    let uids = |text: &str| text.lines().filter(|l| l.starts_with("UID:")).map(str::to_owned).collect::<Vec<_>>();
+    assert_eq!(uids(&body), uids(&again));
+
+    let revoked = admin
+        .request(Method::DELETE, "/api/notifications/calendar")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revoked.status(), 204);
+    let gone = app.client.get(app.url(path)).send().await.unwrap();
+    assert_eq!(gone.status(), 404);
+}
+
+#[tokio::test]
+async fn a_run_asked_for_while_one_runs_is_that_run() {
+    let receiver = Receiver::start().await;
+    let (_app, admin) = app_with(&[]).await;
+    channel(
+        &admin,
+        json!({"kind": "ntfy", "name": "slow", "settings": {"serverUrl": receiver.url, "topic": "t"}}),
+    )
+    .await
+    .unwrap();
+    bill_due(&admin, "Rent", 100, 1).await;
+    receiver.script(&[Answer(503, None), Answer(200, None)]);
+    let first: Operation = admin
+        .call(Method::POST, "/api/admin/notifications/run", &json!({}))
+        .await
+        .unwrap()
+        .unwrap();
+    let second: Operation = admin
+        .call(Method::POST, "/api/admin/notifications/run", &json!({}))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.name, second.name);
+    assert!(first.metadata["@type"]
+        .as_str()
+        .unwrap()
+        .ends_with("tally.v1.NotificationsRunMetadata"));
+    finished(&admin, &first).await;
+    assert_eq!(receiver.got().len(), 2);
+}
