@@ -1,5 +1,5 @@
 # The two commands a new user needs; see README.md.
-.PHONY: run test setup audit bench-http bench-leads bench-operations bench-tracker bench-bank bench-subscriptions
+.PHONY: run test setup audit bench-http bench-leads bench-operations bench-tracker bench-bank bench-subscriptions bench-notifications
 
 # Install what is missing, build, and run Tally on its defaults.
 run:
@@ -45,3 +45,9 @@ bench-bank:
 # raw Aho-Corasick scan of the same strings.
 bench-subscriptions:
 	cargo bench -p server --bench subscriptions
+
+# One reminders run for 1,000 users x 20 bills against a local ntfy
+# receiver: time and the server's peak memory, beside a raw SQLite read and
+# a bare client's posts.
+bench-notifications:
+	cargo bench -p server --bench notifications

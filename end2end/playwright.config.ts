@@ -70,6 +70,9 @@ export default defineConfig({
       BANK_SYNC_DEMO: "true",
       BOOTSTRAP_ADMIN_EMAIL: "admin@example.com",
       BOOTSTRAP_ADMIN_PASSWORD: "correct horse battery staple",
+      // The notifications spec's ntfy receiver listens on loopback.
+      NOTIFY_ALLOW_HTTP: "true",
+      OUTBOUND_ALLOWED_HOSTS: "127.0.0.1",
     }),
     {
       command: `${process.execPath} ${root}/end2end/fakes/captcha-provider.mjs`,

@@ -23,9 +23,10 @@ const LAZY: SsrMode = SsrMode::Async;
 use crate::components::layout::Layout;
 use crate::pages::{
     admin::AdminRoute, admin_backups::AdminBackupsRoute, admin_bank::AdminBankRoute,
-    bank_sync::BankSyncRoute, bill::BillRoute, bills::BillsRoute, contact::ContactRoute,
-    data::DataRoute, features::FeaturesRoute, home::HomePage, login::LoginRoute,
-    not_found::NotFound, operations::OperationsRoute, pricing::PricingRoute, privacy::PrivacyPage,
+    admin_notifications::AdminNotificationsRoute, bank_sync::BankSyncRoute, bill::BillRoute,
+    bills::BillsRoute, contact::ContactRoute, data::DataRoute, features::FeaturesRoute,
+    home::HomePage, login::LoginRoute, not_found::NotFound, notifications::NotificationsRoute,
+    operations::OperationsRoute, pricing::PricingRoute, privacy::PrivacyPage,
     profile::ProfileRoute, register::RegisterRoute, subscriptions::SubscriptionsRoute,
     support::SupportRoute, tracker::TrackerRoute, transactions::TransactionsRoute,
 };
@@ -87,6 +88,8 @@ pub fn App() -> impl IntoView {
                     <Route path=(StaticSegment("data"), StaticSegment("bank")) view={Lazy::<BankSyncRoute>::new()} ssr=LAZY/>
                     <Route path=(StaticSegment("data"), StaticSegment("transactions")) view={Lazy::<TransactionsRoute>::new()} ssr=LAZY/>
                     <Route path=(StaticSegment("admin"), StaticSegment("bank")) view={Lazy::<AdminBankRoute>::new()} ssr=LAZY/>
+                    <Route path=(StaticSegment("admin"), StaticSegment("notifications")) view={Lazy::<AdminNotificationsRoute>::new()} ssr=LAZY/>
+                    <Route path=(StaticSegment("profile"), StaticSegment("notifications")) view={Lazy::<NotificationsRoute>::new()} ssr=LAZY/>
                     <Route path=(StaticSegment("admin"), StaticSegment("backups")) view={Lazy::<AdminBackupsRoute>::new()} ssr=LAZY/>
                     <Route path=(StaticSegment("admin"), StaticSegment("status")) view={Lazy::<AdminBackupsRoute>::new()} ssr=LAZY/>
                 </Routes>

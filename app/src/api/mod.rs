@@ -50,6 +50,7 @@ pub mod bills;
 pub mod contact;
 pub mod data;
 pub mod entrance;
+pub mod notifications;
 pub mod operations;
 pub mod profile;
 pub mod security_keys;

@@ -277,7 +277,9 @@ mod tests {
     fn urls_must_be_https_unless_allowed() {
         assert!(check_url("url", "https://ntfy.example/x", false).is_ok());
         assert_eq!(
-            check_url("url", "http://ntfy.example", false).unwrap_err().field,
+            check_url("url", "http://ntfy.example", false)
+                .unwrap_err()
+                .field,
             "url"
         );
         assert!(check_url("url", "http://ntfy.example", true).is_ok());

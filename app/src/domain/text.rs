@@ -14,6 +14,23 @@ pub enum Lines {
 
 /// What is wrong with `text` for a field of `lines`, or `None` when it is
 /// plain text.
+/// `text` with `&`, `<`, `>`, `"` and `'` escaped, for HTML built by hand
+/// (an email's HTML part, a page the server writes itself).
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 pub fn plain_text_problem(text: &str, lines: Lines) -> Option<String> {
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {

@@ -1,6 +1,7 @@
 pub mod admin;
 pub mod admin_backups;
 pub mod admin_bank;
+pub mod admin_notifications;
 pub mod admin_status;
 pub mod bank_sync;
 pub mod bill;
@@ -11,6 +12,7 @@ pub mod features;
 pub mod home;
 pub mod login;
 pub mod not_found;
+pub mod notifications;
 pub mod operations;
 pub mod pricing;
 pub mod privacy;

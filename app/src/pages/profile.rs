@@ -76,6 +76,7 @@ pub fn ProfilePage() -> impl IntoView {
                     <Show when=move || is_admin>
                         <p><A href="/admin">"Administration: users and invitations"</A></p>
                     </Show>
+                    <p><A href="/profile/notifications">"Notifications: reminders, channels and the calendar feed"</A></p>
                     <AccountDetails user=body.user.clone()/>
                     <TwoFactor status=totp/>
                     // Security keys load in the browser (WebAuthn is there).

@@ -19,7 +19,10 @@ where
     let ca_file = env.parse_or("SMTP_CA_FILE", None, |raw| parse_path(raw).map(Some))?;
     let smtp_ca_pem = match ca_file {
         Some(path) => Some(std::fs::read(&path).map_err(|error| {
-            ConfigError::new("SMTP_CA_FILE", format!("{} cannot be read: {error}", path.display()))
+            ConfigError::new(
+                "SMTP_CA_FILE",
+                format!("{} cannot be read: {error}", path.display()),
+            )
         })?),
         None => None,
     };
@@ -39,7 +42,9 @@ where
         Some(host) => {
             let password = match env.secret("SMTP_PASSWORD", |_| Ok(()))? {
                 Some(password) => Some(password),
-                None => match env.parse_or("SMTP_PASSWORD_FILE", None, |raw| parse_path(raw).map(Some))? {
+                None => match env
+                    .parse_or("SMTP_PASSWORD_FILE", None, |raw| parse_path(raw).map(Some))?
+                {
                     Some(path) => {
                         let text = std::fs::read_to_string(&path).map_err(|error| {
                             ConfigError::new(
@@ -47,7 +52,9 @@ where
                                 format!("{} cannot be read: {error}", path.display()),
                             )
                         })?;
-                        Some(SecretString::from(text.trim_end_matches(['\r', '\n']).to_owned()))
+                        Some(SecretString::from(
+                            text.trim_end_matches(['\r', '\n']).to_owned(),
+                        ))
                     }
                     None => None,
                 },
@@ -56,7 +63,10 @@ where
                 if raw.contains('@') {
                     Ok(raw.to_owned())
                 } else {
-                    Err("expected the address mail is sent from, e.g. Tally <tally@example.com>".into())
+                    Err(
+                        "expected the address mail is sent from, e.g. Tally <tally@example.com>"
+                            .into(),
+                    )
                 }
             })?;
             if from.is_empty() {

@@ -49,9 +49,15 @@ pub fn refusal(request: &Request) -> Option<Response> {
     }
 }
 
-/// A form post to one of [`FORM_POSTS`] whose `Origin` is this host.
+/// A form post to one of [`FORM_POSTS`] (or a server function a page's
+/// `ActionForm` posts, [`super::server_fns::FORM_ACTIONS`]) whose `Origin`
+/// is this host.
 fn same_origin_form(request: &Request) -> bool {
-    if !FORM_POSTS.contains(&request.uri().path()) {
+    let path = request.uri().path();
+    let form_action = path
+        .strip_prefix(super::server_fns::PREFIX)
+        .is_some_and(|endpoint| super::server_fns::FORM_ACTIONS.contains(&endpoint));
+    if !FORM_POSTS.contains(&path) && !form_action {
         return false;
     }
     let headers = request.headers();

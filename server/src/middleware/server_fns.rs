@@ -53,6 +53,22 @@ pub const ANYONE: &[&str] = &[
     "contact/support",
 ];
 
+/// The server functions a page's `ActionForm` posts: without JavaScript
+/// the browser posts the form itself (no CSRF header can ride along), so
+/// these are let through when the `Origin` is this site
+/// (`middleware::csrf`).
+pub const FORM_ACTIONS: &[&str] = &[
+    "notifications/add-channel",
+    "notifications/test-channel",
+    "notifications/remove-channel",
+    "notifications/save-preferences",
+    "notifications/create-calendar",
+    "notifications/delete-calendar",
+    "admin/notifications/save-mail",
+    "admin/notifications/test-email",
+    "admin/notifications/run",
+];
+
 /// Who may call the server function at `path`: [`ANYONE`]'s, the
 /// administrator's (`admin/…`), and a signed-in user for every other.
 pub fn caller(path: &str) -> Caller {

@@ -88,7 +88,9 @@ pub async fn preferences(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> Result<Json<NotificationPreferences>, ApiError> {
-    Ok(Json(service::preferences(&state.pool, current.user.id).await?))
+    Ok(Json(
+        service::preferences(&state.pool, current.user.id).await?,
+    ))
 }
 
 #[utoipa::path(put, path = "/api/notifications/preferences", tag = "notifications",
@@ -137,7 +139,9 @@ pub async fn calendar_state(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> Result<Json<CalendarFeedState>, ApiError> {
-    Ok(Json(service::feed_state(&state.pool, current.user.id).await?))
+    Ok(Json(
+        service::feed_state(&state.pool, current.user.id).await?,
+    ))
 }
 
 /// Creates the feed, or replaces it (the old address stops working); its
@@ -166,7 +170,11 @@ pub async fn delete_calendar(
 /// the token is the credential). A revoked or unknown token is 404.
 pub async fn feed(State(state): State<AppState>, Path(file): Path<String>) -> Response {
     let Some(token) = file.strip_suffix(".ics").filter(|token| {
-        !token.is_empty() && token.len() <= 64 && token.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        !token.is_empty()
+            && token.len() <= 64
+            && token
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
     }) else {
         return StatusCode::NOT_FOUND.into_response();
     };
@@ -224,7 +232,9 @@ pub async fn set_admin(
     _admin: AdminUser,
     ApiJson(body): ApiJson<SmtpChange>,
 ) -> Result<Json<AdminNotifications>, ApiError> {
-    Ok(Json(service::set_mail(&state.notifier, &state.pool, body).await?))
+    Ok(Json(
+        service::set_mail(&state.notifier, &state.pool, body).await?,
+    ))
 }
 
 #[utoipa::path(post, path = "/api/admin/notifications/test-email", tag = "admin",
@@ -247,6 +257,12 @@ pub async fn run_now(
     State(state): State<AppState>,
     admin: AdminUser,
 ) -> Result<Json<Operation>, ApiError> {
-    let record = run::start(&state.operations, &state.notifier, &state.pool, Some(admin.0.user.id)).await?;
+    let record = run::start(
+        &state.operations,
+        &state.notifier,
+        &state.pool,
+        Some(admin.0.user.id),
+    )
+    .await?;
     Ok(Json(record.to_operation()))
 }

@@ -54,7 +54,10 @@ async fn channel(browser: &Browser, body: Value) -> Result<Value, (u16, Value)> 
 
 async fn send_test(browser: &Browser, id: &Value) -> Value {
     let response = browser
-        .request(Method::POST, &format!("/api/notifications/channels/{id}/test"))
+        .request(
+            Method::POST,
+            &format!("/api/notifications/channels/{id}/test"),
+        )
         .send()
         .await
         .unwrap();
@@ -144,7 +147,10 @@ async fn secrets_are_write_only_and_the_webhook_secret_is_shown_once() {
         .decode(&secret["whsec_".len()..])
         .unwrap();
     assert_eq!(bytes.len(), 32);
-    let listed = admin.json_raw("/api/notifications/channels").await.to_string();
+    let listed = admin
+        .json_raw("/api/notifications/channels")
+        .await
+        .to_string();
     for secret_text in [
         "tk_ntfy_secret_value",
         "discord_secret_part",
@@ -156,6 +162,27 @@ async fn secrets_are_write_only_and_the_webhook_secret_is_shown_once() {
     }
     assert!(!discord.to_string().contains("discord_secret_part"));
     assert!(!telegram.to_string().contains("ABCdefGhIJKlmno"));
+    // Nor does the page, rendered on the server with its data.
+    let page = admin
+        .request(Method::GET, "/profile/notifications")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        page.contains("Phone") && page.contains("Server"),
+        "the channels are on the page"
+    );
+    for secret_text in [
+        "tk_ntfy_secret_value",
+        "discord_secret_part",
+        "ABCdefGhIJKlmno",
+        secret,
+    ] {
+        assert!(!page.contains(secret_text), "{secret_text} on the page");
+    }
 }
 
 #[tokio::test]
@@ -178,7 +205,10 @@ async fn a_private_or_plain_http_address_is_refused_when_saved_naming_the_field(
     .unwrap_err();
     assert_eq!(status, 400);
     let text = body.to_string();
-    assert!(text.contains("\"url\"") && text.contains("does not send"), "{text}");
+    assert!(
+        text.contains("\"url\"") && text.contains("does not send"),
+        "{text}"
+    );
     let (status, body) = channel(
         &admin,
         json!({"kind": "gotify", "name": "Home", "settings": {"serverUrl": "https://192.168.1.10", "token": "x"}}),
@@ -217,14 +247,22 @@ async fn the_test_button_sends_through_each_push_service_as_its_api_wants() {
     )
     .await
     .unwrap();
-    for (id, _) in [(&ntfy["id"], "ntfy"), (&gotify["id"], "gotify"), (&discord["id"], "discord"), (&telegram["id"], "telegram")] {
+    for (id, _) in [
+        (&ntfy["id"], "ntfy"),
+        (&gotify["id"], "gotify"),
+        (&discord["id"], "discord"),
+        (&telegram["id"], "telegram"),
+    ] {
         let answer = send_test(&admin, id).await;
         assert_eq!(answer, json!({"delivery": {"status": "sent"}}));
     }
     let got = receiver.got();
     assert_eq!(got.len(), 4);
     assert_eq!(got[0].path, "/ntfy/");
-    assert_eq!(got[0].header("authorization").as_deref(), Some("Bearer tk_1"));
+    assert_eq!(
+        got[0].header("authorization").as_deref(),
+        Some("Bearer tk_1")
+    );
     let published = got[0].json();
     assert_eq!(published["topic"], "tally");
     assert_eq!(published["title"], "Tally: test message");
@@ -239,7 +277,10 @@ async fn the_test_button_sends_through_each_push_service_as_its_api_wants() {
     );
     assert_eq!(got[3].json()["chat_id"], "42");
     let listed = admin.json_raw("/api/notifications/channels").await;
-    assert!(listed["channels"][0]["lastSuccessAt"].is_string(), "{listed}");
+    assert!(
+        listed["channels"][0]["lastSuccessAt"].is_string(),
+        "{listed}"
+    );
     let log = admin.json_raw("/api/notifications/deliveries").await;
     let first = &log["deliveries"][0];
     assert_eq!(first["event"], "test");
@@ -261,18 +302,27 @@ async fn failures_are_retried_one_and_four_seconds_apart_but_a_4xx_is_not_and_42
     receiver.script(&[Answer(503, None), Answer(502, None), Answer(500, None)]);
     let answer = send_test(&admin, &hook["id"]).await;
     assert_eq!(answer["delivery"]["status"], "failed");
-    assert!(answer["delivery"]["error"].as_str().unwrap().contains("500"));
+    assert!(answer["delivery"]["error"]
+        .as_str()
+        .unwrap()
+        .contains("500"));
     let got = receiver.got();
     assert_eq!(got.len(), 3);
     let first_wait = got[1].at - got[0].at;
     let second_wait = got[2].at - got[1].at;
     assert!(first_wait >= Duration::from_millis(950), "{first_wait:?}");
-    assert!(second_wait >= Duration::from_millis(3950), "{second_wait:?}");
+    assert!(
+        second_wait >= Duration::from_millis(3950),
+        "{second_wait:?}"
+    );
     let log = admin.json_raw("/api/notifications/deliveries").await;
     assert_eq!(log["deliveries"][0]["attempts"], 3);
     assert_eq!(log["deliveries"][0]["status"], "failed");
     let listed = admin.json_raw("/api/notifications/channels").await;
-    assert!(listed["channels"][0]["lastError"].as_str().unwrap().contains("500"));
+    assert!(listed["channels"][0]["lastError"]
+        .as_str()
+        .unwrap()
+        .contains("500"));
 
     receiver.forget();
     receiver.script(&[Answer(404, None)]);
@@ -373,11 +423,17 @@ async fn what_was_overdue_before_the_first_channel_is_one_summary_line() {
     assert_eq!(got.len(), 1);
     let message = got[0].json()["message"].as_str().unwrap().to_owned();
     assert!(
-        message.contains("2 payments were already overdue when reminders started: Old one, Older one")
-            || message.contains("2 payments were already overdue when reminders started: Older one, Old one"),
+        message
+            .contains("2 payments were already overdue when reminders started: Old one, Older one")
+            || message.contains(
+                "2 payments were already overdue when reminders started: Older one, Old one"
+            ),
         "{message}"
     );
-    assert!(!message.contains("day ago") && !message.contains("days ago"), "{message}");
+    assert!(
+        !message.contains("day ago") && !message.contains("days ago"),
+        "{message}"
+    );
 }
 
 #[tokio::test]
@@ -432,7 +488,11 @@ async fn one_message_per_event_when_the_digest_is_off() {
         .unwrap();
     assert_eq!(preferences["leadDays"], 5);
     let refused = admin
-        .status_with(Method::PUT, "/api/notifications/preferences", &json!({"leadDays": 15, "digest": true, "includeVerifiedAutopay": false}))
+        .status_with(
+            Method::PUT,
+            "/api/notifications/preferences",
+            &json!({"leadDays": 15, "digest": true, "includeVerifiedAutopay": false}),
+        )
         .await;
     assert_eq!(refused, 400);
     let _ = database(&app).await;
@@ -447,7 +507,7 @@ async fn email_goes_over_starttls_to_the_account_address_with_both_parts_and_a_m
     let smtp = SmtpServer::start(SmtpMode::StartTls, Some(("tally", "mail-pass")));
     let port = smtp.port.to_string();
     let ca = smtp.ca_pem.to_string_lossy().into_owned();
-    let (_app, admin) = app_with(&[
+    let (app, admin) = app_with(&[
         ("SMTP_HOST", "localhost"),
         ("SMTP_PORT", &port),
         ("SMTP_USERNAME", "tally"),
@@ -456,7 +516,9 @@ async fn email_goes_over_starttls_to_the_account_address_with_both_parts_and_a_m
         ("SMTP_CA_FILE", &ca),
     ])
     .await;
-    let email = channel(&admin, json!({"kind": "email", "name": "Mail"})).await.unwrap();
+    let email = channel(&admin, json!({"kind": "email", "name": "Mail"}))
+        .await
+        .unwrap();
     assert_eq!(email["confirmed"], true);
     let answer = send_test(&admin, &email["id"]).await;
     assert_eq!(answer["delivery"]["status"], "sent", "{answer}");
@@ -469,6 +531,29 @@ async fn email_goes_over_starttls_to_the_account_address_with_both_parts_and_a_m
     assert!(mail.header("message-id").unwrap().ends_with("@localhost>"));
     assert!(mail.text_part().unwrap().contains("this channel works"));
     assert!(mail.html_part().unwrap().contains("<a href="));
+
+    // Another address gets a confirmation link first, and nothing else
+    // until it is opened.
+    let other = channel(
+        &admin,
+        json!({"kind": "email", "name": "Partner", "settings": {"address": "partner@example.com"}}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(other["confirmed"], false);
+    let mails = smtp.wait_for(2, Duration::from_secs(10)).await;
+    let link_mail = &mails[1];
+    assert_eq!(link_mail.rcpt_tos, ["partner@example.com"]);
+    let text = link_mail.text_part().unwrap();
+    let link = text
+        .split_whitespace()
+        .find(|word| word.contains("/notifications/confirm/"))
+        .expect("a confirmation link");
+    let path = &link[link.find("/notifications/confirm/").unwrap()..];
+    let opened = app.client.get(app.url(path)).send().await.unwrap();
+    assert_eq!(opened.status(), 303);
+    let listed = admin.json_raw("/api/notifications/channels").await;
+    assert_eq!(listed["channels"][1]["confirmed"], true);
 
     let admin_view = admin.json_raw("/api/admin/notifications").await;
     assert_eq!(admin_view["smtp"]["fromEnvironment"], true);
@@ -511,16 +596,36 @@ async fn the_calendar_feed_is_a_real_icalendar_and_a_revoked_one_is_gone() {
         .arg(&file)
         .output()
         .expect("the project's .venv (scripts/setup.sh)");
-    assert!(parsed.status.success(), "{}", String::from_utf8_lossy(&parsed.stderr));
+    assert!(
+        parsed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&parsed.stderr)
+    );
     let out = String::from_utf8(parsed.stdout).unwrap();
     let lines: Vec<&str> = out.lines().collect();
     let count: usize = lines[0].parse().unwrap();
-    assert!((12..=15).contains(&count), "{count} events a month back to a year ahead");
+    assert!(
+        (12..=15).contains(&count),
+        "{count} events a month back to a year ahead"
+    );
     assert_eq!(lines[1], "Rent, flat: $1,200.00 (due)");
     assert!(lines[2].starts_with("bill-"));
     // The same feed twice has the same UIDs.
-    let again = app.client.get(app.url(path)).send().await.unwrap().text().await.unwrap();
-    let uids = |text: &str| text.lines().filter(|l| l.starts_with("UID:")).map(str::to_owned).collect::<Vec<_>>();
+    let again = app
+        .client
+        .get(app.url(path))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let uids = |text: &str| {
+        text.lines()
+            .filter(|l| l.starts_with("UID:"))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
     assert_eq!(uids(&body), uids(&again));
 
     let revoked = admin

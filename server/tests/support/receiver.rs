@@ -47,7 +47,12 @@ pub struct Receiver {
     pub url: String,
 }
 
-async fn record(State(receiver): State<Receiver>, uri: Uri, headers: HeaderMap, body: Bytes) -> Response {
+async fn record(
+    State(receiver): State<Receiver>,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
     receiver.got.lock().unwrap().push(Received {
         at: Instant::now(),
         path: uri.path().to_owned(),

@@ -70,6 +70,48 @@ pub async fn bill_list(pool: &SqlitePool, user: i64) -> Result<BillList, BillErr
     })
 }
 
+/// The active bills of `all` as the Tracker weighs them from `first` to
+/// `last`: each with its payments in that span (payments, not failed
+/// autopay). Reminders decide "paid" with this too.
+pub async fn tracked_in(
+    pool: &SqlitePool,
+    user: i64,
+    all: &[Bill],
+    first: Date,
+    last: Date,
+) -> Result<Vec<TrackedBill>, sqlx::Error> {
+    let paid: Vec<(i64, String)> = sqlx::query_as(
+        "SELECT bill_id, paid_on FROM payments
+         WHERE user_id = ? AND kind = 'payment' AND autopay_failure = 0
+             AND paid_on BETWEEN ? AND ?",
+    )
+    .bind(user)
+    .bind(first.to_string())
+    .bind(last.to_string())
+    .fetch_all(pool)
+    .await?;
+    let mut paid_by_bill: HashMap<i64, Vec<Date>> = HashMap::new();
+    for (bill_id, paid_on) in paid {
+        if let Ok(date) = Date::parse(&paid_on) {
+            paid_by_bill.entry(bill_id).or_default().push(date);
+        }
+    }
+    Ok(all
+        .iter()
+        .filter(|bill| bill.active)
+        .filter_map(|bill| {
+            Some(TrackedBill {
+                id: bill.id,
+                cadence: bill.cadence()?,
+                anchor: Date::parse(&bill.anchor_date).ok()?,
+                due_day: u8::try_from(bill.due_day).ok()?,
+                amount_minor: bill.amount_minor,
+                paid_on: paid_by_bill.remove(&bill.id).unwrap_or_default(),
+            })
+        })
+        .collect())
+}
+
 /// This month, or this pay period, at a glance.
 pub async fn tracker(
     pool: &SqlitePool,
@@ -94,36 +136,7 @@ pub async fn tracker(
         .and_then(|(schedule, payday)| schedule.period_containing(payday, today))
         .unwrap_or_else(|| tracker::month_bounds(today));
     let all = list(pool, user).await?;
-    let paid: Vec<(i64, String)> = sqlx::query_as(
-        "SELECT bill_id, paid_on FROM payments
-         WHERE user_id = ? AND kind = 'payment' AND autopay_failure = 0
-             AND paid_on BETWEEN ? AND ?",
-    )
-    .bind(user)
-    .bind(first.to_string())
-    .bind(last.to_string())
-    .fetch_all(pool)
-    .await?;
-    let mut paid_by_bill: HashMap<i64, Vec<Date>> = HashMap::new();
-    for (bill_id, paid_on) in paid {
-        if let Ok(date) = Date::parse(&paid_on) {
-            paid_by_bill.entry(bill_id).or_default().push(date);
-        }
-    }
-    let tracked: Vec<TrackedBill> = all
-        .iter()
-        .filter(|bill| bill.active)
-        .filter_map(|bill| {
-            Some(TrackedBill {
-                id: bill.id,
-                cadence: bill.cadence()?,
-                anchor: Date::parse(&bill.anchor_date).ok()?,
-                due_day: u8::try_from(bill.due_day).ok()?,
-                amount_minor: bill.amount_minor,
-                paid_on: paid_by_bill.remove(&bill.id).unwrap_or_default(),
-            })
-        })
-        .collect();
+    let tracked = tracked_in(pool, user, &all, first, last).await?;
     let (entries, totals) = tracker::period_view(today, (first, last), &tracked);
     let by_id: HashMap<i64, &Bill> = all.iter().map(|bill| (bill.id, bill)).collect();
     let entries = entries

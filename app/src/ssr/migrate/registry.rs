@@ -184,7 +184,8 @@ pub fn all() -> Vec<Migration> {
         },
         Migration {
             version: Version::new(1, 11),
-            description: "notifications: channels, preferences, the delivery log, calendar feeds, runs",
+            description:
+                "notifications: channels, preferences, the delivery log, calendar feeds, runs",
             sql: sql!("v1.11_notifications.sql"),
             step: None,
             after_sql: "",

@@ -51,22 +51,36 @@ fn compact(date: Date) -> String {
 
 /// The feed of the user whose token is `token`; `None` when no feed has
 /// that token (revoked, replaced, never made).
-pub async fn feed(notifier: &Notifier, pool: &SqlitePool, token: &str) -> Result<Option<String>, sqlx::Error> {
+pub async fn feed(
+    notifier: &Notifier,
+    pool: &SqlitePool,
+    token: &str,
+) -> Result<Option<String>, sqlx::Error> {
     let Some(user) = store::feed_owner(pool, &sha256_hex(token)).await? else {
         return Ok(None);
     };
     let today = crate::ssr::bills::today_for(pool, user).await?;
     let (locale, _) = crate::ssr::preferences::locale_and_currency(pool, user).await?;
     let first = Date::clamped(
-        if today.month() == 1 { today.year() - 1 } else { today.year() },
-        if today.month() == 1 { 12 } else { today.month() - 1 },
+        if today.month() == 1 {
+            today.year() - 1
+        } else {
+            today.year()
+        },
+        if today.month() == 1 {
+            12
+        } else {
+            today.month() - 1
+        },
         1,
     )
     .unwrap_or(today);
     let last = Date::clamped(today.year() + 1, today.month(), 31).unwrap_or(today);
     let found = occurrences(pool, user, today, first, last).await?;
     let host = &notifier.transports.message_host;
-    let stamp = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ").to_string();
+    let stamp = jiff::Timestamp::now()
+        .strftime("%Y%m%dT%H%M%SZ")
+        .to_string();
     let mut out = String::new();
     for line in [
         "BEGIN:VCALENDAR",
@@ -93,16 +107,29 @@ pub async fn feed(notifier: &Notifier, pool: &SqlitePool, token: &str) -> Result
         );
         let end = occurrence.due.add_days(1).unwrap_or(occurrence.due);
         fold("BEGIN:VEVENT", &mut out);
-        fold(&format!("UID:bill-{}-{}@{host}", occurrence.bill_id, compact(occurrence.due)), &mut out);
+        fold(
+            &format!(
+                "UID:bill-{}-{}@{host}",
+                occurrence.bill_id,
+                compact(occurrence.due)
+            ),
+            &mut out,
+        );
         fold(&format!("DTSTAMP:{stamp}"), &mut out);
-        fold(&format!("DTSTART;VALUE=DATE:{}", compact(occurrence.due)), &mut out);
+        fold(
+            &format!("DTSTART;VALUE=DATE:{}", compact(occurrence.due)),
+            &mut out,
+        );
         fold(&format!("DTEND;VALUE=DATE:{}", compact(end)), &mut out);
         fold(&format!("SUMMARY:{}", text(&summary)), &mut out);
         if occurrence.autopay {
             fold("DESCRIPTION:Paid by autopay.", &mut out);
         }
         fold(
-            &format!("URL:{}/bills/{}", notifier.public_base_url, occurrence.bill_id),
+            &format!(
+                "URL:{}/bills/{}",
+                notifier.public_base_url, occurrence.bill_id
+            ),
             &mut out,
         );
         fold("TRANSP:TRANSPARENT", &mut out);

@@ -4,7 +4,7 @@
 //! open (one digest per channel, or one message per event), with progress
 //! per user and the counts in the result.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use sqlx::SqlitePool;
 
@@ -14,7 +14,7 @@ use super::rules::{self, Choices, Occurrence};
 use super::store;
 use crate::domain::date::Date;
 use crate::domain::notification::{Event, STALE_DAYS};
-use crate::domain::tracker::{self, TrackedBill};
+use crate::domain::tracker;
 
 /// What a run did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -41,29 +41,13 @@ pub(super) async fn occurrences(
     let mut found = Vec::new();
     let mut month = tracker::month_bounds(first);
     loop {
-        let mut paid: HashMap<i64, Vec<Date>> = HashMap::new();
-        for (bill, day) in store::payments_between(pool, user, month.0, month.1).await? {
-            if let Ok(day) = Date::parse(&day) {
-                paid.entry(bill).or_default().push(day);
-            }
-        }
-        let tracked: Vec<TrackedBill> = bills
-            .iter()
-            .filter(|bill| bill.active)
-            .filter_map(|bill| {
-                Some(TrackedBill {
-                    id: bill.id,
-                    cadence: bill.cadence()?,
-                    anchor: Date::parse(&bill.anchor_date).ok()?,
-                    due_day: u8::try_from(bill.due_day).ok()?,
-                    amount_minor: bill.amount_minor,
-                    paid_on: paid.remove(&bill.id).unwrap_or_default(),
-                })
-            })
-            .collect();
+        let tracked =
+            crate::ssr::bills::views::tracked_in(pool, user, &bills, month.0, month.1).await?;
         let (entries, _) = tracker::period_view(today, month, &tracked);
         for entry in entries {
-            let Ok(due) = Date::parse(&entry.due) else { continue };
+            let Ok(due) = Date::parse(&entry.due) else {
+                continue;
+            };
             if due < first || due > last {
                 continue;
             }
@@ -81,7 +65,9 @@ pub(super) async fn occurrences(
                 autopay_verified: bill.autopay && bill.autopay_verified_at.is_some(),
             });
         }
-        let Some(next) = month.1.add_days(1) else { break };
+        let Some(next) = month.1.add_days(1) else {
+            break;
+        };
         if next > last {
             break;
         }
@@ -91,7 +77,7 @@ pub(super) async fn occurrences(
 }
 
 /// Records today's events for one user, marks what went stale, and sends.
-pub(super) async fn run_user(
+async fn run_user(
     notifier: &Notifier,
     pool: &SqlitePool,
     user: i64,
@@ -192,27 +178,6 @@ pub(super) async fn run_user(
         }
     }
     Ok(())
-}
-
-/// One run over every user with a channel; `progress(done, total)` after
-/// each user.
-pub async fn run(
-    notifier: &Notifier,
-    pool: &SqlitePool,
-    mut progress: impl FnMut(i64, i64, RunCounts),
-) -> Result<RunCounts, sqlx::Error> {
-    let users = store::users_with_channels(pool).await?;
-    let total = i64::try_from(users.len()).unwrap_or(i64::MAX);
-    let mut counts = RunCounts::default();
-    for (done, (user, email)) in users.iter().enumerate() {
-        if let Err(error) = run_user(notifier, pool, *user, email, &mut counts).await {
-            tracing::error!(user, %error, "reminders for one user failed; the run goes on");
-            counts.failed += 1;
-        }
-        counts.users += 1;
-        progress(i64::try_from(done + 1).unwrap_or(i64::MAX), total, counts);
-    }
-    Ok(counts)
 }
 
 /// Progress of a run, user by user.

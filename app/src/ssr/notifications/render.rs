@@ -4,6 +4,7 @@
 //! `PUBLIC_BASE_URL`.
 
 use crate::domain::notification::Event;
+pub use crate::domain::text::escape_html as escape;
 
 /// One line of a message, by event.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,22 +40,6 @@ fn heading(event: Event) -> &'static str {
     }
 }
 
-/// Escapes text for HTML.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// Most pressing first.
 const ORDER: [Event; 6] = [
     Event::Overdue,
@@ -68,7 +53,10 @@ const ORDER: [Event; 6] = [
 fn count_words(items: &[Item]) -> String {
     let mut parts = Vec::new();
     for event in ORDER {
-        let n = items.iter().filter(|item| item.event == Some(event)).count();
+        let n = items
+            .iter()
+            .filter(|item| item.event == Some(event))
+            .count();
         if n > 0 {
             parts.push(format!("{n} {}", heading(event).to_lowercase()));
         }
@@ -105,7 +93,10 @@ pub fn message(id: String, items: Vec<Item>, base_url: &str) -> Message {
     let mut text = String::new();
     let mut html = String::new();
     for event in ORDER {
-        let lines: Vec<&Item> = items.iter().filter(|item| item.event == Some(event)).collect();
+        let lines: Vec<&Item> = items
+            .iter()
+            .filter(|item| item.event == Some(event))
+            .collect();
         if lines.is_empty() {
             continue;
         }
@@ -170,7 +161,10 @@ mod tests {
             "abc".into(),
             vec![
                 item(Event::DueSoon, "Rent: $1,200.00 due 2026-12-01 (in 3 days)"),
-                item(Event::Overdue, "Water: $42.00 was due 2026-11-24 (1 day ago)"),
+                item(
+                    Event::Overdue,
+                    "Water: $42.00 was due 2026-11-24 (1 day ago)",
+                ),
                 item(Event::DueSoon, "Gym <b>: $20.00 due 2026-11-26 (tomorrow)"),
             ],
             "https://tally.example/",
@@ -178,7 +172,9 @@ mod tests {
         assert_eq!(message.title, "Tally: 1 overdue, 2 due soon");
         assert!(message.text.starts_with("Overdue\n• Water"));
         assert!(message.text.contains("Due soon\n• Rent"));
-        assert!(message.text.ends_with("Open Tally: https://tally.example/tracker\n"));
+        assert!(message
+            .text
+            .ends_with("Open Tally: https://tally.example/tracker\n"));
         assert!(message.html.contains("Gym &lt;b&gt;"));
         assert!(message.urgent);
     }

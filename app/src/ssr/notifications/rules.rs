@@ -76,7 +76,12 @@ fn days_word(days: i64) -> String {
 /// Today's bill events for one user: due soon, overdue (and its second
 /// reminder), with what was already overdue before reminders started
 /// summed up in one line instead of replayed.
-pub fn bill_events(today: Date, choices: &Choices, occurrences: &[Occurrence], locale: &str) -> Vec<Found> {
+pub fn bill_events(
+    today: Date,
+    choices: &Choices,
+    occurrences: &[Occurrence],
+    locale: &str,
+) -> Vec<Found> {
     let mut found = Vec::new();
     let mut history: Vec<&Occurrence> = Vec::new();
     for occurrence in occurrences {
@@ -88,7 +93,11 @@ pub fn bill_events(today: Date, choices: &Choices, occurrences: &[Occurrence], l
         }
         let days_left = occurrence.due.days_since_epoch() - today.days_since_epoch();
         let money = amount(occurrence.amount_minor, &occurrence.currency, locale);
-        let autopay = if occurrence.autopay { " · autopay" } else { "" };
+        let autopay = if occurrence.autopay {
+            " · autopay"
+        } else {
+            ""
+        };
         if (0..=choices.lead_days).contains(&days_left) {
             found.push(Found {
                 event: Event::DueSoon,
@@ -224,7 +233,10 @@ pub struct ConnectionChange {
 
 /// One `bank_sync_failed` per run of failures, one `bank_sync_recovered`
 /// when it ends; a connection failing again starts a new run.
-pub fn connection_events(connections: &[ConnectionFact], now: &str) -> (Vec<Found>, Vec<ConnectionChange>) {
+pub fn connection_events(
+    connections: &[ConnectionFact],
+    now: &str,
+) -> (Vec<Found>, Vec<ConnectionChange>) {
     let mut found = Vec::new();
     let mut changes = Vec::new();
     for connection in connections {
@@ -240,7 +252,9 @@ pub fn connection_events(connections: &[ConnectionFact], now: &str) -> (Vec<Foun
                     subject: "connection",
                     subject_id: connection.id,
                     occurrence: now.to_owned(),
-                    line: format!("{name}: bank sync stopped working; open Data → Bank Sync to reconnect"),
+                    line: format!(
+                        "{name}: bank sync stopped working; open Data → Bank Sync to reconnect"
+                    ),
                 });
                 changes.push(ConnectionChange {
                     id: connection.id,
@@ -252,7 +266,9 @@ pub fn connection_events(connections: &[ConnectionFact], now: &str) -> (Vec<Foun
                 subject: "connection",
                 subject_id: connection.id,
                 occurrence: since.clone(),
-                line: format!("{name}: bank sync stopped working; open Data → Bank Sync to reconnect"),
+                line: format!(
+                    "{name}: bank sync stopped working; open Data → Bank Sync to reconnect"
+                ),
             }),
             (Some(since), false) => {
                 found.push(Found {
@@ -300,7 +316,9 @@ pub fn retry_after(made: u32, failure: AttemptFailure) -> Option<Duration> {
     match failure.status {
         Some(429) => failure.retry_after.filter(|wait| *wait <= RETRY_AFTER_MAX),
         Some(status) if (400..500).contains(&status) => None,
-        _ => WAITS.get(usize::try_from(made.saturating_sub(1)).ok()?).copied(),
+        _ => WAITS
+            .get(usize::try_from(made.saturating_sub(1)).ok()?)
+            .copied(),
     }
 }
 
@@ -366,7 +384,10 @@ mod tests {
         let keys: Vec<(Event, i64)> = found.iter().map(|f| (f.event, f.subject_id)).collect();
         assert_eq!(keys, [(Event::DueSoon, 1), (Event::Overdue, 3)]);
         assert_eq!(found[0].line, "Bill 1: $123.45 due 2026-11-23 (in 3 days)");
-        assert_eq!(found[1].line, "Bill 3: $123.45 was due 2026-11-19 (1 day ago)");
+        assert_eq!(
+            found[1].line,
+            "Bill 3: $123.45 was due 2026-11-19 (1 day ago)"
+        );
     }
 
     #[test]
@@ -422,14 +443,19 @@ mod tests {
             failing: true,
             failing_since: None,
         };
-        let (found, changes) = connection_events(std::slice::from_ref(&failing), "2026-11-20T06:00:00Z");
+        let (found, changes) =
+            connection_events(std::slice::from_ref(&failing), "2026-11-20T06:00:00Z");
         assert_eq!(found[0].event, Event::BankSyncFailed);
-        assert_eq!(changes[0].failing_since.as_deref(), Some("2026-11-20T06:00:00Z"));
+        assert_eq!(
+            changes[0].failing_since.as_deref(),
+            Some("2026-11-20T06:00:00Z")
+        );
         let still = ConnectionFact {
             failing_since: Some("2026-11-20T06:00:00Z".into()),
             ..failing.clone()
         };
-        let (found, changes) = connection_events(std::slice::from_ref(&still), "2026-11-21T06:00:00Z");
+        let (found, changes) =
+            connection_events(std::slice::from_ref(&still), "2026-11-21T06:00:00Z");
         assert_eq!(found[0].occurrence, "2026-11-20T06:00:00Z", "the same key");
         assert!(changes.is_empty());
         let back = ConnectionFact {

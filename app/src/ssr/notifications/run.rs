@@ -58,7 +58,9 @@ pub fn spawn_scheduler(engine: Arc<Engine>, notifier: Arc<Notifier>, pool: Sqlit
                         }
                     }
                     Ok(_) => {}
-                    Err(error) => tracing::error!(%error, "the reminders schedule could not be read"),
+                    Err(error) => {
+                        tracing::error!(%error, "the reminders schedule could not be read")
+                    }
                 }
             }
             // Sleep to the next run time, waking hourly in case the clock

@@ -45,7 +45,10 @@ mod tests {
 
     #[test]
     fn a_run_is_due_once_the_hour_has_passed_today() {
-        assert_eq!(due_since(&at("2026-11-25T05:59:00[Europe/Berlin]"), 6), None);
+        assert_eq!(
+            due_since(&at("2026-11-25T05:59:00[Europe/Berlin]"), 6),
+            None
+        );
         assert_eq!(
             due_since(&at("2026-11-25T06:30:00[Europe/Berlin]"), 6)
                 .unwrap()
@@ -59,7 +62,9 @@ mod tests {
             "2026-11-26T06:00:00+01:00[Europe/Berlin]"
         );
         assert_eq!(
-            next_after(&at("2026-11-25T05:00:00[UTC]"), 6).unwrap().to_string(),
+            next_after(&at("2026-11-25T05:00:00[UTC]"), 6)
+                .unwrap()
+                .to_string(),
             "2026-11-25T06:00:00+00:00[UTC]"
         );
     }

@@ -17,8 +17,8 @@ use crate::contract::notifications::{
     DeliveryStatus, NewChannel, NotificationPreferences, SmtpChange, SmtpSecurity, TestSent,
 };
 use crate::domain::notification::{
-    check_bot_token, check_chat_id, check_lead_days, check_overdue_repeat, check_topic,
-    check_url, ChannelKind, Event, EVENTS, NAME_MAX, NTFY_DEFAULT_SERVER, SETTING_MAX,
+    check_bot_token, check_chat_id, check_lead_days, check_overdue_repeat, check_topic, check_url,
+    ChannelKind, Event, EVENTS, NAME_MAX, NTFY_DEFAULT_SERVER, SETTING_MAX,
 };
 use crate::ssr::auth::token::{random_token, sha256_hex};
 
@@ -54,7 +54,11 @@ pub fn shown(row: &ChannelRow) -> Channel {
 
 pub async fn list(pool: &SqlitePool, user: i64) -> Result<Channels, NotifyError> {
     Ok(Channels {
-        channels: store::channels(pool, user).await?.iter().map(shown).collect(),
+        channels: store::channels(pool, user)
+            .await?
+            .iter()
+            .map(shown)
+            .collect(),
     })
 }
 
@@ -123,8 +127,9 @@ fn settings_for(
             put("token", trimmed(&input.token));
         }
         ChannelKind::Gotify => {
-            let server = trimmed(&input.server_url)
-                .ok_or_else(|| NotifyError::invalid("serverUrl", "enter your Gotify server's address"))?;
+            let server = trimmed(&input.server_url).ok_or_else(|| {
+                NotifyError::invalid("serverUrl", "enter your Gotify server's address")
+            })?;
             check_url("serverUrl", &server, allow_http)?;
             stored.server_url = Some(server);
             put("token", trimmed(&input.token));
@@ -138,7 +143,10 @@ fn settings_for(
                 put("webhookUrl", Some(url));
             }
             if !secret.contains_key("webhookUrl") {
-                return Err(NotifyError::invalid("webhookUrl", "paste the channel's webhook URL"));
+                return Err(NotifyError::invalid(
+                    "webhookUrl",
+                    "paste the channel's webhook URL",
+                ));
             }
         }
         ChannelKind::Telegram => {
@@ -169,7 +177,12 @@ fn settings_for(
 
 /// The guard's word on every address the channel would call, before it is
 /// saved: a disallowed one is a 400 naming its field.
-async fn vet(notifier: &Notifier, kind: ChannelKind, stored: &StoredSettings, secret: &Map<String, Value>) -> Result<(), NotifyError> {
+async fn vet(
+    notifier: &Notifier,
+    kind: ChannelKind,
+    stored: &StoredSettings,
+    secret: &Map<String, Value>,
+) -> Result<(), NotifyError> {
     let mut addresses: Vec<(&'static str, String)> = Vec::new();
     match kind {
         ChannelKind::Email => {}
@@ -199,7 +212,10 @@ async fn vet(notifier: &Notifier, kind: ChannelKind, stored: &StoredSettings, se
             .vet(&url)
             .await
             .map_err(|refused| {
-                NotifyError::invalid(field, format!("Tally does not send to that address: {refused}"))
+                NotifyError::invalid(
+                    field,
+                    format!("Tally does not send to that address: {refused}"),
+                )
             })?;
     }
     Ok(())
@@ -260,7 +276,8 @@ pub async fn create(
 ) -> Result<Channel, NotifyError> {
     let name = check_name(&request.name)?;
     let events = check_events(&request.events)?;
-    let (stored, secret) = settings_for(notifier, request.kind, &request.settings, &Map::new(), true)?;
+    let (stored, secret) =
+        settings_for(notifier, request.kind, &request.settings, &Map::new(), true)?;
     vet(notifier, request.kind, &stored, &secret).await?;
     // An email to another address than the account's waits for its link.
     let other_address = stored
@@ -381,7 +398,8 @@ pub async fn change(
                 webhook_url: input.webhook_url.clone(),
                 bot_token: input.bot_token.clone(),
             };
-            let (stored, secret) = settings_for(notifier, row.kind, &merged, &opened(notifier, &row), false)?;
+            let (stored, secret) =
+                settings_for(notifier, row.kind, &merged, &opened(notifier, &row), false)?;
             vet(notifier, row.kind, &stored, &secret).await?;
             (stored, Some(secret))
         }
@@ -455,7 +473,10 @@ pub async fn test(
     })
 }
 
-pub async fn preferences(pool: &SqlitePool, user: i64) -> Result<NotificationPreferences, NotifyError> {
+pub async fn preferences(
+    pool: &SqlitePool,
+    user: i64,
+) -> Result<NotificationPreferences, NotifyError> {
     Ok(store::preferences(pool, user).await?.0)
 }
 
@@ -488,7 +509,10 @@ pub async fn deliveries(
     };
     let size = page_size.unwrap_or(50);
     if !(1..=PAGE_MAX).contains(&size) {
-        return Err(NotifyError::invalid("pageSize", format!("choose 1 to {PAGE_MAX}")));
+        return Err(NotifyError::invalid(
+            "pageSize",
+            format!("choose 1 to {PAGE_MAX}"),
+        ));
     }
     let mut rows = store::deliveries(pool, user, before, size + 1).await?;
     let next_page_token = if rows.len() > usize::try_from(size).unwrap_or(usize::MAX) {
@@ -504,7 +528,11 @@ pub async fn deliveries(
 }
 
 /// A new calendar feed (replacing any other): its address, shown once.
-pub async fn create_feed(notifier: &Notifier, pool: &SqlitePool, user: i64) -> Result<CalendarFeed, NotifyError> {
+pub async fn create_feed(
+    notifier: &Notifier,
+    pool: &SqlitePool,
+    user: i64,
+) -> Result<CalendarFeed, NotifyError> {
     let token = random_token();
     store::set_feed(pool, user, &sha256_hex(&token)).await?;
     Ok(CalendarFeed {
@@ -527,7 +555,10 @@ pub async fn feed_state(pool: &SqlitePool, user: i64) -> Result<CalendarFeedStat
 }
 
 /// The email server and the schedule, for Admin.
-pub async fn admin(notifier: &Notifier, pool: &SqlitePool) -> Result<AdminNotifications, NotifyError> {
+pub async fn admin(
+    notifier: &Notifier,
+    pool: &SqlitePool,
+) -> Result<AdminNotifications, NotifyError> {
     let last = store::last_run(pool).await?;
     let totals = store::totals(pool).await?;
     Ok(AdminNotifications {
@@ -538,7 +569,8 @@ pub async fn admin(notifier: &Notifier, pool: &SqlitePool) -> Result<AdminNotifi
             .unwrap_or("UTC")
             .to_owned(),
         last_run_at: last.as_ref().map(|run| run.started_at.clone()),
-        next_run_at: super::schedule::next_run(notifier.settings.reminder_hour).map(|at| at.to_string()),
+        next_run_at: super::schedule::next_run(notifier.settings.reminder_hour)
+            .map(|at| at.to_string()),
         last_operation: last.as_ref().and_then(|run| run.operation.clone()),
         last_sent: last.as_ref().map_or(0, |run| run.sent),
         last_failed: last.as_ref().map_or(0, |run| run.failed),
@@ -555,21 +587,32 @@ pub async fn set_mail(
 ) -> Result<AdminNotifications, NotifyError> {
     let host = change.host.trim().to_owned();
     if host.is_empty() || host.len() > 253 || host.contains(['/', ' ', '@']) {
-        return Err(NotifyError::invalid("host", "enter the mail server's host name"));
+        return Err(NotifyError::invalid(
+            "host",
+            "enter the mail server's host name",
+        ));
     }
     let port = u16::try_from(change.port)
         .ok()
         .filter(|port| *port > 0)
         .ok_or_else(|| NotifyError::invalid("port", "choose a port from 1 to 65535"))?;
     if email::mailbox(&change.from).is_none() {
-        return Err(NotifyError::invalid("from", "enter the address mail is sent from"));
+        return Err(NotifyError::invalid(
+            "from",
+            "enter the address mail is sent from",
+        ));
     }
     let (_, addresses) = notifier
         .transports
         .outbound
         .vet_host(&host, port)
         .await
-        .map_err(|refused| NotifyError::invalid("host", format!("Tally does not send to that mail server: {refused}")))?;
+        .map_err(|refused| {
+            NotifyError::invalid(
+                "host",
+                format!("Tally does not send to that mail server: {refused}"),
+            )
+        })?;
     if change.security == SmtpSecurity::None
         && addresses
             .iter()
@@ -608,12 +651,18 @@ pub async fn test_email(
     admin_user: &User,
     to: Option<String>,
 ) -> Result<TestSent, NotifyError> {
-    let to = to.map(|to| to.trim().to_owned()).filter(|to| !to.is_empty()).unwrap_or_else(|| admin_user.email.clone());
+    let to = to
+        .map(|to| to.trim().to_owned())
+        .filter(|to| !to.is_empty())
+        .unwrap_or_else(|| admin_user.email.clone());
     if email::mailbox(&to).is_none() {
         return Err(NotifyError::invalid("to", "enter one email address"));
     }
     let Some(server) = notifier.mail_server(pool).await? else {
-        return Err(NotifyError::invalid("smtp", "set up the email server first"));
+        return Err(NotifyError::invalid(
+            "smtp",
+            "set up the email server first",
+        ));
     };
     let message = render::message(
         sha256_hex(&random_token())[..32].to_owned(),
@@ -664,16 +713,27 @@ pub async fn status_rows(
                     mail.host,
                     mail.port,
                     mail.security.name(),
-                    if mail.from_environment { ", from SMTP_* in the environment" } else { "" }
+                    if mail.from_environment {
+                        ", from SMTP_* in the environment"
+                    } else {
+                        ""
+                    }
                 ),
                 "ok",
             ),
-            None => ("Email", "not set up (Admin → Notifications)".to_owned(), "warn"),
+            None => (
+                "Email",
+                "not set up (Admin → Notifications)".to_owned(),
+                "warn",
+            ),
         },
         match &last {
             Some(run) => (
                 "Last run",
-                format!("{}: {} sent, {} failed", run.started_at, run.sent, run.failed),
+                format!(
+                    "{}: {} sent, {} failed",
+                    run.started_at, run.sent, run.failed
+                ),
                 if run.failed > 0 { "warn" } else { "ok" },
             ),
             None => ("Last run", "none yet".to_owned(), "info"),

@@ -89,7 +89,11 @@ const CHANNEL_COLUMNS: &str = "id, user_id, kind, name, events, settings, secret
      last_success_at, last_error, last_error_at, created_at";
 
 pub fn events_text(events: &[Event]) -> String {
-    events.iter().map(|event| event.name()).collect::<Vec<_>>().join(",")
+    events
+        .iter()
+        .map(|event| event.name())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 pub async fn channels(pool: &SqlitePool, user: i64) -> Result<Vec<ChannelRow>, sqlx::Error> {
@@ -136,7 +140,10 @@ pub struct NewRow<'a> {
     pub confirm_hash: Option<String>,
 }
 
-pub async fn insert_channel(conn: &mut SqliteConnection, row: NewRow<'_>) -> Result<i64, sqlx::Error> {
+pub async fn insert_channel(
+    conn: &mut SqliteConnection,
+    row: NewRow<'_>,
+) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "INSERT INTO notification_channels
              (user_id, kind, name, events, settings, secret, confirmed_at, confirm_hash)
@@ -309,7 +316,11 @@ pub async fn set_preferences(
 }
 
 /// Notes the day reminders started for the user, once.
-pub async fn start_reminders(conn: &mut SqliteConnection, user: i64, today: Date) -> Result<(), sqlx::Error> {
+pub async fn start_reminders(
+    conn: &mut SqliteConnection,
+    user: i64,
+    today: Date,
+) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO notification_preferences (user_id, started_on) VALUES (?, ?)
          ON CONFLICT (user_id) DO UPDATE SET started_on = coalesce(started_on, excluded.started_on)",
@@ -319,26 +330,6 @@ pub async fn start_reminders(conn: &mut SqliteConnection, user: i64, today: Date
     .execute(conn)
     .await?;
     Ok(())
-}
-
-/// Payments of the user between `first` and `last` by bill, as the
-/// Tracker counts them (payments, not failed autopay).
-pub async fn payments_between(
-    pool: &SqlitePool,
-    user: i64,
-    first: Date,
-    last: Date,
-) -> Result<Vec<(i64, String)>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT bill_id, paid_on FROM payments
-         WHERE user_id = ? AND kind = 'payment' AND autopay_failure = 0
-             AND paid_on BETWEEN ? AND ?",
-    )
-    .bind(user)
-    .bind(first.to_string())
-    .bind(last.to_string())
-    .fetch_all(pool)
-    .await
 }
 
 #[derive(sqlx::FromRow)]
@@ -403,7 +394,10 @@ struct RawConnection {
     failing_since: Option<String>,
 }
 
-pub async fn connection_facts(pool: &SqlitePool, user: i64) -> Result<Vec<ConnectionFact>, sqlx::Error> {
+pub async fn connection_facts(
+    pool: &SqlitePool,
+    user: i64,
+) -> Result<Vec<ConnectionFact>, sqlx::Error> {
     let rows: Vec<RawConnection> = sqlx::query_as(
         "SELECT c.id, c.institution, c.status = 'error' AS failing, s.failing_since
          FROM bank_connections c
@@ -471,7 +465,11 @@ pub async fn record_found(
 }
 
 /// A test message's row: every press of "Send test" is its own.
-pub async fn record_test(conn: &mut SqliteConnection, user: i64, channel: i64) -> Result<i64, sqlx::Error> {
+pub async fn record_test(
+    conn: &mut SqliteConnection,
+    user: i64,
+    channel: i64,
+) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "INSERT INTO notification_deliveries
              (user_id, channel_id, event, subject, subject_id, occurrence, line)
@@ -565,7 +563,11 @@ pub struct Outcome<'a> {
     pub message_id: &'a str,
 }
 
-pub async fn finish(pool: &SqlitePool, ids: &[i64], outcome: &Outcome<'_>) -> Result<(), sqlx::Error> {
+pub async fn finish(
+    pool: &SqlitePool,
+    ids: &[i64],
+    outcome: &Outcome<'_>,
+) -> Result<(), sqlx::Error> {
     let mut tx = crate::ssr::db::write(pool).await?;
     for id in ids {
         sqlx::query(
@@ -605,18 +607,17 @@ pub async fn deliveries(
         line: String,
         at: String,
     }
-    let rows: Vec<Row> =
-        sqlx::query_as(
-            "SELECT id, channel_id, event, status, attempts, http_status, error, line, at
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT id, channel_id, event, status, attempts, http_status, error, line, at
              FROM notification_deliveries
              WHERE user_id = ? AND id < ?
              ORDER BY id DESC LIMIT ?",
-        )
-        .bind(user)
-        .bind(before.unwrap_or(i64::MAX))
-        .bind(limit)
-        .fetch_all(pool)
-        .await?;
+    )
+    .bind(user)
+    .bind(before.unwrap_or(i64::MAX))
+    .bind(limit)
+    .fetch_all(pool)
+    .await?;
     Ok(rows
         .into_iter()
         .map(|row| Delivery {
@@ -635,7 +636,9 @@ pub async fn deliveries(
 
 /// Totals for Admin → Status: sends and failures of the last day, the
 /// last send and the last error.
-pub async fn totals(pool: &SqlitePool) -> Result<(i64, i64, Option<String>, Option<String>), sqlx::Error> {
+pub async fn totals(
+    pool: &SqlitePool,
+) -> Result<(i64, i64, Option<String>, Option<String>), sqlx::Error> {
     sqlx::query_as(
         "SELECT
              (SELECT count(*) FROM notification_deliveries WHERE status = 'sent'
@@ -753,7 +756,6 @@ pub async fn last_run(pool: &SqlitePool) -> Result<Option<RunRow>, sqlx::Error> 
     .fetch_optional(pool)
     .await
 }
-
 
 #[derive(sqlx::FromRow)]
 pub struct MailRow {

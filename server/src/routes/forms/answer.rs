@@ -7,6 +7,7 @@ use axum::response::{IntoResponse, Response};
 
 use app::domain::form_outcome::FormOutcome;
 use app::domain::operation::query_value;
+pub use app::domain::text::escape_html as escape;
 use app::ssr::api_error::ApiError;
 
 use crate::config::HASH_FILE_NAME;
@@ -61,22 +62,6 @@ pub fn with_cookies(mut to: Response, from: &Response) -> Response {
         to.headers_mut().append(header::SET_COOKIE, cookie.clone());
     }
     to
-}
-
-/// HTML-escapes text for the pages below.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The site's stylesheet, named as the page shell names it (with the

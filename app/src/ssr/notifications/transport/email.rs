@@ -72,8 +72,12 @@ fn email(
     message: &Message,
     message_host: &str,
 ) -> Result<lettre::Message, Failed> {
-    let from = mailbox(&server.from)
-        .ok_or_else(|| failed("the sender address (SMTP_FROM) is not a valid address", true))?;
+    let from = mailbox(&server.from).ok_or_else(|| {
+        failed(
+            "the sender address (SMTP_FROM) is not a valid address",
+            true,
+        )
+    })?;
     let to = mailbox(to).ok_or_else(|| failed("the recipient address is not valid", true))?;
     lettre::Message::builder()
         .from(from)
@@ -127,12 +131,20 @@ pub async fn send(
     message_host: &str,
 ) -> Result<Sent, Failed> {
     let mail = email(server, to, message, message_host)?;
-    let (name, addresses) = outbound
-        .vet_host(&server.host, server.port)
-        .await
-        .map_err(|refused| failed(format!("Tally does not send to that mail server: {refused}"), true))?;
+    let (name, addresses) =
+        outbound
+            .vet_host(&server.host, server.port)
+            .await
+            .map_err(|refused| {
+                failed(
+                    format!("Tally does not send to that mail server: {refused}"),
+                    true,
+                )
+            })?;
     if server.security == SmtpSecurity::None
-        && addresses.iter().any(|address| classify(address.ip()).is_none())
+        && addresses
+            .iter()
+            .any(|address| classify(address.ip()).is_none())
     {
         return Err(failed(
             "SMTP_SECURITY=none is only for a mail server on this machine or an allowed private address; use starttls or tls",
@@ -143,11 +155,12 @@ pub async fn send(
         return Err(failed("the mail server could not be resolved", false));
     };
     let tls_name = name.unwrap_or_else(|| server.host.clone());
-    let mut transport = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(address.ip().to_string())
-        .port(server.port)
-        .timeout(Some(TIMEOUT))
-        .hello_name(ClientId::Domain(message_host.to_owned()))
-        .tls(tls(server, &tls_name)?);
+    let mut transport =
+        AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(address.ip().to_string())
+            .port(server.port)
+            .timeout(Some(TIMEOUT))
+            .hello_name(ClientId::Domain(message_host.to_owned()))
+            .tls(tls(server, &tls_name)?);
     if !server.username.is_empty() {
         transport = transport.credentials(Credentials::new(
             server.username.clone(),
@@ -170,7 +183,8 @@ pub async fn send(
             let words = match &code {
                 Some(code) => format!("the mail server refused it ({code})"),
                 None if error.is_timeout() => "the mail server did not answer in time".to_owned(),
-                None => "the mail server could not be reached, or the TLS or sign-in to it failed".to_owned(),
+                None => "the mail server could not be reached, or the TLS or sign-in to it failed"
+                    .to_owned(),
             };
             Err(failed(words, error.is_permanent()))
         }

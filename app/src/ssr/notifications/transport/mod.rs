@@ -112,13 +112,19 @@ impl Transports {
                 return email::send(&self.outbound, mail, to, message, &self.message_host).await;
             }
             ChannelKind::Ntfy => http::ntfy(
-                settings.server_url.as_deref().unwrap_or(NTFY_DEFAULT_SERVER),
+                settings
+                    .server_url
+                    .as_deref()
+                    .unwrap_or(NTFY_DEFAULT_SERVER),
                 settings.topic.as_deref().ok_or_else(|| missing("topic"))?,
                 secrets.token.as_ref().map(|token| token.expose_secret()),
                 message,
             ),
             ChannelKind::Gotify => http::gotify(
-                settings.server_url.as_deref().ok_or_else(|| missing("server URL"))?,
+                settings
+                    .server_url
+                    .as_deref()
+                    .ok_or_else(|| missing("server URL"))?,
                 secrets
                     .token
                     .as_ref()
@@ -141,7 +147,10 @@ impl Transports {
                     .as_ref()
                     .ok_or_else(|| missing("bot token"))?
                     .expose_secret(),
-                settings.chat_id.as_deref().ok_or_else(|| missing("chat id"))?,
+                settings
+                    .chat_id
+                    .as_deref()
+                    .ok_or_else(|| missing("chat id"))?,
                 message,
             ),
             ChannelKind::Webhook => http::webhook(

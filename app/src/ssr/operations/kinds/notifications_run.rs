@@ -18,7 +18,11 @@ fn progress_fields(progress: Progress) -> Value {
         .build()
 }
 
-pub async fn run(context: &JobContext, resources: &Resources, operation: &str) -> Result<Value, Status> {
+pub async fn run(
+    context: &JobContext,
+    resources: &Resources,
+    operation: &str,
+) -> Result<Value, Status> {
     let Some(notifier) = &resources.notifier else {
         return Err(Status::new(
             Status::FAILED_PRECONDITION,
@@ -42,7 +46,10 @@ pub async fn run(context: &JobContext, resources: &Resources, operation: &str) -
     };
     notifier.set_running(None);
     let counts = result.map_err(|error| {
-        Status::new(Status::INTERNAL, format!("the reminders run failed: {error}"))
+        Status::new(
+            Status::INTERNAL,
+            format!("the reminders run failed: {error}"),
+        )
     })?;
     context.checkpoint()?;
     Ok(Fields::new()

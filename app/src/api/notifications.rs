@@ -1,0 +1,247 @@
+//! Profile → Notifications and Admin → Notifications: server functions
+//! over `ssr::notifications::service`, the same use cases as
+//! `/api/notifications/…`. The writes take form fields, so each page's
+//! `ActionForm` posts them as they are without JavaScript too (the server
+//! lets such a post through when its `Origin` is this site).
+
+// A form's fields are a server function's arguments, one each.
+#![allow(clippy::too_many_arguments)]
+
+use leptos::prelude::*;
+use leptos::server_fn::codec::GetUrl;
+
+use super::CsrfClient;
+use crate::contract::error::ErrorBody;
+use crate::contract::notifications::{
+    AdminNotifications, CalendarFeed, Channel, NotificationsPage, TestSent,
+};
+#[cfg(feature = "ssr")]
+use crate::ssr::api_error::ApiError;
+
+/// A form's optional text field: empty is left out.
+#[cfg(feature = "ssr")]
+fn given(value: Option<String>) -> Option<String> {
+    value.filter(|text| !text.trim().is_empty())
+}
+
+/// Everything Profile → Notifications shows.
+#[server(prefix = "/api/fn", endpoint = "notifications/page", input = GetUrl)]
+pub async fn get_notifications() -> Result<NotificationsPage, ErrorBody> {
+    use crate::ssr::notifications::service;
+    let me = super::signed_in::signed_in().await?;
+    let notifier = &me.services.notifier;
+    let user = me.current.user.id;
+    let load = async {
+        Ok::<_, crate::ssr::notifications::NotifyError>(NotificationsPage {
+            channels: service::list(me.pool(), user).await?.channels,
+            preferences: service::preferences(me.pool(), user).await?,
+            calendar: service::feed_state(me.pool(), user).await?,
+            deliveries: service::deliveries(me.pool(), user, None, Some(20))
+                .await?
+                .deliveries,
+            email_ready: notifier.mail_server(me.pool()).await?.is_some(),
+        })
+    };
+    Ok(load.await.map_err(ApiError::from)?)
+}
+
+/// Adds a channel (the fields of its kind; the rest are left empty).
+#[server(prefix = "/api/fn", endpoint = "notifications/add-channel", client = CsrfClient)]
+pub async fn add_channel(
+    kind: String,
+    name: String,
+    address: Option<String>,
+    server_url: Option<String>,
+    topic: Option<String>,
+    token: Option<String>,
+    webhook_url: Option<String>,
+    bot_token: Option<String>,
+    chat_id: Option<String>,
+    url: Option<String>,
+) -> Result<Channel, ErrorBody> {
+    use crate::contract::notifications::{ChannelSettingsInput, NewChannel};
+    use crate::domain::notification::ChannelKind;
+    let me = super::signed_in::signed_in().await?;
+    let kind = ChannelKind::parse(&kind).ok_or_else(|| ApiError::InvalidField {
+        field: "kind".into(),
+        description: "choose email, ntfy, gotify, discord, telegram or webhook".into(),
+    })?;
+    let request = NewChannel {
+        kind,
+        name,
+        events: None,
+        settings: ChannelSettingsInput {
+            address: given(address),
+            server_url: given(server_url),
+            topic: given(topic),
+            token: given(token),
+            webhook_url: given(webhook_url),
+            bot_token: given(bot_token),
+            chat_id: given(chat_id),
+            url: given(url),
+        },
+    };
+    Ok(crate::ssr::notifications::service::create(
+        &me.services.notifier,
+        me.pool(),
+        &me.current.user,
+        request,
+    )
+    .await
+    .map_err(ApiError::from)?)
+}
+
+/// "Send test": the scheduled path, one message.
+#[server(prefix = "/api/fn", endpoint = "notifications/test-channel", client = CsrfClient)]
+pub async fn test_channel(id: i64) -> Result<TestSent, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(crate::ssr::notifications::service::test(
+        &me.services.notifier,
+        me.pool(),
+        &me.current.user,
+        id,
+    )
+    .await
+    .map_err(ApiError::from)?)
+}
+
+#[server(prefix = "/api/fn", endpoint = "notifications/remove-channel", client = CsrfClient)]
+pub async fn remove_channel(id: i64) -> Result<(), ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(
+        crate::ssr::notifications::service::remove(me.pool(), me.current.user.id, id)
+            .await
+            .map_err(ApiError::from)?,
+    )
+}
+
+/// Saves when and how reminders come (checkboxes: present when ticked).
+#[server(prefix = "/api/fn", endpoint = "notifications/save-preferences", client = CsrfClient)]
+pub async fn save_notification_preferences(
+    lead_days: i64,
+    digest: Option<String>,
+    include_verified_autopay: Option<String>,
+    overdue_repeat_days: Option<String>,
+) -> Result<(), ErrorBody> {
+    use crate::contract::notifications::NotificationPreferences;
+    let me = super::signed_in::signed_in().await?;
+    let repeat = match given(overdue_repeat_days) {
+        Some(days) => Some(
+            days.trim()
+                .parse::<i64>()
+                .map_err(|_| ApiError::InvalidField {
+                    field: "overdueRepeatDays".into(),
+                    description: "enter a number of days, or leave it empty".into(),
+                })?,
+        ),
+        None => None,
+    };
+    crate::ssr::notifications::service::set_preferences(
+        me.pool(),
+        me.current.user.id,
+        NotificationPreferences {
+            lead_days,
+            digest: digest.is_some(),
+            include_verified_autopay: include_verified_autopay.is_some(),
+            overdue_repeat_days: repeat,
+        },
+    )
+    .await
+    .map_err(ApiError::from)?;
+    Ok(())
+}
+
+/// A new private calendar feed; its address is answered once.
+#[server(prefix = "/api/fn", endpoint = "notifications/create-calendar", client = CsrfClient)]
+pub async fn create_calendar() -> Result<CalendarFeed, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(crate::ssr::notifications::service::create_feed(
+        &me.services.notifier,
+        me.pool(),
+        me.current.user.id,
+    )
+    .await
+    .map_err(ApiError::from)?)
+}
+
+#[server(prefix = "/api/fn", endpoint = "notifications/delete-calendar", client = CsrfClient)]
+pub async fn delete_calendar() -> Result<(), ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(
+        crate::ssr::notifications::service::delete_feed(me.pool(), me.current.user.id)
+            .await
+            .map_err(ApiError::from)?,
+    )
+}
+
+/// Admin → Notifications: the email server and the runs.
+#[server(prefix = "/api/fn", endpoint = "admin/notifications", input = GetUrl)]
+pub async fn get_admin_notifications() -> Result<AdminNotifications, ErrorBody> {
+    let me = super::signed_in::administrator().await?;
+    Ok(
+        crate::ssr::notifications::service::admin(&me.services.notifier, me.pool())
+            .await
+            .map_err(ApiError::from)?,
+    )
+}
+
+/// Saves the email server (the password left empty keeps the stored one).
+#[server(prefix = "/api/fn", endpoint = "admin/notifications/save-mail", client = CsrfClient)]
+pub async fn save_mail_server(
+    host: String,
+    port: i64,
+    security: String,
+    username: Option<String>,
+    password: Option<String>,
+    from: String,
+) -> Result<AdminNotifications, ErrorBody> {
+    use crate::contract::notifications::{SmtpChange, SmtpSecurity};
+    let me = super::signed_in::administrator().await?;
+    let security = SmtpSecurity::parse(&security).ok_or_else(|| ApiError::InvalidField {
+        field: "security".into(),
+        description: "choose starttls, tls or none".into(),
+    })?;
+    Ok(crate::ssr::notifications::service::set_mail(
+        &me.services.notifier,
+        me.pool(),
+        SmtpChange {
+            host,
+            port,
+            security,
+            username: username.unwrap_or_default(),
+            password: given(password),
+            from,
+        },
+    )
+    .await
+    .map_err(ApiError::from)?)
+}
+
+#[server(prefix = "/api/fn", endpoint = "admin/notifications/test-email", client = CsrfClient)]
+pub async fn send_test_email(to: Option<String>) -> Result<TestSent, ErrorBody> {
+    let me = super::signed_in::administrator().await?;
+    Ok(crate::ssr::notifications::service::test_email(
+        &me.services.notifier,
+        me.pool(),
+        &me.current.user,
+        given(to),
+    )
+    .await
+    .map_err(ApiError::from)?)
+}
+
+/// Starts the reminders run now (or answers with the one running): its
+/// operation's name.
+#[server(prefix = "/api/fn", endpoint = "admin/notifications/run", client = CsrfClient)]
+pub async fn run_reminders_now() -> Result<String, ErrorBody> {
+    let me = super::signed_in::administrator().await?;
+    let record = crate::ssr::notifications::run::start(
+        &me.services.operations,
+        &me.services.notifier,
+        me.pool(),
+        Some(me.current.user.id),
+    )
+    .await
+    .map_err(ApiError::from)?;
+    Ok(record.to_operation().name)
+}
