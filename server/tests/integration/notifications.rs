@@ -668,3 +668,125 @@ async fn a_run_asked_for_while_one_runs_is_that_run() {
     finished(&admin, &first).await;
     assert_eq!(receiver.got().len(), 2);
 }
+
+#[tokio::test]
+async fn failed_autopay_a_different_charge_and_a_bank_connection_that_stops_and_recovers() {
+    let receiver = Receiver::start().await;
+    let (app, admin) = app_with(&[]).await;
+    channel(
+        &admin,
+        json!({"kind": "ntfy", "name": "ntfy", "settings": {"serverUrl": receiver.url, "topic": "t"}}),
+    )
+    .await
+    .unwrap();
+    let netflix = bill_due(&admin, "Streaming", 1_549, 20).await;
+    let pool = database(&app).await;
+    // What bank sync leaves behind: a connection in error, a returned
+    // autopay debit, and a bank-matched charge at a new price.
+    sqlx::raw_sql(&format!(
+        "INSERT INTO bank_connections (id, user_id, institution, access_secret, status)
+             VALUES (1, 1, 'First Bank', 'sealed', 'error');
+         INSERT INTO bank_accounts (id, connection_id, user_id, provider_account_id, name)
+             VALUES (1, 1, 1, 'ACT-1', 'Checking');
+         INSERT INTO transactions (id, user_id, account_id, provider_transaction_id, posted_at,
+                 amount_cents, description, bill_id)
+             VALUES (1, 1, 1, 'T1', strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-1 day'), -1799,
+                 'NETFLIX.COM', {id});
+         INSERT INTO payments (bill_id, user_id, amount_cents, paid_on, method, transaction_id)
+             VALUES ({id}, 1, 1799, date('now', '-1 day'), 'bank', 1);
+         INSERT INTO payments (bill_id, user_id, amount_cents, paid_on, method, autopay_failure)
+             VALUES ({id}, 1, 0, date('now', '-2 days'), 'autopay', 1);",
+        id = netflix.id
+    ))
+    .execute(&pool)
+    .await
+    .unwrap();
+    run_now(&admin).await;
+    let got = receiver.got();
+    assert_eq!(got.len(), 1);
+    let message = got[0].json()["message"].as_str().unwrap().to_owned();
+    assert!(
+        message.contains("Autopay failed\n• Streaming: the autopay debit of $15.49"),
+        "{message}"
+    );
+    assert!(
+        message.contains("Bank sync stopped\n• First Bank: bank sync stopped working"),
+        "{message}"
+    );
+    assert!(
+        message.contains("Charged a different amount\n• Streaming: charged $17.99"),
+        "{message}"
+    );
+    assert!(message.contains("$15.49 expected"), "{message}");
+
+    // Still failing the next day: not told again.
+    run_now(&admin).await;
+    assert_eq!(receiver.got().len(), 1);
+
+    sqlx::query("UPDATE bank_connections SET status = 'active' WHERE id = 1")
+        .execute(&pool)
+        .await
+        .unwrap();
+    run_now(&admin).await;
+    let got = receiver.got();
+    assert_eq!(got.len(), 2);
+    let message = got[1].json()["message"].as_str().unwrap().to_owned();
+    assert!(
+        message.contains("First Bank: bank sync works again"),
+        "{message}"
+    );
+    let events: Vec<String> = admin.json_raw("/api/notifications/deliveries").await["deliveries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|delivery| delivery["event"].as_str().unwrap().to_owned())
+        .collect();
+    for event in [
+        "autopay_failed",
+        "bank_sync_failed",
+        "price_changed",
+        "bank_sync_recovered",
+    ] {
+        assert!(events.iter().any(|e| e == event), "{event} in {events:?}");
+    }
+}
+
+#[tokio::test]
+async fn sends_are_counted_by_kind_and_result_for_metrics_and_admin_status() {
+    let receiver = Receiver::start().await;
+    let (app, admin) = app_with(&[("METRICS_TOKEN", "a-metrics-token-for-tests")]).await;
+    let hook = channel(
+        &admin,
+        json!({"kind": "gotify", "name": "g", "settings": {"serverUrl": receiver.url, "token": "t"}}),
+    )
+    .await
+    .unwrap();
+    send_test(&admin, &hook["id"]).await;
+    receiver.script(&[Answer(404, None)]);
+    send_test(&admin, &hook["id"]).await;
+    let metrics = app
+        .client
+        .get(app.url("/metrics"))
+        .bearer_auth("a-metrics-token-for-tests")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        metrics.contains("tally_notifications_sent_total{kind=\"gotify\",result=\"sent\"} 1"),
+        "{metrics}"
+    );
+    assert!(metrics.contains("tally_notifications_sent_total{kind=\"gotify\",result=\"failed\"} 1"));
+    let status: Value = admin.json_raw("/api/admin/status").await;
+    let rows = status["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|section| section["title"] == "Notifications")
+        .unwrap()["rows"]
+        .to_string();
+    assert!(rows.contains("1 sent, 1 failed"), "{rows}");
+    assert!(rows.contains("the server answered 404"), "{rows}");
+}

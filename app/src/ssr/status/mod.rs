@@ -265,13 +265,24 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, ApiError
         vec![row("Protected by", protected_by, state)],
     ));
 
+    // After a rollback below v1.11 the notification tables are gone; the
+    // page still shows everything else.
     sections.push(section(
         "Notifications",
-        crate::ssr::notifications::service::status_rows(&services.notifier, pool)
-            .await?
-            .into_iter()
-            .map(|(label, value, state)| row(label, value, state))
-            .collect(),
+        match crate::ssr::notifications::service::status_rows(&services.notifier, pool).await {
+            Ok(rows) => rows
+                .into_iter()
+                .map(|(label, value, state)| row(label, value, state))
+                .collect(),
+            Err(error) => {
+                tracing::warn!(%error, "notifications status unavailable");
+                vec![row(
+                    "State",
+                    "unavailable: the database lacks the notifications tables (a migration is pending)",
+                    "warn",
+                )]
+            }
+        },
     ));
 
     let errors = recent(&instance.log_dir, ERRORS_SHOWN);
