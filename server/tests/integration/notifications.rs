@@ -790,3 +790,88 @@ async fn sends_are_counted_by_kind_and_result_for_metrics_and_admin_status() {
     assert!(rows.contains("1 sent, 1 failed"), "{rows}");
     assert!(rows.contains("the server answered 404"), "{rows}");
 }
+
+#[tokio::test]
+async fn a_row_a_crashed_run_left_claimed_waits_for_its_lease_then_goes_out_once() {
+    let receiver = Receiver::start().await;
+    let (app, admin) = app_with(&[]).await;
+    channel(
+        &admin,
+        json!({"kind": "ntfy", "name": "ntfy", "settings": {"serverUrl": receiver.url, "topic": "t"}}),
+    )
+    .await
+    .unwrap();
+    bill_due(&admin, "Rent", 100, 1).await;
+    let pool = database(&app).await;
+    // A run recorded the event and claimed it, then the process died
+    // before recording the send.
+    receiver.script(&[Answer(500, None), Answer(500, None), Answer(500, None)]);
+    run_now(&admin).await;
+    assert_eq!(receiver.got().len(), 3);
+    sqlx::query(
+        "UPDATE notification_deliveries SET claimed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    receiver.forget();
+    let held = run_now(&admin).await;
+    assert_eq!(count(&held, "sent"), 0);
+    assert!(receiver.got().is_empty(), "held by the other run's claim");
+    sqlx::query(
+        "UPDATE notification_deliveries
+         SET claimed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-11 minutes')",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    let taken_over = run_now(&admin).await;
+    assert_eq!(count(&taken_over, "sent"), 1);
+    assert_eq!(receiver.got().len(), 1);
+    run_now(&admin).await;
+    assert_eq!(receiver.got().len(), 1, "once, not again");
+}
+
+async fn email_over(mode: SmtpMode, security: &str) {
+    let smtp = SmtpServer::start(mode, None);
+    let port = smtp.port.to_string();
+    let ca = smtp.ca_pem.to_string_lossy().into_owned();
+    let mut settings = vec![
+        ("SMTP_HOST", "localhost"),
+        ("SMTP_PORT", port.as_str()),
+        ("SMTP_SECURITY", security),
+        ("SMTP_FROM", "tally@example.com"),
+    ];
+    if mode != SmtpMode::Plain {
+        settings.push(("SMTP_CA_FILE", &ca));
+    }
+    let (_app, admin) = app_with(&settings).await;
+    let email = channel(&admin, json!({"kind": "email", "name": "Mail"}))
+        .await
+        .unwrap();
+    let answer = send_test(&admin, &email["id"]).await;
+    assert_eq!(answer["delivery"]["status"], "sent", "{answer}");
+    let mails = smtp.wait_for(1, Duration::from_secs(10)).await;
+    assert_eq!(mails[0].tls, mode != SmtpMode::Plain);
+    assert_eq!(mails[0].rcpt_tos, [ADMIN_EMAIL]);
+}
+
+#[tokio::test]
+async fn email_goes_over_implicit_tls_too() {
+    email_over(SmtpMode::Tls, "tls").await;
+}
+
+#[tokio::test]
+async fn email_without_tls_only_to_a_server_on_this_machine() {
+    email_over(SmtpMode::Plain, "none").await;
+    // The same setting for a public address is refused when saved.
+    let (_app, admin) = with_admin(&[]).await;
+    let refused = admin
+        .status_with(
+            Method::PUT,
+            "/api/admin/notifications",
+            &json!({"host": "93.184.216.34", "port": 25, "security": "none", "from": "tally@example.com"}),
+        )
+        .await;
+    assert_eq!(refused, 400);
+}
