@@ -875,3 +875,39 @@ async fn email_without_tls_only_to_a_server_on_this_machine() {
         .await;
     assert_eq!(refused, 400);
 }
+
+#[tokio::test]
+async fn a_server_started_after_the_hour_runs_the_missed_run_once() {
+    let receiver = Receiver::start().await;
+    let (app, admin) = app_with(&[]).await;
+    channel(
+        &admin,
+        json!({"kind": "ntfy", "name": "ntfy", "settings": {"serverUrl": receiver.url, "topic": "t"}}),
+    )
+    .await
+    .unwrap();
+    bill_due(&admin, "Rent", 100, 1).await;
+    assert!(
+        receiver.got().is_empty(),
+        "REMINDER_HOUR=23 has not come yet"
+    );
+    // Restarted with the hour already past today and no run since: the
+    // missed run happens at start-up, without anyone asking.
+    let mut settings = LOCAL.to_vec();
+    settings.retain(|(name, _)| *name != "REMINDER_HOUR");
+    settings.push(("REMINDER_HOUR", "0"));
+    settings.push(("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL));
+    settings.push(("BOOTSTRAP_ADMIN_PASSWORD", support::ADMIN_PASSWORD));
+    let app = app.restart(&settings).await;
+    let got = receiver.wait_for(1, Duration::from_secs(30)).await;
+    assert_eq!(got.len(), 1, "the start-up run sent the digest");
+    assert!(got[0].json()["message"].as_str().unwrap().contains("Rent"));
+    let admin = Browser::signed_in(&app.address, ADMIN_EMAIL, support::ADMIN_PASSWORD).await;
+    let status = admin.json_raw("/api/admin/notifications").await;
+    assert!(status["lastRunAt"].is_string(), "{status}");
+    // A second start the same day finds today's run and starts none.
+    let app = app.restart(&settings).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(receiver.got().len(), 1);
+    drop(app);
+}
