@@ -22,7 +22,7 @@ use base64::Engine as _;
 use reqwest::Method;
 use serde_json::json;
 use support::browser::Browser;
-use support::{RunningBinary, ADMIN_EMAIL, ADMIN_PASSWORD};
+use support::{peak_mib, RunningBinary, ADMIN_EMAIL, ADMIN_PASSWORD};
 
 const ACCOUNTS: usize = 3;
 const PER_ACCOUNT: usize = 10_000;
@@ -80,17 +80,6 @@ fn answer() -> String {
         })
         .collect();
     json!({"errors": [], "accounts": accounts}).to_string()
-}
-
-/// The server's peak resident memory so far, in MiB.
-fn peak_mib(pid: u32) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let kib: f64 = status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
-        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap();
-    kib / 1024.0
 }
 
 async fn wait(browser: &Browser, operation: &Operation) -> Operation {

@@ -21,20 +21,10 @@ use axum::Router;
 use reqwest::Method;
 use serde_json::json;
 use support::browser::Browser;
-use support::{RunningBinary, ADMIN_EMAIL, ADMIN_PASSWORD};
+use support::{peak_mib, RunningBinary, ADMIN_EMAIL, ADMIN_PASSWORD};
 
 const USERS: usize = 1_000;
 const BILLS: usize = 20;
-
-fn peak_mib(pid: u32) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let kib: f64 = status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
-        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap();
-    kib / 1024.0
-}
 
 async fn run(admin: &Browser) -> (Duration, Operation) {
     let started = Instant::now();

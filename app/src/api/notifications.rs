@@ -238,7 +238,6 @@ pub async fn run_reminders_now() -> Result<String, ErrorBody> {
     let record = crate::ssr::notifications::run::start(
         &me.services.operations,
         &me.services.notifier,
-        me.pool(),
         Some(me.current.user.id),
     )
     .await

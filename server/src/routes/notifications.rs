@@ -257,12 +257,6 @@ pub async fn run_now(
     State(state): State<AppState>,
     admin: AdminUser,
 ) -> Result<Json<Operation>, ApiError> {
-    let record = run::start(
-        &state.operations,
-        &state.notifier,
-        &state.pool,
-        Some(admin.0.user.id),
-    )
-    .await?;
+    let record = run::start(&state.operations, &state.notifier, Some(admin.0.user.id)).await?;
     Ok(Json(record.to_operation()))
 }

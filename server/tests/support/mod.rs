@@ -207,6 +207,17 @@ async fn start_in(dir: TempDir, extra: &[(&str, &str)]) -> TestApp {
     }
 }
 
+/// Peak resident memory (VmHWM) of process `pid` so far, in MiB (Linux).
+pub fn peak_mib(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kib: f64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    kib / 1024.0
+}
+
 /// The real `tally` binary, started with `serve` on a random port.
 pub struct RunningBinary {
     pub child: Child,

@@ -12,6 +12,7 @@ use super::deliver::{self, Claimed};
 use super::notifier::Notifier;
 use super::rules::{self, Choices, Occurrence};
 use super::store;
+use super::transport::MailServer;
 use crate::domain::date::Date;
 use crate::domain::notification::{Event, STALE_DAYS};
 use crate::domain::tracker;
@@ -80,6 +81,7 @@ pub(super) async fn occurrences(
 async fn run_user(
     notifier: &Notifier,
     pool: &SqlitePool,
+    mail: Option<&MailServer>,
     user: i64,
     email: &str,
     counts: &mut RunCounts,
@@ -142,7 +144,6 @@ async fn run_user(
         .checked_sub(jiff::SignedDuration::from_hours(24 * STALE_DAYS))
         .map(|at| at.to_string())
         .unwrap_or_default();
-    let mail = notifier.mail_server(pool).await?;
     for channel in &channels {
         let open = store::open_rows(pool, channel.id).await?;
         let (live, stale): (Vec<_>, Vec<_>) = open
@@ -171,7 +172,7 @@ async fn run_user(
             claimed.into_iter().map(|row| vec![row]).collect()
         };
         for group in groups {
-            match deliver::send_rows(notifier, pool, channel, &group, email, mail.as_ref()).await? {
+            match deliver::send_rows(notifier, pool, channel, &group, email, mail).await? {
                 Ok(()) => counts.sent += 1,
                 Err(_) => counts.failed += 1,
             }
@@ -202,6 +203,8 @@ pub async fn run_operation(
     let run_id = store::start_run(pool, &day, operation).await?;
     let users = store::users_with_channels(pool).await?;
     let total = i64::try_from(users.len()).unwrap_or(i64::MAX);
+    // Read once a run, not once a user.
+    let mail = notifier.mail_server(pool).await?;
     let mut counts = RunCounts::default();
     let mut last_error = None;
     progress.send_replace(Progress {
@@ -212,7 +215,8 @@ pub async fn run_operation(
         if cancelled() {
             break;
         }
-        if let Err(error) = run_user(notifier, pool, *user, email, &mut counts).await {
+        if let Err(error) = run_user(notifier, pool, mail.as_ref(), *user, email, &mut counts).await
+        {
             tracing::error!(user, %error, "reminders for one user failed; the run goes on");
             last_error = Some(error.to_string());
             counts.failed += 1;
@@ -236,6 +240,5 @@ pub async fn run_operation(
         last_error.as_deref().or(failed_message.as_deref()),
     )
     .await?;
-    notifier.set_running(None);
     Ok(counts)
 }

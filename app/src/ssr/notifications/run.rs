@@ -16,7 +16,6 @@ use crate::ssr::operations::{Engine, Job, Record, Viewer};
 pub async fn start(
     engine: &Arc<Engine>,
     notifier: &Notifier,
-    _pool: &SqlitePool,
     owner: Option<i64>,
 ) -> Result<Record, NotifyError> {
     let _one_at_a_time = notifier.start_lock.lock().await;
@@ -53,7 +52,7 @@ pub fn spawn_scheduler(engine: Arc<Engine>, notifier: Arc<Notifier>, pool: Sqlit
                     .is_ok_and(|users| !users.is_empty());
                 match store::has_run_since(&pool, &at.timestamp().to_string()).await {
                     Ok(false) if anyone => {
-                        if let Err(error) = start(&engine, &notifier, &pool, None).await {
+                        if let Err(error) = start(&engine, &notifier, None).await {
                             tracing::error!(%error, "the daily reminders run could not start");
                         }
                     }
