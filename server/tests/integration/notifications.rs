@@ -911,3 +911,156 @@ async fn a_server_started_after_the_hour_runs_the_missed_run_once() {
     assert_eq!(receiver.got().len(), 1);
     drop(app);
 }
+
+#[tokio::test]
+async fn runs_racing_on_one_database_send_each_message_once() {
+    use app::ssr::notifications::{jobs, Notifier, NotifySettings};
+    use app::ssr::outbound::{AllowList, Outbound, OutboundSettings};
+    use app::ssr::secrets::Keyring;
+    use std::sync::Arc;
+
+    let receiver = Receiver::start().await;
+    let (app, admin) = app_with(&[]).await;
+    for (kind, settings) in [
+        ("ntfy", json!({"serverUrl": receiver.url, "topic": "t"})),
+        ("webhook", json!({"url": format!("{}/hook", receiver.url)})),
+    ] {
+        channel(
+            &admin,
+            json!({"kind": kind, "name": kind, "settings": settings}),
+        )
+        .await
+        .unwrap();
+    }
+    bill_due(&admin, "Rent", 120_000, 1).await;
+    bill_due(&admin, "Water", 4_200, 2).await;
+    // A slow service holds each run in its send while the others start.
+    receiver.slow(Duration::from_millis(1500));
+
+    // Two more runs on the same database, as another process would run
+    // them: their own notifier, the same data directory's key.
+    let pool = database(&app).await;
+    let other = Arc::new(Notifier::new(
+        NotifySettings {
+            allow_http: true,
+            ..NotifySettings::default()
+        },
+        Outbound::from_settings(&OutboundSettings {
+            allow_private: false,
+            allowed: AllowList::parse("127.0.0.1").unwrap(),
+        }),
+        Arc::new(Keyring::load(&app.settings.data_dir, None).unwrap()),
+        &app.url(""),
+    ));
+    let outside = |name: &'static str| {
+        let (other, pool) = (other.clone(), pool.clone());
+        async move {
+            let (progress, _) = tokio::sync::watch::channel(jobs::Progress::default());
+            jobs::run_operation(&other, &pool, name, &progress, &|| false)
+                .await
+                .unwrap()
+        }
+    };
+    let (ours, first, second) = tokio::join!(run_now(&admin), outside("race-1"), outside("race-2"));
+
+    let got = receiver.got();
+    assert_eq!(got.len(), 2, "one digest per channel, not one per run");
+    let sent = count(&ours, "sent") + first.sent + second.sent;
+    assert_eq!(sent, 2, "{ours:?} {first:?} {second:?}");
+    assert_eq!(first.failed + second.failed + count(&ours, "failed"), 0);
+    let skipped = count(&ours, "skipped") + first.skipped + second.skipped;
+    // Which run wins which channel varies; that they met does not.
+    assert!(skipped >= 1, "the runs overlapped: {skipped}");
+    for message in &got {
+        let text = String::from_utf8_lossy(&message.body);
+        assert!(text.contains("Rent") && text.contains("Water"), "{text}");
+    }
+    let rows: Vec<(String, i64)> =
+        sqlx::query_as("SELECT status, attempts FROM notification_deliveries ORDER BY id")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    assert_eq!(rows, vec![("sent".to_owned(), 1); 4]);
+}
+
+#[tokio::test]
+async fn channel_secrets_never_reach_the_log_files_or_stdout() {
+    use support::{RunningBinary, ADMIN_EMAIL, ADMIN_PASSWORD};
+    let receiver = Receiver::start().await;
+    let telegram_api = format!("{}/telegram", receiver.url);
+    let mut server = RunningBinary::start(&[
+        ("NOTIFY_ALLOW_HTTP", "true"),
+        ("OUTBOUND_ALLOWED_HOSTS", "127.0.0.1"),
+        ("REMINDER_HOUR", "23"),
+        ("TELEGRAM_API_URL", &telegram_api),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
+        ("RUST_LOG", "debug"),
+    ]);
+    let admin = Browser::signed_in(&server.url(""), ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let bot_token = "987654:SECRETbotTOKENzyxwvutsrqponmlkjih";
+    let discord_path = "/api/webhooks/77/SECRETdiscordPATH";
+    let mut bodies = vec![
+        json!({"kind": "ntfy", "name": "ntfy", "settings": {"serverUrl": receiver.url, "topic": "t", "token": "tk_SECRET_ntfy"}}),
+        json!({"kind": "gotify", "name": "gotify", "settings": {"serverUrl": receiver.url, "token": "SECRET_gotify_app"}}),
+        json!({"kind": "discord", "name": "discord", "settings": {"webhookUrl": format!("{}{discord_path}", receiver.url)}}),
+        json!({"kind": "telegram", "name": "telegram", "settings": {"botToken": bot_token, "chatId": "42"}}),
+        json!({"kind": "webhook", "name": "hook", "settings": {"url": format!("{}/hook", receiver.url)}}),
+    ];
+    let mut answers = String::new();
+    let mut secrets = vec![
+        "tk_SECRET_ntfy".to_owned(),
+        "SECRET_gotify_app".to_owned(),
+        "SECRETdiscordPATH".to_owned(),
+        "SECRETbotTOKEN".to_owned(),
+    ];
+    let mut ids = Vec::new();
+    for body in bodies.drain(..) {
+        let created = channel(&admin, body).await.unwrap();
+        if let Some(secret) = created["secret"].as_str() {
+            // Shown once, in this answer, and nowhere else.
+            secrets.push(secret.trim_start_matches("whsec_").to_owned());
+        } else {
+            answers.push_str(&created.to_string());
+        }
+        ids.push(created["id"].clone());
+    }
+    // Every kind fails once for good (a 4xx is not retried) and once
+    // after its retries, then works: the failures are what gets logged.
+    receiver.script(&[Answer(401, None); 5]);
+    for id in &ids {
+        answers.push_str(&send_test(&admin, id).await.to_string());
+    }
+    for id in &ids {
+        answers.push_str(&send_test(&admin, id).await.to_string());
+    }
+    answers.push_str(
+        &admin
+            .json_raw("/api/notifications/channels")
+            .await
+            .to_string(),
+    );
+    answers.push_str(
+        &admin
+            .json_raw("/api/notifications/deliveries")
+            .await
+            .to_string(),
+    );
+    answers.push_str(&admin.json_raw("/api/admin/notifications").await.to_string());
+    answers.push_str(&admin.json_raw("/api/admin/status").await.to_string());
+    assert_eq!(receiver.got().len(), 10);
+    server.signal("TERM");
+    server.wait_exit();
+    let mut written = server.output();
+    for entry in std::fs::read_dir(server.dir.path().join("logs")).unwrap() {
+        written.push_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap());
+    }
+    assert!(
+        written.contains("notification not delivered"),
+        "the failures were logged"
+    );
+    for secret in &secrets {
+        assert!(!written.contains(secret.as_str()), "{secret} in the logs");
+        assert!(!answers.contains(secret.as_str()), "{secret} in an answer");
+    }
+}

@@ -44,6 +44,8 @@ pub struct Answer(pub u16, pub Option<u64>);
 pub struct Receiver {
     got: Arc<Mutex<Vec<Received>>>,
     script: Arc<Mutex<VecDeque<Answer>>>,
+    /// How long each answer waits (none unless [`Receiver::slow`]).
+    delay: Arc<Mutex<Duration>>,
     pub url: String,
 }
 
@@ -60,6 +62,8 @@ async fn record(
         body,
     });
     let answer = receiver.script.lock().unwrap().pop_front();
+    let delay = *receiver.delay.lock().unwrap();
+    tokio::time::sleep(delay).await;
     match answer {
         Some(Answer(status, retry_after)) => {
             let mut response = StatusCode::from_u16(status).unwrap().into_response();
@@ -86,6 +90,12 @@ impl Receiver {
 
     pub fn script(&self, answers: &[Answer]) {
         *self.script.lock().unwrap() = answers.iter().copied().collect();
+    }
+
+    /// Makes every answer wait `delay` (a slow service, to hold a run
+    /// in its send while another starts).
+    pub fn slow(&self, delay: Duration) {
+        *self.delay.lock().unwrap() = delay;
     }
 
     pub fn got(&self) -> Vec<Received> {
