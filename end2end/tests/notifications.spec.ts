@@ -38,15 +38,36 @@ test("a person adds an ntfy channel, sends a test and sees it arrive", async ({ 
   await expect(page.getByText("No channels yet")).toBeVisible();
 
   await page.getByLabel("Kind").selectOption("ntfy");
-  await page.getByLabel("Name").fill("My phone");
+  await page.getByLabel("Name", { exact: true }).fill("My phone");
   await page.getByLabel("ntfy server").fill(receiver.url);
   await page.getByLabel("Topic").fill("tally-bills");
+  // Every event is ticked to begin with; this phone skips the bank's.
+  const adding = page.locator("form").filter({ has: page.getByRole("button", { name: "Add channel" }) });
+  await expect(adding.getByLabel("A bill is due soon")).toBeChecked();
+  await adding.getByLabel("A bank connection works again").uncheck();
   await page.getByRole("button", { name: "Add channel" }).click();
   const channel = page.locator("li.channel").filter({ hasText: "My phone" });
   await expect(channel).toBeVisible();
   await expect(channel.getByTestId("channel-last")).toHaveText("Nothing sent yet");
+  await expect(channel.getByTestId("channel-events")).not.toContainText("works again");
+  await expect(channel.getByTestId("channel-events")).toContainText("A bill is due soon");
 
-  await channel.getByRole("button", { name: "Send test" }).click();
+  // Changed later: only overdue bills.
+  await channel.getByText("Change", { exact: true }).click();
+  for (const label of [
+    "A bill is due soon",
+    "An autopay debit failed",
+    "A bank connection stopped syncing",
+    "A bill was charged a different amount",
+  ]) {
+    await channel.getByLabel(label).uncheck();
+  }
+  await channel.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.locator("li.channel").filter({ hasText: "My phone" }).getByTestId("channel-events")).toHaveText(
+    "A bill is overdue",
+  );
+
+  await page.locator("li.channel").filter({ hasText: "My phone" }).getByRole("button", { name: "Send test" }).click();
   await expect(page.getByTestId("test-result")).toHaveText("Test sent.");
   await expect.poll(() => receiver.got.length).toBe(1);
   expect(receiver.got[0].path).toBe("/");
@@ -60,7 +81,7 @@ test("a person adds an ntfy channel, sends a test and sees it arrive", async ({ 
   // A channel to a private address the administrator did not allow is
   // refused when saved, naming the field.
   await page.getByLabel("Kind").selectOption("gotify");
-  await page.getByLabel("Name").fill("Home");
+  await page.getByLabel("Name", { exact: true }).fill("Home");
   await page.getByLabel("Gotify server").fill("http://192.168.1.10");
   await page.getByLabel("Application token").fill("secret-app-token");
   await page.getByRole("button", { name: "Add channel" }).click();

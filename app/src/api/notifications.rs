@@ -24,9 +24,21 @@ fn given(value: Option<String>) -> Option<String> {
     value.filter(|text| !text.trim().is_empty())
 }
 
-/// Everything Profile → Notifications shows.
+/// The events ticked on a form: one checkbox per event, named as the
+/// event, in the order of [`EVENTS`](crate::domain::notification::EVENTS).
+#[cfg(feature = "ssr")]
+fn ticked(ticks: [Option<String>; 6]) -> Vec<crate::domain::notification::Event> {
+    crate::domain::notification::EVENTS
+        .into_iter()
+        .zip(ticks)
+        .filter_map(|(event, tick)| tick.map(|_| event))
+        .collect()
+}
+
+/// Everything Profile → Notifications shows; `older` pages the log back
+/// (the page token of the page before).
 #[server(prefix = "/api/fn", endpoint = "notifications/page", input = GetUrl)]
-pub async fn get_notifications() -> Result<NotificationsPage, ErrorBody> {
+pub async fn get_notifications(older: Option<String>) -> Result<NotificationsPage, ErrorBody> {
     use crate::ssr::notifications::service;
     let me = super::signed_in::signed_in().await?;
     let notifier = &me.services.notifier;
@@ -36,9 +48,7 @@ pub async fn get_notifications() -> Result<NotificationsPage, ErrorBody> {
             channels: service::list(me.pool(), user).await?.channels,
             preferences: service::preferences(me.pool(), user).await?,
             calendar: service::feed_state(me.pool(), user).await?,
-            deliveries: service::deliveries(me.pool(), user, None, Some(20))
-                .await?
-                .deliveries,
+            deliveries: service::deliveries(me.pool(), user, older.as_deref(), Some(20)).await?,
             email_ready: notifier.mail_server(me.pool()).await?.is_some(),
         })
     };
@@ -58,6 +68,12 @@ pub async fn add_channel(
     bot_token: Option<String>,
     chat_id: Option<String>,
     url: Option<String>,
+    due_soon: Option<String>,
+    overdue: Option<String>,
+    autopay_failed: Option<String>,
+    bank_sync_failed: Option<String>,
+    bank_sync_recovered: Option<String>,
+    price_changed: Option<String>,
 ) -> Result<Channel, ErrorBody> {
     use crate::contract::notifications::{ChannelSettingsInput, NewChannel};
     use crate::domain::notification::ChannelKind;
@@ -69,7 +85,14 @@ pub async fn add_channel(
     let request = NewChannel {
         kind,
         name,
-        events: None,
+        events: Some(ticked([
+            due_soon,
+            overdue,
+            autopay_failed,
+            bank_sync_failed,
+            bank_sync_recovered,
+            price_changed,
+        ])),
         settings: ChannelSettingsInput {
             address: given(address),
             server_url: given(server_url),
@@ -100,6 +123,43 @@ pub async fn test_channel(id: i64) -> Result<TestSent, ErrorBody> {
         me.pool(),
         &me.current.user,
         id,
+    )
+    .await
+    .map_err(ApiError::from)?)
+}
+
+/// Renames a channel and changes the events it takes.
+#[server(prefix = "/api/fn", endpoint = "notifications/change-channel", client = CsrfClient)]
+pub async fn change_channel(
+    id: i64,
+    name: String,
+    due_soon: Option<String>,
+    overdue: Option<String>,
+    autopay_failed: Option<String>,
+    bank_sync_failed: Option<String>,
+    bank_sync_recovered: Option<String>,
+    price_changed: Option<String>,
+) -> Result<Channel, ErrorBody> {
+    use crate::contract::notifications::ChannelChange;
+    let me = super::signed_in::signed_in().await?;
+    let change = ChannelChange {
+        name: Some(name),
+        events: Some(ticked([
+            due_soon,
+            overdue,
+            autopay_failed,
+            bank_sync_failed,
+            bank_sync_recovered,
+            price_changed,
+        ])),
+        settings: None,
+    };
+    Ok(crate::ssr::notifications::service::change(
+        &me.services.notifier,
+        me.pool(),
+        &me.current.user,
+        id,
+        change,
     )
     .await
     .map_err(ApiError::from)?)

@@ -336,7 +336,8 @@ pub struct NotificationsPage {
     pub channels: Vec<Channel>,
     pub preferences: NotificationPreferences,
     pub calendar: CalendarFeedState,
-    pub deliveries: Vec<Delivery>,
+    /// The log, 20 at a time, with the token of the next (older) page.
+    pub deliveries: Deliveries,
     /// Whether the administrator set up an email server.
     pub email_ready: bool,
 }

@@ -1,16 +1,17 @@
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
+use leptos_router::hooks::use_query_map;
 use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::notifications::{
-    get_notifications, AddChannel, CreateCalendar, DeleteCalendar, RemoveChannel,
+    get_notifications, AddChannel, ChangeChannel, CreateCalendar, DeleteCalendar, RemoveChannel,
     SaveNotificationPreferences, TestChannel,
 };
 use crate::api::ApiFailure;
 use crate::contract::error::ErrorBody;
 use crate::contract::notifications::{Channel, DeliveryStatus, NotificationsPage};
-use crate::domain::notification::{ChannelKind, CHANNEL_KINDS, LEAD_DAYS_MAX};
+use crate::domain::notification::{ChannelKind, Event, CHANNEL_KINDS, EVENTS, LEAD_DAYS_MAX};
 
 /// What a write came to, as the page says it.
 fn outcome<T>(result: Option<Result<T, ErrorBody>>) -> Option<Result<T, String>> {
@@ -56,6 +57,21 @@ fn kind_fields(kind: ChannelKind) -> AnyView {
     }
 }
 
+/// One checkbox per event, named as the event (the server function's
+/// fields), ticked when `chosen` has it.
+#[component]
+fn EventChoice(chosen: Vec<Event>) -> impl IntoView {
+    view! {
+        <fieldset class="checks">
+            <legend>"Tell me when"</legend>
+            {EVENTS.into_iter().map(|event| view! {
+                <label><input type="checkbox" name=event.name() checked=chosen.contains(&event)/>
+                    " " {event.label()}</label>
+            }).collect_view()}
+        </fieldset>
+    }
+}
+
 fn when(at: &Option<String>) -> String {
     at.as_deref()
         .map(|at| at.get(..16).unwrap_or(at).replace('T', " "))
@@ -66,9 +82,23 @@ fn when(at: &Option<String>) -> String {
 fn ChannelRow(
     channel: Channel,
     test: ServerAction<TestChannel>,
+    change: ServerAction<ChangeChannel>,
     remove: ServerAction<RemoveChannel>,
 ) -> impl IntoView {
     let id = channel.id;
+    let takes = if channel.events.len() == EVENTS.len() {
+        "Every event".to_owned()
+    } else {
+        channel
+            .events
+            .iter()
+            .map(|event| event.label())
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let name_id = format!("channel-{id}-name");
+    let (name, chosen) = (channel.name.clone(), channel.events.clone());
+    let remove_label = format!("Remove {}", channel.name);
     let last = match (&channel.last_success_at, &channel.last_error) {
         (_, Some(error)) if channel.last_error_at > channel.last_success_at => {
             format!("Last error {}: {error}", when(&channel.last_error_at))
@@ -83,6 +113,19 @@ fn ChannelRow(
                 <strong>{channel.name.clone()}</strong> " · " {channel.kind.label()}
                 {(!channel.confirmed).then(|| view! { " · " <em>"waiting for the confirmation link"</em> })}
                 <p class=if failing { "field-error" } else { "hint" } data-testid="channel-last">{last}</p>
+                <p class="hint" data-testid="channel-events">{takes}</p>
+                <details class="channel-edit">
+                    <summary>"Change"</summary>
+                    <ActionForm action=change>
+                        <input type="hidden" name="id" value=id/>
+                        <div class="field">
+                            <label for=name_id.clone()>"Rename to"</label>
+                            <input id=name_id name="name" type="text" required maxlength="100" value=name/>
+                        </div>
+                        <EventChoice chosen/>
+                        <button type="submit" class="button">"Save changes"</button>
+                    </ActionForm>
+                </details>
             </div>
             <div class="actions">
                 <ActionForm action=test>
@@ -91,7 +134,7 @@ fn ChannelRow(
                 </ActionForm>
                 <ActionForm action=remove>
                     <input type="hidden" name="id" value=id/>
-                    <button type="submit" class="button button--quiet" aria-label=format!("Remove {}", channel.name)>"Remove"</button>
+                    <button type="submit" class="button button--quiet" aria-label=remove_label>"Remove"</button>
                 </ActionForm>
             </div>
         </li>
@@ -103,7 +146,9 @@ fn Loaded(
     page: NotificationsPage,
     add: ServerAction<AddChannel>,
     test: ServerAction<TestChannel>,
+    change: ServerAction<ChangeChannel>,
     remove: ServerAction<RemoveChannel>,
+    older: Option<String>,
     preferences: ServerAction<SaveNotificationPreferences>,
     create_calendar: ServerAction<CreateCalendar>,
     delete_calendar: ServerAction<DeleteCalendar>,
@@ -119,7 +164,7 @@ fn Loaded(
             } else {
                 view! {
                     <ul class="channel-list">
-                        {page.channels.into_iter().map(|channel| view! { <ChannelRow channel test remove/> }).collect_view()}
+                        {page.channels.into_iter().map(|channel| view! { <ChannelRow channel test change remove/> }).collect_view()}
                     </ul>
                 }.into_any()
             }}
@@ -128,6 +173,7 @@ fn Loaded(
                 Ok(sent) => format!("The test was not delivered: {}", sent.delivery.error.unwrap_or_default()),
                 Err(message) => message,
             })}</p>
+            <p class="field-error" role="alert">{move || outcome(change.value().get()).and_then(Result::err)}</p>
         </section>
 
         <section class="card" aria-labelledby="add-channel-title">
@@ -154,6 +200,7 @@ fn Loaded(
                     <input id="channel-name" name="name" type="text" required maxlength="100" placeholder="My phone"/>
                 </div>
                 {move || kind_fields(kind.get())}
+                <EventChoice chosen=EVENTS.to_vec()/>
                 <noscript><p class="hint">"Without JavaScript, fill in the fields of the kind you chose; the others are ignored."</p></noscript>
                 <p class="field-error" role="alert">{move || outcome(add.value().get()).and_then(Result::err)}</p>
                 {move || outcome(add.value().get()).and_then(Result::ok).and_then(|channel| channel.secret).map(|secret| view! {
@@ -218,14 +265,14 @@ fn Loaded(
 
         <section class="card" aria-labelledby="deliveries-title">
             <h2 id="deliveries-title">"Recently sent"</h2>
-            {if page.deliveries.is_empty() {
+            {if page.deliveries.deliveries.is_empty() {
                 view! { <p>"Nothing yet."</p> }.into_any()
             } else {
                 view! {
                     <table class="table">
                         <thead><tr><th scope="col">"When"</th><th scope="col">"What"</th><th scope="col">"Result"</th></tr></thead>
                         <tbody>
-                            {page.deliveries.into_iter().map(|delivery| view! {
+                            {page.deliveries.deliveries.into_iter().map(|delivery| view! {
                                 <tr>
                                     <td>{when(&Some(delivery.at.clone()))}</td>
                                     <td>{delivery.line.clone()}</td>
@@ -239,32 +286,44 @@ fn Loaded(
                     </table>
                 }.into_any()
             }}
+            <p class="actions">
+                {older.is_some().then(|| view! { <A href="/profile/notifications#deliveries-title">"Newest"</A> })}
+                {page.deliveries.next_page_token.map(|token| view! {
+                    <A href=format!("/profile/notifications?older={token}#deliveries-title")>"Older"</A>
+                })}
+            </p>
         </section>
     }
 }
 
-/// `/profile/notifications`: channels (add, test, remove, each one's last
-/// result), when and how reminders come, the calendar feed, and the log.
+/// `/profile/notifications`: channels (add, test, change, remove, each
+/// one's last result and events), when and how reminders come, the
+/// calendar feed, and the log (`?older=<token>` pages it back).
 #[component]
 pub fn NotificationsSettingsPage() -> impl IntoView {
     let add = ServerAction::<AddChannel>::new();
     let test = ServerAction::<TestChannel>::new();
+    let change = ServerAction::<ChangeChannel>::new();
     let remove = ServerAction::<RemoveChannel>::new();
     let preferences = ServerAction::<SaveNotificationPreferences>::new();
     let create_calendar = ServerAction::<CreateCalendar>::new();
     let delete_calendar = ServerAction::<DeleteCalendar>::new();
+    let query = use_query_map();
+    let older = move || query.read().get("older").filter(|token| !token.is_empty());
     let page = Resource::new_blocking(
         move || {
             (
+                older(),
                 add.version().get(),
                 test.version().get(),
+                change.version().get(),
                 remove.version().get(),
                 preferences.version().get(),
                 create_calendar.version().get(),
                 delete_calendar.version().get(),
             )
         },
-        |_| async move { get_notifications().await.map_err(ApiFailure::from) },
+        |(older, ..)| async move { get_notifications(older).await.map_err(ApiFailure::from) },
     );
     view! {
         <Title text="Notifications"/>
@@ -274,7 +333,7 @@ pub fn NotificationsSettingsPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match page.await {
                     Ok(page) => view! {
-                        <Loaded page add test remove preferences create_calendar delete_calendar/>
+                        <Loaded page add test change remove older=older() preferences create_calendar delete_calendar/>
                     }.into_any(),
                     Err(failure) if failure.status() == Some(401) => view! {
                         <p>"You are signed out. " <A href="/login?next=%2Fprofile%2Fnotifications">"Sign in"</A></p>

@@ -60,6 +60,7 @@ pub const ANYONE: &[&str] = &[
 pub const FORM_ACTIONS: &[&str] = &[
     "notifications/add-channel",
     "notifications/test-channel",
+    "notifications/change-channel",
     "notifications/remove-channel",
     "notifications/save-preferences",
     "notifications/create-calendar",

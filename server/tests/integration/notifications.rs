@@ -1064,3 +1064,105 @@ async fn channel_secrets_never_reach_the_log_files_or_stdout() {
         assert!(!answers.contains(secret.as_str()), "{secret} in an answer");
     }
 }
+
+/// A form post as a browser without JavaScript sends it: cookies, this
+/// site's `Origin`, no CSRF header.
+async fn post_form(app: &TestApp, browser: &Browser, endpoint: &str, fields: &[(&str, &str)]) {
+    let response = browser
+        .request_without_csrf(Method::POST, &format!("/api/fn/notifications/{endpoint}"))
+        .header("origin", app.url(""))
+        .header("referer", app.url("/profile/notifications"))
+        .form(fields)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    assert!(
+        (200..400).contains(&status),
+        "{endpoint}: {status} {}",
+        response.text().await.unwrap()
+    );
+}
+
+#[tokio::test]
+async fn the_page_picks_events_per_channel_renames_and_pages_the_log_without_javascript() {
+    let receiver = Receiver::start().await;
+    let (app, admin) = app_with(&[]).await;
+    post_form(
+        &app,
+        &admin,
+        "add-channel",
+        &[
+            ("kind", "ntfy"),
+            ("name", "Phone"),
+            ("server_url", &receiver.url),
+            ("topic", "bills"),
+            ("due_soon", "on"),
+            ("overdue", "on"),
+        ],
+    )
+    .await;
+    let listed = admin.json_raw("/api/notifications/channels").await;
+    let phone = &listed["channels"][0];
+    assert_eq!(phone["events"], json!(["due_soon", "overdue"]));
+    let id = phone["id"].to_string();
+
+    post_form(
+        &app,
+        &admin,
+        "change-channel",
+        &[
+            ("id", &id),
+            ("name", "Kitchen tablet"),
+            ("price_changed", "on"),
+        ],
+    )
+    .await;
+    let listed = admin.json_raw("/api/notifications/channels").await;
+    assert_eq!(listed["channels"][0]["name"], "Kitchen tablet");
+    assert_eq!(listed["channels"][0]["events"], json!(["price_changed"]));
+    // None ticked is refused, naming the field; the channel keeps its events.
+    let refused = admin
+        .request(Method::POST, "/api/fn/notifications/change-channel")
+        .form(&[("id", id.as_str()), ("name", "Kitchen tablet")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 400);
+    assert!(refused
+        .text()
+        .await
+        .unwrap()
+        .contains("choose at least one event"));
+    let listed = admin.json_raw("/api/notifications/channels").await;
+    assert_eq!(listed["channels"][0]["events"], json!(["price_changed"]));
+
+    // A due-soon bill is not news to a channel that takes only price changes.
+    bill_due(&admin, "Rent", 100, 1).await;
+    let done = run_now(&admin).await;
+    assert_eq!(count(&done, "sent"), 0, "{done:?}");
+    assert!(receiver.got().is_empty());
+
+    // 25 test messages: the page shows 20, and "Older" the other 5.
+    for _ in 0..25 {
+        send_test(&admin, &listed["channels"][0]["id"]).await;
+    }
+    let first = admin.json_raw("/api/fn/notifications/page").await;
+    let page = &first["deliveries"];
+    assert_eq!(page["deliveries"].as_array().unwrap().len(), 20, "{first}");
+    let token = page["nextPageToken"].as_str().unwrap();
+    let older = admin
+        .json_raw(&format!("/api/fn/notifications/page?older={token}"))
+        .await;
+    assert_eq!(
+        older["deliveries"]["deliveries"].as_array().unwrap().len(),
+        5
+    );
+    assert!(older["deliveries"]["nextPageToken"].is_null());
+    let bad = admin
+        .request(Method::GET, "/api/fn/notifications/page?older=x")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad.status(), 400);
+}
