@@ -45,7 +45,9 @@ test("the bootstrap admin signs in, makes an API token and signs out", async ({ 
 
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page).toHaveURL(/\/tracker$/);
+  await page.goto("/profile");
+  await hydrated(page);
   await expect(page.getByTestId("profile-email")).toHaveValue(ADMIN);
 
   // The session cookie is HttpOnly: scripts cannot read it.
@@ -88,7 +90,9 @@ async function signIn(page: Page, email: string, password: string) {
 
 test("an admin invites someone, who joins through the link; disabling signs them out", async ({ page, browser }, testInfo) => {
   await signIn(page, ADMIN, PASSWORD);
-  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page).toHaveURL(/\/tracker$/);
+  await page.goto("/profile");
+  await hydrated(page);
   await page.getByRole("link", { name: /Administration/ }).click();
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByTestId("users")).toContainText(ADMIN);
@@ -115,7 +119,9 @@ test("an admin invites someone, who joins through the link; disabling signs them
   await carol.getByLabel("Name (optional)").fill("Carol");
   await carol.getByLabel("Password").fill(CAROL_PASSWORD);
   await carol.getByRole("button", { name: "Create account" }).click();
-  await expect(carol).toHaveURL(/\/profile$/);
+  await expect(carol).toHaveURL(/\/tracker$/);
+  await carol.goto("/profile");
+  await hydrated(carol);
   await expect(carol.getByTestId("profile-email")).toHaveValue(CAROL);
   await expect(carol.getByRole("link", { name: /Administration/ })).toHaveCount(0);
 
@@ -152,7 +158,9 @@ test("a security key as the second factor, with privacy and sign-in history in P
   });
 
   await signIn(page, CAROL, CAROL_PASSWORD);
-  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page).toHaveURL(/\/tracker$/);
+  await page.goto("/profile");
+  await hydrated(page);
   await page.getByLabel("Name of the new key").fill("Blue key");
   await page.getByRole("button", { name: "Add security key" }).click();
   await expect(page.getByTestId("security-keys").getByRole("listitem")).toHaveCount(1);
@@ -174,7 +182,9 @@ test("a security key as the second factor, with privacy and sign-in history in P
   await expect(page.getByText("Touch your security key")).toBeVisible();
   await expect(page.getByLabel("Code from your authenticator app")).toHaveCount(0);
   await page.getByRole("button", { name: "Use security key" }).click();
-  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page).toHaveURL(/\/tracker$/);
+  await page.goto("/profile");
+  await hydrated(page);
   await expect(page.getByTestId("profile-email")).toHaveValue(CAROL);
   await expect(page.getByLabel("Show where I signed in from")).toBeChecked();
   const history = page.getByTestId("sign-in-history");
@@ -194,7 +204,9 @@ test("TOTP enrolment, then signing in with a computed code", async ({ page }, te
   await page.getByLabel("Email").fill(ADMIN);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page).toHaveURL(/\/tracker$/);
+  await page.goto("/profile");
+  await hydrated(page);
 
   await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
   await expect(page.locator(".qr svg")).toBeVisible();
@@ -218,7 +230,9 @@ test("TOTP enrolment, then signing in with a computed code", async ({ page }, te
   await expect(page.getByRole("alert").first()).toContainText("not right");
   await page.getByLabel("Code from your authenticator app").fill(totp(secret, Date.now() / 1000 + 30));
   await page.getByRole("button", { name: "Verify" }).click();
-  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page).toHaveURL(/\/tracker$/);
+  await page.goto("/profile");
+  await hydrated(page);
   await expect(page.getByTestId("profile-email")).toHaveValue(ADMIN);
   await expect(page.getByTestId("totp-on")).toContainText("10 recovery codes left");
 

@@ -15,9 +15,9 @@ async function signInAt(page: Page, url: string) {
 }
 
 for (const next of ["/%5Cevil.example", "/%09/evil.example", "%2F%2Fevil.example", "https%3A%2F%2Fevil.example"]) {
-  test(`a hostile next (${next}) lands on the profile of this site`, async ({ page, baseURL }) => {
+  test(`a hostile next (${next}) lands on the Tracker of this site`, async ({ page, baseURL }) => {
     await signInAt(page, `/login?next=${next}`);
-    await expect(page).toHaveURL(`${baseURL}/profile`);
+    await expect(page).toHaveURL(`${baseURL}/tracker`);
   });
 }
 

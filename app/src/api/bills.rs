@@ -17,14 +17,26 @@ use crate::domain::bill::BillForm;
 #[cfg(feature = "ssr")]
 use crate::ssr::api_error::ApiError;
 
-/// This month, or this pay period (`period`: `month` or `pay`; none: the
-/// pay period when the user has a pay schedule).
+/// A month or a pay period (`period`: `month` or `pay`; none: the pay
+/// period when the user has a pay schedule): today's, or the month `year`
+/// and `month`, or the pay period holding `from`.
 #[server(prefix = "/api/fn", endpoint = "tracker", input = GetUrl)]
-pub async fn get_tracker(period: Option<String>) -> Result<Tracker, ErrorBody> {
-    use crate::ssr::bills::views::{self, PeriodChoice};
+pub async fn get_tracker(
+    period: Option<String>,
+    year: Option<String>,
+    month: Option<String>,
+    from: Option<String>,
+) -> Result<Tracker, ErrorBody> {
+    use crate::ssr::bills::views::{self, Shown};
     let me = super::signed_in::signed_in().await?;
-    let choice = PeriodChoice::parse(period.as_deref()).map_err(ApiError::from)?;
-    Ok(views::tracker(me.pool(), me.current.user.id, choice)
+    let shown = Shown::parse(
+        period.as_deref(),
+        year.as_deref(),
+        month.as_deref(),
+        from.as_deref(),
+    )
+    .map_err(ApiError::from)?;
+    Ok(views::tracker(me.pool(), me.current.user.id, shown)
         .await
         .map_err(ApiError::from)?)
 }

@@ -46,6 +46,7 @@ pub use browser_resource::BrowserResource;
 pub mod admin;
 pub mod admin_backups;
 pub mod bank;
+pub mod bill_months;
 pub mod bills;
 pub mod contact;
 pub mod data;

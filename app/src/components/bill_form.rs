@@ -253,7 +253,7 @@ pub fn BillFormView(
         <form class="bill-form" on:submit=submit novalidate>
             <TextField id="name" label="Name" value=name error=form.error_for("name") required=true maxlength=200/>
             <div class="field-row">
-                <TextField id="amountMinor" label="Amount" value=amount error=form.error_for("amountMinor") required=true maxlength=20/>
+                <TextField id="amountMinor" inputmode="decimal" label="Amount" value=amount error=form.error_for("amountMinor") required=true maxlength=20/>
                 <TextField id="currency" label="Currency" value=currency error=form.error_for("currency") required=true maxlength=3/>
             </div>
             <div class="field-row">
@@ -327,9 +327,9 @@ pub fn BillFormView(
             </Show>
             <Show when=move || debt.get()>
                 <div class="field-row">
-                    <TextField id="balanceMinor" label="Balance owed" value=balance error=form.error_for("balanceMinor") required=true maxlength=20/>
-                    <TextField id="aprBasisPoints" label="Yearly rate (APR %)" value=apr error=form.error_for("aprBasisPoints") maxlength=8/>
-                    <TextField id="minimumPaymentMinor" label="Minimum payment" value=minimum error=form.error_for("minimumPaymentMinor") maxlength=20/>
+                    <TextField id="balanceMinor" inputmode="decimal" label="Balance owed" value=balance error=form.error_for("balanceMinor") required=true maxlength=20/>
+                    <TextField id="aprBasisPoints" inputmode="decimal" label="Yearly rate (APR %)" value=apr error=form.error_for("aprBasisPoints") maxlength=8/>
+                    <TextField id="minimumPaymentMinor" inputmode="decimal" label="Minimum payment" value=minimum error=form.error_for("minimumPaymentMinor") maxlength=20/>
                 </div>
             </Show>
             <p class="field-error" role="alert">{move || form.error.get()}</p>

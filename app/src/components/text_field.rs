@@ -13,6 +13,9 @@ pub fn TextField(
     #[prop(optional)] multiline: bool,
     #[prop(optional)] required: bool,
     #[prop(default = 1000)] maxlength: usize,
+    /// The phone keyboard to offer: `decimal` for amounts.
+    #[prop(optional)]
+    inputmode: &'static str,
 ) -> impl IntoView {
     let error_id = format!("{id}-error");
     let invalid = move || error.get().is_some().then_some("true");
@@ -37,6 +40,7 @@ pub fn TextField(
                 id=id
                 name=id
                 type=kind
+                inputmode=(!inputmode.is_empty()).then_some(inputmode)
                 autocomplete=autocomplete
                 maxlength=maxlength
                 required=required

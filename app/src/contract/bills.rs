@@ -183,6 +183,17 @@ pub struct TrackerEntry {
     pub currency: String,
     pub autopay: bool,
     pub category: String,
+    /// The bill's usual amount, when this time's differs (an override).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usual_amount_minor: Option<i64>,
+    /// Skipped this time: listed, in no total.
+    #[serde(default)]
+    pub skipped: bool,
+    /// The scheduled date of a snoozed occurrence (`due` is the new one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snoozed_from: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// `GET /api/tracker[?period=month|pay]`.
@@ -193,12 +204,17 @@ pub struct Tracker {
     pub today: String,
     pub locale: String,
     pub currency: String,
-    /// `YYYY-MM` of today.
+    /// `YYYY-MM` of the month shown (of the day a pay period was asked
+    /// for, or today).
     pub month: String,
     pub period: Period,
     /// The user's pay schedule, when they set one.
     pub pay_schedule: Option<String>,
     pub entries: Vec<TrackerEntry>,
+    /// What is due from today through 30 days ahead and not paid,
+    /// whatever period is shown.
+    #[serde(default)]
+    pub upcoming: Vec<TrackerEntry>,
     pub totals: Totals,
 }
 

@@ -6,6 +6,7 @@
 pub mod account;
 pub mod admin;
 pub mod bank;
+pub mod bill_months;
 pub mod bills;
 pub mod contact;
 pub mod data;

@@ -8,7 +8,7 @@
 //! our own page paths, so refusing anything unusual costs nothing.
 
 /// Where a sign-in goes when `next` is missing or refused.
-pub const AFTER_SIGN_IN: &str = "/profile";
+pub const AFTER_SIGN_IN: &str = "/tracker";
 
 /// Longer than any page path of ours; a longer `next` is refused.
 const MAX_LEN: usize = 2048;
@@ -166,8 +166,8 @@ mod tests {
 
     #[test]
     fn a_missing_or_refused_next_goes_to_the_profile() {
-        assert_eq!(next_or_default(None), "/profile");
-        assert_eq!(next_or_default(Some("/%5Cevil.example")), "/profile");
+        assert_eq!(next_or_default(None), "/tracker");
+        assert_eq!(next_or_default(Some("/%5Cevil.example")), "/tracker");
         assert_eq!(next_or_default(Some("/bills/3")), "/bills/3");
     }
 

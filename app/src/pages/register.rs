@@ -102,7 +102,7 @@ pub fn RegisterPage() -> impl IntoView {
                 .map_err(api::ApiFailure::from);
             pending.set(false);
             match result {
-                Ok(_) => navigate("/profile", Default::default()),
+                Ok(_) => navigate(crate::domain::redirect::AFTER_SIGN_IN, Default::default()),
                 Err(failure) => {
                     error.set(Some((failure.field(), failure.message())));
                 }

@@ -159,6 +159,17 @@ impl From<crate::ssr::notifications::NotifyError> for ApiError {
     }
 }
 
+impl From<crate::ssr::bill_months::BillMonthError> for ApiError {
+    fn from(error: crate::ssr::bill_months::BillMonthError) -> Self {
+        use crate::ssr::bill_months::BillMonthError;
+        match error {
+            BillMonthError::NoBill => Self::NotFound("no such bill".into()),
+            BillMonthError::Invalid(problems) => Self::InvalidFields(problems),
+            BillMonthError::Database(error) => Self::Database(error),
+        }
+    }
+}
+
 impl From<PreferencesError> for ApiError {
     fn from(error: PreferencesError) -> Self {
         match error {

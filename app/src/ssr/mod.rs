@@ -5,6 +5,7 @@ pub mod api_error;
 pub mod auth;
 pub mod backup;
 pub mod bank;
+pub mod bill_months;
 pub mod bills;
 pub mod catalog;
 pub mod client_ip;

@@ -58,6 +58,10 @@ pub const ANYONE: &[&str] = &[
 /// these are let through when the `Origin` is this site
 /// (`middleware::csrf`).
 pub const FORM_ACTIONS: &[&str] = &[
+    "tracker/pay",
+    "tracker/skip",
+    "tracker/snooze",
+    "tracker/this-time",
     "notifications/add-channel",
     "notifications/test-channel",
     "notifications/change-channel",

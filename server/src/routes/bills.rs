@@ -11,7 +11,7 @@ use app::contract::bills::{
 };
 use app::domain::bill::BillForm;
 use app::ssr::bills::forms;
-use app::ssr::bills::views::{self, PeriodChoice};
+use app::ssr::bills::views::{self, Shown};
 use app::ssr::bills::{self, Bill};
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
@@ -260,14 +260,21 @@ pub async fn autopay_trust(
     ))
 }
 
-/// `GET /api/tracker[?period=month|pay]`: this month, or this pay period,
-/// at a glance. Without `period`, the pay period when the user has a pay
-/// schedule (Profile → Preferences), else the month.
+/// `GET /api/tracker[?period=month|pay][&year=&month=|&from=]`: a month,
+/// or a pay period, at a glance, with what is coming in the next 30 days.
+/// Without `period`, the pay period when the user has a pay schedule
+/// (Profile → Preferences), else the month; today's unless `year` and
+/// `month` name a month or `from` a day of the pay period.
 #[utoipa::path(
     get,
     path = "/api/tracker",
     tag = "bills",
-    params(("period" = Option<app::contract::bills::PeriodKind>, Query, description = "month or pay; the pay period when the user has a pay schedule, else the month")),
+    params(
+        ("period" = Option<app::contract::bills::PeriodKind>, Query, description = "month or pay; the pay period when the user has a pay schedule, else the month"),
+        ("year" = Option<i32>, Query, description = "with month: the month shown (1970-9999)"),
+        ("month" = Option<u8>, Query, description = "with year: the month shown (1-12)"),
+        ("from" = Option<String>, Query, description = "with period=pay: a day (YYYY-MM-DD) of the pay period shown"),
+    ),
     responses((status = 200, body = Tracker)),
 )]
 pub async fn tracker(
@@ -275,9 +282,15 @@ pub async fn tracker(
     current: CurrentUser,
     ApiQuery(query): ApiQuery<HashMap<String, String>>,
 ) -> Result<Json<Tracker>, ApiError> {
-    let choice = PeriodChoice::parse(query.get("period").map(String::as_str))?;
+    let field = |name: &str| query.get(name).map(String::as_str);
+    let shown = Shown::parse(
+        field("period"),
+        field("year"),
+        field("month"),
+        field("from"),
+    )?;
     Ok(Json(
-        views::tracker(&state.pool, current.user.id, choice).await?,
+        views::tracker(&state.pool, current.user.id, shown).await?,
     ))
 }
 

@@ -18,6 +18,7 @@ pub mod admin_status;
 pub mod api_tokens;
 pub mod auth;
 pub mod bank;
+pub mod bill_months;
 pub mod bills;
 pub mod contact;
 pub mod data;
@@ -97,6 +98,13 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             "/api/payments/{id}/autopay-failure",
             &["PUT"],
             put(bills::flag_autopay_failure),
+        ),
+        route(
+            "/api/bills/{id}/months/{month}",
+            &["GET", "PUT", "DELETE"],
+            get(bill_months::get)
+                .put(bill_months::put)
+                .delete(bill_months::delete),
         ),
         route("/api/tracker", &["GET"], get(bills::tracker)),
         route("/api/reports/spending", &["GET"], get(bills::spending)),

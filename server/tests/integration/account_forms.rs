@@ -72,7 +72,7 @@ async fn registering_without_javascript_signs_in_and_a_closed_door_says_so() {
 
     let joined = post_form(&visitor, &app.address, "/register", &fields).await;
     assert_eq!(joined.status(), 303);
-    assert_eq!(location(&joined), "/profile");
+    assert_eq!(location(&joined), "/tracker");
     let session = joined
         .headers()
         .get_all(SET_COOKIE)

@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;
+use app::contract::bill_months::BillMonthChange;
 
 use app::contract::account::{PrivacySettings, UpdateProfile};
 use app::contract::admin::{Invite, Invited, RegistrationChange};
@@ -116,6 +117,10 @@ fn body_for(path: &str, alice_email: &str) -> Value {
         "/api/bank/transactions/{id}/match" => to_json(&MatchTransaction {
             bill_id: 1,
             remember: true,
+        }),
+        "/api/bills/{id}/months/{month}" => to_json(&BillMonthChange {
+            skipped: Some(true),
+            ..BillMonthChange::default()
         }),
         "/api/bills/{id}/catalog-link" => to_json(&CatalogLink {
             catalog_id: Some(1),
@@ -286,6 +291,7 @@ async fn user_b_cannot_read_or_change_user_a_through_any_route() {
             .path
             .replace("{id}", &id.to_string())
             .replace("{kind}", "leads")
+            .replace("{month}", "2026-11")
             .replace("{name}", "bills-20260101T000000Z.db")
             .replace("{user}", &alice_id.to_string())
             .replace("{*name}", operation_name.trim_start_matches("operations/"));

@@ -129,6 +129,7 @@ async fn every_response_carrying_user_data_is_no_store() {
             .path
             .replace("{id}", &id.to_string())
             .replace("{kind}", "leads")
+            .replace("{month}", "2026-11")
             .replace("{name}", &backup_name)
             .replace("{user}", &user_id.to_string())
             .replace("{*name}", operation_name.trim_start_matches("operations/"));

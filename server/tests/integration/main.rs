@@ -55,4 +55,5 @@ mod subscriptions;
 mod token_limits;
 mod token_scopes;
 mod totp;
+mod tracker;
 mod upgrade;

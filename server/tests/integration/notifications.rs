@@ -964,13 +964,12 @@ async fn runs_racing_on_one_database_send_each_message_once() {
     let (ours, first, second) = tokio::join!(run_now(&admin), outside("race-1"), outside("race-2"));
 
     let got = receiver.got();
+    // Which run wins which channel varies; that no row goes out twice and
+    // no digest is split between runs does not.
     assert_eq!(got.len(), 2, "one digest per channel, not one per run");
     let sent = count(&ours, "sent") + first.sent + second.sent;
     assert_eq!(sent, 2, "{ours:?} {first:?} {second:?}");
     assert_eq!(first.failed + second.failed + count(&ours, "failed"), 0);
-    let skipped = count(&ours, "skipped") + first.skipped + second.skipped;
-    // Which run wins which channel varies; that they met does not.
-    assert!(skipped >= 1, "the runs overlapped: {skipped}");
     for message in &got {
         let text = String::from_utf8_lossy(&message.body);
         assert!(text.contains("Rent") && text.contains("Water"), "{text}");

@@ -142,6 +142,7 @@ async fn every_route_and_server_function_refuses_a_body_over_the_limit_with_413(
                 .path
                 .replace("{*name}", "operations/x")
                 .replace("{kind}", "leads")
+                .replace("{month}", "2026-11")
                 .replace("{name}", "bills-20260101T000000.000Z.db")
                 .replace("{user}", "me")
                 .replace("{id}", "1");

@@ -75,7 +75,7 @@ async fn the_form_signs_in_without_javascript_and_the_address_never_carries_a_fi
     )
     .await
     .unwrap();
-    assert_eq!(away.headers()[LOCATION], "/profile");
+    assert_eq!(away.headers()[LOCATION], "/tracker");
 
     // No header can ride on a form post, so the Origin must be this site.
     for origin in [None, Some("https://evil.example"), Some("null")] {

@@ -10,9 +10,84 @@ use super::{list, today_for, Bill, BillError};
 use crate::contract::bills::{
     BillList, BillRecord, CategorySpending, Period, PeriodKind, Spending, Tracker, TrackerEntry,
 };
-use crate::domain::date::Date;
-use crate::domain::tracker::{self, TrackedBill};
+use crate::domain::bill_month::{MonthOverride, SNOOZE_MAX_DAYS};
+use crate::domain::date::{Date, YearMonth};
+use crate::domain::tracker::{self, TrackedBill, PAYMENTS_AFTER_DAYS, PAYMENTS_BEFORE_DAYS};
 use crate::ssr::preferences;
+
+/// Which period the Tracker shows: `?period=`, and `?year=&month=` (a
+/// month) or `?from=` (the pay period holding that date).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shown {
+    pub choice: PeriodChoice,
+    pub month: Option<YearMonth>,
+    pub from: Option<Date>,
+}
+
+impl Shown {
+    /// Reads the query's fields, each refused by its own name.
+    pub fn parse(
+        period: Option<&str>,
+        year: Option<&str>,
+        month: Option<&str>,
+        from: Option<&str>,
+    ) -> Result<Self, BillError> {
+        let invalid = |field: &'static str, description: &str| BillError::Invalid {
+            field,
+            description: description.into(),
+        };
+        let choice = PeriodChoice::parse(period)?;
+        let number = |field: &'static str, text: &str, range: std::ops::RangeInclusive<i32>| {
+            text.trim()
+                .parse::<i32>()
+                .ok()
+                .filter(|n| range.contains(n))
+                .ok_or_else(|| {
+                    invalid(
+                        field,
+                        &format!("use a number from {} to {}", range.start(), range.end()),
+                    )
+                })
+        };
+        let month = match (year, month) {
+            (None, None) => None,
+            (Some(year), Some(month)) => Some(YearMonth {
+                year: number("year", year, 1970..=9999)?,
+                month: u8::try_from(number("month", month, 1..=12)?).unwrap_or(1),
+            }),
+            (None, Some(_)) => return Err(invalid("year", "give the year with the month")),
+            (Some(_), None) => return Err(invalid("month", "give the month with the year")),
+        };
+        let from = match from {
+            None => None,
+            Some(text) => Some(
+                Date::parse(text.trim())
+                    .map_err(|_| invalid("from", "use a date like 2026-11-15"))?,
+            ),
+        };
+        if month.is_some() && (from.is_some() || choice == PeriodChoice::Pay) {
+            return Err(invalid(
+                "month",
+                "a month is shown with year and month; a pay period with period=pay and from",
+            ));
+        }
+        if from.is_some() && choice == PeriodChoice::Month {
+            return Err(invalid(
+                "from",
+                "from chooses a pay period: use it with period=pay",
+            ));
+        }
+        Ok(Self {
+            choice: if month.is_some() {
+                PeriodChoice::Month
+            } else {
+                choice
+            },
+            month,
+            from,
+        })
+    }
+}
 
 /// Which period the Tracker is asked for (`?period=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,11 +113,16 @@ impl PeriodChoice {
     }
 }
 
-/// A bill with its next due date and, on a debt, the interest not yet
-/// charged, as of `today`.
-pub fn shown(bill: &Bill, today: Date) -> BillRecord {
+/// A bill with its next due date (the first one on or after `today` that
+/// no payment paid: rent paid early moves it on) and, on a debt, the
+/// interest not yet charged, as of `today`.
+fn shown(bill: &Bill, tracked: Option<&TrackedBill>, today: Date) -> BillRecord {
     let mut bill = bill.clone();
-    bill.next_due = bill.due_on_or_after(today).map(|due| due.to_string());
+    bill.next_due = match tracked {
+        Some(tracked) => tracked.next_unpaid(today),
+        None => bill.due_on_or_after(today),
+    }
+    .map(|due| due.to_string());
     bill.interest_pending_minor = bill.interest_pending(today);
     bill
 }
@@ -50,16 +130,21 @@ pub fn shown(bill: &Bill, today: Date) -> BillRecord {
 /// One bill as answered: as of the user's today.
 pub async fn shown_for(pool: &SqlitePool, user: i64, bill: &Bill) -> Result<BillRecord, BillError> {
     let today = today_for(pool, user).await?;
-    Ok(shown(bill, today))
+    let tracked = tracked_in(pool, user, std::slice::from_ref(bill), today, today).await?;
+    Ok(shown(bill, tracked.first(), today))
 }
 
 /// Every bill of the user, with today and their preferences.
 pub async fn bill_list(pool: &SqlitePool, user: i64) -> Result<BillList, BillError> {
     let today = today_for(pool, user).await?;
-    let bills = list(pool, user)
-        .await?
+    let all = list(pool, user).await?;
+    let tracked = tracked_in(pool, user, &all, today, today).await?;
+    let bills = all
         .iter()
-        .map(|bill| shown(bill, today))
+        .map(|bill| {
+            let mine = tracked.iter().find(|tracked| tracked.id == bill.id);
+            shown(bill, mine, today)
+        })
         .collect();
     let (locale, currency) = preferences::locale_and_currency(pool, user).await?;
     Ok(BillList {
@@ -71,8 +156,9 @@ pub async fn bill_list(pool: &SqlitePool, user: i64) -> Result<BillList, BillErr
 }
 
 /// The active bills of `all` as the Tracker weighs them from `first` to
-/// `last`: each with its payments in that span (payments, not failed
-/// autopay). Reminders decide "paid" with this too.
+/// `last`: each with the payments (not failed autopay) that can pay its
+/// due dates in that span, from a little before it to a little after.
+/// Reminders decide "paid" with this too.
 pub async fn tracked_in(
     pool: &SqlitePool,
     user: i64,
@@ -86,8 +172,17 @@ pub async fn tracked_in(
              AND paid_on BETWEEN ? AND ?",
     )
     .bind(user)
-    .bind(first.to_string())
-    .bind(last.to_string())
+    .bind(
+        first
+            .add_days(-PAYMENTS_BEFORE_DAYS)
+            .unwrap_or(first)
+            .to_string(),
+    )
+    .bind(
+        last.add_days(PAYMENTS_AFTER_DAYS)
+            .unwrap_or(last)
+            .to_string(),
+    )
     .fetch_all(pool)
     .await?;
     let mut paid_by_bill: HashMap<i64, Vec<Date>> = HashMap::new();
@@ -95,6 +190,18 @@ pub async fn tracked_in(
         if let Ok(date) = Date::parse(&paid_on) {
             paid_by_bill.entry(bill_id).or_default().push(date);
         }
+    }
+    // Overrides of occurrences the payments' reach covers, and those
+    // snoozed into the span from before it.
+    let reach = first
+        .add_days(-PAYMENTS_BEFORE_DAYS - SNOOZE_MAX_DAYS)
+        .unwrap_or(first);
+    let mut overrides_by_bill: HashMap<i64, Vec<MonthOverride>> = HashMap::new();
+    let through = last.add_days(PAYMENTS_AFTER_DAYS).unwrap_or(last);
+    for (bill_id, found) in
+        crate::ssr::bill_months::store::between(pool, user, reach, through).await?
+    {
+        overrides_by_bill.entry(bill_id).or_default().push(found);
     }
     Ok(all
         .iter()
@@ -107,21 +214,43 @@ pub async fn tracked_in(
                 due_day: u8::try_from(bill.due_day).ok()?,
                 amount_minor: bill.amount_minor,
                 paid_on: paid_by_bill.remove(&bill.id).unwrap_or_default(),
+                overrides: overrides_by_bill.remove(&bill.id).unwrap_or_default(),
             })
         })
         .collect())
 }
 
-/// This month, or this pay period, at a glance.
-pub async fn tracker(
+/// How many days ahead the Tracker's Upcoming list looks.
+pub const UPCOMING_DAYS: i64 = 30;
+
+/// The payments (not failed autopay) dated from `first` through `last`:
+/// the Tracker's "Paid", which the spending chart shows too.
+async fn paid_between(
     pool: &SqlitePool,
     user: i64,
-    choice: PeriodChoice,
-) -> Result<Tracker, BillError> {
-    let today = today_for(pool, user).await?;
-    let schedule = preferences::pay_schedule(pool, user).await?;
-    let pay_period = match choice {
-        PeriodChoice::Default => schedule.is_some(),
+    first: Date,
+    last: Date,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT coalesce(sum(amount_cents), 0) FROM payments
+         WHERE user_id = ? AND kind = 'payment' AND autopay_failure = 0
+             AND paid_on BETWEEN ? AND ?",
+    )
+    .bind(user)
+    .bind(first.to_string())
+    .bind(last.to_string())
+    .fetch_one(pool)
+    .await
+}
+
+/// The period `shown` asks for: `(pay period?, first, last)`.
+fn period_of(
+    shown: Shown,
+    today: Date,
+    schedule: Option<(crate::domain::pay_period::PaySchedule, Date)>,
+) -> Result<(bool, Date, Date), BillError> {
+    let pay_period = match shown.choice {
+        PeriodChoice::Default => schedule.is_some() && shown.month.is_none(),
         PeriodChoice::Month => false,
         PeriodChoice::Pay if schedule.is_some() => true,
         PeriodChoice::Pay => {
@@ -131,28 +260,61 @@ pub async fn tracker(
             })
         }
     };
-    let (first, last) = schedule
-        .filter(|_| pay_period)
-        .and_then(|(schedule, payday)| schedule.period_containing(payday, today))
-        .unwrap_or_else(|| tracker::month_bounds(today));
+    let month = |month: YearMonth| Date::new(month.year, month.month, 1).zip(month.last_day());
+    let span = match (pay_period, shown.month, schedule) {
+        (true, _, Some((schedule, payday))) => {
+            schedule.period_containing(payday, shown.from.unwrap_or(today))
+        }
+        (_, Some(shown), _) => month(shown),
+        _ => None,
+    };
+    let (first, last) = span.unwrap_or_else(|| tracker::month_bounds(today));
+    Ok((pay_period, first, last))
+}
+
+/// A month, or a pay period, at a glance (today's unless `shown` names
+/// another), with what is coming in the next [`UPCOMING_DAYS`] days.
+pub async fn tracker(pool: &SqlitePool, user: i64, shown: Shown) -> Result<Tracker, BillError> {
+    let today = today_for(pool, user).await?;
+    let schedule = preferences::pay_schedule(pool, user).await?;
+    let (pay_period, first, last) = period_of(shown, today, schedule)?;
     let all = list(pool, user).await?;
-    let tracked = tracked_in(pool, user, &all, first, last).await?;
-    let (entries, totals) = tracker::period_view(today, (first, last), &tracked);
     let by_id: HashMap<i64, &Bill> = all.iter().map(|bill| (bill.id, bill)).collect();
-    let entries = entries
-        .into_iter()
-        .filter_map(|entry| {
-            let bill = by_id.get(&entry.bill_id)?;
-            Some(TrackerEntry {
-                bill_id: entry.bill_id,
-                name: bill.name.clone(),
-                due: entry.due,
-                status: entry.status,
-                amount_minor: entry.amount_minor,
-                currency: bill.currency.clone(),
-                autopay: bill.autopay,
-                category: bill.category.clone(),
+    let described = |entries: Vec<tracker::Entry>| -> Vec<TrackerEntry> {
+        entries
+            .into_iter()
+            .filter_map(|entry| {
+                let bill = by_id.get(&entry.bill_id)?;
+                Some(TrackerEntry {
+                    bill_id: entry.bill_id,
+                    name: bill.name.clone(),
+                    due: entry.due,
+                    status: entry.status,
+                    amount_minor: entry.amount_minor,
+                    currency: bill.currency.clone(),
+                    autopay: bill.autopay,
+                    category: bill.category.clone(),
+                    usual_amount_minor: entry.usual_amount_minor,
+                    skipped: entry.skipped,
+                    snoozed_from: entry.snoozed_from,
+                    note: entry.note,
+                })
             })
+            .collect()
+    };
+    let tracked = tracked_in(pool, user, &all, first, last).await?;
+    let (entries, mut totals) = tracker::period_view(today, (first, last), &tracked);
+    totals.paid_minor = paid_between(pool, user, first, last).await?;
+    let ahead = today.add_days(UPCOMING_DAYS).unwrap_or(today);
+    let soon = tracked_in(pool, user, &all, today, ahead).await?;
+    let (coming, _) = tracker::period_view(today, (today, ahead), &soon);
+    let upcoming = coming
+        .into_iter()
+        .filter(|entry| {
+            !matches!(
+                entry.status,
+                tracker::Status::Paid | tracker::Status::Skipped
+            )
         })
         .collect();
     let (locale, currency) = preferences::locale_and_currency(pool, user).await?;
@@ -160,7 +322,12 @@ pub async fn tracker(
         today: today.to_string(),
         locale,
         currency,
-        month: today.year_month().to_string(),
+        month: if pay_period {
+            shown.from.unwrap_or(today).year_month()
+        } else {
+            first.year_month()
+        }
+        .to_string(),
         period: Period {
             kind: if pay_period {
                 PeriodKind::Pay
@@ -171,7 +338,8 @@ pub async fn tracker(
             last: last.to_string(),
         },
         pay_schedule: schedule.map(|(schedule, _)| schedule.as_str().to_owned()),
-        entries,
+        entries: described(entries),
+        upcoming: described(upcoming),
         totals,
     })
 }

@@ -191,6 +191,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.11_notifications.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 12),
+            description: "per-month overrides of a bill's occurrences: amount, skip, snooze, note",
+            sql: sql!("v1.12_bill_months.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.12_bill_months.down.sql")),
+        },
     ]
 }
 

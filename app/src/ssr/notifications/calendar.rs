@@ -99,6 +99,7 @@ pub async fn feed(
             Status::Paid => "paid",
             Status::Overdue => "overdue",
             Status::DueSoon | Status::Upcoming => "due",
+            Status::Skipped => "skipped",
         };
         let summary = format!(
             "{}: {} ({state})",
@@ -111,7 +112,7 @@ pub async fn feed(
             &format!(
                 "UID:bill-{}-{}@{host}",
                 occurrence.bill_id,
-                compact(occurrence.due)
+                compact(occurrence.scheduled)
             ),
             &mut out,
         );

@@ -59,6 +59,11 @@ pub(super) async fn occurrences(
                 bill_id: bill.id,
                 name: bill.name.clone(),
                 due,
+                scheduled: entry
+                    .snoozed_from
+                    .as_deref()
+                    .and_then(|from| Date::parse(from).ok())
+                    .unwrap_or(due),
                 status: entry.status,
                 amount_minor: entry.amount_minor,
                 currency: bill.currency.clone(),
@@ -151,18 +156,17 @@ async fn run_user(
             .partition(|row| current.contains(&row.key()) && row.created_at >= stale_before);
         counts.skipped += i64::try_from(stale.len()).unwrap_or(0);
         store::mark_stale(pool, &stale.iter().map(|row| row.id).collect::<Vec<_>>()).await?;
-        let mut claimed = Vec::new();
-        for row in live {
-            if store::claim(pool, row.id).await? {
-                claimed.push(Claimed {
-                    id: row.id,
-                    event: Event::parse(&row.event),
-                    line: row.line,
-                });
-            } else {
-                counts.skipped += 1;
-            }
-        }
+        let held = store::claim(pool, &live.iter().map(|row| row.id).collect::<Vec<_>>()).await?;
+        counts.skipped += i64::try_from(live.len() - held.len()).unwrap_or(0);
+        let claimed: Vec<Claimed> = live
+            .into_iter()
+            .filter(|row| held.contains(&row.id))
+            .map(|row| Claimed {
+                id: row.id,
+                event: Event::parse(&row.event),
+                line: row.line,
+            })
+            .collect();
         if claimed.is_empty() {
             continue;
         }

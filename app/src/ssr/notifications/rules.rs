@@ -26,8 +26,12 @@ pub struct Choices {
 pub struct Occurrence {
     pub bill_id: i64,
     pub name: String,
+    /// When it is due: a snoozed occurrence's new date.
     pub due: Date,
+    /// Its scheduled date (the calendar's stable `UID`).
+    pub scheduled: Date,
     pub status: Status,
+    /// This time's amount.
     pub amount_minor: i64,
     pub currency: String,
     pub autopay: bool,
@@ -85,7 +89,7 @@ pub fn bill_events(
     let mut found = Vec::new();
     let mut history: Vec<&Occurrence> = Vec::new();
     for occurrence in occurrences {
-        if occurrence.status == Status::Paid {
+        if matches!(occurrence.status, Status::Paid | Status::Skipped) {
             continue;
         }
         if occurrence.autopay_verified && !choices.include_verified_autopay {
@@ -349,6 +353,7 @@ mod tests {
             bill_id: id,
             name: format!("Bill {id}"),
             due: date(due),
+            scheduled: date(due),
             status,
             amount_minor: 12_345,
             currency: "USD".into(),

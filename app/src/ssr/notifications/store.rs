@@ -540,18 +540,27 @@ pub async fn mark_stale(pool: &SqlitePool, ids: &[i64]) -> Result<(), sqlx::Erro
     Ok(())
 }
 
-/// Claims one row for this run: `false` when another run holds it or it
-/// went out meanwhile. Two runs never both claim a row.
-pub async fn claim(pool: &SqlitePool, id: i64) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(&format!(
-        "UPDATE notification_deliveries SET claimed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ? AND status IN ('pending', 'failed')
-           AND (claimed_at IS NULL OR claimed_at < {LEASE_CUTOFF})"
-    ))
-    .bind(id)
-    .execute(pool)
-    .await?;
-    Ok(done.rows_affected() == 1)
+/// Claims for this run the rows of `ids` no other run holds and that did
+/// not go out meanwhile, all in one writing transaction: two runs never
+/// both claim a row, nor split one channel's digest between them.
+pub async fn claim(pool: &SqlitePool, ids: &[i64]) -> Result<Vec<i64>, sqlx::Error> {
+    let mut tx = crate::ssr::db::write(pool).await?;
+    let mut claimed = Vec::new();
+    for id in ids {
+        let done = sqlx::query(&format!(
+            "UPDATE notification_deliveries SET claimed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+             WHERE id = ? AND status IN ('pending', 'failed')
+               AND (claimed_at IS NULL OR claimed_at < {LEASE_CUTOFF})"
+        ))
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() == 1 {
+            claimed.push(*id);
+        }
+    }
+    tx.commit().await?;
+    Ok(claimed)
 }
 
 /// What became of claimed rows after their message's attempts.

@@ -1,0 +1,128 @@
+import { expect, test, type BrowserContext } from "@playwright/test";
+import { csrf, hydrated, newUser, openRegistration } from "./support";
+
+// Issue 30: the Tracker moves between months (links, ← and →, back and
+// forward, a bookmarked address), lists what is coming, draws the month as
+// a calendar, and its rows skip, snooze, change this time's amount and mark
+// paid, with JavaScript and without.
+
+type Today = { today: string; next: { year: number; month: number }; lastDay: string };
+
+async function today(context: BrowserContext): Promise<Today> {
+  const today = (await (await context.request.get("/api/bills")).json()).today as string;
+  const [year, month] = today.split("-").map(Number);
+  const next = month === 12 ? { year: year + 1, month: 1 } : { year, month: month + 1 };
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return { today, next, lastDay: `${today.slice(0, 8)}${String(last).padStart(2, "0")}` };
+}
+
+async function addBill(context: BrowserContext, name: string, amountMinor: number, due: string) {
+  const response = await context.request.post("/api/bills", {
+    headers: { "x-csrf-token": await csrf(context) },
+    data: { name, amountMinor, cadence: "monthly", dueDay: Number(due.slice(8)), anchorDate: due },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
+const monthName = (year: number, month: number) =>
+  `${new Date(Date.UTC(year, month - 1, 15)).toLocaleString("en-US", { month: "long", timeZone: "UTC" })} ${year}`;
+
+test("a person moves between months, reads what is coming and the calendar, and acts on a row", async ({ browser }) => {
+  await openRegistration(browser);
+  const { context, page } = await newUser(browser, "months-e2e@example.com");
+  const when = await today(context);
+  const [year, month] = when.today.split("-").map(Number);
+  await addBill(context, "Power", 6000, when.lastDay);
+  const nextFirst = `${when.next.year}-${String(when.next.month).padStart(2, "0")}-01`;
+  await addBill(context, "Rent", 150000, nextFirst);
+
+  const refused: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && /Content Security Policy|Refused to/i.test(message.text())) {
+      refused.push(message.text());
+    }
+  });
+  await page.goto("/tracker");
+  await hydrated(page);
+  await expect(page.getByTestId("tracker-span")).toHaveText(monthName(year, month));
+  await expect(page.getByTestId("calendar")).toBeVisible();
+  await expect(page.getByTestId("calendar").getByRole("link", { name: "Power" })).toBeVisible();
+  await expect(page.getByTestId("upcoming")).toContainText("Power");
+
+  // → moves to next month, with its own address; back returns.
+  await page.keyboard.press("ArrowRight");
+  await expect(page).toHaveURL(new RegExp(`/tracker\\?year=${when.next.year}&month=${when.next.month}$`));
+  await expect(page.getByTestId("tracker-span")).toHaveText(monthName(when.next.year, when.next.month));
+  await expect(page.getByTestId("tracker-row").filter({ hasText: "Rent" })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByTestId("tracker-span")).toHaveText(monthName(year, month));
+  await page.getByRole("link", { name: /^Next:/ }).click();
+  await expect(page.getByTestId("tracker-span")).toHaveText(monthName(when.next.year, when.next.month));
+  await page.getByRole("link", { name: /^Previous:/ }).click();
+  await expect(page.getByTestId("tracker-span")).toHaveText(monthName(year, month));
+
+  // This time's amount, then a skip and its undo, then a snooze.
+  const power = page.getByTestId("tracker-row").filter({ hasText: "Power" });
+  await power.getByText("More").click();
+  await power.getByLabel("This time's amount").fill("71.20");
+  await power.getByLabel("Note").fill("cold month");
+  await power.getByRole("button", { name: "Save" }).click();
+  await expect(power).toContainText("$71.20 (usually $60.00)");
+  await expect(power).toContainText("cold month");
+  await page.getByTestId("tracker-row").filter({ hasText: "Power" }).getByText("More").click();
+  await page.getByTestId("tracker-row").filter({ hasText: "Power" }).getByRole("button", { name: "Skip this time" }).click();
+  await expect(page.getByTestId("tracker-row").filter({ hasText: "Power" })).toHaveAttribute("data-status", "Skipped");
+  await expect(page.getByTestId("total-due")).toHaveText("$0.00");
+  await page.getByTestId("tracker-row").filter({ hasText: "Power" }).getByText("More").click();
+  await page.getByTestId("tracker-row").filter({ hasText: "Power" }).getByRole("button", { name: "Undo skip" }).click();
+  await expect(page.getByTestId("total-due")).toHaveText("$71.20");
+  await page.getByTestId("tracker-row").filter({ hasText: "Power" }).getByRole("button", { name: "Mark Power paid" }).click();
+  await expect(page.getByTestId("tracker-row").filter({ hasText: "Power" })).toHaveAttribute("data-status", "Paid");
+  await expect(page.getByTestId("total-paid")).toHaveText("$71.20", { timeout: 10_000 });
+  // The chart names its months and draws its legend without inline styles.
+  const chart = page.getByTestId("spending-chart");
+  await expect(chart.locator("text.chart__month")).toHaveCount(6);
+  await expect(chart.locator("text.chart__value")).toContainText(["$71.20"]);
+  await expect(chart.locator(".legend svg.swatch")).toHaveCount(1);
+  expect(refused, "no Content-Security-Policy violation on the Tracker").toEqual([]);
+
+  // A bookmarked address opens that view, sorted as it says.
+  await page.goto(`/tracker?year=${when.next.year}&month=${when.next.month}&sort=name&dir=desc`);
+  await hydrated(page);
+  await expect(page.getByTestId("tracker-span")).toHaveText(monthName(when.next.year, when.next.month));
+  const names = await page.getByTestId("tracker-row").locator("td:nth-child(2) a").allTextContents();
+  expect(names).toEqual([...names].sort().reverse());
+  await expect(page.getByRole("columnheader", { name: "Bill" })).toHaveAttribute("aria-sort", "descending");
+  await context.close();
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the Tracker moves between months and its rows skip, snooze and pay", async ({ browser }) => {
+    await openRegistration(browser);
+    const { context, page } = await newUser(browser, "months-nojs@example.com");
+    const when = await today(context);
+    const [year, month] = when.today.split("-").map(Number);
+    await addBill(context, "Water", 4200, when.lastDay);
+
+    await page.goto("/tracker");
+    await expect(page.getByTestId("tracker-span")).toHaveText(monthName(year, month));
+    await page.getByRole("link", { name: /^Next:/ }).click();
+    await expect(page).toHaveURL(new RegExp(`year=${when.next.year}&month=${when.next.month}`));
+    await expect(page.getByTestId("tracker-span")).toHaveText(monthName(when.next.year, when.next.month));
+    await page.getByRole("link", { name: /^Previous:/ }).click();
+
+    const water = () => page.getByTestId("tracker-row").filter({ hasText: "Water" });
+    await water().getByText("More").click();
+    await water().getByRole("button", { name: "Skip this time" }).click();
+    await expect(water()).toHaveAttribute("data-status", "Skipped");
+    await water().getByText("More").click();
+    await water().getByRole("button", { name: "Undo skip" }).click();
+    await expect(water()).not.toHaveAttribute("data-status", "Skipped");
+    await water().getByRole("button", { name: "Mark Water paid" }).click();
+    await expect(water()).toHaveAttribute("data-status", "Paid");
+    await expect(page.getByTestId("total-paid")).toHaveText("$42.00");
+    await context.close();
+  });
+});

@@ -1,0 +1,401 @@
+//! The Tracker people keep open (issue 30): any month or pay period by
+//! address, what is coming, the paid total from the payments themselves,
+//! payments made early, and per-month overrides (this time's amount, skip,
+//! snooze, note) through `/api/bills/{id}/months/{month}` and the
+//! Tracker's row forms.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use reqwest::Method;
+use serde_json::{json, Value};
+
+use crate::support;
+use app::contract::bills::{BillList, BillRecord};
+use app::domain::bill::BillForm;
+use app::domain::date::{Date, YearMonth};
+use support::browser::Browser;
+use support::{plain_user, with_admin, TestApp};
+
+async fn today(browser: &Browser) -> Date {
+    Date::parse(&browser.get::<BillList>("/api/bills").await.today).unwrap()
+}
+
+async fn add(browser: &Browser, form: BillForm) -> BillRecord {
+    browser
+        .call(Method::POST, "/api/bills", &form)
+        .await
+        .unwrap()
+        .unwrap()
+}
+
+fn monthly(name: &str, amount_minor: i64, first_due: Date) -> BillForm {
+    BillForm {
+        name: name.into(),
+        amount_minor,
+        cadence: "monthly".into(),
+        due_day: i64::from(first_due.day()),
+        anchor_date: first_due.to_string(),
+        ..BillForm::default()
+    }
+}
+
+async fn pay(browser: &Browser, bill: i64, amount_minor: i64, on: Date) {
+    let response = browser
+        .request(Method::POST, &format!("/api/bills/{bill}/payments"))
+        .json(&json!({"amountMinor": amount_minor, "paidOn": on.to_string()}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201, "{}", response.text().await.unwrap());
+}
+
+fn month_query(month: YearMonth) -> String {
+    format!("/api/tracker?year={}&month={}", month.year, month.month)
+}
+
+/// (field, status) of a refused request.
+async fn refused(
+    browser: &Browser,
+    method: Method,
+    path: &str,
+    body: Option<Value>,
+) -> (u16, String) {
+    let mut request = browser.request(method, path);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    let body: Value = response.json().await.unwrap();
+    let field = body["error"]["details"]
+        .as_array()
+        .and_then(|details| {
+            details.iter().find_map(|detail| {
+                detail["fieldViolations"][0]["field"]
+                    .as_str()
+                    .map(str::to_owned)
+            })
+        })
+        .unwrap_or_default();
+    (status, field)
+}
+
+#[tokio::test]
+async fn the_paid_total_is_this_months_payments_and_rent_paid_early_counts_for_next_month() {
+    let (_app, admin) = with_admin(&[]).await;
+    let today = today(&admin).await;
+    let next = today.year_month().next();
+    let first_of_next = Date::new(next.year, next.month, 1).unwrap();
+    // The walk: bills all first due next month, rent paid today for it.
+    let rent = add(&admin, monthly("Rent", 150_000, first_of_next)).await;
+    add(&admin, monthly("Power", 2_500, first_of_next)).await;
+    pay(&admin, rent.id, 150_000, today).await;
+
+    let now = admin.json_raw("/api/tracker?period=month").await;
+    assert_eq!(now["month"], today.year_month().to_string());
+    assert_eq!(now["entries"], json!([]), "nothing is due this month");
+    assert_eq!(
+        now["totals"]["paidMinor"], 150_000,
+        "the payment counts where it was made"
+    );
+    assert_eq!(now["totals"]["dueMinor"], 0);
+    let upcoming: Vec<&str> = now["upcoming"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(upcoming, ["Power"], "rent is paid, power is coming");
+
+    let then = admin.json_raw(&month_query(next)).await;
+    assert_eq!(then["month"], next.to_string());
+    let statuses: Vec<(&str, &str)> = then["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["name"].as_str().unwrap(), e["status"].as_str().unwrap()))
+        .collect();
+    assert!(statuses.contains(&("Rent", "paid")), "{statuses:?}");
+    assert_eq!(
+        then["totals"]["paidMinor"], 0,
+        "paid last month, not in this one"
+    );
+    assert_eq!(then["totals"]["remainingMinor"], 2_500);
+
+    let bills = admin.get::<BillList>("/api/bills").await.bills;
+    let rent_now = bills.iter().find(|bill| bill.id == rent.id).unwrap();
+    let after = Date::new(next.next().year, next.next().month, 1).unwrap();
+    assert_eq!(
+        rent_now.next_due.as_deref(),
+        Some(after.to_string().as_str())
+    );
+    let shown: BillRecord = admin.get(&format!("/api/bills/{}", rent.id)).await;
+    assert_eq!(shown.next_due, rent_now.next_due);
+}
+
+#[tokio::test]
+async fn a_month_is_asked_for_by_year_and_month_and_bad_ones_name_their_field() {
+    let (_app, admin) = with_admin(&[]).await;
+    let may = admin.json_raw("/api/tracker?year=2026&month=5").await;
+    assert_eq!(may["month"], "2026-05");
+    assert_eq!(may["period"]["first"], "2026-05-01");
+    assert_eq!(may["period"]["last"], "2026-05-31");
+    for (query, field) in [
+        ("year=2026&month=13", "month"),
+        ("year=20x6&month=1", "year"),
+        ("year=2026", "month"),
+        ("month=4", "year"),
+        ("period=pay", "period"),
+        ("period=month&from=2026-01-01", "from"),
+        ("period=weekly", "period"),
+    ] {
+        assert_eq!(
+            refused(&admin, Method::GET, &format!("/api/tracker?{query}"), None).await,
+            (400, field.to_owned()),
+            "{query}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_skipped_month_leaves_the_totals_and_a_snoozed_one_moves() {
+    let (app, admin) = with_admin(&[]).await;
+    let today = today(&admin).await;
+    let month = today.year_month();
+    let last = month.last_day().unwrap();
+    // Due on the last day of this month: snoozing moves it into the next.
+    let power = add(&admin, monthly("Power", 6_000, last)).await;
+    let gym = add(&admin, monthly("Gym", 3_000, last)).await;
+    let path = |bill: &BillRecord| format!("/api/bills/{}/months/{month}", bill.id);
+
+    let skipped: Value = admin
+        .call(
+            Method::PUT,
+            &path(&gym),
+            &json!({"skipped": true, "note": " on holiday "}),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(skipped["occurrence"], last.to_string());
+    assert_eq!(skipped["note"], "on holiday");
+    let snoozed_to = last.add_days(3).unwrap();
+    let _: Value = admin
+        .call(
+            Method::PUT,
+            &path(&power),
+            &json!({"snoozedTo": snoozed_to.to_string(), "amountMinor": 9_000}),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+
+    let now = admin.json_raw(&month_query(month)).await;
+    let entries = now["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 1, "the snoozed one left this month: {now}");
+    assert_eq!(entries[0]["name"], "Gym");
+    assert_eq!(entries[0]["skipped"], true);
+    assert_eq!(entries[0]["status"], "skipped");
+    assert_eq!(now["totals"]["dueMinor"], 0, "a skip is in no total");
+    let next = admin.json_raw(&month_query(month.next())).await;
+    let moved = next["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "Power" && e["snoozedFrom"].is_string())
+        .unwrap()
+        .clone();
+    assert_eq!(moved["due"], snoozed_to.to_string());
+    assert_eq!(moved["snoozedFrom"], last.to_string());
+    assert_eq!(moved["amountMinor"], 9_000);
+    assert_eq!(moved["usualAmountMinor"], 6_000);
+
+    // Read back, then cleared: the month is as scheduled again.
+    let read: Value = admin.json_raw(&path(&power)).await;
+    assert_eq!(read["snoozedTo"], snoozed_to.to_string());
+    assert_eq!(read["usualAmountMinor"], 6_000);
+    let cleared = admin
+        .request(Method::DELETE, &path(&power))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(cleared.status(), 204);
+    let now = admin.json_raw(&month_query(month)).await;
+    assert_eq!(now["entries"].as_array().unwrap().len(), 2);
+    assert_eq!(now["totals"]["dueMinor"], 6_000);
+
+    // Bad requests name their field; another user's bill is not found.
+    for (body, field) in [
+        (
+            json!({"snoozedTo": last.add_days(32).unwrap().to_string()}),
+            "snoozedTo",
+        ),
+        (json!({"snoozedTo": last.to_string()}), "snoozedTo"),
+        (json!({"amountMinor": -5}), "amountMinor"),
+        (json!({"note": "x".repeat(501)}), "note"),
+    ] {
+        assert_eq!(
+            refused(&admin, Method::PUT, &path(&power), Some(body.clone())).await,
+            (400, field.to_owned()),
+            "{body}"
+        );
+    }
+    let (status, _) = refused(
+        &admin,
+        Method::PUT,
+        &path(&power),
+        Some(json!({"skip": true})),
+    )
+    .await;
+    assert_eq!(status, 400, "an unknown field is refused");
+    let not_due = format!("/api/bills/{}/months/{}", power.id, month.previous());
+    let (status, field) = refused(&admin, Method::GET, &not_due, None).await;
+    assert_eq!(
+        (status, field.as_str()),
+        (400, "month"),
+        "not due that month"
+    );
+    let other = plain_user(&app, &admin, "other@example.com").await;
+    let (status, _) = refused(&other, Method::GET, &path(&power), None).await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn a_weekly_bill_names_its_occurrence() {
+    let (_app, admin) = with_admin(&[]).await;
+    let gym = add(
+        &admin,
+        BillForm {
+            name: "Yoga".into(),
+            amount_minor: 1_500,
+            cadence: "weekly".into(),
+            due_day: 2,
+            anchor_date: "2026-11-02".into(),
+            ..BillForm::default()
+        },
+    )
+    .await;
+    let path = format!("/api/bills/{}/months/2026-11", gym.id);
+    assert_eq!(
+        refused(&admin, Method::GET, &path, None).await,
+        (400, "occurrence".to_owned())
+    );
+    assert_eq!(
+        refused(
+            &admin,
+            Method::GET,
+            &format!("{path}?occurrence=2026-11-10"),
+            None
+        )
+        .await,
+        (400, "occurrence".to_owned())
+    );
+    let _: Value = admin
+        .call(
+            Method::PUT,
+            &format!("{path}?occurrence=2026-11-09"),
+            &json!({"skipped": true}),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    let november = admin.json_raw("/api/tracker?year=2026&month=11").await;
+    let skipped: Vec<&str> = november["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["skipped"] == true)
+        .map(|e| e["due"].as_str().unwrap())
+        .collect();
+    assert_eq!(skipped, ["2026-11-09"], "only that week");
+    assert_eq!(november["totals"]["dueMinor"], 1_500 * 4);
+}
+
+/// A form post as a browser without JavaScript sends it.
+async fn post_form(app: &TestApp, browser: &Browser, endpoint: &str, fields: &[(&str, &str)]) {
+    let response = browser
+        .request_without_csrf(Method::POST, &format!("/api/fn/tracker/{endpoint}"))
+        .header("origin", app.url(""))
+        .header("referer", app.url("/tracker"))
+        .form(fields)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    assert!((200..400).contains(&status), "{endpoint}: {status}");
+}
+
+#[tokio::test]
+async fn the_trackers_row_forms_pay_skip_snooze_and_set_this_time_without_javascript() {
+    let (app, admin) = with_admin(&[]).await;
+    let today = today(&admin).await;
+    let month = today.year_month();
+    let last = month.last_day().unwrap();
+    let power = add(&admin, monthly("Power", 6_000, last)).await;
+    let id = power.id.to_string();
+    let occurrence = last.to_string();
+    post_form(
+        &app,
+        &admin,
+        "this-time",
+        &[
+            ("bill", &id),
+            ("occurrence", &occurrence),
+            ("amount", "71.20"),
+            ("note", "cold month"),
+        ],
+    )
+    .await;
+    let now = admin.json_raw(&month_query(month)).await;
+    assert_eq!(now["entries"][0]["amountMinor"], 7_120);
+    assert_eq!(now["entries"][0]["note"], "cold month");
+    post_form(
+        &app,
+        &admin,
+        "skip",
+        &[("bill", &id), ("occurrence", &occurrence)],
+    )
+    .await;
+    let now = admin.json_raw(&month_query(month)).await;
+    assert_eq!(now["entries"][0]["skipped"], true);
+    assert_eq!(
+        now["entries"][0]["amountMinor"], 7_120,
+        "the skip keeps the rest"
+    );
+    post_form(
+        &app,
+        &admin,
+        "skip",
+        &[("bill", &id), ("occurrence", &occurrence), ("undo", "1")],
+    )
+    .await;
+    let snooze_to = last.add_days(2).unwrap().to_string();
+    post_form(
+        &app,
+        &admin,
+        "snooze",
+        &[
+            ("bill", &id),
+            ("occurrence", &occurrence),
+            ("to", &snooze_to),
+        ],
+    )
+    .await;
+    let next = admin.json_raw(&month_query(month.next())).await;
+    assert_eq!(next["entries"][0]["due"], snooze_to);
+    post_form(&app, &admin, "pay", &[("bill", &id)]).await;
+    let now = admin.json_raw(&month_query(month)).await;
+    assert_eq!(now["totals"]["paidMinor"], 6_000);
+    // A bad amount is refused, naming the field, and changes nothing.
+    let bad = admin
+        .request(Method::POST, "/api/fn/tracker/this-time")
+        .form(&[
+            ("bill", id.as_str()),
+            ("occurrence", occurrence.as_str()),
+            ("amount", "12.345"),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad.status(), 400);
+    assert!(bad.text().await.unwrap().contains("amountMinor"));
+}
