@@ -62,7 +62,7 @@ test("signed-in pages arrive with their data and the signed-in header, without J
   await expect(nav.getByRole("link", { name: "Admin" })).toHaveCount(0);
   // The month's bills and totals are in the page itself.
   await expect(page.getByTestId("tracker-row")).toHaveCount(2);
-  await expect(page.getByRole("link", { name: "Car insurance" })).toBeVisible();
+  await expect(page.getByTestId("tracker").getByRole("link", { name: "Car insurance" })).toBeVisible();
   await expect(page.getByTestId("total-due")).toHaveText("$153.45");
   await expect(page.getByText("Loading…")).toHaveCount(0);
 

@@ -126,3 +126,57 @@ test.describe("without JavaScript", () => {
     await context.close();
   });
 });
+
+test("a bill charged more for two months shows on the Tracker, is updated and the update undone", async ({ browser }) => {
+  await openRegistration(browser);
+  const { context, page } = await newUser(browser, "drift-e2e@example.com");
+  const when = await today(context);
+  const [year, month] = when.today.split("-").map(Number);
+  const first = (offset: number) => {
+    const d = new Date(Date.UTC(year, month - 1 + offset, 1));
+    return d.toISOString().slice(0, 10);
+  };
+  await addBill(context, "Films", 1549, first(-2));
+  const bills = (await (await context.request.get("/api/bills")).json()).bills as { id: number; name: string }[];
+  const films = bills.find((bill) => bill.name === "Films")!;
+  for (const [offset, amountMinor] of [[-2, 1549], [-1, 1799], [0, 1799]]) {
+    const paid = await context.request.post(`/api/bills/${films.id}/payments`, {
+      headers: { "x-csrf-token": await csrf(context) },
+      data: { amountMinor, paidOn: first(offset) },
+    });
+    expect(paid.status()).toBe(201);
+  }
+  await page.goto("/tracker");
+  await hydrated(page);
+  const panel = page.getByTestId("drift-panel");
+  await expect(panel).toContainText("Films was charged about $17.99 lately; Tally expects $15.49.");
+  await panel.getByRole("button", { name: "Update to $17.99" }).click();
+  await expect(page.getByTestId("drift-panel")).toHaveCount(0);
+  await expect(page.getByRole("status").filter({ hasText: "Updated the bill's amount." })).toBeVisible();
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect(page.getByTestId("drift-panel")).toContainText("Tally expects $15.49.");
+  await page.getByTestId("drift-panel").getByRole("button", { name: "Dismiss Films" }).click();
+  await expect(page.getByTestId("drift-panel")).toHaveCount(0);
+  await context.close();
+});
+
+test("the bill form takes a typed date with a leading zero and derives the due day from it", async ({ browser }) => {
+  await openRegistration(browser);
+  const { context, page } = await newUser(browser, "typed-date@example.com");
+  await page.goto("/bills");
+  await hydrated(page);
+  await page.getByRole("button", { name: "New bill" }).click();
+  await page.getByLabel("Name").fill("Internet");
+  await page.getByLabel("Amount", { exact: true }).fill("49.99");
+  await expect(page.getByLabel("Amount", { exact: true })).toHaveAttribute("inputmode", "decimal");
+  await expect(page.getByLabel("Due day of the month")).toHaveCount(0);
+  const first = page.getByLabel("First due date");
+  await first.focus();
+  await page.keyboard.type("12012026");
+  await expect(first).toHaveValue("2026-12-01");
+  await page.getByRole("button", { name: "Add bill" }).click();
+  await expect(page).toHaveURL(/\/bills\/\d+$/);
+  const bills = (await (await context.request.get("/api/bills")).json()).bills as { name: string; dueDay: number; anchorDate: string }[];
+  expect(bills.find((bill) => bill.name === "Internet")).toMatchObject({ dueDay: 1, anchorDate: "2026-12-01" });
+  await context.close();
+});

@@ -46,10 +46,10 @@ pub use browser_resource::BrowserResource;
 pub mod admin;
 pub mod admin_backups;
 pub mod bank;
-pub mod bill_months;
 pub mod bills;
 pub mod contact;
 pub mod data;
+pub mod drift;
 pub mod entrance;
 pub mod notifications;
 pub mod operations;
@@ -59,6 +59,7 @@ pub mod session;
 #[cfg(feature = "ssr")]
 pub mod signed_in;
 pub mod subscriptions;
+pub mod tracker_act;
 
 /// A page's data from a server function that takes no arguments, as a
 /// blocking resource: the server waits for it and sends it with the page,
@@ -100,8 +101,20 @@ pub enum ApiFailure {
 }
 
 impl ApiFailure {
+    /// The failure in words for the page: a field the server blamed goes
+    /// by its label ("Amount: …"), never by its wire name.
     pub fn message(&self) -> String {
         match self {
+            Self::Answered { violations, .. } if !violations.is_empty() => violations
+                .iter()
+                .map(
+                    |violation| match crate::domain::field_label::label(&violation.field) {
+                        Some(label) => format!("{label}: {}", violation.description),
+                        None => violation.description.clone(),
+                    },
+                )
+                .collect::<Vec<_>>()
+                .join("; "),
             Self::Answered { message, .. } => message.clone(),
             Self::Network(message) => format!("cannot reach Tally: {message}"),
             Self::Key(message) => message.clone(),
@@ -162,6 +175,16 @@ impl From<ErrorBody> for ApiFailure {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_field_error_reads_with_the_fields_label_not_its_wire_name() {
+        let body = r#"{"error":{"code":400,"message":"amountMinor: use at most two digits","status":"INVALID_ARGUMENT",
+            "details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"amountMinor","description":"use at most two digits"},{"field":"zzz","description":"no"}]}]}}"#;
+        assert_eq!(
+            failure_from(400, body).message(),
+            "Amount: use at most two digits; no"
+        );
+    }
 
     #[test]
     fn field_errors_are_read_from_the_details() {

@@ -105,7 +105,10 @@ pub fn BillFormView(
     let currency = RwSignal::new(start.currency.clone());
     let cadence = RwSignal::new(start.cadence.clone());
     let interval = RwSignal::new(start.cadence_interval.to_string());
-    let due_day = RwSignal::new(start.due_day.to_string());
+    // The due day is the first due date's day, so the two cannot disagree
+    // (a bill kept from before with another day keeps it until its first
+    // due date changes).
+    let (start_anchor, start_due_day) = (start.anchor_date.clone(), start.due_day);
     let anchor = RwSignal::new(start.anchor_date.clone());
     let category = RwSignal::new(start.category.clone());
     let notes = RwSignal::new(start.notes.clone());
@@ -185,7 +188,15 @@ pub fn BillFormView(
             currency: currency.get_untracked(),
             cadence: cadence.get_untracked(),
             cadence_interval: interval.get_untracked().trim().parse().ok(),
-            due_day: due_day.get_untracked().trim().parse().unwrap_or(0),
+            due_day: {
+                let anchor = anchor.get_untracked();
+                if anchor == start_anchor {
+                    start_due_day
+                } else {
+                    crate::domain::date::Date::parse(anchor.trim())
+                        .map_or(0, |date| i64::from(date.day()))
+                }
+            },
             anchor_date: anchor.get_untracked(),
             category: category.get_untracked(),
             notes: notes.get_untracked(),
@@ -273,7 +284,6 @@ pub fn BillFormView(
                 <Show when=custom>
                     <TextField id="cadenceInterval" label="N" kind="number" value=interval error=form.error_for("cadenceInterval") required=true maxlength=3/>
                 </Show>
-                <TextField id="dueDay" label="Due day of the month" kind="number" value=due_day error=form.error_for("dueDay") required=true maxlength=2/>
             </div>
             <TextField id="anchorDate" label="First due date" kind="date" value=anchor error=form.error_for("anchorDate") required=true maxlength=10/>
             <div class="field">

@@ -20,6 +20,12 @@ pub fn PreferencesForm(initial: Preferences) -> impl IntoView {
     let time_zone = RwSignal::new(initial.time_zone);
     let pay_schedule = RwSignal::new(initial.pay_schedule);
     let payday = RwSignal::new(initial.payday);
+    let drift_percent = RwSignal::new(initial.drift_percent.to_string());
+    let drift_min = RwSignal::new(format!(
+        "{}.{:02}",
+        initial.drift_min_minor / 100,
+        initial.drift_min_minor % 100
+    ));
     let form = FormState::new();
     let saved = RwSignal::new(false);
     let submit = move |event: SubmitEvent| {
@@ -30,6 +36,13 @@ pub fn PreferencesForm(initial: Preferences) -> impl IntoView {
             time_zone: time_zone.get_untracked(),
             pay_schedule: pay_schedule.get_untracked(),
             payday: payday.get_untracked(),
+            // What cannot be read is sent as 0, which the server refuses
+            // naming the field.
+            drift_percent: Some(drift_percent.get_untracked().trim().parse().unwrap_or(0)),
+            drift_min_minor: Some(
+                crate::domain::amount::Amount::parse(&drift_min.get_untracked())
+                    .map_or(0, crate::domain::amount::Amount::minor),
+            ),
         };
         form.sending.set(true);
         saved.set(false);
@@ -69,6 +82,10 @@ pub fn PreferencesForm(initial: Preferences) -> impl IntoView {
                 </div>
                 <TextField id="currency" label="Currency for new bills" value=currency error=form.error_for("currency") required=true maxlength=3/>
                 <TextField id="timeZone" label="Time zone (like Europe/Berlin)" value=time_zone error=form.error_for("timeZone") required=true maxlength=64/>
+                <div class="field-row">
+                    <TextField id="driftPercent" inputmode="numeric" label="Price drift: a charge off by at least this many percent" value=drift_percent error=form.error_for("driftPercent") required=true maxlength=3/>
+                    <TextField id="driftMinMinor" inputmode="decimal" label="and by at least this amount" value=drift_min error=form.error_for("driftMinMinor") required=true maxlength=12/>
+                </div>
                 <div class="field">
                     <label for="paySchedule">"Pay schedule (for the Tracker's pay periods)"</label>
                     <select id="paySchedule" prop:value=move || pay_schedule.get() on:change=move |ev| pay_schedule.set(event_target_value(&ev))>

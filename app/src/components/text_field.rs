@@ -50,7 +50,16 @@ pub fn TextField(
                 // HTML; the property keeps it live after hydration.
                 value=value.get_untracked()
                 prop:value=move || value.get()
-                on:input=move |ev| value.set(event_target_value(&ev))
+                // A date being typed reads as empty until it is whole;
+                // writing that back would blank what is being typed
+                // (12/0…), so a date takes its value when it is one.
+                on:input=move |ev| {
+                    let typed = event_target_value(&ev);
+                    if kind != "date" || !typed.is_empty() {
+                        value.set(typed);
+                    }
+                }
+                on:change=move |ev| value.set(event_target_value(&ev))
             />
         }
         .into_any()

@@ -10,6 +10,7 @@ pub mod bill_months;
 pub mod bills;
 pub mod contact;
 pub mod data;
+pub mod drift;
 pub mod error;
 pub mod notifications;
 pub mod operations;

@@ -20,6 +20,12 @@ pub struct Preferences {
     /// One payday (`YYYY-MM-DD`) to count periods from; empty when the
     /// schedule needs none.
     pub payday: String,
+    /// Price drift counts a difference of at least this many percent (5)…
+    #[serde(default)]
+    pub drift_percent: i64,
+    /// …and at least this much, in minor units (100).
+    #[serde(default)]
+    pub drift_min_minor: i64,
 }
 
 /// `PUT /api/profile/preferences`: the same fields; the pay schedule and
@@ -35,4 +41,10 @@ pub struct UpdatePreferences {
     pub pay_schedule: String,
     #[serde(default)]
     pub payday: String,
+    /// 1–100; left out: unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drift_percent: Option<i64>,
+    /// 1–1,000,000 minor units; left out: unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drift_min_minor: Option<i64>,
 }

@@ -13,10 +13,11 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::bank::get_bank_connections;
-use crate::api::bill_months::{ChangeThisTime, PayNow, SkipOccurrence, SnoozeOccurrence};
 use crate::api::bills::get_tracker;
+use crate::api::tracker_act::TrackerAct;
 use crate::api::ApiFailure;
 use crate::components::bank_bar::BankBar;
+use crate::components::drift_panel::{drift_resource, DriftPanel};
 use crate::components::spending_chart::SpendingChart;
 use crate::contract::bills::{PeriodKind, Tracker, TrackerEntry};
 use crate::contract::error::ErrorBody;
@@ -35,7 +36,7 @@ fn label(status: Status) -> &'static str {
     }
 }
 
-/// A failed row action's message, for the page's alert.
+/// A failed write's message, for the page's alert.
 fn failure<T>(result: Option<Result<T, ErrorBody>>) -> Option<String> {
     match result {
         Some(Err(error)) => Some(ApiFailure::from(error).message()),
@@ -43,20 +44,14 @@ fn failure<T>(result: Option<Result<T, ErrorBody>>) -> Option<String> {
     }
 }
 
-/// The row actions a Tracker entry offers, each a form that posts without
-/// JavaScript too.
-#[derive(Clone, Copy)]
-struct RowActions {
-    pay: ServerAction<PayNow>,
-    skip: ServerAction<SkipOccurrence>,
-    snooze: ServerAction<SnoozeOccurrence>,
-    this_time: ServerAction<ChangeThisTime>,
-}
-
 /// Mark paid, and under "More": skip (or undo), snooze, this time's
 /// amount and a note.
 #[component]
-fn EntryActions(entry: TrackerEntry, actions: RowActions, action_label: String) -> impl IntoView {
+fn EntryActions(
+    entry: TrackerEntry,
+    act: ServerAction<TrackerAct>,
+    action_label: String,
+) -> impl IntoView {
     let bill = entry.bill_id;
     let occurrence = entry
         .snoozed_from
@@ -93,7 +88,8 @@ fn EntryActions(entry: TrackerEntry, actions: RowActions, action_label: String) 
         .unwrap_or_default();
     view! {
         {(!matches!(entry.status, Status::Paid | Status::Skipped)).then(|| view! {
-            <ActionForm action=actions.pay attr:class="inline-form">
+            <ActionForm action=act attr:class="inline-form">
+                <input type="hidden" name="act" value="pay"/>
                 <input type="hidden" name="bill" value=bill/>
                 <input type="hidden" name="amount" value=entry.amount_minor/>
                 <button type="submit" class="button button--quiet">{action_label.clone()}</button>
@@ -101,20 +97,22 @@ fn EntryActions(entry: TrackerEntry, actions: RowActions, action_label: String) 
         })}
         <details class="row-more">
             <summary>"More"<span class="visually-hidden">{more_label}</span></summary>
-            <ActionForm action=actions.skip attr:class="inline-form">
+            <ActionForm action=act attr:class="inline-form">
+                <input type="hidden" name="act" value=if entry.skipped { "unskip" } else { "skip" }/>
                 <input type="hidden" name="bill" value=bill/>
                 <input type="hidden" name="occurrence" value=skip_occurrence/>
-                {entry.skipped.then(|| view! { <input type="hidden" name="undo" value="1"/> })}
                 <button type="submit" class="button button--quiet">{if entry.skipped { "Undo skip" } else { "Skip this time" }}</button>
             </ActionForm>
-            <ActionForm action=actions.snooze>
+            <ActionForm action=act>
+                <input type="hidden" name="act" value="snooze"/>
                 <input type="hidden" name="bill" value=bill/>
                 <input type="hidden" name="occurrence" value=snooze_occurrence/>
                 <label for=snooze_id.clone()>"Snooze to"</label>
                 <input id=snooze_id name="to" type="date" min=snooze_min max=snooze_max value=snoozed_value/>
                 <button type="submit" class="button button--quiet">"Snooze"</button>
             </ActionForm>
-            <ActionForm action=actions.this_time>
+            <ActionForm action=act>
+                <input type="hidden" name="act" value="this-time"/>
                 <input type="hidden" name="bill" value=bill/>
                 <input type="hidden" name="occurrence" value=this_occurrence/>
                 <label for=amount_id.clone()>"This time's amount"</label>
@@ -304,22 +302,14 @@ pub fn TrackerPage() -> impl IntoView {
             descending: text("dir").as_deref() == Some("desc"),
         }
     });
-    let actions = RowActions {
-        pay: ServerAction::<PayNow>::new(),
-        skip: ServerAction::<SkipOccurrence>::new(),
-        snooze: ServerAction::<SnoozeOccurrence>::new(),
-        this_time: ServerAction::<ChangeThisTime>::new(),
-    };
-    let changes = move || {
-        actions.pay.version().get()
-            + actions.skip.version().get()
-            + actions.snooze.version().get()
-            + actions.this_time.version().get()
-    };
-    // The chart follows the payments.
+    // Every write of the rows and the drift panel.
+    let act = ServerAction::<TrackerAct>::new();
+    let drifts = drift_resource(act);
+    let changes = move || act.version().get();
+    // The chart follows the payments (and the other writes, cheaply).
     let payments_made = RwSignal::new(0_u32);
     Effect::new(move |_| {
-        let made = actions.pay.version().get();
+        let made = act.version().get();
         payments_made.set(u32::try_from(made).unwrap_or(0));
     });
     // Rendered on the server with the page (a blocking resource), asked
@@ -365,12 +355,7 @@ pub fn TrackerPage() -> impl IntoView {
     on_cleanup(move || keys.remove());
     // The bank bar's accounts; none while bank sync is off or unused.
     let bank = Resource::new_blocking(|| (), |()| async { get_bank_connections().await.ok() });
-    let error = move || {
-        failure(actions.pay.value().get())
-            .or_else(|| failure(actions.skip.value().get()))
-            .or_else(|| failure(actions.snooze.value().get()))
-            .or_else(|| failure(actions.this_time.value().get()))
-    };
+    let error = move || failure(act.value().get());
     view! {
         <Title text="Tracker"/>
         <h1>"Tracker"</h1>
@@ -384,6 +369,7 @@ pub fn TrackerPage() -> impl IntoView {
             Ok(tracker) => {
                 let asked = asked.get_untracked();
                 let bank = bank.await;
+                let drifting = drifts.await.ok();
                 let locale = Locale::parse(&tracker.locale);
                 let home = Currency::parse(&tracker.currency).unwrap_or(Currency::USD);
                 let total = move |minor: i64| Money::new(minor, home).format(locale);
@@ -456,6 +442,7 @@ pub fn TrackerPage() -> impl IntoView {
                         <div class="total"><span>"Still to pay"</span><strong data-testid="total-remaining">{total(totals.remaining_minor)}</strong></div>
                         <div class="total total--warn"><span>"Overdue"</span><strong>{total(totals.overdue_minor)}</strong></div>
                     </section>
+                    {drifting.map(|found| view! { <DriftPanel found act locale/> })}
                     {bank.map(|bank| view! {
                         <BankBar bank still_to_pay=totals.remaining_minor currency=tracker.currency.clone()/>
                     })}
@@ -495,7 +482,7 @@ pub fn TrackerPage() -> impl IntoView {
                                                     </td>
                                                     <td>{amount_text}{usual}</td>
                                                     <td><span class=format!("status {}", status_class(status))>{label(status)}</span></td>
-                                                    <td class="row-actions"><EntryActions entry=entry.clone() actions action_label=action/></td>
+                                                    <td class="row-actions"><EntryActions entry=entry.clone() act action_label=action/></td>
                                                 </tr>
                                             }
                                         }).collect_view()}

@@ -170,6 +170,21 @@ impl From<crate::ssr::bill_months::BillMonthError> for ApiError {
     }
 }
 
+impl From<crate::ssr::drift::DriftError> for ApiError {
+    fn from(error: crate::ssr::drift::DriftError) -> Self {
+        use crate::ssr::drift::DriftError;
+        match error {
+            DriftError::NoBill => Self::NotFound("no such bill".into()),
+            DriftError::NotDrifting(message) => Self::BadRequest(message),
+            DriftError::Invalid { field, description } => Self::InvalidField {
+                field: field.to_owned(),
+                description,
+            },
+            DriftError::Database(error) => Self::Database(error),
+        }
+    }
+}
+
 impl From<PreferencesError> for ApiError {
     fn from(error: PreferencesError) -> Self {
         match error {

@@ -15,6 +15,7 @@ pub mod csp;
 pub mod data_dir_lock;
 pub mod db;
 pub mod db_health;
+pub mod drift;
 pub mod instance;
 pub mod limiter;
 pub mod limits;

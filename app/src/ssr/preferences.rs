@@ -9,12 +9,32 @@ use super::settings::{self, Scope};
 use crate::contract::preferences::{Preferences, UpdatePreferences};
 use crate::domain::contact::FieldViolation;
 use crate::domain::date::Date;
+use crate::domain::drift::Thresholds;
 use crate::domain::money::{Currency, LOCALES};
 use crate::domain::pay_period::PaySchedule;
 
 /// Settings keys of the pay schedule.
 const PAY_SCHEDULE: &str = "pay_schedule";
 const PAYDAY: &str = "payday";
+/// Settings keys of the price drift thresholds.
+const DRIFT_PERCENT: &str = "drift_percent";
+const DRIFT_MIN_MINOR: &str = "drift_min_minor";
+
+/// The user's price drift thresholds (5 % and 1.00 unless they chose
+/// others).
+pub async fn drift_thresholds(pool: &SqlitePool, user: i64) -> Result<Thresholds, sqlx::Error> {
+    let scope = Scope::User(user);
+    let read = |text: Option<String>| text.and_then(|text| text.parse::<i64>().ok());
+    let default = Thresholds::default();
+    Ok(Thresholds {
+        percent: read(settings::get(pool, scope, DRIFT_PERCENT).await?)
+            .filter(|n| (1..=Thresholds::PERCENT_MAX).contains(n))
+            .unwrap_or(default.percent),
+        min_minor: read(settings::get(pool, scope, DRIFT_MIN_MINOR).await?)
+            .filter(|n| (1..=Thresholds::MIN_MINOR_MAX).contains(n))
+            .unwrap_or(default.min_minor),
+    })
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum PreferencesError {
@@ -62,7 +82,10 @@ pub async fn read(pool: &SqlitePool, user: i64) -> Result<Preferences, sqlx::Err
             .fetch_one(pool)
             .await?;
     let schedule = pay_schedule(pool, user).await?;
+    let drift = drift_thresholds(pool, user).await?;
     Ok(Preferences {
+        drift_percent: drift.percent,
+        drift_min_minor: drift.min_minor,
         locale,
         currency,
         time_zone,
@@ -118,6 +141,21 @@ pub async fn set(
             "enter the date of one payday, like 2026-11-13",
         ));
     }
+    if wanted
+        .drift_percent
+        .is_some_and(|n| !(1..=Thresholds::PERCENT_MAX).contains(&n))
+    {
+        problems.push(violation("driftPercent", "choose 1 to 100 percent"));
+    }
+    if wanted
+        .drift_min_minor
+        .is_some_and(|n| !(1..=Thresholds::MIN_MINOR_MAX).contains(&n))
+    {
+        problems.push(violation(
+            "driftMinMinor",
+            "choose an amount from 0.01 to 10,000.00",
+        ));
+    }
     if !problems.is_empty() {
         return Err(PreferencesError::Invalid(problems));
     }
@@ -152,6 +190,25 @@ pub async fn set(
                 .execute(&mut *tx)
                 .await?;
         }
+    }
+    for (key, value) in [
+        (DRIFT_PERCENT, wanted.drift_percent),
+        (DRIFT_MIN_MINOR, wanted.drift_min_minor),
+    ] {
+        let Some(value) = value else {
+            continue;
+        };
+        sqlx::query("DELETE FROM settings WHERE user_id = ? AND key = ?")
+            .bind(user)
+            .bind(key)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("INSERT INTO settings (user_id, key, value) VALUES (?, ?, ?)")
+            .bind(user)
+            .bind(key)
+            .bind(value.to_string())
+            .execute(&mut *tx)
+            .await?;
     }
     tx.commit().await?;
     Ok(read(pool, user).await?)

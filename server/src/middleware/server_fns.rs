@@ -58,10 +58,7 @@ pub const ANYONE: &[&str] = &[
 /// these are let through when the `Origin` is this site
 /// (`middleware::csrf`).
 pub const FORM_ACTIONS: &[&str] = &[
-    "tracker/pay",
-    "tracker/skip",
-    "tracker/snooze",
-    "tracker/this-time",
+    "tracker/act",
     "notifications/add-channel",
     "notifications/test-channel",
     "notifications/change-channel",

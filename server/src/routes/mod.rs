@@ -23,6 +23,7 @@ pub mod bills;
 pub mod contact;
 pub mod data;
 pub mod diagnostics;
+pub mod drift;
 pub mod forms;
 pub mod health;
 pub mod notifications;
@@ -98,6 +99,17 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             "/api/payments/{id}/autopay-failure",
             &["PUT"],
             put(bills::flag_autopay_failure),
+        ),
+        route("/api/bills/drift", &["GET"], get(drift::list)),
+        route(
+            "/api/bills/{id}/drift/accept",
+            &["POST"],
+            post(drift::accept),
+        ),
+        route(
+            "/api/bills/{id}/drift/dismiss",
+            &["POST"],
+            post(drift::dismiss),
         ),
         route(
             "/api/bills/{id}/months/{month}",

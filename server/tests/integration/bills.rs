@@ -759,6 +759,8 @@ async fn preferences_are_checked_and_change_today_and_formatting() {
             time_zone: "Pacific/Kiritimati".into(),
             pay_schedule: String::new(),
             payday: String::new(),
+            drift_percent: 5,
+            drift_min_minor: 100,
         }
     );
     let bills: BillList = browser.get("/api/bills").await;

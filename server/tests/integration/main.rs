@@ -24,6 +24,7 @@ mod client_address;
 mod contact;
 mod container;
 mod data_commands;
+mod drift;
 mod durability;
 mod health;
 mod hostile_input;

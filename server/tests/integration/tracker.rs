@@ -310,18 +310,21 @@ async fn a_weekly_bill_names_its_occurrence() {
     assert_eq!(november["totals"]["dueMinor"], 1_500 * 4);
 }
 
-/// A form post as a browser without JavaScript sends it.
-async fn post_form(app: &TestApp, browser: &Browser, endpoint: &str, fields: &[(&str, &str)]) {
+/// A Tracker form post as a browser without JavaScript sends it: `act`
+/// names the write.
+async fn post_form(app: &TestApp, browser: &Browser, act: &str, fields: &[(&str, &str)]) {
+    let mut all = vec![("act", act)];
+    all.extend_from_slice(fields);
     let response = browser
-        .request_without_csrf(Method::POST, &format!("/api/fn/tracker/{endpoint}"))
+        .request_without_csrf(Method::POST, "/api/fn/tracker/act")
         .header("origin", app.url(""))
         .header("referer", app.url("/tracker"))
-        .form(fields)
+        .form(&all)
         .send()
         .await
         .unwrap();
     let status = response.status().as_u16();
-    assert!((200..400).contains(&status), "{endpoint}: {status}");
+    assert!((200..400).contains(&status), "{act}: {status}");
 }
 
 #[tokio::test]
@@ -387,8 +390,9 @@ async fn the_trackers_row_forms_pay_skip_snooze_and_set_this_time_without_javasc
     assert_eq!(now["totals"]["paidMinor"], 6_000);
     // A bad amount is refused, naming the field, and changes nothing.
     let bad = admin
-        .request(Method::POST, "/api/fn/tracker/this-time")
+        .request(Method::POST, "/api/fn/tracker/act")
         .form(&[
+            ("act", "this-time"),
             ("bill", id.as_str()),
             ("occurrence", occurrence.as_str()),
             ("amount", "12.345"),
@@ -397,5 +401,6 @@ async fn the_trackers_row_forms_pay_skip_snooze_and_set_this_time_without_javasc
         .await
         .unwrap();
     assert_eq!(bad.status(), 400);
-    assert!(bad.text().await.unwrap().contains("amountMinor"));
+    let said = bad.text().await.unwrap();
+    assert!(said.contains("amountMinor"), "{said}");
 }

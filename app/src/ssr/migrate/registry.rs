@@ -199,6 +199,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.12_bill_months.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 13),
+            description: "price drift dismissals",
+            sql: sql!("v1.13_drift_dismissals.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.13_drift_dismissals.down.sql")),
+        },
     ]
 }
 

@@ -113,6 +113,10 @@ async fn run_user(
     let (failed_autopay, charged) = store::payment_facts(pool, user, since).await?;
     found.extend(rules::autopay_events(today, &failed_autopay, &locale));
     found.extend(rules::price_events(today, &charged, &locale));
+    found.extend(rules::drift_events(
+        &crate::ssr::drift::service::drifting(pool, user).await?,
+        &locale,
+    ));
     let now = jiff::Timestamp::now().to_string();
     let (connection_found, changes) =
         rules::connection_events(&store::connection_facts(pool, user).await?, &now);

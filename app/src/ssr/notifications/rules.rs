@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
+use crate::contract::drift::DriftingBill;
 use crate::domain::date::Date;
 use crate::domain::money::{Currency, Locale, Money};
 use crate::domain::notification::{Event, STALE_DAYS};
@@ -212,6 +213,26 @@ pub fn price_events(today: Date, charged: &[PaymentFact], locale: &str) -> Vec<F
                 amount(fact.amount_minor, &fact.currency, locale),
                 fact.paid_on,
                 amount(fact.expected_minor, &fact.currency, locale)
+            ),
+        })
+        .collect()
+}
+
+/// Bills whose charges drifted (the Tracker's rule): one event per bill
+/// and drift, so the same drift is told once and a further move again.
+pub fn drift_events(drifts: &[DriftingBill], locale: &str) -> Vec<Found> {
+    drifts
+        .iter()
+        .map(|bill| Found {
+            event: Event::PriceChanged,
+            subject: "bill",
+            subject_id: bill.bill_id,
+            occurrence: format!("drift:{}", bill.median_minor),
+            line: format!(
+                "{}: charged about {} lately, {} expected",
+                bill.name,
+                amount(bill.median_minor, &bill.currency, locale),
+                amount(bill.expected_minor, &bill.currency, locale)
             ),
         })
         .collect()

@@ -1,0 +1,115 @@
+//! All SQL of price drift: each bill's payments per month, dismissals, and
+//! setting a bill's amount.
+
+use sqlx::{SqliteConnection, SqlitePool};
+
+use crate::domain::date::Date;
+
+/// A bill that can drift: active, due at most once a month.
+#[derive(sqlx::FromRow)]
+pub struct Candidate {
+    pub id: i64,
+    pub name: String,
+    pub amount_cents: i64,
+    pub currency: String,
+}
+
+pub async fn candidates(pool: &SqlitePool, user: i64) -> Result<Vec<Candidate>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, name, amount_cents, currency FROM bills
+         WHERE user_id = ? AND active = 1
+           AND cadence IN ('monthly', 'quarterly', 'yearly', 'custom_months')
+         ORDER BY id",
+    )
+    .bind(user)
+    .fetch_all(pool)
+    .await
+}
+
+/// `(bill, YYYY-MM, paid)`: payments (not failed autopay) per bill per
+/// month, from `since` on.
+pub async fn paid_per_month(
+    pool: &SqlitePool,
+    user: i64,
+    since: Date,
+) -> Result<Vec<(i64, String, i64)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT bill_id, substr(paid_on, 1, 7) AS month, sum(amount_cents)
+         FROM payments
+         WHERE user_id = ? AND kind = 'payment' AND autopay_failure = 0 AND paid_on >= ?
+         GROUP BY bill_id, month",
+    )
+    .bind(user)
+    .bind(since.to_string())
+    .fetch_all(pool)
+    .await
+}
+
+/// `(bill, median dismissed, until)`.
+pub async fn dismissals(
+    pool: &SqlitePool,
+    user: i64,
+) -> Result<Vec<(i64, i64, String)>, sqlx::Error> {
+    sqlx::query_as("SELECT bill_id, median_cents, until FROM drift_dismissals WHERE user_id = ?")
+        .bind(user)
+        .fetch_all(pool)
+        .await
+}
+
+pub async fn dismiss(
+    conn: &mut SqliteConnection,
+    user: i64,
+    bill: i64,
+    median: i64,
+    until: Date,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO drift_dismissals (bill_id, user_id, median_cents, until) VALUES (?, ?, ?, ?)
+         ON CONFLICT (bill_id) DO UPDATE SET median_cents = excluded.median_cents,
+             until = excluded.until, created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+    )
+    .bind(bill)
+    .bind(user)
+    .bind(median)
+    .bind(until.to_string())
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// The bill's amount, when it is the user's.
+pub async fn amount(
+    conn: &mut SqliteConnection,
+    user: i64,
+    bill: i64,
+) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT amount_cents FROM bills WHERE id = ? AND user_id = ?")
+        .bind(bill)
+        .bind(user)
+        .fetch_optional(&mut *conn)
+        .await
+}
+
+/// Sets the bill's amount; a drift acted on is no longer dismissed.
+pub async fn set_amount(
+    conn: &mut SqliteConnection,
+    user: i64,
+    bill: i64,
+    amount: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE bills SET amount_cents = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ? AND user_id = ?",
+    )
+    .bind(amount)
+    .bind(bill)
+    .bind(user)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query("DELETE FROM drift_dismissals WHERE bill_id = ? AND user_id = ?")
+        .bind(bill)
+        .bind(user)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
