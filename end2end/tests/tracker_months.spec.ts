@@ -1,4 +1,4 @@
-import { expect, test, type BrowserContext } from "@playwright/test";
+import { expect, test, type BrowserContext, type Locator } from "@playwright/test";
 import { csrf, hydrated, newUser, openRegistration } from "./support";
 
 // Issue 30: the Tracker moves between months (links, ← and →, back and
@@ -22,6 +22,15 @@ async function addBill(context: BrowserContext, name: string, amountMinor: numbe
     data: { name, amountMinor, cadence: "monthly", dueDay: Number(due.slice(8)), anchorDate: due },
   });
   expect(response.status(), await response.text()).toBe(201);
+}
+
+/** Opens a row's "More" (a `<details>`) unless it is open already. */
+async function openMore(row: Locator) {
+  const details = row.locator("details.row-more");
+  if ((await details.getAttribute("open")) === null) {
+    await details.locator("summary").click();
+  }
+  await expect(details).toHaveAttribute("open", "");
 }
 
 const monthName = (year: number, month: number) =>
@@ -63,17 +72,17 @@ test("a person moves between months, reads what is coming and the calendar, and 
 
   // This time's amount, then a skip and its undo, then a snooze.
   const power = page.getByTestId("tracker-row").filter({ hasText: "Power" });
-  await power.getByText("More").click();
+  await openMore(power);
   await power.getByLabel("This time's amount").fill("71.20");
   await power.getByLabel("Note").fill("cold month");
   await power.getByRole("button", { name: "Save" }).click();
   await expect(power).toContainText("$71.20 (usually $60.00)");
   await expect(power).toContainText("cold month");
-  await page.getByTestId("tracker-row").filter({ hasText: "Power" }).getByText("More").click();
+  await openMore(page.getByTestId("tracker-row").filter({ hasText: "Power" }));
   await page.getByTestId("tracker-row").filter({ hasText: "Power" }).getByRole("button", { name: "Skip this time" }).click();
   await expect(page.getByTestId("tracker-row").filter({ hasText: "Power" })).toHaveAttribute("data-status", "Skipped");
   await expect(page.getByTestId("total-due")).toHaveText("$0.00");
-  await page.getByTestId("tracker-row").filter({ hasText: "Power" }).getByText("More").click();
+  await openMore(page.getByTestId("tracker-row").filter({ hasText: "Power" }));
   await page.getByTestId("tracker-row").filter({ hasText: "Power" }).getByRole("button", { name: "Undo skip" }).click();
   await expect(page.getByTestId("total-due")).toHaveText("$71.20");
   await page.getByTestId("tracker-row").filter({ hasText: "Power" }).getByRole("button", { name: "Mark Power paid" }).click();
@@ -114,10 +123,10 @@ test.describe("without JavaScript", () => {
     await page.getByRole("link", { name: /^Previous:/ }).click();
 
     const water = () => page.getByTestId("tracker-row").filter({ hasText: "Water" });
-    await water().getByText("More").click();
+    await openMore(water());
     await water().getByRole("button", { name: "Skip this time" }).click();
     await expect(water()).toHaveAttribute("data-status", "Skipped");
-    await water().getByText("More").click();
+    await openMore(water());
     await water().getByRole("button", { name: "Undo skip" }).click();
     await expect(water()).not.toHaveAttribute("data-status", "Skipped");
     await water().getByRole("button", { name: "Mark Water paid" }).click();

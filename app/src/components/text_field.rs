@@ -50,16 +50,17 @@ pub fn TextField(
                 // HTML; the property keeps it live after hydration.
                 value=value.get_untracked()
                 prop:value=move || value.get()
-                // A date being typed reads as empty until it is whole;
-                // writing that back would blank what is being typed
-                // (12/0…), so a date takes its value when it is one.
+                // Writing a date input's value back while it is typed
+                // resets the segment being typed (12/0… came out blank),
+                // so a date keeps its value without telling `prop:value`.
                 on:input=move |ev| {
                     let typed = event_target_value(&ev);
-                    if kind != "date" || !typed.is_empty() {
+                    if kind == "date" {
+                        value.update_untracked(|kept| *kept = typed);
+                    } else {
                         value.set(typed);
                     }
                 }
-                on:change=move |ev| value.set(event_target_value(&ev))
             />
         }
         .into_any()

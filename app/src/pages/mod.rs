@@ -22,4 +22,5 @@ pub mod service_catalog;
 pub mod subscriptions;
 pub mod support;
 pub mod tracker;
+pub mod tracker_markup;
 pub mod transactions;

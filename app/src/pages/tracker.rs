@@ -12,6 +12,7 @@ use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::{lazy_route, LazyRoute};
 
+use super::tracker_markup::{label, status_class};
 use crate::api::bank::get_bank_connections;
 use crate::api::bills::get_tracker;
 use crate::api::tracker_act::TrackerAct;
@@ -21,20 +22,9 @@ use crate::components::drift_panel::{drift_resource, DriftPanel};
 use crate::components::spending_chart::SpendingChart;
 use crate::contract::bills::{PeriodKind, Tracker, TrackerEntry};
 use crate::contract::error::ErrorBody;
-use crate::domain::bill_month::SNOOZE_MAX_DAYS;
 use crate::domain::date::{Date, YearMonth};
 use crate::domain::money::{Currency, Locale, Money};
 use crate::domain::tracker::Status;
-
-fn label(status: Status) -> &'static str {
-    match status {
-        Status::Overdue => "Overdue",
-        Status::DueSoon => "Due soon",
-        Status::Upcoming => "Upcoming",
-        Status::Paid => "Paid",
-        Status::Skipped => "Skipped",
-    }
-}
 
 /// A failed write's message, for the page's alert.
 fn failure<T>(result: Option<Result<T, ErrorBody>>) -> Option<String> {
@@ -44,8 +34,8 @@ fn failure<T>(result: Option<Result<T, ErrorBody>>) -> Option<String> {
     }
 }
 
-/// Mark paid, and under "More": skip (or undo), snooze, this time's
-/// amount and a note.
+/// Mark paid (an `ActionForm`), and under "More" the plain forms of
+/// [`super::tracker_markup::more`].
 #[component]
 fn EntryActions(
     entry: TrackerEntry,
@@ -53,39 +43,7 @@ fn EntryActions(
     action_label: String,
 ) -> impl IntoView {
     let bill = entry.bill_id;
-    let occurrence = entry
-        .snoozed_from
-        .clone()
-        .unwrap_or_else(|| entry.due.clone());
-    let scheduled = Date::parse(&occurrence).ok();
-    let snooze_min = scheduled
-        .and_then(|d| d.add_days(1))
-        .map(|d| d.to_string())
-        .unwrap_or_default();
-    let snooze_max = scheduled
-        .and_then(|d| d.add_days(SNOOZE_MAX_DAYS))
-        .map(|d| d.to_string())
-        .unwrap_or_default();
-    let id = format!("{bill}-{occurrence}");
-    let (snooze_id, amount_id, note_id) = (
-        format!("snooze-{id}"),
-        format!("amount-{id}"),
-        format!("note-{id}"),
-    );
-    let (skip_occurrence, snooze_occurrence, this_occurrence) =
-        (occurrence.clone(), occurrence.clone(), occurrence);
-    let more_label = format!(" for {} on {}", entry.name, entry.due);
-    let snoozed_value = entry.snoozed_from.is_some().then(|| entry.due.clone());
-    let amount_value = entry
-        .usual_amount_minor
-        .map(|_| {
-            format!(
-                "{}.{:02}",
-                entry.amount_minor / 100,
-                entry.amount_minor % 100
-            )
-        })
-        .unwrap_or_default();
+    let more = super::tracker_markup::more(&entry);
     view! {
         {(!matches!(entry.status, Status::Paid | Status::Skipped)).then(|| view! {
             <ActionForm action=act attr:class="inline-form">
@@ -95,39 +53,8 @@ fn EntryActions(
                 <button type="submit" class="button button--quiet">{action_label.clone()}</button>
             </ActionForm>
         })}
-        <details class="row-more">
-            <summary>"More"<span class="visually-hidden">{more_label}</span></summary>
-            <ActionForm action=act attr:class="inline-form">
-                <input type="hidden" name="act" value=if entry.skipped { "unskip" } else { "skip" }/>
-                <input type="hidden" name="bill" value=bill/>
-                <input type="hidden" name="occurrence" value=skip_occurrence/>
-                <button type="submit" class="button button--quiet">{if entry.skipped { "Undo skip" } else { "Skip this time" }}</button>
-            </ActionForm>
-            <ActionForm action=act>
-                <input type="hidden" name="act" value="snooze"/>
-                <input type="hidden" name="bill" value=bill/>
-                <input type="hidden" name="occurrence" value=snooze_occurrence/>
-                <label for=snooze_id.clone()>"Snooze to"</label>
-                <input id=snooze_id name="to" type="date" min=snooze_min max=snooze_max value=snoozed_value/>
-                <button type="submit" class="button button--quiet">"Snooze"</button>
-            </ActionForm>
-            <ActionForm action=act>
-                <input type="hidden" name="act" value="this-time"/>
-                <input type="hidden" name="bill" value=bill/>
-                <input type="hidden" name="occurrence" value=this_occurrence/>
-                <label for=amount_id.clone()>"This time's amount"</label>
-                <input id=amount_id name="amount" type="text" inputmode="decimal" autocomplete="off"
-                    placeholder="usual" value=amount_value/>
-                <label for=note_id.clone()>"Note"</label>
-                <input id=note_id name="note" type="text" maxlength="500" value=entry.note.clone()/>
-                <button type="submit" class="button button--quiet">"Save"</button>
-            </ActionForm>
-        </details>
+        <div class="row-more-wrap" inner_html=more></div>
     }
-}
-
-fn status_class(status: Status) -> String {
-    format!("status--{}", label(status).to_lowercase().replace(' ', "-"))
 }
 
 /// The columns the table sorts by (`?sort=`), as the address names them.
@@ -229,62 +156,6 @@ fn neighbours(tracker: &Tracker, asked: &Asked) -> Option<((String, String), (St
             (link(month.next()), month.next().long_name()),
         ))
     }
-}
-
-/// The month as a calendar: one row per week (Monday first), each bill on
-/// its day with its status.
-#[component]
-fn MonthCalendar(month: YearMonth, entries: Vec<TrackerEntry>, today: String) -> impl IntoView {
-    let Some(first) = Date::new(month.year, month.month, 1) else {
-        return ().into_any();
-    };
-    let last = month.last_day().map_or(28, Date::day);
-    let lead = usize::from(first.weekday());
-    let mut cells: Vec<Option<u8>> = vec![None; lead];
-    cells.extend((1..=last).map(Some));
-    while !cells.len().is_multiple_of(7) {
-        cells.push(None);
-    }
-    let weeks: Vec<Vec<Option<u8>>> = cells.chunks(7).map(<[Option<u8>]>::to_vec).collect();
-    let day_of = |entry: &TrackerEntry| Date::parse(&entry.due).ok().map(Date::day);
-    view! {
-        <table class="calendar" data-testid="calendar">
-            <caption>{format!("{} as a calendar", month.long_name())}</caption>
-            <thead><tr>
-                {["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].into_iter()
-                    .map(|day| view! { <th scope="col">{day}</th> }).collect_view()}
-            </tr></thead>
-            <tbody>
-                {weeks.into_iter().map(|week| view! {
-                    <tr>
-                        {week.into_iter().map(|day| match day {
-                            None => view! { <td class="calendar__blank"></td> }.into_any(),
-                            Some(day) => {
-                                let date = format!("{month}-{day:02}");
-                                let is_today = date == today;
-                                let due: Vec<&TrackerEntry> = entries.iter().filter(|e| day_of(e) == Some(day)).collect();
-                                view! {
-                                    <td class=if is_today { "calendar__today" } else { "" }
-                                        aria-current=is_today.then_some("date")>
-                                        <span class="calendar__day">{day}</span>
-                                        <ul>
-                                            {due.into_iter().map(|entry| view! {
-                                                <li class=status_class(entry.status) data-status=label(entry.status)>
-                                                    <a href=format!("/bills/{}", entry.bill_id)>{entry.name.clone()}</a>
-                                                    <span class="visually-hidden">{format!(", {}", label(entry.status))}</span>
-                                                </li>
-                                            }).collect_view()}
-                                        </ul>
-                                    </td>
-                                }.into_any()
-                            }
-                        }).collect_view()}
-                    </tr>
-                }).collect_view()}
-            </tbody>
-        </table>
-    }
-    .into_any()
 }
 
 #[component]
@@ -493,28 +364,10 @@ pub fn TrackerPage() -> impl IntoView {
                     }}
                     <section aria-labelledby="upcoming-title" data-testid="upcoming">
                         <h2 id="upcoming-title">"Coming up in the next 30 days"</h2>
-                        {if upcoming.is_empty() {
-                            view! { <p>"Nothing is due in the next 30 days."</p> }.into_any()
-                        } else {
-                            view! {
-                                <ul class="upcoming">
-                                    {upcoming.into_iter().map(|entry| {
-                                        let amount_text = money(&entry);
-                                        view! {
-                                            <li data-status=label(entry.status)>
-                                                <span class="upcoming__due">{entry.due}</span>
-                                                <A href=format!("/bills/{}", entry.bill_id)>{entry.name}</A>
-                                                <span>{amount_text}</span>
-                                                <span class=format!("status {}", status_class(entry.status))>{label(entry.status)}</span>
-                                            </li>
-                                        }
-                                    }).collect_view()}
-                                </ul>
-                            }.into_any()
-                        }}
+                        <div inner_html=super::tracker_markup::upcoming(&upcoming, locale)></div>
                     </section>
                     {(!pay).then(|| shown_month.map(|month| view! {
-                        <MonthCalendar month entries=tracker.entries.clone() today=tracker.today.clone()/>
+                        <div inner_html=super::tracker_markup::calendar(month, &tracker.entries, &tracker.today)></div>
                     }))}
                 }.into_any()
             }

@@ -1672,12 +1672,7 @@ async fn secrets_never_reach_the_log_files_stdout_or_any_answer() {
         answers.push_str(&admin.get::<Value>(path).await.to_string());
     }
     answers.push_str(&format!("{connected:?}{reused:?}"));
-    server.signal("TERM");
-    server.wait_exit();
-    let mut written = server.output();
-    for entry in std::fs::read_dir(server.dir.path().join("logs")).unwrap() {
-        written.push_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap());
-    }
+    let written = server.stop_and_read_logs();
     assert!(
         written.contains("bank sync failed"),
         "the failures were logged"

@@ -11,7 +11,7 @@ use app::contract::bills::{BillList, BillRecord};
 use app::domain::bill::BillForm;
 use app::domain::date::{Date, YearMonth};
 use support::browser::Browser;
-use support::with_admin;
+use support::{pay, with_admin};
 
 async fn add(browser: &Browser, name: &str, amount_minor: i64, anchor: Date) -> BillRecord {
     browser
@@ -30,16 +30,6 @@ async fn add(browser: &Browser, name: &str, amount_minor: i64, anchor: Date) -> 
         .await
         .unwrap()
         .unwrap()
-}
-
-async fn pay(browser: &Browser, bill: i64, amount_minor: i64, on: Date) {
-    let response = browser
-        .request(Method::POST, &format!("/api/bills/{bill}/payments"))
-        .json(&json!({"amountMinor": amount_minor, "paidOn": on.to_string()}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 201);
 }
 
 fn first_of(month: YearMonth) -> Date {

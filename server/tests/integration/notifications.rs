@@ -1048,12 +1048,7 @@ async fn channel_secrets_never_reach_the_log_files_or_stdout() {
     answers.push_str(&admin.json_raw("/api/admin/notifications").await.to_string());
     answers.push_str(&admin.json_raw("/api/admin/status").await.to_string());
     assert_eq!(receiver.got().len(), 10);
-    server.signal("TERM");
-    server.wait_exit();
-    let mut written = server.output();
-    for entry in std::fs::read_dir(server.dir.path().join("logs")).unwrap() {
-        written.push_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap());
-    }
+    let written = server.stop_and_read_logs();
     assert!(
         written.contains("notification not delivered"),
         "the failures were logged"

@@ -13,7 +13,7 @@ use app::contract::bills::{BillList, BillRecord};
 use app::domain::bill::BillForm;
 use app::domain::date::{Date, YearMonth};
 use support::browser::Browser;
-use support::{plain_user, with_admin, TestApp};
+use support::{pay, plain_user, with_admin, TestApp};
 
 async fn today(browser: &Browser) -> Date {
     Date::parse(&browser.get::<BillList>("/api/bills").await.today).unwrap()
@@ -36,16 +36,6 @@ fn monthly(name: &str, amount_minor: i64, first_due: Date) -> BillForm {
         anchor_date: first_due.to_string(),
         ..BillForm::default()
     }
-}
-
-async fn pay(browser: &Browser, bill: i64, amount_minor: i64, on: Date) {
-    let response = browser
-        .request(Method::POST, &format!("/api/bills/{bill}/payments"))
-        .json(&json!({"amountMinor": amount_minor, "paidOn": on.to_string()}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 201, "{}", response.text().await.unwrap());
 }
 
 fn month_query(month: YearMonth) -> String {

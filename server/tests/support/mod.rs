@@ -107,6 +107,25 @@ pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
     start_in(dir, extra).await
 }
 
+/// Records a payment of `bill` on `on` through the API.
+pub async fn pay(
+    browser: &browser::Browser,
+    bill: i64,
+    amount_minor: i64,
+    on: app::domain::date::Date,
+) {
+    let response = browser
+        .request(
+            reqwest::Method::POST,
+            &format!("/api/bills/{bill}/payments"),
+        )
+        .json(&serde_json::json!({"amountMinor": amount_minor, "paidOn": on.to_string()}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201, "{}", response.text().await.unwrap());
+}
+
 /// The bootstrap administrator every `with_admin` app starts with.
 pub const ADMIN_EMAIL: &str = "admin@example.com";
 pub const ADMIN_PASSWORD: &str = "correct horse battery staple";
@@ -323,6 +342,18 @@ impl RunningBinary {
             assert!(Instant::now() < deadline, "tally did not exit");
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// Stops the process (`TERM`) and answers everything it wrote: its
+    /// stdout and its log files.
+    pub fn stop_and_read_logs(&mut self) -> String {
+        self.signal("TERM");
+        self.wait_exit();
+        let mut written = self.output();
+        for entry in std::fs::read_dir(self.dir.path().join("logs")).unwrap() {
+            written.push_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap());
+        }
+        written
     }
 
     /// Sends a signal by name (`TERM`, `INT`) with the system's `kill`.
