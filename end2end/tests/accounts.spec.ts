@@ -99,7 +99,7 @@ test("an admin invites someone, who joins through the link; disabling signs them
   await page.getByLabel(/Their email/).fill(CAROL);
   // Account-level changes ask for the password each time.
   await page.getByRole("button", { name: "Create invitation link" }).click();
-  await expect(page.getByRole("alert").first()).toContainText("currentPassword");
+  await expect(page.getByRole("alert").first()).toContainText("Current password: enter your password");
   await page.getByLabel("Your password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create invitation link" }).click();
   const link = (await page.getByTestId("invitation-link").textContent()) ?? "";

@@ -353,29 +353,3 @@ async fn an_admin_resets_a_lost_second_factor() {
         .unwrap();
     assert_eq!(left, 0);
 }
-
-#[tokio::test]
-async fn registering_counts_as_the_accounts_first_sign_in() {
-    let (app, admin) = support::with_admin(&[]).await;
-    support::plain_user(&app, &admin, "first@example.com").await;
-    // Written just after the answer: wait a little for it.
-    let mut last = serde_json::Value::Null;
-    for _ in 0..50 {
-        let users = admin.json_raw("/api/admin/users").await;
-        last = users
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|user| user["email"] == "first@example.com")
-            .unwrap()["lastSignInAt"]
-            .clone();
-        if last.is_string() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    assert!(
-        last.is_string(),
-        "Admin shows the registration's sign-in, not never"
-    );
-}

@@ -176,18 +176,6 @@ pub async fn register(
         "account registered"
     );
     let token = sessions::create(&services.pool, user.id, visitor.user_agent.as_deref()).await?;
-    // Registering signs the account in: Admin and the sign-in history say
-    // so, rather than "never".
-    services.login_history.record_after_answer(
-        &services.pool,
-        &services.keyring,
-        user.id,
-        true,
-        super::login_history::Origin {
-            ip: visitor.ip,
-            user_agent: visitor.user_agent.as_deref(),
-        },
-    );
     Ok(Answered {
         device: device::issue(&services.keyring, &user.email),
         answer: SignInAnswer::SignedIn(Me { user }),
