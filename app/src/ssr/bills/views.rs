@@ -138,13 +138,14 @@ pub async fn shown_for(pool: &SqlitePool, user: i64, bill: &Bill) -> Result<Bill
 pub async fn bill_list(pool: &SqlitePool, user: i64) -> Result<BillList, BillError> {
     let today = today_for(pool, user).await?;
     let all = list(pool, user).await?;
-    let tracked = tracked_in(pool, user, &all, today, today).await?;
+    let tracked: HashMap<i64, TrackedBill> = tracked_in(pool, user, &all, today, today)
+        .await?
+        .into_iter()
+        .map(|tracked| (tracked.id, tracked))
+        .collect();
     let bills = all
         .iter()
-        .map(|bill| {
-            let mine = tracked.iter().find(|tracked| tracked.id == bill.id);
-            shown(bill, mine, today)
-        })
+        .map(|bill| shown(bill, tracked.get(&bill.id), today))
         .collect();
     let (locale, currency) = preferences::locale_and_currency(pool, user).await?;
     Ok(BillList {
@@ -302,12 +303,12 @@ pub async fn tracker(pool: &SqlitePool, user: i64, shown: Shown) -> Result<Track
             })
             .collect()
     };
-    let tracked = tracked_in(pool, user, &all, first, last).await?;
+    let ahead = today.add_days(UPCOMING_DAYS).unwrap_or(today);
+    // One read of payments and overrides serves the period and Upcoming.
+    let tracked = tracked_in(pool, user, &all, first.min(today), last.max(ahead)).await?;
     let (entries, mut totals) = tracker::period_view(today, (first, last), &tracked);
     totals.paid_minor = paid_between(pool, user, first, last).await?;
-    let ahead = today.add_days(UPCOMING_DAYS).unwrap_or(today);
-    let soon = tracked_in(pool, user, &all, today, ahead).await?;
-    let (coming, _) = tracker::period_view(today, (today, ahead), &soon);
+    let (coming, _) = tracker::period_view(today, (today, ahead), &tracked);
     let upcoming = coming
         .into_iter()
         .filter(|entry| {

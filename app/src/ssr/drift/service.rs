@@ -21,6 +21,16 @@ async fn thresholds(pool: &SqlitePool, user: i64) -> Result<Thresholds, sqlx::Er
 pub async fn drifting(pool: &SqlitePool, user: i64) -> Result<Vec<DriftingBill>, sqlx::Error> {
     let today = crate::ssr::bills::today_for(pool, user).await?;
     let thresholds = thresholds(pool, user).await?;
+    drifting_as_of(pool, user, today, thresholds).await
+}
+
+/// [`drifting`] for a caller that has read today and the thresholds.
+async fn drifting_as_of(
+    pool: &SqlitePool,
+    user: i64,
+    today: Date,
+    thresholds: Thresholds,
+) -> Result<Vec<DriftingBill>, sqlx::Error> {
     // Three months with a payment of a quarterly bill reach back 9 months;
     // of a yearly one, three years.
     let since = today.add_days(-3 * 366).unwrap_or(today);
@@ -71,7 +81,7 @@ pub async fn list(pool: &SqlitePool, user: i64) -> Result<Drifts, DriftError> {
         .into_iter()
         .map(|(bill, median, until)| (bill, (median, until)))
         .collect();
-    let bills = drifting(pool, user)
+    let bills = drifting_as_of(pool, user, today, thresholds)
         .await?
         .into_iter()
         .filter(|bill| match dismissed.get(&bill.bill_id) {
