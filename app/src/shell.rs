@@ -12,7 +12,7 @@ use leptos_router::{
 /// than the first chunk.
 const PAGES: SsrMode = SsrMode::PartiallyBlocked;
 
-/// The pages split out with `#[lazy_route]` (the signed-in app, sign-in,
+/// The pages split out with `split_route!` (the signed-in app, sign-in,
 /// registration and the forms) are sent whole, once all of their data is
 /// loaded: their view is built asynchronously, and a resource made there
 /// could miss partially-blocked streaming's cut (its `Suspense` then went

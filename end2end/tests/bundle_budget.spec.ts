@@ -1,21 +1,28 @@
 import { test, expect, Page, BrowserContext } from "@playwright/test";
-import { hydrated, newUser, openRegistration } from "./support";
+import { csrf, hydrated, newUser, openRegistration } from "./support";
 import { request as httpRequest } from "node:http";
 
 // What a first visit downloads, in brotli bytes, against the budgets of
-// the README: the marketing home page at most 253 KB, the Tracker (signed
-// in, first page opened) at most 400 KB. Deterministic for a given build:
-// the browser decides what is loaded, and each of those answers is fetched
-// again with `Accept-Encoding: br` and counted as sent, not as decoded.
+// the README: the marketing home page at most 265 KB; a signed-in page
+// opened first (the Tracker, a bill's page) in at most 25 requests (issue
+// 30) and, for now, at most 425 KB. Deterministic for a given build: the browser decides
+// what is loaded, and each of those answers is fetched again with
+// `Accept-Encoding: br` and counted as sent, not as decoded (headers not
+// counted; 1 KB = 1,000 bytes).
 const KB = 1000;
 // 250 KB until the Admin Status and Backups pages (issue 17), 253 KB until
 // the notification pages (issue 29), 262 KB until the Tracker of issue 30:
 // each raise is a recorded decision (docs/decisions.md, "Where the home
 // page's bytes go"), since the splitter keeps every page's data in the main
-// module. The Tracker's 480 KB is a stopgap the same decision records:
-// issue 30's own target is 350 KB and 25 requests.
+// module.
 const HOME_BUDGET = 265 * KB;
-const TRACKER_BUDGET = 480 * KB;
+// Issue 30's target for a signed-in page is 350 KB in at most 25 requests.
+// The requests are met (21, from 137) by grouping the split by area
+// (`pages::split_route!`); the bytes are not yet (Tracker 411.6 KB, a
+// bill's page 398.9 KB, from 478 KB): this guard keeps them from growing
+// while that work is open (docs/decisions.md, "One chunk per area").
+const SIGNED_IN_BUDGET = 425 * KB;
+const SIGNED_IN_REQUESTS = 25;
 
 /** Every URL of this site the page loads until the network is quiet. */
 async function firstVisit(page: Page, origin: string, path: string): Promise<string[]> {
@@ -67,11 +74,32 @@ test("the home page's first visit stays within 265 KB", async ({ browser, baseUR
   await context.close();
 });
 
-test("the Tracker's first load stays within 480 KB", async ({ browser, baseURL }) => {
+test("the Tracker's first load stays within 25 requests and 425 KB", async ({ browser, baseURL }) => {
   await openRegistration(browser);
   const { context, page } = await newUser(browser, "budget@example.com");
   const urls = await firstVisit(page, new URL(baseURL!).origin, "/tracker");
   await expect(page.getByRole("heading", { name: "Tracker" })).toBeVisible();
-  expect(await weigh(context, urls)).toBeLessThanOrEqual(TRACKER_BUDGET);
+  console.log(`${urls.length} requests`);
+  const bytes = await weigh(context, urls);
+  expect(urls.length).toBeLessThanOrEqual(SIGNED_IN_REQUESTS);
+  expect(bytes).toBeLessThanOrEqual(SIGNED_IN_BUDGET);
+  await context.close();
+});
+
+test("a bill's page, opened first, stays within 25 requests and 425 KB", async ({ browser, baseURL }) => {
+  await openRegistration(browser);
+  const { context, page } = await newUser(browser, "budget-bill@example.com");
+  const added = await context.request.post("/api/bills", {
+    headers: { "x-csrf-token": await csrf(context) },
+    data: { name: "Rent", amountMinor: 150000, cadence: "monthly", dueDay: 1, anchorDate: "2026-12-01" },
+  });
+  expect(added.status(), await added.text()).toBe(201);
+  const { id } = await added.json();
+  const urls = await firstVisit(page, new URL(baseURL!).origin, `/bills/${id}`);
+  await expect(page.getByRole("heading", { name: "Rent" })).toBeVisible();
+  console.log(`${urls.length} requests`);
+  const bytes = await weigh(context, urls);
+  expect(urls.length).toBeLessThanOrEqual(SIGNED_IN_REQUESTS);
+  expect(bytes).toBeLessThanOrEqual(SIGNED_IN_BUDGET);
   await context.close();
 });

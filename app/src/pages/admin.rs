@@ -1,3 +1,4 @@
+use super::split_route::split_route;
 use crate::api::account::get_me;
 use crate::api::admin::{
     change_account, get_registration, invite_user, list_invitations, list_users, set_registration,
@@ -16,7 +17,6 @@ use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
-use leptos_router::{lazy_route, LazyRoute};
 
 /// `/admin`: the users of this Tally (disable, enable, reset a second
 /// factor), invitation links and open registration. The server checks the
@@ -288,18 +288,20 @@ fn AdminPanel(
 }
 
 /// `AdminPage` as a route whose code is left out of the first download:
-/// `cargo leptos build --split` puts it in its own chunk, fetched when the
-/// page is first opened (and before hydrating it, when it is the first).
+/// `cargo leptos build --split` puts it in its area's chunk (`split_route!`),
+/// fetched when a page of that area is first opened (and before hydrating
+/// it, when it is the first).
 pub struct AdminRoute;
 
-#[lazy_route]
-impl LazyRoute for AdminRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
-        Self
-    }
-
-    fn view(_this: Self) -> AnyView {
-        view! { <AdminPage/> <crate::components::layout::PageLoaded/> }.into_any()
-    }
+/// When the user was last here: the later of their last sign-in and
+/// their sessions' last request, so someone who joined through an
+/// invitation (signed in without a sign-in of the history) shows too.
+fn last_active(user: &UserSummary) -> String {
+    let latest = match (&user.last_sign_in_at, &user.last_seen_at) {
+        (Some(signed_in), Some(seen)) => Some(signed_in.max(seen)),
+        (one, other) => one.as_ref().or(other.as_ref()),
+    };
+    latest.map_or_else(|| "never".into(), |at| timestamp::minute(at))
 }
+
+split_route!(AdminRoute => AdminPage in admin);

@@ -4,11 +4,11 @@
 //! as a backup first), and roll back the newest migration when it has a
 //! rollback definition. Administrators only; it arrives with the page.
 
+use super::split_route::split_route;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
-use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::admin_backups::{
     check_backup_file, get_schema_state, list_backup_files, restore_backup_file,
@@ -246,19 +246,17 @@ pub struct AdminBackupsRoute {
     status: bool,
 }
 
-#[lazy_route]
-impl LazyRoute for AdminBackupsRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
+split_route! {
+    AdminBackupsRoute in admin as AdminBackupsView,
+    data {
         let path = leptos_router::hooks::use_location()
             .pathname
             .get_untracked();
         Self {
             status: path.trim_end_matches('/').ends_with("/status"),
         }
-    }
-
-    fn view(this: Self) -> AnyView {
+    },
+    view(this) {
         if this.status {
             view! { <crate::pages::admin_status::AdminStatusPage/> <crate::components::layout::PageLoaded/> }.into_any()
         } else {

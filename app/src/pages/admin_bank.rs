@@ -3,11 +3,11 @@
 //! and next run), every connection's last error, and which key protects
 //! the stored bank access. Administrators only; it arrives with the page.
 
+use super::split_route::split_route;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
-use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::bank::{get_bank_sync_status, run_bank_sync_now, save_bank_sync};
 use crate::api::{self, ApiFailure};
@@ -151,14 +151,4 @@ fn Panel(found: BankSyncStatus) -> impl IntoView {
 /// `AdminBankPage` as a route whose code is left out of the first download.
 pub struct AdminBankRoute;
 
-#[lazy_route]
-impl LazyRoute for AdminBankRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
-        Self
-    }
-
-    fn view(_this: Self) -> AnyView {
-        view! { <AdminBankPage/> <crate::components::layout::PageLoaded/> }.into_any()
-    }
-}
+split_route!(AdminBankRoute => AdminBankPage in admin);

@@ -1,7 +1,7 @@
+use super::split_route::split_route;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
-use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::notifications::{
     get_admin_notifications, RunRemindersNow, SaveMailServer, SendTestEmail,
@@ -137,14 +137,4 @@ pub fn AdminNotificationsPage() -> impl IntoView {
 
 pub struct AdminNotificationsRoute;
 
-#[lazy_route]
-impl LazyRoute for AdminNotificationsRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
-        Self
-    }
-
-    fn view(_this: Self) -> AnyView {
-        view! { <AdminNotificationsPage/> <crate::components::layout::PageLoaded/> }.into_any()
-    }
-}
+split_route!(AdminNotificationsRoute => AdminNotificationsPage in admin);

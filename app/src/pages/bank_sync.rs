@@ -4,11 +4,11 @@
 //! reconnect or disconnect, review what was matched automatically, and the
 //! latest transactions. It all arrives with the page.
 
+use super::split_route::split_route;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
-use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::bank::{
     add_bank_connection, disconnect_bank, get_auto_matches, get_bank_connections,
@@ -391,14 +391,4 @@ fn Recent(
 /// `BankSyncPage` as a route whose code is left out of the first download.
 pub struct BankSyncRoute;
 
-#[lazy_route]
-impl LazyRoute for BankSyncRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
-        Self
-    }
-
-    fn view(_this: Self) -> AnyView {
-        view! { <BankSyncPage/> <crate::components::layout::PageLoaded/> }.into_any()
-    }
-}
+split_route!(BankSyncRoute => BankSyncPage in app);

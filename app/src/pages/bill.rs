@@ -2,10 +2,10 @@
 //! (record, undo, flag a failed autopay), editing, ending or restarting it,
 //! and for a debt the payoff curve.
 
+use super::split_route::split_route;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_navigate, use_params_map};
-use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::bills::{
     end_bill, flag_autopay_failure, get_autopay_trust, get_bill, get_bills, get_payments, pay_bill,
@@ -250,18 +250,9 @@ pub fn BillPage() -> impl IntoView {
 }
 
 /// `BillPage` as a route whose code is left out of the first download:
-/// `cargo leptos build --split` puts it in its own chunk, fetched when the
-/// page is first opened (and before hydrating it, when it is the first).
+/// `cargo leptos build --split` puts it in its area's chunk (`split_route!`),
+/// fetched when a page of that area is first opened (and before hydrating
+/// it, when it is the first).
 pub struct BillRoute;
 
-#[lazy_route]
-impl LazyRoute for BillRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
-        Self
-    }
-
-    fn view(_this: Self) -> AnyView {
-        view! { <BillPage/> <crate::components::layout::PageLoaded/> }.into_any()
-    }
-}
+split_route!(BillRoute => BillPage in bills);

@@ -1,11 +1,11 @@
 //! `/bills`: every bill, searchable, filterable and sortable, and the form
 //! that adds one.
 
+use super::split_route::split_route;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
-use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::{self, bills::get_bills};
 use crate::components::bill_form::BillFormView;
@@ -124,18 +124,9 @@ pub fn BillsPage() -> impl IntoView {
 }
 
 /// `BillsPage` as a route whose code is left out of the first download:
-/// `cargo leptos build --split` puts it in its own chunk, fetched when the
-/// page is first opened (and before hydrating it, when it is the first).
+/// `cargo leptos build --split` puts it in its area's chunk (`split_route!`),
+/// fetched when a page of that area is first opened (and before hydrating
+/// it, when it is the first).
 pub struct BillsRoute;
 
-#[lazy_route]
-impl LazyRoute for BillsRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
-        Self
-    }
-
-    fn view(_this: Self) -> AnyView {
-        view! { <BillsPage/> <crate::components::layout::PageLoaded/> }.into_any()
-    }
-}
+split_route!(BillsRoute => BillsPage in bills);

@@ -2,10 +2,10 @@
 //! a CSV file: a preview lists every row with its problems, and nothing is
 //! written until the person confirms a file without problems.
 
+use super::split_route::split_route;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
-use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::data::{import_bills, preview_import};
 use crate::api::{self, ApiFailure};
@@ -116,18 +116,9 @@ pub fn DataPage() -> impl IntoView {
 }
 
 /// `DataPage` as a route whose code is left out of the first download:
-/// `cargo leptos build --split` puts it in its own chunk, fetched when the
-/// page is first opened (and before hydrating it, when it is the first).
+/// `cargo leptos build --split` puts it in its area's chunk (`split_route!`),
+/// fetched when a page of that area is first opened (and before hydrating
+/// it, when it is the first).
 pub struct DataRoute;
 
-#[lazy_route]
-impl LazyRoute for DataRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
-        Self
-    }
-
-    fn view(_this: Self) -> AnyView {
-        view! { <DataPage/> <crate::components::layout::PageLoaded/> }.into_any()
-    }
-}
+split_route!(DataRoute => DataPage in app);

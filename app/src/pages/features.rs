@@ -1,7 +1,7 @@
+use super::split_route::split_route;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
-use leptos_router::{lazy_route, LazyRoute};
 
 /// `/features`: what Tally does, in plain words.
 #[component]
@@ -44,14 +44,4 @@ pub fn FeaturesPage() -> impl IntoView {
 /// download (`cargo leptos build --split`): few visits start here.
 pub struct FeaturesRoute;
 
-#[lazy_route]
-impl LazyRoute for FeaturesRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
-        Self
-    }
-
-    fn view(_this: Self) -> AnyView {
-        view! { <FeaturesPage/> <crate::components::layout::PageLoaded/> }.into_any()
-    }
-}
+split_route!(FeaturesRoute => FeaturesPage in public_pages);

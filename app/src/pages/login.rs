@@ -1,8 +1,8 @@
+use super::split_route::split_route;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_navigate, use_query_map};
-use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api;
 use crate::contract::account::{
@@ -247,18 +247,9 @@ pub fn LoginPage() -> impl IntoView {
 }
 
 /// `LoginPage` as a route whose code is left out of the first download:
-/// `cargo leptos build --split` puts it in its own chunk, fetched when the
-/// page is first opened (and before hydrating it, when it is the first).
+/// `cargo leptos build --split` puts it in its area's chunk (`split_route!`),
+/// fetched when a page of that area is first opened (and before hydrating
+/// it, when it is the first).
 pub struct LoginRoute;
 
-#[lazy_route]
-impl LazyRoute for LoginRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
-        Self
-    }
-
-    fn view(_this: Self) -> AnyView {
-        view! { <LoginPage/> <crate::components::layout::PageLoaded/> }.into_any()
-    }
-}
+split_route!(LoginRoute => LoginPage in public_pages);

@@ -19,6 +19,7 @@ pub mod privacy;
 pub mod profile;
 pub mod register;
 pub mod service_catalog;
+mod split_route;
 pub mod subscriptions;
 pub mod support;
 pub mod tracker;

@@ -1,8 +1,8 @@
+use super::split_route::split_route;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::use_query_map;
-use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::notifications::{
     get_notifications, AddChannel, ChangeChannel, CreateCalendar, DeleteCalendar, RemoveChannel,
@@ -348,14 +348,4 @@ pub fn NotificationsSettingsPage() -> impl IntoView {
 /// The page as a route whose code is left out of the first download.
 pub struct NotificationsRoute;
 
-#[lazy_route]
-impl LazyRoute for NotificationsRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
-        Self
-    }
-
-    fn view(_this: Self) -> AnyView {
-        view! { <NotificationsSettingsPage/> <crate::components::layout::PageLoaded/> }.into_any()
-    }
-}
+split_route!(NotificationsRoute => NotificationsSettingsPage in app);

@@ -2,10 +2,10 @@
 //! (everyone's for administrators), filtered by state and kind, newest
 //! first, with live progress for running ones, details, cancel and delete.
 
+use super::split_route::split_route;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
-use leptos_router::{lazy_route, LazyRoute};
 use serde_json::json;
 
 use crate::api::operations::{cancel_operation, delete_operation, list_operations};
@@ -189,18 +189,9 @@ fn OperationRow(
 }
 
 /// `OperationsPage` as a route whose code is left out of the first download:
-/// `cargo leptos build --split` puts it in its own chunk, fetched when the
-/// page is first opened (and before hydrating it, when it is the first).
+/// `cargo leptos build --split` puts it in its area's chunk (`split_route!`),
+/// fetched when a page of that area is first opened (and before hydrating
+/// it, when it is the first).
 pub struct OperationsRoute;
 
-#[lazy_route]
-impl LazyRoute for OperationsRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
-        Self
-    }
-
-    fn view(_this: Self) -> AnyView {
-        view! { <OperationsPage/> <crate::components::layout::PageLoaded/> }.into_any()
-    }
-}
+split_route!(OperationsRoute => OperationsPage in app);

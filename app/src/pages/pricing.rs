@@ -1,7 +1,7 @@
+use super::split_route::split_route;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
-use leptos_router::{lazy_route, LazyRoute};
 
 /// `/pricing`.
 #[component]
@@ -47,14 +47,4 @@ pub fn PricingPage() -> impl IntoView {
 /// download (`cargo leptos build --split`): few visits start here.
 pub struct PricingRoute;
 
-#[lazy_route]
-impl LazyRoute for PricingRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
-        Self
-    }
-
-    fn view(_this: Self) -> AnyView {
-        view! { <PricingPage/> <crate::components::layout::PageLoaded/> }.into_any()
-    }
-}
+split_route!(PricingRoute => PricingPage in public_pages);

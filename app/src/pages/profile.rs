@@ -1,8 +1,8 @@
+use super::split_route::split_route;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
-use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::account::{get_me, get_totp_status, sign_out};
 use crate::api::profile::{get_preferences, get_privacy, get_sign_ins, list_tokens};
@@ -104,18 +104,9 @@ pub fn ProfilePage() -> impl IntoView {
 }
 
 /// `ProfilePage` as a route whose code is left out of the first download:
-/// `cargo leptos build --split` puts it in its own chunk, fetched when the
-/// page is first opened (and before hydrating it, when it is the first).
+/// `cargo leptos build --split` puts it in its area's chunk (`split_route!`),
+/// fetched when a page of that area is first opened (and before hydrating
+/// it, when it is the first).
 pub struct ProfileRoute;
 
-#[lazy_route]
-impl LazyRoute for ProfileRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
-        Self
-    }
-
-    fn view(_this: Self) -> AnyView {
-        view! { <ProfilePage/> <crate::components::layout::PageLoaded/> }.into_any()
-    }
-}
+split_route!(ProfileRoute => ProfilePage in app);

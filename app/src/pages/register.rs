@@ -1,9 +1,9 @@
+use super::split_route::split_route;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
-use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api;
 use crate::contract::account::{InvitationPreview, Register, RegistrationStatus};
@@ -180,18 +180,9 @@ pub fn RegisterPage() -> impl IntoView {
 }
 
 /// `RegisterPage` as a route whose code is left out of the first download:
-/// `cargo leptos build --split` puts it in its own chunk, fetched when the
-/// page is first opened (and before hydrating it, when it is the first).
+/// `cargo leptos build --split` puts it in its area's chunk (`split_route!`),
+/// fetched when a page of that area is first opened (and before hydrating
+/// it, when it is the first).
 pub struct RegisterRoute;
 
-#[lazy_route]
-impl LazyRoute for RegisterRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
-        Self
-    }
-
-    fn view(_this: Self) -> AnyView {
-        view! { <RegisterPage/> <crate::components::layout::PageLoaded/> }.into_any()
-    }
-}
+split_route!(RegisterRoute => RegisterPage in public_pages);

@@ -4,10 +4,10 @@
 //! Cadence sort groups them Weekly, Biweekly, Monthly, Quarterly, Yearly,
 //! Other, and reordering is off while it is active (spec, Versioning 5).
 
+use super::split_route::split_route;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
-use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::bills::{get_bills, reorder_bills};
 use crate::api::subscriptions::get_recommendations;
@@ -261,19 +261,17 @@ pub struct SubscriptionsRoute {
     catalog: bool,
 }
 
-#[lazy_route]
-impl LazyRoute for SubscriptionsRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
+split_route! {
+    SubscriptionsRoute in app as SubscriptionsView,
+    data {
         let path = leptos_router::hooks::use_location()
             .pathname
             .get_untracked();
         Self {
             catalog: path.trim_end_matches('/').ends_with("/catalog"),
         }
-    }
-
-    fn view(this: Self) -> AnyView {
+    },
+    view(this) {
         if this.catalog {
             view! { <crate::pages::service_catalog::ServiceCatalogPage/> <crate::components::layout::PageLoaded/> }.into_any()
         } else {

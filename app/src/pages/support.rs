@@ -1,7 +1,7 @@
+use super::split_route::split_route;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
-use leptos_router::{lazy_route, LazyRoute};
 
 use crate::components::submission_form::{FormState, SubmitRow};
 use crate::components::text_field::TextField;
@@ -75,18 +75,9 @@ pub fn SupportPage() -> impl IntoView {
 }
 
 /// `SupportPage` as a route whose code is left out of the first download:
-/// `cargo leptos build --split` puts it in its own chunk, fetched when the
-/// page is first opened (and before hydrating it, when it is the first).
+/// `cargo leptos build --split` puts it in its area's chunk (`split_route!`),
+/// fetched when a page of that area is first opened (and before hydrating
+/// it, when it is the first).
 pub struct SupportRoute;
 
-#[lazy_route]
-impl LazyRoute for SupportRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
-        Self
-    }
-
-    fn view(_this: Self) -> AnyView {
-        view! { <SupportPage/> <crate::components::layout::PageLoaded/> }.into_any()
-    }
-}
+split_route!(SupportRoute => SupportPage in public_pages);

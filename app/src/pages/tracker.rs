@@ -6,11 +6,11 @@
 //! a view is bookmarkable, server-rendered, and moves with links (and the
 //! ← and → keys) that work without JavaScript.
 
+use super::split_route::split_route;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
-use leptos_router::{lazy_route, LazyRoute};
 
 use super::tracker_markup::{label, status_class};
 use crate::api::bank::get_bank_connections;
@@ -378,18 +378,9 @@ pub fn TrackerPage() -> impl IntoView {
 }
 
 /// `TrackerPage` as a route whose code is left out of the first download:
-/// `cargo leptos build --split` puts it in its own chunk, fetched when the
-/// page is first opened (and before hydrating it, when it is the first).
+/// `cargo leptos build --split` puts it in its area's chunk (`split_route!`),
+/// fetched when a page of that area is first opened (and before hydrating
+/// it, when it is the first).
 pub struct TrackerRoute;
 
-#[lazy_route]
-impl LazyRoute for TrackerRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
-        Self
-    }
-
-    fn view(_this: Self) -> AnyView {
-        view! { <TrackerPage/> <crate::components::layout::PageLoaded/> }.into_any()
-    }
-}
+split_route!(TrackerRoute => TrackerPage in tracker);

@@ -7,11 +7,11 @@
 
 use std::collections::HashMap;
 
+use super::split_route::split_route;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::use_query_map;
-use leptos_router::{lazy_route, LazyRoute};
 
 use crate::api::bank::{
     get_bank_suggestions, get_bank_transactions, ignore_transaction, link_transaction_to_bill,
@@ -253,14 +253,4 @@ fn Suggested(
 /// download.
 pub struct TransactionsRoute;
 
-#[lazy_route]
-impl LazyRoute for TransactionsRoute {
-    fn data() -> Self {
-        crate::components::layout::page_loading();
-        Self
-    }
-
-    fn view(_this: Self) -> AnyView {
-        view! { <TransactionsPage/> <crate::components::layout::PageLoaded/> }.into_any()
-    }
-}
+split_route!(TransactionsRoute => TransactionsPage in app);
