@@ -1,5 +1,5 @@
 import { expect, test, type BrowserContext, type Locator } from "@playwright/test";
-import { csrf, hydrated, newUser, openRegistration } from "./support";
+import { USER_PASSWORD, csrf, hydrated, newUser, openRegistration } from "./support";
 
 // Issue 30: the Tracker moves between months (links, ← and →, back and
 // forward, a bookmarked address), lists what is coming, draws the month as
@@ -188,4 +188,58 @@ test("the bill form takes a typed date with a leading zero and derives the due d
   const bills = (await (await context.request.get("/api/bills")).json()).bills as { name: string; dueDay: number; anchorDate: string }[];
   expect(bills.find((bill) => bill.name === "Internet")).toMatchObject({ dueDay: 1, anchorDate: "2026-12-01" });
   await context.close();
+});
+
+test("Pin due puts what was missed first, is remembered, and switches without JavaScript too", async ({ browser }) => {
+  await openRegistration(browser);
+  const { context, page } = await newUser(browser, "pin-due@example.com");
+  const when = await today(context);
+  const [year, month] = when.today.split("-").map(Number);
+  // Last month: Gym was due on the 2nd and paid, Power on the 20th and not.
+  const last = month === 1 ? { year: year - 1, month: 12 } : { year, month: month - 1 };
+  const day = (d: number) => `${last.year}-${String(last.month).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+  await addBill(context, "Gym", 3000, day(2));
+  await addBill(context, "Power", 6000, day(20));
+  const bills = (await (await context.request.get("/api/bills")).json()).bills as { id: number; name: string }[];
+  const gym = bills.find((bill) => bill.name === "Gym")!;
+  const paid = await context.request.post(`/api/bills/${gym.id}/payments`, {
+    headers: { "x-csrf-token": await csrf(context) },
+    data: { amountMinor: 3000, paidOn: day(2) },
+  });
+  expect(paid.status()).toBe(201);
+  const address = `/tracker?year=${last.year}&month=${last.month}`;
+  const names = () => page.getByTestId("tracker-row").getByRole("link").allTextContents();
+
+  await page.goto(address);
+  await hydrated(page);
+  expect(await names()).toEqual(["Gym", "Power"]);
+  const pin = page.getByTestId("pin-due");
+  await expect(pin).toHaveAttribute("aria-pressed", "false");
+  await pin.click();
+  await expect(page.getByTestId("pin-due")).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByTestId("tracker")).toHaveAttribute("data-order", "pin");
+  expect(await names()).toEqual(["Power", "Gym"]);
+
+  // Remembered on the server: a new page load keeps the order.
+  await page.goto(address);
+  await hydrated(page);
+  expect(await names()).toEqual(["Power", "Gym"]);
+  await context.close();
+
+  // Without JavaScript the button is a plain form post (its CSRF token in
+  // a hidden field) that turns it off again.
+  const plain = await browser.newContext({ javaScriptEnabled: false });
+  const login = await plain.request.post("/api/auth/login", {
+    headers: { "x-csrf-token": await csrf(plain) },
+    data: { email: "pin-due@example.com", password: USER_PASSWORD },
+  });
+  expect(login.status()).toBe(200);
+  const still = await plain.newPage();
+  await still.goto(address);
+  await expect(still.getByTestId("pin-due")).toHaveAttribute("aria-pressed", "true");
+  await expect(still.locator('[data-testid="pin-due"]').locator("xpath=..").locator('input[name="csrf_token"]')).toHaveAttribute("value", /^[A-Za-z0-9_-]{43}$/);
+  await still.getByTestId("pin-due").click();
+  await expect(still.getByTestId("pin-due")).toHaveAttribute("aria-pressed", "false");
+  expect(await still.getByTestId("tracker-row").getByRole("link").allTextContents()).toEqual(["Gym", "Power"]);
+  await plain.close();
 });

@@ -20,6 +20,11 @@ fn network(error: gloo_net::Error) -> ApiFailure {
 /// The header every state-changing call carries the CSRF token in.
 pub const CSRF_HEADER: &str = "x-csrf-token";
 
+/// The token this page already has, if it fetched one.
+pub fn cached() -> Option<String> {
+    CSRF_TOKEN.with(|cell| cell.borrow().clone())
+}
+
 /// The CSRF token, fetched once and kept in memory.
 pub async fn csrf_token() -> Result<String, ApiFailure> {
     if let Some(token) = CSRF_TOKEN.with(|cell| cell.borrow().clone()) {

@@ -33,6 +33,21 @@ pub mod security_key;
 #[path = "security_key_unavailable.rs"]
 pub mod security_key;
 
+#[cfg(feature = "ssr")]
+pub mod page_csrf;
+#[cfg(feature = "hydrate")]
+#[path = "page_csrf_browser.rs"]
+pub mod page_csrf;
+#[cfg(not(any(feature = "ssr", feature = "hydrate")))]
+#[path = "page_csrf_unavailable.rs"]
+pub mod page_csrf;
+
+#[cfg(feature = "hydrate")]
+pub mod time_zone;
+#[cfg(not(feature = "hydrate"))]
+#[path = "time_zone_unavailable.rs"]
+pub mod time_zone;
+
 #[cfg(feature = "hydrate")]
 mod csrf_client;
 #[cfg(not(feature = "hydrate"))]

@@ -4,8 +4,8 @@
 //! One function (with `act` naming the write) rather than one each keeps
 //! the Tracker's bundle small: each `ActionForm` type brings its own form
 //! decoding into the WASM. The forms post their fields as they are, so they
-//! work without JavaScript too (the server lets such a post through when
-//! its `Origin` is this site), over the same services as REST.
+//! work without JavaScript too (the CSRF token rides in their
+//! `csrf_token` field), over the same services as REST.
 
 // A form's fields are a server function's arguments, one each.
 #![allow(clippy::too_many_arguments)]
@@ -28,7 +28,8 @@ pub struct Acted {
 /// The writes `act` names: `pay` (`amount`: minor units, else the bill's),
 /// `skip`, `unskip`, `snooze` (`to`, empty: back), `this-time` (`amount`
 /// as typed, `note`), `accept-drift`, `undo-drift` (`amount`: minor units)
-/// and `dismiss-drift`.
+/// and `dismiss-drift`; and `pin-due` / `unpin-due` (the user's order of
+/// the Tracker; `bill` is not read).
 #[server(prefix = "/api/fn", endpoint = "tracker/act", client = CsrfClient)]
 pub async fn tracker_act(
     act: String,
@@ -124,6 +125,11 @@ pub async fn tracker_act(
         "dismiss-drift" => drift::dismiss(pool, user, bill)
             .await
             .map_err(ApiError::from)?,
+        "pin-due" | "unpin-due" => {
+            crate::ssr::preferences::set_pin_due(pool, user, act == "pin-due")
+                .await
+                .map_err(ApiError::from)?
+        }
         _ => return Err(invalid("act", "not a Tracker action").into()),
     }
     Ok(Acted::default())

@@ -1,5 +1,6 @@
 use crate::api::account::{save_account, set_password};
 use crate::api::ApiFailure;
+use crate::components::csrf_field::CsrfField;
 use crate::contract::account::{UpdateProfile, User};
 use crate::contract::two_factor::ChangePassword;
 use crate::domain::password_policy;
@@ -141,6 +142,7 @@ fn ChangePassword(email: String) -> impl IntoView {
         <section class="card" aria-labelledby="password-title">
             <h2 id="password-title">"Password"</h2>
             <form method="post" action="/profile/password" on:submit=change novalidate>
+                <CsrfField/>
                 <div class="field">
                     <label for="password-current">"Current password"</label>
                     <input id="password-current" name="currentPassword" type="password" autocomplete="current-password"

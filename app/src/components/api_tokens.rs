@@ -3,6 +3,7 @@ use leptos::prelude::*;
 
 use crate::api::profile::{list_tokens, make_token, revoke_token};
 use crate::api::ApiFailure;
+use crate::components::csrf_field::CsrfField;
 use crate::contract::tokens::{ApiTokenInfo, CreateToken};
 use crate::domain::timestamp;
 use crate::domain::token_lifetime::{CHOICES, DEFAULT_DAYS};
@@ -106,6 +107,7 @@ pub fn ApiTokens(tokens: Vec<ApiTokenInfo>, admin: bool) -> impl IntoView {
                     })
             }}
             <form class="inline-form" method="post" action="/profile/tokens" on:submit=create>
+                <CsrfField/>
                 <label for="token-name">"Token name"</label>
                 <input
                     id="token-name"

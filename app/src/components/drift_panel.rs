@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use crate::api::drift::get_drift;
 use crate::api::tracker_act::TrackerAct;
 use crate::api::ApiFailure;
+use crate::components::csrf_field::CsrfField;
 use crate::contract::drift::{AmountChanged, DriftingBill, Drifts};
 use crate::domain::money::{Currency, Locale, Money};
 
@@ -44,11 +45,13 @@ fn DriftRow(bill: DriftingBill, act: ServerAction<TrackerAct>, locale: Locale) -
             <p class="hint">{evidence}</p>
             <div class="actions">
                 <ActionForm action=act attr:class="inline-form">
+                    <CsrfField/>
                     <input type="hidden" name="act" value="accept-drift"/>
                     <input type="hidden" name="bill" value=id/>
                     <button type="submit" class="button">{update}</button>
                 </ActionForm>
                 <ActionForm action=act attr:class="inline-form">
+                    <CsrfField/>
                     <input type="hidden" name="act" value="dismiss-drift"/>
                     <input type="hidden" name="bill" value=id/>
                     <button type="submit" class="button button--quiet" aria-label=dismiss>"Dismiss"</button>
@@ -65,6 +68,7 @@ fn Updated(changed: AmountChanged, act: ServerAction<TrackerAct>) -> impl IntoVi
         <div class="notice" role="status">
             <span>"Updated the bill's amount. "</span>
             <ActionForm action=act attr:class="inline-form">
+                <CsrfField/>
                 <input type="hidden" name="act" value="undo-drift"/>
                 <input type="hidden" name="bill" value=changed.bill_id/>
                 <input type="hidden" name="amount" value=changed.previous_minor/>

@@ -3,6 +3,7 @@ use leptos::prelude::*;
 
 use crate::api::account::{confirm_totp, get_totp_status, start_totp, stop_totp};
 use crate::api::ApiFailure;
+use crate::components::csrf_field::CsrfField;
 use crate::contract::two_factor::{CurrentPassword, TotpEnrolment, TotpStatus};
 
 /// Two-factor sign-in with an authenticator app: set up with a QR code,
@@ -90,6 +91,7 @@ pub fn TwoFactor(status: TotpStatus) -> impl IntoView {
                         <div class="qr" inner_html=started.qr_svg.clone()></div>
                         <p>"Key: " <code data-testid="totp-secret">{started.secret.clone()}</code></p>
                         <form class="inline-form" method="post" action="/profile/two-factor/confirm" on:submit=confirm>
+                            <CsrfField/>
                             <label for="totp-code">"Code from the app"</label>
                             <input
                                 id="totp-code"
@@ -110,6 +112,7 @@ pub fn TwoFactor(status: TotpStatus) -> impl IntoView {
                     view! {
                         <p data-testid="totp-on">{format!("Two-factor sign-in with an authenticator app is on; {left} recovery codes left.")}</p>
                         <form class="inline-form" method="post" action="/profile/two-factor/off" on:submit=turn_off>
+                            <CsrfField/>
                             <label for="totp-off-password">"Your password, to turn it off"</label>
                             <input
                                 id="totp-off-password"
@@ -130,6 +133,7 @@ pub fn TwoFactor(status: TotpStatus) -> impl IntoView {
                         // Without JavaScript the form posts and the server
                         // answers with the setup page.
                         <form method="post" action="/profile/two-factor" on:submit=start>
+                            <CsrfField/>
                             <button type="submit" class="button">"Set up two-factor sign-in"</button>
                         </form>
                     }

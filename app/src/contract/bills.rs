@@ -211,6 +211,10 @@ pub struct Tracker {
     /// The user's pay schedule, when they set one.
     pub pay_schedule: Option<String>,
     pub entries: Vec<TrackerEntry>,
+    /// The user keeps the "Pin due" order (missed, late, due within three
+    /// days, upcoming, the rest); a `sort` in the page's address wins.
+    #[serde(default)]
+    pub pin_due: bool,
     /// What is due from today through 30 days ahead and not paid,
     /// whatever period is shown.
     #[serde(default)]

@@ -7,6 +7,7 @@ use crate::api::notifications::{
     get_admin_notifications, RunRemindersNow, SaveMailServer, SendTestEmail,
 };
 use crate::api::ApiFailure;
+use crate::components::csrf_field::CsrfField;
 use crate::contract::error::ErrorBody;
 use crate::contract::notifications::{AdminNotifications, DeliveryStatus, SmtpSecurity};
 
@@ -35,6 +36,7 @@ fn Loaded(
                 <p class="notice">"Set by SMTP_* in the server's environment, which wins over this form."</p>
             })}
             <ActionForm action=save>
+                <CsrfField/>
                 <div class="field">
                     <label for="smtp-host">"Host"</label>
                     <input id="smtp-host" name="host" type="text" required autocomplete="off"
@@ -77,6 +79,7 @@ fn Loaded(
                 <button type="submit" class="button">"Save"</button>
             </ActionForm>
             <ActionForm action=test>
+                <CsrfField/>
                 <div class="field">
                     <label for="test-to">"Send a test email to (empty: your address)"</label>
                     <input id="test-to" name="to" type="email" autocomplete="email"/>
@@ -99,6 +102,7 @@ fn Loaded(
                 <dt>"Last error"</dt><dd>{state.last_error.clone().unwrap_or_else(|| "none".into())}</dd>
             </dl>
             <ActionForm action=run>
+                <CsrfField/>
                 <button type="submit" class="button">"Run now"</button>
             </ActionForm>
             {move || run.value().get().map(|result| match result {

@@ -5,6 +5,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
 use crate::api;
+use crate::components::csrf_field::CsrfField;
 use crate::contract::account::{
     SecondFactorChallenge, SecondFactorCode, SecondFactorMethod, SignIn, SignInAnswer,
 };
@@ -166,6 +167,7 @@ pub fn LoginPage() -> impl IntoView {
                 <p class="hint">"JavaScript is off: you can sign in with your password; a second factor needs JavaScript."</p>
             </noscript>
             <form method="post" action="/login" on:submit=submit novalidate>
+                <CsrfField/>
                 <input type="hidden" name="next" value=next/>
                 <Show
                     when=move || challenge.get().is_none()

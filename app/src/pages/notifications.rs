@@ -9,6 +9,7 @@ use crate::api::notifications::{
     SaveNotificationPreferences, TestChannel,
 };
 use crate::api::ApiFailure;
+use crate::components::csrf_field::CsrfField;
 use crate::contract::error::ErrorBody;
 use crate::contract::notifications::{Channel, DeliveryStatus, NotificationsPage};
 use crate::domain::notification::{ChannelKind, Event, CHANNEL_KINDS, EVENTS, LEAD_DAYS_MAX};
@@ -117,6 +118,7 @@ fn ChannelRow(
                 <details class="channel-edit">
                     <summary>"Change"</summary>
                     <ActionForm action=change>
+                        <CsrfField/>
                         <input type="hidden" name="id" value=id/>
                         <div class="field">
                             <label for=name_id.clone()>"Rename to"</label>
@@ -129,10 +131,12 @@ fn ChannelRow(
             </div>
             <div class="actions">
                 <ActionForm action=test>
+                    <CsrfField/>
                     <input type="hidden" name="id" value=id/>
                     <button type="submit" class="button button--quiet">"Send test"</button>
                 </ActionForm>
                 <ActionForm action=remove>
+                    <CsrfField/>
                     <input type="hidden" name="id" value=id/>
                     <button type="submit" class="button button--quiet" aria-label=remove_label>"Remove"</button>
                 </ActionForm>
@@ -182,6 +186,7 @@ fn Loaded(
                 <p class="hint">"Email needs the administrator to set up an email server first (Admin → Notifications)."</p>
             })}
             <ActionForm action=add>
+                <CsrfField/>
                 <div class="field">
                     <label for="channel-kind">"Kind"</label>
                     <select id="channel-kind" name="kind"
@@ -216,6 +221,7 @@ fn Loaded(
         <section class="card" aria-labelledby="reminder-prefs-title">
             <h2 id="reminder-prefs-title">"When and how"</h2>
             <ActionForm action=preferences>
+                <CsrfField/>
                 <div class="field">
                     <label for="lead-days">"Remind me this many days before a due date"</label>
                     <input id="lead-days" name="lead_days" type="number" inputmode="numeric" min="0" max=LEAD_DAYS_MAX
@@ -253,10 +259,12 @@ fn Loaded(
             })}
             <div class="actions">
                 <ActionForm action=create_calendar>
+                    <CsrfField/>
                     <button type="submit" class="button">{if has_feed { "Replace the feed's address" } else { "Create a calendar feed" }}</button>
                 </ActionForm>
                 {has_feed.then(|| view! {
                     <ActionForm action=delete_calendar>
+                        <CsrfField/>
                         <button type="submit" class="button button--quiet">"Revoke"</button>
                     </ActionForm>
                 })}

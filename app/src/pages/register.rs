@@ -6,6 +6,7 @@ use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
 use crate::api;
+use crate::components::csrf_field::CsrfField;
 use crate::contract::account::{InvitationPreview, Register, RegistrationStatus};
 use crate::domain::form_outcome::FormOutcome;
 use crate::domain::password_policy;
@@ -122,6 +123,7 @@ pub fn RegisterPage() -> impl IntoView {
                         on:input=move |ev| email.set(event_target_value(&ev))/>
                 </div>
                 <div class="field">
+                <CsrfField/>
                     <label for="register-name">"Name (optional)"</label>
                     <input id="register-name" name="name" type="text" autocomplete="name" maxlength="200"
                         prop:value=move || name.get()

@@ -18,12 +18,14 @@ use crate::api::bills::get_tracker;
 use crate::api::tracker_act::TrackerAct;
 use crate::api::ApiFailure;
 use crate::components::bank_bar::BankBar;
+use crate::components::csrf_field::CsrfField;
 use crate::components::drift_panel::{drift_resource, DriftPanel};
 use crate::components::spending_chart::SpendingChart;
 use crate::contract::bills::{PeriodKind, Tracker, TrackerEntry};
 use crate::contract::error::ErrorBody;
 use crate::domain::date::{Date, YearMonth};
 use crate::domain::money::{Currency, Locale, Money};
+use crate::domain::pin_due::pin_key;
 use crate::domain::tracker::Status;
 
 /// A failed write's message, for the page's alert.
@@ -43,10 +45,16 @@ fn EntryActions(
     action_label: String,
 ) -> impl IntoView {
     let bill = entry.bill_id;
-    let more = super::tracker_markup::more(&entry);
+    // Plain form posts (with JavaScript too): the token rides in a field.
+    let token = crate::api::page_csrf::page_token();
+    let more = {
+        let entry = entry.clone();
+        move || super::tracker_markup::more(&entry, &token.get())
+    };
     view! {
         {(!matches!(entry.status, Status::Paid | Status::Skipped)).then(|| view! {
             <ActionForm action=act attr:class="inline-form">
+                <CsrfField/>
                 <input type="hidden" name="act" value="pay"/>
                 <input type="hidden" name="bill" value=bill/>
                 <input type="hidden" name="amount" value=entry.amount_minor/>
@@ -66,9 +74,19 @@ const SORTS: [(&str, &str); 4] = [
 ];
 
 /// `entries` in the order `sort` and `dir` ask (due date, ascending,
-/// unless they name another).
-fn sorted(mut entries: Vec<TrackerEntry>, sort: &str, descending: bool) -> Vec<TrackerEntry> {
+/// unless they name another; `pin`: what needs the person first, see
+/// `domain::pin_due`).
+fn sorted(
+    mut entries: Vec<TrackerEntry>,
+    sort: &str,
+    descending: bool,
+    today: &str,
+) -> Vec<TrackerEntry> {
     match sort {
+        "pin" => {
+            let today = Date::parse(today).unwrap_or(Date::EPOCH);
+            entries.sort_by_key(|e| (pin_key(e.status, &e.due, today), e.name.to_lowercase()));
+        }
         "name" => entries.sort_by_key(|e| (e.name.to_lowercase(), e.due.clone())),
         "amount" => entries.sort_by_key(|e| (e.amount_minor, e.due.clone())),
         "status" => entries.sort_by_key(|e| (e.status, e.due.clone())),
@@ -281,7 +299,10 @@ pub fn TrackerPage() -> impl IntoView {
                     </nav>
                 }});
                 let upcoming = tracker.upcoming.clone();
-                let entries = sorted(tracker.entries.clone(), &asked.sort, asked.descending);
+                // The user's "Pin due" order, unless the address names one.
+                let order = if asked.sort.is_empty() && tracker.pin_due { "pin" } else { asked.sort.as_str() };
+                let entries = sorted(tracker.entries.clone(), order, asked.descending, &tracker.today);
+                let pinned = order == "pin";
                 // A bill due more than once (weekly) names the date in its button.
                 let mut seen = std::collections::HashSet::new();
                 let repeated: std::collections::HashSet<i64> = entries
@@ -290,7 +311,7 @@ pub fn TrackerPage() -> impl IntoView {
                     .map(|entry| entry.bill_id)
                     .collect();
                 let header = |(key, name): (&'static str, &'static str)| {
-                    let active = asked.sort == key || (asked.sort.is_empty() && key == "due_day");
+                    let active = order == key || (order.is_empty() && key == "due_day");
                     let descending = active && !asked.descending;
                     let sort = if active {
                         Some(if asked.descending { "descending" } else { "ascending" })
@@ -322,8 +343,17 @@ pub fn TrackerPage() -> impl IntoView {
                         view! { <p>{format!("Nothing is due {when}. ")} <A href="/bills">"Add a bill"</A></p> }.into_any()
                     } else {
                         view! {
+                            <ActionForm action=act attr:class="inline-form pin-form">
+                                <CsrfField/>
+                                <input type="hidden" name="act" value=if tracker.pin_due { "unpin-due" } else { "pin-due" }/>
+                                <input type="hidden" name="bill" value="0"/>
+                                <button type="submit" class="button button--quiet" aria-pressed=tracker.pin_due.to_string() data-testid="pin-due">
+                                    "Pin due first"
+                                </button>
+                                <span class="hint">{if pinned { " Missed, late and due within 3 days come first." } else { "" }}</span>
+                            </ActionForm>
                             <div class="table-wrap">
-                                <table class="data-table" data-testid="tracker">
+                                <table class="data-table" data-testid="tracker" data-order=order.to_owned()>
                                     <thead><tr>
                                         {SORTS.into_iter().map(header).collect_view()}
                                         <th scope="col"><span class="visually-hidden">"Actions"</span></th>

@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 
 use crate::contract::bills::TrackerEntry;
 use crate::domain::bill_month::SNOOZE_MAX_DAYS;
+use crate::domain::csrf::FIELD;
 use crate::domain::date::{Date, YearMonth};
 use crate::domain::money::{Currency, Locale, Money};
 use crate::domain::text::escape_html as esc;
@@ -114,7 +115,9 @@ pub fn upcoming(entries: &[TrackerEntry], locale: Locale) -> String {
 }
 
 /// A row's "More": skip (or undo), snooze, this time's amount and a note.
-pub fn more(entry: &TrackerEntry) -> String {
+/// `csrf` is the page's CSRF token: these are plain form posts, with
+/// JavaScript too.
+pub fn more(entry: &TrackerEntry, csrf: &str) -> String {
     let bill = entry.bill_id;
     let occurrence = entry.snoozed_from.as_deref().unwrap_or(&entry.due);
     let scheduled = Date::parse(occurrence).ok();
@@ -127,7 +130,8 @@ pub fn more(entry: &TrackerEntry) -> String {
     let id = format!("{bill}-{}", esc(occurrence));
     let hidden = |act: &str| {
         format!(
-            "<input type=\"hidden\" name=\"act\" value=\"{act}\"><input type=\"hidden\" name=\"bill\" value=\"{bill}\"><input type=\"hidden\" name=\"occurrence\" value=\"{}\">",
+            "<input type=\"hidden\" name=\"{FIELD}\" value=\"{}\"><input type=\"hidden\" name=\"act\" value=\"{act}\"><input type=\"hidden\" name=\"bill\" value=\"{bill}\"><input type=\"hidden\" name=\"occurrence\" value=\"{}\">",
+            esc(csrf),
             esc(occurrence)
         )
     };
@@ -197,7 +201,7 @@ mod tests {
         for html in [
             calendar(month, std::slice::from_ref(&hostile), "2026-11-09"),
             upcoming(std::slice::from_ref(&hostile), Locale::parse("en-US")),
-            more(&hostile),
+            more(&hostile, "\"><script>"),
         ] {
             assert!(!html.contains("<script>"), "{html}");
             assert!(!html.contains("<b>"), "{html}");
@@ -207,5 +211,19 @@ mod tests {
         assert!(drawn.contains(&"<td class=\"calendar__blank\"></td>".repeat(6)));
         assert!(drawn.contains("aria-current=\"date\""));
         assert_eq!(drawn.matches("<tr>").count(), 1 + 6);
+    }
+
+    #[test]
+    fn each_of_a_rows_forms_carries_the_csrf_token() {
+        let row = entry("Rent", "2026-11-01");
+        let token = "a".repeat(43);
+        let html = more(&row, &token);
+        let forms = html.matches("<form ").count();
+        assert_eq!(forms, 3);
+        assert_eq!(
+            html.matches(&format!("name=\"csrf_token\" value=\"{token}\""))
+                .count(),
+            forms
+        );
     }
 }

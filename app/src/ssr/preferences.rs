@@ -19,6 +19,18 @@ const PAYDAY: &str = "payday";
 /// Settings keys of the price drift thresholds.
 const DRIFT_PERCENT: &str = "drift_percent";
 const DRIFT_MIN_MINOR: &str = "drift_min_minor";
+/// Settings key of the Tracker's "Pin due" order (`domain::pin_due`).
+const PIN_DUE: &str = "pin_due";
+
+/// Whether the user keeps the Tracker in the "Pin due" order.
+pub async fn pin_due(pool: &SqlitePool, user: i64) -> Result<bool, sqlx::Error> {
+    settings::get_flag(pool, Scope::User(user), PIN_DUE, false).await
+}
+
+/// Turns the Tracker's "Pin due" order on or off for the user.
+pub async fn set_pin_due(pool: &SqlitePool, user: i64, on: bool) -> Result<(), sqlx::Error> {
+    settings::set_flag(pool, Scope::User(user), PIN_DUE, on).await
+}
 
 /// The user's price drift thresholds (5 % and 1.00 unless they chose
 /// others).

@@ -1,20 +1,28 @@
 //! CSRF protection by double submit: every state-changing request must carry
-//! an `X-CSRF-Token` header equal to the `tally_csrf` cookie (from
-//! `GET /api/auth/csrf-token`). Another site can make a browser send the
-//! cookie, but cannot read it to set the header. Requests that authenticate
-//! with a bearer token and carry no cookies are exempt: nothing ambient
-//! authorises them.
+//! a token equal to the `tally_csrf` cookie (from `GET /api/auth/csrf-token`,
+//! or set on the answer to a page with forms): in the `X-CSRF-Token` header,
+//! or, for a form a browser posts without JavaScript, in its `csrf_token`
+//! field (`components::csrf_field`). Another site can make a browser send
+//! the cookie, but cannot read it to put it in the header or the form.
+//! Requests that authenticate with a bearer token and carry no cookies are
+//! exempt: nothing ambient authorises them.
 
+use axum::body::Body;
 use axum::extract::Request;
-use axum::http::{header, HeaderName, HeaderValue, Method};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
 
-use app::ssr::auth::token::constant_time_eq;
-
+use app::domain::csrf::{well_formed, FIELD};
 use app::ssr::api_error::ApiError;
+use app::ssr::auth::token::{constant_time_eq, random_token};
 use app::ssr::cookies;
 
+use crate::extract::MAX_API_BODY;
+
 pub const HEADER: HeaderName = HeaderName::from_static("x-csrf-token");
+
+/// How long a CSRF cookie lives (renewed whenever a token is handed out).
+pub const MAX_AGE: i64 = 30 * 24 * 3600;
 
 /// The public forms: anyone may post them, from this site or (with
 /// `CORS_ORIGIN`) another, signed in or not. They act for no account, so a
@@ -23,55 +31,125 @@ pub const HEADER: HeaderName = HeaderName::from_static("x-csrf-token");
 pub const EXEMPT: &[&str] = &["/api/leads", "/api/support"];
 
 /// Forms a browser posts without JavaScript (`routes::forms`): no header
-/// can ride along, so the browser's `Origin` must name this very host
-/// instead (Chromium, Firefox and Safari send it on every form post).
+/// can ride along, so the token comes in the form's `csrf_token` field.
 pub const FORM_POSTS: &[&str] = crate::routes::forms::PATHS;
 
-/// The 403 for a state-changing request without the matching token.
-pub fn refusal(request: &Request) -> Option<Response> {
+/// The pages that hold such forms (and everything under them): a browser
+/// opening one without a CSRF cookie gets one with the page, so the page's
+/// forms can carry it. The marketing pages are not among them; their
+/// answers stay cacheable.
+pub const FORM_PAGES: &[&str] = &[
+    "/login",
+    "/register",
+    "/profile",
+    "/tracker",
+    "/bills",
+    "/subscriptions",
+    "/data",
+    "/operations",
+    "/admin",
+];
+
+/// Lets `request` through when it needs no token or carries the right one;
+/// otherwise the 403. A form post's body is read (up to the API's limit)
+/// to find the field, and handed on unchanged.
+pub async fn check(request: Request) -> Result<Request, Response> {
     if is_safe(request.method())
-        || bearer_without_cookies(request)
+        || bearer_without_cookies(request.headers())
         || EXEMPT.contains(&request.uri().path())
-        || same_origin_form(request)
     {
-        return None;
+        return Ok(request);
     }
     let headers = request.headers();
-    let cookie = cookies::get(headers, cookies::CSRF);
+    let cookie = cookies::get(headers, cookies::CSRF).map(str::to_owned);
     let sent = headers.get(&HEADER).and_then(|value| value.to_str().ok());
-    match (cookie, sent) {
-        (Some(cookie), Some(sent)) if !cookie.is_empty() && constant_time_eq(cookie, sent) => None,
-        _ => Some(ApiError::Forbidden(
-            "missing or mismatched CSRF token: get one from GET /api/auth/csrf-token and send it in the X-CSRF-Token header"
-                .into(),
-        )
-        .into_response()),
+    if matches(cookie.as_deref(), sent) {
+        return Ok(request);
+    }
+    if !form_post(&request) {
+        return Err(refused());
+    }
+    let (head, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_API_BODY).await else {
+        return Err(ApiError::PayloadTooLarge {
+            limit: MAX_API_BODY,
+        }
+        .into_response());
+    };
+    let field = form_urlencoded::parse(&bytes)
+        .find(|(name, _)| name == FIELD)
+        .map(|(_, value)| value.into_owned());
+    if matches(cookie.as_deref(), field.as_deref()) {
+        Ok(Request::from_parts(head, Body::from(bytes)))
+    } else {
+        Err(refused())
     }
 }
 
-/// A form post to one of [`FORM_POSTS`] (or a server function a page's
-/// `ActionForm` posts, [`super::server_fns::FORM_ACTIONS`]) whose `Origin`
-/// is this host.
-fn same_origin_form(request: &Request) -> bool {
+fn matches(cookie: Option<&str>, sent: Option<&str>) -> bool {
+    matches!((cookie, sent), (Some(cookie), Some(sent)) if !cookie.is_empty() && constant_time_eq(cookie, sent))
+}
+
+fn refused() -> Response {
+    ApiError::Forbidden(
+        "missing or mismatched CSRF token: get one from GET /api/auth/csrf-token and send it in the X-CSRF-Token header (a form sends it in its csrf_token field)"
+            .into(),
+    )
+    .into_response()
+}
+
+/// A urlencoded form post to one of [`FORM_POSTS`] or to a server function
+/// a page's `ActionForm` posts ([`super::server_fns::FORM_ACTIONS`]).
+fn form_post(request: &Request) -> bool {
     let path = request.uri().path();
     let form_action = path
         .strip_prefix(super::server_fns::PREFIX)
         .is_some_and(|endpoint| super::server_fns::FORM_ACTIONS.contains(&endpoint));
-    if !FORM_POSTS.contains(&path) && !form_action {
-        return false;
+    let urlencoded = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("application/x-www-form-urlencoded"));
+    urlencoded && (FORM_POSTS.contains(&path) || form_action)
+}
+
+/// The token this browser holds, when it is one Tally issued.
+pub fn held(headers: &HeaderMap) -> Option<&str> {
+    cookies::get(headers, cookies::CSRF).filter(|token| well_formed(token))
+}
+
+/// A page of [`FORM_PAGES`] opened by a browser without a CSRF cookie: a
+/// new token, put in the request's cookies (so the page renders it into
+/// its forms) and returned for the answer's `Set-Cookie`.
+pub fn issue_for_page(request: &mut Request) -> Option<String> {
+    if !matches!(*request.method(), Method::GET | Method::HEAD) || held(request.headers()).is_some()
+    {
+        return None;
     }
-    let headers = request.headers();
-    let value = |name| {
-        headers
-            .get(name)
-            .and_then(|value: &HeaderValue| value.to_str().ok())
-    };
-    match (value(header::ORIGIN), value(header::HOST)) {
-        (Some(origin), Some(host)) => origin
-            .split_once("://")
-            .is_some_and(|(_, origin_host)| origin_host.eq_ignore_ascii_case(host)),
-        _ => false,
+    let path = request.uri().path();
+    let page = FORM_PAGES.iter().any(|page| {
+        path.strip_prefix(page)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    });
+    if !page {
+        return None;
     }
+    let token = random_token();
+    let headers = request.headers_mut();
+    // The browser's other cookies stay; a malformed CSRF cookie goes.
+    let mut pairs: Vec<String> = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .map(str::trim)
+        .filter(|pair| !pair.is_empty() && !pair.starts_with(&format!("{}=", cookies::CSRF)))
+        .map(str::to_owned)
+        .collect();
+    pairs.push(format!("{}={token}", cookies::CSRF));
+    let value = HeaderValue::from_str(&pairs.join("; ")).ok()?;
+    headers.insert(header::COOKIE, value);
+    Some(token)
 }
 
 fn is_safe(method: &Method) -> bool {
@@ -81,8 +159,7 @@ fn is_safe(method: &Method) -> bool {
     )
 }
 
-fn bearer_without_cookies(request: &Request) -> bool {
-    let headers = request.headers();
+fn bearer_without_cookies(headers: &HeaderMap) -> bool {
     !headers.contains_key(header::COOKIE)
         && headers
             .get(header::AUTHORIZATION)

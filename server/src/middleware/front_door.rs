@@ -8,20 +8,36 @@
 //! which showed up in every cheap route's profile; as one they cost one.
 
 use axum::extract::{Request, State};
+use axum::http::header;
 use axum::middleware::Next;
 use axum::response::Response;
 
 use super::{cache_control, csrf, deadline, hosts, signed_in_pages};
 use crate::page_cache::PageCache;
 use crate::state::AppState;
+use app::ssr::cookies;
 
-pub async fn apply(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub async fn apply(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     let limit = state.settings.limits.request_timeout;
     let path = request.uri().path().to_owned();
+    // A page with forms, opened without a CSRF cookie, gets one.
+    let issued = csrf::issue_for_page(&mut request);
     let mut response = match tokio::time::timeout(limit, admit(&state, request, next)).await {
         Ok(response) => response,
         Err(_) => deadline::exceeded(&path, limit),
     };
+    if let Some(cookie) = issued.and_then(|token| {
+        cookies::set(
+            cookies::CSRF,
+            &token,
+            csrf::MAX_AGE,
+            state.settings.accounts.csrf_http_only,
+            state.secure_cookies(),
+            "Strict",
+        )
+    }) {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
     cache_control::apply(&path, &mut response);
     // Said only to the page cache.
     response.headers_mut().remove(app::api::signed_in::PERSONAL);
@@ -32,9 +48,10 @@ async fn admit(state: &AppState, request: Request, next: Next) -> Response {
     if let Some(redirect) = hosts::redirect(&state.settings, &request) {
         return redirect;
     }
-    if let Some(refusal) = csrf::refusal(&request) {
-        return refusal;
-    }
+    let request = match csrf::check(request).await {
+        Ok(request) => request,
+        Err(refusal) => return refusal,
+    };
     // The head alone crosses the await: a request's body is not `Sync`.
     let (head, body) = request.into_parts();
     if let Some(redirect) = signed_in_pages::redirect_to_sign_in(state, &head).await {

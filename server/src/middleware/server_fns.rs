@@ -55,7 +55,7 @@ pub const ANYONE: &[&str] = &[
 
 /// The server functions a page's `ActionForm` posts: without JavaScript
 /// the browser posts the form itself (no CSRF header can ride along), so
-/// these are let through when the `Origin` is this site
+/// these take the token from the form's `csrf_token` field instead
 /// (`middleware::csrf`).
 pub const FORM_ACTIONS: &[&str] = &[
     "tracker/act",

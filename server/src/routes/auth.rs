@@ -22,8 +22,6 @@ use app::ssr::auth::extractors::{BrowserSession, CurrentUser};
 use app::ssr::client_ip::ClientIp;
 use app::ssr::cookies;
 
-const CSRF_MAX_AGE: i64 = 30 * 24 * 3600;
-
 /// `GET /api/auth/csrf-token`: the token to send in `X-CSRF-Token`, also set
 /// as the `tally_csrf` cookie (kept when the browser already has one).
 #[utoipa::path(
@@ -34,19 +32,13 @@ const CSRF_MAX_AGE: i64 = 30 * 24 * 3600;
     responses((status = 200, description = "Also set as the tally_csrf cookie", body = CsrfToken)),
 )]
 pub async fn csrf_token(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    let token = cookies::get(&headers, cookies::CSRF)
-        .filter(|existing| {
-            existing.len() == 43
-                && existing
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        })
+    let token = crate::middleware::csrf::held(&headers)
         .map(str::to_owned)
         .unwrap_or_else(random_token);
     let cookie = cookies::set(
         cookies::CSRF,
         &token,
-        CSRF_MAX_AGE,
+        crate::middleware::csrf::MAX_AGE,
         state.settings.accounts.csrf_http_only,
         state.secure_cookies(),
         "Strict",

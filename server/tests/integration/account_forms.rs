@@ -12,18 +12,20 @@ use support::browser::Browser;
 use support::{registration, with_admin, ADMIN_EMAIL, ADMIN_PASSWORD};
 use totp_rs::{Algorithm, Secret, TOTP};
 
-/// A form post as a browser sends it: the session cookie, this site's
-/// `Origin`, no CSRF header.
+/// A form post as a browser sends it: the cookies, this site's `Origin`,
+/// no CSRF header but the token in the form's `csrf_token` field.
 async fn post_form(
     browser: &Browser,
     origin: &str,
     path: &str,
     fields: &[(&str, &str)],
 ) -> reqwest::Response {
+    let mut fields = fields.to_vec();
+    fields.push(("csrf_token", &browser.csrf));
     browser
         .request_without_csrf(Method::POST, path)
         .header("origin", origin)
-        .form(fields)
+        .form(&fields)
         .send()
         .await
         .unwrap()
@@ -89,7 +91,8 @@ async fn registering_without_javascript_signs_in_and_a_closed_door_says_so() {
         .unwrap();
     assert_eq!(me.status(), 200);
 
-    // From another site the form is refused before anything is created.
+    // From another site (which cannot know the token) the form is refused
+    // before anything is created.
     let elsewhere = visitor
         .request_without_csrf(Method::POST, "/register")
         .header("origin", "https://evil.example")
@@ -221,6 +224,11 @@ async fn the_second_factor_is_set_up_and_turned_off_without_javascript() {
     assert_eq!(started.headers()[CACHE_CONTROL], "no-store");
     let page = started.text().await.unwrap();
     assert!(page.contains("action=\"/profile/two-factor/confirm\""));
+    // Its confirm form is a form post too: it carries the CSRF token.
+    assert!(
+        page.contains(&format!("name=\"csrf_token\" value=\"{}\"", admin.csrf)),
+        "{page}"
+    );
     let secret = page
         .split("data-testid=\"totp-secret\">")
         .nth(1)

@@ -155,6 +155,7 @@ async fn two_months_charged_more_is_a_drift_to_update_undo_or_dismiss() {
         .header("origin", app.url(""))
         .header("referer", app.url("/tracker"))
         .form(&[
+            ("csrf_token", admin.csrf.clone()),
             ("act", "undo-drift".to_owned()),
             ("bill", netflix.id.to_string()),
             ("amount", "1549".into()),

@@ -23,6 +23,7 @@ mod cache_policy;
 mod client_address;
 mod contact;
 mod container;
+mod csrf_forms;
 mod data_commands;
 mod drift;
 mod durability;

@@ -1060,13 +1060,15 @@ async fn channel_secrets_never_reach_the_log_files_or_stdout() {
 }
 
 /// A form post as a browser without JavaScript sends it: cookies, this
-/// site's `Origin`, no CSRF header.
+/// site's `Origin`, no CSRF header but the token in the `csrf_token` field.
 async fn post_form(app: &TestApp, browser: &Browser, endpoint: &str, fields: &[(&str, &str)]) {
+    let mut fields = fields.to_vec();
+    fields.push(("csrf_token", &browser.csrf));
     let response = browser
         .request_without_csrf(Method::POST, &format!("/api/fn/notifications/{endpoint}"))
         .header("origin", app.url(""))
         .header("referer", app.url("/profile/notifications"))
-        .form(fields)
+        .form(&fields)
         .send()
         .await
         .unwrap();

@@ -8,6 +8,9 @@ use crate::support;
 use reqwest::header::{LOCATION, SET_COOKIE};
 use support::{with_admin, ADMIN_EMAIL, ADMIN_PASSWORD};
 
+/// The CSRF token this test's browser holds (cookie and field).
+const TOKEN: &str = "sign-in-form-token-aaaaaaaaaaaaaaaaaaaaaaaaa";
+
 fn form(email: &str, password: &str, next: &str) -> Vec<(&'static str, String)> {
     vec![
         ("email", email.to_owned()),
@@ -19,28 +22,31 @@ fn form(email: &str, password: &str, next: &str) -> Vec<(&'static str, String)> 
 #[tokio::test]
 async fn the_form_signs_in_without_javascript_and_the_address_never_carries_a_field() {
     let (app, _admin) = with_admin(&[]).await;
-    let origin = app.address.clone();
-    let post = |fields: Vec<(&'static str, String)>, origin: Option<&str>| {
+    // A form post as the browser sends it: the CSRF cookie the sign-in
+    // page set, and the same token in the form's `csrf_token` field.
+    let post = |mut fields: Vec<(&'static str, String)>,
+                csrf: Option<(Option<&str>, Option<&str>)>| {
+        let (cookie, field) = csrf.unwrap_or((Some(TOKEN), Some(TOKEN)));
+        if let Some(field) = field {
+            fields.push(("csrf_token", field.to_owned()));
+        }
         let mut request = app.client.post(app.url("/login")).form(&fields);
-        if let Some(origin) = origin {
-            request = request.header("origin", origin);
+        if let Some(cookie) = cookie {
+            request = request.header("cookie", format!("tally_csrf={cookie}"));
         }
         request.send()
     };
 
-    let wrong = post(
-        form(ADMIN_EMAIL, "not the password", "/bills"),
-        Some(&origin),
-    )
-    .await
-    .unwrap();
+    let wrong = post(form(ADMIN_EMAIL, "not the password", "/bills"), None)
+        .await
+        .unwrap();
     assert_eq!(wrong.status(), 303);
     let location = wrong.headers()[LOCATION].to_str().unwrap().to_owned();
     assert_eq!(location, "/login?error=credentials&next=%2Fbills");
     assert!(!location.contains("password") && !location.contains("admin%40"));
     assert!(wrong.headers().get(SET_COOKIE).is_none());
 
-    let right = post(form(ADMIN_EMAIL, ADMIN_PASSWORD, "/bills"), Some(&origin))
+    let right = post(form(ADMIN_EMAIL, ADMIN_PASSWORD, "/bills"), None)
         .await
         .unwrap();
     assert_eq!(right.status(), 303);
@@ -69,20 +75,27 @@ async fn the_form_signs_in_without_javascript_and_the_address_never_carries_a_fi
     assert_eq!(me.status(), 200, "the form's session works");
 
     // Elsewhere's `next` is not followed.
-    let away = post(
-        form(ADMIN_EMAIL, ADMIN_PASSWORD, "//evil.example/x"),
-        Some(&origin),
-    )
-    .await
-    .unwrap();
+    let away = post(form(ADMIN_EMAIL, ADMIN_PASSWORD, "//evil.example/x"), None)
+        .await
+        .unwrap();
     assert_eq!(away.headers()[LOCATION], "/tracker");
 
-    // No header can ride on a form post, so the Origin must be this site.
-    for origin in [None, Some("https://evil.example"), Some("null")] {
-        let refused = post(form(ADMIN_EMAIL, ADMIN_PASSWORD, "/"), origin)
+    // No header can ride on a form post, so the token must be in the form
+    // and match the cookie, exactly as the header would.
+    for csrf in [
+        (None, None),
+        (Some(TOKEN), None),
+        (None, Some(TOKEN)),
+        (
+            Some(TOKEN),
+            Some("another-token-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"),
+        ),
+        (Some(""), Some("")),
+    ] {
+        let refused = post(form(ADMIN_EMAIL, ADMIN_PASSWORD, "/"), Some(csrf))
             .await
             .unwrap();
-        assert_eq!(refused.status(), 403, "origin {origin:?}");
+        assert_eq!(refused.status(), 403, "csrf {csrf:?}");
         assert!(refused.headers().get(SET_COOKIE).is_none());
     }
 }

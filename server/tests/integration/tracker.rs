@@ -301,9 +301,9 @@ async fn a_weekly_bill_names_its_occurrence() {
 }
 
 /// A Tracker form post as a browser without JavaScript sends it: `act`
-/// names the write.
+/// names the write; the CSRF token rides in the `csrf_token` field.
 async fn post_form(app: &TestApp, browser: &Browser, act: &str, fields: &[(&str, &str)]) {
-    let mut all = vec![("act", act)];
+    let mut all = vec![("csrf_token", browser.csrf.as_str()), ("act", act)];
     all.extend_from_slice(fields);
     let response = browser
         .request_without_csrf(Method::POST, "/api/fn/tracker/act")
@@ -393,4 +393,21 @@ async fn the_trackers_row_forms_pay_skip_snooze_and_set_this_time_without_javasc
     assert_eq!(bad.status(), 400);
     let said = bad.text().await.unwrap();
     assert!(said.contains("amountMinor"), "{said}");
+}
+
+#[tokio::test]
+async fn pin_due_is_a_per_user_switch_the_tracker_answer_carries() {
+    let (app, admin) = with_admin(&[]).await;
+    let other = plain_user(&app, &admin, "pin-other@example.com").await;
+    let shown = admin.json_raw("/api/tracker").await;
+    assert_eq!(shown["pinDue"], false, "off until the user turns it on");
+    post_form(&app, &admin, "pin-due", &[("bill", "0")]).await;
+    assert_eq!(admin.json_raw("/api/tracker").await["pinDue"], true);
+    assert_eq!(
+        other.json_raw("/api/tracker").await["pinDue"],
+        false,
+        "one user's switch is theirs alone"
+    );
+    post_form(&app, &admin, "unpin-due", &[("bill", "0")]).await;
+    assert_eq!(admin.json_raw("/api/tracker").await["pinDue"], false);
 }

@@ -319,6 +319,7 @@ pub async fn tracker(pool: &SqlitePool, user: i64, shown: Shown) -> Result<Track
         })
         .collect();
     let (locale, currency) = preferences::locale_and_currency(pool, user).await?;
+    let pin_due = preferences::pin_due(pool, user).await?;
     Ok(Tracker {
         today: today.to_string(),
         locale,
@@ -340,6 +341,7 @@ pub async fn tracker(pool: &SqlitePool, user: i64, shown: Shown) -> Result<Track
         },
         pay_schedule: schedule.map(|(schedule, _)| schedule.as_str().to_owned()),
         entries: described(entries),
+        pin_due,
         upcoming: described(upcoming),
         totals,
     })

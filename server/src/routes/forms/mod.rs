@@ -5,7 +5,8 @@
 //! `Referer`; with JavaScript the page calls its server function instead.
 //!
 //! Each runs the same service as the other doors. A form post cannot carry
-//! the CSRF header: instead the browser's `Origin` must be this site's
+//! the CSRF header: instead it carries the token in its `csrf_token` field,
+//! checked against the cookie exactly like the header
 //! (`middleware::csrf::FORM_POSTS`, which lists [`PATHS`]). Each answers
 //! with a redirect carrying a code (`domain::form_outcome`), never a field,
 //! or, for what is shown once (a new token, a second factor's key and

@@ -36,8 +36,12 @@ pub struct PasswordForm {
 
 pub async fn start(
     State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
     current: Result<CurrentUser, ApiError>,
 ) -> Response {
+    // The confirm form is a form post too: it carries the token the start
+    // was posted with (the CSRF check let it through, so it is the cookie).
+    let csrf = crate::middleware::csrf::held(&headers).unwrap_or_default();
     let Ok(current) = current else {
         return sign_in_first(PAGE);
     };
@@ -57,6 +61,7 @@ pub async fn start(
                  <div class=\"qr\">{qr}</div>\
                  <p>Key: <code data-testid=\"totp-secret\">{secret}</code></p>\
                  <form class=\"inline-form\" method=\"post\" action=\"{PAGE}/two-factor/confirm\">\
+                 <input type=\"hidden\" name=\"{field}\" value=\"{csrf}\"/>\
                  <label for=\"totp-code\">Code from the app</label>\
                  <input id=\"totp-code\" name=\"code\" type=\"text\" inputmode=\"numeric\" \
                  autocomplete=\"one-time-code\" required/>\
@@ -64,6 +69,8 @@ pub async fn start(
                  <p><a href=\"{PAGE}\">Cancel</a></p>",
                 qr = started.qr_svg,
                 secret = escape(&started.secret),
+                field = app::domain::csrf::FIELD,
+                csrf = escape(csrf),
             ),
         ),
         Err(error) => outcome(PAGE, failure(&error)),
