@@ -135,6 +135,10 @@ pub struct Register {
     #[serde(default)]
     pub name: String,
     pub password: String,
+    /// The browser's IANA time zone (like `Europe/Berlin`), the new
+    /// account's default; an unknown one leaves it at UTC.
+    #[serde(default, rename = "timeZone", skip_serializing_if = "Option::is_none")]
+    pub time_zone: Option<String>,
 }
 
 /// `PUT /api/profile`: name and email; answered with [`Me`]. A new email
@@ -204,6 +208,7 @@ impl std::fmt::Debug for Register {
             .field("email", &self.email)
             .field("name", &self.name)
             .field("password", &"[redacted]")
+            .field("time_zone", &self.time_zone)
             .finish()
     }
 }
@@ -244,6 +249,7 @@ mod tests {
             email: "a@example.com".into(),
             name: "A".into(),
             password: "hunter2-secret".into(),
+            time_zone: None,
         };
         for shown in [format!("{sign_in:?}"), format!("{register:?}")] {
             assert!(shown.contains("a@example.com"), "{shown}");

@@ -19,6 +19,10 @@ pub struct UserSummary {
     pub security_keys: i64,
     pub created_at: String,
     pub last_sign_in_at: Option<String>,
+    /// The latest request of any of the user's sessions (joining through
+    /// an invitation signs in without a sign-in of the history).
+    #[serde(default)]
+    pub last_seen_at: Option<String>,
 }
 
 /// An invitation not yet used (its token is never shown again).

@@ -195,7 +195,7 @@ fn AdminPanel(
                             <th scope="col">"Name"</th>
                             <th scope="col">"Role"</th>
                             <th scope="col">"Second factor"</th>
-                            <th scope="col">"Last sign-in"</th>
+                            <th scope="col">"Last active"</th>
                             <th scope="col">"Status"</th>
                             <th scope="col">"Actions"</th>
                         </tr>
@@ -218,7 +218,7 @@ fn AdminPanel(
                                     <td>{user.name.clone()}</td>
                                     <td>{user.role.as_str()}</td>
                                     <td>{factors}</td>
-                                    <td>{user.last_sign_in_at.map(|at| timestamp::minute(&at)).unwrap_or_else(|| "never".into())}</td>
+                                    <td>{last_active(&user)}</td>
                                     <td>{if user.disabled { "disabled" } else { "active" }}</td>
                                     <td class="actions">
                                         {if user.disabled {

@@ -30,6 +30,14 @@ pub fn RegisterPage() -> impl IntoView {
     let email = RwSignal::new(String::new());
     let name = RwSignal::new(String::new());
     let password = RwSignal::new(String::new());
+    // The new account starts in the browser's time zone (an Effect runs
+    // only in the browser, after hydration; without JavaScript it is UTC).
+    let time_zone = RwSignal::new(String::new());
+    Effect::new(move || {
+        if let Some(zone) = api::time_zone::browser_time_zone() {
+            time_zone.set(zone);
+        }
+    });
     // A form posted without JavaScript came back with `?form=<code>`.
     let error = RwSignal::new(query.with_untracked(|query| {
         query
@@ -94,6 +102,7 @@ pub fn RegisterPage() -> impl IntoView {
             email: email.get_untracked().trim().to_owned(),
             name: name.get_untracked().trim().to_owned(),
             password: password.get_untracked(),
+            time_zone: Some(time_zone.get_untracked()).filter(|zone| !zone.is_empty()),
         };
         pending.set(true);
         let navigate = navigate.clone();
@@ -114,7 +123,9 @@ pub fn RegisterPage() -> impl IntoView {
     let form = move || {
         view! {
             <form method="post" action="/register" on:submit=submit.clone() novalidate>
+                <CsrfField/>
                 <input type="hidden" name="invitation" value=move || token().unwrap_or_default()/>
+                <input type="hidden" name="timeZone" value=move || time_zone.get()/>
                 <div class="field">
                     <label for="register-email">"Email"</label>
                     <input id="register-email" name="email" type="email" autocomplete="username" required
@@ -123,7 +134,6 @@ pub fn RegisterPage() -> impl IntoView {
                         on:input=move |ev| email.set(event_target_value(&ev))/>
                 </div>
                 <div class="field">
-                <CsrfField/>
                     <label for="register-name">"Name (optional)"</label>
                     <input id="register-name" name="name" type="text" autocomplete="name" maxlength="200"
                         prop:value=move || name.get()

@@ -256,6 +256,7 @@ async fn a_restore_never_revives_a_revoked_token_a_disabled_account_or_an_old_pa
             email: "bob@example.com".into(),
             name: String::new(),
             password: "bob's first passphrase".into(),
+            time_zone: None,
         })
         .await;
     assert_eq!(joined.status(), 200);

@@ -1063,6 +1063,7 @@ async fn stranger(app: &TestApp, admin: &Browser) -> Browser {
             email: "stranger@example.com".into(),
             name: String::new(),
             password: "a long enough passphrase".into(),
+            time_zone: None,
         })
         .send()
         .await

@@ -168,6 +168,7 @@ fn bea_registers() -> Register {
         email: "bea@example.com".into(),
         name: "Bea".into(),
         password: PASSWORD.into(),
+        time_zone: None,
     }
 }
 

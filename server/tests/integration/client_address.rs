@@ -153,6 +153,7 @@ async fn password_checks_and_registration_count_per_forwarded_client() {
         email: format!("new{n}@example.com"),
         name: String::new(),
         password: "a long enough passphrase".into(),
+        time_zone: None,
     };
     let mut tried = 0;
     loop {
@@ -200,6 +201,7 @@ async fn an_email_longer_than_any_account_is_refused_naming_the_field_and_not_co
             email: long,
             name: String::new(),
             password: "a long enough passphrase".into(),
+            time_zone: None,
         })
         .await;
     let (status, error) = read::<Me>(response).await.unwrap_err();

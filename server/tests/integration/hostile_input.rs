@@ -170,6 +170,7 @@ async fn control_characters_in_text_fields_are_400_naming_the_field() {
             email: "bea@example.com".into(),
             name: "Bea\u{7f}".into(),
             password: PASSWORD.into(),
+            time_zone: None,
         })
         .await;
     let (status, error) = read::<Me>(response).await.unwrap_err();

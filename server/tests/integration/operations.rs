@@ -51,6 +51,7 @@ async fn user(app: &TestApp, admin: &Browser, email: &str) -> Browser {
             email: email.to_owned(),
             name: "Bea".into(),
             password: PASSWORD.into(),
+            time_zone: None,
         })
         .await;
     assert_eq!(response.status(), 200, "{}", response.text().await.unwrap());

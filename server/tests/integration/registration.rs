@@ -34,6 +34,7 @@ fn with_link(token: &str, email: &str, password: &str) -> Register {
         email: email.to_owned(),
         name: String::new(),
         password: password.to_owned(),
+        time_zone: None,
     }
 }
 
@@ -82,6 +83,15 @@ fn a_fresh_install_without_bootstrap_settings_prints_a_one_time_setup_link() {
         assert_eq!(me.user.role, Role::Admin);
         let me: Me = browser.get("/api/auth/me").await;
         assert_eq!(me.user.email, "owner@example.com");
+        // Joining is no sign-in of the history, but the owner was here:
+        // Admin shows when (not "never").
+        let users: Vec<UserSummary> = browser.get("/api/admin/users").await;
+        let owner = users
+            .iter()
+            .find(|u| u.email == "owner@example.com")
+            .unwrap();
+        assert_eq!(owner.last_sign_in_at, None);
+        assert!(owner.last_seen_at.is_some(), "{owner:?}");
 
         // The link works once.
         let mut other = Browser::open(&base).await;
@@ -165,6 +175,7 @@ async fn registration_without_an_invitation_needs_open_registration() {
         email: "dave@example.com".into(),
         name: "Dave".into(),
         password: PASSWORD.into(),
+        time_zone: None,
     };
     let refused = visitor.register(&body).await;
     let (status, error) = read::<Me>(refused).await.unwrap_err();
@@ -352,4 +363,33 @@ async fn an_admin_resets_a_lost_second_factor() {
         .await
         .unwrap();
     assert_eq!(left, 0);
+}
+
+#[tokio::test]
+async fn a_new_account_starts_in_the_time_zone_its_browser_reported() {
+    let app = app_with_admin().await;
+    let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    for (email, reported, kept) in [
+        (
+            "erin@example.com",
+            Some("America/New_York"),
+            "America/New_York",
+        ),
+        // Not a zone Tally knows, or none at all (no JavaScript): UTC.
+        ("frank@example.com", Some("Mars/Olympus"), "UTC"),
+        ("grace@example.com", None, "UTC"),
+    ] {
+        let token = token_of(&invite(&admin, support::invitation(None, None)).await);
+        let mut browser = Browser::open(&app.address).await;
+        let response = browser
+            .register(&Register {
+                time_zone: reported.map(str::to_owned),
+                ..with_link(&token, email, PASSWORD)
+            })
+            .await;
+        assert_eq!(response.status(), 200, "{email}");
+        let preferences: app::contract::preferences::Preferences =
+            browser.get("/api/profile/preferences").await;
+        assert_eq!(preferences.time_zone, kept, "{email} reported {reported:?}");
+    }
 }

@@ -254,6 +254,7 @@ async fn admin_invites_and_changes_accounts_through_server_functions_as_rest_doe
             email: "sam@example.com".into(),
             name: String::new(),
             password: "a long enough passphrase".into(),
+            time_zone: None,
         })
         .await;
     assert_eq!(response.status(), 200);
@@ -557,6 +558,7 @@ async fn maintenance_and_the_viewer_follow_cancel_and_delete_operations_through_
             email: "sam@example.com".into(),
             name: String::new(),
             password: "a long enough passphrase".into(),
+            time_zone: None,
         })
         .await;
     assert_eq!(response.status(), 200);
@@ -769,6 +771,7 @@ async fn joining_through_server_functions_reads_the_link_and_signs_the_new_accou
             email: "grace@example.com".into(),
             name: "Grace".into(),
             password: password.into(),
+            time_zone: None,
         }})
     };
     let response = post(&visitor, "/api/fn/register", register("short")).await;

@@ -66,6 +66,7 @@ async fn the_header_is_rendered_for_who_is_signed_in() {
             email: "user@example.com".into(),
             name: String::new(),
             password: "a long enough passphrase 7".into(),
+            time_zone: None,
         })
         .await;
     assert_eq!(registered.status(), 200);

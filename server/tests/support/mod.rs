@@ -176,6 +176,7 @@ pub async fn plain_user(app: &TestApp, admin: &browser::Browser, email: &str) ->
             email: email.to_owned(),
             name: String::new(),
             password: "a long enough passphrase".into(),
+            time_zone: None,
         })
         .await;
     assert_eq!(joined.status(), 200);

@@ -135,7 +135,9 @@ pub async fn list(pool: &SqlitePool) -> Result<Vec<UserSummary>, AuthError> {
                 (SELECT count(*) FROM webauthn_credentials k WHERE k.user_id = u.id) AS security_keys,
                 u.created_at,
                 (SELECT max(h.at) FROM login_history h WHERE h.user_id = u.id AND h.success = 1)
-                    AS last_sign_in_at
+                    AS last_sign_in_at,
+                (SELECT max(s.last_seen_at) FROM sessions s WHERE s.user_id = u.id)
+                    AS last_seen_at
          FROM users u ORDER BY u.email",
     )
     .fetch_all(pool)

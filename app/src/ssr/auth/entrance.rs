@@ -160,6 +160,7 @@ pub async fn register(
         .map_err(|refusal| ApiError::throttled(refusal, "too many attempts; try again later"))?;
     // Checked before an invitation is claimed for it.
     users::check_name(&request.name)?;
+    let time_zone = request.time_zone;
     let user = invitations::register(
         &services.pool,
         Registration {
@@ -170,6 +171,9 @@ pub async fn register(
         },
     )
     .await?;
+    if let Some(zone) = time_zone.as_deref().filter(|zone| !zone.is_empty()) {
+        users::start_in_time_zone(&services.pool, user.id, zone).await?;
+    }
     tracing::info!(
         user = user.id,
         role = user.role.as_str(),

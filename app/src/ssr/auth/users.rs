@@ -140,6 +140,21 @@ pub async fn create(
     Ok(row.into())
 }
 
+/// Starts a new account in the time zone its browser reported, when Tally
+/// knows the zone; otherwise the account keeps the default (UTC). The
+/// person can change it in Profile → Preferences.
+pub async fn start_in_time_zone(pool: &SqlitePool, id: i64, zone: &str) -> Result<bool, AuthError> {
+    if !crate::ssr::bills::known_time_zone(zone) {
+        return Ok(false);
+    }
+    sqlx::query("UPDATE users SET time_zone = ? WHERE id = ?")
+        .bind(zone)
+        .bind(id)
+        .execute(pool)
+        .await?;
+    Ok(true)
+}
+
 /// Whether `password` is the user's current password.
 pub async fn password_matches(
     pool: &SqlitePool,

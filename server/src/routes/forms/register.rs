@@ -31,6 +31,9 @@ pub struct RegisterForm {
     name: String,
     #[serde(default)]
     password: String,
+    /// Filled in by the page's script when it has run; empty otherwise.
+    #[serde(default, rename = "timeZone")]
+    time_zone: String,
 }
 
 /// The registration page again, for the same invitation.
@@ -57,6 +60,7 @@ pub async fn submit(
         email: form.email.trim().to_owned(),
         name: form.name.trim().to_owned(),
         password: form.password,
+        time_zone: (!form.time_zone.is_empty()).then_some(form.time_zone),
     };
     let visitor = session_answer::visitor(client, &headers);
     match entrance::register(&state, visitor, request).await {
