@@ -146,11 +146,6 @@ pub fn BotCheck(form: FormState) -> impl IntoView {
             .map(|config| config.bot_check)
     };
     view! {
-        <Show when=move || on() == Some(false)>
-            <p class="hint" data-testid="bot-check-off">
-                "Development setup: the bot check is off on this server (no CAPTCHA_* settings)."
-            </p>
-        </Show>
         <div
             class="captcha"
             role="group"

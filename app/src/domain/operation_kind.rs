@@ -64,7 +64,7 @@ impl OperationKind {
             Self::RestoreCheck => "Restore check",
             Self::Restore => "Restore",
             Self::ReencryptSecrets => "Secret re-encryption",
-            Self::Sleep => "Diagnostics sleep",
+            Self::Sleep => "Test task",
             Self::BankSync => "Bank sync",
             Self::BankSyncAll => "Bank sync (all connections)",
             Self::BankBackfill => "Bank backfill",

@@ -60,6 +60,8 @@ pub fn BillPage() -> impl IntoView {
     let pay_date = RwSignal::new(String::new());
     let pay_method = RwSignal::new(String::new());
     let reason = RwSignal::new(String::new());
+    // Delete asks first: it removes the bill and its payments for good.
+    let confirming = RwSignal::new(false);
     let navigate = use_navigate();
 
     let refresh = move || {
@@ -102,11 +104,17 @@ pub fn BillPage() -> impl IntoView {
             let locale = Locale::parse(&context.as_ref().map(|c| c.locale.clone()).unwrap_or_default());
             let today = context.map(|c| c.today).unwrap_or_default();
             let listed = payments.await.map(|list| list.payments).unwrap_or_default();
+            let delete_detail = format!(
+                "Its {} recorded payment{} go with it, and this cannot be undone. To keep the history, end the bill instead.",
+                listed.len(),
+                if listed.len() == 1 { "" } else { "s" },
+            );
             let trust = trust.await.ok().filter(|trust| !trust.label.is_empty());
             match bill.await {
                 Err(failure) => view! { <h1>"Bill"</h1><p class="field-error">{failure.message()}</p> }.into_any(),
                 Ok(record) => {
                     let currency = record.currency();
+                    let delete_question = format!("Delete {} for good?", record.name);
                     let money = move |minor: i64| Money::new(minor, currency).format(locale);
                     let bill_id = record.id;
                     let for_edit = record.clone();
@@ -234,8 +242,19 @@ pub fn BillPage() -> impl IntoView {
                                 } else {
                                     view! { <button class="button button--quiet" on:click=move |_| restart(bill_id)>"Restart this bill"</button> }.into_any()
                                 }}
-                                <button class="button button--danger" on:click=delete_bill.clone()>"Delete"</button>
+                                <button class="button button--danger" aria-expanded=move || confirming.get().to_string()
+                                    on:click=move |_| confirming.set(true)>"Delete"</button>
                             </div>
+                            <Show when=move || confirming.get()>
+                                <div class="notice notice--danger" role="alertdialog" aria-labelledby="delete-title" data-testid="delete-confirm">
+                                    <p id="delete-title"><strong>{delete_question.clone()}</strong></p>
+                                    <p>{delete_detail.clone()}</p>
+                                    <div class="actions">
+                                        <button class="button button--danger" on:click=delete_bill.clone()>"Delete for good"</button>
+                                        <button class="button button--quiet" on:click=move |_| confirming.set(false)>"Keep it"</button>
+                                    </div>
+                                </div>
+                            </Show>
                             <Show when=move || editing.get()>
                                 <BillFormView existing=Some(for_edit.clone()) default_currency=String::new() today=String::new()
                                     on_saved=move |_| { editing.set(false); refresh(); }/>

@@ -38,10 +38,11 @@ pub fn BillsPage() -> impl IntoView {
             Err(failure) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),
             Ok(data) => {
                 let locale = Locale::parse(&data.locale);
-                let all = data.bills.clone();
+                let none_yet = data.bills.is_empty();
+                let all = StoredValue::new(data.bills.clone());
                 let rows = move || {
                     let needle = search.get().trim().to_lowercase();
-                    let mut rows: Vec<BillRecord> = all
+                    let mut rows: Vec<BillRecord> = all.with_value(|all| all
                         .iter()
                         .filter(|bill| match show.get().as_str() {
                             "active" => bill.active,
@@ -54,7 +55,7 @@ pub fn BillsPage() -> impl IntoView {
                             || bill.name.to_lowercase().contains(&needle)
                             || bill.category.to_lowercase().contains(&needle))
                         .cloned()
-                        .collect();
+                        .collect());
                     match sort.get().as_str() {
                         "name" => rows.sort_by_key(|bill| bill.name.to_lowercase()),
                         "amount" => rows.sort_by_key(|bill| std::cmp::Reverse(bill.amount_minor)),
@@ -92,7 +93,16 @@ pub fn BillsPage() -> impl IntoView {
                             <BillFormView existing=None default_currency=currency.clone() today=today.clone() on_saved=saved/>
                         </section>
                     </Show>
-                    <div class="table-wrap">
+                    <Show when=move || none_yet && !adding.get()>
+                        <div class="empty-state" data-testid="bills-empty">
+                            <p>"No bills yet. Add the first one (rent, electricity, a card, a streaming service) and Tally shows when each is due and what is left to pay this month."</p>
+                            <button class="button" on:click=move |_| adding.set(true)>"Add your first bill"</button>
+                        </div>
+                    </Show>
+                    <Show when=move || !none_yet && rows().is_empty()>
+                        <p class="hint" data-testid="bills-none-match">"No bills match. Change the search or choose “All” under Show."</p>
+                    </Show>
+                    <div class="table-wrap" hidden=move || none_yet || rows().is_empty()>
                         <table class="data-table" data-testid="bills">
                             <thead><tr>
                                 <th scope="col">"Name"</th><th scope="col">"Amount"</th><th scope="col">"How often"</th>

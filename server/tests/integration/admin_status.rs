@@ -34,6 +34,7 @@ async fn administrators_see_the_instance_in_rows_and_a_backup_shows_up() {
             "Backups",
             "Operations and workers",
             "CRM",
+            "Public forms",
             "Bank sync",
             "Clients",
             "Secrets",
@@ -51,6 +52,11 @@ async fn administrators_see_the_instance_in_rows_and_a_backup_shows_up() {
         "warn"
     );
     assert_eq!(row(&status, "CRM", "Delivery").state, "info");
+    // The public forms no longer tell visitors the bot check is off; the
+    // operator reads it here.
+    let bot_check = row(&status, "Public forms", "Bot check");
+    assert_eq!(bot_check.state, "warn");
+    assert!(bot_check.value.contains("CAPTCHA_SECRET"), "{bot_check:?}");
     assert_eq!(row(&status, "Secrets", "Protected by").state, "warn");
     assert_eq!(
         row(&status, "Tally", "Image").value,

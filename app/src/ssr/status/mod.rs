@@ -216,6 +216,21 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, ApiError
         },
     ));
 
+    // The public forms say nothing of their configuration to visitors; the
+    // operator reads it here.
+    sections.push(section(
+        "Public forms",
+        vec![if services.bot_check.site_key().is_some() {
+            row("Bot check", "on", "ok")
+        } else {
+            row(
+                "Bot check",
+                "off: the lead and support forms take any visitor (set CAPTCHA_SECRET and CAPTCHA_SITE_KEY to turn it on)",
+                "warn",
+            )
+        }],
+    ));
+
     let enabled = services.bank.enabled(pool).await.map_err(ApiError::from)?;
     let (connections, in_error): (i64, i64) = sqlx::query_as(
         "SELECT count(*), coalesce(sum(status = 'error'), 0) FROM bank_connections WHERE status <> 'disconnected'",

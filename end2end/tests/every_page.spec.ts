@@ -1,0 +1,155 @@
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { ADMIN, PASSWORD, csrf, hydrated, newUser, openRegistration } from "./support";
+
+// Issue 30, "the first hour": every page fits a 360 px phone (nothing wider
+// than the screen, so nothing needs sideways scrolling), and no page logs
+// an error or a Content-Security-Policy refusal in the console.
+
+const PHONE = { width: 360, height: 800 };
+
+/** Opens `path` and returns what went wrong: overflow and console errors. */
+async function visit(page: Page, path: string): Promise<string[]> {
+  const problems: string[] = [];
+  const onConsole = (message: { type(): string; text(): string }) => {
+    if (message.type() === "error") problems.push(`${path}: console: ${message.text()}`);
+  };
+  const onError = (error: Error) => problems.push(`${path}: page error: ${error.message}`);
+  page.on("console", onConsole);
+  page.on("pageerror", onError);
+  await page.goto(path);
+  await hydrated(page);
+  await page.waitForLoadState("networkidle");
+  const wide = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const past = [...document.querySelectorAll("body *")].filter((element) => {
+      const box = element.getBoundingClientRect();
+      return box.width > 0 && box.right > width + 1;
+    });
+    // What is past the edge outside a scrolling box (a wide table's
+    // wrapper) is the likely culprit; otherwise name whatever is past it.
+    const outside = past.filter((element) => {
+      for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+        const overflow = getComputedStyle(parent).overflowX;
+        if (overflow === "auto" || overflow === "scroll" || overflow === "hidden") return false;
+      }
+      return true;
+    });
+    const over = (outside.length > 0 ? outside : past)
+      .slice(0, 3)
+      .map((element) => `<${element.tagName.toLowerCase()} class="${element.className}"> ends at ${Math.round(element.getBoundingClientRect().right)} px`);
+    return { scroll: document.documentElement.scrollWidth, width, over };
+  });
+  if (wide.scroll > wide.width) {
+    problems.push(`${path}: ${wide.scroll} px wide on a ${wide.width} px screen: ${wide.over.join("; ")}`);
+  }
+  page.off("console", onConsole);
+  page.off("pageerror", onError);
+  return problems;
+}
+
+async function visitAll(page: Page, paths: string[]) {
+  const problems: string[] = [];
+  for (const path of paths) {
+    problems.push(...(await visit(page, path)));
+  }
+  expect(problems).toEqual([]);
+}
+
+async function signInAdmin(context: BrowserContext) {
+  const login = await context.request.post("/api/auth/login", {
+    headers: { "x-csrf-token": await csrf(context) },
+    data: { email: ADMIN, password: PASSWORD },
+  });
+  expect(login.status()).toBe(200);
+}
+
+test("the public pages fit a 360 px phone without console errors", async ({ browser }) => {
+  const context = await browser.newContext({ viewport: PHONE });
+  const page = await context.newPage();
+  await visitAll(page, ["/", "/features", "/pricing", "/contact", "/support", "/privacy", "/login", "/register"]);
+  await context.close();
+});
+
+test("a new person's pages fit a 360 px phone, say what to do when empty, and log no errors", async ({ browser }) => {
+  await openRegistration(browser);
+  const { context } = await newUser(browser, "phone@example.com");
+  await context.close();
+  const phone = await browser.newContext({ viewport: PHONE });
+  const login = await phone.request.post("/api/auth/login", {
+    headers: { "x-csrf-token": await csrf(phone) },
+    data: { email: "phone@example.com", password: "seven purple kettles hum" },
+  });
+  expect(login.status()).toBe(200);
+  const page = await phone.newPage();
+
+  // Before the first bill: the list says how to start.
+  await page.goto("/bills");
+  await hydrated(page);
+  await expect(page.getByTestId("bills-empty")).toContainText("No bills yet");
+  await expect(page.getByTestId("bills")).toBeHidden();
+  await page.getByRole("button", { name: "Add your first bill" }).click();
+  await expect(page.getByRole("heading", { name: "New bill" })).toBeVisible();
+
+  const added = await phone.request.post("/api/bills", {
+    headers: { "x-csrf-token": await csrf(phone) },
+    data: {
+      name: "A card with a rather long name for a narrow screen",
+      amountMinor: 12345,
+      cadence: "monthly",
+      dueDay: 1,
+      anchorDate: "2026-12-01",
+      category: "Credit cards and loans",
+    },
+  });
+  expect(added.status(), await added.text()).toBe(201);
+  const { id } = await added.json();
+
+  await visitAll(page, [
+    "/tracker",
+    "/bills",
+    `/bills/${id}`,
+    "/subscriptions",
+    "/subscriptions/catalog",
+    "/data",
+    "/data/bank",
+    "/data/transactions",
+    "/profile",
+    "/profile/notifications",
+    "/operations",
+  ]);
+  await phone.close();
+});
+
+test("the Admin pages fit a 360 px phone without console errors", async ({ browser }) => {
+  const context = await browser.newContext({ viewport: PHONE });
+  await signInAdmin(context);
+  const page = await context.newPage();
+  await visitAll(page, ["/admin", "/admin/status", "/admin/backups", "/admin/bank", "/admin/notifications", "/operations"]);
+  await context.close();
+});
+
+test("deleting a bill asks first, says what goes with it, and Keep it keeps it", async ({ browser }) => {
+  await openRegistration(browser);
+  const { context, page } = await newUser(browser, "delete-asks@example.com");
+  const added = await context.request.post("/api/bills", {
+    headers: { "x-csrf-token": await csrf(context) },
+    data: { name: "Gym", amountMinor: 3000, cadence: "monthly", dueDay: 1, anchorDate: "2026-12-01" },
+  });
+  expect(added.status(), await added.text()).toBe(201);
+  const { id } = await added.json();
+  await page.goto(`/bills/${id}`);
+  await hydrated(page);
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  const ask = page.getByTestId("delete-confirm");
+  await expect(ask).toContainText("Delete Gym for good?");
+  await expect(ask).toContainText("Its 0 recorded payments go with it");
+  await ask.getByRole("button", { name: "Keep it" }).click();
+  await expect(page.getByTestId("delete-confirm")).toHaveCount(0);
+  expect((await context.request.get(`/api/bills/${id}`)).status()).toBe(200);
+
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  await page.getByTestId("delete-confirm").getByRole("button", { name: "Delete for good" }).click();
+  await expect(page).toHaveURL(/\/bills$/);
+  expect((await context.request.get(`/api/bills/${id}`)).status()).toBe(404);
+  await context.close();
+});
