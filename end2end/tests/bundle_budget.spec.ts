@@ -1,5 +1,5 @@
 import { test, expect, Page, BrowserContext } from "@playwright/test";
-import { csrf, hydrated, newUser, openRegistration } from "./support";
+import { addMonthlyBill, hydrated, newUser, openRegistration } from "./support";
 import { request as httpRequest } from "node:http";
 
 // What a first visit downloads, in brotli bytes, against the budgets of
@@ -89,12 +89,7 @@ test("the Tracker's first load stays within 25 requests and 425 KB", async ({ br
 test("a bill's page, opened first, stays within 25 requests and 425 KB", async ({ browser, baseURL }) => {
   await openRegistration(browser);
   const { context, page } = await newUser(browser, "budget-bill@example.com");
-  const added = await context.request.post("/api/bills", {
-    headers: { "x-csrf-token": await csrf(context) },
-    data: { name: "Rent", amountMinor: 150000, cadence: "monthly", dueDay: 1, anchorDate: "2026-12-01" },
-  });
-  expect(added.status(), await added.text()).toBe(201);
-  const { id } = await added.json();
+  const id = await addMonthlyBill(context, { name: "Rent", amountMinor: 150000, anchorDate: "2026-12-01" });
   const urls = await firstVisit(page, new URL(baseURL!).origin, `/bills/${id}`);
   await expect(page.getByRole("heading", { name: "Rent" })).toBeVisible();
   console.log(`${urls.length} requests`);

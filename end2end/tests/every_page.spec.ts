@@ -1,5 +1,5 @@
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { ADMIN, PASSWORD, csrf, hydrated, newUser, openRegistration } from "./support";
+import { ADMIN, PASSWORD, addMonthlyBill, csrf, hydrated, newUser, openRegistration } from "./support";
 
 // Issue 30, "the first hour": every page fits a 360 px phone (nothing wider
 // than the screen, so nothing needs sideways scrolling), and no page logs
@@ -90,19 +90,12 @@ test("a new person's pages fit a 360 px phone, say what to do when empty, and lo
   await page.getByRole("button", { name: "Add your first bill" }).click();
   await expect(page.getByRole("heading", { name: "New bill" })).toBeVisible();
 
-  const added = await phone.request.post("/api/bills", {
-    headers: { "x-csrf-token": await csrf(phone) },
-    data: {
-      name: "A card with a rather long name for a narrow screen",
-      amountMinor: 12345,
-      cadence: "monthly",
-      dueDay: 1,
-      anchorDate: "2026-12-01",
-      category: "Credit cards and loans",
-    },
+  const id = await addMonthlyBill(phone, {
+    name: "A card with a rather long name for a narrow screen",
+    amountMinor: 12345,
+    anchorDate: "2026-12-01",
+    category: "Credit cards and loans",
   });
-  expect(added.status(), await added.text()).toBe(201);
-  const { id } = await added.json();
 
   await visitAll(page, [
     "/tracker",
@@ -131,12 +124,7 @@ test("the Admin pages fit a 360 px phone without console errors", async ({ brows
 test("deleting a bill asks first, says what goes with it, and Keep it keeps it", async ({ browser }) => {
   await openRegistration(browser);
   const { context, page } = await newUser(browser, "delete-asks@example.com");
-  const added = await context.request.post("/api/bills", {
-    headers: { "x-csrf-token": await csrf(context) },
-    data: { name: "Gym", amountMinor: 3000, cadence: "monthly", dueDay: 1, anchorDate: "2026-12-01" },
-  });
-  expect(added.status(), await added.text()).toBe(201);
-  const { id } = await added.json();
+  const id = await addMonthlyBill(context, { name: "Gym", amountMinor: 3000, anchorDate: "2026-12-01" });
   await page.goto(`/bills/${id}`);
   await hydrated(page);
   await page.getByRole("button", { name: "Delete", exact: true }).click();

@@ -42,3 +42,16 @@ export async function newUser(browser: Browser, email: string): Promise<{ contex
   expect(registered.status(), await registered.text()).toBe(200);
   return { context, page: await context.newPage() };
 }
+
+/** A monthly bill added through the API by the person of `context`; its id. */
+export async function addMonthlyBill(
+  context: BrowserContext,
+  bill: { name: string; amountMinor: number; anchorDate: string; category?: string },
+): Promise<number> {
+  const added = await context.request.post("/api/bills", {
+    headers: { "x-csrf-token": await csrf(context) },
+    data: { cadence: "monthly", dueDay: Number(bill.anchorDate.slice(8)), ...bill },
+  });
+  expect(added.status(), await added.text()).toBe(201);
+  return (await added.json()).id as number;
+}
