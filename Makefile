@@ -32,7 +32,8 @@ bench-leads:
 bench-operations:
 	cargo bench -p server --bench operations
 
-# The Tracker's API for a user with 500 bills and 20,000 payments.
+# The Tracker's API for a user with 500 bills and 20,000 payments, before
+# and after 200 per-month overrides (their cost as a ratio in one run).
 bench-tracker:
 	cargo bench -p server --bench tracker
 
