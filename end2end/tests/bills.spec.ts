@@ -279,5 +279,9 @@ test("a debt shows this month's interest before it is charged", async ({ browser
   await expect(hal.page.getByTestId("balance")).toHaveText("$1,000.00");
   // 12 % a year is 1 % a month of 1,000.00.
   await expect(hal.page.getByTestId("interest-pending")).toContainText("$10.00");
+  // The form says when interest starts (the walk's "a full month on the
+  // first payment" is this rule, now written where the balance is typed).
+  await hal.page.getByRole("button", { name: "Edit" }).click();
+  await expect(hal.page.getByTestId("interest-rule")).toContainText("starting with the month the debt is added");
   await hal.context.close();
 });

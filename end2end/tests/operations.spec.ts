@@ -49,6 +49,8 @@ test("an admin takes a backup from Admin, watches it finish, and finds it in the
   const backup = page.locator('[data-testid="operation-row"][data-kind="backup"]').first();
   await expect(backup.locator(".op-state")).toHaveText("Succeeded");
   await expect(backup.getByRole("progressbar")).toHaveAttribute("value", "100");
+  // The admin's own operation says so in words, not as "users/1".
+  await expect(backup.locator("td").nth(2)).toHaveText("You");
   await backup.getByText("Details").click();
   await expect(backup.locator(".op-details")).toContainText("type.googleapis.com/tally.v1.BackupResponse");
 });

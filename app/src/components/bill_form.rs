@@ -341,6 +341,9 @@ pub fn BillFormView(
                     <TextField id="aprBasisPoints" inputmode="decimal" label="Yearly rate (APR %)" value=apr error=form.error_for("aprBasisPoints") maxlength=8/>
                     <TextField id="minimumPaymentMinor" inputmode="decimal" label="Minimum payment" value=minimum error=form.error_for("minimumPaymentMinor") maxlength=20/>
                 </div>
+                <p class="hint" data-testid="interest-rule">
+                    "Tally charges a month's interest (the yearly rate ÷ 12) on the balance once a month, starting with the month the debt is added: with that month's first payment, or when the month ends."
+                </p>
             </Show>
             <p class="field-error" role="alert">{move || form.error.get()}</p>
             <button type="submit" class="button" disabled=move || form.sending.get()>

@@ -9,6 +9,7 @@ use leptos_router::components::A;
 use serde_json::json;
 
 use crate::api::operations::{cancel_operation, delete_operation, list_operations};
+use crate::api::session::current_session;
 use crate::api::ApiFailure;
 use crate::components::live_operation::{follow, OperationProgressBar};
 use crate::domain::operation::{self, Operation, OperationList, State};
@@ -26,6 +27,17 @@ pub fn OperationsPage() -> impl IntoView {
         |filter| async move {
             let page = list_operations(filter.clone(), None).await;
             page.map(|page| (filter, page)).map_err(ApiFailure::from)
+        },
+    );
+    // Who is looking: their own operations say "You", not "users/1".
+    let me = Resource::new_blocking(
+        || (),
+        |()| async {
+            current_session()
+                .await
+                .ok()
+                .and_then(|session| session.user)
+                .map(|user| user.id)
         },
     );
 
@@ -56,7 +68,10 @@ pub fn OperationsPage() -> impl IntoView {
                         <p>"You are signed out. " <A href="/login">"Sign in"</A> " to see your operations."</p>
                     }.into_any(),
                     Err(failure) => view! { <p class="field-error" role="alert">{failure.message()}</p> }.into_any(),
-                    Ok((filter, page)) => view! { <OperationsTable filter page/> }.into_any(),
+                    Ok((filter, page)) => {
+                        let me = me.await;
+                        view! { <OperationsTable filter page me/> }.into_any()
+                    }
                 }
             })}
         </Transition>
@@ -66,7 +81,7 @@ pub fn OperationsPage() -> impl IntoView {
 /// The operations matching `filter`, from its first `page`; "Show more"
 /// appends the next.
 #[component]
-fn OperationsTable(filter: String, page: OperationList) -> impl IntoView {
+fn OperationsTable(filter: String, page: OperationList, me: Option<i64>) -> impl IntoView {
     let rows = RwSignal::new(page.operations);
     let next = RwSignal::new(page.next_page_token);
     let error = RwSignal::new(None::<String>);
@@ -104,7 +119,7 @@ fn OperationsTable(filter: String, page: OperationList) -> impl IntoView {
                 </thead>
                 <tbody>
                     <For each=move || rows.get() key=|op| op.name.clone() let:op>
-                        <OperationRow operation=op on_deleted=remove/>
+                        <OperationRow operation=op on_deleted=remove me/>
                     </For>
                 </tbody>
             </table>
@@ -122,6 +137,7 @@ fn OperationsTable(filter: String, page: OperationList) -> impl IntoView {
 fn OperationRow(
     operation: Operation,
     on_deleted: impl Fn(String) + Copy + Send + Sync + 'static,
+    me: Option<i64>,
 ) -> impl IntoView {
     let live = follow(operation);
     let problem = RwSignal::new(None::<String>);
@@ -158,7 +174,7 @@ fn OperationRow(
         <tr data-testid="operation-row" data-kind=move || live.get().kind().to_owned()>
             <td>{move || timestamp::minute(live.get().created())}</td>
             <td>{move || live.get().kind_label()}</td>
-            <td>{move || live.get().owner().to_owned()}</td>
+            <td>{move || owner_in_words(live.get().owner(), me)}</td>
             <td><OperationProgressBar operation=live.into()/></td>
             <td>
                 <span class=move || format!("op-state op-state--{}", state().label().to_lowercase())>
@@ -185,6 +201,32 @@ fn OperationRow(
                 <span class="field-error">{move || problem.get()}</span>
             </td>
         </tr>
+    }
+}
+
+/// An operation's owner (`users/7`) as a person reads it: "You" for one's
+/// own, "User 7" for someone else's (administrators see everyone's).
+fn owner_in_words(owner: &str, me: Option<i64>) -> String {
+    match owner
+        .strip_prefix("users/")
+        .and_then(|id| id.parse::<i64>().ok())
+    {
+        Some(id) if Some(id) == me => "You".to_owned(),
+        Some(id) => format!("User {id}"),
+        None => owner.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::owner_in_words;
+
+    #[test]
+    fn owners_read_as_you_or_a_user_number_never_as_a_resource_name() {
+        assert_eq!(owner_in_words("users/1", Some(1)), "You");
+        assert_eq!(owner_in_words("users/7", Some(1)), "User 7");
+        assert_eq!(owner_in_words("users/7", None), "User 7");
+        assert_eq!(owner_in_words("", Some(1)), "");
     }
 }
 
