@@ -64,6 +64,7 @@ requests also carry the `X-CSRF-Token` header. Every failure answers with a \
         routes::subscriptions::delete_descriptor,
         routes::data::export_csv,
         routes::data::export_payments_csv,
+        routes::data::export_months_csv,
         routes::data::export_json,
         routes::data::preview,
         routes::data::import,

@@ -75,6 +75,7 @@ pub fn DataPage() -> impl IntoView {
             <div class="actions">
                 <a class="button" href="/api/data/bills.csv" download rel="external">"Download bills (CSV)"</a>
                 <a class="button button--quiet" href="/api/data/payments.csv" download rel="external">"Download payments (CSV)"</a>
+                <a class="button button--quiet" href="/api/data/months.csv" download rel="external">"Download this-time changes (CSV)"</a>
                 <a class="button button--quiet" href="/api/data/export.json" download rel="external">"Download everything (JSON)"</a>
             </div>
         </section>

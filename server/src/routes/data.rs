@@ -1,5 +1,6 @@
-//! `/api/data/…`: the Data page's export (bills and payments as CSV, each
-//! their own file; both as JSON) and CSV import, previewed first. An import writes every row or
+//! `/api/data/…`: the Data page's export (bills, payments and per-month
+//! overrides as CSV, each their own file; bills and payments as JSON) and
+//! CSV import, previewed first. An import writes every row or
 //! none; bad rows are named `rows[i].field` (i counts data rows from 0; the
 //! preview also gives each row's line in the file).
 
@@ -75,6 +76,23 @@ pub async fn export_payments_csv(
         today,
         transfer::payments_to_csv(&all, &payments),
     )
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/data/months.csv",
+    tag = "data",
+    responses((status = 200, description = "Every per-month override (this time's amount, skip, snooze, note) as CSV", body = String, content_type = "text/csv")),
+)]
+pub async fn export_months_csv(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Response, ApiError> {
+    let user = current.user.id;
+    let all = bills::list(&state.pool, user).await?;
+    let months = app::ssr::bill_months::service::all(&state.pool, user).await?;
+    let today = bills::today_for(&state.pool, user).await?;
+    csv_download("months", today, transfer::months_to_csv(&all, &months))
 }
 
 #[utoipa::path(

@@ -184,6 +184,11 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             &["GET"],
             get(data::export_payments_csv),
         ),
+        route(
+            "/api/data/months.csv",
+            &["GET"],
+            get(data::export_months_csv),
+        ),
         route("/api/data/export.json", &["GET"], get(data::export_json)),
         route("/api/data/import/preview", &["POST"], post(data::preview)),
         route("/api/data/import", &["POST"], post(data::import)),

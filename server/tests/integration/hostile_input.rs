@@ -284,7 +284,11 @@ async fn csv_exports_escape_formulas_and_import_reads_them_back_exactly() {
             .await;
         assert_eq!(status, 201, "{body}");
     }
-    for path in ["/api/data/bills.csv", "/api/data/payments.csv"] {
+    for path in [
+        "/api/data/bills.csv",
+        "/api/data/payments.csv",
+        "/api/data/months.csv",
+    ] {
         let csv = browser
             .request(Method::GET, path)
             .send()

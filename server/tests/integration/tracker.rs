@@ -411,3 +411,64 @@ async fn pin_due_is_a_per_user_switch_the_tracker_answer_carries() {
     post_form(&app, &admin, "unpin-due", &[("bill", "0")]).await;
     assert_eq!(admin.json_raw("/api/tracker").await["pinDue"], false);
 }
+
+#[tokio::test]
+async fn the_csv_export_carries_the_per_month_overrides() {
+    let (app, admin) = with_admin(&[]).await;
+    let today = today(&admin).await;
+    let last = today.year_month().last_day().unwrap();
+    let power = add(&admin, monthly("Power", 6_000, last)).await;
+    let rent = add(&admin, monthly("Rent", 150_000, last)).await;
+    let occurrence = last.to_string();
+    let (power_id, rent_id) = (power.id.to_string(), rent.id.to_string());
+    post_form(
+        &app,
+        &admin,
+        "this-time",
+        &[
+            ("bill", &power_id),
+            ("occurrence", &occurrence),
+            ("amount", "71.20"),
+            ("note", "=cold month"),
+        ],
+    )
+    .await;
+    let snooze_to = last.add_days(3).unwrap().to_string();
+    post_form(
+        &app,
+        &admin,
+        "snooze",
+        &[
+            ("bill", &rent_id),
+            ("occurrence", &occurrence),
+            ("to", &snooze_to),
+        ],
+    )
+    .await;
+
+    let response = admin
+        .request(Method::GET, "/api/data/months.csv")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(response.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .contains("tally-months-"));
+    let csv = response.text().await.unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "bill,occurrence,amount_this_time,currency,skipped,snoozed_to,note"
+    );
+    assert_eq!(lines.len(), 3, "{csv}");
+    assert!(
+        lines.contains(&format!("Power,{occurrence},71.20,USD,false,,'=cold month").as_str()),
+        "this time's amount and the note, its formula defused: {csv}"
+    );
+    assert!(
+        lines.contains(&format!("Rent,{occurrence},,USD,false,{snooze_to},").as_str()),
+        "{csv}"
+    );
+}

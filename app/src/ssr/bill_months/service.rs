@@ -65,6 +65,14 @@ fn shown(bill: &Bill, occurrence: Date, found: Option<MonthOverride>) -> BillMon
     }
 }
 
+/// Every override of the user with its bill's id, for the export.
+pub async fn all(
+    pool: &SqlitePool,
+    user: i64,
+) -> Result<Vec<(i64, MonthOverride)>, BillMonthError> {
+    Ok(store::all(pool, user).await?)
+}
+
 pub async fn get(
     pool: &SqlitePool,
     user: i64,

@@ -52,6 +52,17 @@ pub async fn between(
     Ok(rows.into_iter().filter_map(Row::into_override).collect())
 }
 
+/// Every override of the user, oldest occurrence first (the export).
+pub async fn all(pool: &SqlitePool, user: i64) -> Result<Vec<(i64, MonthOverride)>, sqlx::Error> {
+    let rows: Vec<Row> = sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM bill_months WHERE user_id = ? ORDER BY occurrence, bill_id"
+    ))
+    .bind(user)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows.into_iter().filter_map(Row::into_override).collect())
+}
+
 pub async fn one(
     conn: &mut SqliteConnection,
     user: i64,

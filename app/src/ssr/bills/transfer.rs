@@ -21,6 +21,7 @@ use sqlx::SqlitePool;
 use super::payments::Payment;
 use super::store::{self, Bill, BillError};
 use crate::domain::bill::BillForm;
+use crate::domain::bill_month::MonthOverride;
 use crate::domain::contact::FieldViolation;
 use crate::domain::money::{minor_to_input, parse_minor, Currency};
 
@@ -167,6 +168,52 @@ pub fn payments_to_csv(bills: &[Bill], payments: &[Payment]) -> Result<String, c
             text(payment.kind.as_str()),
             minor_to_input(payment.interest_delta_minor, digits),
             flag(payment.autopay_failure).to_owned(),
+        ])?;
+    }
+    let bytes = writer.into_inner().map_err(|error| error.into_error())?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The columns of the per-month overrides export.
+pub const MONTH_HEADER: [&str; 7] = [
+    "bill",
+    "occurrence",
+    "amount_this_time",
+    "currency",
+    "skipped",
+    "snoozed_to",
+    "note",
+];
+
+/// The per-month overrides export (issue 30): each changed occurrence with
+/// its bill's name; an empty amount or date is "as scheduled".
+pub fn months_to_csv(
+    bills: &[Bill],
+    months: &[(i64, MonthOverride)],
+) -> Result<String, csv::Error> {
+    let by_id: std::collections::HashMap<i64, &Bill> =
+        bills.iter().map(|bill| (bill.id, bill)).collect();
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(MONTH_HEADER)?;
+    for (bill_id, month) in months {
+        let Some(bill) = by_id.get(bill_id) else {
+            continue;
+        };
+        let digits = Currency::parse(&bill.currency).map_or(2, |c| c.digits());
+        writer.write_record([
+            text(&bill.name),
+            month.occurrence.to_string(),
+            month
+                .amount_minor
+                .map(|minor| minor_to_input(minor, digits))
+                .unwrap_or_default(),
+            text(&bill.currency),
+            flag(month.skipped).to_owned(),
+            month
+                .snoozed_to
+                .map(|to| to.to_string())
+                .unwrap_or_default(),
+            text(month.note.as_deref().unwrap_or_default()),
         ])?;
     }
     let bytes = writer.into_inner().map_err(|error| error.into_error())?;
