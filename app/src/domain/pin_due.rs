@@ -1,7 +1,7 @@
 //! "Pin due": the Tracker's order that puts what needs the person first —
 //! missed, then late, then due within three days, then upcoming, then the
-//! rest (paid, skipped) — each group by due date. A per-user switch
-//! (Profile → Preferences, or the Tracker's own toggle); a `sort` in the
+//! rest (paid, skipped) — each group by due date. A per-user switch (the
+//! Tracker's "Pin due first" button, kept on the server); a `sort` in the
 //! address still wins, so a bookmarked view stays exactly that view.
 
 use super::date::Date;

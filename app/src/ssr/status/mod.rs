@@ -225,7 +225,7 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, ApiError
         } else {
             row(
                 "Bot check",
-                "off: the lead and support forms take any visitor (set CAPTCHA_SECRET and CAPTCHA_SITE_KEY to turn it on)",
+                "off: the lead and support forms take any visitor (set CAPTCHA_SITEVERIFY_URL, CAPTCHA_SECRET and CAPTCHA_SITE_KEY to turn it on)",
                 "warn",
             )
         }],
