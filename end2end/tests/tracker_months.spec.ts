@@ -243,3 +243,22 @@ test("Pin due puts what was missed first, is remembered, and switches without Ja
   expect(await still.getByTestId("tracker-row").getByRole("link").allTextContents()).toEqual(["Gym", "Power"]);
   await plain.close();
 });
+
+test("without a pay schedule the Tracker shows half months and moves between them", async ({ browser }) => {
+  await openRegistration(browser);
+  const { context, page } = await newUser(browser, "half-months@example.com");
+  await page.goto("/tracker");
+  await hydrated(page);
+  await page.getByRole("link", { name: "Half months" }).click();
+  await expect(page).toHaveURL(/\/tracker\?period=half$/);
+  await expect(page.getByRole("link", { name: "Half months" })).toHaveAttribute("aria-current", "page");
+  const span = page.getByTestId("tracker-span");
+  await expect(span).toHaveText(/^Half month \d{4}-\d{2}-(01|15) to \d{4}-\d{2}-\d{2}$/);
+  const shown = await span.textContent();
+  await page.getByRole("link", { name: "Next: Next half month" }).click();
+  await expect(page).toHaveURL(/\/tracker\?period=half&from=\d{4}-\d{2}-(01|15)$/);
+  await expect(span).not.toHaveText(shown!);
+  await page.goBack();
+  await expect(span).toHaveText(shown!);
+  await context.close();
+});

@@ -152,13 +152,16 @@ pub struct BillOrder {
     pub ids: Vec<i64>,
 }
 
-/// Whether the Tracker shows a calendar month or a pay period.
+/// Whether the Tracker shows a calendar month, a pay period, or half a
+/// month (the 1st to the 14th, the 15th to the end) for people without a
+/// pay schedule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum PeriodKind {
     Month,
     Pay,
+    Half,
 }
 
 /// The dates the Tracker covers, both included.

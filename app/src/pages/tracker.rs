@@ -133,7 +133,10 @@ impl Asked {
     fn sorted_by(&self, sort: &str, descending: bool) -> String {
         let shown = match (&self.year, &self.month, &self.from) {
             (Some(year), Some(month), _) => format!("year={year}&month={month}"),
-            (_, _, Some(from)) => format!("period=pay&from={from}"),
+            (_, _, Some(from)) => format!(
+                "period={}&from={from}",
+                self.period.as_deref().unwrap_or("pay")
+            ),
             _ => self
                 .period
                 .as_ref()
@@ -151,19 +154,24 @@ impl Asked {
 
 /// The previous and next period's addresses, and a name for each.
 fn neighbours(tracker: &Tracker, asked: &Asked) -> Option<((String, String), (String, String))> {
-    if tracker.period.kind == PeriodKind::Pay {
+    let span = match tracker.period.kind {
+        PeriodKind::Pay => Some(("pay", "pay period")),
+        PeriodKind::Half => Some(("half", "half month")),
+        PeriodKind::Month => None,
+    };
+    if let Some((period, name)) = span {
         let first = Date::parse(&tracker.period.first).ok()?;
         let last = Date::parse(&tracker.period.last).ok()?;
         let before = first.add_days(-1)?;
         let after = last.add_days(1)?;
         Some((
             (
-                asked.href(&format!("period=pay&from={before}")),
-                "Previous pay period".into(),
+                asked.href(&format!("period={period}&from={before}")),
+                format!("Previous {name}"),
             ),
             (
-                asked.href(&format!("period=pay&from={after}")),
-                "Next pay period".into(),
+                asked.href(&format!("period={period}&from={after}")),
+                format!("Next {name}"),
             ),
         ))
     } else {
@@ -266,10 +274,13 @@ pub fn TrackerPage() -> impl IntoView {
                     Money::new(entry.amount_minor, Currency::parse(&entry.currency).unwrap_or(Currency::USD)).format(locale)
                 };
                 let totals = tracker.totals.clone();
-                let pay = tracker.period.kind == PeriodKind::Pay;
+                let kind = tracker.period.kind;
+                let pay = kind != PeriodKind::Month;
                 let shown_month = YearMonth::parse(&tracker.month);
                 let today_month = Date::parse(&tracker.today).ok().map(Date::year_month);
-                let (span, due_label, totals_label) = if pay {
+                let (span, due_label, totals_label) = if kind == PeriodKind::Half {
+                    (format!("Half month {} to {}", tracker.period.first, tracker.period.last), "Due this half month", "This half month's totals")
+                } else if pay {
                     (format!("Pay period {} to {}", tracker.period.first, tracker.period.last), "Due this pay period", "This pay period's totals")
                 } else {
                     let name = shown_month.map_or_else(|| tracker.month.clone(), YearMonth::long_name);
@@ -280,12 +291,23 @@ pub fn TrackerPage() -> impl IntoView {
                 } else {
                     shown_month == today_month
                 };
-                let switch = tracker.pay_schedule.is_some().then(|| view! {
+                // Pay periods with a pay schedule, else half months.
+                let (other, other_name, other_kind) = if tracker.pay_schedule.is_some() {
+                    ("period=pay", "Pay periods", PeriodKind::Pay)
+                } else {
+                    ("period=half", "Half months", PeriodKind::Half)
+                };
+                let switch = view! {
                     <div class="segmented" role="group" aria-label="Show">
                         <A href=asked.href("period=month") attr:class="button button--quiet" attr:aria-current=(!pay).then_some("page")>"Months"</A>
-                        <A href=asked.href("period=pay") attr:class="button button--quiet" attr:aria-current=pay.then_some("page")>"Pay periods"</A>
+                        <A href=asked.href(other) attr:class="button button--quiet" attr:aria-current=(kind == other_kind).then_some("page")>{other_name}</A>
                     </div>
-                });
+                };
+                let this_period = match kind {
+                    PeriodKind::Pay => ("period=pay", "This pay period"),
+                    PeriodKind::Half => ("period=half", "This half month"),
+                    PeriodKind::Month => ("", "This month"),
+                };
                 let nav = neighbours(&tracker, &asked).map(|((before, before_name), (after, after_name))| {
                     let (before_label, after_label) = (format!("Previous: {before_name}"), format!("Next: {after_name}"));
                     view! {
@@ -294,7 +316,7 @@ pub fn TrackerPage() -> impl IntoView {
                         <h2 data-testid="tracker-span" aria-live="polite">{span.clone()}</h2>
                         <A href=after attr:class="button button--quiet" attr:rel="next" attr:aria-label=after_label>{after_name} " →"</A>
                         {(!is_now).then(|| view! {
-                            <A href=asked.href(if pay { "period=pay" } else { "" }) attr:class="button button--quiet">{if pay { "This pay period" } else { "This month" }}</A>
+                            <A href=asked.href(this_period.0) attr:class="button button--quiet">{this_period.1}</A>
                         })}
                     </nav>
                 }});
@@ -339,7 +361,11 @@ pub fn TrackerPage() -> impl IntoView {
                         <BankBar bank still_to_pay=totals.remaining_minor currency=tracker.currency.clone()/>
                     })}
                     {if entries.is_empty() {
-                        let when = if pay { "in this pay period" } else { "in this month" };
+                        let when = match kind {
+                            PeriodKind::Pay => "in this pay period",
+                            PeriodKind::Half => "in this half month",
+                            PeriodKind::Month => "in this month",
+                        };
                         view! { <p>{format!("Nothing is due {when}. ")} <A href="/bills">"Add a bill"</A></p> }.into_any()
                     } else {
                         view! {

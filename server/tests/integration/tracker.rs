@@ -472,3 +472,50 @@ async fn the_csv_export_carries_the_per_month_overrides() {
         "{csv}"
     );
 }
+
+#[tokio::test]
+async fn half_months_run_from_the_1st_to_the_14th_and_from_the_15th_to_the_end() {
+    let (_app, admin) = with_admin(&[]).await;
+    // No pay schedule is needed.
+    let first_half = admin
+        .json_raw("/api/tracker?period=half&from=2027-02-03")
+        .await;
+    assert_eq!(
+        first_half["period"],
+        json!({"kind": "half", "first": "2027-02-01", "last": "2027-02-14"})
+    );
+    assert_eq!(first_half["month"], "2027-02");
+    let leap = admin
+        .json_raw("/api/tracker?period=half&from=2028-02-20")
+        .await;
+    assert_eq!(
+        leap["period"],
+        json!({"kind": "half", "first": "2028-02-15", "last": "2028-02-29"})
+    );
+
+    // A bill due on the 20th is in the second half only.
+    add(
+        &admin,
+        monthly("Power", 6_000, Date::parse("2027-01-20").unwrap()),
+    )
+    .await;
+    let names = |answer: &Value| -> Vec<String> {
+        answer["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| entry["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let early = admin
+        .json_raw("/api/tracker?period=half&from=2027-02-01")
+        .await;
+    let late = admin
+        .json_raw("/api/tracker?period=half&from=2027-02-15")
+        .await;
+    assert!(names(&early).is_empty(), "{early}");
+    assert_eq!(names(&late), ["Power"]);
+
+    let (status, field) = refused(&admin, Method::GET, "/api/tracker?period=quarter", None).await;
+    assert_eq!((status, field.as_str()), (400, "period"));
+}

@@ -12,6 +12,7 @@ use crate::contract::bills::{
 };
 use crate::domain::bill_month::{MonthOverride, SNOOZE_MAX_DAYS};
 use crate::domain::date::{Date, YearMonth};
+use crate::domain::pay_period::PaySchedule;
 use crate::domain::tracker::{self, TrackedBill, PAYMENTS_AFTER_DAYS, PAYMENTS_BEFORE_DAYS};
 use crate::ssr::preferences;
 
@@ -96,18 +97,22 @@ pub enum PeriodChoice {
     Default,
     Month,
     Pay,
+    /// The 1st to the 14th or the 15th to the month's end, with or without
+    /// a pay schedule.
+    Half,
 }
 
 impl PeriodChoice {
-    /// `month`, `pay` or nothing; anything else names `period`.
+    /// `month`, `pay`, `half` or nothing; anything else names `period`.
     pub fn parse(text: Option<&str>) -> Result<Self, BillError> {
         match text {
             None => Ok(Self::Default),
             Some("month") => Ok(Self::Month),
             Some("pay") => Ok(Self::Pay),
+            Some("half") => Ok(Self::Half),
             Some(_) => Err(BillError::Invalid {
                 field: "period",
-                description: "use month or pay".into(),
+                description: "use month, pay or half".into(),
             }),
         }
     }
@@ -244,15 +249,22 @@ async fn paid_between(
     .await
 }
 
-/// The period `shown` asks for: `(pay period?, first, last)`.
+/// The period `shown` asks for: `(kind, first, last)`.
 fn period_of(
     shown: Shown,
     today: Date,
-    schedule: Option<(crate::domain::pay_period::PaySchedule, Date)>,
-) -> Result<(bool, Date, Date), BillError> {
+    schedule: Option<(PaySchedule, Date)>,
+) -> Result<(PeriodKind, Date, Date), BillError> {
+    if shown.choice == PeriodChoice::Half {
+        // Twice a month on the 1st and the 15th is exactly half months.
+        let (first, last) = PaySchedule::SemiMonthly
+            .period_containing(Date::EPOCH, shown.from.unwrap_or(today))
+            .unwrap_or_else(|| tracker::month_bounds(today));
+        return Ok((PeriodKind::Half, first, last));
+    }
     let pay_period = match shown.choice {
         PeriodChoice::Default => schedule.is_some() && shown.month.is_none(),
-        PeriodChoice::Month => false,
+        PeriodChoice::Month | PeriodChoice::Half => false,
         PeriodChoice::Pay if schedule.is_some() => true,
         PeriodChoice::Pay => {
             return Err(BillError::Invalid {
@@ -270,7 +282,12 @@ fn period_of(
         _ => None,
     };
     let (first, last) = span.unwrap_or_else(|| tracker::month_bounds(today));
-    Ok((pay_period, first, last))
+    let kind = if pay_period {
+        PeriodKind::Pay
+    } else {
+        PeriodKind::Month
+    };
+    Ok((kind, first, last))
 }
 
 /// A month, or a pay period, at a glance (today's unless `shown` names
@@ -278,7 +295,8 @@ fn period_of(
 pub async fn tracker(pool: &SqlitePool, user: i64, shown: Shown) -> Result<Tracker, BillError> {
     let today = today_for(pool, user).await?;
     let schedule = preferences::pay_schedule(pool, user).await?;
-    let (pay_period, first, last) = period_of(shown, today, schedule)?;
+    let (kind, first, last) = period_of(shown, today, schedule)?;
+    let pay_period = kind != PeriodKind::Month;
     let all = list(pool, user).await?;
     let by_id: HashMap<i64, &Bill> = all.iter().map(|bill| (bill.id, bill)).collect();
     let described = |entries: Vec<tracker::Entry>| -> Vec<TrackerEntry> {
@@ -331,11 +349,7 @@ pub async fn tracker(pool: &SqlitePool, user: i64, shown: Shown) -> Result<Track
         }
         .to_string(),
         period: Period {
-            kind: if pay_period {
-                PeriodKind::Pay
-            } else {
-                PeriodKind::Month
-            },
+            kind,
             first: first.to_string(),
             last: last.to_string(),
         },
