@@ -224,6 +224,11 @@ test("Pin due puts what was missed first, is remembered, and switches without Ja
   await page.goto(address);
   await hydrated(page);
   expect(await names()).toEqual(["Power", "Gym"]);
+  // A column's order asked for in the address still wins.
+  await page.getByTestId("tracker").getByRole("link", { name: "Due" }).click();
+  await expect(page).toHaveURL(/sort=due_day/);
+  await expect(page.getByTestId("tracker")).toHaveAttribute("data-order", "due_day");
+  expect(await names()).toEqual(["Gym", "Power"]);
   await context.close();
 
   // Without JavaScript the button is a plain form post (its CSRF token in

@@ -116,7 +116,9 @@ impl Asked {
         if !shown.is_empty() {
             query.push(shown.to_owned());
         }
-        if !self.sort.is_empty() && self.sort != "due_day" {
+        // Any order asked for stays, due_day too: with "Pin due" on, no
+        // sort in the address means the pinned order.
+        if !self.sort.is_empty() {
             query.push(format!("sort={}", self.sort));
         }
         if self.descending {
@@ -258,13 +260,16 @@ pub fn TrackerPage() -> impl IntoView {
         <h1>"Tracker"</h1>
         <p class="field-error" role="alert">{error}</p>
         <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
-        {move || Suspend::new(async move { match month.await {
+        {move || {
+        // Tracked here, not in the async block: a new order in the address
+        // (a column header) draws the rows again without asking the server.
+        let asked = asked.get();
+        Suspend::new(async move { match month.await {
             Err(failure) => view! {
                 <p class="field-error">{failure.message()}</p>
                 <p><A href="/tracker">"Back to this month"</A></p>
             }.into_any(),
             Ok(tracker) => {
-                let asked = asked.get_untracked();
                 let bank = bank.await;
                 let drifting = drifts.await.ok();
                 let locale = Locale::parse(&tracker.locale);
@@ -427,7 +432,7 @@ pub fn TrackerPage() -> impl IntoView {
                     }))}
                 }.into_any()
             }
-        }})}
+        }})}}
         </Transition>
         <SpendingChart changes=payments_made/>
     }
