@@ -1,5 +1,5 @@
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { ADMIN, PASSWORD, addMonthlyBill, csrf, hydrated, newUser, openRegistration } from "./support";
+import { expect, test, type Page } from "@playwright/test";
+import { ADMIN, PASSWORD, USER_PASSWORD, addMonthlyBill, hydrated, newUser, openRegistration, signInThroughApi } from "./support";
 
 // Issue 30, "the first hour": every page fits a 360 px phone (nothing wider
 // than the screen, so nothing needs sideways scrolling), and no page logs
@@ -55,14 +55,6 @@ async function visitAll(page: Page, paths: string[]) {
   expect(problems).toEqual([]);
 }
 
-async function signInAdmin(context: BrowserContext) {
-  const login = await context.request.post("/api/auth/login", {
-    headers: { "x-csrf-token": await csrf(context) },
-    data: { email: ADMIN, password: PASSWORD },
-  });
-  expect(login.status()).toBe(200);
-}
-
 test("the public pages fit a 360 px phone without console errors", async ({ browser }) => {
   const context = await browser.newContext({ viewport: PHONE });
   const page = await context.newPage();
@@ -75,11 +67,7 @@ test("a new person's pages fit a 360 px phone, say what to do when empty, and lo
   const { context } = await newUser(browser, "phone@example.com");
   await context.close();
   const phone = await browser.newContext({ viewport: PHONE });
-  const login = await phone.request.post("/api/auth/login", {
-    headers: { "x-csrf-token": await csrf(phone) },
-    data: { email: "phone@example.com", password: "seven purple kettles hum" },
-  });
-  expect(login.status()).toBe(200);
+  await signInThroughApi(phone, "phone@example.com", USER_PASSWORD);
   const page = await phone.newPage();
 
   // Before the first bill: the list says how to start.
@@ -115,7 +103,7 @@ test("a new person's pages fit a 360 px phone, say what to do when empty, and lo
 
 test("the Admin pages fit a 360 px phone without console errors", async ({ browser }) => {
   const context = await browser.newContext({ viewport: PHONE });
-  await signInAdmin(context);
+  await signInThroughApi(context, ADMIN, PASSWORD);
   const page = await context.newPage();
   await visitAll(page, ["/admin", "/admin/status", "/admin/backups", "/admin/bank", "/admin/notifications", "/operations"]);
   await context.close();

@@ -15,15 +15,20 @@ export async function csrf(context: BrowserContext): Promise<string> {
   return (await (await context.request.get("/api/auth/csrf-token")).json()).csrfToken;
 }
 
+/** Signs `email` in through the API, in `context`'s cookies. */
+export async function signInThroughApi(context: BrowserContext, email: string, password: string) {
+  const login = await context.request.post("/api/auth/login", {
+    headers: { "x-csrf-token": await csrf(context) },
+    data: { email, password },
+  });
+  expect(login.status()).toBe(200);
+}
+
 /** Signs the administrator in once to let anyone register. */
 export async function openRegistration(browser: Browser) {
   const admin = await browser.newContext();
+  await signInThroughApi(admin, ADMIN, PASSWORD);
   const token = await csrf(admin);
-  const login = await admin.request.post("/api/auth/login", {
-    headers: { "x-csrf-token": token },
-    data: { email: ADMIN, password: PASSWORD },
-  });
-  expect(login.status()).toBe(200);
   const open = await admin.request.put("/api/admin/registration", {
     headers: { "x-csrf-token": token },
     data: { open: true, currentPassword: PASSWORD },

@@ -1,5 +1,5 @@
 import { expect, test, type BrowserContext, type Locator } from "@playwright/test";
-import { USER_PASSWORD, csrf, hydrated, newUser, openRegistration } from "./support";
+import { USER_PASSWORD, csrf, hydrated, newUser, openRegistration, signInThroughApi } from "./support";
 
 // Issue 30: the Tracker moves between months (links, ← and →, back and
 // forward, a bookmarked address), lists what is coming, draws the month as
@@ -234,11 +234,7 @@ test("Pin due puts what was missed first, is remembered, and switches without Ja
   // Without JavaScript the button is a plain form post (its CSRF token in
   // a hidden field) that turns it off again.
   const plain = await browser.newContext({ javaScriptEnabled: false });
-  const login = await plain.request.post("/api/auth/login", {
-    headers: { "x-csrf-token": await csrf(plain) },
-    data: { email: "pin-due@example.com", password: USER_PASSWORD },
-  });
-  expect(login.status()).toBe(200);
+  await signInThroughApi(plain, "pin-due@example.com", USER_PASSWORD);
   const still = await plain.newPage();
   await still.goto(address);
   await expect(still.getByTestId("pin-due")).toHaveAttribute("aria-pressed", "true");

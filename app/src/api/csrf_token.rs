@@ -27,7 +27,7 @@ pub fn cached() -> Option<String> {
 
 /// The CSRF token, fetched once and kept in memory.
 pub async fn csrf_token() -> Result<String, ApiFailure> {
-    if let Some(token) = CSRF_TOKEN.with(|cell| cell.borrow().clone()) {
+    if let Some(token) = cached() {
         return Ok(token);
     }
     let response = Request::get("/api/auth/csrf-token")

@@ -4,14 +4,12 @@
 
 use leptos::prelude::*;
 
-use crate::domain::csrf::well_formed;
 use crate::ssr::cookies;
 
 /// The token of the request being rendered, or empty outside a request.
 pub fn page_token() -> Signal<String> {
     let token = use_context::<http::request::Parts>()
-        .and_then(|parts| cookies::get(&parts.headers, cookies::CSRF).map(str::to_owned))
-        .filter(|token| well_formed(token))
+        .and_then(|parts| cookies::csrf_token(&parts.headers).map(str::to_owned))
         .unwrap_or_default();
     Signal::stored(token)
 }

@@ -19,6 +19,13 @@ pub fn get<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         .map(|(_, value)| value)
 }
 
+/// The CSRF token this browser holds, when it is one Tally issued: the one
+/// place the server and the pages read it (`middleware::csrf`,
+/// `api::page_csrf`).
+pub fn csrf_token(headers: &HeaderMap) -> Option<&str> {
+    get(headers, CSRF).filter(|token| crate::domain::csrf::well_formed(token))
+}
+
 /// Whether cookies must be `Secure`: when people reach Tally over https.
 pub fn secure_for(public_base_url: &str) -> bool {
     public_base_url.starts_with("https://")

@@ -12,7 +12,7 @@ use axum::extract::Request;
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
 
-use app::domain::csrf::{well_formed, FIELD};
+use app::domain::csrf::FIELD;
 use app::ssr::api_error::ApiError;
 use app::ssr::auth::token::{constant_time_eq, random_token};
 use app::ssr::cookies;
@@ -61,9 +61,8 @@ pub async fn check(request: Request) -> Result<Request, Response> {
         return Ok(request);
     }
     let headers = request.headers();
-    let cookie = cookies::get(headers, cookies::CSRF).map(str::to_owned);
     let sent = headers.get(&HEADER).and_then(|value| value.to_str().ok());
-    if matches(cookie.as_deref(), sent) {
+    if matches(cookies::get(headers, cookies::CSRF), sent) {
         return Ok(request);
     }
     if !form_post(&request) {
@@ -79,7 +78,7 @@ pub async fn check(request: Request) -> Result<Request, Response> {
     let field = form_urlencoded::parse(&bytes)
         .find(|(name, _)| name == FIELD)
         .map(|(_, value)| value.into_owned());
-    if matches(cookie.as_deref(), field.as_deref()) {
+    if matches(cookies::get(&head.headers, cookies::CSRF), field.as_deref()) {
         Ok(Request::from_parts(head, Body::from(bytes)))
     } else {
         Err(refused())
@@ -113,37 +112,34 @@ fn form_post(request: &Request) -> bool {
     urlencoded && (FORM_POSTS.contains(&path) || form_action)
 }
 
-/// The token this browser holds, when it is one Tally issued.
-pub fn held(headers: &HeaderMap) -> Option<&str> {
-    cookies::get(headers, cookies::CSRF).filter(|token| well_formed(token))
-}
-
 /// A page of [`FORM_PAGES`] opened by a browser without a CSRF cookie: a
 /// new token, put in the request's cookies (so the page renders it into
 /// its forms) and returned for the answer's `Set-Cookie`.
 pub fn issue_for_page(request: &mut Request) -> Option<String> {
-    if !matches!(*request.method(), Method::GET | Method::HEAD) || held(request.headers()).is_some()
-    {
-        return None;
-    }
+    // The path first: most requests (the API, the health probe) are no
+    // such page and need no look at their cookies.
     let path = request.uri().path();
     let page = FORM_PAGES.iter().any(|page| {
         path.strip_prefix(page)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
     });
-    if !page {
+    if !page
+        || !matches!(*request.method(), Method::GET | Method::HEAD)
+        || cookies::csrf_token(request.headers()).is_some()
+    {
         return None;
     }
     let token = random_token();
     let headers = request.headers_mut();
     // The browser's other cookies stay; a malformed CSRF cookie goes.
+    let stale = format!("{}=", cookies::CSRF);
     let mut pairs: Vec<String> = headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(';'))
         .map(str::trim)
-        .filter(|pair| !pair.is_empty() && !pair.starts_with(&format!("{}=", cookies::CSRF)))
+        .filter(|pair| !pair.is_empty() && !pair.starts_with(&stale))
         .map(str::to_owned)
         .collect();
     pairs.push(format!("{}={token}", cookies::CSRF));

@@ -32,7 +32,7 @@ use app::ssr::cookies;
     responses((status = 200, description = "Also set as the tally_csrf cookie", body = CsrfToken)),
 )]
 pub async fn csrf_token(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    let token = crate::middleware::csrf::held(&headers)
+    let token = cookies::csrf_token(&headers)
         .map(str::to_owned)
         .unwrap_or_else(random_token);
     let cookie = cookies::set(

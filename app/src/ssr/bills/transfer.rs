@@ -132,8 +132,7 @@ pub fn to_csv(bills: &[Bill]) -> Result<String, csv::Error> {
             money(bill.minimum_payment_minor),
         ])?;
     }
-    let bytes = writer.into_inner().map_err(|error| error.into_error())?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    written(writer)
 }
 
 pub const PAYMENT_HEADER: [&str; 8] = [
@@ -150,16 +149,9 @@ pub const PAYMENT_HEADER: [&str; 8] = [
 /// The payments export: each payment (or monthly interest charge) with its
 /// bill's name and currency.
 pub fn payments_to_csv(bills: &[Bill], payments: &[Payment]) -> Result<String, csv::Error> {
-    let by_id: std::collections::HashMap<i64, &Bill> =
-        bills.iter().map(|bill| (bill.id, bill)).collect();
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    writer.write_record(PAYMENT_HEADER)?;
-    for payment in payments {
-        let Some(bill) = by_id.get(&payment.bill_id) else {
-            continue;
-        };
-        let digits = Currency::parse(&bill.currency).map_or(2, |c| c.digits());
-        writer.write_record([
+    let items = payments.iter().map(|payment| (payment.bill_id, payment));
+    per_bill_csv(PAYMENT_HEADER, bills, items, |bill, digits, payment| {
+        [
             text(&bill.name),
             text(&payment.paid_on),
             minor_to_input(payment.amount_minor, digits),
@@ -168,10 +160,8 @@ pub fn payments_to_csv(bills: &[Bill], payments: &[Payment]) -> Result<String, c
             text(payment.kind.as_str()),
             minor_to_input(payment.interest_delta_minor, digits),
             flag(payment.autopay_failure).to_owned(),
-        ])?;
-    }
-    let bytes = writer.into_inner().map_err(|error| error.into_error())?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+        ]
+    })
 }
 
 /// The columns of the per-month overrides export.
@@ -191,16 +181,9 @@ pub fn months_to_csv(
     bills: &[Bill],
     months: &[(i64, MonthOverride)],
 ) -> Result<String, csv::Error> {
-    let by_id: std::collections::HashMap<i64, &Bill> =
-        bills.iter().map(|bill| (bill.id, bill)).collect();
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    writer.write_record(MONTH_HEADER)?;
-    for (bill_id, month) in months {
-        let Some(bill) = by_id.get(bill_id) else {
-            continue;
-        };
-        let digits = Currency::parse(&bill.currency).map_or(2, |c| c.digits());
-        writer.write_record([
+    let items = months.iter().map(|(bill_id, month)| (*bill_id, month));
+    per_bill_csv(MONTH_HEADER, bills, items, |bill, digits, month| {
+        [
             text(&bill.name),
             month.occurrence.to_string(),
             month
@@ -214,8 +197,35 @@ pub fn months_to_csv(
                 .map(|to| to.to_string())
                 .unwrap_or_default(),
             text(month.note.as_deref().unwrap_or_default()),
-        ])?;
+        ]
+    })
+}
+
+/// An export of things that belong to bills (payments, overrides): under
+/// `header`, one row per item by `row(bill, its currency's digits, item)`;
+/// an item whose bill is not in `bills` is left out.
+fn per_bill_csv<'a, T: 'a, const N: usize>(
+    header: [&str; N],
+    bills: &[Bill],
+    items: impl IntoIterator<Item = (i64, &'a T)>,
+    row: impl Fn(&Bill, u8, &T) -> [String; N],
+) -> Result<String, csv::Error> {
+    let by_id: std::collections::HashMap<i64, &Bill> =
+        bills.iter().map(|bill| (bill.id, bill)).collect();
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(header)?;
+    for (bill_id, item) in items {
+        let Some(bill) = by_id.get(&bill_id) else {
+            continue;
+        };
+        let digits = Currency::parse(&bill.currency).map_or(2, |c| c.digits());
+        writer.write_record(row(bill, digits, item))?;
     }
+    written(writer)
+}
+
+/// What `writer` wrote, as text.
+fn written(writer: csv::Writer<Vec<u8>>) -> Result<String, csv::Error> {
     let bytes = writer.into_inner().map_err(|error| error.into_error())?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }

@@ -41,7 +41,7 @@ pub async fn start(
 ) -> Response {
     // The confirm form is a form post too: it carries the token the start
     // was posted with (the CSRF check let it through, so it is the cookie).
-    let csrf = crate::middleware::csrf::held(&headers).unwrap_or_default();
+    let csrf = app::ssr::cookies::csrf_token(&headers).unwrap_or_default();
     let Ok(current) = current else {
         return sign_in_first(PAGE);
     };
