@@ -57,6 +57,8 @@ pub use csrf_client::CsrfClient;
 
 pub mod account;
 mod browser_resource;
+mod page_resource;
+pub use page_resource::{page_resource, PageJson, PageResource};
 pub use browser_resource::BrowserResource;
 pub mod admin;
 pub mod admin_backups;
@@ -79,13 +81,13 @@ pub mod tracker_act;
 /// A page's data from a server function that takes no arguments, as a
 /// blocking resource: the server waits for it and sends it with the page,
 /// and a failure arrives as an [`ApiFailure`].
-pub fn page_data<T, F, Fut>(load: F) -> leptos::prelude::Resource<Result<T, ApiFailure>>
+pub fn page_data<T, F, Fut>(load: F) -> PageResource<Result<T, ApiFailure>>
 where
     T: serde::Serialize + serde::de::DeserializeOwned + Send + Sync + 'static,
     F: Fn() -> Fut + Send + Sync + 'static,
     Fut: std::future::Future<Output = Result<T, ErrorBody>> + Send + 'static,
 {
-    leptos::prelude::Resource::new_blocking(
+    page_resource(
         || (),
         move |_| {
             let loading = load();

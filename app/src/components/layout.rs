@@ -22,7 +22,7 @@ pub fn Layout(children: Children) -> impl IntoView {
     // the header is right without JavaScript too; asked again on every
     // navigation, so signing in or out shows at once.
     let location = use_location();
-    let user = Resource::new_blocking(
+    let user = crate::api::page_resource(
         move || location.pathname.get(),
         |_| async move {
             current_session()

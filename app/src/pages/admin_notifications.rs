@@ -120,7 +120,7 @@ pub fn AdminNotificationsPage() -> impl IntoView {
     let save = ServerAction::<SaveMailServer>::new();
     let test = ServerAction::<SendTestEmail>::new();
     let run = ServerAction::<RunRemindersNow>::new();
-    let state = Resource::new_blocking(
+    let state = crate::api::page_resource(
         move || (save.version().get(), run.version().get()),
         |_| async move { get_admin_notifications().await.map_err(ApiFailure::from) },
     );

@@ -36,7 +36,7 @@ pub fn BankSyncPage() -> impl IntoView {
     // One blocking resource for everything the page shows, so it all
     // arrives and hydrates with the page (a second resource nested in this
     // one's Transition did not always hydrate, and its buttons stayed dead).
-    let connections = Resource::new_blocking(
+    let connections = crate::api::page_resource(
         || (),
         |()| async {
             let found = get_bank_connections().await.map_err(ApiFailure::from)?;

@@ -42,14 +42,14 @@ pub fn BillPage() -> impl IntoView {
     };
     // Rendered on the server with the page (blocking resources), asked
     // again after every change.
-    let bill = Resource::new_blocking(id, |id| async move {
+    let bill = crate::api::page_resource(id, |id| async move {
         get_bill(id).await.map_err(ApiFailure::from)
     });
-    let payments = Resource::new_blocking(id, |id| async move {
+    let payments = crate::api::page_resource(id, |id| async move {
         get_payments(id).await.map_err(ApiFailure::from)
     });
     // How its autopay has fared against the bank (`✓ 12/12`).
-    let trust = Resource::new_blocking(id, |id| async move {
+    let trust = crate::api::page_resource(id, |id| async move {
         get_autopay_trust(id).await.map_err(ApiFailure::from)
     });
     // The user's locale and today's date.

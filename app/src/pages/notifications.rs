@@ -318,7 +318,7 @@ pub fn NotificationsSettingsPage() -> impl IntoView {
     let delete_calendar = ServerAction::<DeleteCalendar>::new();
     let query = use_query_map();
     let older = move || query.read().get("older").filter(|token| !token.is_empty());
-    let page = Resource::new_blocking(
+    let page = crate::api::page_resource(
         move || {
             (
                 older(),

@@ -22,7 +22,7 @@ pub fn OperationsPage() -> impl IntoView {
     let kind_choice = RwSignal::new(String::new());
     // The first page, rendered on the server with the page (a blocking
     // resource) and asked again when a filter changes.
-    let first = Resource::new_blocking(
+    let first = crate::api::page_resource(
         move || operation::filter(&state_choice.get(), &kind_choice.get()),
         |filter| async move {
             let page = list_operations(filter.clone(), None).await;
@@ -30,7 +30,7 @@ pub fn OperationsPage() -> impl IntoView {
         },
     );
     // Who is looking: their own operations say "You", not "users/1".
-    let me = Resource::new_blocking(
+    let me = crate::api::page_resource(
         || (),
         |()| async {
             current_session()

@@ -56,7 +56,7 @@ impl Events {
 pub fn ServiceCatalogPage() -> impl IntoView {
     let query = use_query_map();
     let q = move || query.with(|map| map.get("q").unwrap_or_default());
-    let data = Resource::new_blocking(q, |q: String| async move {
+    let data = crate::api::page_resource(q, |q: String| async move {
         let tracked = get_tracked_services().await.map_err(ApiFailure::from)?;
         let own = get_own_descriptors().await.map_err(ApiFailure::from)?;
         let all = get_catalog(None).await.map_err(ApiFailure::from)?;

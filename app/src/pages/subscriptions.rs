@@ -33,7 +33,7 @@ fn group_label(group: CadenceGroup) -> &'static str {
 pub fn SubscriptionsPage() -> impl IntoView {
     // Rendered on the server with the page (a blocking resource): the
     // lists arrive in the HTML, never a false "none tracked yet".
-    let data = Resource::new_blocking(
+    let data = crate::api::page_resource(
         || (),
         |_| async move {
             let list = get_bills().await.map_err(ApiFailure::from)?;

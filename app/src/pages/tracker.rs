@@ -82,16 +82,18 @@ fn sorted(
     descending: bool,
     today: &str,
 ) -> Vec<TrackerEntry> {
-    match sort {
-        "pin" => {
-            let today = Date::parse(today).unwrap_or(Date::EPOCH);
-            entries.sort_by_key(|e| (pin_key(e.status, &e.due, today), e.name.to_lowercase()));
-        }
-        "name" => entries.sort_by_key(|e| (e.name.to_lowercase(), e.due.clone())),
-        "amount" => entries.sort_by_key(|e| (e.amount_minor, e.due.clone())),
-        "status" => entries.sort_by_key(|e| (e.status, e.due.clone())),
-        _ => entries.sort_by_key(|e| (e.due.clone(), e.name.to_lowercase())),
-    }
+    // One comparator, so the bundle carries one copy of the sort.
+    let today = Date::parse(today).unwrap_or(Date::EPOCH);
+    let lower = |entry: &TrackerEntry| entry.name.to_lowercase();
+    entries.sort_by(|a, b| match sort {
+        "pin" => pin_key(a.status, &a.due, today)
+            .cmp(&pin_key(b.status, &b.due, today))
+            .then_with(|| lower(a).cmp(&lower(b))),
+        "name" => lower(a).cmp(&lower(b)).then_with(|| a.due.cmp(&b.due)),
+        "amount" => a.amount_minor.cmp(&b.amount_minor).then_with(|| a.due.cmp(&b.due)),
+        "status" => a.status.cmp(&b.status).then_with(|| a.due.cmp(&b.due)),
+        _ => a.due.cmp(&b.due).then_with(|| lower(a).cmp(&lower(b))),
+    });
     if descending {
         entries.reverse();
     }
@@ -213,7 +215,7 @@ pub fn TrackerPage() -> impl IntoView {
     });
     // Rendered on the server with the page (a blocking resource), asked
     // again when the address changes or after a row action.
-    let month = Resource::new_blocking(
+    let month = crate::api::page_resource(
         move || {
             let asked = asked.get();
             (asked.period, asked.year, asked.month, asked.from, changes())
@@ -253,7 +255,7 @@ pub fn TrackerPage() -> impl IntoView {
     });
     on_cleanup(move || keys.remove());
     // The bank bar's accounts; none while bank sync is off or unused.
-    let bank = Resource::new_blocking(|| (), |()| async { get_bank_connections().await.ok() });
+    let bank = crate::api::page_resource(|| (), |()| async { get_bank_connections().await.ok() });
     let error = move || failure(act.value().get());
     view! {
         <Title text="Tracker"/>

@@ -70,7 +70,7 @@ pub fn TransactionsPage() -> impl IntoView {
             page: map.get("page").unwrap_or_default(),
         })
     };
-    let data = Resource::new_blocking(asked, |asked: Asked| async move {
+    let data = crate::api::page_resource(asked, |asked: Asked| async move {
         let page = get_bank_transactions(asked.query())
             .await
             .map_err(ApiFailure::from)?;
