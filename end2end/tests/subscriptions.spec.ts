@@ -54,7 +54,8 @@ test("the demo bank's charges are recommended, tracked, declined and stay declin
   await expect(spotify).toHaveCount(0);
   await expect(netflix).toHaveCount(0);
 
-  // The Service Catalog: Netflix tracked at twice the catalog's 7.99.
+  // The Service Catalog: Netflix tracked at 15.49 is compared with the plan
+  // nearest its price (Standard, 17.99), not the cheapest (7.99).
   await page.getByRole("link", { name: "Improve matching" }).click();
   await expect(page.getByRole("heading", { name: "Service Catalog", level: 1 })).toBeVisible();
   await expect(page.locator('[data-testid="service-catalog"][data-live="true"]')).toBeAttached();
@@ -62,7 +63,7 @@ test("the demo bank's charges are recommended, tracked, declined and stay declin
   // A row by its bill's link: every row's re-link list names every service.
   const trackedRow = (name: string) =>
     tracked.locator("tr").filter({ has: page.getByRole("link", { name, exact: true }) });
-  await expect(trackedRow("Netflix").getByTestId("drift")).toContainText("▲ 94 %");
+  await expect(trackedRow("Netflix").getByTestId("drift")).toHaveText("▼ 14 % under the Standard price");
 
   // Search, then track one from the catalog.
   await page.getByLabel("Search").fill("disney");

@@ -240,7 +240,7 @@ pub struct NewDescriptor {
 }
 
 /// A tracked bill linked to a catalog service, with how its price compares
-/// to the catalog's starting price.
+/// to the catalog's price of the plan it is on.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
@@ -253,8 +253,13 @@ pub struct TrackedService {
     pub currency: String,
     pub cadence_label: String,
     pub monthly_minor: i64,
-    /// The catalog's starting price a month (US cents), when it has one.
+    /// The catalog's price a month (US cents) of the plan the bill is on
+    /// (`catalogTier`), or its starting price when the catalog lists no
+    /// plans for the service.
     pub catalog_monthly_minor: Option<i64>,
+    /// The plan whose price is nearest the bill's (`"Standard"`), when the
+    /// catalog lists the service's plans.
+    pub catalog_tier: Option<String>,
     /// How far the bill's monthly cost is from the catalog's, in percent
     /// (positive: paying more); only for US dollars.
     pub drift_percent: Option<i64>,

@@ -100,12 +100,19 @@ pub fn ServiceCatalogPage() -> impl IntoView {
     }
 }
 
+/// How the bill's price compares with the catalog's for the plan it is on
+/// ("▲ 16 % over the Standard price"), or with the starting price when the
+/// catalog lists no plans.
 fn drift_text(service: &TrackedService) -> (String, &'static str) {
+    let price = service.catalog_tier.as_deref().map_or_else(
+        || "the starting price".to_owned(),
+        |tier| format!("the {tier} price"),
+    );
     match service.drift_percent {
         None => ("—".into(), "hint"),
-        Some(0) => ("at catalog price".into(), "hint"),
-        Some(up) if up > 0 => (format!("▲ {up} % over"), "badge badge--warn"),
-        Some(down) => (format!("▼ {} % under", -down), "badge"),
+        Some(0) => (format!("at {price}"), "hint"),
+        Some(up) if up > 0 => (format!("▲ {up} % over {price}"), "badge badge--warn"),
+        Some(down) => (format!("▼ {} % under {price}", -down), "badge"),
     }
 }
 

@@ -543,7 +543,9 @@ async fn the_catalog_is_searchable_and_trackable_and_own_descriptors_are_checked
         .unwrap_err();
     assert_eq!(status, 400);
 
-    // Price drift: the Netflix bill raised to 15.49 is 94 % over 7.99.
+    // Price drift against the plan nearest the bill's price: Netflix at
+    // 15.49 is 14 % under Standard (17.99), not 94 % over the cheapest
+    // plan (7.99, Standard with ads); at 24.99 it is at Premium's price.
     let mut form = BillForm {
         name: "Netflix".into(),
         amount_minor: 1549,
@@ -570,13 +572,36 @@ async fn the_catalog_is_searchable_and_trackable_and_own_descriptors_are_checked
         .iter()
         .find(|s| s.service_name == "Netflix")
         .unwrap();
-    assert_eq!(drift.drift_percent, Some(94));
+    assert_eq!(drift.drift_percent, Some(-14));
+    assert_eq!(drift.catalog_tier.as_deref(), Some("Standard"));
+    assert_eq!(drift.catalog_monthly_minor, Some(1799));
     let disney_drift = services
         .services
         .iter()
         .find(|s| s.service_name == "Disney+")
         .unwrap();
     assert_eq!(disney_drift.drift_percent, Some(0));
+    assert_eq!(disney_drift.catalog_tier.as_deref(), Some("Basic"));
+    form.amount_minor = 2499;
+    let _: BillRecord = admin
+        .call(
+            Method::PUT,
+            &format!("/api/bills/{}", tracked.bills[0].id),
+            &form,
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    let services: TrackedServices = admin.get("/api/catalog/tracked").await;
+    let premium = services
+        .services
+        .iter()
+        .find(|s| s.service_name == "Netflix")
+        .unwrap();
+    assert_eq!(
+        (premium.catalog_tier.as_deref(), premium.drift_percent),
+        (Some("Premium"), Some(0))
+    );
 
     // Own descriptors: checked, one per text, deleted by id.
     let added: OwnDescriptor = admin

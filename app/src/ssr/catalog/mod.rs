@@ -3,6 +3,8 @@
 
 use std::collections::HashSet;
 
+pub mod tiers;
+
 const SERVICES_CSV: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../migrations/data/catalog_services.csv"

@@ -207,6 +207,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.13_drift_dismissals.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 14),
+            description: "the plans of catalog services and their prices",
+            sql: sql!("v1.14_catalog_tiers.sql"),
+            step: Some(("seed catalog tiers v1", steps::catalog_seed::seed_tiers)),
+            after_sql: "",
+            rollback: Some(sql!("v1.14_catalog_tiers.down.sql")),
+        },
     ]
 }
 

@@ -2,6 +2,8 @@
 //! bills for them at their starting price, and the person's tracked
 //! services beside the catalog's prices.
 
+use std::collections::HashMap;
+
 use sqlx::SqlitePool;
 
 use crate::contract::bills::{BillRecord, Catalog, CatalogService};
@@ -10,6 +12,7 @@ use crate::contract::subscriptions::{
 };
 use crate::domain::bill::BillForm;
 use crate::domain::cadence::Cadence;
+use crate::domain::subscriptions::catalog_tier::{self, Tier};
 use crate::domain::text::{plain_text_problem, Lines};
 use crate::ssr::api_error::ApiError;
 use crate::ssr::bills;
@@ -132,10 +135,13 @@ pub async fn track(
 }
 
 /// `GET /api/catalog/tracked`: active bills linked to a service, with how
-/// their monthly cost compares to the catalog's starting price.
+/// their monthly cost compares to the catalog's price of the plan they are
+/// on (the plan nearest their price; the starting price when the catalog
+/// lists no plans).
 pub async fn tracked(pool: &SqlitePool, user_id: i64) -> Result<TrackedServices, ApiError> {
     let bills = bills::list(pool, user_id).await?;
     let all: Vec<CatalogService> = sqlx::query_as(SELECT).fetch_all(pool).await?;
+    let plans = tiers(pool).await?;
     let services = bills
         .into_iter()
         .filter(|bill| bill.active)
@@ -143,9 +149,19 @@ pub async fn tracked(pool: &SqlitePool, user_id: i64) -> Result<TrackedServices,
             let entry = all.iter().find(|entry| Some(entry.id) == bill.catalog_id)?;
             let cadence = Cadence::parse(&bill.cadence, bill.cadence_interval).ok()?;
             let monthly_minor = cadence.monthly_cost(bill.amount_minor);
-            let catalog_monthly_minor = entry
-                .starting_monthly_minor
-                .or(entry.starting_annual_minor.map(|yearly| (yearly + 6) / 12));
+            let yearly = cadence == Cadence::Yearly;
+            let plan = plans
+                .get(&entry.id)
+                .and_then(|tiers| catalog_tier::matching(tiers, monthly_minor, yearly));
+            let (catalog_tier, catalog_monthly_minor) = match plan {
+                Some((tier, price)) => (Some(tier.name.clone()), Some(price)),
+                None => (
+                    None,
+                    entry
+                        .starting_monthly_minor
+                        .or(entry.starting_annual_minor.map(|yearly| (yearly + 6) / 12)),
+                ),
+            };
             let drift_percent = catalog_monthly_minor
                 .filter(|catalog| *catalog > 0 && bill.currency == "USD")
                 .map(|catalog| drift(monthly_minor, catalog));
@@ -159,11 +175,31 @@ pub async fn tracked(pool: &SqlitePool, user_id: i64) -> Result<TrackedServices,
                 cadence_label: cadence.to_string(),
                 monthly_minor,
                 catalog_monthly_minor,
+                catalog_tier,
                 drift_percent,
             })
         })
         .collect();
     Ok(TrackedServices { services })
+}
+
+/// Every service's plans, cheapest first.
+async fn tiers(pool: &SqlitePool) -> Result<HashMap<i64, Vec<Tier>>, ApiError> {
+    let rows: Vec<(i64, String, Option<i64>, Option<i64>)> = sqlx::query_as(
+        "SELECT catalog_id, name, monthly_usd, annual_usd FROM subscription_catalog_tiers
+         ORDER BY catalog_id, position",
+    )
+    .fetch_all(pool)
+    .await?;
+    let mut plans: HashMap<i64, Vec<Tier>> = HashMap::new();
+    for (catalog_id, name, monthly_minor, annual_minor) in rows {
+        plans.entry(catalog_id).or_default().push(Tier {
+            name,
+            monthly_minor,
+            annual_minor,
+        });
+    }
+    Ok(plans)
 }
 
 /// `paid` against `catalog` in whole percent, rounded half away from zero.

@@ -95,3 +95,37 @@ pub fn seed_descriptors(conn: &mut SqliteConnection) -> StepFuture<'_> {
         Ok(())
     })
 }
+
+/// v1.14: the plans of catalog services and their prices, in the file's
+/// order (cheapest first).
+pub fn seed_tiers(conn: &mut SqliteConnection) -> StepFuture<'_> {
+    Box::pin(async move {
+        let services = catalog::services()?;
+        let tiers = catalog::tiers::tiers()?;
+        catalog::tiers::validate(&services, &tiers).map_err(StepError::Data)?;
+        for (position, tier) in (1_i64..).zip(&tiers) {
+            sqlx::query(
+                "INSERT INTO subscription_catalog_tiers
+                     (catalog_id, position, name, monthly_usd, annual_usd)
+                 SELECT id, ?, ?, ?, ? FROM subscription_catalog WHERE slug = ?",
+            )
+            .bind(position)
+            .bind(&tier.name)
+            .bind(tier.monthly_cents)
+            .bind(tier.annual_cents)
+            .bind(&tier.service_slug)
+            .execute(&mut *conn)
+            .await?;
+        }
+        let seeded: i64 = sqlx::query_scalar("SELECT count(*) FROM subscription_catalog_tiers")
+            .fetch_one(&mut *conn)
+            .await?;
+        if seeded as usize != tiers.len() {
+            return Err(StepError::Data(format!(
+                "seeded {seeded} catalog plans, expected {}",
+                tiers.len()
+            )));
+        }
+        Ok(())
+    })
+}
