@@ -14,7 +14,9 @@ use crate::domain::money::{Currency, Locale, Money};
 
 /// What the panel shows: read with the Tracker (a blocking resource, so
 /// it is in the server-rendered page), again after each write.
-pub fn drift_resource(act: ServerAction<TrackerAct>) -> crate::api::PageResource<Result<Drifts, ApiFailure>> {
+pub fn drift_resource(
+    act: ServerAction<TrackerAct>,
+) -> crate::api::PageResource<Result<Drifts, ApiFailure>> {
     crate::api::page_resource(
         move || act.version().get(),
         |_| async { get_drift().await.map_err(ApiFailure::from) },

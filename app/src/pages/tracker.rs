@@ -90,7 +90,10 @@ fn sorted(
             .cmp(&pin_key(b.status, &b.due, today))
             .then_with(|| lower(a).cmp(&lower(b))),
         "name" => lower(a).cmp(&lower(b)).then_with(|| a.due.cmp(&b.due)),
-        "amount" => a.amount_minor.cmp(&b.amount_minor).then_with(|| a.due.cmp(&b.due)),
+        "amount" => a
+            .amount_minor
+            .cmp(&b.amount_minor)
+            .then_with(|| a.due.cmp(&b.due)),
         "status" => a.status.cmp(&b.status).then_with(|| a.due.cmp(&b.due)),
         _ => a.due.cmp(&b.due).then_with(|| lower(a).cmp(&lower(b))),
     });
