@@ -2,8 +2,9 @@ import { expect, test, type Page } from "@playwright/test";
 import { ADMIN, PASSWORD, USER_PASSWORD, addMonthlyBill, hydrated, newUser, openRegistration, signInThroughApi } from "./support";
 
 // Issue 30, "the first hour": every page fits a 360 px phone (nothing wider
-// than the screen, so nothing needs sideways scrolling), and no page logs
-// an error or a Content-Security-Policy refusal in the console.
+// than the screen, so nothing needs sideways scrolling), no page logs an
+// error or a Content-Security-Policy refusal in the console, and every
+// control on it is styled (none left as the browser's default).
 
 const PHONE = { width: 360, height: 800 };
 
@@ -39,6 +40,31 @@ async function visit(page: Page, path: string): Promise<string[]> {
       .map((element) => `<${element.tagName.toLowerCase()} class="${element.className}"> ends at ${Math.round(element.getBoundingClientRect().right)} px`);
     return { scroll: document.documentElement.scrollWidth, width, over };
   });
+  const unstyled = await page.evaluate(() => {
+    // A browser-default control keeps the browser's font (13.33 px Arial in
+    // Chromium), square corners and the system accent colour.
+    const font = getComputedStyle(document.body).fontFamily;
+    const textLike = /^(text|email|password|search|tel|url|number|date|month|time|datetime-local)$/;
+    const controls = [...document.querySelectorAll("input:not([type=hidden]), select, textarea, button")]
+      .filter((element) => element.getClientRects().length > 0);
+    return controls.flatMap((element) => {
+      const style = getComputedStyle(element);
+      const type = (element.getAttribute("type") ?? "").toLowerCase();
+      const tag = element.tagName.toLowerCase();
+      const reasons: string[] = [];
+      if (style.fontFamily !== font) reasons.push(`font ${style.fontFamily}`);
+      if (tag === "button" || type === "submit" || type === "button") {
+        if (style.borderTopLeftRadius === "0px" && !element.classList.contains("button")) reasons.push("a default button");
+      } else if (type === "checkbox" || type === "radio") {
+        if (style.accentColor === "auto") reasons.push("the system accent colour");
+      } else if (tag === "select" || tag === "textarea" || textLike.test(type || "text")) {
+        if (style.borderTopLeftRadius === "0px") reasons.push("square default corners");
+      }
+      const name = element.id ? `#${element.id}` : element.getAttribute("name") ? `[name=${element.getAttribute("name")}]` : `"${(element.textContent ?? "").trim().slice(0, 20)}"`;
+      return reasons.length > 0 ? [`<${tag}${type ? ` type=${type}` : ""}> ${name}: ${reasons.join(", ")}`] : [];
+    });
+  });
+  for (const control of new Set(unstyled)) problems.push(`${path}: unstyled ${control}`);
   if (wide.scroll > wide.width) {
     problems.push(`${path}: ${wide.scroll} px wide on a ${wide.width} px screen: ${wide.over.join("; ")}`);
   }
@@ -55,14 +81,14 @@ async function visitAll(page: Page, paths: string[]) {
   expect(problems).toEqual([]);
 }
 
-test("the public pages fit a 360 px phone without console errors", async ({ browser }) => {
+test("the public pages fit a 360 px phone, style every control and log no errors", async ({ browser }) => {
   const context = await browser.newContext({ viewport: PHONE });
   const page = await context.newPage();
   await visitAll(page, ["/", "/features", "/pricing", "/contact", "/support", "/privacy", "/login", "/register"]);
   await context.close();
 });
 
-test("a new person's pages fit a 360 px phone, say what to do when empty, and log no errors", async ({ browser }) => {
+test("a new person's pages fit a 360 px phone, style every control, say what to do when empty, and log no errors", async ({ browser }) => {
   await openRegistration(browser);
   const { context } = await newUser(browser, "phone@example.com");
   await context.close();
@@ -101,7 +127,7 @@ test("a new person's pages fit a 360 px phone, say what to do when empty, and lo
   await phone.close();
 });
 
-test("the Admin pages fit a 360 px phone without console errors", async ({ browser }) => {
+test("the Admin pages fit a 360 px phone, style every control and log no errors", async ({ browser }) => {
   const context = await browser.newContext({ viewport: PHONE });
   await signInThroughApi(context, ADMIN, PASSWORD);
   const page = await context.newPage();
