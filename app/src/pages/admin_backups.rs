@@ -100,7 +100,7 @@ fn Panel(files: BackupFiles, schema: SchemaState) -> impl IntoView {
             {move || {
                 let list = files.get();
                 if list.is_empty() {
-                    view! { <p>"No backups yet."</p> }.into_any()
+                    view! { <p>"No backups yet. “Take a backup” makes the first."</p> }.into_any()
                 } else {
                     view! {
                         <div class="table-wrap"><table class="data-table" data-testid="backup-files">

@@ -357,7 +357,7 @@ fn Recent(
     let live = RwSignal::new(false);
     Effect::new(move || live.set(true));
     let rows = if transactions.transactions.is_empty() {
-        view! { <p>"No transactions yet."</p> }.into_any()
+        view! { <p>"No transactions yet. They arrive with the next sync of a connected account."</p> }.into_any()
     } else {
         view! {
             <div class="table-wrap"><table class="data-table" data-testid="bank-transactions"

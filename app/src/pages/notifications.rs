@@ -274,7 +274,7 @@ fn Loaded(
         <section class="card" aria-labelledby="deliveries-title">
             <h2 id="deliveries-title">"Recently sent"</h2>
             {if page.deliveries.deliveries.is_empty() {
-                view! { <p>"Nothing yet."</p> }.into_any()
+                view! { <p>"Nothing sent yet. Reminders appear here once a channel above has sent one."</p> }.into_any()
             } else {
                 view! {
                     <table class="table">

@@ -126,7 +126,7 @@ fn Tracked(
     if tracked.is_empty() {
         return view! {
             <h2>"Your tracked services"</h2>
-            <p>"None yet."</p>
+            <p>"None yet. Track a service from the list below, or choose the known service in a subscription bill's form."</p>
         }
         .into_any();
     }
@@ -218,7 +218,7 @@ fn Descriptors(own: Vec<OwnDescriptor>, all: Vec<CatalogService>, events: Events
         <h2>"Your bank descriptors"</h2>
         <p class="hint">"How a service appears on your statement; yours are matched first."</p>
         {if own.is_empty() {
-            view! { <p>"None yet."</p> }.into_any()
+            view! { <p>"None yet. Add one below when a charge on your statement is not recognised."</p> }.into_any()
         } else {
             view! {
                 <ul data-testid="own-descriptors">

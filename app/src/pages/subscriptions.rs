@@ -88,7 +88,7 @@ fn Recommended(found: Recommendations, events: CardEvents, live: RwSignal<bool>)
             {if !found.bank_connected {
                 view! { <p>"Connect a bank in " <A href="/data/bank">"Bank Sync"</A>" to see what you subscribe to."</p> }.into_any()
             } else if found.recommendations.is_empty() {
-                view! { <p>"Nothing new to suggest."</p> }.into_any()
+                view! { <p>"Nothing new to suggest. Tally looks again after each bank sync."</p> }.into_any()
             } else {
                 view! {
                     <ul class="cards">
