@@ -16,11 +16,18 @@ const freePort = () =>
 process.env.E2E_PORT ??= freePort();
 process.env.E2E_CAPTCHA_PORT ??= freePort();
 process.env.FAKE_CAPTCHA_PORT ??= freePort();
+process.env.E2E_SSO_PORT ??= freePort();
+process.env.E2E_OIDC_PORT ??= freePort();
 process.env.E2E_DATA ??= mkdtempSync(join(tmpdir(), "tally-e2e-"));
 
 const port = process.env.E2E_PORT;
 const captchaPort = process.env.E2E_CAPTCHA_PORT;
 const fakeCaptcha = `http://127.0.0.1:${process.env.FAKE_CAPTCHA_PORT}`;
+const ssoPort = process.env.E2E_SSO_PORT;
+const oidcPort = process.env.E2E_OIDC_PORT;
+// The identity provider of the single sign-on spec: a real one
+// (oidc-provider) on loopback, see end2end/oidc/provider.mjs.
+const oidcIssuer = `http://127.0.0.1:${oidcPort}`;
 // Pages are opened at localhost, not 127.0.0.1: browsers allow WebAuthn
 // only on a domain, and the server's default relying party is localhost.
 const baseURL = `http://localhost:${port}`;
@@ -87,6 +94,28 @@ export default defineConfig({
       CAPTCHA_SECRET: "e2e-captcha-secret",
       CAPTCHA_SITE_KEY: "e2e-site-key",
       CAPTCHA_SCRIPT_URL: `${fakeCaptcha}/api.js?render=explicit`,
+    }),
+    {
+      command: `${process.execPath} ${root}/end2end/oidc/provider.mjs ${oidcPort} http://localhost:${ssoPort}`,
+      url: `${oidcIssuer}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        OIDC_TEST_ACCOUNTS: JSON.stringify({
+          pat: { email: "pat@example.com", email_verified: true, groups: ["family"] },
+        }),
+      },
+    },
+    tallyServer(ssoPort, "sso", {
+      OIDC_ISSUER_URL: oidcIssuer,
+      OIDC_CLIENT_ID: "tally",
+      OIDC_CLIENT_SECRET: "tally-test-client-secret",
+      OIDC_ALLOW_HTTP: "true",
+      OIDC_AUTO_PROVISION: "true",
+      OIDC_BUTTON_LABEL: "Sign in with the family account",
+      OUTBOUND_ALLOWED_HOSTS: "127.0.0.1",
     }),
   ],
 });

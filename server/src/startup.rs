@@ -188,6 +188,11 @@ impl Application {
             Arc::clone(&keyring),
             &settings.public_base_url,
         ));
+        let sso = Arc::new(app::ssr::sso::Sso::new(
+            settings.sso.clone(),
+            app::ssr::outbound::Outbound::from_settings(&settings.outbound),
+            &settings.public_base_url,
+        ));
         let operations = operations_engine(&settings, &pool, &keyring, &bank, &notifier).await?;
         app::ssr::notifications::run::spawn_scheduler(
             Arc::clone(&operations),
@@ -236,6 +241,7 @@ impl Application {
                     operations,
                     bank,
                     notifier,
+                    sso,
                     instance: Instance {
                         started: std::time::Instant::now(),
                         image_version: settings.image_version.clone(),

@@ -8,7 +8,7 @@ use leptos::server_fn::codec::{GetUrl, Json};
 
 use super::CsrfClient;
 use crate::contract::account::{
-    Register, RegistrationStatus, SecondFactorCode, SignIn, SignInAnswer,
+    AuthMethods, Register, RegistrationStatus, SecondFactorCode, SignIn, SignInAnswer,
 };
 use crate::contract::error::ErrorBody;
 use crate::contract::security_keys::{KeySignIn, KeySignInOptions};
@@ -57,4 +57,12 @@ pub async fn create_account(request: Register) -> Result<SignInAnswer, ErrorBody
     let (services, visitor) = super::signed_in::visitor().await?;
     let answered = crate::ssr::auth::entrance::register(&services, visitor, request).await?;
     Ok(super::signed_in::with_session_cookie(&services, answered))
+}
+
+/// How people can sign in (the sign-in page's buttons); the same answer as
+/// `GET /api/auth/methods`.
+#[server(prefix = "/api/fn", endpoint = "sign-in/methods", input = GetUrl)]
+pub async fn get_sign_in_methods() -> Result<AuthMethods, ErrorBody> {
+    let services = crate::ssr::services::from_context()?;
+    Ok(services.sso.methods())
 }

@@ -258,3 +258,20 @@ mod tests {
         }
     }
 }
+
+/// `GET /api/auth/methods`: how people can sign in, for the sign-in page.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+pub struct AuthMethods {
+    /// Email and password (`LOCAL_LOGIN_ENABLED`).
+    pub password: bool,
+    /// The identity provider's button, when single sign-on is set up.
+    pub oidc: Option<SingleSignOnMethod>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+pub struct SingleSignOnMethod {
+    /// The button's words (`OIDC_BUTTON_LABEL`).
+    pub label: String,
+}

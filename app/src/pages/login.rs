@@ -35,6 +35,24 @@ fn form_error(code: &str) -> Option<&'static str> {
             "Your password is right. Finishing with your second factor needs JavaScript: turn it on and sign in again."
         }
         "unavailable" => "Signing in failed; try again in a moment.",
+        "sso_off" => "Single sign-on is not set up here; sign in with your password.",
+        "sso_throttled" => "Too many sign-in attempts; try again in a few minutes.",
+        "sso_unavailable" => {
+            "The identity provider cannot be reached right now; try again in a moment, or sign in with your password."
+        }
+        "sso_provider" => "The identity provider did not sign you in. Try again.",
+        "sso_state" => "That sign-in took too long or was started in another browser. Start again here.",
+        "sso_token" => "The identity provider's answer could not be checked, so you are not signed in. Try again.",
+        "sso_no_account" => "There is no Tally account for you yet. Ask your administrator to add one.",
+        "sso_unverified_email" => {
+            "Your identity provider has not verified your email. Sign in with your password, then link your provider account from Profile."
+        }
+        "sso_email_taken" => {
+            "An account already uses your email. Sign in with your password, then link your provider account from Profile."
+        }
+        "sso_no_email" => "Your identity provider gave no email address, which a new account needs.",
+        "sso_disabled" => "This account is disabled. Ask your administrator.",
+        "sso_failed" => "Signing in failed; try again in a moment.",
         _ => return None,
     })
 }
@@ -62,6 +80,11 @@ pub fn LoginPage() -> impl IntoView {
     }));
     let pending = RwSignal::new(false);
     let navigate = use_navigate();
+    // The identity provider's button, when single sign-on is set up.
+    let sign_in_methods = crate::api::page_resource(
+        || (),
+        |()| async { api::entrance::get_sign_in_methods().await.ok() },
+    );
     // Where to go afterwards: a page of this site only (`next` is in a
     // link anyone can write).
     let next = move || {
@@ -166,6 +189,20 @@ pub fn LoginPage() -> impl IntoView {
             <noscript>
                 <p class="hint">"JavaScript is off: you can sign in with your password; a second factor needs JavaScript."</p>
             </noscript>
+            <Suspense>
+                {move || {
+                    sign_in_methods.get().flatten().and_then(|methods| methods.oidc).map(|oidc| {
+                        let start = format!(
+                            "/api/auth/oidc/start?next={}",
+                            crate::domain::query_string::encode(&next())
+                        );
+                        view! {
+                            <p><a class="button" data-testid="sso-start" href=start rel="external">{oidc.label}</a></p>
+                            <p class="hint">"Or with your email and password:"</p>
+                        }
+                    })
+                }}
+            </Suspense>
             <form method="post" action="/login" on:submit=submit novalidate>
                 <CsrfField/>
                 <input type="hidden" name="next" value=next/>

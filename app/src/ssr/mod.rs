@@ -27,6 +27,7 @@ pub mod preferences;
 pub mod secrets;
 pub mod services;
 pub mod settings;
+pub mod sso;
 pub mod status;
 pub mod subscriptions;
 pub mod write_gate;

@@ -49,6 +49,8 @@ pub struct Services {
     pub instance: crate::ssr::instance::Instance,
     /// Reminders and notifications: transports, email server, schedule.
     pub notifier: Arc<crate::ssr::notifications::Notifier>,
+    /// Single sign-on through the identity provider (off when not set up).
+    pub sso: Arc<crate::ssr::sso::Sso>,
 }
 
 impl Services {

@@ -4,7 +4,7 @@
 //! app's services is that service's own config type, parsed in its own file:
 //! the public forms' bot check, CRM and outbox (`contact`), the security
 //! keys' origin (`webauthn`), the limits (`limits`), the accounts
-//! (`accounts`), the backups (`backups`), bank sync (`bank`), the outbound guard (`outbound`); the reader and the shared parsers
+//! (`accounts`), the backups (`backups`), bank sync (`bank`), the outbound guard (`outbound`), single sign-on (`sso`); the reader and the shared parsers
 //! are `env`. What is left here is the server's own: where it listens,
 //! where its files are, how it shuts down, and its public addresses.
 
@@ -16,6 +16,7 @@ mod env;
 mod limits;
 mod notifications;
 mod outbound;
+mod sso;
 mod webauthn;
 
 use std::net::SocketAddr;
@@ -94,6 +95,8 @@ pub struct Settings {
     /// Reminders: `SMTP_*`, `REMINDER_HOUR`, `NOTIFY_ALLOW_HTTP`,
     /// `TELEGRAM_API_URL`.
     pub notifications: app::ssr::notifications::NotifySettings,
+    /// Single sign-on: `OIDC_*` and `LOCAL_LOGIN_ENABLED`.
+    pub sso: app::ssr::sso::SsoSettings,
     /// The bearer token `/metrics` wants (`METRICS_TOKEN`, at least 16
     /// characters); metrics are off without it.
     pub metrics_token: Option<SecretString>,
@@ -215,6 +218,7 @@ impl Settings {
             bank: bank::bank(&env)?,
             outbound: outbound::outbound(&env)?,
             notifications: notifications::notifications(&env)?,
+            sso: sso::sso(&env)?,
             metrics_token: env.secret("METRICS_TOKEN", |raw| {
                 if raw.chars().count() < 16 {
                     Err("use at least 16 characters, e.g. `openssl rand -hex 24`".to_owned())

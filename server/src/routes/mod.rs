@@ -32,6 +32,7 @@ pub mod preferences;
 pub mod profile;
 pub mod registration;
 pub mod security_keys;
+pub mod sso;
 pub mod submissions_admin;
 pub mod subscriptions;
 
@@ -350,6 +351,9 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
         route("/api/support", &["POST"], post(contact::create_support)),
         route("/api/auth/csrf-token", &["GET"], get(auth::csrf_token)),
         route("/api/auth/login", &["POST"], post(auth::login)),
+        route("/api/auth/methods", &["GET"], get(sso::methods)),
+        route("/api/auth/oidc/start", &["GET"], get(sso::start)),
+        route("/api/auth/oidc/callback", &["GET"], get(sso::callback)),
         route(
             "/api/auth/login/totp",
             &["POST"],

@@ -51,6 +51,7 @@ mod security_keys;
 mod server_functions;
 mod server_rendered;
 mod sign_in_form;
+mod single_sign_on;
 mod site_files;
 mod static_assets;
 mod subscriptions;

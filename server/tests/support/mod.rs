@@ -6,6 +6,7 @@ pub mod bank;
 pub mod browser;
 pub mod fakes;
 pub mod legacy;
+pub mod oidc;
 pub mod operations;
 pub mod receiver;
 pub mod smtp;

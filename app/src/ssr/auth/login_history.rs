@@ -121,6 +121,31 @@ impl LoginHistory {
                 success,
                 at: &at,
                 origin,
+                method: "password",
+            },
+        )
+        .await
+    }
+
+    /// Records a sign-in through the identity provider (`method` `oidc`).
+    pub async fn record_provider_sign_in(
+        &self,
+        pool: &SqlitePool,
+        keyring: &Keyring,
+        user_id: i64,
+        origin: Origin<'_>,
+    ) -> Result<(), AuthError> {
+        let at = now();
+        write(
+            pool,
+            keyring,
+            &self.geolocator,
+            Row {
+                user_id,
+                success: true,
+                at: &at,
+                origin,
+                method: "oidc",
             },
         )
         .await
@@ -151,6 +176,7 @@ impl LoginHistory {
                     ip,
                     user_agent: user_agent.as_deref(),
                 },
+                method: "password",
             };
             if let Err(error) = write(&pool, &keyring, &geolocator, row).await {
                 tracing::warn!(user = user_id, %error, "sign-in attempt not recorded");
@@ -206,6 +232,8 @@ struct Row<'a> {
     success: bool,
     at: &'a str,
     origin: Origin<'a>,
+    /// `password` or `oidc` (v1.15).
+    method: &'static str,
 }
 
 /// Writes an attempt. The location is looked up only when the user opted
@@ -221,6 +249,7 @@ async fn write(
         success,
         at,
         origin,
+        method,
     } = row;
     let location = geolocator.locate_for(pool, user_id, origin.ip).await?;
     let seal = |column: SecretColumn, value: &str| {
@@ -242,7 +271,8 @@ async fn write(
         .map(|location| seal(LOGIN_LOCATION, &location))
         .transpose()?;
     sqlx::query(
-        "INSERT INTO login_history (user_id, at, success, ip, user_agent, location) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO login_history (user_id, at, success, ip, user_agent, location, method)
+         VALUES (?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(user_id)
     .bind(at)
@@ -250,6 +280,7 @@ async fn write(
     .bind(ip)
     .bind(agent)
     .bind(location)
+    .bind(method)
     .execute(pool)
     .await?;
     Ok(())

@@ -215,6 +215,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.14_catalog_tiers.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 15),
+            description: "single sign-on identities; the sign-in history's method",
+            sql: sql!("v1.15_single_sign_on.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.15_single_sign_on.down.sql")),
+        },
     ]
 }
 

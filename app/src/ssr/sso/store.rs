@@ -1,0 +1,143 @@
+//! Every SQL statement of single sign-on: identities, and the accounts a
+//! provider sign-in reads, creates or changes.
+
+use sqlx::{SqliteConnection, SqlitePool};
+
+use crate::domain::role::Role;
+
+/// An identity's account, and whether that account was created through the
+/// provider.
+pub struct Linked {
+    pub user_id: i64,
+    pub provisioned: bool,
+}
+
+pub async fn linked(
+    pool: &SqlitePool,
+    issuer: &str,
+    subject: &str,
+) -> Result<Option<Linked>, sqlx::Error> {
+    let row: Option<(i64, bool)> = sqlx::query_as(
+        "SELECT user_id, provisioned FROM oidc_identities WHERE issuer = ? AND subject = ?",
+    )
+    .bind(issuer)
+    .bind(subject)
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.map(|(user_id, provisioned)| Linked {
+        user_id,
+        provisioned,
+    }))
+}
+
+/// The account with this email (any case), disabled or not.
+pub async fn user_with_email(pool: &SqlitePool, email: &str) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT id FROM users WHERE email = ?")
+        .bind(email)
+        .fetch_optional(pool)
+        .await
+}
+
+/// An account's role and whether it is disabled.
+pub async fn standing(
+    conn: &mut SqliteConnection,
+    user_id: i64,
+) -> Result<Option<(Role, bool)>, sqlx::Error> {
+    let row: Option<(String, bool)> =
+        sqlx::query_as("SELECT role, disabled_at IS NOT NULL FROM users WHERE id = ?")
+            .bind(user_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    Ok(row.map(|(role, disabled)| (Role::parse(&role).unwrap_or_default(), disabled)))
+}
+
+/// A new account without a password (it signs in through the provider),
+/// with the privacy default every new account gets.
+pub async fn create_account(
+    conn: &mut SqliteConnection,
+    email: &str,
+    name: &str,
+) -> Result<i64, sqlx::Error> {
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO users (email, name, password_hash, role) VALUES (?, ?, NULL, 'user')
+         RETURNING id",
+    )
+    .bind(email)
+    .bind(name)
+    .fetch_one(&mut *conn)
+    .await?;
+    sqlx::query(
+        "INSERT INTO settings (user_id, key, value) VALUES (?, 'geolocation_enabled', 'false')
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(id)
+}
+
+pub async fn link(
+    conn: &mut SqliteConnection,
+    user_id: i64,
+    issuer: &str,
+    subject: &str,
+    email: Option<&str>,
+    provisioned: bool,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO oidc_identities (user_id, issuer, subject, email, provisioned)
+         VALUES (?, ?, ?, ?, ?)",
+    )
+    .bind(user_id)
+    .bind(issuer)
+    .bind(subject)
+    .bind(email)
+    .bind(provisioned)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Notes the sign-in and the email the provider gave this time.
+pub async fn touch(
+    conn: &mut SqliteConnection,
+    issuer: &str,
+    subject: &str,
+    email: Option<&str>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE oidc_identities
+         SET last_sign_in_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), email = coalesce(?, email)
+         WHERE issuer = ? AND subject = ?",
+    )
+    .bind(email)
+    .bind(issuer)
+    .bind(subject)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+pub async fn set_role(
+    conn: &mut SqliteConnection,
+    user_id: i64,
+    role: Role,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE users SET role = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+    )
+    .bind(role.as_str())
+    .bind(user_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Ends every session of an account (a demotion by the provider's groups).
+pub async fn end_sessions(conn: &mut SqliteConnection, user_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM sessions WHERE user_id = ?")
+        .bind(user_id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,45 @@
+import { expect, test } from "@playwright/test";
+import { hydrated } from "./support";
+
+// Issue 31: signing in through the household's identity provider, a real
+// one (oidc-provider, end2end/oidc/provider.mjs) on loopback, clicked
+// through in Chromium. The "sso" server of playwright.config.ts creates
+// accounts on first sign-in (OIDC_AUTO_PROVISION).
+const site = () => `http://localhost:${process.env.E2E_SSO_PORT}`;
+
+test("a person signs in through the identity provider and lands where they were going", async ({ page }) => {
+  await page.goto(`${site()}/login?next=%2Fbills`);
+  await hydrated(page);
+  const button = page.getByRole("link", { name: "Sign in with the family account" });
+  await expect(button).toBeVisible();
+  // The password form stays, below the provider's button.
+  await expect(page.getByLabel("Email")).toBeVisible();
+  await button.click();
+
+  // The provider's own pages: sign in, then allow Tally.
+  await page.getByPlaceholder("Enter any login").fill("pat");
+  await page.getByPlaceholder("and password").fill("anything");
+  await page.getByRole("button", { name: "Sign-in" }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+
+  // Back at Tally, signed in, at `next`.
+  await expect(page).toHaveURL(`${site()}/bills`);
+  await hydrated(page);
+  await expect(page.getByRole("heading", { name: "Bills", level: 1 })).toBeVisible();
+  const me = await (await page.request.get(`${site()}/api/auth/me`)).json();
+  expect(me.user.email).toBe("pat@example.com");
+});
+
+test("a failed provider sign-in says what happened in words", async ({ page }) => {
+  await page.goto(`${site()}/login?error=sso_no_account`);
+  await hydrated(page);
+  await expect(page.getByRole("alert")).toHaveText(
+    "There is no Tally account for you yet. Ask your administrator to add one.",
+  );
+  // A made-up answer from "the provider" signs nobody in.
+  await page.goto(`${site()}/api/auth/oidc/callback?code=forged&state=forged`);
+  await expect(page).toHaveURL(`${site()}/login?error=sso_state`);
+  await expect(page.getByRole("alert")).toContainText("Start again here");
+  const me = await page.request.get(`${site()}/api/auth/me`);
+  expect(me.status()).toBe(401);
+});

@@ -1,0 +1,2 @@
+ALTER TABLE login_history DROP COLUMN method;
+DROP TABLE oidc_identities;

@@ -1,0 +1,165 @@
+//! Single sign-on's doors: `GET /api/auth/methods`, and the two browser
+//! redirects of a provider sign-in, `GET /api/auth/oidc/start` and
+//! `GET /api/auth/oidc/callback`. Every failure of the two lands on
+//! `/login?error=<code>` (302) with no session; the details go to the log.
+
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+
+use app::contract::account::AuthMethods;
+use app::ssr::auth::sessions;
+use app::ssr::auth::token::random_token;
+use app::ssr::client_ip::ClientIp;
+use app::ssr::cookies;
+use app::ssr::sso::service::{self, ProviderAnswer, Visit};
+use app::ssr::sso::{SsoError, BROWSER_COOKIE};
+
+use crate::state::AppState;
+
+/// How long the browser cookie of a sign-in under way lives.
+const BROWSER_COOKIE_SECONDS: i64 = 10 * 60;
+
+/// `GET /api/auth/methods`: how people can sign in.
+#[utoipa::path(
+    get,
+    path = "/api/auth/methods",
+    tag = "auth",
+    security(()),
+    responses((status = 200, body = AuthMethods)),
+)]
+pub async fn methods(State(state): State<AppState>) -> Json<AuthMethods> {
+    Json(state.sso.methods())
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+pub struct StartQuery {
+    /// A path of this site to go to after signing in.
+    next: Option<String>,
+}
+
+/// `GET /api/auth/oidc/start[?next=/path]`: to the identity provider.
+#[utoipa::path(
+    get,
+    path = "/api/auth/oidc/start",
+    tag = "auth",
+    security(()),
+    params(StartQuery),
+    responses(
+        (status = 302, description = "To the provider; on any failure to /login?error=<code>"),
+        (status = 429, description = "More than 20 starts in 15 minutes from this address"),
+    ),
+)]
+pub async fn start(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Query(query): Query<StartQuery>,
+) -> Response {
+    match service::start(&state.sso, ip, query.next.as_deref()).await {
+        Ok(started) => {
+            let mut response = found(&started.location);
+            if let Some(cookie) = cookies::set(
+                BROWSER_COOKIE,
+                &started.browser_token,
+                BROWSER_COOKIE_SECONDS,
+                true,
+                state.secure_cookies(),
+                // Lax: sent when the provider sends the browser back.
+                "Lax",
+            ) {
+                response.headers_mut().append(header::SET_COOKIE, cookie);
+            }
+            response
+        }
+        Err(SsoError::Throttled(wait)) => {
+            tracing::warn!(client = %ip, "single sign-on: too many starts");
+            let mut response = (
+                StatusCode::TOO_MANY_REQUESTS,
+                "Too many sign-in attempts from this address; try again in a few minutes.",
+            )
+                .into_response();
+            if let Ok(value) = HeaderValue::from_str(&wait.as_secs().max(1).to_string()) {
+                response.headers_mut().insert(header::RETRY_AFTER, value);
+            }
+            response
+        }
+        Err(error) => refused(&error),
+    }
+}
+
+/// `GET /api/auth/oidc/callback`: the provider's answer; signs in and goes
+/// to `next`.
+#[utoipa::path(
+    get,
+    path = "/api/auth/oidc/callback",
+    tag = "auth",
+    security(()),
+    responses((status = 302, description = "Signed in (with a session cookie) to `next`; on any failure to /login?error=<code>")),
+)]
+pub async fn callback(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    Query(answer): Query<ProviderAnswer>,
+) -> Response {
+    let visit = Visit {
+        ip,
+        user_agent: headers
+            .get(header::USER_AGENT)
+            .and_then(|value| value.to_str().ok()),
+        browser_token: cookies::get(&headers, BROWSER_COOKIE),
+    };
+    let mut response = match service::finish(&state, answer, visit).await {
+        Ok(signed_in) => {
+            tracing::info!(
+                user = signed_in.user.id,
+                "signed in through the identity provider"
+            );
+            let mut response = found(&signed_in.next);
+            let max_age = sessions::LIFETIME_DAYS * 24 * 3600;
+            if let Some(cookie) =
+                cookies::session(&signed_in.session, max_age, state.secure_cookies())
+            {
+                response.headers_mut().append(header::SET_COOKIE, cookie);
+            }
+            if cookies::csrf_token(&headers).is_none() {
+                if let Some(cookie) = cookies::set(
+                    cookies::CSRF,
+                    &random_token(),
+                    crate::middleware::csrf::MAX_AGE,
+                    state.settings.accounts.csrf_http_only,
+                    state.secure_cookies(),
+                    "Strict",
+                ) {
+                    response.headers_mut().append(header::SET_COOKIE, cookie);
+                }
+            }
+            response
+        }
+        Err(error) => refused(&error),
+    };
+    // The sign-in under way is over either way.
+    if let Some(cookie) = cookies::set(BROWSER_COOKIE, "", 0, true, state.secure_cookies(), "Lax") {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    response
+}
+
+/// A failure: logged with its details, answered with its code only.
+fn refused(error: &SsoError) -> Response {
+    tracing::warn!(code = error.code(), %error, "single sign-on refused");
+    found(&format!("/login?error={}", error.code()))
+}
+
+fn found(location: &str) -> Response {
+    let mut response = StatusCode::FOUND.into_response();
+    if let Ok(value) = HeaderValue::from_str(location) {
+        response.headers_mut().insert(header::LOCATION, value);
+    }
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}

@@ -1,0 +1,331 @@
+//! A real OpenID provider on loopback for the single sign-on tests:
+//! `end2end/oidc/provider.mjs` (npm `oidc-provider`), and a person going
+//! through its development sign-in pages over HTTP as a browser would.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::Stdio;
+
+use reqwest::header::{COOKIE, LOCATION, SET_COOKIE};
+use reqwest::{Client, Response, StatusCode};
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+/// The address Tally is configured with in these tests: the provider sends
+/// the browser back to it, and the test carries the answer to the real
+/// server's address.
+pub const TALLY_BASE: &str = "http://tally.test";
+pub const CLIENT_ID: &str = "tally";
+pub const CLIENT_SECRET: &str = "tally-test-client-secret";
+
+pub struct OidcProvider {
+    child: Child,
+    pub issuer: String,
+}
+
+impl Drop for OidcProvider {
+    fn drop(&mut self) {
+        let _ = self.child.start_kill();
+    }
+}
+
+fn end2end() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../end2end")
+}
+
+/// A free loopback port, for a provider whose address Tally must know
+/// before the provider starts.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+impl OidcProvider {
+    /// Starts the provider on `port` with `accounts` (login name → claims).
+    pub async fn start(port: u16, accounts: serde_json::Value) -> Self {
+        let mut child = Command::new("node")
+            .arg(end2end().join("oidc/provider.mjs"))
+            .arg(port.to_string())
+            .arg(TALLY_BASE)
+            .env("OIDC_TEST_ACCOUNTS", accounts.to_string())
+            .env("NODE_PATH", end2end().join("node_modules"))
+            .current_dir(end2end())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("node runs the test provider (scripts/setup.sh installs it)");
+        let stdout = child.stdout.take().unwrap();
+        let mut lines = BufReader::new(stdout).lines();
+        let issuer = tokio::time::timeout(std::time::Duration::from_secs(20), async {
+            while let Some(line) = lines.next_line().await.unwrap() {
+                if let Some(issuer) = line.strip_prefix("issuer ") {
+                    return issuer.to_owned();
+                }
+            }
+            panic!("the provider stopped before listening")
+        })
+        .await
+        .expect("the provider starts within 20 s");
+        // Keep reading so the pipe never fills.
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        Self { child, issuer }
+    }
+
+    /// Tally's settings for this provider.
+    pub fn settings(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("OIDC_ISSUER_URL", self.issuer.clone()),
+            ("OIDC_CLIENT_ID", CLIENT_ID.into()),
+            ("OIDC_CLIENT_SECRET", CLIENT_SECRET.into()),
+            ("OIDC_ALLOW_HTTP", "true".into()),
+            ("OUTBOUND_ALLOWED_HOSTS", "127.0.0.1".into()),
+            ("PUBLIC_BASE_URL", TALLY_BASE.into()),
+        ]
+    }
+
+    /// Replaces the provider's signing key.
+    pub async fn rotate_keys(&self) {
+        let response = Client::new()
+            .post(format!("{}/test/rotate-keys", self.issuer))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 204);
+    }
+}
+
+/// A browser: its cookies per host, no redirect followed by itself.
+pub struct Person {
+    client: Client,
+    jar: HashMap<String, HashMap<String, String>>,
+    /// The real server's address, where `TALLY_BASE` URLs go.
+    tally: String,
+}
+
+impl Person {
+    pub fn new(tally_address: &str) -> Self {
+        Self {
+            client: Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .unwrap(),
+            jar: HashMap::new(),
+            tally: tally_address.to_owned(),
+        }
+    }
+
+    fn host_of(url: &str) -> String {
+        reqwest::Url::parse(url)
+            .unwrap()
+            .host_str()
+            .unwrap_or_default()
+            .to_owned()
+            + &reqwest::Url::parse(url)
+                .unwrap()
+                .port()
+                .map(|p| format!(":{p}"))
+                .unwrap_or_default()
+    }
+
+    /// The real URL of `url` (Tally's public address mapped to the server).
+    fn real(&self, url: &str) -> String {
+        url.replacen(TALLY_BASE, &self.tally, 1)
+    }
+
+    fn cookie_header(&self, url: &str) -> Option<String> {
+        let cookies = self.jar.get(&Self::host_of(url))?;
+        (!cookies.is_empty()).then(|| {
+            cookies
+                .iter()
+                .map(|(name, value)| format!("{name}={value}"))
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+    }
+
+    fn keep_cookies(&mut self, url: &str, response: &Response) {
+        let host = Self::host_of(url);
+        for value in response.headers().get_all(SET_COOKIE) {
+            let text = value.to_str().unwrap();
+            let pair = text.split(';').next().unwrap();
+            let (name, value) = pair.split_once('=').unwrap();
+            let expired = text.contains("Max-Age=0") || text.contains("expires=Thu, 01 Jan 1970");
+            let cookies = self.jar.entry(host.clone()).or_default();
+            if expired || value.is_empty() {
+                cookies.remove(name);
+            } else {
+                cookies.insert(name.to_owned(), value.to_owned());
+            }
+        }
+    }
+
+    /// A cookie this browser holds for Tally.
+    pub fn tally_cookie(&self, name: &str) -> Option<String> {
+        self.jar
+            .get(&Self::host_of(&self.tally))?
+            .get(name)
+            .cloned()
+    }
+
+    pub async fn get(&mut self, url: &str) -> Response {
+        let real = self.real(url);
+        let mut request = self.client.get(&real);
+        if let Some(cookies) = self.cookie_header(&real) {
+            request = request.header(COOKIE, cookies);
+        }
+        let response = request.send().await.unwrap();
+        self.keep_cookies(&real, &response);
+        response
+    }
+
+    pub async fn post_form(&mut self, url: &str, form: &[(&str, &str)]) -> Response {
+        let real = self.real(url);
+        let mut request = self.client.post(&real).form(form);
+        if let Some(cookies) = self.cookie_header(&real) {
+            request = request.header(COOKIE, cookies);
+        }
+        let response = request.send().await.unwrap();
+        self.keep_cookies(&real, &response);
+        response
+    }
+
+    /// Follows redirects from `url` until an answer is not one, or it
+    /// reaches Tally's callback (returned unfollowed, for the test to send).
+    pub async fn follow(&mut self, url: &str) -> (String, Response) {
+        let mut url = url.to_owned();
+        for _ in 0..20 {
+            let response = self.get(&url).await;
+            if !response.status().is_redirection() {
+                return (url, response);
+            }
+            let location = response.headers()[LOCATION].to_str().unwrap().to_owned();
+            url = reqwest::Url::parse(&self.real(&url))
+                .unwrap()
+                .join(&location)
+                .unwrap()
+                .to_string();
+            if url.starts_with(&format!("{TALLY_BASE}/api/auth/oidc/callback")) {
+                return (url, response);
+            }
+        }
+        panic!("too many redirects")
+    }
+
+    /// Starts a sign-in at Tally (`/api/auth/oidc/start?…`), signs in at the
+    /// provider as `login` and consents; returns the callback URL the
+    /// provider sent the browser to (not yet visited).
+    pub async fn through_provider(&mut self, start: &str, login: &str) -> String {
+        let started = self.get(&format!("{}{start}", self.tally)).await;
+        assert_eq!(
+            started.status(),
+            StatusCode::FOUND,
+            "{:?}",
+            started.headers()
+        );
+        let mut url = started.headers()[LOCATION].to_str().unwrap().to_owned();
+        // The provider's pages: sign in, then consent, each a form.
+        for _ in 0..4 {
+            let (at, page) = self.follow(&url).await;
+            if at.starts_with(TALLY_BASE) {
+                return at;
+            }
+            assert_eq!(page.status(), 200, "a page of the provider at {at}");
+            let page = page.text().await.unwrap();
+            let (action, mut fields) = form_of(&page);
+            if fields
+                .iter()
+                .any(|(name, value)| name == "prompt" && value == "login")
+            {
+                fields.push(("login".into(), login.into()));
+                fields.push(("password".into(), "any".into()));
+            }
+            let action = reqwest::Url::parse(&at)
+                .unwrap()
+                .join(&action)
+                .unwrap()
+                .to_string();
+            let pairs: Vec<(&str, &str)> = fields
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect();
+            let answer = self.post_form(&action, &pairs).await;
+            assert!(
+                answer.status().is_redirection(),
+                "{}: {}",
+                action,
+                answer.status()
+            );
+            url = reqwest::Url::parse(&action)
+                .unwrap()
+                .join(answer.headers()[LOCATION].to_str().unwrap())
+                .unwrap()
+                .to_string();
+            if url.starts_with(TALLY_BASE) {
+                return url;
+            }
+        }
+        panic!("the provider did not send the browser back")
+    }
+
+    /// Sends the provider's answer to Tally: `(status, Location)`.
+    pub async fn finish(&mut self, callback: &str) -> (StatusCode, String) {
+        let response = self.get(callback).await;
+        let location = response
+            .headers()
+            .get(LOCATION)
+            .map(|value| value.to_str().unwrap().to_owned())
+            .unwrap_or_default();
+        (response.status(), location)
+    }
+
+    /// Who Tally says is signed in, with this browser's session.
+    pub async fn me(&mut self) -> Option<app::contract::account::Me> {
+        let response = self.get(&format!("{}/api/auth/me", self.tally)).await;
+        (response.status() == 200).then_some(())?;
+        Some(response.json().await.unwrap())
+    }
+}
+
+impl OidcProvider {
+    /// Changes what the provider says about `login` from now on.
+    pub async fn set_claims(&self, login: &str, claims: serde_json::Value) {
+        let response = Client::new()
+            .post(format!("{}/test/claims", self.issuer))
+            .json(&serde_json::json!({"login": login, "claims": claims}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 204);
+    }
+}
+
+/// The first form of a page: its action and hidden fields.
+fn form_of(page: &str) -> (String, Vec<(String, String)>) {
+    let attribute = |tag: &str, name: &str| -> Option<String> {
+        let start = tag.find(&format!("{name}=\""))? + name.len() + 2;
+        let end = tag[start..].find('"')? + start;
+        Some(tag[start..end].replace("&amp;", "&"))
+    };
+    let form_start = page.find("<form").expect("a form");
+    let form_tag = &page[form_start..form_start + page[form_start..].find('>').unwrap()];
+    let action = attribute(form_tag, "action").unwrap_or_default();
+    let body = &page[form_start
+        ..page[form_start..]
+            .find("</form>")
+            .map_or(page.len(), |end| form_start + end)];
+    let mut fields = Vec::new();
+    for piece in body.split("<input").skip(1) {
+        let tag = &piece[..piece.find('>').unwrap_or(piece.len())];
+        if tag.contains("type=\"hidden\"") {
+            if let (Some(name), Some(value)) = (attribute(tag, "name"), attribute(tag, "value")) {
+                fields.push((name, value));
+            }
+        }
+    }
+    (action, fields)
+}
