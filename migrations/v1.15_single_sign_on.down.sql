@@ -1,2 +1,3 @@
 ALTER TABLE login_history DROP COLUMN method;
+ALTER TABLE sessions DROP COLUMN oidc_id_token;
 DROP TABLE oidc_identities;

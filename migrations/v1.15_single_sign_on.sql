@@ -16,5 +16,9 @@ CREATE TABLE oidc_identities (
 );
 CREATE INDEX oidc_identities_user ON oidc_identities(user_id);
 
+-- A session that came from the provider keeps its ID token (sealed), the
+-- hint of RP-initiated logout when the session ends.
+ALTER TABLE sessions ADD COLUMN oidc_id_token TEXT;  -- encrypted
+
 ALTER TABLE login_history ADD COLUMN method TEXT NOT NULL DEFAULT 'password'
     CHECK (method IN ('password', 'oidc'));

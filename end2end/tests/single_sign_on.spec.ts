@@ -28,6 +28,18 @@ test("a person signs in through the identity provider and lands where they were 
   await expect(page.getByRole("heading", { name: "Bills", level: 1 })).toBeVisible();
   const me = await (await page.request.get(`${site()}/api/auth/me`)).json();
   expect(me.user.email).toBe("pat@example.com");
+
+  // Signing out in Profile signs out at the provider too, and comes back
+  // to the sign-in page; the next sign-in asks the provider again.
+  await page.goto(`${site()}/profile`);
+  await hydrated(page);
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await page.getByRole("button", { name: "Yes, sign me out" }).click();
+  await expect(page).toHaveURL(`${site()}/login`);
+  expect((await page.request.get(`${site()}/api/auth/me`)).status()).toBe(401);
+  await hydrated(page);
+  await page.getByRole("link", { name: "Sign in with the family account" }).click();
+  await expect(page.getByPlaceholder("Enter any login")).toBeVisible();
 });
 
 test("a failed provider sign-in says what happened in words", async ({ page }) => {

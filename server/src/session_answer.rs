@@ -52,6 +52,19 @@ fn session_cookie(state: &AppState, token: &str, max_age: i64) -> Option<HeaderV
     cookies::session(token, max_age, state.secure_cookies())
 }
 
+/// Signed out: `{"redirect": …}` to sign out at the identity provider
+/// too, or no content; the session cookie cleared either way.
+pub fn signed_out_to(state: &AppState, answer: app::contract::account::SignedOut) -> Response {
+    if answer.redirect.is_none() {
+        return signed_out(state);
+    }
+    let mut response = Json(answer).into_response();
+    if let Some(cookie) = session_cookie(state, "", 0) {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    response
+}
+
 /// No content, and the session cookie cleared.
 pub fn signed_out(state: &AppState) -> Response {
     let mut response = StatusCode::NO_CONTENT.into_response();

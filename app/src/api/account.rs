@@ -89,11 +89,13 @@ pub async fn stop_totp(request: CurrentPassword) -> Result<(), ErrorBody> {
 }
 
 /// Signs out here, or everywhere (every session and API token); the
-/// session cookie is cleared either way.
+/// session cookie is cleared either way. A session from the identity
+/// provider answers where to sign out there too.
 #[server(prefix = "/api/fn", endpoint = "sign-out", input = Json, client = CsrfClient)]
-pub async fn sign_out(everywhere: bool) -> Result<(), ErrorBody> {
+pub async fn sign_out(everywhere: bool) -> Result<crate::contract::account::SignedOut, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    crate::ssr::auth::account::sign_out(&me.services, &me.current, everywhere).await?;
+    let signed_out =
+        crate::ssr::auth::account::sign_out(&me.services, &me.current, everywhere).await?;
     super::signed_in::set_session_cookie(&me.services, "", 0);
-    Ok(())
+    Ok(signed_out)
 }

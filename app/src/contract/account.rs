@@ -275,3 +275,13 @@ pub struct SingleSignOnMethod {
     /// The button's words (`OIDC_BUTTON_LABEL`).
     pub label: String,
 }
+
+/// `POST /api/auth/logout` of a session that came from the identity
+/// provider: where the browser goes next to sign out there too.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+pub struct SignedOut {
+    /// The provider's end-session address, or none for a password session.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redirect: Option<String>,
+}

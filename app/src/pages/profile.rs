@@ -15,6 +15,7 @@ use crate::components::privacy::Privacy;
 use crate::components::security_keys::SecurityKeys;
 use crate::components::sign_in_history::SignInHistory;
 use crate::components::two_factor::TwoFactor;
+use crate::contract::account::SignedOut;
 
 /// `/profile`: name, email and password, second factors (TOTP, security
 /// keys), API tokens, privacy, recent sign-ins, and signing out.
@@ -46,7 +47,14 @@ pub fn ProfilePage() -> impl IntoView {
         let navigate = navigate.clone();
         leptos::task::spawn_local(async move {
             match sign_out(everywhere).await {
-                Ok(()) => navigate("/login", Default::default()),
+                // Signed in through the identity provider: sign out there
+                // too (a full page load, to another site).
+                Ok(SignedOut {
+                    redirect: Some(url),
+                }) => {
+                    let _ = window().location().set_href(&url);
+                }
+                Ok(SignedOut { redirect: None }) => navigate("/login", Default::default()),
                 Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
             }
         });

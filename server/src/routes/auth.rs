@@ -6,7 +6,7 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
-use app::contract::account::{CsrfToken, Me, SecondFactorCode, Session, SignIn};
+use app::contract::account::{CsrfToken, Me, SecondFactorCode, Session, SignIn, SignedOut};
 use app::contract::two_factor::{
     ChangePassword, CurrentPassword, RecoveryCodes, TotpCode, TotpEnrolment, TotpStatus,
 };
@@ -15,7 +15,7 @@ use app::ssr::auth::token::random_token;
 use app::ssr::auth::{account, totp};
 
 use crate::extract::ApiJson;
-use crate::session_answer::{answered, signed_out, visitor};
+use crate::session_answer::{answered, signed_out, signed_out_to, visitor};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 use app::ssr::auth::extractors::{BrowserSession, CurrentUser};
@@ -160,19 +160,23 @@ pub async fn totp_disable(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// `POST /api/auth/logout`: ends this session.
+/// `POST /api/auth/logout`: ends this session. A session that came from
+/// the identity provider answers 200 with where to sign out there too.
 #[utoipa::path(
     post,
     path = "/api/auth/logout",
     tag = "auth",
-    responses((status = 204, description = "Signed out; the session cookie is cleared")),
+    responses(
+        (status = 204, description = "Signed out; the session cookie is cleared"),
+        (status = 200, description = "Signed out here; `redirect` signs out at the identity provider", body = SignedOut),
+    ),
 )]
 pub async fn logout(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> Result<Response, ApiError> {
-    account::sign_out(&state, &current, false).await?;
-    Ok(signed_out(&state))
+    let answer = account::sign_out(&state, &current, false).await?;
+    Ok(signed_out_to(&state, answer))
 }
 
 /// `POST /api/auth/logout-all`: ends every session of the user, this one

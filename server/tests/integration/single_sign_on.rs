@@ -370,3 +370,59 @@ fn a_secret_and_a_secret_file_together_stop_start_up() {
     .unwrap();
     assert!(!format!("{settings:?}").contains("from-a-file"));
 }
+
+#[tokio::test]
+async fn signing_out_of_a_provider_session_signs_out_at_the_provider_too() {
+    let (provider, app) = provider_and_app(json!({}), &[("OIDC_AUTO_PROVISION", "true")]).await;
+    let (mut person, _, location) = sign_in(&app, "hal").await;
+    assert_eq!(location, "/tracker");
+    // While the provider's session lasts, a new sign-in comes straight back.
+    assert!(!person.provider_asks_to_sign_in().await);
+
+    let answer = person.post_to_tally("/api/auth/logout", json!({})).await;
+    assert_eq!(answer.status(), 200);
+    let body: serde_json::Value = answer.json().await.unwrap();
+    let end_session = body["redirect"].as_str().unwrap().to_owned();
+    let url = reqwest::Url::parse(&end_session).unwrap();
+    let query: std::collections::HashMap<String, String> = url.query_pairs().into_owned().collect();
+    assert!(
+        end_session.starts_with(&format!("{}/session/end", provider.issuer)),
+        "{end_session}"
+    );
+    assert_eq!(query["post_logout_redirect_uri"], "http://tally.test/login");
+    assert_eq!(query["client_id"], "tally");
+    assert!(
+        query["id_token_hint"].split('.').count() == 3,
+        "the ID token as hint"
+    );
+    assert!(person.me().await.is_none(), "signed out of Tally");
+
+    assert_eq!(
+        person.sign_out_at_provider(&end_session).await,
+        "http://tally.test/login"
+    );
+    assert!(
+        person.provider_asks_to_sign_in().await,
+        "the provider asks again"
+    );
+
+    // A password session signs out as before: no content.
+    let admin_app = spawn_app(&[
+        ("BOOTSTRAP_ADMIN_EMAIL", "admin@example.com"),
+        ("BOOTSTRAP_ADMIN_PASSWORD", "correct horse battery staple"),
+    ])
+    .await;
+    let admin = crate::support::browser::Browser::signed_in(
+        &admin_app.address,
+        "admin@example.com",
+        "correct horse battery staple",
+    )
+    .await;
+    let answer = admin
+        .request(reqwest::Method::POST, "/api/auth/logout")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 204);
+}

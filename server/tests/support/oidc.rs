@@ -329,3 +329,68 @@ fn form_of(page: &str) -> (String, Vec<(String, String)>) {
     }
     (action, fields)
 }
+
+impl Person {
+    /// `POST` to Tally with the CSRF header from this browser's cookie (as
+    /// the pages send it).
+    pub async fn post_to_tally(&mut self, path: &str, body: serde_json::Value) -> Response {
+        let url = format!("{}{path}", self.tally);
+        let csrf = self.tally_cookie("tally_csrf").expect("a CSRF cookie");
+        let mut request = self
+            .client
+            .post(&url)
+            .header("x-csrf-token", csrf)
+            .json(&body);
+        if let Some(cookies) = self.cookie_header(&url) {
+            request = request.header(COOKIE, cookies);
+        }
+        let response = request.send().await.unwrap();
+        self.keep_cookies(&url, &response);
+        response
+    }
+
+    /// Whether starting a sign-in shows the provider's sign-in form (no
+    /// provider session) or comes straight back (a provider session).
+    pub async fn provider_asks_to_sign_in(&mut self) -> bool {
+        let started = self
+            .get(&format!("{}/api/auth/oidc/start", self.tally))
+            .await;
+        let url = started.headers()[LOCATION].to_str().unwrap().to_owned();
+        let (at, page) = self.follow(&url).await;
+        if at.starts_with(TALLY_BASE) {
+            return false;
+        }
+        let page = page.text().await.unwrap();
+        page.contains("name=\"login\"")
+    }
+
+    /// Follows the provider's end-session page (confirming it) back to
+    /// Tally's sign-in page; returns where it landed.
+    pub async fn sign_out_at_provider(&mut self, end_session: &str) -> String {
+        let (at, page) = self.follow(end_session).await;
+        if at.starts_with(TALLY_BASE) {
+            return at;
+        }
+        let page = page.text().await.unwrap();
+        let (action, mut fields) = form_of(&page);
+        fields.push(("logout".into(), "yes".into()));
+        let action = reqwest::Url::parse(&at)
+            .unwrap()
+            .join(&action)
+            .unwrap()
+            .to_string();
+        let pairs: Vec<(&str, &str)> = fields
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let answer = self.post_form(&action, &pairs).await;
+        let location = answer.headers()[LOCATION].to_str().unwrap().to_owned();
+        let next = reqwest::Url::parse(&action)
+            .unwrap()
+            .join(&location)
+            .unwrap()
+            .to_string();
+        let (at, _) = self.follow(&next).await;
+        at
+    }
+}

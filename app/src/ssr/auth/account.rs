@@ -10,7 +10,7 @@ use secrecy::SecretString;
 use super::current::Credential;
 use super::extractors::CurrentUser;
 use super::{api_tokens, security_keys, sessions, totp, users};
-use crate::contract::account::{Me, UpdateProfile};
+use crate::contract::account::{Me, SignedOut, UpdateProfile};
 use crate::contract::security_keys::RemoveKey;
 use crate::contract::two_factor::{ChangePassword, CurrentPassword};
 use crate::ssr::api_error::ApiError;
@@ -117,17 +117,25 @@ pub async fn remove_security_key(
 
 /// Ends this session (nothing for an API token); `everywhere` ends every
 /// session of the user and revokes every API token, since a copied token is
-/// a way in as well.
+/// a way in as well. A session that came from the identity provider answers
+/// where to sign out at the provider too (RP-initiated logout), so the next
+/// visit does not silently sign back in.
 pub async fn sign_out(
     services: &Services,
     current: &CurrentUser,
     everywhere: bool,
-) -> Result<(), ApiError> {
+) -> Result<SignedOut, ApiError> {
+    let redirect = match &current.credential {
+        Credential::Session { session_id } => {
+            crate::ssr::sso::service::end_session_url(services, session_id).await
+        }
+        Credential::ApiToken { .. } => None,
+    };
     if everywhere {
         sessions::end_all(&services.pool, current.user.id, None).await?;
         api_tokens::revoke_all(&services.pool, current.user.id).await?;
     } else if let Credential::Session { session_id } = &current.credential {
         sessions::end(&services.pool, session_id).await?;
     }
-    Ok(())
+    Ok(SignedOut { redirect })
 }

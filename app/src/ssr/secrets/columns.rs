@@ -23,6 +23,8 @@ pub const TOTP_SECRET: SecretColumn = column("users", "totp_secret");
 pub const PUSH_TOKEN: SecretColumn = column("push_subscriptions", "token");
 /// A notification channel's tokens, webhook URL and signing secret.
 pub const NOTIFICATION_SECRET: SecretColumn = column("notification_channels", "secret");
+/// The ID token of a session that came from the identity provider.
+pub const SESSION_ID_TOKEN: SecretColumn = column("sessions", "oidc_id_token");
 pub const LOGIN_IP: SecretColumn = column("login_history", "ip");
 pub const LOGIN_USER_AGENT: SecretColumn = column("login_history", "user_agent");
 pub const LOGIN_LOCATION: SecretColumn = column("login_history", "location");
@@ -36,6 +38,7 @@ pub const SECRET_COLUMNS: &[SecretColumn] = &[
     TOTP_SECRET,
     PUSH_TOKEN,
     NOTIFICATION_SECRET,
+    SESSION_ID_TOKEN,
     LOGIN_IP,
     LOGIN_USER_AGENT,
     LOGIN_LOCATION,

@@ -6,18 +6,22 @@
 
 use std::time::{Duration, Instant};
 
-use openidconnect::core::{CoreJsonWebKeySet, CoreProviderMetadata};
-use openidconnect::IssuerUrl;
+use openidconnect::core::CoreJsonWebKeySet;
+use openidconnect::{IssuerUrl, ProviderMetadataWithLogout};
 use tokio::sync::Mutex;
 
 use super::error::SsoError;
 use super::http::ProviderHttp;
 
+/// The discovery document, with the end-session endpoint when the provider
+/// offers RP-initiated logout.
+pub type Metadata = ProviderMetadataWithLogout;
+
 /// The shortest time between two fetches of the provider's keys.
 pub const KEYS_REFETCH: Duration = Duration::from_secs(30);
 
 struct Known {
-    metadata: CoreProviderMetadata,
+    metadata: Metadata,
     keys_fetched: Instant,
 }
 
@@ -41,7 +45,7 @@ impl Provider {
     }
 
     /// The discovery document with its keys, discovered now if not yet.
-    pub async fn metadata(&self) -> Result<CoreProviderMetadata, SsoError> {
+    pub async fn metadata(&self) -> Result<Metadata, SsoError> {
         let mut known = self.known.lock().await;
         if let Some(known) = known.as_ref() {
             return Ok(known.metadata.clone());
@@ -55,16 +59,16 @@ impl Provider {
     }
 
     /// Discovery from scratch, without keeping it (Admin's test).
-    pub async fn discover(&self) -> Result<CoreProviderMetadata, SsoError> {
+    pub async fn discover(&self) -> Result<Metadata, SsoError> {
         let http = self.http.client();
-        CoreProviderMetadata::discover_async(self.issuer.clone(), &http)
+        Metadata::discover_async(self.issuer.clone(), &http)
             .await
             .map_err(|error| SsoError::Unavailable(describe(&error)))
     }
 
     /// The metadata with freshly fetched keys, when the last fetch is older
     /// than [`KEYS_REFETCH`]; `None` when it is not.
-    pub async fn refetch_keys(&self) -> Result<Option<CoreProviderMetadata>, SsoError> {
+    pub async fn refetch_keys(&self) -> Result<Option<Metadata>, SsoError> {
         let mut known = self.known.lock().await;
         let Some(current) = known.as_mut() else {
             return Ok(None);

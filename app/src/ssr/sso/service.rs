@@ -6,13 +6,11 @@
 use std::net::IpAddr;
 
 use base64::Engine;
-use openidconnect::core::{
-    CoreAuthenticationFlow, CoreClient, CoreGenderClaim, CoreProviderMetadata,
-};
+use openidconnect::core::{CoreAuthenticationFlow, CoreClient, CoreGenderClaim, CoreIdToken};
 use openidconnect::{
     AccessTokenHash, AdditionalClaims, AuthorizationCode, ClaimsVerificationError, ClientId,
-    ClientSecret, CsrfToken, Nonce, OAuth2TokenResponse, PkceCodeChallenge, RedirectUrl, Scope,
-    TokenResponse, UserInfoClaims,
+    ClientSecret, CsrfToken, LogoutRequest, Nonce, OAuth2TokenResponse, PkceCodeChallenge,
+    PostLogoutRedirectUrl, RedirectUrl, Scope, TokenResponse, UserInfoClaims,
 };
 use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
@@ -29,6 +27,7 @@ use crate::ssr::auth::sessions;
 use crate::ssr::auth::token::{random_token, sha256_hex};
 use crate::ssr::auth::users::{self, User};
 use crate::ssr::limiter::ClientKey;
+use crate::ssr::secrets::SESSION_ID_TOKEN;
 use crate::ssr::services::Services;
 
 /// Where to send the browser, and the token its `tally_sso` cookie keeps
@@ -233,6 +232,16 @@ pub async fn finish(
         .await?
         .ok_or(SsoError::Disabled)?;
     let session = sessions::create(&services.pool, user.id, visit.user_agent).await?;
+    // Kept (sealed) for signing out at the provider when this session ends.
+    match services
+        .keyring
+        .seal(SESSION_ID_TOKEN, &id_token.to_string())
+    {
+        Ok(sealed) => store::keep_id_token(&services.pool, &sha256_hex(&session), &sealed).await?,
+        Err(error) => {
+            tracing::warn!(%error, "the ID token is not kept; signing out will not reach the provider")
+        }
+    }
     services
         .login_history
         .record_provider_sign_in(
@@ -382,7 +391,7 @@ impl Sso {
     /// The client for one request (building it is cheap).
     fn client(
         &self,
-        metadata: CoreProviderMetadata,
+        metadata: super::provider::Metadata,
         redirect: RedirectUrl,
     ) -> Result<
         CoreClient<
@@ -407,6 +416,51 @@ impl Sso {
         )
         .set_redirect_uri(redirect))
     }
+}
+
+/// Where to send the browser when the session `session_id` (its hash)
+/// ends, so the provider ends its own session too: the provider's
+/// end-session endpoint with the ID token as hint and the sign-in page as
+/// where to come back. `None` for a password session, or when the provider
+/// offers no end-session endpoint or cannot be reached (the session still
+/// ends here).
+pub async fn end_session_url(services: &Services, session_id: &str) -> Option<String> {
+    let sso = &services.sso;
+    let (provider, _) = sso.provider().ok()?;
+    let sealed = store::id_token(&services.pool, session_id)
+        .await
+        .ok()
+        .flatten()?;
+    let id_token: CoreIdToken = services
+        .keyring
+        .open(SESSION_ID_TOKEN, &sealed)
+        .ok()?
+        .expose_secret()
+        .parse()
+        .ok()?;
+    let metadata = match provider.metadata().await {
+        Ok(metadata) => metadata,
+        Err(error) => {
+            tracing::warn!(%error, "signed out here only: the provider cannot be reached");
+            return None;
+        }
+    };
+    let endpoint = metadata
+        .additional_metadata()
+        .end_session_endpoint
+        .clone()?;
+    let back = PostLogoutRedirectUrl::new(format!(
+        "{}/login",
+        services.public_base_url.trim_end_matches('/')
+    ))
+    .ok()?;
+    let mut request = LogoutRequest::from(endpoint)
+        .set_id_token_hint(&id_token)
+        .set_post_logout_redirect_uri(back);
+    if let Some(client_id) = &sso.settings.client_id {
+        request = request.set_client_id(ClientId::new(client_id.clone()));
+    }
+    Some(request.http_get_url().to_string())
 }
 
 #[cfg(test)]

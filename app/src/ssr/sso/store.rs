@@ -141,3 +141,26 @@ pub async fn end_sessions(conn: &mut SqliteConnection, user_id: i64) -> Result<(
         .await?;
     Ok(())
 }
+
+/// Keeps a provider session's ID token (sealed) with the session.
+pub async fn keep_id_token(
+    pool: &SqlitePool,
+    session_id: &str,
+    sealed: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE sessions SET oidc_id_token = ? WHERE id = ?")
+        .bind(sealed)
+        .bind(session_id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// The sealed ID token of a session that came from the provider.
+pub async fn id_token(pool: &SqlitePool, session_id: &str) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT oidc_id_token FROM sessions WHERE id = ?")
+        .bind(session_id)
+        .fetch_optional(pool)
+        .await
+        .map(Option::flatten)
+}
