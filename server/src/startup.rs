@@ -28,7 +28,7 @@ use app::ssr::contact::bot_check::BotCheck;
 use app::ssr::contact::crm::Crm;
 use app::ssr::contact::group_commit::SubmissionWriter;
 use app::ssr::contact::outbox::Outbox;
-use app::ssr::contact::rate_limit::FormRateLimit;
+use app::ssr::contact::rate_limit::form_rate_limit;
 use app::ssr::csp::ThirdPartySources;
 use app::ssr::data_dir_lock::{DataDirLock, LockError};
 use app::ssr::db::{self, DbError};
@@ -176,7 +176,7 @@ impl Application {
         tokio::spawn(outbox.clone().run());
         let submissions =
             SubmissionWriter::spawn(pool.clone(), write_gate.clone(), outbox.is_configured());
-        let form_rate_limit = FormRateLimit::new(limits.submissions_per_minute).spawn_pruning();
+        let form_rate_limit = form_rate_limit(limits.submissions_per_minute).spawn_pruning();
         let keyring = Arc::new(keyring);
         let bank = app::ssr::bank::service::Bank::new(
             &settings.bank,

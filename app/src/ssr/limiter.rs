@@ -1,5 +1,6 @@
-//! What the in-memory rate limiters (sign-in, public forms) share: the key a
-//! client address counts under, and the timer that forgets idle keys.
+//! What the in-memory rate limiters (sign-in, public forms, `burst_limit`)
+//! share: the key a client address counts under, and the timer that
+//! forgets idle keys.
 
 use std::net::{IpAddr, Ipv6Addr};
 use std::sync::{Arc, Weak};

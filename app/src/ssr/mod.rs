@@ -7,6 +7,7 @@ pub mod backup;
 pub mod bank;
 pub mod bill_months;
 pub mod bills;
+pub mod burst_limit;
 pub mod catalog;
 pub mod client_ip;
 pub mod contact;

@@ -45,43 +45,42 @@ async fn scalar(app: &TestApp, sql: &str) -> i64 {
     value
 }
 
-#[tokio::test]
-async fn the_sign_in_page_learns_the_methods() {
-    let app = spawn_app(&[]).await;
-    let methods: serde_json::Value = app
-        .client
-        .get(app.url("/api/auth/methods"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(methods, json!({"password": true, "oidc": null}));
-    // Without a provider, starting lands on the sign-in page with a code.
+async fn get_json(app: &TestApp, path: &str) -> serde_json::Value {
+    let response = app.client.get(app.url(path)).send().await.unwrap();
+    response.json().await.unwrap()
+}
+
+/// `GET /api/auth/oidc/start` from a client without cookies: its 302
+/// answer's status and `Location`.
+async fn start(app: &TestApp) -> (u16, String) {
     let started = app
         .client
         .get(app.url("/api/auth/oidc/start"))
         .send()
         .await
         .unwrap();
-    assert_eq!(started.status(), 302);
-    assert_eq!(started.headers()["location"], "/login?error=sso_off");
+    let location = started
+        .headers()
+        .get("location")
+        .map(|value| value.to_str().unwrap().to_owned())
+        .unwrap_or_default();
+    (started.status().as_u16(), location)
+}
+
+#[tokio::test]
+async fn the_sign_in_page_learns_the_methods() {
+    let app = spawn_app(&[]).await;
+    let methods = get_json(&app, "/api/auth/methods").await;
+    assert_eq!(methods, json!({"password": true, "oidc": null}));
+    // Without a provider, starting lands on the sign-in page with a code.
+    assert_eq!(start(&app).await, (302, "/login?error=sso_off".into()));
 
     let (_provider, app) = provider_and_app(
         json!({}),
         &[("OIDC_BUTTON_LABEL", "Sign in with Authentik")],
     )
     .await;
-    let methods: serde_json::Value = app
-        .client
-        .get(app.url("/api/auth/methods"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let methods = get_json(&app, "/api/auth/methods").await;
     assert_eq!(
         methods,
         json!({"password": true, "oidc": {"label": "Sign in with Authentik"}})
@@ -295,16 +294,9 @@ async fn a_provider_that_is_down_leaves_the_password_way_in() {
         ("BOOTSTRAP_ADMIN_PASSWORD", "correct horse battery staple"),
     ])
     .await;
-    let started = app
-        .client
-        .get(app.url("/api/auth/oidc/start"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(started.status(), 302);
     assert_eq!(
-        started.headers()["location"],
-        "/login?error=sso_unavailable"
+        start(&app).await,
+        (302, "/login?error=sso_unavailable".into())
     );
     let admin = crate::support::browser::Browser::signed_in(
         &app.address,
@@ -320,13 +312,7 @@ async fn a_provider_that_is_down_leaves_the_password_way_in() {
 async fn the_twenty_first_start_from_one_address_waits() {
     let (_provider, app) = provider_and_app(json!({}), &[]).await;
     for _ in 0..20 {
-        let started = app
-            .client
-            .get(app.url("/api/auth/oidc/start"))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(started.status(), 302);
+        assert_eq!(start(&app).await.0, 302);
     }
     let refused = app
         .client

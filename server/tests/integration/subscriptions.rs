@@ -557,44 +557,32 @@ async fn the_catalog_is_searchable_and_trackable_and_own_descriptors_are_checked
         ..BillForm::default()
     };
     form.currency = "USD".into();
-    let _: BillRecord = admin
-        .call(
-            Method::PUT,
-            &format!("/api/bills/{}", tracked.bills[0].id),
-            &form,
-        )
-        .await
-        .unwrap()
-        .unwrap();
-    let services: TrackedServices = admin.get("/api/catalog/tracked").await;
-    let drift = services
-        .services
-        .iter()
-        .find(|s| s.service_name == "Netflix")
-        .unwrap();
+    let netflix_bill = tracked.bills[0].id;
+    // The bill at `form`'s amount, then how each tracked service compares.
+    let compare = |form: BillForm| {
+        let admin = &admin;
+        async move {
+            let _: BillRecord = admin
+                .call(Method::PUT, &format!("/api/bills/{netflix_bill}"), &form)
+                .await
+                .unwrap()
+                .unwrap();
+            let services: TrackedServices = admin.get("/api/catalog/tracked").await;
+            services.services
+        }
+    };
+    let services = compare(form.clone()).await;
+    let service = |name: &str| services.iter().find(|s| s.service_name == name).unwrap();
+    let drift = service("Netflix");
     assert_eq!(drift.drift_percent, Some(-14));
     assert_eq!(drift.catalog_tier.as_deref(), Some("Standard"));
     assert_eq!(drift.catalog_monthly_minor, Some(1799));
-    let disney_drift = services
-        .services
-        .iter()
-        .find(|s| s.service_name == "Disney+")
-        .unwrap();
+    let disney_drift = service("Disney+");
     assert_eq!(disney_drift.drift_percent, Some(0));
     assert_eq!(disney_drift.catalog_tier.as_deref(), Some("Basic"));
     form.amount_minor = 2499;
-    let _: BillRecord = admin
-        .call(
-            Method::PUT,
-            &format!("/api/bills/{}", tracked.bills[0].id),
-            &form,
-        )
-        .await
-        .unwrap()
-        .unwrap();
-    let services: TrackedServices = admin.get("/api/catalog/tracked").await;
+    let services = compare(form).await;
     let premium = services
-        .services
         .iter()
         .find(|s| s.service_name == "Netflix")
         .unwrap();

@@ -172,26 +172,60 @@ impl Person {
             .cloned()
     }
 
+    /// Sends `request` to `url` with this browser's cookies for its host,
+    /// and keeps the cookies of the answer.
+    async fn send(&mut self, url: &str, request: reqwest::RequestBuilder) -> Response {
+        let request = match self.cookie_header(url) {
+            Some(cookies) => request.header(COOKIE, cookies),
+            None => request,
+        };
+        let response = request.send().await.unwrap();
+        self.keep_cookies(url, &response);
+        response
+    }
+
     pub async fn get(&mut self, url: &str) -> Response {
         let real = self.real(url);
-        let mut request = self.client.get(&real);
-        if let Some(cookies) = self.cookie_header(&real) {
-            request = request.header(COOKIE, cookies);
-        }
-        let response = request.send().await.unwrap();
-        self.keep_cookies(&real, &response);
-        response
+        let request = self.client.get(&real);
+        self.send(&real, request).await
     }
 
     pub async fn post_form(&mut self, url: &str, form: &[(&str, &str)]) -> Response {
         let real = self.real(url);
-        let mut request = self.client.post(&real).form(form);
-        if let Some(cookies) = self.cookie_header(&real) {
-            request = request.header(COOKIE, cookies);
-        }
-        let response = request.send().await.unwrap();
-        self.keep_cookies(&real, &response);
-        response
+        let request = self.client.post(&real).form(form);
+        self.send(&real, request).await
+    }
+
+    /// Submits the first form of the page at `at` with its hidden fields
+    /// and `extra`; returns where the answer sends the browser.
+    async fn submit_form(&mut self, at: &str, page: &str, extra: &[(&str, &str)]) -> String {
+        let (action, mut fields) = form_of(page);
+        fields.extend(
+            extra
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned())),
+        );
+        let action = reqwest::Url::parse(at)
+            .unwrap()
+            .join(&action)
+            .unwrap()
+            .to_string();
+        let pairs: Vec<(&str, &str)> = fields
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let answer = self.post_form(&action, &pairs).await;
+        assert!(
+            answer.status().is_redirection(),
+            "{}: {}",
+            action,
+            answer.status()
+        );
+        reqwest::Url::parse(&action)
+            .unwrap()
+            .join(answer.headers()[LOCATION].to_str().unwrap())
+            .unwrap()
+            .to_string()
     }
 
     /// Follows redirects from `url` until an answer is not one, or it
@@ -236,35 +270,13 @@ impl Person {
             }
             assert_eq!(page.status(), 200, "a page of the provider at {at}");
             let page = page.text().await.unwrap();
-            let (action, mut fields) = form_of(&page);
-            if fields
-                .iter()
-                .any(|(name, value)| name == "prompt" && value == "login")
-            {
-                fields.push(("login".into(), login.into()));
-                fields.push(("password".into(), "any".into()));
-            }
-            let action = reqwest::Url::parse(&at)
-                .unwrap()
-                .join(&action)
-                .unwrap()
-                .to_string();
-            let pairs: Vec<(&str, &str)> = fields
-                .iter()
-                .map(|(k, v)| (k.as_str(), v.as_str()))
-                .collect();
-            let answer = self.post_form(&action, &pairs).await;
-            assert!(
-                answer.status().is_redirection(),
-                "{}: {}",
-                action,
-                answer.status()
-            );
-            url = reqwest::Url::parse(&action)
-                .unwrap()
-                .join(answer.headers()[LOCATION].to_str().unwrap())
-                .unwrap()
-                .to_string();
+            let signing_in = page.contains("value=\"login\"");
+            let extra: &[(&str, &str)] = if signing_in {
+                &[("login", login), ("password", "any")]
+            } else {
+                &[]
+            };
+            url = self.submit_form(&at, &page, extra).await;
             if url.starts_with(TALLY_BASE) {
                 return url;
             }
@@ -336,17 +348,12 @@ impl Person {
     pub async fn post_to_tally(&mut self, path: &str, body: serde_json::Value) -> Response {
         let url = format!("{}{path}", self.tally);
         let csrf = self.tally_cookie("tally_csrf").expect("a CSRF cookie");
-        let mut request = self
+        let request = self
             .client
             .post(&url)
             .header("x-csrf-token", csrf)
             .json(&body);
-        if let Some(cookies) = self.cookie_header(&url) {
-            request = request.header(COOKIE, cookies);
-        }
-        let response = request.send().await.unwrap();
-        self.keep_cookies(&url, &response);
-        response
+        self.send(&url, request).await
     }
 
     /// Whether starting a sign-in shows the provider's sign-in form (no
@@ -372,24 +379,7 @@ impl Person {
             return at;
         }
         let page = page.text().await.unwrap();
-        let (action, mut fields) = form_of(&page);
-        fields.push(("logout".into(), "yes".into()));
-        let action = reqwest::Url::parse(&at)
-            .unwrap()
-            .join(&action)
-            .unwrap()
-            .to_string();
-        let pairs: Vec<(&str, &str)> = fields
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect();
-        let answer = self.post_form(&action, &pairs).await;
-        let location = answer.headers()[LOCATION].to_str().unwrap().to_owned();
-        let next = reqwest::Url::parse(&action)
-            .unwrap()
-            .join(&location)
-            .unwrap()
-            .to_string();
+        let next = self.submit_form(&at, &page, &[("logout", "yes")]).await;
         let (at, _) = self.follow(&next).await;
         at
     }

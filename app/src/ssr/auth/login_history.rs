@@ -111,20 +111,8 @@ impl LoginHistory {
         success: bool,
         origin: Origin<'_>,
     ) -> Result<(), AuthError> {
-        let at = now();
-        write(
-            pool,
-            keyring,
-            &self.geolocator,
-            Row {
-                user_id,
-                success,
-                at: &at,
-                origin,
-                method: "password",
-            },
-        )
-        .await
+        self.write_now(pool, keyring, user_id, success, origin, "password")
+            .await
     }
 
     /// Records a sign-in through the identity provider (`method` `oidc`).
@@ -135,6 +123,19 @@ impl LoginHistory {
         user_id: i64,
         origin: Origin<'_>,
     ) -> Result<(), AuthError> {
+        self.write_now(pool, keyring, user_id, true, origin, "oidc")
+            .await
+    }
+
+    async fn write_now(
+        &self,
+        pool: &SqlitePool,
+        keyring: &Keyring,
+        user_id: i64,
+        success: bool,
+        origin: Origin<'_>,
+        method: &'static str,
+    ) -> Result<(), AuthError> {
         let at = now();
         write(
             pool,
@@ -142,10 +143,10 @@ impl LoginHistory {
             &self.geolocator,
             Row {
                 user_id,
-                success: true,
+                success,
                 at: &at,
                 origin,
-                method: "oidc",
+                method,
             },
         )
         .await

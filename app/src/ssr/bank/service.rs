@@ -44,7 +44,7 @@ impl Bank {
     pub fn new(settings: &BankSettings, outbound: Outbound) -> Self {
         Self {
             provider: Provider::new(settings.timeout, settings.allow_http).with_outbound(outbound),
-            sync_limit: SyncLimit::default().spawn_pruning(),
+            sync_limit: super::sync_limit::sync_limit().spawn_pruning(),
             enabled_by_default: settings.enabled,
             worker: Arc::new(Worker::default()),
             demo: settings.demo,
@@ -75,7 +75,7 @@ impl Bank {
     /// not it then succeeds; 429 with the wait over the limit.
     pub fn admit_sync(&self, user_id: i64) -> Result<(), ApiError> {
         self.sync_limit
-            .check(user_id)
+            .check(&user_id)
             .map_err(|wait| ApiError::TooManyRequests {
                 message: format!(
                     "too many sync requests; try again in {} seconds",

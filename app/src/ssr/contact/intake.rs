@@ -31,7 +31,7 @@ pub fn config(services: &Services) -> ContactConfig {
 pub fn admit(services: &Services, ip: IpAddr) -> Result<(), ApiError> {
     services
         .form_rate_limit
-        .check(ip)
+        .check(&crate::ssr::limiter::ClientKey::of(ip))
         .map_err(|wait| ApiError::TooManyRequests {
             message: format!(
                 "too many submissions from your address; try again in {} seconds",

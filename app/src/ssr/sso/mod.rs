@@ -74,7 +74,7 @@ impl Sso {
             provider,
             redirect,
             pending: pending::Pending::default(),
-            starts: start_limit::StartLimit::default().spawn_pruning(),
+            starts: start_limit::start_limit().spawn_pruning(),
         }
     }
 
@@ -85,7 +85,7 @@ impl Sso {
             provider: None,
             redirect: None,
             pending: pending::Pending::default(),
-            starts: Arc::new(start_limit::StartLimit::default()),
+            starts: Arc::new(start_limit::start_limit()),
         }
     }
 

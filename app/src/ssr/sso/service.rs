@@ -40,7 +40,7 @@ pub struct Started {
 /// `GET /api/auth/oidc/start[?next=]`.
 pub async fn start(sso: &Sso, client: IpAddr, next: Option<&str>) -> Result<Started, SsoError> {
     sso.starts
-        .check(ClientKey::of(client))
+        .check(&ClientKey::of(client))
         .map_err(SsoError::Throttled)?;
     let (provider, redirect) = sso.provider()?;
     let metadata = provider.metadata().await?;

@@ -2,56 +2,21 @@
 //! application Tally replaces limits them: a burst of 20, then one more
 //! every 45 seconds.
 
-use std::num::NonZeroU32;
-use std::sync::Arc;
 use std::time::Duration;
 
-use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
-
-use crate::ssr::limiter::{self, ClientKey};
+use crate::ssr::burst_limit::BurstLimit;
+use crate::ssr::limiter::ClientKey;
 
 /// Starts a client address may make at once.
 pub const BURST: u32 = 20;
 /// The window the burst refills over.
 pub const WINDOW: Duration = Duration::from_secs(15 * 60);
 
-pub struct StartLimit {
-    limiter: DefaultKeyedRateLimiter<ClientKey>,
-    clock: DefaultClock,
-}
+/// Sign-in starts per client address.
+pub type StartLimit = BurstLimit<ClientKey>;
 
-impl Default for StartLimit {
-    fn default() -> Self {
-        let burst = NonZeroU32::new(BURST).unwrap_or(NonZeroU32::MIN);
-        let quota = Quota::with_period(WINDOW / BURST)
-            .unwrap_or_else(|| Quota::per_minute(NonZeroU32::MIN))
-            .allow_burst(burst);
-        Self {
-            limiter: RateLimiter::keyed(quota),
-            clock: DefaultClock::default(),
-        }
-    }
-}
-
-impl StartLimit {
-    /// Forgets idle addresses every `limiter::PRUNE_EVERY` (needs the
-    /// runtime).
-    pub fn spawn_pruning(self) -> Arc<Self> {
-        let limit = Arc::new(self);
-        limiter::spawn_pruning(&limit, limiter::PRUNE_EVERY, |limit: &Self| {
-            limit.limiter.retain_recent();
-        });
-        limit
-    }
-
-    /// Counts one start from `client`; `Err(wait)` over the limit.
-    pub fn check(&self, client: ClientKey) -> Result<(), Duration> {
-        let now = self.clock.now();
-        self.limiter
-            .check_key(&client)
-            .map_err(|limit| limit.wait_time_from(now))
-    }
+pub fn start_limit() -> StartLimit {
+    BurstLimit::new(BURST, WINDOW)
 }
 
 #[cfg(test)]
@@ -61,18 +26,18 @@ mod tests {
 
     #[test]
     fn the_twenty_first_start_waits_and_addresses_are_counted_apart() {
-        let limit = StartLimit::default();
+        let limit = start_limit();
         let one = ClientKey::of(IpAddr::from([192, 0, 2, 1]));
         for _ in 0..20 {
-            assert!(limit.check(one).is_ok());
+            assert!(limit.check(&one).is_ok());
         }
-        let wait = limit.check(one).unwrap_err();
+        let wait = limit.check(&one).unwrap_err();
         assert!(
             wait > Duration::ZERO && wait <= Duration::from_secs(45),
             "{wait:?}"
         );
         assert!(limit
-            .check(ClientKey::of(IpAddr::from([192, 0, 2, 2])))
+            .check(&ClientKey::of(IpAddr::from([192, 0, 2, 2])))
             .is_ok());
     }
 }
