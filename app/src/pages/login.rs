@@ -45,10 +45,10 @@ fn form_error(code: &str) -> Option<&'static str> {
         "sso_token" => "The identity provider's answer could not be checked, so you are not signed in. Try again.",
         "sso_no_account" => "There is no Tally account for you yet. Ask your administrator to add one.",
         "sso_unverified_email" => {
-            "Your identity provider has not verified your email. Sign in with your password, then link your provider account from Profile."
+            "Your identity provider has not verified your email, which belongs to an account here. Sign in with your password instead, or ask your administrator."
         }
         "sso_email_taken" => {
-            "An account already uses your email. Sign in with your password, then link your provider account from Profile."
+            "An account here already uses your email. Sign in with your password instead, or ask your administrator to link your provider account."
         }
         "sso_no_email" => "Your identity provider gave no email address, which a new account needs.",
         "sso_disabled" => "This account is disabled. Ask your administrator.",

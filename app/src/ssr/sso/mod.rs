@@ -2,7 +2,7 @@
 //! flow with PKCE, state and nonce, through the household's identity
 //! provider (Authentik, Authelia, Keycloak, Pocket ID, Google).
 //!
-//! - `settings`: `OIDC_*` and `LOCAL_LOGIN_ENABLED`, read by the server.
+//! - `settings`: `OIDC_*`, read by the server.
 //! - `rules`: which account an identity signs into, and its role.
 //! - `store`: every SQL statement (identities, accounts).
 //! - `service`: the use cases, starting and finishing a sign-in.
