@@ -35,7 +35,7 @@ pub fn answered(state: &AppState, answered: Answered) -> Response {
     let mut response = Json(answered.answer).into_response();
     if let Some(cookie) = answered
         .session
-        .and_then(|token| session_cookie(state, &token, SESSION_MAX_AGE))
+        .and_then(|token| new_session_cookie(state, &token))
     {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
@@ -46,6 +46,11 @@ pub fn answered(state: &AppState, answered: Answered) -> Response {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
     response
+}
+
+/// The session cookie of a session just started (its whole lifetime).
+pub fn new_session_cookie(state: &AppState, token: &str) -> Option<HeaderValue> {
+    session_cookie(state, token, SESSION_MAX_AGE)
 }
 
 fn session_cookie(state: &AppState, token: &str, max_age: i64) -> Option<HeaderValue> {

@@ -24,6 +24,19 @@ pub const HEADER: HeaderName = HeaderName::from_static("x-csrf-token");
 /// How long a CSRF cookie lives (renewed whenever a token is handed out).
 pub const MAX_AGE: i64 = 30 * 24 * 3600;
 
+/// The `Set-Cookie` of a CSRF token: [`MAX_AGE`], SameSite=Strict,
+/// HttpOnly unless the settings say otherwise, Secure behind https.
+pub fn cookie(state: &crate::state::AppState, token: &str) -> Option<HeaderValue> {
+    cookies::set(
+        cookies::CSRF,
+        token,
+        MAX_AGE,
+        state.settings.accounts.csrf_http_only,
+        state.secure_cookies(),
+        "Strict",
+    )
+}
+
 /// The public forms: anyone may post them, from this site or (with
 /// `CORS_ORIGIN`) another, signed in or not. They act for no account, so a
 /// forged cross-site post gains nothing; the rate limit and bot check guard

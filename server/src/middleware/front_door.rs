@@ -15,7 +15,6 @@ use axum::response::Response;
 use super::{cache_control, csrf, deadline, hosts, signed_in_pages};
 use crate::page_cache::PageCache;
 use crate::state::AppState;
-use app::ssr::cookies;
 
 pub async fn apply(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     let limit = state.settings.limits.request_timeout;
@@ -26,16 +25,7 @@ pub async fn apply(State(state): State<AppState>, mut request: Request, next: Ne
         Ok(response) => response,
         Err(_) => deadline::exceeded(&path, limit),
     };
-    if let Some(cookie) = issued.and_then(|token| {
-        cookies::set(
-            cookies::CSRF,
-            &token,
-            csrf::MAX_AGE,
-            state.settings.accounts.csrf_http_only,
-            state.secure_cookies(),
-            "Strict",
-        )
-    }) {
+    if let Some(cookie) = issued.and_then(|token| csrf::cookie(&state, &token)) {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
     cache_control::apply(&path, &mut response);

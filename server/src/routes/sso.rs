@@ -10,13 +10,13 @@ use axum::Json;
 use serde::Deserialize;
 
 use app::contract::account::AuthMethods;
-use app::ssr::auth::sessions;
 use app::ssr::auth::token::random_token;
 use app::ssr::client_ip::ClientIp;
 use app::ssr::cookies;
-use app::ssr::sso::service::{self, ProviderAnswer, Visit};
+use app::ssr::sso::service::{self, ProviderAnswer};
 use app::ssr::sso::{SsoError, BROWSER_COOKIE};
 
+use crate::session_answer::{new_session_cookie, visitor};
 use crate::state::AppState;
 
 /// How long the browser cookie of a sign-in under way lives.
@@ -100,39 +100,24 @@ pub async fn start(
 )]
 pub async fn callback(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ClientIp,
     headers: HeaderMap,
     Query(answer): Query<ProviderAnswer>,
 ) -> Response {
-    let visit = Visit {
-        ip,
-        user_agent: headers
-            .get(header::USER_AGENT)
-            .and_then(|value| value.to_str().ok()),
-        browser_token: cookies::get(&headers, BROWSER_COOKIE),
-    };
-    let mut response = match service::finish(&state, answer, visit).await {
+    let visitor = visitor(client, &headers);
+    let browser_token = cookies::get(&headers, BROWSER_COOKIE);
+    let mut response = match service::finish(&state, answer, &visitor, browser_token).await {
         Ok(signed_in) => {
             tracing::info!(
                 user = signed_in.user.id,
                 "signed in through the identity provider"
             );
             let mut response = found(&signed_in.next);
-            let max_age = sessions::LIFETIME_DAYS * 24 * 3600;
-            if let Some(cookie) =
-                cookies::session(&signed_in.session, max_age, state.secure_cookies())
-            {
+            if let Some(cookie) = new_session_cookie(&state, &signed_in.session) {
                 response.headers_mut().append(header::SET_COOKIE, cookie);
             }
             if cookies::csrf_token(&headers).is_none() {
-                if let Some(cookie) = cookies::set(
-                    cookies::CSRF,
-                    &random_token(),
-                    crate::middleware::csrf::MAX_AGE,
-                    state.settings.accounts.csrf_http_only,
-                    state.secure_cookies(),
-                    "Strict",
-                ) {
+                if let Some(cookie) = crate::middleware::csrf::cookie(&state, &random_token()) {
                     response.headers_mut().append(header::SET_COOKIE, cookie);
                 }
             }

@@ -53,3 +53,15 @@ impl SsoError {
         }
     }
 }
+
+impl From<super::rules::Refusal> for SsoError {
+    fn from(refusal: super::rules::Refusal) -> Self {
+        use super::rules::Refusal;
+        match refusal {
+            Refusal::NoAccount => Self::NoAccount,
+            Refusal::UnverifiedEmail => Self::UnverifiedEmail,
+            Refusal::EmailTaken => Self::EmailTaken,
+            Refusal::NoEmail => Self::NoEmail,
+        }
+    }
+}

@@ -20,8 +20,6 @@ pub mod settings;
 mod start_limit;
 mod store;
 
-use std::sync::Arc;
-
 use openidconnect::{IssuerUrl, RedirectUrl};
 
 pub use error::SsoError;
@@ -42,7 +40,7 @@ pub struct Sso {
     provider: Option<provider::Provider>,
     redirect: Option<RedirectUrl>,
     pending: pending::Pending,
-    starts: Arc<start_limit::StartLimit>,
+    starts: std::sync::Arc<start_limit::StartLimit>,
 }
 
 impl Sso {
@@ -76,21 +74,6 @@ impl Sso {
             pending: pending::Pending::default(),
             starts: start_limit::start_limit().spawn_pruning(),
         }
-    }
-
-    /// Off: no provider, email and password only.
-    pub fn off() -> Self {
-        Self {
-            settings: SsoSettings::default(),
-            provider: None,
-            redirect: None,
-            pending: pending::Pending::default(),
-            starts: Arc::new(start_limit::start_limit()),
-        }
-    }
-
-    pub fn settings(&self) -> &SsoSettings {
-        &self.settings
     }
 
     /// `GET /api/auth/methods`: how people can sign in.

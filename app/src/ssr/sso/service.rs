@@ -18,10 +18,11 @@ use serde::{Deserialize, Serialize};
 use super::error::SsoError;
 use super::pending::Waiting;
 use super::provider::describe;
-use super::rules::{self, Claims, Entry, Known, Refusal};
+use super::rules::{self, Claims, Entry, Known};
 use super::{store, Sso};
 use crate::domain::redirect::next_or_default;
 use crate::domain::role::Role;
+use crate::ssr::auth::entrance::Visitor;
 use crate::ssr::auth::login_history::Origin;
 use crate::ssr::auth::sessions;
 use crate::ssr::auth::token::{random_token, sha256_hex};
@@ -92,19 +93,14 @@ pub struct SignedIn {
     pub next: String,
 }
 
-/// Who finishes the sign-in: their address and browser.
-pub struct Visit<'a> {
-    pub ip: IpAddr,
-    pub user_agent: Option<&'a str>,
-    /// The `tally_sso` cookie.
-    pub browser_token: Option<&'a str>,
-}
-
 /// `GET /api/auth/oidc/callback`.
+/// `visitor` is who finishes it; `browser_token`, their `tally_sso`
+/// cookie.
 pub async fn finish(
     services: &Services,
     answer: ProviderAnswer,
-    visit: Visit<'_>,
+    visitor: &Visitor,
+    browser_token: Option<&str>,
 ) -> Result<SignedIn, SsoError> {
     let sso = &services.sso;
     let (provider, redirect) = sso.provider()?;
@@ -114,9 +110,7 @@ pub async fn finish(
         .as_deref()
         .and_then(|state| sso.pending.take(&sha256_hex(state)))
         .ok_or(SsoError::State)?;
-    let same_browser = visit
-        .browser_token
-        .is_some_and(|token| sha256_hex(token) == waiting.browser_hash);
+    let same_browser = browser_token.is_some_and(|token| sha256_hex(token) == waiting.browser_hash);
     if !same_browser {
         return Err(SsoError::State);
     }
@@ -231,7 +225,8 @@ pub async fn finish(
     let user = users::by_id(&services.pool, user_id)
         .await?
         .ok_or(SsoError::Disabled)?;
-    let session = sessions::create(&services.pool, user.id, visit.user_agent).await?;
+    let user_agent = visitor.user_agent.as_deref();
+    let session = sessions::create(&services.pool, user.id, user_agent).await?;
     // Kept (sealed) for signing out at the provider when this session ends.
     match services
         .keyring
@@ -249,8 +244,8 @@ pub async fn finish(
             &services.keyring,
             user.id,
             Origin {
-                ip: visit.ip,
-                user_agent: visit.user_agent,
+                ip: visitor.ip,
+                user_agent,
             },
         )
         .await?;
@@ -267,7 +262,9 @@ async fn enter(services: &Services, issuer: &str, claims: &Claims) -> Result<i64
     let settings = &services.sso.settings;
     let linked = store::linked(&services.pool, issuer, &claims.subject).await?;
     let same_email = match claims.email.as_deref() {
-        Some(email) => store::user_with_email(&services.pool, email).await?,
+        Some(email) => users::by_email(&services.pool, email)
+            .await?
+            .map(|user| user.id),
         None => None,
     };
     let known = Known {
@@ -315,10 +312,7 @@ async fn enter(services: &Services, issuer: &str, claims: &Claims) -> Result<i64
             .await?;
             (user_id, true)
         }
-        Entry::Refused(Refusal::NoAccount) => return Err(SsoError::NoAccount),
-        Entry::Refused(Refusal::UnverifiedEmail) => return Err(SsoError::UnverifiedEmail),
-        Entry::Refused(Refusal::EmailTaken) => return Err(SsoError::EmailTaken),
-        Entry::Refused(Refusal::NoEmail) => return Err(SsoError::NoEmail),
+        Entry::Refused(refusal) => return Err(refusal.into()),
     };
     let (role, disabled) = store::standing(&mut tx, user_id)
         .await?

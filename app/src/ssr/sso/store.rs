@@ -30,14 +30,6 @@ pub async fn linked(
     }))
 }
 
-/// The account with this email (any case), disabled or not.
-pub async fn user_with_email(pool: &SqlitePool, email: &str) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar("SELECT id FROM users WHERE email = ?")
-        .bind(email)
-        .fetch_optional(pool)
-        .await
-}
-
 /// An account's role and whether it is disabled.
 pub async fn standing(
     conn: &mut SqliteConnection,
