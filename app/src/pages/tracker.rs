@@ -159,31 +159,25 @@ impl Asked {
     }
 }
 
-/// How a kind of period is called: what asks for it in the address (none
-/// for a month, the default) and its name.
-fn period_words(kind: PeriodKind) -> (&'static str, &'static str) {
-    match kind {
-        PeriodKind::Pay => ("period=pay", "pay period"),
-        PeriodKind::Half => ("period=half", "half month"),
-        PeriodKind::Month => ("", "month"),
-    }
-}
-
 /// The previous and next period's addresses, and a name for each.
 fn neighbours(tracker: &Tracker, asked: &Asked) -> Option<((String, String), (String, String))> {
-    if tracker.period.kind != PeriodKind::Month {
-        let (period, name) = period_words(tracker.period.kind);
+    let span = match tracker.period.kind {
+        PeriodKind::Pay => Some(("pay", "pay period")),
+        PeriodKind::Half => Some(("half", "half month")),
+        PeriodKind::Month => None,
+    };
+    if let Some((period, name)) = span {
         let first = Date::parse(&tracker.period.first).ok()?;
         let last = Date::parse(&tracker.period.last).ok()?;
         let before = first.add_days(-1)?;
         let after = last.add_days(1)?;
         Some((
             (
-                asked.href(&format!("{period}&from={before}")),
+                asked.href(&format!("period={period}&from={before}")),
                 format!("Previous {name}"),
             ),
             (
-                asked.href(&format!("{period}&from={after}")),
+                asked.href(&format!("period={period}&from={after}")),
                 format!("Next {name}"),
             ),
         ))
@@ -294,15 +288,14 @@ pub fn TrackerPage() -> impl IntoView {
                 let pay = kind != PeriodKind::Month;
                 let shown_month = YearMonth::parse(&tracker.month);
                 let today_month = Date::parse(&tracker.today).ok().map(Date::year_month);
-                let (this_query, period_name) = period_words(kind);
-                let span = if pay {
-                    let (initial, rest) = period_name.split_at(1);
-                    format!("{}{rest} {} to {}", initial.to_uppercase(), tracker.period.first, tracker.period.last)
+                let (span, due_label, totals_label) = if kind == PeriodKind::Half {
+                    (format!("Half month {} to {}", tracker.period.first, tracker.period.last), "Due this half month", "This half month's totals")
+                } else if pay {
+                    (format!("Pay period {} to {}", tracker.period.first, tracker.period.last), "Due this pay period", "This pay period's totals")
                 } else {
-                    shown_month.map_or_else(|| tracker.month.clone(), YearMonth::long_name)
+                    let name = shown_month.map_or_else(|| tracker.month.clone(), YearMonth::long_name);
+                    (name, "Due this month", "This month's totals")
                 };
-                let due_label = format!("Due this {period_name}");
-                let totals_label = format!("This {period_name}'s totals");
                 let is_now = if pay {
                     tracker.period.first <= tracker.today && tracker.today <= tracker.period.last
                 } else {
@@ -320,6 +313,11 @@ pub fn TrackerPage() -> impl IntoView {
                         <A href=asked.href(other) attr:class="button button--quiet" attr:aria-current=(kind == other_kind).then_some("page")>{other_name}</A>
                     </div>
                 };
+                let this_period = match kind {
+                    PeriodKind::Pay => ("period=pay", "This pay period"),
+                    PeriodKind::Half => ("period=half", "This half month"),
+                    PeriodKind::Month => ("", "This month"),
+                };
                 let nav = neighbours(&tracker, &asked).map(|((before, before_name), (after, after_name))| {
                     let (before_label, after_label) = (format!("Previous: {before_name}"), format!("Next: {after_name}"));
                     view! {
@@ -328,7 +326,7 @@ pub fn TrackerPage() -> impl IntoView {
                         <h2 data-testid="tracker-span" aria-live="polite">{span.clone()}</h2>
                         <A href=after attr:class="button button--quiet" attr:rel="next" attr:aria-label=after_label>{after_name} " →"</A>
                         {(!is_now).then(|| view! {
-                            <A href=asked.href(this_query) attr:class="button button--quiet">{format!("This {period_name}")}</A>
+                            <A href=asked.href(this_period.0) attr:class="button button--quiet">{this_period.1}</A>
                         })}
                     </nav>
                 }});
@@ -373,7 +371,12 @@ pub fn TrackerPage() -> impl IntoView {
                         <BankBar bank still_to_pay=totals.remaining_minor currency=tracker.currency.clone()/>
                     })}
                     {if entries.is_empty() {
-                        view! { <p>{format!("Nothing is due in this {period_name}. ")} <A href="/bills">"Add a bill"</A></p> }.into_any()
+                        let when = match kind {
+                            PeriodKind::Pay => "in this pay period",
+                            PeriodKind::Half => "in this half month",
+                            PeriodKind::Month => "in this month",
+                        };
+                        view! { <p>{format!("Nothing is due {when}. ")} <A href="/bills">"Add a bill"</A></p> }.into_any()
                     } else {
                         view! {
                             <ActionForm action=act attr:class="inline-form pin-form">
