@@ -116,6 +116,9 @@ export default defineConfig({
       OIDC_AUTO_PROVISION: "true",
       OIDC_BUTTON_LABEL: "Sign in with the family account",
       OUTBOUND_ALLOWED_HOSTS: "127.0.0.1",
+      // Admin → Authentication and linking from Profile.
+      BOOTSTRAP_ADMIN_EMAIL: "admin@example.com",
+      BOOTSTRAP_ADMIN_PASSWORD: "correct horse battery staple",
     }),
   ],
 });

@@ -22,7 +22,8 @@ const LAZY: SsrMode = SsrMode::Async;
 
 use crate::components::layout::Layout;
 use crate::pages::{
-    admin::AdminRoute, admin_backups::AdminBackupsRoute, admin_bank::AdminBankRoute,
+    admin::AdminRoute, admin_authentication::AdminAuthenticationRoute,
+    admin_backups::AdminBackupsRoute, admin_bank::AdminBankRoute,
     admin_notifications::AdminNotificationsRoute, bank_sync::BankSyncRoute, bill::BillRoute,
     bills::BillsRoute, contact::ContactRoute, data::DataRoute, features::FeaturesRoute,
     home::HomePage, login::LoginRoute, not_found::NotFound, notifications::NotificationsRoute,
@@ -89,6 +90,7 @@ pub fn App() -> impl IntoView {
                     <Route path=(StaticSegment("data"), StaticSegment("transactions")) view={Lazy::<TransactionsRoute>::new()} ssr=LAZY/>
                     <Route path=(StaticSegment("admin"), StaticSegment("bank")) view={Lazy::<AdminBankRoute>::new()} ssr=LAZY/>
                     <Route path=(StaticSegment("admin"), StaticSegment("notifications")) view={Lazy::<AdminNotificationsRoute>::new()} ssr=LAZY/>
+                    <Route path=(StaticSegment("admin"), StaticSegment("authentication")) view={Lazy::<AdminAuthenticationRoute>::new()} ssr=LAZY/>
                     <Route path=(StaticSegment("profile"), StaticSegment("notifications")) view={Lazy::<NotificationsRoute>::new()} ssr=LAZY/>
                     <Route path=(StaticSegment("admin"), StaticSegment("backups")) view={Lazy::<AdminBackupsRoute>::new()} ssr=LAZY/>
                     <Route path=(StaticSegment("admin"), StaticSegment("status")) view={Lazy::<AdminBackupsRoute>::new()} ssr=LAZY/>

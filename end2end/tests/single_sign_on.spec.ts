@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { hydrated } from "./support";
+import { ADMIN, hydrated, PASSWORD } from "./support";
 
 // Issue 31: signing in through the household's identity provider, a real
 // one (oidc-provider, end2end/oidc/provider.mjs) on loopback, clicked
@@ -54,4 +54,50 @@ test("a failed provider sign-in says what happened in words", async ({ page }) =
   await expect(page.getByRole("alert")).toContainText("Start again here");
   const me = await page.request.get(`${site()}/api/auth/me`);
   expect(me.status()).toBe(401);
+});
+
+test("an administrator reads the provider's settings, tests discovery and links their own provider account", async ({ page }) => {
+  // Signed in with the password, through the sign-in page.
+  await page.goto(`${site()}/login`);
+  await hydrated(page);
+  await page.getByLabel("Email").fill(ADMIN);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(`${site()}/tracker`);
+
+  // Admin → Authentication: what the environment fixed is read-only.
+  await page.goto(`${site()}/admin/authentication`);
+  await hydrated(page);
+  await expect(page.getByTestId("sso-status")).toHaveText("Single sign-on is on.");
+  await expect(page.getByLabel("Issuer URL", { exact: true })).toBeDisabled();
+  await expect(page.getByText("Set by OIDC_ISSUER_URL in the server's environment.")).toBeVisible();
+  await expect(page.getByTestId("redirect-uri")).toHaveText(`${site()}/api/auth/oidc/callback`);
+  await page.getByRole("button", { name: "Test discovery" }).click();
+  await expect(page.getByTestId("discovery-result")).toContainText("/session/end");
+
+  // Local sign-in cannot go off before an administrator signed in through
+  // the provider: the page says why.
+  await page.getByLabel("Email and password sign in").uncheck();
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("save-error")).toContainText(
+    "only after an administrator has signed in through the identity provider",
+  );
+
+  // Profile → link the provider account: through the provider and back.
+  await page.goto(`${site()}/profile`);
+  await hydrated(page);
+  await expect(page.getByText("does not ask for Tally's own authenticator code")).toBeVisible();
+  await page.getByRole("button", { name: "Link your account: Sign in with the family account" }).click();
+  await page.getByPlaceholder("Enter any login").fill("admin-at-home");
+  await page.getByPlaceholder("and password").fill("anything");
+  await page.getByRole("button", { name: "Sign-in" }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(`${site()}/profile`);
+  await hydrated(page);
+  const linked = page.getByTestId("linked-identity");
+  await expect(linked).toContainText("admin-at-home@example.com");
+
+  // Unlinked again (the account has a password).
+  await linked.getByRole("button", { name: "Unlink" }).click();
+  await expect(page.getByTestId("linked-identity")).toHaveCount(0);
 });

@@ -43,6 +43,11 @@ pub enum Command {
         #[command(subcommand)]
         action: TokenAction,
     },
+    /// Sign-in settings, for the server host (break-glass).
+    Auth {
+        #[command(subcommand)]
+        action: AuthAction,
+    },
     /// Look after a running Tally from your own machine, over HTTPS with an
     /// administrator's API token. Each setting is a flag or its environment
     /// variable (the flag wins), except secrets, which come from the
@@ -239,6 +244,23 @@ pub enum OpsAction {
         #[arg(long, env = "TALLY_ALT_URL")]
         alt_url: Option<String>,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AuthAction {
+    /// `local-login on`: let email and password sign in again, whatever
+    /// Admin → Authentication or LOCAL_LOGIN_ENABLED say (the way back in
+    /// when the identity provider is unusable). Works with the server
+    /// stopped or running, and takes effect at once.
+    LocalLogin {
+        #[arg(value_enum)]
+        state: LocalLoginState,
+    },
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum LocalLoginState {
+    On,
 }
 
 #[derive(Debug, Subcommand)]

@@ -1,5 +1,5 @@
-//! The command-line subcommands that work on the data directory: `migrate`
-//! and `backup`. Each prints a short report and returns the exit code.
+//! The command-line subcommands that work on the data directory: `migrate`,
+//! `backup`, `token` and `auth`. Each prints a short report and returns the exit code.
 
 use std::process::ExitCode;
 
@@ -12,7 +12,7 @@ use app::domain::token_lifetime::TokenLifetime;
 use app::domain::token_scope::Scopes;
 use app::ssr::auth::{api_tokens, users};
 
-use crate::cli::{BackupAction, TokenAction};
+use crate::cli::{AuthAction, BackupAction, LocalLoginState, TokenAction};
 use crate::config::Settings;
 
 fn fail(error: impl std::fmt::Display) -> ExitCode {
@@ -140,7 +140,14 @@ pub async fn token(settings: &Settings, action: TokenAction) -> ExitCode {
         days,
         scopes,
     } = action;
-    let pool = match db::connect(&settings.database_path()).await {
+    let path = settings.database_path();
+    if !path.exists() {
+        return fail(format!(
+            "no database at {}: run this where the server runs, with its DATA_DIR",
+            path.display()
+        ));
+    }
+    let pool = match db::connect(&path).await {
         Ok(pool) => pool,
         Err(error) => return fail(error),
     };
@@ -166,6 +173,37 @@ pub async fn token(settings: &Settings, action: TokenAction) -> ExitCode {
                 info.expires_at
             );
             println!("{token}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => fail(error),
+    }
+}
+
+/// `tally auth local-login on`: the break-glass. It writes the database
+/// the server reads at every sign-in, so a running server takes it at once.
+pub async fn auth(settings: &Settings, action: AuthAction) -> ExitCode {
+    let AuthAction::LocalLogin {
+        state: LocalLoginState::On,
+    } = action;
+    let path = settings.database_path();
+    if !path.exists() {
+        return fail(format!(
+            "no database at {}: run this where the server runs, with its DATA_DIR",
+            path.display()
+        ));
+    }
+    let pool = match db::connect(&path).await {
+        Ok(pool) => pool,
+        Err(error) => return fail(error),
+    };
+    let result = app::ssr::sso::authentication::break_glass(&pool).await;
+    pool.close().await;
+    match result {
+        Ok(()) => {
+            tracing::warn!("local sign-in turned on from the command line (break-glass)");
+            println!(
+                "local sign-in is on: email and password sign in again, until an administrator changes it in Admin → Authentication"
+            );
             ExitCode::SUCCESS
         }
         Err(error) => fail(error),

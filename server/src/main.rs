@@ -77,6 +77,10 @@ async fn run(command: Command, settings: Settings) -> ExitCode {
             telemetry::init_stderr();
             commands::token(&settings, action).await
         }
+        Command::Auth { action } => {
+            telemetry::init_stderr();
+            commands::auth(&settings, action).await
+        }
         Command::Health { url } => health(&url).await,
         Command::Ops { action } => ops::run(action).await,
     }

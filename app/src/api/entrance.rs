@@ -64,5 +64,7 @@ pub async fn create_account(request: Register) -> Result<SignInAnswer, ErrorBody
 #[server(prefix = "/api/fn", endpoint = "sign-in/methods", input = GetUrl)]
 pub async fn get_sign_in_methods() -> Result<AuthMethods, ErrorBody> {
     let services = crate::ssr::services::from_context()?;
-    Ok(services.sso.methods())
+    Ok(crate::ssr::sso::service::methods(&services)
+        .await
+        .map_err(crate::ssr::api_error::ApiError::from)?)
 }

@@ -62,6 +62,7 @@ pub use browser_resource::BrowserResource;
 pub use page_resource::{page_resource, PageJson, PageResource};
 pub mod admin;
 pub mod admin_backups;
+pub mod authentication;
 pub mod bank;
 pub mod bills;
 pub mod contact;

@@ -7,6 +7,7 @@ pub mod csrf_field;
 pub mod drift_panel;
 pub mod form_outcome_notice;
 pub mod layout;
+pub mod linked_identities;
 pub mod live_operation;
 pub mod maintenance;
 pub mod match_cell;

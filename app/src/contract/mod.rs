@@ -5,6 +5,7 @@
 
 pub mod account;
 pub mod admin;
+pub mod authentication;
 pub mod bank;
 pub mod bill_months;
 pub mod bills;

@@ -44,6 +44,7 @@ pub fn AdminPage() -> impl IntoView {
             <A href="/admin/backups">"Backups"</A>
             <A href="/admin/bank">"Bank Sync"</A>
             <A href="/admin/notifications">"Notifications"</A>
+            <A href="/admin/authentication">"Authentication"</A>
         </nav>
         <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
         {move || Suspend::new(async move { match loaded().await {

@@ -48,8 +48,12 @@ fn form_error(code: &str) -> Option<&'static str> {
             "Your identity provider has not verified your email, which belongs to an account here. Sign in with your password instead, or ask your administrator."
         }
         "sso_email_taken" => {
-            "An account here already uses your email. Sign in with your password instead, or ask your administrator to link your provider account."
+            "An account here already uses your email. Sign in with your password, then link your provider account from your Profile."
         }
+        "sso_identity_taken" => {
+            "That provider account is already linked to another Tally account, so it was not linked to yours."
+        }
+        "password_off" => "Signing in with email and password is switched off here; use single sign-on.",
         "sso_no_email" => "Your identity provider gave no email address, which a new account needs.",
         "sso_disabled" => "This account is disabled. Ask your administrator.",
         "sso_failed" => "Signing in failed; try again in a moment.",
@@ -85,6 +89,13 @@ pub fn LoginPage() -> impl IntoView {
         || (),
         |()| async { api::entrance::get_sign_in_methods().await.ok() },
     );
+    // Email and password sign in here (so while the methods load, too).
+    let password_on = move || {
+        sign_in_methods
+            .get()
+            .flatten()
+            .is_none_or(|methods| methods.password)
+    };
     // Where to go afterwards: a page of this site only (`next` is in a
     // link anyone can write).
     let next = move || {
@@ -198,12 +209,15 @@ pub fn LoginPage() -> impl IntoView {
                         );
                         view! {
                             <p><a class="button" data-testid="sso-start" href=start rel="external">{oidc.label}</a></p>
-                            <p class="hint">"Or with your email and password:"</p>
+                            <p class="hint" hidden=!password_on()>"Or with your email and password:"</p>
                         }
                     })
                 }}
             </Suspense>
-            <form method="post" action="/login" on:submit=submit novalidate>
+            // Inside a Suspense, so the server waits for the methods and
+            // leaves the form out of the page while local sign-in is off.
+            <Suspense>
+            <form method="post" action="/login" on:submit=submit novalidate hidden=move || !password_on()>
                 <CsrfField/>
                 <input type="hidden" name="next" value=next/>
                 <Show
@@ -281,6 +295,7 @@ pub fn LoginPage() -> impl IntoView {
                     }}
                 </button>
             </form>
+            </Suspense>
         </section>
     }
 }

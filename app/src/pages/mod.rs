@@ -1,4 +1,5 @@
 pub mod admin;
+pub mod admin_authentication;
 pub mod admin_backups;
 pub mod admin_bank;
 pub mod admin_notifications;

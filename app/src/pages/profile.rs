@@ -10,6 +10,7 @@ use crate::api::{self, ApiFailure};
 use crate::components::account_details::AccountDetails;
 use crate::components::api_tokens::ApiTokens;
 use crate::components::form_outcome_notice::FormOutcomeNotice;
+use crate::components::linked_identities::LinkedIdentities;
 use crate::components::preferences::PreferencesForm;
 use crate::components::privacy::Privacy;
 use crate::components::security_keys::SecurityKeys;
@@ -89,6 +90,7 @@ pub fn ProfilePage() -> impl IntoView {
                     <TwoFactor status=totp/>
                     // Security keys load in the browser (WebAuthn is there).
                     <SecurityKeys/>
+                    <LinkedIdentities/>
                     <ApiTokens tokens admin=is_admin/>
                     <PreferencesForm initial=preferences/>
                     <Privacy initial=privacy/>

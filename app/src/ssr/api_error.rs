@@ -41,6 +41,10 @@ pub enum ApiError {
     WrongCredentials,
     #[error("{0}")]
     Forbidden(String),
+    /// The request is valid but the system is not in a state to do it
+    /// (a safeguard); the message says which condition is missing.
+    #[error("{0}")]
+    FailedPrecondition(String),
     #[error("{message}")]
     TooManyRequests {
         message: String,
@@ -185,6 +189,31 @@ impl From<crate::ssr::drift::DriftError> for ApiError {
     }
 }
 
+impl From<crate::ssr::sso::SsoError> for ApiError {
+    fn from(error: crate::ssr::sso::SsoError) -> Self {
+        match error {
+            crate::ssr::sso::SsoError::Database(error) => Self::Database(error),
+            other => Self::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<crate::ssr::sso::authentication::AuthenticationError> for ApiError {
+    fn from(error: crate::ssr::sso::authentication::AuthenticationError) -> Self {
+        use crate::ssr::sso::authentication::AuthenticationError;
+        match error {
+            AuthenticationError::Invalid { field, description } => Self::InvalidField {
+                field: field.to_owned(),
+                description,
+            },
+            AuthenticationError::Refused(message) => Self::FailedPrecondition(message),
+            AuthenticationError::NotFound(message) => Self::NotFound(message),
+            AuthenticationError::Sealing(message) => Self::Internal(message),
+            AuthenticationError::Database(error) => Self::Database(error),
+        }
+    }
+}
+
 impl From<PreferencesError> for ApiError {
     fn from(error: PreferencesError) -> Self {
         match error {
@@ -207,6 +236,7 @@ impl ApiError {
                 (StatusCode::UNAUTHORIZED, "UNAUTHENTICATED")
             }
             Self::Forbidden(_) => (StatusCode::FORBIDDEN, "PERMISSION_DENIED"),
+            Self::FailedPrecondition(_) => (StatusCode::BAD_REQUEST, "FAILED_PRECONDITION"),
             Self::TooManyRequests { .. } => (StatusCode::TOO_MANY_REQUESTS, "RESOURCE_EXHAUSTED"),
             Self::DeadlineExceeded(_) => (StatusCode::GATEWAY_TIMEOUT, "DEADLINE_EXCEEDED"),
             Self::Unimplemented(_) => (StatusCode::NOT_IMPLEMENTED, "UNIMPLEMENTED"),

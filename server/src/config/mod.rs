@@ -96,7 +96,7 @@ pub struct Settings {
     /// `TELEGRAM_API_URL`.
     pub notifications: app::ssr::notifications::NotifySettings,
     /// Single sign-on: `OIDC_*` and `LOCAL_LOGIN_ENABLED`.
-    pub sso: app::ssr::sso::SsoSettings,
+    pub sso: app::ssr::sso::SsoEnvironment,
     /// The bearer token `/metrics` wants (`METRICS_TOKEN`, at least 16
     /// characters); metrics are off without it.
     pub metrics_token: Option<SecretString>,

@@ -69,6 +69,9 @@ pub const FORM_ACTIONS: &[&str] = &[
     "admin/notifications/save-mail",
     "admin/notifications/test-email",
     "admin/notifications/run",
+    "admin/authentication/save",
+    "admin/authentication/discovery",
+    "profile/unlink-identity",
 ];
 
 /// Who may call the server function at `path`: [`ANYONE`]'s, the

@@ -17,6 +17,7 @@ pub mod admin_backups;
 pub mod admin_status;
 pub mod api_tokens;
 pub mod auth;
+pub mod authentication;
 pub mod bank;
 pub mod bill_months;
 pub mod bills;
@@ -122,6 +123,26 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
         route("/api/tracker", &["GET"], get(bills::tracker)),
         route("/api/reports/spending", &["GET"], get(bills::spending)),
         route("/api/admin/status", &["GET"], get(admin_status::status)),
+        route(
+            "/api/admin/authentication",
+            &["GET", "PUT"],
+            get(authentication::read).put(authentication::change),
+        ),
+        route(
+            "/api/admin/authentication/discovery",
+            &["POST"],
+            post(authentication::discovery),
+        ),
+        route(
+            "/api/profile/identities",
+            &["GET"],
+            get(authentication::list_identities),
+        ),
+        route(
+            "/api/profile/identities/{id}",
+            &["DELETE"],
+            delete(authentication::unlink_identity),
+        ),
         route("/api/admin/backups", &["GET"], get(admin_backups::list)),
         route(
             "/api/admin/backups/{name}",

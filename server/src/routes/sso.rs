@@ -10,10 +10,12 @@ use axum::Json;
 use serde::Deserialize;
 
 use app::contract::account::AuthMethods;
+use app::ssr::api_error::ApiError;
+use app::ssr::auth::current;
 use app::ssr::auth::token::random_token;
 use app::ssr::client_ip::ClientIp;
 use app::ssr::cookies;
-use app::ssr::sso::service::{self, ProviderAnswer};
+use app::ssr::sso::service::{self, Finished, ProviderAnswer};
 use app::ssr::sso::{SsoError, BROWSER_COOKIE};
 
 use crate::session_answer::{new_session_cookie, visitor};
@@ -30,8 +32,8 @@ const BROWSER_COOKIE_SECONDS: i64 = 10 * 60;
     security(()),
     responses((status = 200, body = AuthMethods)),
 )]
-pub async fn methods(State(state): State<AppState>) -> Json<AuthMethods> {
-    Json(state.sso.methods())
+pub async fn methods(State(state): State<AppState>) -> Result<Json<AuthMethods>, ApiError> {
+    Ok(Json(service::methods(&state).await?))
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
@@ -57,7 +59,18 @@ pub async fn start(
     ClientIp(ip): ClientIp,
     Query(query): Query<StartQuery>,
 ) -> Response {
-    match service::start(&state.sso, ip, query.next.as_deref()).await {
+    let started = service::start(&state, ip, query.next.as_deref(), None).await;
+    to_provider(&state, ip, started)
+}
+
+/// The answer to a start: to the provider with the browser cookie, 429, or
+/// back to the sign-in page with a code.
+pub fn to_provider(
+    state: &AppState,
+    ip: std::net::IpAddr,
+    started: Result<service::Started, SsoError>,
+) -> Response {
+    match started {
         Ok(started) => {
             let mut response = found(&started.location);
             if let Some(cookie) = cookies::set(
@@ -106,8 +119,18 @@ pub async fn callback(
 ) -> Response {
     let visitor = visitor(client, &headers);
     let browser_token = cookies::get(&headers, BROWSER_COOKIE);
-    let mut response = match service::finish(&state, answer, &visitor, browser_token).await {
-        Ok(signed_in) => {
+    let signed_in_as = current::authenticate_browser(&state.pool, &headers)
+        .await
+        .ok()
+        .flatten()
+        .map(|current| current.user.id);
+    let finished = service::finish(&state, answer, &visitor, browser_token, signed_in_as).await;
+    let mut response = match finished {
+        Ok(Finished::Linked { next }) => {
+            tracing::info!(user = signed_in_as, "identity at the provider linked");
+            found(&next)
+        }
+        Ok(Finished::SignedIn(signed_in)) => {
             tracing::info!(
                 user = signed_in.user.id,
                 "signed in through the identity provider"

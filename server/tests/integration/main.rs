@@ -15,6 +15,7 @@ mod account_forms;
 mod accounts;
 mod admin_backups;
 mod admin_status;
+mod authentication_settings;
 mod authorization;
 mod backups;
 mod bank_sync;

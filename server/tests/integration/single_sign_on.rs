@@ -9,7 +9,7 @@ use crate::support::oidc::{free_port, OidcProvider, Person};
 use crate::support::{spawn_app, TestApp};
 
 /// A provider (with `accounts`) and Tally set up for it (`extra` added).
-async fn provider_and_app(
+pub(crate) async fn provider_and_app(
     accounts: serde_json::Value,
     extra: &[(&str, &str)],
 ) -> (OidcProvider, TestApp) {
@@ -19,7 +19,7 @@ async fn provider_and_app(
 }
 
 /// Tally set up for `provider`, with `extra` settings.
-async fn app_for(provider: &OidcProvider, extra: &[(&str, &str)]) -> TestApp {
+pub(crate) async fn app_for(provider: &OidcProvider, extra: &[(&str, &str)]) -> TestApp {
     let owned = provider.settings();
     let mut settings: Vec<(&str, &str)> = owned
         .iter()
@@ -29,14 +29,14 @@ async fn app_for(provider: &OidcProvider, extra: &[(&str, &str)]) -> TestApp {
     spawn_app(&settings).await
 }
 
-async fn sign_in(app: &TestApp, login: &str) -> (Person, reqwest::StatusCode, String) {
+pub(crate) async fn sign_in(app: &TestApp, login: &str) -> (Person, reqwest::StatusCode, String) {
     let mut person = Person::new(&app.address);
     let callback = person.through_provider("/api/auth/oidc/start", login).await;
     let (status, location) = person.finish(&callback).await;
     (person, status, location)
 }
 
-async fn scalar(app: &TestApp, sql: &str) -> i64 {
+pub(crate) async fn scalar(app: &TestApp, sql: &str) -> i64 {
     let pool = sqlx::SqlitePool::connect(&format!("sqlite:{}", app.database_path().display()))
         .await
         .unwrap();
@@ -45,7 +45,7 @@ async fn scalar(app: &TestApp, sql: &str) -> i64 {
     value
 }
 
-async fn get_json(app: &TestApp, path: &str) -> serde_json::Value {
+pub(crate) async fn get_json(app: &TestApp, path: &str) -> serde_json::Value {
     let response = app.client.get(app.url(path)).send().await.unwrap();
     response.json().await.unwrap()
 }

@@ -255,6 +255,13 @@ impl Person {
     /// provider sent the browser to (not yet visited).
     pub async fn through_provider(&mut self, start: &str, login: &str) -> String {
         let started = self.get(&format!("{}{start}", self.tally)).await;
+        self.at_provider(started, login).await
+    }
+
+    /// From Tally's answer sending the browser to the provider: signs in
+    /// there as `login` and consents; returns the callback URL the provider
+    /// sent the browser to (not yet visited).
+    pub async fn at_provider(&mut self, started: Response, login: &str) -> String {
         assert_eq!(
             started.status(),
             StatusCode::FOUND,
@@ -382,5 +389,64 @@ impl Person {
         let next = self.submit_form(&at, &page, &[("logout", "yes")]).await;
         let (at, _) = self.follow(&next).await;
         at
+    }
+}
+
+impl Person {
+    /// Signs in to Tally with email and password (JSON, as the page does);
+    /// the answer's status.
+    pub async fn sign_in_with_password(&mut self, email: &str, password: &str) -> StatusCode {
+        if self.tally_cookie("tally_csrf").is_none() {
+            let answer = self
+                .get(&format!("{}/api/auth/csrf-token", self.tally))
+                .await;
+            assert_eq!(answer.status(), 200);
+        }
+        self.post_to_tally(
+            "/api/auth/login",
+            serde_json::json!({"email": email, "password": password}),
+        )
+        .await
+        .status()
+    }
+
+    /// Posts one of Tally's forms (`path`, with its CSRF field and
+    /// `fields`), as a browser without JavaScript.
+    pub async fn post_tally_form(&mut self, path: &str, fields: &[(&str, &str)]) -> Response {
+        let csrf = self.tally_cookie("tally_csrf").expect("a CSRF cookie");
+        let mut form = vec![("csrf_token", csrf.as_str())];
+        form.extend_from_slice(fields);
+        let url = format!("{}{path}", self.tally);
+        let request = self
+            .client
+            .post(&url)
+            .header("origin", &self.tally)
+            .form(&form);
+        self.send(&url, request).await
+    }
+
+    /// `METHOD path` at Tally with the CSRF header; status and JSON body
+    /// (`null` when none).
+    pub async fn call_tally(
+        &mut self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<serde_json::Value>,
+    ) -> (u16, serde_json::Value) {
+        let url = format!("{}{path}", self.tally);
+        let mut request = self.client.request(method, &url);
+        if let Some(csrf) = self.tally_cookie("tally_csrf") {
+            request = request.header("x-csrf-token", csrf);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = self.send(&url, request).await;
+        let status = response.status().as_u16();
+        let text = response.text().await.unwrap();
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(serde_json::Value::Null),
+        )
     }
 }

@@ -44,6 +44,7 @@ pub async fn password(
     visitor: Visitor,
     request: SignIn,
 ) -> Result<Answered, ApiError> {
+    password_allowed(services).await?;
     let attempt = Attempt {
         email: request.email,
         password: SecretString::from(request.password),
@@ -62,6 +63,25 @@ pub async fn password(
         )
         .await,
     )
+}
+
+/// What `POST /api/auth/login` (and registering with a password) answers
+/// while local sign-in is off.
+pub const LOCAL_LOGIN_OFF: &str =
+    "signing in with email and password is switched off here; sign in with single sign-on";
+
+/// Refuses (403) while email and password do not sign in here
+/// (Admin → Authentication, `LOCAL_LOGIN_ENABLED`).
+async fn password_allowed(services: &Services) -> Result<(), ApiError> {
+    let current = services
+        .sso
+        .current(&services.pool, &services.keyring)
+        .await?;
+    if current.settings.local_login_enabled {
+        Ok(())
+    } else {
+        Err(ApiError::Forbidden(LOCAL_LOGIN_OFF.into()))
+    }
 }
 
 /// The second step with a TOTP or recovery code.
@@ -158,6 +178,7 @@ pub async fn register(
         .sign_in_throttle
         .attempt(visitor.ip, &request.email, Standing::Stranger)
         .map_err(|refusal| ApiError::throttled(refusal, "too many attempts; try again later"))?;
+    password_allowed(services).await?;
     // Checked before an invitation is claimed for it.
     users::check_name(&request.name)?;
     let time_zone = request.time_zone;

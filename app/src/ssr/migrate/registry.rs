@@ -223,6 +223,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.15_single_sign_on.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 16),
+            description: "Admin → Authentication: single sign-on and local sign-in settings",
+            sql: sql!("v1.16_authentication_settings.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.16_authentication_settings.down.sql")),
+        },
     ]
 }
 

@@ -28,6 +28,8 @@ pub enum SsoError {
     NoEmail,
     #[error("the account is disabled")]
     Disabled,
+    #[error("this identity at the provider is linked to another account")]
+    IdentityTaken,
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
     #[error("{0}")]
@@ -49,6 +51,7 @@ impl SsoError {
             Self::EmailTaken => "sso_email_taken",
             Self::NoEmail => "sso_no_email",
             Self::Disabled => "sso_disabled",
+            Self::IdentityTaken => "sso_identity_taken",
             Self::Database(_) | Self::Auth(_) => "sso_failed",
         }
     }

@@ -20,6 +20,9 @@ pub struct Waiting {
     pub nonce: Nonce,
     pub verifier: PkceCodeVerifier,
     pub next: String,
+    /// The account a linking from Profile adds the identity to (it must
+    /// still be the one signed in when the provider answers).
+    pub link_to: Option<i64>,
     started: Instant,
 }
 
@@ -29,12 +32,14 @@ impl Waiting {
         nonce: Nonce,
         verifier: PkceCodeVerifier,
         next: String,
+        link_to: Option<i64>,
     ) -> Self {
         Self {
             browser_hash,
             nonce,
             verifier,
             next,
+            link_to,
             started: Instant::now(),
         }
     }
@@ -82,6 +87,7 @@ mod tests {
             Nonce::new("n".into()),
             PkceCodeVerifier::new("v".repeat(43)),
             "/tracker".into(),
+            None,
         )
     }
 

@@ -40,6 +40,10 @@ impl Provider {
         }
     }
 
+    pub fn issuer(&self) -> &IssuerUrl {
+        &self.issuer
+    }
+
     pub fn http(&self) -> &ProviderHttp {
         &self.http
     }

@@ -19,7 +19,7 @@ use super::error::SsoError;
 use super::pending::Waiting;
 use super::provider::describe;
 use super::rules::{self, Claims, Entry, Known};
-use super::{store, Sso};
+use super::store;
 use crate::domain::redirect::next_or_default;
 use crate::domain::role::Role;
 use crate::ssr::auth::entrance::Visitor;
@@ -38,21 +38,40 @@ pub struct Started {
     pub browser_token: String,
 }
 
-/// `GET /api/auth/oidc/start[?next=]`.
-pub async fn start(sso: &Sso, client: IpAddr, next: Option<&str>) -> Result<Started, SsoError> {
+/// `GET /api/auth/methods`: how people can sign in now.
+pub async fn methods(
+    services: &Services,
+) -> Result<crate::contract::account::AuthMethods, SsoError> {
+    Ok(services
+        .sso
+        .current(&services.pool, &services.keyring)
+        .await?
+        .methods())
+}
+
+/// `GET /api/auth/oidc/start[?next=]`, and linking from Profile
+/// (`link_to`: the account signed in, which the identity is added to).
+pub async fn start(
+    services: &Services,
+    client: IpAddr,
+    next: Option<&str>,
+    link_to: Option<i64>,
+) -> Result<Started, SsoError> {
+    let sso = &services.sso;
     sso.starts
         .check(&ClientKey::of(client))
         .map_err(SsoError::Throttled)?;
-    let (provider, redirect) = sso.provider()?;
+    let current = sso.current(&services.pool, &services.keyring).await?;
+    let provider = current.provider()?;
     let metadata = provider.metadata().await?;
     let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
-    let oidc = sso.client(metadata, redirect)?;
+    let oidc = client_of(&current.settings, metadata, sso.redirect()?)?;
     let mut request = oidc.authorize_url(
         CoreAuthenticationFlow::AuthorizationCode,
         CsrfToken::new_random,
         Nonce::new_random,
     );
-    for scope in sso
+    for scope in current
         .settings
         .scopes
         .iter()
@@ -67,6 +86,7 @@ pub async fn start(sso: &Sso, client: IpAddr, next: Option<&str>) -> Result<Star
         nonce,
         verifier,
         next_or_default(next),
+        link_to,
     );
     if !sso.pending.keep(sha256_hex(state.secret()), waiting) {
         return Err(SsoError::Throttled(super::pending::TTL));
@@ -93,17 +113,30 @@ pub struct SignedIn {
     pub next: String,
 }
 
+/// What the provider's answer did.
+pub enum Finished {
+    /// Signed in (a new session).
+    SignedIn(SignedIn),
+    /// The identity was added to the account signed in (linking from
+    /// Profile); no new session. Where to go.
+    Linked { next: String },
+}
+
 /// `GET /api/auth/oidc/callback`.
 /// `visitor` is who finishes it; `browser_token`, their `tally_sso`
-/// cookie.
+/// cookie; `signed_in_as`, the account of their session, if any.
 pub async fn finish(
     services: &Services,
     answer: ProviderAnswer,
     visitor: &Visitor,
     browser_token: Option<&str>,
-) -> Result<SignedIn, SsoError> {
+    signed_in_as: Option<i64>,
+) -> Result<Finished, SsoError> {
     let sso = &services.sso;
-    let (provider, redirect) = sso.provider()?;
+    let current = sso.current(&services.pool, &services.keyring).await?;
+    let settings = &current.settings;
+    let provider = current.provider()?;
+    let redirect = sso.redirect()?;
     // The state first, so an error answer also uses it up.
     let waiting = answer
         .state
@@ -122,7 +155,7 @@ pub async fn finish(
         .ok_or_else(|| SsoError::Provider("no code".into()))?;
 
     let metadata = provider.metadata().await?;
-    let oidc = sso.client(metadata, redirect.clone())?;
+    let oidc = client_of(settings, metadata, redirect.clone())?;
     let http = provider.http().client();
     let tokens = oidc
         .exchange_code(AuthorizationCode::new(code))
@@ -146,7 +179,7 @@ pub async fn finish(
             Err(ClaimsVerificationError::SignatureVerification(first)) => {
                 match provider.refetch_keys().await? {
                     Some(metadata) => {
-                        let fresh = sso.client(metadata, redirect)?;
+                        let fresh = client_of(settings, metadata, redirect)?;
                         let claims = id_token
                             .claims(&fresh.id_token_verifier(), &waiting.nonce)
                             .map_err(|error| SsoError::Token(describe(&error)))?
@@ -187,7 +220,7 @@ pub async fn finish(
             .name()
             .and_then(|name| name.get(None))
             .map(|name| name.as_str().to_owned()),
-        groups: groups_of(&payload(&id_token.to_string()), &sso.settings.groups_claim),
+        groups: groups_of(&payload(&id_token.to_string()), &settings.groups_claim),
     };
 
     // Completed from the userinfo endpoint (Authelia and others put the
@@ -214,14 +247,22 @@ pub async fn finish(
                 .and_then(|name| name.get(None))
                 .map(|name| name.as_str().to_owned());
         }
-        for group in groups_of(&info.additional_claims().other, &sso.settings.groups_claim) {
+        for group in groups_of(&info.additional_claims().other, &settings.groups_claim) {
             if !claims.groups.contains(&group) {
                 claims.groups.push(group);
             }
         }
     }
 
-    let user_id = enter(services, &issuer, &claims).await?;
+    if let Some(account) = waiting.link_to {
+        // Linking from Profile: the same account must still be signed in.
+        if signed_in_as != Some(account) {
+            return Err(SsoError::State);
+        }
+        link(services, account, &issuer, &claims).await?;
+        return Ok(Finished::Linked { next: waiting.next });
+    }
+    let user_id = enter(services, settings, &issuer, &claims).await?;
     let user = users::by_id(&services.pool, user_id)
         .await?
         .ok_or(SsoError::Disabled)?;
@@ -249,17 +290,50 @@ pub async fn finish(
             },
         )
         .await?;
-    Ok(SignedIn {
+    Ok(Finished::SignedIn(SignedIn {
         user,
         session,
         next: waiting.next,
-    })
+    }))
+}
+
+/// Adds the identity to `account` (linking from Profile): refused when it
+/// already belongs to another account; nothing to do when it is this one's.
+async fn link(
+    services: &Services,
+    account: i64,
+    issuer: &str,
+    claims: &Claims,
+) -> Result<(), SsoError> {
+    let mut tx = crate::ssr::db::write(&services.pool).await?;
+    match store::linked_in(&mut tx, issuer, &claims.subject).await? {
+        Some(linked) if linked.user_id != account => return Err(SsoError::IdentityTaken),
+        Some(_) => {}
+        None => {
+            store::link(
+                &mut tx,
+                account,
+                issuer,
+                &claims.subject,
+                claims.email.as_deref(),
+                false,
+            )
+            .await?
+        }
+    }
+    store::touch(&mut tx, issuer, &claims.subject, claims.email.as_deref()).await?;
+    tx.commit().await?;
+    Ok(())
 }
 
 /// The account the identity signs into, linked or created as the settings
 /// say, with its role from the groups; one transaction.
-async fn enter(services: &Services, issuer: &str, claims: &Claims) -> Result<i64, SsoError> {
-    let settings = &services.sso.settings;
+async fn enter(
+    services: &Services,
+    settings: &super::SsoSettings,
+    issuer: &str,
+    claims: &Claims,
+) -> Result<i64, SsoError> {
     let linked = store::linked(&services.pool, issuer, &claims.subject).await?;
     let same_email = match claims.email.as_deref() {
         Some(email) => users::by_email(&services.pool, email)
@@ -374,42 +448,31 @@ fn groups_of(claims: &serde_json::Map<String, serde_json::Value>, claim: &str) -
     }
 }
 
-impl Sso {
-    fn provider(&self) -> Result<(&super::provider::Provider, RedirectUrl), SsoError> {
-        match (&self.provider, &self.redirect) {
-            (Some(provider), Some(redirect)) => Ok((provider, redirect.clone())),
-            _ => Err(SsoError::Off),
-        }
-    }
-
-    /// The client for one request (building it is cheap).
-    fn client(
-        &self,
-        metadata: super::provider::Metadata,
-        redirect: RedirectUrl,
-    ) -> Result<
-        CoreClient<
-            openidconnect::EndpointSet,
-            openidconnect::EndpointNotSet,
-            openidconnect::EndpointNotSet,
-            openidconnect::EndpointNotSet,
-            openidconnect::EndpointMaybeSet,
-            openidconnect::EndpointMaybeSet,
-        >,
-        SsoError,
-    > {
-        let (Some(client_id), Some(secret)) =
-            (&self.settings.client_id, &self.settings.client_secret)
-        else {
-            return Err(SsoError::Off);
-        };
-        Ok(CoreClient::from_provider_metadata(
-            metadata,
-            ClientId::new(client_id.clone()),
-            Some(ClientSecret::new(secret.expose_secret().to_owned())),
-        )
-        .set_redirect_uri(redirect))
-    }
+/// The client for one request (building it is cheap).
+fn client_of(
+    settings: &super::SsoSettings,
+    metadata: super::provider::Metadata,
+    redirect: RedirectUrl,
+) -> Result<
+    CoreClient<
+        openidconnect::EndpointSet,
+        openidconnect::EndpointNotSet,
+        openidconnect::EndpointNotSet,
+        openidconnect::EndpointNotSet,
+        openidconnect::EndpointMaybeSet,
+        openidconnect::EndpointMaybeSet,
+    >,
+    SsoError,
+> {
+    let (Some(client_id), Some(secret)) = (&settings.client_id, &settings.client_secret) else {
+        return Err(SsoError::Off);
+    };
+    Ok(CoreClient::from_provider_metadata(
+        metadata,
+        ClientId::new(client_id.clone()),
+        Some(ClientSecret::new(secret.expose_secret().to_owned())),
+    )
+    .set_redirect_uri(redirect))
 }
 
 /// Where to send the browser when the session `session_id` (its hash)
@@ -420,7 +483,8 @@ impl Sso {
 /// ends here).
 pub async fn end_session_url(services: &Services, session_id: &str) -> Option<String> {
     let sso = &services.sso;
-    let (provider, _) = sso.provider().ok()?;
+    let current = sso.current(&services.pool, &services.keyring).await.ok()?;
+    let provider = current.provider().ok()?;
     let sealed = store::id_token(&services.pool, session_id)
         .await
         .ok()
@@ -443,15 +507,11 @@ pub async fn end_session_url(services: &Services, session_id: &str) -> Option<St
         .additional_metadata()
         .end_session_endpoint
         .clone()?;
-    let back = PostLogoutRedirectUrl::new(format!(
-        "{}/login",
-        services.public_base_url.trim_end_matches('/')
-    ))
-    .ok()?;
+    let back = PostLogoutRedirectUrl::new(sso.post_logout_redirect_uri()).ok()?;
     let mut request = LogoutRequest::from(endpoint)
         .set_id_token_hint(&id_token)
         .set_post_logout_redirect_uri(back);
-    if let Some(client_id) = &sso.settings.client_id {
+    if let Some(client_id) = &current.settings.client_id {
         request = request.set_client_id(ClientId::new(client_id.clone()));
     }
     Some(request.http_get_url().to_string())

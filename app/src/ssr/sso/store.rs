@@ -30,6 +30,25 @@ pub async fn linked(
     }))
 }
 
+/// [`linked`], inside a transaction.
+pub async fn linked_in(
+    conn: &mut SqliteConnection,
+    issuer: &str,
+    subject: &str,
+) -> Result<Option<Linked>, sqlx::Error> {
+    let row: Option<(i64, bool)> = sqlx::query_as(
+        "SELECT user_id, provisioned FROM oidc_identities WHERE issuer = ? AND subject = ?",
+    )
+    .bind(issuer)
+    .bind(subject)
+    .fetch_optional(&mut *conn)
+    .await?;
+    Ok(row.map(|(user_id, provisioned)| Linked {
+        user_id,
+        provisioned,
+    }))
+}
+
 /// An account's role and whether it is disabled.
 pub async fn standing(
     conn: &mut SqliteConnection,
@@ -155,4 +174,135 @@ pub async fn id_token(pool: &SqlitePool, session_id: &str) -> Result<Option<Stri
         .fetch_optional(pool)
         .await
         .map(Option::flatten)
+}
+
+/// Admin → Authentication as stored (`oidc_settings`): each field set or
+/// not, the client secret still sealed.
+#[derive(Clone, Default, sqlx::FromRow)]
+pub struct Stored {
+    pub issuer_url: Option<String>,
+    pub client_id: Option<String>,
+    /// Sealed (`OIDC_CLIENT_SECRET` column).
+    pub client_secret: Option<String>,
+    pub scopes: Option<String>,
+    pub groups_claim: Option<String>,
+    pub admin_group: Option<String>,
+    pub auto_provision: Option<bool>,
+    pub link_by_email: Option<bool>,
+    pub button_label: Option<String>,
+    pub local_login_enabled: Option<bool>,
+    pub local_login_break_glass: bool,
+}
+
+const STORED_COLUMNS: &str = "issuer_url, client_id, client_secret, scopes, groups_claim, \
+     admin_group, auto_provision, link_by_email, button_label, local_login_enabled, \
+     local_login_break_glass";
+
+/// The stored settings (all unset when there is no row yet).
+pub async fn stored(pool: &SqlitePool) -> Result<Stored, sqlx::Error> {
+    let row: Option<Stored> = sqlx::query_as(&format!(
+        "SELECT {STORED_COLUMNS} FROM oidc_settings WHERE id = 1"
+    ))
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.unwrap_or_default())
+}
+
+/// Replaces the stored settings.
+pub async fn save(conn: &mut SqliteConnection, stored: &Stored) -> Result<(), sqlx::Error> {
+    sqlx::query(&format!(
+        "INSERT INTO oidc_settings (id, {STORED_COLUMNS}) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET
+             issuer_url = excluded.issuer_url, client_id = excluded.client_id,
+             client_secret = excluded.client_secret, scopes = excluded.scopes,
+             groups_claim = excluded.groups_claim, admin_group = excluded.admin_group,
+             auto_provision = excluded.auto_provision, link_by_email = excluded.link_by_email,
+             button_label = excluded.button_label,
+             local_login_enabled = excluded.local_login_enabled,
+             local_login_break_glass = excluded.local_login_break_glass,
+             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+    ))
+    .bind(&stored.issuer_url)
+    .bind(&stored.client_id)
+    .bind(&stored.client_secret)
+    .bind(&stored.scopes)
+    .bind(&stored.groups_claim)
+    .bind(&stored.admin_group)
+    .bind(stored.auto_provision)
+    .bind(stored.link_by_email)
+    .bind(&stored.button_label)
+    .bind(stored.local_login_enabled)
+    .bind(stored.local_login_break_glass)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// `tally auth local-login on`: email and password sign in again, whatever
+/// the rest of the settings say.
+pub async fn break_glass(pool: &SqlitePool) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO oidc_settings (id, local_login_enabled, local_login_break_glass) VALUES (1, 1, 1)
+         ON CONFLICT (id) DO UPDATE SET local_login_enabled = 1, local_login_break_glass = 1,
+             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+    )
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Whether an administrator (enabled) has signed in through the provider
+/// `issuer`.
+pub async fn admin_signed_in_through(pool: &SqlitePool, issuer: &str) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM oidc_identities i JOIN users u ON u.id = i.user_id
+         WHERE i.issuer = ? AND i.last_sign_in_at IS NOT NULL
+           AND u.role = 'admin' AND u.disabled_at IS NULL)",
+    )
+    .bind(issuer)
+    .fetch_one(pool)
+    .await
+}
+
+/// An account's identity at a provider, as Profile lists it.
+#[derive(sqlx::FromRow)]
+pub struct Identity {
+    pub id: i64,
+    pub issuer: String,
+    pub email: Option<String>,
+    pub created_at: String,
+    pub last_sign_in_at: Option<String>,
+}
+
+pub async fn identities(pool: &SqlitePool, user_id: i64) -> Result<Vec<Identity>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, issuer, email, created_at, last_sign_in_at FROM oidc_identities
+         WHERE user_id = ? ORDER BY created_at, id",
+    )
+    .bind(user_id)
+    .fetch_all(pool)
+    .await
+}
+
+/// Whether an account has a password (it can sign in without the provider).
+pub async fn has_password(conn: &mut SqliteConnection, user_id: i64) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar("SELECT password_hash IS NOT NULL FROM users WHERE id = ?")
+        .bind(user_id)
+        .fetch_optional(&mut *conn)
+        .await
+        .map(|found| found.unwrap_or(false))
+}
+
+/// Removes one of an account's identities; `false` when it has no such one.
+pub async fn unlink(
+    conn: &mut SqliteConnection,
+    user_id: i64,
+    identity_id: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("DELETE FROM oidc_identities WHERE id = ? AND user_id = ?")
+        .bind(identity_id)
+        .bind(user_id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(done.rows_affected() == 1)
 }

@@ -16,6 +16,7 @@ pub mod answer;
 pub mod password;
 pub mod register;
 pub mod sign_in;
+pub mod sso_link;
 pub mod tokens;
 pub mod two_factor;
 
@@ -33,6 +34,7 @@ pub const PATHS: &[&str] = &[
     "/profile/two-factor",
     "/profile/two-factor/confirm",
     "/profile/two-factor/off",
+    "/profile/single-sign-on",
 ];
 
 /// The routes for [`PATHS`]; the pages at the same paths stay Leptos's.
@@ -45,4 +47,5 @@ pub fn router() -> Router<AppState> {
         .route(PATHS[4], post(two_factor::start))
         .route(PATHS[5], post(two_factor::confirm))
         .route(PATHS[6], post(two_factor::turn_off))
+        .route(PATHS[7], post(sso_link::submit))
 }

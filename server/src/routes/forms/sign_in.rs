@@ -40,6 +40,7 @@ fn error_code(error: &ApiError) -> &'static str {
     match error {
         ApiError::WrongCredentials => "credentials",
         ApiError::TooManyRequests { .. } => "throttled",
+        ApiError::Forbidden(_) => "password_off",
         ApiError::InvalidField { .. } | ApiError::BadRequest(_) => "invalid",
         _ => "unavailable",
     }

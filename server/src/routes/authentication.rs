@@ -1,0 +1,102 @@
+//! Admin → Authentication (`/api/admin/authentication`): single sign-on's
+//! settings and local sign-in, with the safeguards that keep one way in
+//! open; and Profile's identities at the provider
+//! (`/api/profile/identities`).
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+
+use app::contract::authentication::{
+    AuthenticationChange, AuthenticationSettings, Discovery, DiscoveryRequest, LinkedIdentities,
+};
+use app::ssr::api_error::ApiError;
+use app::ssr::auth::extractors::{AdminUser, CurrentUser};
+use app::ssr::sso::{authentication, identities};
+
+use crate::extract::{ApiJson, ApiPath};
+use crate::state::AppState;
+
+/// The settings in force; the client secret only as `clientSecretSet`.
+#[utoipa::path(
+    get,
+    path = "/api/admin/authentication",
+    tag = "admin",
+    responses((status = 200, body = AuthenticationSettings)),
+)]
+pub async fn read(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+) -> Result<Json<AuthenticationSettings>, ApiError> {
+    Ok(Json(authentication::read(&state).await?))
+}
+
+/// A partial change (`{"localLoginEnabled": false}` alone is a body). A
+/// safeguard's refusal is 400 `FAILED_PRECONDITION` saying which condition
+/// is missing; a field the environment sets is refused the same way.
+#[utoipa::path(
+    put,
+    path = "/api/admin/authentication",
+    tag = "admin",
+    request_body = AuthenticationChange,
+    responses(
+        (status = 200, body = AuthenticationSettings),
+        (status = 400, description = "INVALID_ARGUMENT naming the field, or FAILED_PRECONDITION (a safeguard)"),
+    ),
+)]
+pub async fn change(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    ApiJson(body): ApiJson<AuthenticationChange>,
+) -> Result<Json<AuthenticationSettings>, ApiError> {
+    Ok(Json(authentication::change(&state, body).await?))
+}
+
+/// Fetches the provider's discovery document now (the issuer given, or
+/// the one in force) and says what it offers or why it failed.
+#[utoipa::path(
+    post,
+    path = "/api/admin/authentication/discovery",
+    tag = "admin",
+    request_body = DiscoveryRequest,
+    responses((status = 200, body = Discovery)),
+)]
+pub async fn discovery(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    ApiJson(body): ApiJson<DiscoveryRequest>,
+) -> Result<Json<Discovery>, ApiError> {
+    Ok(Json(authentication::test_discovery(&state, body).await?))
+}
+
+/// The identities at the provider linked to the account.
+#[utoipa::path(
+    get,
+    path = "/api/profile/identities",
+    tag = "profile",
+    responses((status = 200, body = LinkedIdentities)),
+)]
+pub async fn list_identities(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Json<LinkedIdentities>, ApiError> {
+    Ok(Json(identities::list(&state, current.user.id).await?))
+}
+
+/// Unlinks an identity; refused (400 `FAILED_PRECONDITION`) while the
+/// account has no password.
+#[utoipa::path(
+    delete,
+    path = "/api/profile/identities/{id}",
+    tag = "profile",
+    params(("id" = i64, Path, description = "The identity's id")),
+    responses((status = 204, description = "Unlinked")),
+)]
+pub async fn unlink_identity(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<StatusCode, ApiError> {
+    identities::unlink(&state, current.user.id, id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

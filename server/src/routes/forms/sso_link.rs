@@ -1,0 +1,27 @@
+//! `POST /profile/single-sign-on`: Profile → Security's "Link" button. It
+//! starts a provider sign-in that adds the identity to the account signed
+//! in (no new session) and comes back to `/profile`. A form post, so the
+//! CSRF token rides in its `csrf_token` field; starting by a plain link
+//! would let another site start a linking in someone's browser.
+
+use axum::extract::State;
+use axum::response::Response;
+
+use app::ssr::auth::extractors::CurrentUser;
+use app::ssr::client_ip::ClientIp;
+use app::ssr::sso::service;
+
+use crate::routes::sso::to_provider;
+use crate::state::AppState;
+
+/// Where the browser comes back to after linking.
+const BACK: &str = "/profile";
+
+pub async fn submit(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    current: CurrentUser,
+) -> Response {
+    let started = service::start(&state, ip, Some(BACK), Some(current.user.id)).await;
+    to_provider(&state, ip, started)
+}
