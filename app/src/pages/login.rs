@@ -54,7 +54,7 @@ fn form_error(code: &str) -> Option<&'static str> {
             "That provider account is already linked to another Tally account, so it was not linked to yours."
         }
         "password_off" => "Signing in with email and password is switched off here; use single sign-on.",
-        "sso_no_email" => "Your identity provider gave no email address, which a new account needs.",
+        "sso_no_email" => "Your identity provider gave no usable email address, which a new account needs.",
         "sso_disabled" => "This account is disabled. Ask your administrator.",
         "sso_failed" => "Signing in failed; try again in a moment.",
         _ => return None,

@@ -71,22 +71,37 @@ pub fn to_provider(
     started: Result<service::Started, SsoError>,
 ) -> Response {
     match started {
-        Ok(started) => {
-            let mut response = found(&started.location);
-            if let Some(cookie) = cookies::set(
-                BROWSER_COOKIE,
-                &started.browser_token,
-                BROWSER_COOKIE_SECONDS,
-                true,
-                state.secure_cookies(),
-                // Lax: sent when the provider sends the browser back.
-                "Lax",
-            ) {
-                response.headers_mut().append(header::SET_COOKIE, cookie);
-            }
-            response
-        }
-        Err(SsoError::Throttled(wait)) => {
+        Ok(started) => with_browser_cookie(state, found(&started.location), &started),
+        Err(error) => refused_start(ip, &error),
+    }
+}
+
+/// `response` with the cookie that binds the sign-in under way to this
+/// browser.
+pub fn with_browser_cookie(
+    state: &AppState,
+    mut response: Response,
+    started: &service::Started,
+) -> Response {
+    if let Some(cookie) = cookies::set(
+        BROWSER_COOKIE,
+        &started.browser_token,
+        BROWSER_COOKIE_SECONDS,
+        true,
+        state.secure_cookies(),
+        // Lax: sent when the provider sends the browser back.
+        "Lax",
+    ) {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    response
+}
+
+/// A start that failed: 429 with `Retry-After` when throttled, else back to
+/// the sign-in page with the code.
+pub fn refused_start(ip: std::net::IpAddr, error: &SsoError) -> Response {
+    match error {
+        SsoError::Throttled(wait) => {
             tracing::warn!(client = %ip, "single sign-on: too many starts");
             let mut response = (
                 StatusCode::TOO_MANY_REQUESTS,
@@ -98,7 +113,7 @@ pub fn to_provider(
             }
             response
         }
-        Err(error) => refused(&error),
+        error => refused(error),
     }
 }
 

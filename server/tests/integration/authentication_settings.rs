@@ -199,15 +199,7 @@ async fn admin_switches_single_sign_on_on_past_the_safeguards_and_local_sign_in_
     );
 
     // The break-glass, with the server running: at once.
-    let run = tally_binary()
-        .args(["auth", "local-login", "on"])
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("DATA_DIR", app.dir.path().join("data"))
-        .env("LOG_DIR", app.dir.path().join("cli-logs"))
-        .env("LEPTOS_SITE_ROOT", app.dir.path().join("site"))
-        .output()
-        .unwrap();
+    let run = local_login_on(&app.dir.path().join("data"));
     assert!(
         run.status.success(),
         "{}",
@@ -327,6 +319,21 @@ async fn profile_links_and_unlinks_a_provider_account() {
         .await;
     assert_eq!(through.finish(&callback).await.1, "/tracker");
     assert_eq!(through.me().await.unwrap().user.email, ADMIN_EMAIL);
+
+    // API tokens work for an account that signs in through the provider:
+    // made from that browser session, used without it.
+    let (status, made) = through
+        .call_tally(Method::POST, "/api/tokens", Some(json!({"name": "script"})))
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let me = app
+        .client
+        .get(app.url("/api/auth/me"))
+        .bearer_auth(made["token"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(me.status(), 200);
 
     // A linking without the session that started it is refused.
     let mut stranger = Person::new(&app.address);
@@ -477,4 +484,58 @@ async fn a_v036_provider_that_was_switched_off_stays_off_after_the_upgrade() {
         "oidc-client-secret",
         "its secret is kept, sealed"
     );
+}
+
+#[tokio::test]
+async fn the_break_glass_wins_over_the_environment() {
+    let provider = OidcProvider::start(free_port(), json!({})).await;
+    let app = app_for(
+        &provider,
+        &[
+            ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+            ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
+            ("LOCAL_LOGIN_ENABLED", "false"),
+        ],
+    )
+    .await;
+    let mut someone = Person::new(&app.address);
+    assert_eq!(
+        someone
+            .sign_in_with_password(ADMIN_EMAIL, ADMIN_PASSWORD)
+            .await,
+        403
+    );
+
+    // A wrong data directory is said, and creates nothing.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let wrong = local_login_on(&elsewhere.path().join("data"));
+    assert!(!wrong.status.success());
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("no database at"));
+    assert!(!elsewhere.path().join("data").join("db").exists());
+
+    let run = local_login_on(&app.dir.path().join("data"));
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(
+        someone
+            .sign_in_with_password(ADMIN_EMAIL, ADMIN_PASSWORD)
+            .await,
+        200
+    );
+}
+
+/// `tally auth local-login on` on the data directory `data`.
+fn local_login_on(data: &std::path::Path) -> std::process::Output {
+    tally_binary()
+        .args(["auth", "local-login", "on"])
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("DATA_DIR", data)
+        .env("LOG_DIR", data.with_file_name("cli-logs"))
+        .env("LEPTOS_SITE_ROOT", data.with_file_name("site"))
+        .output()
+        .unwrap()
 }

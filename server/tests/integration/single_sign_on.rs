@@ -412,3 +412,27 @@ async fn signing_out_of_a_provider_session_signs_out_at_the_provider_too() {
         .unwrap();
     assert_eq!(answer.status(), 204);
 }
+
+#[tokio::test]
+async fn a_new_account_gets_only_an_email_and_name_a_registration_could_have() {
+    let (_provider, app) = provider_and_app(
+        json!({
+            "odd": {"email": "not an email", "email_verified": true, "groups": []},
+            "named": {"email": "named@example.com", "email_verified": true, "name": "Two\nlines", "groups": []},
+        }),
+        &[("OIDC_AUTO_PROVISION", "true")],
+    )
+    .await;
+    let (mut person, _, location) = sign_in(&app, "odd").await;
+    assert_eq!(location, "/login?error=sso_no_email");
+    assert!(person.me().await.is_none());
+    assert_eq!(scalar(&app, "SELECT count(*) FROM users").await, 0);
+
+    let (mut person, _, location) = sign_in(&app, "named").await;
+    assert_eq!(location, "/tracker");
+    assert_eq!(
+        person.me().await.unwrap().user.name,
+        "",
+        "a name of two lines is left out"
+    );
+}

@@ -261,14 +261,23 @@ impl Person {
     /// From Tally's answer sending the browser to the provider: signs in
     /// there as `login` and consents; returns the callback URL the provider
     /// sent the browser to (not yet visited).
+    /// Tally's answer is a redirect, or a page that moves on by a `<meta>`
+    /// refresh (after a form post).
     pub async fn at_provider(&mut self, started: Response, login: &str) -> String {
-        assert_eq!(
-            started.status(),
-            StatusCode::FOUND,
-            "{:?}",
-            started.headers()
-        );
-        let mut url = started.headers()[LOCATION].to_str().unwrap().to_owned();
+        let mut url = if started.status() == StatusCode::OK {
+            let page = started.text().await.unwrap();
+            let start = page.find("url=").expect("a page moving on") + 4;
+            let end = start + page[start..].find('"').unwrap();
+            page[start..end].replace("&amp;", "&")
+        } else {
+            assert_eq!(
+                started.status(),
+                StatusCode::FOUND,
+                "{:?}",
+                started.headers()
+            );
+            started.headers()[LOCATION].to_str().unwrap().to_owned()
+        };
         // The provider's pages: sign in, then consent, each a form.
         for _ in 0..4 {
             let (at, page) = self.follow(&url).await;

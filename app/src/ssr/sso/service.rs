@@ -367,14 +367,19 @@ async fn enter(
             (user_id, false)
         }
         Entry::Provision { email } => {
-            let name: String = claims
+            // What the provider says goes through the rules a registration
+            // meets: a plausible email (else refused), a one-line name
+            // (else none).
+            let email = users::check_email(&email).map_err(|error| {
+                tracing::warn!(%error, "the provider's email cannot be an account's");
+                SsoError::NoEmail
+            })?;
+            let name = claims
                 .name
                 .as_deref()
-                .unwrap_or_default()
-                .chars()
-                .take(200)
-                .collect();
-            let user_id = store::create_account(&mut tx, &email, &name).await?;
+                .and_then(|name| users::check_name(name).ok())
+                .unwrap_or_default();
+            let user_id = store::create_account(&mut tx, &email, name).await?;
             store::link(
                 &mut tx,
                 user_id,

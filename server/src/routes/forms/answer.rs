@@ -91,9 +91,32 @@ fn stylesheet(state: &AppState) -> String {
 /// [`escape`]. `no-store`, so neither the browser's back button nor a
 /// cache brings it back.
 pub fn shown_once(state: &AppState, title: &str, body: &str) -> Response {
+    page(state, title, "", body)
+}
+
+/// A page that sends the browser on to `location` at once, with a link
+/// for when it does not. A redirect would not do after a form post to
+/// another site: the pages' `form-action 'self'` stops the whole chain.
+/// A `<meta>` refresh is a navigation of its own, and needs no JavaScript.
+pub fn onward(state: &AppState, title: &str, location: &str, words: &str) -> Response {
+    let location = escape(location);
+    page(
+        state,
+        title,
+        &format!("<meta http-equiv=\"refresh\" content=\"0; url={location}\"/>"),
+        &format!(
+            "<p><a class=\"button\" href=\"{location}\" rel=\"external\">{}</a></p>",
+            escape(words)
+        ),
+    )
+}
+
+/// A small page of the site's look, `no-store`: `head` and `body` are HTML
+/// built with [`escape`].
+fn page(state: &AppState, title: &str, head: &str, body: &str) -> Response {
     let html = format!(
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"/>\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>{head}\
          <title>{title} · Tally</title><link rel=\"stylesheet\" href=\"{css}\"/></head>\
          <body><main id=\"main\" class=\"container\"><section class=\"card\" aria-labelledby=\"once-title\">\
          <h1 id=\"once-title\">{title}</h1>{body}</section></main></body></html>",

@@ -2,7 +2,9 @@
 //! starts a provider sign-in that adds the identity to the account signed
 //! in (no new session) and comes back to `/profile`. A form post, so the
 //! CSRF token rides in its `csrf_token` field; starting by a plain link
-//! would let another site start a linking in someone's browser.
+//! would let another site start a linking in someone's browser. It answers
+//! with a page that moves on to the provider (`answer::onward`): the
+//! pages' `form-action 'self'` would stop a redirect to another site.
 
 use axum::extract::State;
 use axum::response::Response;
@@ -11,7 +13,8 @@ use app::ssr::auth::extractors::CurrentUser;
 use app::ssr::client_ip::ClientIp;
 use app::ssr::sso::service;
 
-use crate::routes::sso::to_provider;
+use super::answer::onward;
+use crate::routes::sso::{refused_start, with_browser_cookie};
 use crate::state::AppState;
 
 /// Where the browser comes back to after linking.
@@ -22,6 +25,16 @@ pub async fn submit(
     ClientIp(ip): ClientIp,
     current: CurrentUser,
 ) -> Response {
-    let started = service::start(&state, ip, Some(BACK), Some(current.user.id)).await;
-    to_provider(&state, ip, started)
+    match service::start(&state, ip, Some(BACK), Some(current.user.id)).await {
+        Ok(started) => {
+            let page = onward(
+                &state,
+                "Linking your account",
+                &started.location,
+                "Continue to your identity provider",
+            );
+            with_browser_cookie(&state, page, &started)
+        }
+        Err(error) => refused_start(ip, &error),
+    }
 }
