@@ -131,7 +131,7 @@ test("the Admin pages fit a 360 px phone, style every control and log no errors"
   const context = await browser.newContext({ viewport: PHONE });
   await signInThroughApi(context, ADMIN, PASSWORD);
   const page = await context.newPage();
-  await visitAll(page, ["/admin", "/admin/status", "/admin/backups", "/admin/bank", "/admin/notifications", "/operations"]);
+  await visitAll(page, ["/admin", "/admin/status", "/admin/backups", "/admin/bank", "/admin/notifications", "/admin/authentication", "/operations"]);
   await context.close();
 });
 
