@@ -1,12 +1,27 @@
-// Reading a chosen file's text for Tally's WASM bundle (the Data page's
-// CSV import): window.tallyFiles.readText(input) resolves to the first
-// chosen file's text, or null when none is chosen.
+// Chosen files for Tally's WASM bundle (the Data page's imports):
+// window.tallyFiles.readText(input) resolves to the first chosen file's
+// text, or null when none is chosen; upload(input, url, csrf) sends its
+// bytes as the body of a POST to url (with the file's name as fileName)
+// and resolves to the answer as {"status": …, "body": "…"} text, or null
+// when none is chosen.
 "use strict";
 (() => {
   window.tallyFiles = {
     readText(input) {
       const file = input && input.files && input.files[0];
       return file ? file.text() : Promise.resolve(null);
+    },
+    async upload(input, url, csrf) {
+      const file = input && input.files && input.files[0];
+      if (!file) return null;
+      const joiner = url.includes("?") ? "&" : "?";
+      const response = await fetch(`${url}${joiner}fileName=${encodeURIComponent(file.name)}`, {
+        method: "POST",
+        headers: { "x-csrf-token": csrf, "content-type": "application/octet-stream" },
+        body: file,
+        credentials: "same-origin",
+      });
+      return JSON.stringify({ status: response.status, body: await response.text() });
     },
   };
 })();

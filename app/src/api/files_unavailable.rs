@@ -5,3 +5,10 @@ pub async fn chosen_text(
 ) -> Result<Option<String>, String> {
     Err("reading a file needs JavaScript".to_owned())
 }
+
+pub async fn upload_chosen(
+    _input: &leptos::web_sys::HtmlInputElement,
+    _url: &str,
+) -> Result<Option<(u16, String)>, String> {
+    Err("sending a file needs JavaScript".to_owned())
+}

@@ -76,6 +76,7 @@ pub mod security_keys;
 pub mod session;
 #[cfg(feature = "ssr")]
 pub mod signed_in;
+pub mod statements;
 pub mod subscriptions;
 pub mod tracker_act;
 

@@ -18,6 +18,7 @@ pub mod recommendation_card;
 pub mod security_keys;
 pub mod sign_in_history;
 pub mod spending_chart;
+pub mod statement_import;
 pub mod submission_form;
 pub mod submissions;
 pub mod text_field;

@@ -17,6 +17,7 @@ pub mod notifications;
 pub mod operations;
 pub mod preferences;
 pub mod security_keys;
+pub mod statements;
 pub mod subscriptions;
 pub mod tokens;
 pub mod two_factor;

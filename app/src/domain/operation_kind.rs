@@ -23,9 +23,14 @@ pub enum OperationKind {
     BankBackfill,
     /// The daily reminders run (`ssr::notifications`).
     NotificationsRun,
+    /// A statement file read and compared with what is there
+    /// (`ssr::statements`).
+    StatementPreview,
+    /// A previewed statement file's new rows added.
+    StatementImport,
 }
 
-pub const ALL: [OperationKind; 9] = [
+pub const ALL: [OperationKind; 11] = [
     OperationKind::Backup,
     OperationKind::RestoreCheck,
     OperationKind::Restore,
@@ -35,6 +40,8 @@ pub const ALL: [OperationKind; 9] = [
     OperationKind::BankSyncAll,
     OperationKind::BankBackfill,
     OperationKind::NotificationsRun,
+    OperationKind::StatementPreview,
+    OperationKind::StatementImport,
 ];
 
 impl OperationKind {
@@ -50,6 +57,8 @@ impl OperationKind {
             Self::BankSyncAll => "bank_sync_all",
             Self::BankBackfill => "bank_backfill",
             Self::NotificationsRun => "notifications_run",
+            Self::StatementPreview => "statement_preview",
+            Self::StatementImport => "statement_import",
         }
     }
 
@@ -69,6 +78,8 @@ impl OperationKind {
             Self::BankSyncAll => "Bank sync (all connections)",
             Self::BankBackfill => "Bank backfill",
             Self::NotificationsRun => "Reminders run",
+            Self::StatementPreview => "Statement preview",
+            Self::StatementImport => "Statement import",
         }
     }
 
@@ -82,6 +93,8 @@ impl OperationKind {
             Self::Sleep => "tally.v1.SleepMetadata",
             Self::BankSync | Self::BankSyncAll | Self::BankBackfill => "tally.v1.BankSyncMetadata",
             Self::NotificationsRun => "tally.v1.NotificationsRunMetadata",
+            Self::StatementPreview => "tally.v1.StatementPreviewMetadata",
+            Self::StatementImport => "tally.v1.StatementImportMetadata",
         }
     }
 
@@ -95,6 +108,8 @@ impl OperationKind {
             Self::Sleep => "tally.v1.SleepResponse",
             Self::BankSync | Self::BankSyncAll | Self::BankBackfill => "tally.v1.BankSyncResponse",
             Self::NotificationsRun => "tally.v1.NotificationsRunResponse",
+            Self::StatementPreview => "tally.v1.StatementPreviewResponse",
+            Self::StatementImport => "tally.v1.StatementImportResponse",
         }
     }
 
@@ -113,7 +128,11 @@ impl OperationKind {
     pub fn admin_only(self) -> bool {
         !matches!(
             self,
-            Self::BankSync | Self::BankSyncAll | Self::BankBackfill
+            Self::BankSync
+                | Self::BankSyncAll
+                | Self::BankBackfill
+                | Self::StatementPreview
+                | Self::StatementImport
         )
     }
 }

@@ -1,6 +1,7 @@
-//! `/data`: export bills (CSV) or everything (JSON), and import bills from
-//! a CSV file: a preview lists every row with its problems, and nothing is
-//! written until the person confirms a file without problems.
+//! `/data`: export bills (CSV) or everything (JSON), import a bank
+//! statement (OFX, QFX, QIF, CAMT.053) as transactions, and import bills
+//! from a CSV file: a preview lists every row with its problems, and
+//! nothing is written until the person confirms a file without problems.
 
 use super::split_route::split_route;
 use leptos::prelude::*;
@@ -9,6 +10,7 @@ use leptos_router::components::A;
 
 use crate::api::data::{import_bills, preview_import};
 use crate::api::{self, ApiFailure};
+use crate::components::statement_import::StatementImportCard;
 use crate::contract::data::ImportPreview;
 
 #[component]
@@ -84,6 +86,7 @@ pub fn DataPage() -> impl IntoView {
             <p class="hint">"Connect your bank so payments appear and autopay is checked."</p>
             <p><A href="/data/bank">"Bank sync"</A> " · " <A href="/data/transactions">"Transactions"</A></p>
         </section>
+        <StatementImportCard/>
         <section class="card" aria-labelledby="import-title">
             <h2 id="import-title">"Import bills from CSV"</h2>
             <p class="hint">"Use the columns of the CSV export. You will see every row before anything is saved; a file with a problem in any row is not imported."</p>

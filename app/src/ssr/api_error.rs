@@ -189,6 +189,28 @@ impl From<crate::ssr::drift::DriftError> for ApiError {
     }
 }
 
+impl From<crate::ssr::statements::ImportError> for ApiError {
+    fn from(error: crate::ssr::statements::ImportError) -> Self {
+        use crate::ssr::statements::ImportError;
+        match error {
+            ImportError::Invalid { field, description } => Self::InvalidField {
+                field: field.to_owned(),
+                description,
+            },
+            ImportError::TooLarge { limit } => Self::PayloadTooLarge { limit },
+            ImportError::NotFound(message) => Self::NotFound(message),
+            ImportError::NotNow(message) => Self::FailedPrecondition(message),
+            ImportError::File(error) => Self::InvalidField {
+                field: "file".into(),
+                description: error.to_string(),
+            },
+            ImportError::Operations(error) => error.into(),
+            ImportError::Sealing(message) => Self::Internal(message),
+            ImportError::Database(error) => Self::Database(error),
+        }
+    }
+}
+
 impl From<crate::ssr::sso::SsoError> for ApiError {
     fn from(error: crate::ssr::sso::SsoError) -> Self {
         match error {

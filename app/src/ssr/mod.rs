@@ -29,6 +29,7 @@ pub mod secrets;
 pub mod services;
 pub mod settings;
 pub mod sso;
+pub mod statements;
 pub mod status;
 pub mod subscriptions;
 pub mod write_gate;

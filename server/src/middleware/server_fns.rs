@@ -72,6 +72,7 @@ pub const FORM_ACTIONS: &[&str] = &[
     "admin/authentication/save",
     "admin/authentication/discovery",
     "profile/unlink-identity",
+    "data/commit-statement-import",
 ];
 
 /// Who may call the server function at `path`: [`ANYONE`]'s, the

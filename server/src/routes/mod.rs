@@ -27,6 +27,7 @@ pub mod diagnostics;
 pub mod drift;
 pub mod forms;
 pub mod health;
+pub mod imports;
 pub mod notifications;
 pub mod operations;
 pub mod preferences;
@@ -123,6 +124,13 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
         route("/api/tracker", &["GET"], get(bills::tracker)),
         route("/api/reports/spending", &["GET"], get(bills::spending)),
         route("/api/admin/status", &["GET"], get(admin_status::status)),
+        route(
+            imports::UPLOAD_PATH,
+            &["POST"],
+            post(imports::upload).layer(DefaultBodyLimit::max(imports::MAX_UPLOAD_BODY)),
+        ),
+        route("/api/imports/{id}", &["GET"], get(imports::read)),
+        route("/api/imports/{id}/commit", &["POST"], post(imports::commit)),
         route(
             "/api/admin/authentication",
             &["GET", "PUT"],
@@ -536,11 +544,13 @@ async fn refuse_declared_oversize(
         .get(axum::http::header::CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.parse::<u64>().ok());
-    if declared.is_some_and(|length| length > MAX_API_BODY as u64) {
-        return ApiError::PayloadTooLarge {
-            limit: MAX_API_BODY,
-        }
-        .into_response();
+    let limit = if request.uri().path() == imports::UPLOAD_PATH {
+        imports::MAX_UPLOAD_BODY
+    } else {
+        MAX_API_BODY
+    };
+    if declared.is_some_and(|length| length > limit as u64) {
+        return ApiError::PayloadTooLarge { limit }.into_response();
     }
     next.run(request).await
 }

@@ -54,6 +54,7 @@ mod server_rendered;
 mod sign_in_form;
 mod single_sign_on;
 mod site_files;
+mod statement_imports;
 mod static_assets;
 mod subscriptions;
 mod token_limits;

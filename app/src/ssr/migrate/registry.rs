@@ -231,6 +231,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.16_authentication_settings.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 17),
+            description: "statement file imports waiting as previews",
+            sql: sql!("v1.17_statement_imports.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.17_statement_imports.down.sql")),
+        },
     ]
 }
 

@@ -46,6 +46,14 @@ pub enum Job {
     },
     /// The daily reminders.
     NotificationsRun,
+    /// A statement import's preview.
+    StatementPreview {
+        import: i64,
+    },
+    /// A previewed statement import's commit.
+    StatementImport {
+        import: i64,
+    },
 }
 
 impl Job {
@@ -60,6 +68,8 @@ impl Job {
             Self::BankSyncAll { .. } => OperationKind::BankSyncAll,
             Self::BankBackfill { .. } => OperationKind::BankBackfill,
             Self::NotificationsRun => OperationKind::NotificationsRun,
+            Self::StatementPreview { .. } => OperationKind::StatementPreview,
+            Self::StatementImport { .. } => OperationKind::StatementImport,
         }
     }
 
@@ -87,6 +97,9 @@ impl Job {
             }
             Self::BankBackfill { connection } => {
                 kinds::bank_sync::parameters(&[*connection], SyncReason::Backfill).build()
+            }
+            Self::StatementPreview { import } | Self::StatementImport { import } => {
+                kinds::statements::parameters(*import).build()
             }
         }
     }
@@ -127,6 +140,12 @@ impl Job {
             OperationKind::BankBackfill => Some(Self::BankBackfill {
                 connection: *bank_connections(&fields).first()?,
             }),
+            OperationKind::StatementPreview => Some(Self::StatementPreview {
+                import: kinds::statements::import_of(&fields)?,
+            }),
+            OperationKind::StatementImport => Some(Self::StatementImport {
+                import: kinds::statements::import_of(&fields)?,
+            }),
         }
     }
 
@@ -153,6 +172,12 @@ impl Job {
             Self::BankBackfill { connection } => {
                 kinds::bank_sync::run(context, resources, &[*connection], SyncReason::Backfill)
                     .await
+            }
+            Self::StatementPreview { import } => {
+                kinds::statements::preview(context, resources, *import).await
+            }
+            Self::StatementImport { import } => {
+                kinds::statements::commit(context, resources, *import).await
             }
         };
         match result {

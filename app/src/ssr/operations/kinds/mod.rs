@@ -7,3 +7,4 @@ pub mod reencrypt_secrets;
 pub mod restore;
 pub mod restore_check;
 pub mod sleep;
+pub mod statements;

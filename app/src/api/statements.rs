@@ -1,0 +1,60 @@
+//! Statement imports' server functions and the upload, over the same
+//! services as `/api/imports`.
+
+use leptos::prelude::*;
+use leptos::server_fn::codec::GetUrl;
+
+use super::{ApiFailure, CsrfClient};
+use crate::contract::error::ErrorBody;
+use crate::contract::operations::Operation;
+use crate::contract::statements::{ImportStarted, StatementImport};
+#[cfg(feature = "ssr")]
+use crate::ssr::api_error::ApiError;
+
+/// An import and its preview.
+#[server(prefix = "/api/fn", endpoint = "data/statement-import", input = GetUrl)]
+pub async fn get_statement_import(id: i64) -> Result<StatementImport, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(
+        crate::ssr::statements::service::read(me.pool(), me.current.user.id, id)
+            .await
+            .map_err(ApiError::from)?,
+    )
+}
+
+/// Adds the preview's new rows: the operation doing it.
+#[server(prefix = "/api/fn", endpoint = "data/commit-statement-import", client = CsrfClient)]
+pub async fn commit_statement_import(id: i64) -> Result<Operation, ErrorBody> {
+    let me = super::signed_in::signed_in().await?;
+    Ok(
+        crate::ssr::statements::service::commit(&me.services, me.current.user.id, id)
+            .await
+            .map_err(ApiError::from)?,
+    )
+}
+
+/// Sends the chosen statement file to `POST /api/imports` with `query`
+/// (`accountId`, `dateOrder`); `None` when no file is chosen.
+pub async fn upload_statement(
+    input: &leptos::web_sys::HtmlInputElement,
+    query: &str,
+) -> Result<Option<ImportStarted>, ApiFailure> {
+    let url = if query.is_empty() {
+        "/api/imports".to_owned()
+    } else {
+        format!("/api/imports?{query}")
+    };
+    let Some((status, body)) = super::files::upload_chosen(input, &url)
+        .await
+        .map_err(ApiFailure::Network)?
+    else {
+        return Ok(None);
+    };
+    if status == 202 {
+        serde_json::from_str(&body)
+            .map(Some)
+            .map_err(|error| ApiFailure::Network(error.to_string()))
+    } else {
+        Err(super::failure_from(status, &body))
+    }
+}

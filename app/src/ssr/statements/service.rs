@@ -1,0 +1,189 @@
+//! The use cases of a statement import: upload a file (its preview starts
+//! as an operation), read an import and its preview, commit it (another
+//! operation). Nothing reaches the transactions before the commit.
+
+use super::parse::{self, DateOrder, MAX_BYTES};
+use super::{store, ImportError, PREVIEW_HOURS};
+use crate::contract::operations::Operation;
+use crate::contract::statements::{
+    ImportOptions, ImportPreviewSummary, ImportRow, ImportStarted, StatementImport,
+};
+use crate::ssr::operations::Job;
+use crate::ssr::services::Services;
+
+/// How many rows `GET /api/imports/{id}` shows.
+pub const ROWS_SHOWN: i64 = 200;
+
+/// `POST /api/imports`: checks the file and the choices, keeps the file
+/// and starts its preview.
+pub async fn upload(
+    services: &Services,
+    user_id: i64,
+    options: ImportOptions,
+    file: &[u8],
+) -> Result<ImportStarted, ImportError> {
+    if file.len() > MAX_BYTES {
+        return Err(ImportError::TooLarge { limit: MAX_BYTES });
+    }
+    if file.is_empty() {
+        return Err(invalid("file", "the file is empty"));
+    }
+    let file_name = options
+        .file_name
+        .as_deref()
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .unwrap_or("statement");
+    if file_name.chars().count() > 200 || file_name.chars().any(char::is_control) {
+        return Err(invalid("fileName", "at most 200 characters, on one line"));
+    }
+    let date_order = match options.date_order.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(order) => Some(
+            parse_date_order(order)
+                .ok_or_else(|| invalid("dateOrder", "dmy (day first) or mdy (month first)"))?,
+        ),
+    };
+    let format = parse::detect(file, Some(file_name))
+        .ok_or_else(|| invalid("file", "this is not an OFX, QFX, QIF or CAMT.053 statement"))?;
+    if let Some(account_id) = options.account_id {
+        if store::account(&services.pool, user_id, account_id)
+            .await?
+            .is_none()
+        {
+            return Err(invalid("accountId", "no such bank account of yours"));
+        }
+    }
+    store::forget_expired(&services.pool).await?;
+    let id = store::create(
+        &services.pool,
+        user_id,
+        file_name,
+        format.as_str(),
+        options.account_id,
+        date_order.map(date_order_name),
+        file,
+        PREVIEW_HOURS,
+    )
+    .await?;
+    let record = services
+        .operations
+        .start(Some(user_id), Job::StatementPreview { import: id })
+        .await?;
+    Ok(ImportStarted {
+        import: read(&services.pool, user_id, id).await?,
+        operation: record.to_operation(),
+    })
+}
+
+/// `GET /api/imports/{id}`: the import, its preview's summary and first
+/// rows.
+pub async fn read(
+    pool: &sqlx::SqlitePool,
+    user_id: i64,
+    id: i64,
+) -> Result<StatementImport, ImportError> {
+    let import = owned(pool, user_id, id).await?;
+    let (preview, error) = match import.state.as_str() {
+        "previewed" | "committed" => (
+            import
+                .summary
+                .as_deref()
+                .and_then(|text| serde_json::from_str::<ImportPreviewSummary>(text).ok()),
+            None,
+        ),
+        "failed" => (None, import.summary.clone()),
+        _ => (None, None),
+    };
+    let rows = store::staged(pool, id, 0, ROWS_SHOWN)
+        .await?
+        .into_iter()
+        .map(|row| ImportRow {
+            file_account: row.file_account,
+            day: row.posted_day,
+            amount_minor: row.amount_cents,
+            description: row.description,
+            memo: row.memo,
+            duplicate: row.duplicate,
+        })
+        .collect();
+    Ok(StatementImport {
+        id: import.id,
+        file_name: import.file_name,
+        format: import.format,
+        state: import.state,
+        account_id: import.account_id,
+        created_at: import.created_at,
+        expires_at: import.expires_at,
+        error,
+        preview,
+        rows,
+    })
+}
+
+/// `POST /api/imports/{id}/commit`: starts adding the new rows.
+pub async fn commit(services: &Services, user_id: i64, id: i64) -> Result<Operation, ImportError> {
+    let import = owned(&services.pool, user_id, id).await?;
+    match import.state.as_str() {
+        "committed" => {
+            return Err(ImportError::NotNow(
+                "this import is committed already".into(),
+            ))
+        }
+        "failed" => {
+            return Err(ImportError::NotNow(
+                "the file was refused, so there is nothing to import; send a corrected file".into(),
+            ))
+        }
+        "uploaded" => {
+            return Err(ImportError::NotNow(
+                "the preview is not ready yet; wait for its operation to finish".into(),
+            ))
+        }
+        _ => {}
+    }
+    if import.expired {
+        return Err(ImportError::NotNow(format!(
+            "this preview expired after {PREVIEW_HOURS} hours; send the file again"
+        )));
+    }
+    let record = services
+        .operations
+        .start(Some(user_id), Job::StatementImport { import: id })
+        .await?;
+    Ok(record.to_operation())
+}
+
+/// The import `id` when it is the user's.
+async fn owned(
+    pool: &sqlx::SqlitePool,
+    user_id: i64,
+    id: i64,
+) -> Result<store::Import, ImportError> {
+    store::import(pool, id)
+        .await?
+        .filter(|import| import.user_id == user_id)
+        .ok_or_else(|| ImportError::NotFound(format!("no import {id} of yours")))
+}
+
+fn invalid(field: &'static str, description: &str) -> ImportError {
+    ImportError::Invalid {
+        field,
+        description: description.into(),
+    }
+}
+
+pub fn parse_date_order(text: &str) -> Option<DateOrder> {
+    match text {
+        "dmy" => Some(DateOrder::DayFirst),
+        "mdy" => Some(DateOrder::MonthFirst),
+        _ => None,
+    }
+}
+
+fn date_order_name(order: DateOrder) -> &'static str {
+    match order {
+        DateOrder::DayFirst => "dmy",
+        DateOrder::MonthFirst => "mdy",
+    }
+}

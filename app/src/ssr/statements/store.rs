@@ -1,0 +1,352 @@
+//! Every SQL statement of statement imports: the waiting previews and
+//! their rows, the imported accounts and their connection, the new
+//! transactions.
+
+use std::collections::HashSet;
+
+use sqlx::{SqliteConnection, SqlitePool};
+
+use super::rules::Planned;
+
+/// An import as stored.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct Import {
+    pub id: i64,
+    pub user_id: i64,
+    pub file_name: String,
+    pub format: String,
+    pub account_id: Option<i64>,
+    pub date_order: Option<String>,
+    pub state: String,
+    pub summary: Option<String>,
+    pub created_at: String,
+    pub expires_at: String,
+    /// Whether its preview has expired.
+    pub expired: bool,
+}
+
+const IMPORT_COLUMNS: &str = "id, user_id, file_name, format, account_id, date_order, state, \
+     summary, created_at, expires_at, expires_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS expired";
+
+/// Forgets previews past their time (and their rows).
+pub async fn forget_expired(pool: &SqlitePool) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "DELETE FROM statement_imports
+         WHERE expires_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AND state <> 'committed'",
+    )
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// A new import of `file`, waiting to be previewed for `hours`.
+#[allow(clippy::too_many_arguments)]
+pub async fn create(
+    pool: &SqlitePool,
+    user_id: i64,
+    file_name: &str,
+    format: &str,
+    account_id: Option<i64>,
+    date_order: Option<&str>,
+    file: &[u8],
+    hours: i64,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO statement_imports (user_id, file_name, format, account_id, date_order, file, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+' || ? || ' hours'))
+         RETURNING id",
+    )
+    .bind(user_id)
+    .bind(file_name)
+    .bind(format)
+    .bind(account_id)
+    .bind(date_order)
+    .bind(file)
+    .bind(hours)
+    .fetch_one(pool)
+    .await
+}
+
+pub async fn import(pool: &SqlitePool, id: i64) -> Result<Option<Import>, sqlx::Error> {
+    sqlx::query_as(&format!(
+        "SELECT {IMPORT_COLUMNS} FROM statement_imports WHERE id = ?"
+    ))
+    .bind(id)
+    .fetch_optional(pool)
+    .await
+}
+
+/// The uploaded file, until the preview is made.
+pub async fn file(pool: &SqlitePool, id: i64) -> Result<Option<Vec<u8>>, sqlx::Error> {
+    sqlx::query_scalar("SELECT file FROM statement_imports WHERE id = ?")
+        .bind(id)
+        .fetch_optional(pool)
+        .await
+        .map(Option::flatten)
+}
+
+/// The name and provider account id of one of the user's bank accounts.
+pub async fn account(
+    pool: &SqlitePool,
+    user_id: i64,
+    account_id: i64,
+) -> Result<Option<(String, String, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT name, provider_account_id, currency FROM bank_accounts WHERE id = ? AND user_id = ?",
+    )
+    .bind(account_id)
+    .bind(user_id)
+    .fetch_optional(pool)
+    .await
+}
+
+/// The user's account with this provider account id, if any.
+pub async fn account_by_provider_id(
+    conn: &mut SqliteConnection,
+    user_id: i64,
+    provider_account_id: &str,
+) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT id FROM bank_accounts WHERE user_id = ? AND provider_account_id = ? ORDER BY id LIMIT 1",
+    )
+    .bind(user_id)
+    .bind(provider_account_id)
+    .fetch_optional(&mut *conn)
+    .await
+}
+
+/// Every transaction id an account of the user already has, by provider
+/// account id (none when there is no such account).
+pub async fn existing_ids(
+    pool: &SqlitePool,
+    user_id: i64,
+    provider_account_id: &str,
+) -> Result<HashSet<String>, sqlx::Error> {
+    let ids: Vec<String> = sqlx::query_scalar(
+        "SELECT t.provider_transaction_id FROM transactions t
+         JOIN bank_accounts a ON a.id = t.account_id
+         WHERE a.user_id = ? AND a.provider_account_id = ?",
+    )
+    .bind(user_id)
+    .bind(provider_account_id)
+    .fetch_all(pool)
+    .await?;
+    Ok(ids.into_iter().collect())
+}
+
+/// Stages a batch of planned rows, numbered from `first_row`.
+pub async fn stage(
+    conn: &mut SqliteConnection,
+    import_id: i64,
+    first_row: i64,
+    rows: &[Planned],
+) -> Result<(), sqlx::Error> {
+    for (offset, row) in (0_i64..).zip(rows) {
+        sqlx::query(
+            "INSERT INTO statement_import_rows (import_id, row, file_account, provider_transaction_id,
+                 posted_day, amount_cents, description, memo, duplicate)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT (import_id, row) DO NOTHING",
+        )
+        .bind(import_id)
+        .bind(first_row + offset)
+        .bind(&row.file_account)
+        .bind(&row.provider_transaction_id)
+        .bind(&row.day)
+        .bind(row.amount_minor)
+        .bind(&row.description)
+        .bind(&row.memo)
+        .bind(row.duplicate)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Forgets what an earlier, interrupted preview staged.
+pub async fn unstage(pool: &SqlitePool, import_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM statement_import_rows WHERE import_id = ?")
+        .bind(import_id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// The preview is made: its summary kept, the file let go.
+pub async fn previewed(
+    conn: &mut SqliteConnection,
+    import_id: i64,
+    summary: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE statement_imports SET state = 'previewed', summary = ?, file = NULL WHERE id = ?",
+    )
+    .bind(summary)
+    .bind(import_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// The file was refused: why, and the file let go.
+pub async fn failed(pool: &SqlitePool, import_id: i64, why: &str) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE statement_imports SET state = 'failed', summary = ?, file = NULL WHERE id = ?",
+    )
+    .bind(why)
+    .bind(import_id)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// A staged row.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct Staged {
+    pub row: i64,
+    pub file_account: String,
+    pub provider_transaction_id: String,
+    pub posted_day: String,
+    pub amount_cents: i64,
+    pub description: String,
+    pub memo: Option<String>,
+    pub duplicate: bool,
+}
+
+/// Up to `limit` staged rows after `after`, in file order.
+pub async fn staged(
+    pool: &SqlitePool,
+    import_id: i64,
+    after: i64,
+    limit: i64,
+) -> Result<Vec<Staged>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT row, file_account, provider_transaction_id, posted_day, amount_cents, description,
+                memo, duplicate
+         FROM statement_import_rows WHERE import_id = ? AND row > ? ORDER BY row LIMIT ?",
+    )
+    .bind(import_id)
+    .bind(after)
+    .bind(limit)
+    .fetch_all(pool)
+    .await
+}
+
+pub async fn staged_count(pool: &SqlitePool, import_id: i64) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT count(*) FROM statement_import_rows WHERE import_id = ?")
+        .bind(import_id)
+        .fetch_one(pool)
+        .await
+}
+
+/// The user's connection that holds imported accounts, made the first
+/// time (`disconnected`, so no sync ever runs for it; its secret is a
+/// sealed marker, never a bank's address).
+pub async fn file_connection(
+    conn: &mut SqliteConnection,
+    user_id: i64,
+    sealed_marker: &str,
+) -> Result<i64, sqlx::Error> {
+    let found: Option<i64> = sqlx::query_scalar(
+        "SELECT id FROM bank_connections WHERE user_id = ? AND provider = ? ORDER BY id LIMIT 1",
+    )
+    .bind(user_id)
+    .bind(super::FILE_PROVIDER)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if let Some(id) = found {
+        return Ok(id);
+    }
+    sqlx::query_scalar(
+        "INSERT INTO bank_connections (user_id, provider, institution, access_secret, status)
+         VALUES (?, ?, 'Imported statements', ?, 'disconnected') RETURNING id",
+    )
+    .bind(user_id)
+    .bind(super::FILE_PROVIDER)
+    .bind(sealed_marker)
+    .fetch_one(&mut *conn)
+    .await
+}
+
+/// An imported account, made the first time.
+pub async fn imported_account(
+    conn: &mut SqliteConnection,
+    user_id: i64,
+    connection_id: i64,
+    provider_account_id: &str,
+    name: &str,
+    currency: &str,
+) -> Result<i64, sqlx::Error> {
+    if let Some(id) = account_by_provider_id(conn, user_id, provider_account_id).await? {
+        return Ok(id);
+    }
+    sqlx::query_scalar(
+        "INSERT INTO bank_accounts (connection_id, user_id, provider_account_id, name, currency)
+         VALUES (?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(connection_id)
+    .bind(user_id)
+    .bind(provider_account_id)
+    .bind(name)
+    .bind(currency)
+    .fetch_one(&mut *conn)
+    .await
+}
+
+/// The statement's closing balance on an imported account, unless the
+/// account already knows a later one.
+pub async fn set_balance(
+    conn: &mut SqliteConnection,
+    account_id: i64,
+    amount_minor: i64,
+    day: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE bank_accounts SET balance_cents = ?, balance_date = ?
+         WHERE id = ? AND (balance_date IS NULL OR balance_date <= ?)",
+    )
+    .bind(amount_minor)
+    .bind(day)
+    .bind(account_id)
+    .bind(day)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Adds a transaction unless the account has it; whether it was added.
+pub async fn add_transaction(
+    conn: &mut SqliteConnection,
+    user_id: i64,
+    account_id: i64,
+    row: &Staged,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "INSERT INTO transactions (user_id, account_id, provider_transaction_id, posted_at,
+             amount_cents, description, memo)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(user_id)
+    .bind(account_id)
+    .bind(&row.provider_transaction_id)
+    .bind(format!("{}T00:00:00Z", row.posted_day))
+    .bind(row.amount_cents)
+    .bind(&row.description)
+    .bind(&row.memo)
+    .execute(&mut *conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+pub async fn committed(conn: &mut SqliteConnection, import_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE statement_imports SET state = 'committed',
+             committed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ?",
+    )
+    .bind(import_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}

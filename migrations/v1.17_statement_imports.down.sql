@@ -1,0 +1,2 @@
+DROP TABLE statement_import_rows;
+DROP TABLE statement_imports;

@@ -1,0 +1,349 @@
+//! Statement files as bank transactions, through `/api/imports` on the
+//! real server, with files made by the real tools
+//! (`tests/fixtures/statements`, written by
+//! `scripts/fixtures/make_statements.py`): the preview before anything is
+//! written, duplicates across statements, twins kept, refused rows with
+//! where and why, the commit as an operation, and the limits.
+
+use app::contract::operations::Operation;
+use app::contract::statements::{ImportStarted, StatementImport};
+use reqwest::Method;
+
+use crate::support::browser::Browser;
+use crate::support::operations::finished;
+use crate::support::{plain_user, with_admin};
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/statements")
+            .join(name),
+    )
+    .unwrap()
+}
+
+/// `POST /api/imports?query` with `file`: status and JSON body.
+async fn upload(browser: &Browser, query: &str, file: Vec<u8>) -> (u16, serde_json::Value) {
+    let response = browser
+        .request(Method::POST, &format!("/api/imports?{query}"))
+        .header("content-type", "application/octet-stream")
+        .body(file)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (
+        status,
+        response.json().await.unwrap_or(serde_json::Value::Null),
+    )
+}
+
+/// Uploads, waits for the preview, reads it.
+async fn previewed(browser: &Browser, name: &str) -> StatementImport {
+    let (status, body) = upload(browser, &format!("fileName={name}"), fixture(name)).await;
+    assert_eq!(status, 202, "{body}");
+    let started: ImportStarted = serde_json::from_value(body).unwrap();
+    assert_eq!(started.import.state, "uploaded");
+    let done = finished(browser, &started.operation).await;
+    assert!(done.error.is_none(), "{done:?}");
+    browser
+        .get(&format!("/api/imports/{}", started.import.id))
+        .await
+}
+
+async fn commit(browser: &Browser, id: i64) -> Operation {
+    let operation: Operation = browser
+        .call_expecting(202, Method::POST, &format!("/api/imports/{id}/commit"), &())
+        .await;
+    finished(browser, &operation).await
+}
+
+async fn transactions(browser: &Browser) -> Vec<(String, i64)> {
+    let page: serde_json::Value = browser.json_raw("/api/bank/transactions").await;
+    page["transactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            (
+                row["description"].as_str().unwrap().to_owned(),
+                row["amountMinor"].as_i64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn an_ofx_statement_is_previewed_committed_and_never_imported_twice() {
+    let (app, admin) = with_admin(&[("BANK_SYNC_ENABLED", "true")]).await;
+    let alice = plain_user(&app, &admin, "alice@example.com").await;
+
+    let first = previewed(&alice, "checking.ofx").await;
+    assert_eq!(first.state, "previewed");
+    assert_eq!(first.format, "ofx");
+    let summary = first.preview.clone().unwrap();
+    // The two coffees on one day are both there.
+    assert_eq!(
+        (summary.rows, summary.new_rows, summary.duplicates),
+        (4, 4, 0)
+    );
+    assert_eq!(summary.first_day.as_deref(), Some("2025-01-03"));
+    assert_eq!(summary.last_day.as_deref(), Some("2025-01-15"));
+    let account = &summary.accounts[0];
+    assert_eq!(account.file_account, "000123456789");
+    assert_eq!(account.total_minor, 250_000 - 450 - 450 - 120_000);
+    assert_eq!(account.balance.as_ref().unwrap().statement_minor, 179_100);
+    // Nothing is written before the commit.
+    assert!(transactions(&alice).await.is_empty());
+
+    let done = commit(&alice, first.id).await;
+    let response = done.response.unwrap();
+    assert_eq!(response["added"], "4", "{response}");
+    let rows = transactions(&alice).await;
+    assert_eq!(rows.len(), 4);
+    assert_eq!(
+        rows.iter()
+            .filter(|(name, _)| name == "CORNER COFFEE")
+            .count(),
+        2
+    );
+    // Committed once only.
+    let again = alice
+        .request(Method::POST, &format!("/api/imports/{}/commit", first.id))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 400);
+
+    // The same file again: everything is already there.
+    let repeat = previewed(&alice, "checking.ofx").await;
+    let summary = repeat.preview.unwrap();
+    assert_eq!((summary.new_rows, summary.duplicates), (0, 4));
+
+    // The next statement overlaps by the rent and has a row the bank wrote
+    // wrong: one new row, one already there, one refused with its line.
+    let next = previewed(&alice, "checking-next.ofx").await;
+    let summary = next.preview.clone().unwrap();
+    assert_eq!(
+        (summary.new_rows, summary.duplicates, summary.refused_count),
+        (1, 1, 1)
+    );
+    assert!(
+        summary.refused[0].position.contains("line"),
+        "{:?}",
+        summary.refused
+    );
+    let done = commit(&alice, next.id).await;
+    assert_eq!(done.response.unwrap()["added"], "1");
+    assert_eq!(transactions(&alice).await.len(), 5);
+
+    // Nobody else sees the import.
+    let status = admin
+        .status(Method::GET, &format!("/api/imports/{}", first.id))
+        .await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn a_card_statement_in_ofx_2_and_a_qif_file_go_to_accounts_of_their_own() {
+    let (app, admin) = with_admin(&[("BANK_SYNC_ENABLED", "true")]).await;
+    let bob = plain_user(&app, &admin, "bob@example.com").await;
+
+    let card = previewed(&bob, "card.qfx").await;
+    let summary = card.preview.clone().unwrap();
+    assert_eq!(summary.new_rows, 3);
+    assert_eq!(summary.accounts[0].file_account, "4111111111111111");
+    commit(&bob, card.id).await;
+
+    let qif = previewed(&bob, "household.qif").await;
+    assert_eq!(qif.format, "qif");
+    let summary = qif.preview.clone().unwrap();
+    assert_eq!(
+        (summary.new_rows, summary.refused_count),
+        (2, 0),
+        "{summary:?}"
+    );
+    // Day first, as the file's 31/01/2025 shows.
+    assert_eq!(summary.first_day.as_deref(), Some("2025-01-31"));
+    let split = qif
+        .rows
+        .iter()
+        .find(|row| row.amount_minor == -8_000)
+        .unwrap();
+    assert_eq!(split.description, "Market Hall");
+    assert!(
+        split
+            .memo
+            .as_deref()
+            .unwrap_or_default()
+            .contains("Groceries"),
+        "{split:?}"
+    );
+    commit(&bob, qif.id).await;
+    assert_eq!(transactions(&bob).await.len(), 5);
+}
+
+#[tokio::test]
+async fn a_file_that_is_not_a_statement_or_too_large_is_refused_with_the_field() {
+    let (app, admin) = with_admin(&[("BANK_SYNC_ENABLED", "true")]).await;
+    let carol = plain_user(&app, &admin, "carol@example.com").await;
+    let (status, body) = upload(&carol, "fileName=notes.txt", b"just some notes".to_vec()).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(
+        body["error"]["details"][0]["fieldViolations"][0]["field"],
+        "file"
+    );
+    let (status, body) = upload(
+        &carol,
+        "fileName=x.ofx&dateOrder=sideways",
+        fixture("checking.ofx"),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body["error"]["details"][0]["fieldViolations"][0]["field"],
+        "dateOrder"
+    );
+    let (status, body) = upload(
+        &carol,
+        "fileName=x.ofx&accountId=999",
+        fixture("checking.ofx"),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body["error"]["details"][0]["fieldViolations"][0]["field"],
+        "accountId"
+    );
+    let (status, body) = upload(&carol, "fileName=big.ofx", vec![b' '; 10 * 1024 * 1024 + 2]).await;
+    assert_eq!(status, 413, "{body}");
+    assert_eq!(body["error"]["status"], "INVALID_ARGUMENT");
+
+    // A statement cut short: the preview fails saying where; nothing to commit.
+    let mut cut = fixture("card.qfx");
+    cut.truncate(cut.len() / 2);
+    let (status, body) = upload(&carol, "fileName=cut.qfx", cut).await;
+    assert_eq!(status, 202, "{body}");
+    let started: ImportStarted = serde_json::from_value(body).unwrap();
+    let done = finished(&carol, &started.operation).await;
+    let error = done.error.expect("the preview fails");
+    assert_eq!(error.code, 3, "INVALID_ARGUMENT: {error:?}");
+    let import: StatementImport = carol
+        .get(&format!("/api/imports/{}", started.import.id))
+        .await;
+    assert_eq!(import.state, "failed");
+    assert!(import.error.is_some());
+    let status = carol
+        .status(
+            Method::POST,
+            &format!("/api/imports/{}/commit", started.import.id),
+        )
+        .await;
+    assert_eq!(status, 400);
+}
+
+#[tokio::test]
+async fn imported_rows_are_matched_to_bills_like_synced_ones() {
+    let (app, admin) = with_admin(&[("BANK_SYNC_ENABLED", "true")]).await;
+    let dana = plain_user(&app, &admin, "dana@example.com").await;
+
+    // Last month's statement: Netflix, matched by hand and remembered.
+    let card = previewed(&dana, "card.qfx").await;
+    commit(&dana, card.id).await;
+    let bill: serde_json::Value = dana
+        .call_expecting(
+            201,
+            Method::POST,
+            "/api/bills",
+            &serde_json::json!({"name": "Netflix", "amountMinor": 1549, "currency": "USD",
+                "cadence": "monthly", "dueDay": 9, "anchorDate": "2025-01-09"}),
+        )
+        .await;
+    let page = dana.json_raw("/api/bank/transactions").await;
+    let netflix = page["transactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|row| row["description"] == "NETFLIX.COM")
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let matched = dana
+        .request(
+            Method::POST,
+            &format!("/api/bank/transactions/{netflix}/match"),
+        )
+        .json(&serde_json::json!({"billId": bill["id"], "remember": true}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(matched.status(), 200, "{}", matched.text().await.unwrap());
+
+    // This month's statement (the same file, its days moved to the last
+    // weeks and new ids): its Netflix row meets the rule on import.
+    let today = sqlx::SqlitePool::connect("sqlite::memory:").await.unwrap();
+    let recent: String = sqlx::query_scalar("SELECT strftime('%Y%m%d', 'now', '-5 days')")
+        .fetch_one(&today)
+        .await
+        .unwrap();
+    let file = String::from_utf8(fixture("card.qfx"))
+        .unwrap()
+        .replace("20250109", &recent)
+        .replace("20250112", &recent)
+        .replace("20250120", &recent)
+        .replace("C-900", "C-910");
+    let (status, body) = upload(&dana, "fileName=february.qfx", file.into_bytes()).await;
+    assert_eq!(status, 202, "{body}");
+    let started: ImportStarted = serde_json::from_value(body).unwrap();
+    finished(&dana, &started.operation).await;
+    let done = commit(&dana, started.import.id).await;
+    let response = done.response.unwrap();
+    assert_eq!(response["added"], "3", "{response}");
+    assert_eq!(response["matched"], "1", "{response}");
+}
+
+#[tokio::test]
+async fn a_camt_053_statement_checks_its_balance_and_leaves_pending_entries_out() {
+    let (app, admin) = with_admin(&[("BANK_SYNC_ENABLED", "true")]).await;
+    let erik = plain_user(&app, &admin, "erik@example.com").await;
+    let giro = previewed(&erik, "giro.camt053.xml").await;
+    assert_eq!(giro.format, "camt053");
+    let summary = giro.preview.clone().unwrap();
+    assert_eq!(
+        (summary.new_rows, summary.refused_count),
+        (3, 1),
+        "{summary:?}"
+    );
+    assert!(
+        summary.refused[0].reason.contains("pending"),
+        "{:?}",
+        summary.refused
+    );
+    let account = &summary.accounts[0];
+    assert_eq!(account.file_account, "DE89370400440532013000");
+    assert_eq!(account.currency, "EUR");
+    let balance = account.balance.clone().unwrap();
+    assert_eq!(
+        (
+            balance.opening_minor,
+            balance.computed_minor,
+            balance.statement_minor,
+            balance.matches
+        ),
+        (Some(100_000), Some(186_960), 186_960, Some(true))
+    );
+    let rent = giro
+        .rows
+        .iter()
+        .find(|row| row.amount_minor == -120_000)
+        .unwrap();
+    assert_eq!(rent.description, "Hausverwaltung Lind");
+    assert_eq!(rent.memo.as_deref(), Some("Miete Februar"));
+    commit(&erik, giro.id).await;
+    // The imported account, named by the file, with the statement's balance.
+    let connections = erik.json_raw("/api/bank/connections").await;
+    let account = &connections["connections"][0]["accounts"][0];
+    assert_eq!(account["name"], "Girokonto", "{connections}");
+    assert_eq!(account["balanceMinor"], 186_960);
+    assert_eq!(account["currency"], "EUR");
+}
