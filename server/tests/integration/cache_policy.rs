@@ -110,6 +110,24 @@ async fn every_response_carrying_user_data_is_no_store() {
         .unwrap()
         .to_owned();
 
+    // A statement import, for its preview route.
+    let statement = user
+        .request(Method::POST, "/api/imports?fileName=checking.ofx")
+        .body(
+            std::fs::read(
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("tests/fixtures/statements/checking.ofx"),
+            )
+            .unwrap(),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(statement.status(), 202);
+    let import_id = statement.json::<serde_json::Value>().await.unwrap()["import"]["id"]
+        .as_i64()
+        .unwrap();
+
     let signed_out = Browser::open(&app.address).await;
     let mut walked = 0;
     for route in server::routes::api_routes(true) {
@@ -122,6 +140,8 @@ async fn every_response_carrying_user_data_is_no_store() {
             invitation_id
         } else if route.path.starts_with("/api/payments/") {
             payment_id
+        } else if route.path.starts_with("/api/imports/") {
+            import_id
         } else {
             bill_id
         };

@@ -77,6 +77,26 @@ impl JobContext {
     }
 }
 
+impl JobContext {
+    /// Reports what `updates` says until its sender is dropped (the work
+    /// ended), each update through `fields` (metadata and percent). Run it
+    /// beside the work with `tokio::join!`, not in turn with it in a
+    /// `select!`: a report is a write, and the work may be parked inside a
+    /// write transaction of its own that must go on to end, or the report
+    /// waits out the busy timeout and is lost.
+    pub async fn report_progress<P: Copy>(
+        &self,
+        mut updates: tokio::sync::watch::Receiver<P>,
+        fields: impl Fn(P) -> (Value, i64),
+    ) {
+        while updates.changed().await.is_ok() {
+            let now = *updates.borrow_and_update();
+            let (metadata, percent) = fields(now);
+            self.report(metadata, percent).await;
+        }
+    }
+}
+
 /// `part` of `whole` in percent.
 pub fn percent(part: i64, whole: i64) -> i64 {
     if whole <= 0 {

@@ -29,21 +29,18 @@ pub async fn run(
             "notifications are not set up in this process",
         ));
     };
-    let (sender, mut updates) = tokio::sync::watch::channel(Progress::default());
-    let cancelled = || context.is_cancelled();
-    let work = jobs::run_operation(notifier, &resources.pool, operation, &sender, &cancelled);
-    tokio::pin!(work);
-    let result = loop {
-        tokio::select! {
-            result = &mut work => break result,
-            changed = updates.changed() => {
-                if changed.is_ok() {
-                    let now = *updates.borrow_and_update();
-                    context.report(progress_fields(now), percent(now.users_done, now.users_total)).await;
-                }
-            }
-        }
+    let (sender, updates) = tokio::sync::watch::channel(Progress::default());
+    let work = async move {
+        let cancelled = || context.is_cancelled();
+        jobs::run_operation(notifier, &resources.pool, operation, &sender, &cancelled).await
     };
+    let reports = context.report_progress(updates, |now: Progress| {
+        (
+            progress_fields(now),
+            percent(now.users_done, now.users_total),
+        )
+    });
+    let (result, ()) = tokio::join!(work, reports);
     notifier.set_running(None);
     let counts = result.map_err(|error| {
         Status::new(

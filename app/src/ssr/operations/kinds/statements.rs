@@ -45,22 +45,6 @@ fn status(error: ImportError) -> Status {
     }
 }
 
-/// Reports the work's progress until it ends (its sender dropped). Beside
-/// the work, not in turn with it: a report is a write, and the work may be
-/// inside a write transaction of its own, which must go on to end.
-async fn reporting(
-    context: &JobContext,
-    import: i64,
-    mut updates: tokio::sync::watch::Receiver<Progress>,
-) {
-    while updates.changed().await.is_ok() {
-        let now = *updates.borrow_and_update();
-        context
-            .report(progress_fields(import, now), percent(now.done, now.total))
-            .await;
-    }
-}
-
 pub async fn preview(
     context: &JobContext,
     resources: &Resources,
@@ -71,7 +55,10 @@ pub async fn preview(
         let cancelled = || context.is_cancelled();
         jobs::preview(&resources.pool, import, &sender, &cancelled).await
     };
-    let (result, ()) = tokio::join!(work, reporting(context, import, updates));
+    let reports = context.report_progress(updates, |now: Progress| {
+        (progress_fields(import, now), percent(now.done, now.total))
+    });
+    let (result, ()) = tokio::join!(work, reports);
     let summary = result.map_err(status)?;
     context.checkpoint()?;
     Ok(parameters(import)
@@ -101,7 +88,10 @@ pub async fn commit(
         )
         .await
     };
-    let (result, ()) = tokio::join!(work, reporting(context, import, updates));
+    let reports = context.report_progress(updates, |now: Progress| {
+        (progress_fields(import, now), percent(now.done, now.total))
+    });
+    let (result, ()) = tokio::join!(work, reports);
     let committed = result.map_err(status)?;
     context.checkpoint()?;
     Ok(parameters(import)
