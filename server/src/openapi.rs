@@ -66,6 +66,7 @@ requests also carry the `X-CSRF-Token` header. Every failure answers with a \
         routes::data::export_payments_csv,
         routes::data::export_months_csv,
         routes::data::export_json,
+        routes::data::export_xlsx,
         routes::data::preview,
         routes::data::import,
         routes::preferences::get,

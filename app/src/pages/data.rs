@@ -73,12 +73,13 @@ pub fn DataPage() -> impl IntoView {
         <h1>"Data"</h1>
         <section class="card" aria-labelledby="export-title">
             <h2 id="export-title">"Export"</h2>
-            <p>"Your bills as a spreadsheet (CSV), or bills and payments together as JSON."</p>
+            <p>"Your bills as a spreadsheet (CSV), bills and payments together as JSON, or bills, payments, this-time changes and bank transactions in one Excel workbook."</p>
             <div class="actions">
                 <a class="button" href="/api/data/bills.csv" download rel="external">"Download bills (CSV)"</a>
                 <a class="button button--quiet" href="/api/data/payments.csv" download rel="external">"Download payments (CSV)"</a>
                 <a class="button button--quiet" href="/api/data/months.csv" download rel="external">"Download this-time changes (CSV)"</a>
                 <a class="button button--quiet" href="/api/data/export.json" download rel="external">"Download everything (JSON)"</a>
+                <a class="button button--quiet" href="/api/data/export.xlsx" download rel="external">"Download everything (Excel)"</a>
             </div>
         </section>
         <section class="card" aria-labelledby="bank-title">

@@ -189,6 +189,17 @@ impl From<crate::ssr::drift::DriftError> for ApiError {
     }
 }
 
+impl From<crate::ssr::workbook::WorkbookError> for ApiError {
+    fn from(error: crate::ssr::workbook::WorkbookError) -> Self {
+        use crate::ssr::workbook::WorkbookError;
+        match error {
+            WorkbookError::Database(error) => Self::Database(error),
+            WorkbookError::Bills(error) => error.into(),
+            other => Self::Internal(other.to_string()),
+        }
+    }
+}
+
 impl From<crate::ssr::statements::ImportError> for ApiError {
     fn from(error: crate::ssr::statements::ImportError) -> Self {
         use crate::ssr::statements::ImportError;

@@ -32,4 +32,5 @@ pub mod sso;
 pub mod statements;
 pub mod status;
 pub mod subscriptions;
+pub mod workbook;
 pub mod write_gate;

@@ -95,6 +95,37 @@ pub async fn export_months_csv(
     csv_download("months", today, transfer::months_to_csv(&all, &months))
 }
 
+/// Bills, payments, this-time changes and bank transactions in one Excel
+/// workbook, a sheet each (amounts as numbers, days as dates).
+#[utoipa::path(
+    get,
+    path = "/api/data/export.xlsx",
+    tag = "data",
+    responses((status = 200, description = "The workbook", content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")),
+)]
+pub async fn export_xlsx(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Response, ApiError> {
+    let user = current.user.id;
+    let bytes = app::ssr::workbook::service::export(&state.pool, user).await?;
+    let today = bills::today_for(&state.pool, user).await?;
+    let mut response = (StatusCode::OK, bytes).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        ),
+    );
+    if let Ok(value) =
+        HeaderValue::from_str(&format!("attachment; filename=\"tally-{today}.xlsx\""))
+    {
+        headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+    Ok(response)
+}
+
 #[utoipa::path(
     get,
     path = "/api/data/export.json",

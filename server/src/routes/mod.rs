@@ -220,6 +220,7 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             get(data::export_months_csv),
         ),
         route("/api/data/export.json", &["GET"], get(data::export_json)),
+        route("/api/data/export.xlsx", &["GET"], get(data::export_xlsx)),
         route("/api/data/import/preview", &["POST"], post(data::preview)),
         route("/api/data/import", &["POST"], post(data::import)),
         route(

@@ -62,3 +62,4 @@ mod token_scopes;
 mod totp;
 mod tracker;
 mod upgrade;
+mod workbook;

@@ -39,7 +39,7 @@ async fn upload(browser: &Browser, query: &str, file: Vec<u8>) -> (u16, serde_js
 }
 
 /// Uploads, waits for the preview, reads it.
-async fn previewed(browser: &Browser, name: &str) -> StatementImport {
+pub(crate) async fn previewed(browser: &Browser, name: &str) -> StatementImport {
     let (status, body) = upload(browser, &format!("fileName={name}"), fixture(name)).await;
     assert_eq!(status, 202, "{body}");
     let started: ImportStarted = serde_json::from_value(body).unwrap();
@@ -51,7 +51,7 @@ async fn previewed(browser: &Browser, name: &str) -> StatementImport {
         .await
 }
 
-async fn commit(browser: &Browser, id: i64) -> Operation {
+pub(crate) async fn commit(browser: &Browser, id: i64) -> Operation {
     let operation: Operation = browser
         .call_expecting(202, Method::POST, &format!("/api/imports/{id}/commit"), &())
         .await;
