@@ -1,5 +1,5 @@
 # The two commands a new user needs; see README.md.
-.PHONY: run test setup audit bench-http bench-leads bench-operations bench-tracker bench-bank bench-subscriptions bench-notifications
+.PHONY: run test setup audit bench-http bench-leads bench-operations bench-tracker bench-bank bench-statements bench-subscriptions bench-notifications
 
 # Install what is missing, build, and run Tally on its defaults.
 run:
@@ -41,6 +41,11 @@ bench-tracker:
 # provider: time and the server's peak memory, beside a raw SQLite loop.
 bench-bank:
 	cargo bench -p server --bench bank_sync
+
+# A 100,000-transaction OFX statement previewed and committed, beside a raw
+# SQLite insert loop of the same rows.
+bench-statements:
+	cargo bench -p server --bench statements
 
 # Scoring 10,000 transactions against the subscription catalog beside a
 # raw Aho-Corasick scan of the same strings.
