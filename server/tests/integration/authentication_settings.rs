@@ -30,6 +30,17 @@ async fn bare_app(extra: &[(&str, &str)]) -> TestApp {
     spawn_app(&settings).await
 }
 
+/// Tally set up for `provider` (with `extra`), with the bootstrap
+/// administrator.
+async fn with_administrator(provider: &OidcProvider, extra: &[(&str, &str)]) -> TestApp {
+    let mut settings = vec![
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
+    ];
+    settings.extend_from_slice(extra);
+    app_for(provider, &settings).await
+}
+
 async fn administrator(app: &TestApp) -> Person {
     let mut admin = Person::new(&app.address);
     assert_eq!(
@@ -230,15 +241,7 @@ async fn admin_switches_single_sign_on_on_past_the_safeguards_and_local_sign_in_
 #[tokio::test]
 async fn the_environment_wins_and_the_page_says_which_fields_it_fixed() {
     let provider = OidcProvider::start(free_port(), json!({})).await;
-    let app = app_for(
-        &provider,
-        &[
-            ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
-            ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
-            ("OIDC_BUTTON_LABEL", "Authentik"),
-        ],
-    )
-    .await;
+    let app = with_administrator(&provider, &[("OIDC_BUTTON_LABEL", "Authentik")]).await;
     let mut admin = administrator(&app).await;
     let (_, settings) = admin.call_tally(Method::GET, ADMIN_SETTINGS, None).await;
     assert_eq!(
@@ -279,15 +282,7 @@ async fn profile_links_and_unlinks_a_provider_account() {
         json!({"dave-idp": {"email": "dave.elsewhere@example.com", "email_verified": true, "groups": []}}),
     )
     .await;
-    let app = app_for(
-        &provider,
-        &[
-            ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
-            ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
-            ("OIDC_AUTO_PROVISION", "true"),
-        ],
-    )
-    .await;
+    let app = with_administrator(&provider, &[("OIDC_AUTO_PROVISION", "true")]).await;
     let mut admin = administrator(&app).await;
     let (_, listed) = admin
         .call_tally(Method::GET, "/api/profile/identities", None)
@@ -489,15 +484,7 @@ async fn a_v036_provider_that_was_switched_off_stays_off_after_the_upgrade() {
 #[tokio::test]
 async fn the_break_glass_wins_over_the_environment() {
     let provider = OidcProvider::start(free_port(), json!({})).await;
-    let app = app_for(
-        &provider,
-        &[
-            ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
-            ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
-            ("LOCAL_LOGIN_ENABLED", "false"),
-        ],
-    )
-    .await;
+    let app = with_administrator(&provider, &[("LOCAL_LOGIN_ENABLED", "false")]).await;
     let mut someone = Person::new(&app.address);
     assert_eq!(
         someone
