@@ -4,7 +4,7 @@
 //! and its commit are long-running operations.
 
 use axum::body::Body;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 
@@ -15,7 +15,7 @@ use app::ssr::auth::extractors::CurrentUser;
 use app::ssr::statements::parse::MAX_BYTES;
 use app::ssr::statements::service;
 
-use crate::extract::ApiPath;
+use crate::extract::{ApiPath, ApiQuery};
 use crate::state::AppState;
 
 /// The path whose body may be a whole statement file.
@@ -41,7 +41,7 @@ pub const MAX_UPLOAD_BODY: usize = MAX_BYTES + 1;
 pub async fn upload(
     State(state): State<AppState>,
     current: CurrentUser,
-    Query(options): Query<ImportOptions>,
+    ApiQuery(options): ApiQuery<ImportOptions>,
     body: Body,
 ) -> Result<(StatusCode, Json<ImportStarted>), ApiError> {
     let file = axum::body::to_bytes(body, MAX_UPLOAD_BODY)

@@ -204,6 +204,15 @@ async fn a_file_that_is_not_a_statement_or_too_large_is_refused_with_the_field()
         body["error"]["details"][0]["fieldViolations"][0]["field"],
         "dateOrder"
     );
+    // A query that does not parse is refused in the API's JSON error shape.
+    let (status, body) = upload(
+        &carol,
+        "fileName=x.ofx&accountId=abc",
+        fixture("checking.ofx"),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["error"]["status"], "INVALID_ARGUMENT", "{body}");
     let (status, body) = upload(
         &carol,
         "fileName=x.ofx&accountId=999",
