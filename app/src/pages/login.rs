@@ -214,9 +214,9 @@ pub fn LoginPage() -> impl IntoView {
                     })
                 }}
             </Suspense>
-            // Inside a Suspense, so the server waits for the methods and
-            // leaves the form out of the page while local sign-in is off.
-            <Suspense>
+            // Hidden once the methods say local sign-in is off. Not inside a
+            // Suspense: a page switching to this one would keep the old
+            // page on screen until the methods arrive.
             <form method="post" action="/login" on:submit=submit novalidate hidden=move || !password_on()>
                 <CsrfField/>
                 <input type="hidden" name="next" value=next/>
@@ -295,7 +295,6 @@ pub fn LoginPage() -> impl IntoView {
                     }}
                 </button>
             </form>
-            </Suspense>
         </section>
     }
 }
