@@ -17,17 +17,7 @@ pub async fn linked(
     issuer: &str,
     subject: &str,
 ) -> Result<Option<Linked>, sqlx::Error> {
-    let row: Option<(i64, bool)> = sqlx::query_as(
-        "SELECT user_id, provisioned FROM oidc_identities WHERE issuer = ? AND subject = ?",
-    )
-    .bind(issuer)
-    .bind(subject)
-    .fetch_optional(pool)
-    .await?;
-    Ok(row.map(|(user_id, provisioned)| Linked {
-        user_id,
-        provisioned,
-    }))
+    linked_in(&mut *pool.acquire().await?, issuer, subject).await
 }
 
 /// [`linked`], inside a transaction.

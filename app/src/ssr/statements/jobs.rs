@@ -47,9 +47,7 @@ pub async fn preview(
         .ok_or_else(|| ImportError::NotFound(format!("no import {import_id}")))?;
     if import.state != "uploaded" {
         return import
-            .summary
-            .as_deref()
-            .and_then(|text| serde_json::from_str(text).ok())
+            .preview()
             .ok_or_else(|| ImportError::NotNow("this import was previewed already".into()));
     }
     let file = store::file(pool, import_id)
@@ -154,11 +152,7 @@ pub async fn commit(
             "this import has no preview to commit".into(),
         ));
     }
-    let summary: ImportPreviewSummary = import
-        .summary
-        .as_deref()
-        .and_then(|text| serde_json::from_str(text).ok())
-        .unwrap_or_default();
+    let summary: ImportPreviewSummary = import.preview().unwrap_or_default();
 
     // The accounts the rows go to: the chosen one, or imported accounts
     // (made now, under the user's connection for imported statements).

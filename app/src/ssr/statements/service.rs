@@ -5,9 +5,7 @@
 use super::parse::{self, DateOrder, MAX_BYTES};
 use super::{store, ImportError, PREVIEW_HOURS};
 use crate::contract::operations::Operation;
-use crate::contract::statements::{
-    ImportOptions, ImportPreviewSummary, ImportRow, ImportStarted, StatementImport,
-};
+use crate::contract::statements::{ImportOptions, ImportRow, ImportStarted, StatementImport};
 use crate::ssr::operations::Job;
 use crate::ssr::services::Services;
 
@@ -85,13 +83,7 @@ pub async fn read(
 ) -> Result<StatementImport, ImportError> {
     let import = owned(pool, user_id, id).await?;
     let (preview, error) = match import.state.as_str() {
-        "previewed" | "committed" => (
-            import
-                .summary
-                .as_deref()
-                .and_then(|text| serde_json::from_str::<ImportPreviewSummary>(text).ok()),
-            None,
-        ),
+        "previewed" | "committed" => (import.preview(), None),
         "failed" => (None, import.summary.clone()),
         _ => (None, None),
     };

@@ -25,6 +25,16 @@ pub struct Import {
     pub expired: bool,
 }
 
+impl Import {
+    /// The preview's summary, once the preview is made (the column holds
+    /// the reason instead when the file was refused).
+    pub fn preview(&self) -> Option<crate::contract::statements::ImportPreviewSummary> {
+        self.summary
+            .as_deref()
+            .and_then(|text| serde_json::from_str(text).ok())
+    }
+}
+
 const IMPORT_COLUMNS: &str = "id, user_id, file_name, format, account_id, date_order, state, \
      summary, created_at, expires_at, expires_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS expired";
 
