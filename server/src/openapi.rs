@@ -67,6 +67,8 @@ requests also carry the `X-CSRF-Token` header. Every failure answers with a \
         routes::data::export_months_csv,
         routes::data::export_json,
         routes::data::export_xlsx,
+        routes::personal_data::export,
+        routes::personal_data::import,
         routes::data::preview,
         routes::data::import,
         routes::preferences::get,

@@ -79,6 +79,7 @@ pub mod signed_in;
 pub mod statements;
 pub mod subscriptions;
 pub mod tracker_act;
+pub mod upload;
 
 /// A page's data from a server function that takes no arguments, as a
 /// blocking resource: the server waits for it and sends it with the page,

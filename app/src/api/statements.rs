@@ -44,17 +44,5 @@ pub async fn upload_statement(
     } else {
         format!("/api/imports?{query}")
     };
-    let Some((status, body)) = super::files::upload_chosen(input, &url)
-        .await
-        .map_err(ApiFailure::Network)?
-    else {
-        return Ok(None);
-    };
-    if status == 202 {
-        serde_json::from_str(&body)
-            .map(Some)
-            .map_err(|error| ApiFailure::Network(error.to_string()))
-    } else {
-        Err(super::failure_from(status, &body))
-    }
+    super::upload::upload_answer(input, &url, 202).await
 }

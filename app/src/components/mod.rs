@@ -12,6 +12,7 @@ pub mod live_operation;
 pub mod maintenance;
 pub mod match_cell;
 pub mod payoff_chart;
+pub mod personal_data;
 pub mod preferences;
 pub mod privacy;
 pub mod recommendation_card;

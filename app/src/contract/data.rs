@@ -39,3 +39,20 @@ pub struct ImportPreview {
 pub struct Imported {
     pub imported: usize,
 }
+
+/// `POST /api/data/import.sqlite`: what a personal export added to the
+/// signed-in account (rows per kind; the account's preferences are
+/// replaced by the file's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct PersonalImported {
+    pub bills: i64,
+    pub payments: i64,
+    /// This-time changes (per-month overrides).
+    pub bill_months: i64,
+    pub bank_accounts: i64,
+    pub transactions: i64,
+    /// Subscription feedback, merchant rules and known descriptors.
+    pub subscription_choices: i64,
+}

@@ -10,6 +10,7 @@ use leptos_router::components::A;
 
 use crate::api::data::{import_bills, preview_import};
 use crate::api::{self, ApiFailure};
+use crate::components::personal_data::PersonalDataCard;
 use crate::components::statement_import::StatementImportCard;
 use crate::contract::data::ImportPreview;
 
@@ -82,6 +83,7 @@ pub fn DataPage() -> impl IntoView {
                 <a class="button button--quiet" href="/api/data/export.xlsx" download rel="external">"Download everything (Excel)"</a>
             </div>
         </section>
+        <PersonalDataCard/>
         <section class="card" aria-labelledby="bank-title">
             <h2 id="bank-title">"Bank sync"</h2>
             <p class="hint">"Connect your bank so payments appear and autopay is checked."</p>

@@ -222,6 +222,23 @@ impl From<crate::ssr::statements::ImportError> for ApiError {
     }
 }
 
+impl From<crate::ssr::personal_data::PersonalDataError> for ApiError {
+    fn from(error: crate::ssr::personal_data::PersonalDataError) -> Self {
+        use crate::ssr::personal_data::PersonalDataError;
+        match error {
+            PersonalDataError::NotAnExport(description) => Self::InvalidField {
+                field: "file".into(),
+                description,
+            },
+            PersonalDataError::TooLarge { limit } => Self::PayloadTooLarge { limit },
+            PersonalDataError::Database(error) => Self::Database(error),
+            other @ (PersonalDataError::Scratch(_) | PersonalDataError::Sealing(_)) => {
+                Self::Internal(other.to_string())
+            }
+        }
+    }
+}
+
 impl From<crate::ssr::sso::SsoError> for ApiError {
     fn from(error: crate::ssr::sso::SsoError) -> Self {
         match error {

@@ -24,6 +24,7 @@ pub mod migrate;
 pub mod notifications;
 pub mod operations;
 pub mod outbound;
+pub mod personal_data;
 pub mod preferences;
 pub mod secrets;
 pub mod services;

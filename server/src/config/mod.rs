@@ -234,6 +234,12 @@ impl Settings {
         self.data_dir.join("db").join("bills.db")
     }
 
+    /// Scratch files of personal exports and their imports, removed when
+    /// done: `DATA_DIR/tmp` (beside the database, not a small `/tmp`).
+    pub fn scratch_dir(&self) -> PathBuf {
+        self.data_dir.join("tmp")
+    }
+
     /// The directory where backups are written: `DATA_DIR/backups`.
     pub fn backups_dir(&self) -> PathBuf {
         self.data_dir.join("backups")

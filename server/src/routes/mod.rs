@@ -30,6 +30,7 @@ pub mod health;
 pub mod imports;
 pub mod notifications;
 pub mod operations;
+pub mod personal_data;
 pub mod preferences;
 pub mod profile;
 pub mod registration;
@@ -221,6 +222,17 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
         ),
         route("/api/data/export.json", &["GET"], get(data::export_json)),
         route("/api/data/export.xlsx", &["GET"], get(data::export_xlsx)),
+        route(
+            "/api/data/export.sqlite",
+            &["GET"],
+            get(personal_data::export),
+        ),
+        route(
+            personal_data::UPLOAD_PATH,
+            &["POST"],
+            post(personal_data::import)
+                .layer(DefaultBodyLimit::max(personal_data::MAX_UPLOAD_BODY)),
+        ),
         route("/api/data/import/preview", &["POST"], post(data::preview)),
         route("/api/data/import", &["POST"], post(data::import)),
         route(
@@ -545,10 +557,10 @@ async fn refuse_declared_oversize(
         .get(axum::http::header::CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.parse::<u64>().ok());
-    let limit = if request.uri().path() == imports::UPLOAD_PATH {
-        imports::MAX_UPLOAD_BODY
-    } else {
-        MAX_API_BODY
+    let limit = match request.uri().path() {
+        imports::UPLOAD_PATH => imports::MAX_UPLOAD_BODY,
+        personal_data::UPLOAD_PATH => personal_data::MAX_UPLOAD_BODY,
+        _ => MAX_API_BODY,
     };
     if declared.is_some_and(|length| length > limit as u64) {
         return ApiError::PayloadTooLarge { limit }.into_response();

@@ -42,6 +42,7 @@ mod ops_portainer;
 mod ops_release;
 mod outbound;
 mod page_cache;
+mod personal_data;
 mod privacy;
 mod process;
 mod registration;

@@ -151,13 +151,22 @@ async fn every_route_and_server_function_refuses_a_body_over_the_limit_with_413(
         }
     }
     assert!(walked.len() > 150, "{}", walked.len());
-    // The statement upload reads up to 10 MiB; every other route 1 MiB.
-    let upload_body = vec![b' '; server::routes::imports::MAX_UPLOAD_BODY + 1];
+    // The statement upload reads up to 10 MiB, a personal export 64 MiB;
+    // every other route 1 MiB.
+    let uploads = [
+        (
+            server::routes::imports::UPLOAD_PATH,
+            server::routes::imports::MAX_UPLOAD_BODY,
+        ),
+        (
+            server::routes::personal_data::UPLOAD_PATH,
+            server::routes::personal_data::MAX_UPLOAD_BODY,
+        ),
+    ];
     for (method, path) in walked {
-        let body = if path == server::routes::imports::UPLOAD_PATH {
-            upload_body.clone()
-        } else {
-            body.clone()
+        let body = match uploads.iter().find(|(upload, _)| *upload == path) {
+            Some((_, limit)) => vec![b' '; limit + 1],
+            None => body.clone(),
         };
         let response = admin
             .request(method.clone(), &path)

@@ -1,0 +1,18 @@
+//! "Your data, whole" (issue 32): one SQLite file with everything that is
+//! the person's, and its import into the signed-in account.
+//!
+//! The file is a Tally database of this build's schema, marked with its
+//! own `application_id`, holding one account's rows and no credential or
+//! secret. Importing checks the file is exactly Tally's schema (as a
+//! restore does), brings it up to this build's schema with the same
+//! migrations, and copies its rows in one transaction with new ids.
+//!
+//! - `rules`: what travels, column by column, and the SQL for it (pure);
+//! - `store`: every SQL statement; `service`: the export and the import.
+
+mod error;
+pub mod rules;
+pub mod service;
+mod store;
+
+pub use error::PersonalDataError;

@@ -1,0 +1,117 @@
+//! `/api/data/export.sqlite` and `/api/data/import.sqlite`: everything that
+//! is the person's as one SQLite file, and that file back into an account
+//! (this Tally's or another's). The upload is the raw file as the body, up
+//! to 64 MiB, written to a scratch file as it arrives.
+
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use futures::StreamExt;
+use tokio::io::AsyncWriteExt;
+
+use app::contract::data::PersonalImported;
+use app::ssr::api_error::ApiError;
+use app::ssr::auth::extractors::CurrentUser;
+use app::ssr::bills;
+use app::ssr::personal_data::rules::MAX_BYTES;
+use app::ssr::personal_data::service;
+
+use crate::state::AppState;
+
+/// The path whose body may be a whole personal export.
+pub const UPLOAD_PATH: &str = "/api/data/import.sqlite";
+/// What that path reads at most: the largest file, and room to say so.
+pub const MAX_UPLOAD_BODY: usize = MAX_BYTES + 1;
+
+/// Downloads everything that is the signed-in person's (bills, payments,
+/// this-time changes, subscription choices, bank accounts and their
+/// transactions, preferences) as one SQLite file; no password, second
+/// factor, token or bank access secret is in it.
+#[utoipa::path(
+    get,
+    path = "/api/data/export.sqlite",
+    tag = "data",
+    responses((status = 200, description = "The person's data as a SQLite database", content_type = "application/vnd.sqlite3")),
+)]
+pub async fn export(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Response, ApiError> {
+    let user = current.user.id;
+    let bytes = service::export(&state.pool, user, &state.settings.scratch_dir()).await?;
+    let today = bills::today_for(&state.pool, user).await?;
+    let mut response = (StatusCode::OK, bytes).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/vnd.sqlite3"),
+    );
+    if let Ok(value) = HeaderValue::from_str(&format!(
+        "attachment; filename=\"tally-export-{today}.sqlite\""
+    )) {
+        headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+    Ok(response)
+}
+
+/// Adds a personal export (the raw file as the body) to the signed-in
+/// account, every row or none, with new ids; the account's locale,
+/// currency and time zone become the file's. A file that is not one is
+/// refused with INVALID_ARGUMENT on `file` saying why.
+#[utoipa::path(
+    post,
+    path = "/api/data/import.sqlite",
+    tag = "data",
+    request_body(content = Vec<u8>, content_type = "application/vnd.sqlite3", description = "A file made by GET /api/data/export.sqlite, at most 64 MiB"),
+    responses(
+        (status = 200, body = PersonalImported),
+        (status = 400, description = "INVALID_ARGUMENT on file: not a personal export, or one this version cannot take"),
+        (status = 413, description = "Larger than 64 MiB"),
+    ),
+)]
+pub async fn import(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    body: Body,
+) -> Result<Json<PersonalImported>, ApiError> {
+    let scratch = state.settings.scratch_dir();
+    let upload = receive(&scratch, body).await?;
+    let imported = service::import(
+        &state.pool,
+        &state.services.keyring,
+        current.user.id,
+        upload.path(),
+    )
+    .await?;
+    Ok(Json(imported))
+}
+
+/// Writes the body to a scratch file as it arrives, refusing it past
+/// [`MAX_BYTES`]; the file is removed when dropped.
+async fn receive(
+    scratch: &std::path::Path,
+    body: Body,
+) -> Result<tempfile::NamedTempFile, ApiError> {
+    let failed = |error: std::io::Error| ApiError::Internal(format!("scratch file: {error}"));
+    tokio::fs::create_dir_all(scratch).await.map_err(failed)?;
+    let upload = tempfile::Builder::new()
+        .prefix("import-")
+        .suffix(".sqlite")
+        .tempfile_in(scratch)
+        .map_err(failed)?;
+    let mut file = tokio::fs::File::from_std(upload.as_file().try_clone().map_err(failed)?);
+    let mut stream = body.into_data_stream();
+    let mut received = 0usize;
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|_| ApiError::PayloadTooLarge { limit: MAX_BYTES })?;
+        received += chunk.len();
+        if received > MAX_BYTES {
+            return Err(ApiError::PayloadTooLarge { limit: MAX_BYTES });
+        }
+        file.write_all(&chunk).await.map_err(failed)?;
+    }
+    file.flush().await.map_err(failed)?;
+    Ok(upload)
+}

@@ -1,0 +1,426 @@
+//! "Download my data" and "Import my data" on the real server: the export
+//! holds the person's rows and nobody else's, no credential and no bank
+//! secret; it imports into a fresh account (here or from an older schema)
+//! and exports again identical apart from ids; a file that is not an
+//! export is refused with the field and why.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use app::ssr::personal_data::rules::{Column, Table, APPLICATION_ID, TABLES};
+use reqwest::Method;
+use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
+use sqlx::{Row, SqlitePool};
+
+use crate::statement_imports::{commit, previewed};
+use crate::support::browser::Browser;
+use crate::support::{pay, plain_user, with_admin};
+
+async fn download(browser: &Browser) -> Vec<u8> {
+    let response = browser
+        .request(Method::GET, "/api/data/export.sqlite")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["cache-control"], "no-store");
+    assert!(response.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .ends_with(".sqlite\""));
+    response.bytes().await.unwrap().to_vec()
+}
+
+async fn upload(browser: &Browser, file: Vec<u8>) -> (u16, serde_json::Value) {
+    let response = browser
+        .request(Method::POST, "/api/data/import.sqlite")
+        .header("content-type", "application/vnd.sqlite3")
+        .body(file)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (
+        status,
+        response.json().await.unwrap_or(serde_json::Value::Null),
+    )
+}
+
+async fn open(dir: &Path, name: &str, bytes: &[u8]) -> SqlitePool {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(SqliteConnectOptions::new().filename(&path))
+        .await
+        .unwrap()
+}
+
+/// Every value of `table` as SQL text (`quote()`), by column.
+async fn rows(pool: &SqlitePool, table: &Table) -> Vec<BTreeMap<&'static str, String>> {
+    let columns: Vec<&'static str> = table.columns.iter().map(|(name, _)| *name).collect();
+    let quoted: Vec<String> = columns
+        .iter()
+        .map(|name| format!("quote({name})"))
+        .collect();
+    let sql = format!("SELECT {} FROM {}", quoted.join(", "), table.name);
+    sqlx::query(&sql)
+        .fetch_all(pool)
+        .await
+        .unwrap()
+        .iter()
+        .map(|row| {
+            columns
+                .iter()
+                .enumerate()
+                .map(|(index, name)| (*name, row.get::<String, _>(index)))
+                .collect()
+        })
+        .collect()
+}
+
+/// The export's content with every id replaced by its rank in its table
+/// (an import moves ids by one offset a table, so ranks survive) and the
+/// owner left out: two exports of the same data compare equal.
+async fn content(pool: &SqlitePool) -> BTreeMap<&'static str, Vec<Vec<String>>> {
+    let mut ranks: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
+    let mut all = BTreeMap::new();
+    for table in TABLES {
+        let found = rows(pool, table).await;
+        if let Some((key, _)) = table
+            .columns
+            .iter()
+            .find(|(_, column)| *column == Column::Key)
+        {
+            let mut ids: Vec<i64> = found.iter().map(|row| row[key].parse().unwrap()).collect();
+            ids.sort_unstable();
+            ranks.insert(table.name, ids.iter().map(i64::to_string).collect());
+        }
+        all.insert(table.name, found);
+    }
+    let rank = |table: &str, id: &str| -> String {
+        if id == "NULL" {
+            return id.to_owned();
+        }
+        let position = ranks[table].iter().position(|known| known == id);
+        format!(
+            "#{}",
+            position.unwrap_or_else(|| panic!("{table} has no id {id}"))
+        )
+    };
+    let mut normalised = BTreeMap::new();
+    for table in TABLES {
+        let mut table_rows: Vec<Vec<String>> = all[table.name]
+            .iter()
+            .map(|row| {
+                table
+                    .columns
+                    .iter()
+                    .filter(|(_, column)| *column != Column::Owner)
+                    .map(|(name, column)| match column {
+                        Column::Key => rank(table.name, &row[name]),
+                        Column::Ref(other) => rank(other, &row[name]),
+                        _ => row[name].clone(),
+                    })
+                    .collect()
+            })
+            .collect();
+        table_rows.sort();
+        normalised.insert(table.name, table_rows);
+    }
+    normalised
+}
+
+async fn scalar(pool: &SqlitePool, sql: &str) -> String {
+    sqlx::query_scalar(sql).fetch_one(pool).await.unwrap()
+}
+
+/// Alice's account with something of every kind: bills (one linked to the
+/// catalog), payments, a this-time change, preferences, and an imported
+/// card statement with its account and transactions.
+async fn alices_data(alice: &Browser) {
+    let catalog: serde_json::Value = alice.json_raw("/api/catalog?q=Netflix").await;
+    let netflix = catalog["services"][0]["id"].as_i64().unwrap();
+    let rent: serde_json::Value = alice
+        .call_expecting(
+            201,
+            Method::POST,
+            "/api/bills",
+            &serde_json::json!({"name": "Rent", "amountMinor": 120_000, "currency": "USD",
+                "cadence": "monthly", "dueDay": 1, "anchorDate": "2026-01-01"}),
+        )
+        .await;
+    let rent = rent["id"].as_i64().unwrap();
+    let _: serde_json::Value = alice
+        .call_expecting(
+            201,
+            Method::POST,
+            "/api/bills",
+            &serde_json::json!({"name": "Netflix", "amountMinor": 1_549, "currency": "USD",
+                "cadence": "monthly", "dueDay": 12, "anchorDate": "2026-01-12",
+                "subscription": true, "catalogId": netflix, "notes": "family plan, \"4K\""}),
+        )
+        .await;
+    pay(
+        alice,
+        rent,
+        120_000,
+        app::domain::date::Date::parse("2026-01-01").unwrap(),
+    )
+    .await;
+    pay(
+        alice,
+        rent,
+        120_000,
+        app::domain::date::Date::parse("2026-02-01").unwrap(),
+    )
+    .await;
+    let status = alice
+        .status_with(
+            Method::PUT,
+            &format!("/api/bills/{rent}/months/2026-03"),
+            &serde_json::json!({"amountMinor": 125_000, "note": "new lease"}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let status = alice
+        .status_with(
+            Method::PUT,
+            "/api/profile/preferences",
+            &serde_json::json!({"locale": "de-DE", "currency": "EUR", "timeZone": "Europe/Berlin"}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let card = previewed(alice, "card.qfx").await;
+    commit(alice, card.id).await;
+}
+
+#[tokio::test]
+async fn an_export_imports_into_a_fresh_account_and_exports_again_the_same() {
+    let (app, admin) = with_admin(&[("BANK_SYNC_ENABLED", "true")]).await;
+    let alice = plain_user(&app, &admin, "alice@example.com").await;
+    let bob = plain_user(&app, &admin, "bob@example.com").await;
+    alices_data(&alice).await;
+    // Someone else's bill, which must not travel.
+    let _: serde_json::Value = admin
+        .call_expecting(
+            201,
+            Method::POST,
+            "/api/bills",
+            &serde_json::json!({"name": "Admin's boat", "amountMinor": 9_900, "currency": "USD",
+                "cadence": "monthly", "dueDay": 5, "anchorDate": "2026-01-05"}),
+        )
+        .await;
+
+    let first = download(&alice).await;
+    assert_eq!(
+        i32::from_be_bytes(first[68..72].try_into().unwrap()),
+        APPLICATION_ID
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let exported = open(dir.path(), "first.sqlite", &first).await;
+    assert_eq!(
+        scalar(&exported, "SELECT group_concat(email) FROM users").await,
+        "alice@example.com"
+    );
+    assert_eq!(
+        scalar(
+            &exported,
+            "SELECT quote(password_hash) || quote(totp_secret) FROM users"
+        )
+        .await,
+        "NULLNULL"
+    );
+    assert_eq!(
+        scalar(
+            &exported,
+            "SELECT group_concat(name, '|') FROM (SELECT name FROM bills ORDER BY name)"
+        )
+        .await,
+        "Netflix|Rent"
+    );
+    assert_eq!(
+        scalar(
+            &exported,
+            "SELECT group_concat(access_secret || '/' || status) FROM bank_connections"
+        )
+        .await,
+        "/disconnected",
+        "the bank's access secret stays behind"
+    );
+    assert_eq!(
+        scalar(&exported, "SELECT CAST(COUNT(*) AS TEXT) FROM transactions").await,
+        "3"
+    );
+    assert_eq!(
+        scalar(
+            &exported,
+            "SELECT c.slug FROM bills b JOIN subscription_catalog c ON c.id = b.catalog_id"
+        )
+        .await,
+        "netflix"
+    );
+    for table in [
+        "sessions",
+        "api_tokens",
+        "login_history",
+        "notification_channels",
+    ] {
+        assert_eq!(
+            scalar(
+                &exported,
+                &format!("SELECT CAST(COUNT(*) AS TEXT) FROM {table}")
+            )
+            .await,
+            "0",
+            "{table}"
+        );
+    }
+    let settings = scalar(
+        &exported,
+        "SELECT CAST(COUNT(*) AS TEXT) FROM settings WHERE user_id IS NULL",
+    )
+    .await;
+    assert_eq!(settings, "0", "no setting of the server travels");
+
+    let (status, body) = upload(&bob, first.clone()).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["bills"], 2, "{body}");
+    assert_eq!(body["payments"], 2, "{body}");
+    assert_eq!(body["billMonths"], 1, "{body}");
+    assert_eq!(body["transactions"], 3, "{body}");
+    assert_eq!(body["bankAccounts"], 1, "{body}");
+    let preferences: serde_json::Value = bob.json_raw("/api/profile/preferences").await;
+    assert_eq!(preferences["currency"], "EUR");
+    assert_eq!(preferences["timeZone"], "Europe/Berlin");
+    let bills: serde_json::Value = bob.json_raw("/api/bills").await;
+    assert_eq!(bills["bills"].as_array().map(Vec::len), Some(2), "{bills}");
+
+    let second = download(&bob).await;
+    let again = open(dir.path(), "second.sqlite", &second).await;
+    assert_eq!(content(&exported).await, content(&again).await);
+    for column in ["locale", "currency", "time_zone"] {
+        let sql = format!("SELECT {column} FROM users");
+        assert_eq!(
+            scalar(&exported, &sql).await,
+            scalar(&again, &sql).await,
+            "{column}"
+        );
+    }
+    assert_eq!(
+        scalar(&again, "SELECT email FROM users").await,
+        "bob@example.com"
+    );
+
+    // Alice's own account is untouched by Bob's import.
+    let mine: serde_json::Value = alice.json_raw("/api/bills").await;
+    assert_eq!(mine["bills"].as_array().map(Vec::len), Some(2));
+}
+
+#[tokio::test]
+async fn an_export_of_an_older_schema_is_upgraded_and_imported() {
+    let (app, admin) = with_admin(&[("BANK_SYNC_ENABLED", "true")]).await;
+    let carol = plain_user(&app, &admin, "carol@example.com").await;
+    let dan = plain_user(&app, &admin, "dan@example.com").await;
+    let _: serde_json::Value = carol
+        .call_expecting(
+            201,
+            Method::POST,
+            "/api/bills",
+            &serde_json::json!({"name": "Water", "amountMinor": 4_000, "currency": "USD",
+                "cadence": "quarterly", "dueDay": 20, "anchorDate": "2026-01-20"}),
+        )
+        .await;
+    let file = download(&carol).await;
+
+    // The same export as the previous schema version wrote it.
+    let dir = tempfile::tempdir().unwrap();
+    let pool = open(dir.path(), "older.sqlite", &file).await;
+    let undone = app::ssr::migrate::Migrator::default()
+        .rollback_latest(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let older = std::fs::read(dir.path().join("older.sqlite")).unwrap();
+    assert_ne!(older, file, "{undone} was undone");
+
+    let (status, body) = upload(&dan, older).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["bills"], 1, "{body}");
+    let bills: serde_json::Value = dan.json_raw("/api/bills").await;
+    assert_eq!(bills["bills"][0]["name"], "Water");
+}
+
+#[tokio::test]
+async fn a_file_that_is_not_a_personal_export_is_refused_with_why() {
+    let (app, admin) = with_admin(&[]).await;
+    let erin = plain_user(&app, &admin, "erin@example.com").await;
+    let field = |body: &serde_json::Value| {
+        (
+            body["error"]["details"][0]["fieldViolations"][0]["field"].clone(),
+            body["error"]["details"][0]["fieldViolations"][0]["description"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+        )
+    };
+
+    let (status, body) = upload(&erin, b"name,amount\nRent,1200\n".to_vec()).await;
+    assert_eq!(status, 400, "{body}");
+    let (name, why) = field(&body);
+    assert_eq!(name, "file");
+    assert!(why.contains("not a SQLite database"), "{why}");
+
+    // The whole database of the server is not one person's export.
+    let whole = std::fs::read(app.database_path()).unwrap();
+    let (status, body) = upload(&erin, whole).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(field(&body).1.contains("whole database"), "{body}");
+
+    // An export with a trigger of its own is not Tally's schema.
+    let file = download(&erin).await;
+    let dir = tempfile::tempdir().unwrap();
+    let pool = open(dir.path(), "planted.sqlite", &file).await;
+    sqlx::raw_sql(
+        "CREATE TRIGGER promote AFTER INSERT ON bills BEGIN UPDATE users SET role = 'admin'; END",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    let planted = std::fs::read(dir.path().join("planted.sqlite")).unwrap();
+    let (status, body) = upload(&erin, planted).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(field(&body).1.contains("promote"), "{body}");
+
+    // Two accounts in one file.
+    let pool = open(dir.path(), "two.sqlite", &file).await;
+    sqlx::raw_sql("INSERT INTO users (email) VALUES ('mallory@example.com')")
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let two = std::fs::read(dir.path().join("two.sqlite")).unwrap();
+    let (status, body) = upload(&erin, two).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(field(&body).1.contains("2 accounts"), "{body}");
+
+    // Over 64 MiB, by its declared length.
+    let response = erin
+        .request(Method::POST, "/api/data/import.sqlite")
+        .header("content-type", "application/vnd.sqlite3")
+        .body(vec![0u8; 64 * 1024 * 1024 + 2])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 413);
+
+    // Signed out: no export.
+    let stranger = Browser::open(&app.address).await;
+    assert_eq!(
+        stranger
+            .status(Method::GET, "/api/data/export.sqlite")
+            .await,
+        401
+    );
+}
