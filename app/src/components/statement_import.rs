@@ -13,10 +13,11 @@ fn money(minor: i64, currency: &str) -> String {
     Money::shown(minor, currency)
 }
 
-/// Data → Import a bank statement: an OFX, QFX, QIF or CAMT.053 file goes
-/// to a bank account (or new imported accounts). Its preview (an
-/// operation) says what is new, what is already there, what was refused
-/// and whether the balance adds up; nothing is written until "Import".
+/// Data → Import a bank statement: an OFX, QFX, QIF or CAMT.053 file (or a
+/// Firefly III or Actual CSV export) goes to a bank account (or new
+/// imported accounts). Its preview (an operation) says what is new, what is
+/// already there, what was refused and whether the balance adds up; nothing
+/// is written until "Import".
 #[component]
 pub fn StatementImportCard() -> impl IntoView {
     let file = NodeRef::<leptos::html::Input>::new();
@@ -104,11 +105,11 @@ pub fn StatementImportCard() -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="statement-title">
             <h2 id="statement-title">"Import a bank statement"</h2>
-            <p class="hint">"An OFX, QFX, QIF or CAMT.053 file from your bank, up to 10 MB. You see what is new and what is already here before anything is saved; importing the same statement twice adds nothing."</p>
+            <p class="hint">"An OFX, QFX, QIF or CAMT.053 file from your bank, or a Firefly III or Actual CSV export, up to 10 MB. You see what is new and what is already here before anything is saved; importing the same statement twice adds nothing."</p>
             <form on:submit=send>
                 <div class="field">
                     <label for="statement-file">"Statement file"</label>
-                    <input id="statement-file" type="file" accept=".ofx,.qfx,.qif,.xml" node_ref=file required/>
+                    <input id="statement-file" type="file" accept=".ofx,.qfx,.qif,.xml,.csv" node_ref=file required/>
                 </div>
                 <div class="field">
                     <label for="statement-account">"Into"</label>

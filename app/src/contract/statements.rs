@@ -23,7 +23,8 @@ pub struct ImportStarted {
 pub struct StatementImport {
     pub id: i64,
     pub file_name: String,
-    /// `ofx` (OFX 1 and 2, QFX), `qif` or `camt053`.
+    /// `ofx` (OFX 1 and 2, QFX), `qif`, `camt053`, `firefly` (Firefly III's
+    /// transaction CSV) or `actual` (Actual Budget's transaction CSV).
     pub format: String,
     /// `uploaded` (being previewed), `previewed`, `failed` (the file was
     /// refused: see `error`) or `committed`.

@@ -239,6 +239,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.17_statement_imports.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 18),
+            description: "Firefly III and Actual CSV exports as statement imports",
+            sql: sql!("v1.18_statement_formats.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.18_statement_formats.down.sql")),
+        },
     ]
 }
 

@@ -43,7 +43,7 @@ pub async fn upload(
         ),
     };
     let format = parse::detect(file, Some(file_name))
-        .ok_or_else(|| invalid("file", "this is not an OFX, QFX, QIF or CAMT.053 statement"))?;
+        .ok_or_else(|| invalid("file", &parse::ParseError::NotRecognized.to_string()))?;
     if let Some(account_id) = options.account_id {
         if store::account(&services.pool, user_id, account_id)
             .await?

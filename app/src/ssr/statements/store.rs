@@ -360,3 +360,59 @@ pub async fn committed(conn: &mut SqliteConnection, import_id: i64) -> Result<()
     .await?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::ssr::migrate::{Migrator, Version};
+
+    /// v1.18 builds both tables again to widen the format's CHECK: a
+    /// preview waiting for its commit keeps its rows, and the new formats
+    /// can be stored.
+    #[tokio::test]
+    async fn a_waiting_preview_survives_the_wider_formats() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = crate::ssr::db::connect(&dir.path().join("t.db"))
+            .await
+            .unwrap();
+        Migrator::up_to(Version::new(1, 17))
+            .run(&pool)
+            .await
+            .unwrap();
+        sqlx::raw_sql(
+            "INSERT INTO users (email) VALUES ('a@example.com');
+             INSERT INTO statement_imports (user_id, file_name, format, expires_at)
+                 VALUES (1, 'a.ofx', 'ofx', '2099-01-01');
+             INSERT INTO statement_import_rows (import_id, row, file_account,
+                 provider_transaction_id, posted_day, amount_cents, description, duplicate)
+                 VALUES (1, 0, 'x', 'fitid-1', '2026-01-01', -100, 'Coffee', 0);",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        Migrator::default().run(&pool).await.unwrap();
+        let rows: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM statement_import_rows r JOIN statement_imports i ON i.id = r.import_id",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        assert_eq!(rows, 1);
+        sqlx::query(
+            "INSERT INTO statement_imports (user_id, file_name, format, expires_at)
+             VALUES (1, 'f.csv', 'firefly', '2099-01-01'), (1, 'a.csv', 'actual', '2099-01-01')",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        // Deleting an import still takes its rows with it.
+        sqlx::query("DELETE FROM statement_imports WHERE id = 1")
+            .execute(&pool)
+            .await
+            .unwrap();
+        let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM statement_import_rows")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(left, 0);
+    }
+}

@@ -2,7 +2,7 @@
 //! banks name files loosely (`.txt`, `.dat`, `.xml` for OFX 2), while each
 //! format announces itself in its first lines.
 
-use super::{charset, Format};
+use super::{actual_csv, charset, firefly, Format};
 
 /// How much of the start of a file is looked at: OFX and QIF announce
 /// themselves in their first line, CAMT in its root element.
@@ -10,8 +10,9 @@ const HEAD_BYTES: usize = 64 * 1024;
 
 /// The format by content (OFX header `OFXHEADER:` or `<OFX>`/`<?OFX`, QIF
 /// `!Type:`/`!Account`/`!Option`, CAMT `<Document` with a `camt.053`
-/// namespace or `<BkToCstmrStmt>`), falling back to the file name's
-/// extension (.ofx .qfx .qif .xml).
+/// namespace or `<BkToCstmrStmt>`, the CSV header of Firefly III's or
+/// Actual's export), falling back to the file name's extension (.ofx .qfx
+/// .qif .xml). `.csv` alone says nothing: any app writes it.
 pub fn detect(bytes: &[u8], file_name: Option<&str>) -> Option<Format> {
     by_content(bytes).or_else(|| file_name.and_then(by_extension))
 }
@@ -19,6 +20,23 @@ pub fn detect(bytes: &[u8], file_name: Option<&str>) -> Option<Format> {
 fn by_content(bytes: &[u8]) -> Option<Format> {
     let head = bytes.get(..HEAD_BYTES).unwrap_or(bytes);
     let text = charset::decode(head);
+    // The CSV exports first, as their header is the whole first line, while
+    // OFX is looked for anywhere in the head (where a CSV's notes could
+    // mention it).
+    let header: Vec<&str> = text
+        .trim_start()
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split(',')
+        .map(|name| name.trim().trim_matches('"'))
+        .collect();
+    if firefly::is_header(&header) {
+        return Some(Format::FireflyCsv);
+    }
+    if actual_csv::is_header(&header) {
+        return Some(Format::ActualCsv);
+    }
     let start = text.trim_start().to_ascii_uppercase();
     let start = start.as_str();
     if ["!TYPE:", "!ACCOUNT", "!OPTION"]
@@ -69,11 +87,53 @@ mod tests {
     }
 
     #[test]
+    fn csv_exports_are_known_by_their_header() {
+        let firefly = include_bytes!(
+            "../../../../../server/tests/fixtures/other_apps/firefly_transactions.csv"
+        );
+        assert_eq!(
+            detect(firefly, Some("2026_01_20_transaction_export.csv")),
+            Some(Format::FireflyCsv)
+        );
+        assert_eq!(
+            detect(
+                b"user_id,group_id,journal_id,type
+",
+                Some("a.qif")
+            ),
+            Some(Format::FireflyCsv)
+        );
+        let actual = include_bytes!(
+            "../../../../../server/tests/fixtures/other_apps/actual_transactions.csv"
+        );
+        assert_eq!(
+            detect(actual, Some("Checking.csv")),
+            Some(Format::ActualCsv)
+        );
+        let api = b"\xef\xbb\xbfAccount,Date,Payee,Notes,Category,Amount,Cleared,Reconciled\n";
+        assert_eq!(detect(api, None), Some(Format::ActualCsv));
+        let before_26_3 = b"Account,Date,Payee,Notes,Category,Amount,Split_Amount,Cleared\n";
+        assert_eq!(detect(before_26_3, None), Some(Format::ActualCsv));
+        // A note that mentions <OFX> does not make the export OFX.
+        let noted = b"Account,Date,Payee,Notes,Amount\nA,2026-01-01,P,see <OFX>,1\n";
+        assert_eq!(detect(noted, None), Some(Format::ActualCsv));
+        // Other CSV files, Firefly's bills among them, are none of these.
+        let bills =
+            include_bytes!("../../../../../server/tests/fixtures/other_apps/firefly_bills.csv");
+        assert_eq!(detect(bills, Some("bills.csv")), None);
+        let wallos = include_bytes!("../../../../../server/tests/fixtures/other_apps/wallos.csv");
+        assert_eq!(detect(wallos, Some("subscriptions.csv")), None);
+        assert_eq!(detect(b"Date,Payee,Amount\n", Some("a.csv")), None);
+        assert_eq!(detect(b"Account,Date,Payee,Notes\n", Some("a.csv")), None);
+    }
+
+    #[test]
     fn the_name_decides_when_the_content_cannot() {
         assert_eq!(detect(b"", Some("Statement.QFX")), Some(Format::Ofx));
         assert_eq!(detect(b"??", Some("a.qif")), Some(Format::Qif));
         assert_eq!(detect(b"<a/>", Some("a.xml")), Some(Format::Camt053));
         assert_eq!(detect(b"<a/>", Some("a.csv")), None);
+        assert_eq!(detect(b"", Some("export.CSV")), None);
         assert_eq!(detect(b"\xff\xfe\x00", None), None);
         let camt052 = br#"<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.052.001.02">"#;
         assert_eq!(detect(camt052, None), None);

@@ -1,5 +1,7 @@
 //! Statement files read into accounts and transaction lines: OFX 1 (SGML)
-//! and OFX 2 (XML), QFX (OFX with Intuit's extra tags), QIF and CAMT.053.
+//! and OFX 2 (XML), QFX (OFX with Intuit's extra tags), QIF, CAMT.053, and
+//! the CSV transaction exports of Firefly III and Actual Budget (for people
+//! moving their history over from those apps).
 //!
 //! Pure and bounded: no I/O, no database; a file larger than [`MAX_BYTES`],
 //! with more than [`MAX_LINES`] transactions or nested deeper than
@@ -8,11 +10,13 @@
 //! [`Statement::refused`] rather than failing the whole file, so one bad row
 //! does not block an import the person can still check in the preview.
 
+mod actual_csv;
 mod amount;
 mod camt;
 mod charset;
 mod dates;
 mod detect;
+mod firefly;
 mod ofx;
 mod ofx_markup;
 mod qif;
@@ -26,6 +30,10 @@ pub enum Format {
     Ofx,
     Qif,
     Camt053,
+    /// Firefly III's transaction export (v6.3 and later).
+    FireflyCsv,
+    /// Actual Budget's transaction export (the app's or the API's).
+    ActualCsv,
 }
 
 impl Format {
@@ -35,6 +43,8 @@ impl Format {
             Self::Ofx => "ofx",
             Self::Qif => "qif",
             Self::Camt053 => "camt053",
+            Self::FireflyCsv => "firefly",
+            Self::ActualCsv => "actual",
         }
     }
 
@@ -45,6 +55,8 @@ impl Format {
             "ofx" | "qfx" => Some(Self::Ofx),
             "qif" => Some(Self::Qif),
             "camt053" | "camt.053" => Some(Self::Camt053),
+            "firefly" => Some(Self::FireflyCsv),
+            "actual" => Some(Self::ActualCsv),
             _ => None,
         }
     }
@@ -81,16 +93,19 @@ pub struct Statement {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Account {
     /// The file's own id for the account: OFX ACCTID, CAMT IBAN (or Othr/Id),
-    /// QIF account name; "" when the file names none.
+    /// QIF account name, Firefly asset account IBAN (else its name), Actual
+    /// account name; "" when the file names none.
     pub id: String,
     pub kind: AccountKind,
     /// A name for a new account, when the file says one (OFX: the account
-    /// type and the last digits of ACCTID, QIF `!Account` N, CAMT Acct/Nm).
+    /// type and the last digits of ACCTID, QIF `!Account` N, CAMT Acct/Nm,
+    /// the Firefly or Actual account name).
     pub name: Option<String>,
-    /// ISO 4217 code when the file says (OFX CURDEF, CAMT Ccy); None for QIF.
+    /// ISO 4217 code when the file says (OFX CURDEF, CAMT Ccy, Firefly
+    /// currency_code); None for QIF and Actual.
     pub currency: Option<String>,
     /// The statement's own opening balance (CAMT Bal of type OPBD, else
-    /// PRCD); None for OFX and QIF, which do not write one.
+    /// PRCD); None for the other formats, which do not write one.
     pub opening_balance: Option<Balance>,
     /// The statement's own closing balance (OFX LEDGERBAL, CAMT Bal of type
     /// CLBD), so the preview can check the import against the bank's sum.
@@ -107,10 +122,11 @@ pub struct Balance {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
-    /// Where in the file, for messages: "line 42" (OFX and QIF: the line
-    /// where the transaction starts), "Ntry 7" (CAMT).
+    /// Where in the file, for messages: "line 42" (OFX, QIF and CSV: the
+    /// line where the transaction starts), "Ntry 7" (CAMT).
     pub position: String,
-    /// OFX FITID; CAMT NtryRef, else AcctSvcrRef; None for QIF.
+    /// OFX FITID; CAMT NtryRef, else AcctSvcrRef; Firefly `firefly-<journal
+    /// id>` (`-out`/`-in` on a transfer's sides); None for QIF and Actual.
     pub fitid: Option<String>,
     /// Posted (booking) day, YYYY-MM-DD.
     pub day: String,
@@ -135,7 +151,7 @@ pub enum ParseError {
     TooLarge,
     #[error("the file has more than {MAX_LINES} transactions")]
     TooMany,
-    #[error("this is not an OFX, QFX, QIF or CAMT.053 statement")]
+    #[error("this is not an OFX, QFX, QIF or CAMT.053 statement, nor a Firefly III or Actual CSV export")]
     NotRecognized,
     #[error("{position}: {reason}")]
     Malformed { position: String, reason: String },
@@ -174,6 +190,8 @@ pub fn parse(bytes: &[u8], format: Format, options: &Options) -> Result<Statemen
         Format::Ofx => ofx::parse(&text),
         Format::Qif => qif::parse(&text, options),
         Format::Camt053 => camt::parse(&text),
+        Format::FireflyCsv => firefly::parse(&text),
+        Format::ActualCsv => actual_csv::parse(&text),
     }
 }
 
@@ -191,12 +209,22 @@ fn line_at(text: &str, offset: usize) -> String {
 mod tests {
     use super::*;
 
+    const ALL: [Format; 5] = [
+        Format::Ofx,
+        Format::Qif,
+        Format::Camt053,
+        Format::FireflyCsv,
+        Format::ActualCsv,
+    ];
+
     #[test]
     fn formats_read_back_their_names() {
-        for format in [Format::Ofx, Format::Qif, Format::Camt053] {
+        for format in ALL {
             assert_eq!(Format::parse(format.as_str()), Some(format));
         }
         assert_eq!(Format::parse("QFX"), Some(Format::Ofx));
+        assert_eq!(Format::parse(" Firefly "), Some(Format::FireflyCsv));
+        assert_eq!(Format::parse("ACTUAL"), Some(Format::ActualCsv));
         assert_eq!(Format::parse("csv"), None);
     }
 
@@ -204,7 +232,7 @@ mod tests {
     fn a_file_over_the_limit_is_refused_before_reading() {
         let mut big = b"OFXHEADER:100\n<OFX>".to_vec();
         big.resize(MAX_BYTES + 1, b' ');
-        for format in [Format::Ofx, Format::Qif, Format::Camt053] {
+        for format in ALL {
             assert_eq!(
                 parse(&big, format, &Options::default()),
                 Err(ParseError::TooLarge)
@@ -214,6 +242,13 @@ mod tests {
             ParseError::TooLarge.to_string(),
             "the file is larger than 10485760 bytes"
         );
+    }
+
+    #[test]
+    fn not_recognized_names_every_format() {
+        let message = ParseError::NotRecognized.to_string();
+        assert!(message.starts_with("this is not an OFX, QFX, QIF or CAMT.053 statement"));
+        assert!(message.contains("Firefly III") && message.contains("Actual"));
     }
 
     #[test]
