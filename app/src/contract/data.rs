@@ -23,14 +23,18 @@ pub struct PreviewRow {
     pub problems: Vec<FieldViolation>,
 }
 
-/// `POST /api/data/import/preview`: each row with its problems; nothing
-/// is written.
+/// `POST /api/data/import/preview[?from=]`: each row with its problems;
+/// nothing is written.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ImportPreview {
     pub rows: Vec<PreviewRow>,
     pub valid: usize,
     pub invalid: usize,
+    /// What another app's file holds that Tally did not take, in words
+    /// (cancelled subscriptions, fields with no place in Tally).
+    #[serde(default, rename = "notMapped")]
+    pub not_mapped: Vec<String>,
 }
 
 /// `POST /api/data/import` (201): every row was written.
@@ -55,4 +59,13 @@ pub struct PersonalImported {
     pub transactions: i64,
     /// Subscription feedback, merchant rules and known descriptors.
     pub subscription_choices: i64,
+}
+
+/// `POST /api/data/import…` query: which app wrote the file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::IntoParams))]
+pub struct ImportSource {
+    /// `tally` (Tally's CSV export, the default), `wallos` (its JSON or
+    /// CSV subscription export) or `firefly` (Firefly III's bill export).
+    pub from: Option<String>,
 }

@@ -1,7 +1,9 @@
-//! `/data`: export bills (CSV) or everything (JSON), import a bank
-//! statement (OFX, QFX, QIF, CAMT.053) as transactions, and import bills
-//! from a CSV file: a preview lists every row with its problems, and
-//! nothing is written until the person confirms a file without problems.
+//! `/data`: export bills (CSV) or everything (JSON, Excel, one SQLite file),
+//! import a bank statement (OFX, QFX, QIF, CAMT.053, a Firefly III or
+//! Actual CSV export) as transactions, and import bills from Tally's CSV or
+//! another app's export (Wallos, Firefly III): a preview lists every row
+//! with its problems and what could not be mapped, and nothing is written
+//! until the person confirms a file without problems.
 
 use super::split_route::split_route;
 use leptos::prelude::*;
@@ -22,6 +24,11 @@ pub fn DataPage() -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let done = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
+    let from = RwSignal::new(String::new());
+    let from_choice = move || {
+        let chosen = from.get_untracked();
+        (!chosen.is_empty()).then_some(chosen)
+    };
 
     let choose = move |_| {
         let Some(input) = file.get() else { return };
@@ -31,7 +38,7 @@ pub fn DataPage() -> impl IntoView {
             match api::files::chosen_text(&input).await {
                 Ok(Some(content)) => {
                     busy.set(true);
-                    let answer = preview_import(content.clone())
+                    let answer = preview_import(content.clone(), from_choice())
                         .await
                         .map_err(ApiFailure::from);
                     busy.set(false);
@@ -55,7 +62,9 @@ pub fn DataPage() -> impl IntoView {
         };
         busy.set(true);
         leptos::task::spawn_local(async move {
-            let answer = import_bills(content).await.map_err(ApiFailure::from);
+            let answer = import_bills(content, from_choice())
+                .await
+                .map_err(ApiFailure::from);
             busy.set(false);
             match answer {
                 Ok(imported) => {
@@ -91,16 +100,33 @@ pub fn DataPage() -> impl IntoView {
         </section>
         <StatementImportCard/>
         <section class="card" aria-labelledby="import-title">
-            <h2 id="import-title">"Import bills from CSV"</h2>
-            <p class="hint">"Use the columns of the CSV export. You will see every row before anything is saved; a file with a problem in any row is not imported."</p>
+            <h2 id="import-title">"Import bills"</h2>
+            <p class="hint">"From Tally's CSV export, Wallos's subscription export (JSON or CSV) or Firefly III's bill export. You will see every row, and what could not be brought over, before anything is saved; a file with a problem in any row is not imported."</p>
+            <div class="field">
+                <label for="import-from">"Made by"</label>
+                <select id="import-from" on:change=move |ev| {
+                    from.set(event_target_value(&ev));
+                    preview.set(None);
+                }>
+                    <option value="">"Tally (CSV export)"</option>
+                    <option value="wallos">"Wallos (JSON or CSV)"</option>
+                    <option value="firefly">"Firefly III (bills CSV)"</option>
+                </select>
+            </div>
             <label for="import-file">"CSV file"</label>
-            <input id="import-file" type="file" accept=".csv,text/csv" node_ref=file on:change=choose/>
+            <input id="import-file" type="file" accept=".csv,.json,text/csv,application/json" node_ref=file on:change=choose/>
             <p class="field-error" role="alert">{move || error.get()}</p>
             <p role="status" data-testid="import-done">{move || done.get()}</p>
             {move || preview.get().map(|checked| {
                 let ready = checked.invalid == 0 && checked.valid > 0;
                 view! {
                     <p data-testid="import-summary">{format!("{} rows ready, {} with problems.", checked.valid, checked.invalid)}</p>
+                    {(!checked.not_mapped.is_empty()).then(|| view! {
+                        <p>"Not brought over:"</p>
+                        <ul class="token-list" data-testid="import-not-mapped">
+                            {checked.not_mapped.iter().map(|note| view! { <li>{note.clone()}</li> }).collect_view()}
+                        </ul>
+                    })}
                     <div class="table-wrap"><table class="data-table" data-testid="import-preview">
                         <thead><tr><th scope="col">"Line"</th><th scope="col">"Bill"</th><th scope="col">"Problems"</th></tr></thead>
                         <tbody>

@@ -23,6 +23,7 @@ pub mod limits;
 pub mod migrate;
 pub mod notifications;
 pub mod operations;
+pub mod other_apps;
 pub mod outbound;
 pub mod personal_data;
 pub mod preferences;

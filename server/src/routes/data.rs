@@ -4,7 +4,7 @@
 //! none; bad rows are named `rows[i].field` (i counts data rows from 0; the
 //! preview also gives each row's line in the file).
 
-use app::contract::data::{Export, ImportPreview, Imported};
+use app::contract::data::{Export, ImportPreview, ImportSource, Imported};
 use app::ssr::bills::transfer;
 use app::ssr::bills::{self, import};
 use axum::extract::State;
@@ -12,7 +12,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
-use crate::extract::ApiBytes;
+use crate::extract::{ApiBytes, ApiQuery};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 use app::ssr::auth::extractors::CurrentUser;
@@ -152,21 +152,28 @@ pub async fn export_json(
     ))
 }
 
-/// `POST /api/data/import/preview` (the CSV as the body): each row with its
-/// problems; nothing is written.
+/// `POST /api/data/import/preview` (the file as the body): each row with
+/// its problems, and what another app's file held that Tally did not take;
+/// nothing is written.
 #[utoipa::path(
     post,
     path = "/api/data/import/preview",
     tag = "data",
-    request_body(content = String, content_type = "text/csv", description = "A CSV export"),
+    params(ImportSource),
+    request_body(content = String, content_type = "text/csv", description = "Tally's CSV export, Wallos's subscription export (JSON or CSV) or Firefly III's bill export"),
     responses((status = 200, body = ImportPreview)),
 )]
 pub async fn preview(
-    _current: CurrentUser,
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiQuery(query): ApiQuery<ImportSource>,
     ApiBytes(body): ApiBytes,
 ) -> Result<Json<ImportPreview>, ApiError> {
+    let source = import::source(query.from.as_deref())?;
     let text = import::text_of(&body)?;
-    Ok(Json(import::preview(text)?))
+    Ok(Json(
+        import::preview(&state.pool, current.user.id, source, text).await?,
+    ))
 }
 
 /// `POST /api/data/import`: every row or none.
@@ -174,15 +181,18 @@ pub async fn preview(
     post,
     path = "/api/data/import",
     tag = "data",
-    request_body(content = String, content_type = "text/csv", description = "A CSV export"),
+    params(ImportSource),
+    request_body(content = String, content_type = "text/csv", description = "The file the preview read"),
     responses((status = 201, description = "Imported", body = Imported)),
 )]
 pub async fn import(
     State(state): State<AppState>,
     current: CurrentUser,
+    ApiQuery(query): ApiQuery<ImportSource>,
     ApiBytes(body): ApiBytes,
 ) -> Result<(StatusCode, Json<Imported>), ApiError> {
+    let source = import::source(query.from.as_deref())?;
     let text = import::text_of(&body)?;
-    let imported = import::import(&state.pool, current.user.id, text).await?;
+    let imported = import::import(&state.pool, current.user.id, source, text).await?;
     Ok((StatusCode::CREATED, Json(imported)))
 }

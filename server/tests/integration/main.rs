@@ -40,6 +40,7 @@ mod operations_google_client;
 mod ops;
 mod ops_portainer;
 mod ops_release;
+mod other_apps;
 mod outbound;
 mod page_cache;
 mod personal_data;

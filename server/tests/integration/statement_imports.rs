@@ -14,9 +14,14 @@ use crate::support::operations::finished;
 use crate::support::{plain_user, with_admin};
 
 fn fixture(name: &str) -> Vec<u8> {
+    fixture_in("statements", name)
+}
+
+fn fixture_in(folder: &str, name: &str) -> Vec<u8> {
     std::fs::read(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/statements")
+            .join("tests/fixtures")
+            .join(folder)
             .join(name),
     )
     .unwrap()
@@ -40,7 +45,17 @@ async fn upload(browser: &Browser, query: &str, file: Vec<u8>) -> (u16, serde_js
 
 /// Uploads, waits for the preview, reads it.
 pub(crate) async fn previewed(browser: &Browser, name: &str) -> StatementImport {
-    let (status, body) = upload(browser, &format!("fileName={name}"), fixture(name)).await;
+    previewed_from(browser, "statements", name).await
+}
+
+/// [`previewed`] with a fixture of `tests/fixtures/{folder}`.
+pub(crate) async fn previewed_from(browser: &Browser, folder: &str, name: &str) -> StatementImport {
+    let (status, body) = upload(
+        browser,
+        &format!("fileName={name}"),
+        fixture_in(folder, name),
+    )
+    .await;
     assert_eq!(status, 202, "{body}");
     let started: ImportStarted = serde_json::from_value(body).unwrap();
     assert_eq!(started.import.state, "uploaded");

@@ -1,14 +1,16 @@
-//! A CSV import as people send it (the Data page, `/api/data/import…`):
-//! at most [`MAX_IMPORT`] bytes of UTF-8, previewed row by row, then
-//! written all or nothing, with bad rows named `rows[i].field` (i counts
-//! data rows from 0).
+//! A bill import as people send it (the Data page, `/api/data/import…`):
+//! Tally's own CSV, or another app's export (`other_apps`: Wallos,
+//! Firefly III), at most [`MAX_IMPORT`] bytes of UTF-8, previewed row by
+//! row with what could not be mapped, then written all or nothing, with
+//! bad rows named `rows[i].field` (i counts data rows from 0).
 
 use sqlx::SqlitePool;
 
-use super::transfer::{self, ImportError};
+use super::transfer::{self, ImportError, ImportRow};
 use crate::contract::data::{ImportPreview, Imported, PreviewRow};
 use crate::domain::contact::FieldViolation;
 use crate::ssr::api_error::ApiError;
+use crate::ssr::other_apps::{self, Source};
 
 /// The largest file an import takes: 1 MiB.
 pub const MAX_IMPORT: usize = 1024 * 1024;
@@ -28,10 +30,48 @@ fn within_limit(bytes: usize) -> Result<(), ApiError> {
     }
 }
 
-/// Each row with its problems; nothing is written.
-pub fn preview(text: &str) -> Result<ImportPreview, ApiError> {
+/// The file's rows as bills, and what it holds that Tally did not take.
+async fn rows(
+    pool: &SqlitePool,
+    user: i64,
+    source: Source,
+    text: &str,
+) -> Result<(Vec<ImportRow>, Vec<String>), ApiError> {
     within_limit(text.len())?;
-    let rows = transfer::read_csv(text).map_err(import_error)?;
+    if source == Source::Tally {
+        return Ok((transfer::read_csv(text).map_err(import_error)?, Vec::new()));
+    }
+    let (_, own) = crate::ssr::preferences::locale_and_currency(pool, user).await?;
+    let read =
+        other_apps::read(source, text, &own).map_err(|description| ApiError::InvalidField {
+            field: "file".into(),
+            description,
+        })?;
+    let rows = read
+        .rows
+        .into_iter()
+        .map(|row| ImportRow::checked(row.line, row.problems, row.form))
+        .collect();
+    Ok((rows, read.not_mapped))
+}
+
+/// `from=` on the wire as a source; unknown names are the caller's
+/// mistake.
+pub fn source(from: Option<&str>) -> Result<Source, ApiError> {
+    Source::parse(from.unwrap_or("")).ok_or_else(|| ApiError::InvalidField {
+        field: "from".into(),
+        description: "use tally, wallos or firefly".into(),
+    })
+}
+
+/// Each row with its problems; nothing is written.
+pub async fn preview(
+    pool: &SqlitePool,
+    user: i64,
+    source: Source,
+    text: &str,
+) -> Result<ImportPreview, ApiError> {
+    let (rows, not_mapped) = rows(pool, user, source, text).await?;
     let invalid = rows.iter().filter(|row| !row.problems.is_empty()).count();
     Ok(ImportPreview {
         valid: rows.len() - invalid,
@@ -44,13 +84,19 @@ pub fn preview(text: &str) -> Result<ImportPreview, ApiError> {
                 problems: row.problems,
             })
             .collect(),
+        not_mapped,
     })
 }
 
 /// Every row, or none when any row is bad.
-pub async fn import(pool: &SqlitePool, user: i64, text: &str) -> Result<Imported, ApiError> {
-    within_limit(text.len())?;
-    let imported = transfer::import(pool, user, text)
+pub async fn import(
+    pool: &SqlitePool,
+    user: i64,
+    source: Source,
+    text: &str,
+) -> Result<Imported, ApiError> {
+    let (rows, _) = rows(pool, user, source, text).await?;
+    let imported = transfer::import(pool, user, rows)
         .await
         .map_err(import_error)?;
     Ok(Imported { imported })

@@ -344,6 +344,15 @@ pub fn read_csv(text: &str) -> Result<Vec<ImportRow>, ImportError> {
             minimum_payment_minor: minimum,
             catalog_id: None,
         };
+        rows.push(ImportRow::checked(line, problems, form));
+    }
+    Ok(rows)
+}
+
+impl ImportRow {
+    /// A row read as `form` with the problems its reader found, and then
+    /// the form's own (one per field).
+    pub fn checked(line: usize, mut problems: Vec<FieldViolation>, form: BillForm) -> Self {
         if let Err(more) = form.validate() {
             for violation in more {
                 if !problems.iter().any(|p| p.field == violation.field) {
@@ -351,19 +360,21 @@ pub fn read_csv(text: &str) -> Result<Vec<ImportRow>, ImportError> {
                 }
             }
         }
-        rows.push(ImportRow {
+        Self {
             line,
             name: form.name.clone(),
             problems,
             form: Some(form),
-        });
+        }
     }
-    Ok(rows)
 }
 
 /// Imports every row, or none: one bad row refuses the whole file.
-pub async fn import(pool: &SqlitePool, user_id: i64, text: &str) -> Result<usize, ImportError> {
-    let rows = read_csv(text)?;
+pub async fn import(
+    pool: &SqlitePool,
+    user_id: i64,
+    rows: Vec<ImportRow>,
+) -> Result<usize, ImportError> {
     let bad: Vec<ImportRow> = rows
         .iter()
         .filter(|row| !row.problems.is_empty())

@@ -1,0 +1,178 @@
+//! Other apps' exports on the real server, with files in their published
+//! formats (`tests/fixtures/other_apps`, docs/formats/other_apps.md):
+//! Wallos subscriptions and Firefly III bills through the bill import's
+//! preview and commit (`?from=`), Firefly III and Actual transactions
+//! through the statement import; each says what it could not map.
+
+use app::contract::data::{ImportPreview, Imported};
+use reqwest::Method;
+
+use crate::statement_imports::{commit, previewed_from};
+use crate::support::browser::Browser;
+use crate::support::{plain_user, with_admin};
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/other_apps")
+            .join(name),
+    )
+    .unwrap()
+}
+
+async fn send(browser: &Browser, path: &str, file: Vec<u8>) -> (u16, serde_json::Value) {
+    let response = browser
+        .request(Method::POST, path)
+        .header("content-type", "text/csv")
+        .body(file)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (
+        status,
+        response.json().await.unwrap_or(serde_json::Value::Null),
+    )
+}
+
+async fn bills(browser: &Browser) -> Vec<serde_json::Value> {
+    let found: serde_json::Value = browser.json_raw("/api/bills").await;
+    found["bills"].as_array().cloned().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn wallos_subscriptions_are_previewed_with_what_stays_behind_then_imported() {
+    let (app, admin) = with_admin(&[]).await;
+    let ana = plain_user(&app, &admin, "ana@example.com").await;
+
+    let (status, body) = send(
+        &ana,
+        "/api/data/import/preview?from=wallos",
+        fixture("wallos.json"),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let preview: ImportPreview = serde_json::from_value(body).unwrap();
+    assert_eq!((preview.valid, preview.invalid), (5, 0), "{preview:?}");
+    assert!(
+        preview
+            .not_mapped
+            .iter()
+            .any(|note| note.starts_with("Disney+: cancelled in Wallos")),
+        "{:?}",
+        preview.not_mapped
+    );
+    assert!(
+        bills(&ana).await.is_empty(),
+        "nothing is written by a preview"
+    );
+
+    let (status, body) = send(&ana, "/api/data/import?from=wallos", fixture("wallos.csv")).await;
+    assert_eq!(status, 201, "{body}");
+    let imported: Imported = serde_json::from_value(body).unwrap();
+    assert_eq!(imported.imported, 5);
+    let all = bills(&ana).await;
+    let netflix = all.iter().find(|bill| bill["name"] == "Netflix").unwrap();
+    assert_eq!(netflix["amountMinor"], 1549);
+    assert_eq!(netflix["subscription"], true);
+    assert_eq!(netflix["autopay"], true);
+    let prime = all
+        .iter()
+        .find(|bill| bill["name"] == "Amazon Prime")
+        .unwrap();
+    assert_eq!(
+        (&prime["currency"], &prime["cadence"]),
+        (&"EUR".into(), &"yearly".into())
+    );
+    assert!(all
+        .iter()
+        .any(|bill| bill["name"] == "AT&T Mobile" && bill["cadence"] == "biweekly"));
+}
+
+#[tokio::test]
+async fn firefly_bills_import_and_a_wrong_source_is_refused_with_its_field() {
+    let (app, admin) = with_admin(&[]).await;
+    let ben = plain_user(&app, &admin, "ben@example.com").await;
+
+    let (status, body) = send(
+        &ben,
+        "/api/data/import?from=firefly",
+        fixture("firefly_bills.csv"),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["imported"], 2);
+    let all = bills(&ben).await;
+    let domain = all
+        .iter()
+        .find(|bill| bill["name"] == "Domain renewal")
+        .unwrap();
+    assert_eq!(domain["amountMinor"], 1800);
+    assert_eq!(domain["notes"], "Firefly III expected 15.00 to 18.00 EUR");
+
+    let field = |body: &serde_json::Value| {
+        body["error"]["details"][0]["fieldViolations"][0]["field"].clone()
+    };
+    let (status, body) = send(
+        &ben,
+        "/api/data/import/preview?from=ynab",
+        fixture("firefly_bills.csv"),
+    )
+    .await;
+    assert_eq!((status, field(&body)), (400, "from".into()), "{body}");
+    let (status, body) = send(
+        &ben,
+        "/api/data/import/preview?from=firefly",
+        fixture("wallos.json"),
+    )
+    .await;
+    assert_eq!((status, field(&body)), (400, "file".into()), "{body}");
+    // Tally's own CSV is still the default.
+    let (status, body) = send(&ben, "/api/data/import/preview", fixture("wallos.csv")).await;
+    assert_eq!(status, 400, "{body}");
+}
+
+#[tokio::test]
+async fn firefly_and_actual_transactions_come_in_as_statements() {
+    let (app, admin) = with_admin(&[("BANK_SYNC_ENABLED", "true")]).await;
+    let cy = plain_user(&app, &admin, "cy@example.com").await;
+
+    let firefly = previewed_from(&cy, "other_apps", "firefly_transactions.csv").await;
+    assert_eq!(firefly.format, "firefly");
+    let summary = firefly.preview.clone().unwrap();
+    // Eight journals; the transfer is a line in each of its two accounts.
+    assert_eq!(
+        (summary.rows, summary.new_rows, summary.refused_count),
+        (9, 9, 0),
+        "{summary:?}"
+    );
+    assert_eq!(summary.accounts.len(), 2);
+    commit(&cy, firefly.id).await;
+    let again = previewed_from(&cy, "other_apps", "firefly_transactions.csv").await;
+    assert_eq!(
+        again.preview.unwrap().new_rows,
+        0,
+        "the journal ids make a second import add nothing"
+    );
+
+    let actual = previewed_from(&cy, "other_apps", "actual_transactions.csv").await;
+    assert_eq!(actual.format, "actual");
+    let summary = actual.preview.clone().unwrap();
+    // The split is one line; the starting balance is refused, saying why.
+    assert_eq!(
+        (summary.new_rows, summary.refused_count),
+        (6, 1),
+        "{summary:?}"
+    );
+    assert!(
+        summary.refused[0].reason.contains("starting balance"),
+        "{:?}",
+        summary.refused
+    );
+    let costco = actual
+        .rows
+        .iter()
+        .find(|row| row.description == "Costco")
+        .unwrap();
+    assert_eq!(costco.amount_minor, -8_550);
+}
