@@ -13,6 +13,7 @@ pub mod contact;
 pub mod data;
 pub mod drift;
 pub mod error;
+pub mod history;
 pub mod notifications;
 pub mod operations;
 pub mod preferences;

@@ -12,6 +12,7 @@ use leptos_router::components::A;
 
 use crate::api::data::{import_bills, preview_import};
 use crate::api::{self, ApiFailure};
+use crate::components::history_import::HistoryImportCard;
 use crate::components::personal_data::PersonalDataCard;
 use crate::components::statement_import::StatementImportCard;
 use crate::contract::data::ImportPreview;
@@ -99,6 +100,7 @@ pub fn DataPage() -> impl IntoView {
             <p><A href="/data/bank">"Bank sync"</A> " · " <A href="/data/transactions">"Transactions"</A></p>
         </section>
         <StatementImportCard/>
+        <HistoryImportCard/>
         <section class="card" aria-labelledby="import-title">
             <h2 id="import-title">"Import bills"</h2>
             <p class="hint">"From Tally's CSV export, Wallos's subscription export (JSON or CSV) or Firefly III's bill export. You will see every row, and what could not be brought over, before anything is saved; a file with a problem in any row is not imported."</p>

@@ -195,6 +195,15 @@ impl From<crate::ssr::workbook::WorkbookError> for ApiError {
         match error {
             WorkbookError::Database(error) => Self::Database(error),
             WorkbookError::Bills(error) => error.into(),
+            WorkbookError::Unreadable(description) => Self::InvalidField {
+                field: "file".into(),
+                description,
+            },
+            WorkbookError::Invalid { field, description } => Self::InvalidField {
+                field: field.to_owned(),
+                description,
+            },
+            WorkbookError::Problems(problems) => Self::InvalidFields(problems),
             other => Self::Internal(other.to_string()),
         }
     }

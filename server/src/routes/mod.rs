@@ -27,6 +27,7 @@ pub mod diagnostics;
 pub mod drift;
 pub mod forms;
 pub mod health;
+pub mod history;
 pub mod imports;
 pub mod notifications;
 pub mod operations;
@@ -232,6 +233,21 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             &["POST"],
             post(personal_data::import)
                 .layer(DefaultBodyLimit::max(personal_data::MAX_UPLOAD_BODY)),
+        ),
+        route(
+            history::UPLOAD_PATHS[0],
+            &["POST"],
+            post(history::sheets).layer(DefaultBodyLimit::max(history::MAX_UPLOAD_BODY)),
+        ),
+        route(
+            history::UPLOAD_PATHS[1],
+            &["POST"],
+            post(history::preview).layer(DefaultBodyLimit::max(history::MAX_UPLOAD_BODY)),
+        ),
+        route(
+            history::UPLOAD_PATHS[2],
+            &["POST"],
+            post(history::import).layer(DefaultBodyLimit::max(history::MAX_UPLOAD_BODY)),
         ),
         route("/api/data/import/preview", &["POST"], post(data::preview)),
         route("/api/data/import", &["POST"], post(data::import)),
@@ -560,6 +576,7 @@ async fn refuse_declared_oversize(
     let limit = match request.uri().path() {
         imports::UPLOAD_PATH => imports::MAX_UPLOAD_BODY,
         personal_data::UPLOAD_PATH => personal_data::MAX_UPLOAD_BODY,
+        path if history::UPLOAD_PATHS.contains(&path) => history::MAX_UPLOAD_BODY,
         _ => MAX_API_BODY,
     };
     if declared.is_some_and(|length| length > limit as u64) {

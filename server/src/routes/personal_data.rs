@@ -64,7 +64,7 @@ pub async fn export(
     post,
     path = "/api/data/import.sqlite",
     tag = "data",
-    request_body(content = Vec<u8>, content_type = "application/vnd.sqlite3", description = "A file made by GET /api/data/export.sqlite, at most 64 MiB"),
+    request_body(content = Vec<u8>, content_type = "application/octet-stream", description = "A file made by GET /api/data/export.sqlite (a SQLite database), at most 64 MiB"),
     responses(
         (status = 200, body = PersonalImported),
         (status = 400, description = "INVALID_ARGUMENT on file: not a personal export, or one this version cannot take"),

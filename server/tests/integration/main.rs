@@ -29,6 +29,7 @@ mod data_commands;
 mod drift;
 mod durability;
 mod health;
+mod history;
 mod hostile_input;
 mod hosts;
 mod http_basics;

@@ -151,8 +151,8 @@ async fn every_route_and_server_function_refuses_a_body_over_the_limit_with_413(
         }
     }
     assert!(walked.len() > 150, "{}", walked.len());
-    // The statement upload reads up to 10 MiB, a personal export 64 MiB;
-    // every other route 1 MiB.
+    // The statement and workbook uploads read up to 10 MiB, a personal
+    // export 64 MiB; every other route 1 MiB.
     let uploads = [
         (
             server::routes::imports::UPLOAD_PATH,
@@ -161,6 +161,18 @@ async fn every_route_and_server_function_refuses_a_body_over_the_limit_with_413(
         (
             server::routes::personal_data::UPLOAD_PATH,
             server::routes::personal_data::MAX_UPLOAD_BODY,
+        ),
+        (
+            server::routes::history::UPLOAD_PATHS[0],
+            server::routes::history::MAX_UPLOAD_BODY,
+        ),
+        (
+            server::routes::history::UPLOAD_PATHS[1],
+            server::routes::history::MAX_UPLOAD_BODY,
+        ),
+        (
+            server::routes::history::UPLOAD_PATHS[2],
+            server::routes::history::MAX_UPLOAD_BODY,
         ),
     ];
     for (method, path) in walked {

@@ -1,7 +1,19 @@
-//! What can go wrong writing the workbook.
+//! What can go wrong writing a workbook or importing one.
 
 #[derive(Debug, thiserror::Error)]
 pub enum WorkbookError {
+    /// The uploaded file is not a workbook Tally can read; why, in words.
+    #[error("file: {0}")]
+    Unreadable(String),
+    /// A field of the request (the mapping) is not valid.
+    #[error("{field}: {description}")]
+    Invalid {
+        field: &'static str,
+        description: String,
+    },
+    /// Rows or mapping fields with problems, each named.
+    #[error("{} problems", .0.len())]
+    Problems(Vec<crate::domain::contact::FieldViolation>),
     #[error("the workbook cannot be written: {0}")]
     Write(String),
     #[error("the rows cannot be read back: {0}")]

@@ -1,7 +1,11 @@
-//! The transactions of the workbook: every one of the person's, with its
-//! account, currency and the bill it was matched to.
+//! The workbook's SQL: the person's transactions for the export (with
+//! account, currency and matched bill), and what a spreadsheet import
+//! compares its rows with.
 
 use sqlx::SqlitePool;
+
+use super::mapping::Existing;
+use crate::domain::date::Date;
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct TransactionRow {
@@ -30,4 +34,30 @@ pub async fn transactions(
     .bind(user_id)
     .fetch_all(pool)
     .await
+}
+
+/// The person's bills by name (lower-cased) and their payments, to find a
+/// payment's bill and to tell rows the account has already.
+pub async fn existing(pool: &SqlitePool, user_id: i64) -> Result<Existing, sqlx::Error> {
+    let bills: Vec<(i64, String)> =
+        sqlx::query_as("SELECT id, name FROM bills WHERE user_id = ? ORDER BY id")
+            .bind(user_id)
+            .fetch_all(pool)
+            .await?;
+    let payments: Vec<(i64, String, i64)> = sqlx::query_as(
+        "SELECT bill_id, paid_on, amount_cents FROM payments WHERE user_id = ? AND kind = 'payment'",
+    )
+    .bind(user_id)
+    .fetch_all(pool)
+    .await?;
+    let mut found = Existing::default();
+    for (id, name) in bills {
+        found.bills.entry(name.trim().to_lowercase()).or_insert(id);
+    }
+    for (bill, paid_on, amount) in payments {
+        if let Ok(day) = Date::parse(paid_on.get(..10).unwrap_or(&paid_on)) {
+            found.payments.insert((bill, day, amount));
+        }
+    }
+    Ok(found)
 }

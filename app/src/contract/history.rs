@@ -1,0 +1,90 @@
+//! `/api/data/history/…`: bills and payments from a spreadsheet (Excel
+//! `.xlsx`) of the person's own making. The workbook is sent with each
+//! step (nothing is kept between them): its sheets, then a preview of one
+//! sheet read through the person's column mapping, then the import of the
+//! rows they chose.
+
+use serde::{Deserialize, Serialize};
+
+use crate::domain::contact::FieldViolation;
+
+/// `POST /api/data/history/sheets`: the workbook's sheets, to choose one
+/// and say which column is which.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+pub struct HistorySheets {
+    pub sheets: Vec<HistorySheet>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+pub struct HistorySheet {
+    pub name: String,
+    /// The first row's cells as text, each column's heading ("Column C"
+    /// where the first row is empty there).
+    pub columns: Vec<String>,
+    /// Rows under the heading.
+    pub rows: usize,
+    /// The first rows under the heading, as text.
+    pub sample: Vec<Vec<String>>,
+}
+
+/// The query of a preview and an import: the sheet, what its rows are,
+/// which column (counted from 0) holds each field, and the person's
+/// decisions.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::IntoParams))]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryMapping {
+    pub sheet: String,
+    /// `bills` or `payments`.
+    pub kind: String,
+    /// Bills: the bill's name (required). Payments: not used.
+    pub name: Option<usize>,
+    /// Payments: the bill's name, matched to a bill of the account
+    /// (required).
+    pub bill: Option<usize>,
+    /// The amount (required).
+    pub amount: Option<usize>,
+    /// Bills: the first due date; payments: the day paid (required).
+    pub date: Option<usize>,
+    /// Bills: how often (monthly when left out).
+    pub cadence: Option<usize>,
+    pub category: Option<usize>,
+    pub notes: Option<usize>,
+    /// Bills: whether it is paid automatically (yes/no).
+    pub autopay: Option<usize>,
+    /// The rows to import, by line, comma-separated; left out: every row the
+    /// preview marks to import.
+    pub rows: Option<String>,
+}
+
+/// One row of the sheet as it would be imported.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryRow {
+    /// The row's number in the sheet (the heading is 1).
+    pub line: usize,
+    /// What it becomes, in words ("Rent · 1,500.00 USD · monthly from
+    /// 2026-01-01").
+    pub summary: String,
+    pub problems: Vec<FieldViolation>,
+    /// The account has it already (a bill of that name; a payment of that
+    /// bill on that day for that amount).
+    pub duplicate: bool,
+    /// Whether the import takes it unless told otherwise: no problem and
+    /// not a duplicate.
+    pub import: bool,
+}
+
+/// `POST /api/data/history/preview`: every row; nothing is written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryPreview {
+    pub kind: String,
+    pub rows: Vec<HistoryRow>,
+    /// Rows marked to import.
+    pub ready: usize,
+}
