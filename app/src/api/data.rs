@@ -16,7 +16,7 @@ pub async fn preview_import(csv: String, from: Option<String>) -> Result<ImportP
     use crate::ssr::bills::import;
     let me = super::signed_in::signed_in().await?;
     let source = import::source(from.as_deref())?;
-    Ok(import::preview(me.pool(), me.current.user.id, source, &csv).await?)
+    Ok(import::preview(me.pool(), me.current.user.id, source, csv.as_bytes()).await?)
 }
 
 /// Imports every row of `csv`, or none when any row is bad.
@@ -25,5 +25,5 @@ pub async fn import_bills(csv: String, from: Option<String>) -> Result<Imported,
     use crate::ssr::bills::import;
     let me = super::signed_in::signed_in().await?;
     let source = import::source(from.as_deref())?;
-    Ok(import::import(me.pool(), me.current.user.id, source, &csv).await?)
+    Ok(import::import(me.pool(), me.current.user.id, source, csv.as_bytes()).await?)
 }

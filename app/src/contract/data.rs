@@ -66,6 +66,7 @@ pub struct PersonalImported {
 #[cfg_attr(feature = "ssr", derive(utoipa::IntoParams))]
 pub struct ImportSource {
     /// `tally` (Tally's CSV export, the default), `wallos` (its JSON or
-    /// CSV subscription export) or `firefly` (Firefly III's bill export).
+    /// CSV subscription export), `firefly` (Firefly III's bill export) or
+    /// `actual` (Actual's budget file: its schedules).
     pub from: Option<String>,
 }

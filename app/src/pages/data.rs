@@ -11,11 +11,12 @@ use leptos_meta::Title;
 use leptos_router::components::A;
 
 use crate::api::data::{import_bills, preview_import};
+use crate::api::upload::upload_answer;
 use crate::api::{self, ApiFailure};
 use crate::components::history_import::HistoryImportCard;
 use crate::components::personal_data::PersonalDataCard;
 use crate::components::statement_import::StatementImportCard;
-use crate::contract::data::ImportPreview;
+use crate::contract::data::{ImportPreview, Imported};
 
 #[component]
 pub fn DataPage() -> impl IntoView {
@@ -31,11 +32,34 @@ pub fn DataPage() -> impl IntoView {
         (!chosen.is_empty()).then_some(chosen)
     };
 
+    // Actual's budget file is a database, sent as it is; the text files
+    // are read here and checked by the server function.
+    let binary = move || from.get_untracked() == "actual";
     let choose = move |_| {
         let Some(input) = file.get() else { return };
         preview.set(None);
         done.set(None);
         leptos::task::spawn_local(async move {
+            if binary() {
+                busy.set(true);
+                let answer = upload_answer::<ImportPreview>(
+                    &input,
+                    "/api/data/import/preview?from=actual",
+                    200,
+                )
+                .await;
+                busy.set(false);
+                match answer {
+                    Ok(Some(checked)) => {
+                        error.set(None);
+                        text.set(Some(String::new()));
+                        preview.set(Some(checked));
+                    }
+                    Ok(None) => {}
+                    Err(failure) => error.set(Some(failure.message())),
+                }
+                return;
+            }
             match api::files::chosen_text(&input).await {
                 Ok(Some(content)) => {
                     busy.set(true);
@@ -63,9 +87,19 @@ pub fn DataPage() -> impl IntoView {
         };
         busy.set(true);
         leptos::task::spawn_local(async move {
-            let answer = import_bills(content, from_choice())
-                .await
-                .map_err(ApiFailure::from);
+            let answer = match file.get_untracked().filter(|_| binary()) {
+                Some(input) => {
+                    upload_answer::<Imported>(&input, "/api/data/import?from=actual", 201)
+                        .await
+                        .and_then(|imported| {
+                            imported
+                                .ok_or_else(|| ApiFailure::Network("choose the file again".into()))
+                        })
+                }
+                None => import_bills(content, from_choice())
+                    .await
+                    .map_err(ApiFailure::from),
+            };
             busy.set(false);
             match answer {
                 Ok(imported) => {
@@ -103,7 +137,7 @@ pub fn DataPage() -> impl IntoView {
         <HistoryImportCard/>
         <section class="card" aria-labelledby="import-title">
             <h2 id="import-title">"Import bills"</h2>
-            <p class="hint">"From Tally's CSV export, Wallos's subscription export (JSON or CSV) or Firefly III's bill export. You will see every row, and what could not be brought over, before anything is saved; a file with a problem in any row is not imported."</p>
+            <p class="hint">"From Tally's CSV export, Wallos's subscription export (JSON or CSV), Firefly III's bill export or Actual's budget file (db.sqlite, or the zip Actual exports). You will see every row, and what could not be brought over, before anything is saved; a file with a problem in any row is not imported."</p>
             <div class="field">
                 <label for="import-from">"Made by"</label>
                 <select id="import-from" on:change=move |ev| {
@@ -113,10 +147,11 @@ pub fn DataPage() -> impl IntoView {
                     <option value="">"Tally (CSV export)"</option>
                     <option value="wallos">"Wallos (JSON or CSV)"</option>
                     <option value="firefly">"Firefly III (bills CSV)"</option>
+                    <option value="actual">"Actual (budget file: its schedules)"</option>
                 </select>
             </div>
             <label for="import-file">"CSV file"</label>
-            <input id="import-file" type="file" accept=".csv,.json,text/csv,application/json" node_ref=file on:change=choose/>
+            <input id="import-file" type="file" accept=".csv,.json,.sqlite,.zip,text/csv,application/json" node_ref=file on:change=choose/>
             <p class="field-error" role="alert">{move || error.get()}</p>
             <p role="status" data-testid="import-done">{move || done.get()}</p>
             {move || preview.get().map(|checked| {

@@ -17,6 +17,11 @@ use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 use app::ssr::auth::extractors::CurrentUser;
 
+/// The bill import's paths: their body may be an Actual budget file.
+pub const IMPORT_PATHS: [&str; 2] = ["/api/data/import/preview", "/api/data/import"];
+/// What those paths read at most (a CSV is refused past 1 MiB).
+pub const MAX_IMPORT_BODY: usize = import::MAX_BUDGET_FILE + 1;
+
 fn attachment(content_type: &'static str, name: String, body: String) -> Response {
     let mut response = (StatusCode::OK, body).into_response();
     let headers = response.headers_mut();
@@ -160,7 +165,7 @@ pub async fn export_json(
     path = "/api/data/import/preview",
     tag = "data",
     params(ImportSource),
-    request_body(content = String, content_type = "text/csv", description = "Tally's CSV export, Wallos's subscription export (JSON or CSV) or Firefly III's bill export"),
+    request_body(content = String, content_type = "text/csv", description = "Tally's CSV export (up to 1 MiB), Wallos's subscription export (JSON or CSV), Firefly III's bill export, or Actual's budget file (db.sqlite or its export zip, up to 10 MiB)"),
     responses((status = 200, body = ImportPreview)),
 )]
 pub async fn preview(
@@ -170,9 +175,8 @@ pub async fn preview(
     ApiBytes(body): ApiBytes,
 ) -> Result<Json<ImportPreview>, ApiError> {
     let source = import::source(query.from.as_deref())?;
-    let text = import::text_of(&body)?;
     Ok(Json(
-        import::preview(&state.pool, current.user.id, source, text).await?,
+        import::preview(&state.pool, current.user.id, source, &body).await?,
     ))
 }
 
@@ -192,7 +196,6 @@ pub async fn import(
     ApiBytes(body): ApiBytes,
 ) -> Result<(StatusCode, Json<Imported>), ApiError> {
     let source = import::source(query.from.as_deref())?;
-    let text = import::text_of(&body)?;
-    let imported = import::import(&state.pool, current.user.id, source, text).await?;
+    let imported = import::import(&state.pool, current.user.id, source, &body).await?;
     Ok((StatusCode::CREATED, Json(imported)))
 }

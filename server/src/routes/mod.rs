@@ -249,8 +249,16 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             &["POST"],
             post(history::import).layer(DefaultBodyLimit::max(history::MAX_UPLOAD_BODY)),
         ),
-        route("/api/data/import/preview", &["POST"], post(data::preview)),
-        route("/api/data/import", &["POST"], post(data::import)),
+        route(
+            data::IMPORT_PATHS[0],
+            &["POST"],
+            post(data::preview).layer(DefaultBodyLimit::max(data::MAX_IMPORT_BODY)),
+        ),
+        route(
+            data::IMPORT_PATHS[1],
+            &["POST"],
+            post(data::import).layer(DefaultBodyLimit::max(data::MAX_IMPORT_BODY)),
+        ),
         route(
             "/api/profile/preferences",
             &["GET", "PUT"],
@@ -577,6 +585,7 @@ async fn refuse_declared_oversize(
         imports::UPLOAD_PATH => imports::MAX_UPLOAD_BODY,
         personal_data::UPLOAD_PATH => personal_data::MAX_UPLOAD_BODY,
         path if history::UPLOAD_PATHS.contains(&path) => history::MAX_UPLOAD_BODY,
+        path if data::IMPORT_PATHS.contains(&path) => data::MAX_IMPORT_BODY,
         _ => MAX_API_BODY,
     };
     if declared.is_some_and(|length| length > limit as u64) {

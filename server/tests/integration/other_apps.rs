@@ -176,3 +176,45 @@ async fn firefly_and_actual_transactions_come_in_as_statements() {
         .unwrap();
     assert_eq!(costco.amount_minor, -8_550);
 }
+
+#[tokio::test]
+async fn actual_schedules_come_in_as_bills_from_the_budget_file() {
+    let (app, admin) = with_admin(&[]).await;
+    let di = plain_user(&app, &admin, "di@example.com").await;
+
+    let (status, body) = send(
+        &di,
+        "/api/data/import/preview?from=actual",
+        fixture("actual_db.sqlite"),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let preview: ImportPreview = serde_json::from_value(body).unwrap();
+    assert_eq!((preview.valid, preview.invalid), (3, 0), "{preview:?}");
+    let (status, body) = send(
+        &di,
+        "/api/data/import?from=actual",
+        fixture("actual_db.sqlite"),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let all = bills(&di).await;
+    let gym = all.iter().find(|bill| bill["name"] == "Gym").unwrap();
+    assert_eq!(
+        (&gym["amountMinor"], &gym["cadence"]),
+        (&3000.into(), &"weekly".into())
+    );
+
+    // A CSV is not a budget file; Tally's CSV stays bounded at 1 MiB even
+    // where a budget file may be 10.
+    let (status, body) = send(
+        &di,
+        "/api/data/import/preview?from=actual",
+        fixture("actual_transactions.csv"),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    let big = vec![b'a'; 2 * 1024 * 1024];
+    let (status, body) = send(&di, "/api/data/import/preview", big).await;
+    assert_eq!(status, 413, "{body}");
+}

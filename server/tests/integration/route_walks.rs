@@ -151,8 +151,8 @@ async fn every_route_and_server_function_refuses_a_body_over_the_limit_with_413(
         }
     }
     assert!(walked.len() > 150, "{}", walked.len());
-    // The statement and workbook uploads read up to 10 MiB, a personal
-    // export 64 MiB; every other route 1 MiB.
+    // The statement, workbook and bill-file uploads read up to 10 MiB, a
+    // personal export 64 MiB; every other route 1 MiB.
     let uploads = [
         (
             server::routes::imports::UPLOAD_PATH,
@@ -173,6 +173,14 @@ async fn every_route_and_server_function_refuses_a_body_over_the_limit_with_413(
         (
             server::routes::history::UPLOAD_PATHS[2],
             server::routes::history::MAX_UPLOAD_BODY,
+        ),
+        (
+            server::routes::data::IMPORT_PATHS[0],
+            server::routes::data::MAX_IMPORT_BODY,
+        ),
+        (
+            server::routes::data::IMPORT_PATHS[1],
+            server::routes::data::MAX_IMPORT_BODY,
         ),
     ];
     for (method, path) in walked {

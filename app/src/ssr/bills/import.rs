@@ -12,8 +12,10 @@ use crate::domain::contact::FieldViolation;
 use crate::ssr::api_error::ApiError;
 use crate::ssr::other_apps::{self, Source};
 
-/// The largest file an import takes: 1 MiB.
+/// The largest text file an import takes: 1 MiB.
 pub const MAX_IMPORT: usize = 1024 * 1024;
+/// The largest Actual budget file (a SQLite database, or its zip).
+pub const MAX_BUDGET_FILE: usize = 10 * 1024 * 1024;
 
 /// The file's text: refused when it is too large or not UTF-8.
 pub fn text_of(bytes: &[u8]) -> Result<&str, ApiError> {
@@ -35,18 +37,27 @@ async fn rows(
     pool: &SqlitePool,
     user: i64,
     source: Source,
-    text: &str,
+    file: &[u8],
 ) -> Result<(Vec<ImportRow>, Vec<String>), ApiError> {
-    within_limit(text.len())?;
     if source == Source::Tally {
+        let text = text_of(file)?;
         return Ok((transfer::read_csv(text).map_err(import_error)?, Vec::new()));
     }
     let (_, own) = crate::ssr::preferences::locale_and_currency(pool, user).await?;
-    let read =
-        other_apps::read(source, text, &own).map_err(|description| ApiError::InvalidField {
-            field: "file".into(),
-            description,
-        })?;
+    let read = if source == Source::Actual {
+        if file.len() > MAX_BUDGET_FILE {
+            return Err(ApiError::PayloadTooLarge {
+                limit: MAX_BUDGET_FILE,
+            });
+        }
+        other_apps::actual_budget::read(file, &own).await
+    } else {
+        other_apps::read(source, text_of(file)?, &own)
+    };
+    let read = read.map_err(|description| ApiError::InvalidField {
+        field: "file".into(),
+        description,
+    })?;
     let rows = read
         .rows
         .into_iter()
@@ -60,7 +71,7 @@ async fn rows(
 pub fn source(from: Option<&str>) -> Result<Source, ApiError> {
     Source::parse(from.unwrap_or("")).ok_or_else(|| ApiError::InvalidField {
         field: "from".into(),
-        description: "use tally, wallos or firefly".into(),
+        description: "use tally, wallos, firefly or actual".into(),
     })
 }
 
@@ -69,9 +80,9 @@ pub async fn preview(
     pool: &SqlitePool,
     user: i64,
     source: Source,
-    text: &str,
+    file: &[u8],
 ) -> Result<ImportPreview, ApiError> {
-    let (rows, not_mapped) = rows(pool, user, source, text).await?;
+    let (rows, not_mapped) = rows(pool, user, source, file).await?;
     let invalid = rows.iter().filter(|row| !row.problems.is_empty()).count();
     Ok(ImportPreview {
         valid: rows.len() - invalid,
@@ -93,9 +104,9 @@ pub async fn import(
     pool: &SqlitePool,
     user: i64,
     source: Source,
-    text: &str,
+    file: &[u8],
 ) -> Result<Imported, ApiError> {
-    let (rows, _) = rows(pool, user, source, text).await?;
+    let (rows, _) = rows(pool, user, source, file).await?;
     let imported = transfer::import(pool, user, rows)
         .await
         .map_err(import_error)?;

@@ -1,11 +1,14 @@
 //! Bills and subscriptions from other apps' exports (issue 32), read into
 //! Tally's bill form so they take the same preview and all-or-nothing
 //! import as Tally's own CSV (`/api/data/import…?from=`). Each reader maps
-//! what it can and lists what it could not. Pure: no I/O.
+//! what it can and lists what it could not. The readers of text files are
+//! pure; Actual's budget file is a SQLite database, read from a scratch
+//! copy (`actual_budget`).
 //!
 //! Transactions from other apps (Firefly III's and Actual's CSV) go
 //! through the statement import instead (`statements::parse`).
 
+pub mod actual_budget;
 mod firefly_bills;
 mod wallos;
 
@@ -21,6 +24,9 @@ pub enum Source {
     Wallos,
     /// Firefly III's bill export (CSV).
     Firefly,
+    /// Actual Budget's budget file (`db.sqlite` or its export zip): its
+    /// schedules.
+    Actual,
 }
 
 impl Source {
@@ -30,6 +36,7 @@ impl Source {
             "" | "tally" => Some(Self::Tally),
             "wallos" => Some(Self::Wallos),
             "firefly" | "firefly-iii" => Some(Self::Firefly),
+            "actual" => Some(Self::Actual),
             _ => None,
         }
     }
@@ -61,6 +68,7 @@ pub fn read(source: Source, text: &str, own: &str) -> Result<Read, String> {
         Source::Wallos => wallos::read(text, own),
         Source::Firefly => firefly_bills::read(text),
         Source::Tally => Err("Tally's own CSV is read by bills::transfer".into()),
+        Source::Actual => Err("Actual's budget file is read by other_apps::actual_budget".into()),
     }
 }
 
@@ -86,6 +94,7 @@ mod tests {
         assert_eq!(Source::parse(""), Some(Source::Tally));
         assert_eq!(Source::parse("Wallos"), Some(Source::Wallos));
         assert_eq!(Source::parse("firefly"), Some(Source::Firefly));
+        assert_eq!(Source::parse("actual"), Some(Source::Actual));
         assert_eq!(Source::parse("ynab"), None);
     }
 
