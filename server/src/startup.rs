@@ -87,6 +87,22 @@ pub struct Application {
     _lock: DataDirLock,
 }
 
+/// Removes what a stopped server left in the scratch directory (a personal
+/// export or import cut short by a crash); the lock makes this server the
+/// only one using it. A failure is logged, not fatal: scratch files are
+/// made fresh each time.
+fn clear_scratch(scratch: &std::path::Path) {
+    match std::fs::remove_dir_all(scratch) {
+        Ok(()) => {
+            tracing::info!(path = %scratch.display(), "cleared scratch files left by an earlier run")
+        }
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+        Err(error) => {
+            tracing::warn!(path = %scratch.display(), %error, "scratch files could not be cleared")
+        }
+    }
+}
+
 /// Opens the database and brings it up to date: takes the data directory
 /// lock, applies pending migrations (or, with `RUN_DB_MIGRATIONS=false`,
 /// refuses to start while any are pending), and prepares the secrets.
@@ -94,6 +110,7 @@ pub async fn open_database(
     settings: &Settings,
 ) -> Result<(DataDirLock, SqlitePool, secrets::Keyring), StartupError> {
     let lock = DataDirLock::acquire(&settings.data_dir)?;
+    clear_scratch(&settings.scratch_dir());
     let pool = db::connect(&settings.database_path()).await?;
     let migrator = Migrator::default();
     if settings.run_db_migrations {

@@ -424,3 +424,16 @@ async fn a_file_that_is_not_a_personal_export_is_refused_with_why() {
         401
     );
 }
+
+#[tokio::test]
+async fn scratch_files_left_by_a_stopped_server_are_cleared_at_the_next_start() {
+    let app = crate::support::spawn_app(&[]).await;
+    let scratch = app.settings.scratch_dir();
+    std::fs::create_dir_all(scratch.join("export-left")).unwrap();
+    std::fs::write(scratch.join("import-left.sqlite"), b"half an upload").unwrap();
+    let app = app.restart(&[]).await;
+    assert!(
+        !app.settings.scratch_dir().exists(),
+        "the scratch directory is cleared"
+    );
+}
