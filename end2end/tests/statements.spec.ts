@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import path from "node:path";
-import { hydrated, newUser, openRegistration } from "./support";
+import { addMonthlyBill, hydrated, newUser, openRegistration } from "./support";
 
 // Issue 32: a bank statement file (made by ofxtools, see
 // scripts/fixtures/make_statements.py) imported on the Data page: the
@@ -11,7 +11,8 @@ const fixtures = path.join(__dirname, "..", "..", "server", "tests", "fixtures",
 
 test("a person previews and imports two overlapping bank statements", async ({ browser }) => {
   await openRegistration(browser);
-  const { page } = await newUser(browser, "statements@example.com");
+  const { page, context } = await newUser(browser, "statements@example.com");
+  await addMonthlyBill(context, { name: "Streaming", amountMinor: 1_549, anchorDate: "2025-01-12" });
   await page.goto("/data");
   await hydrated(page);
 
@@ -38,6 +39,13 @@ test("a person previews and imports two overlapping bank statements", async ({ b
   await hydrated(page);
   await expect(page.getByText("NETFLIX.COM").first()).toBeVisible();
   await expect(page.getByText("OAK STREET RENT").first()).toBeVisible();
+
+  // An imported transaction is matched to a bill like a synced one.
+  const netflix = page.getByRole("row").filter({ hasText: "NETFLIX.COM" });
+  await netflix.getByLabel("Bill paid by NETFLIX.COM").selectOption({ label: "Streaming" });
+  await netflix.getByRole("button", { name: "Match", exact: true }).click();
+  await expect(netflix).toContainText("Streaming");
+  await expect(netflix.getByRole("button", { name: "Unmatch" })).toBeVisible();
 });
 
 test("a file that is not a statement is refused saying so", async ({ browser }) => {
