@@ -16,7 +16,10 @@ use crate::contract::operations::Operation;
 #[cfg(feature = "ssr")]
 use crate::ssr::api_error::ApiError;
 
-/// The signed-in user, once bank sync is known to be on (403 while off).
+/// The signed-in user, once bank sync is known to be on (403 while off):
+/// for connections and syncs. The transactions themselves, and matching
+/// them, are the person's whether they came by sync or in a statement
+/// file, so those need only a signed-in person.
 #[cfg(feature = "ssr")]
 async fn banker() -> Result<super::signed_in::SignedIn, ApiError> {
     let me = super::signed_in::signed_in().await?;
@@ -91,7 +94,7 @@ pub async fn sync_bank(id: i64, backfill: bool) -> Result<Operation, ErrorBody> 
 /// A page of the user's transactions.
 #[server(prefix = "/api/fn", endpoint = "bank/transactions", input = GetUrl)]
 pub async fn get_bank_transactions(query: TransactionQuery) -> Result<TransactionPage, ErrorBody> {
-    let me = banker().await?;
+    let me = super::signed_in::signed_in().await?;
     crate::ssr::bank::transactions::check(&query)?;
     Ok(
         crate::ssr::bank::transactions::page(me.pool(), me.current.user.id, &query)
@@ -107,7 +110,7 @@ pub async fn link_transaction_to_bill(
     id: i64,
     request: MatchTransaction,
 ) -> Result<BankTransaction, ErrorBody> {
-    let me = banker().await?;
+    let me = super::signed_in::signed_in().await?;
     Ok(
         crate::ssr::bank::matching::match_by_hand(me.pool(), me.current.user.id, id, request)
             .await?,
@@ -117,14 +120,14 @@ pub async fn link_transaction_to_bill(
 /// Undoes a match and the payment it recorded.
 #[server(prefix = "/api/fn", endpoint = "bank/unmatch", input = Json, client = CsrfClient)]
 pub async fn unlink_transaction(id: i64) -> Result<BankTransaction, ErrorBody> {
-    let me = banker().await?;
+    let me = super::signed_in::signed_in().await?;
     Ok(crate::ssr::bank::matching::unmatch(me.pool(), me.current.user.id, id).await?)
 }
 
 /// Ignores a transaction (or stops): matching and suggestions leave it be.
 #[server(prefix = "/api/fn", endpoint = "bank/ignore", input = Json, client = CsrfClient)]
 pub async fn ignore_transaction(id: i64, ignored: bool) -> Result<BankTransaction, ErrorBody> {
-    let me = banker().await?;
+    let me = super::signed_in::signed_in().await?;
     Ok(
         crate::ssr::bank::matching::set_ignored(me.pool(), me.current.user.id, id, ignored)
             .await
@@ -137,7 +140,7 @@ pub async fn ignore_transaction(id: i64, ignored: bool) -> Result<BankTransactio
 /// URL.)
 #[server(prefix = "/api/fn", endpoint = "bank/suggestions", input = GetUrl)]
 pub async fn get_bank_suggestions(transaction_id: Option<i64>) -> Result<Suggestions, ErrorBody> {
-    let me = banker().await?;
+    let me = super::signed_in::signed_in().await?;
     let query = crate::contract::bank::SuggestionQuery { transaction_id };
     Ok(
         crate::ssr::bank::suggestions::suggestions(me.pool(), me.current.user.id, &query)
@@ -149,7 +152,7 @@ pub async fn get_bank_suggestions(transaction_id: Option<i64>) -> Result<Suggest
 /// The automatic matches of the last seven days.
 #[server(prefix = "/api/fn", endpoint = "bank/auto-matches", input = GetUrl)]
 pub async fn get_auto_matches() -> Result<AutoMatches, ErrorBody> {
-    let me = banker().await?;
+    let me = super::signed_in::signed_in().await?;
     Ok(
         crate::ssr::bank::review::auto_matches(me.pool(), me.current.user.id)
             .await

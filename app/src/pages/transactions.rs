@@ -92,10 +92,6 @@ pub fn TransactionsPage() -> impl IntoView {
         <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 match data.await {
-                    Err(failure) if failure.status() == Some(403) => view! {
-                        <p>"Bank sync is turned off on this Tally. An administrator can turn it on in "
-                        <A href="/admin/bank">"Admin → Bank Sync"</A> "."</p>
-                    }.into_any(),
                     Err(failure) => view! { <p class="field-error" role="alert">{failure.message()}</p> }.into_any(),
                     Ok((asked, page, suggestions, bills)) => {
                         let suggested: HashMap<i64, Vec<Suggestion>> = suggestions

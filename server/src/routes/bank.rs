@@ -184,7 +184,6 @@ pub async fn list_transactions(
     current: CurrentUser,
     ApiQuery(query): ApiQuery<TransactionQuery>,
 ) -> Result<Json<TransactionPage>, ApiError> {
-    state.bank.require_enabled(&state.pool).await?;
     transactions::check(&query)?;
     Ok(Json(
         transactions::page(&state.pool, current.user.id, &query).await?,
@@ -249,7 +248,6 @@ pub async fn suggestions(
     current: CurrentUser,
     ApiQuery(query): ApiQuery<SuggestionQuery>,
 ) -> Result<Json<Suggestions>, ApiError> {
-    state.bank.require_enabled(&state.pool).await?;
     Ok(Json(
         suggested::suggestions(&state.pool, current.user.id, &query).await?,
     ))
@@ -267,7 +265,6 @@ pub async fn auto_matches(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> Result<Json<AutoMatches>, ApiError> {
-    state.bank.require_enabled(&state.pool).await?;
     Ok(Json(
         review::auto_matches(&state.pool, current.user.id).await?,
     ))
@@ -289,7 +286,6 @@ pub async fn match_transaction(
     ApiPath(id): ApiPath<i64>,
     ApiJson(body): ApiJson<MatchTransaction>,
 ) -> Result<Json<BankTransaction>, ApiError> {
-    state.bank.require_enabled(&state.pool).await?;
     Ok(Json(
         matching::match_by_hand(&state.pool, current.user.id, id, body).await?,
     ))
@@ -308,7 +304,6 @@ pub async fn unmatch_transaction(
     current: CurrentUser,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<Json<BankTransaction>, ApiError> {
-    state.bank.require_enabled(&state.pool).await?;
     Ok(Json(
         matching::unmatch(&state.pool, current.user.id, id).await?,
     ))
@@ -326,7 +321,6 @@ pub async fn ignore_transaction(
     current: CurrentUser,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<Json<BankTransaction>, ApiError> {
-    state.bank.require_enabled(&state.pool).await?;
     Ok(Json(
         matching::set_ignored(&state.pool, current.user.id, id, true).await?,
     ))
@@ -344,7 +338,6 @@ pub async fn unignore_transaction(
     current: CurrentUser,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<Json<BankTransaction>, ApiError> {
-    state.bank.require_enabled(&state.pool).await?;
     Ok(Json(
         matching::set_ignored(&state.pool, current.user.id, id, false).await?,
     ))

@@ -371,3 +371,47 @@ async fn a_camt_053_statement_checks_its_balance_and_leaves_pending_entries_out(
     assert_eq!(account["balanceMinor"], 186_960);
     assert_eq!(account["currency"], "EUR");
 }
+
+#[tokio::test]
+async fn with_bank_sync_off_imported_transactions_are_listed_and_matched() {
+    // BANK_SYNC_ENABLED is off by default: statement files are the bank
+    // sync of everyone without one.
+    let (app, admin) = with_admin(&[]).await;
+    let flo = plain_user(&app, &admin, "flo@example.com").await;
+    assert_eq!(flo.status(Method::GET, "/api/bank/connections").await, 403);
+
+    let card = previewed(&flo, "card.qfx").await;
+    commit(&flo, card.id).await;
+    let rows = transactions(&flo).await;
+    assert_eq!(rows.len(), 3, "{rows:?}");
+
+    let bill: serde_json::Value = flo
+        .call_expecting(
+            201,
+            Method::POST,
+            "/api/bills",
+            &serde_json::json!({"name": "Netflix", "amountMinor": 1549, "currency": "USD",
+                "cadence": "monthly", "dueDay": 9, "anchorDate": "2025-01-09"}),
+        )
+        .await;
+    let page = flo.json_raw("/api/bank/transactions").await;
+    let netflix = page["transactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|row| row["description"] == "NETFLIX.COM")
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let matched = flo
+        .request(
+            Method::POST,
+            &format!("/api/bank/transactions/{netflix}/match"),
+        )
+        .json(&serde_json::json!({"billId": bill["id"], "remember": false}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(matched.status(), 200, "{}", matched.text().await.unwrap());
+    assert_eq!(flo.status(Method::GET, "/api/bank/suggestions").await, 200);
+}
