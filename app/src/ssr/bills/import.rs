@@ -1,8 +1,9 @@
 //! A bill import as people send it (the Data page, `/api/data/import…`):
 //! Tally's own CSV, or another app's export (`other_apps`: Wallos,
-//! Firefly III), at most [`MAX_IMPORT`] bytes of UTF-8, previewed row by
-//! row with what could not be mapped, then written all or nothing, with
-//! bad rows named `rows[i].field` (i counts data rows from 0).
+//! Firefly III, Actual's budget file), at most [`MAX_IMPORT`] bytes of
+//! UTF-8 ([`MAX_BUDGET_FILE`] for Actual's database), previewed row by row
+//! with what could not be mapped, then written all or nothing, with bad
+//! rows named `rows[i].field` (i counts data rows from 0).
 
 use sqlx::SqlitePool;
 

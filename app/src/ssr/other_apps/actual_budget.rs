@@ -17,8 +17,9 @@ use crate::domain::bill::BillForm;
 use crate::domain::date::Date;
 use crate::domain::money::Currency;
 
-/// The largest budget file read, unpacked.
-const MAX_UNPACKED: u64 = 256 * 1024 * 1024;
+/// The largest budget file read, unpacked (a budget with years of
+/// transactions is a few tens of MB).
+const MAX_UNPACKED: u64 = 64 * 1024 * 1024;
 /// Schedules read, at most.
 const MAX_SCHEDULES: i64 = 5_000;
 /// The tables read; each must be a table.
@@ -285,15 +286,26 @@ async fn schedules(conn: &mut SqliteConnection) -> Result<Vec<Schedule>, String>
         .collect())
 }
 
+/// The database written to a scratch file (unpacking and writing are
+/// work for a blocking thread).
+async fn scratch_copy(bytes: Vec<u8>) -> Result<tempfile::NamedTempFile, String> {
+    tokio::task::spawn_blocking(move || {
+        let database = database(&bytes)?;
+        let mut scratch =
+            tempfile::NamedTempFile::new().map_err(|error| format!("scratch file: {error}"))?;
+        scratch
+            .write_all(&database)
+            .and_then(|()| scratch.flush())
+            .map_err(|error| format!("scratch file: {error}"))?;
+        Ok(scratch)
+    })
+    .await
+    .map_err(|error| format!("reading the budget file stopped: {error}"))?
+}
+
 /// Reads the budget file's schedules as bills.
 pub async fn read(bytes: &[u8], own: &str) -> Result<Read, String> {
-    let database = database(bytes)?;
-    let mut scratch =
-        tempfile::NamedTempFile::new().map_err(|error| format!("scratch file: {error}"))?;
-    scratch
-        .write_all(&database)
-        .and_then(|()| scratch.flush())
-        .map_err(|error| format!("scratch file: {error}"))?;
+    let scratch = scratch_copy(bytes.to_vec()).await?;
     let mut conn = SqliteConnectOptions::new()
         .filename(scratch.path())
         .read_only(true)
