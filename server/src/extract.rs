@@ -27,6 +27,15 @@ fn body_rejection(status: StatusCode, text: String) -> ApiError {
     }
 }
 
+/// The body of an upload route, a whole file of at most `max` bytes; one
+/// byte more is read, so the service can say the file is too large in its
+/// own words, and beyond that 413.
+pub async fn file_body(body: axum::body::Body, max: usize) -> Result<Bytes, ApiError> {
+    axum::body::to_bytes(body, max + 1)
+        .await
+        .map_err(|_| ApiError::PayloadTooLarge { limit: max })
+}
+
 pub struct ApiJson<T>(pub T);
 
 impl<T, S> FromRequest<S> for ApiJson<T>

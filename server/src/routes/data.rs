@@ -7,19 +7,19 @@
 use app::contract::data::{Export, ImportPreview, ImportSource, Imported};
 use app::ssr::bills::transfer;
 use app::ssr::bills::{self, import};
+use axum::body::Body;
 use axum::extract::State;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
-use crate::extract::{ApiBytes, ApiQuery};
+use crate::extract::{file_body, ApiQuery};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 use app::ssr::auth::extractors::CurrentUser;
 
-/// The bill import's paths: their body may be an Actual budget file.
-pub const IMPORT_PATHS: [&str; 2] = ["/api/data/import/preview", "/api/data/import"];
-/// What those paths read at most (a CSV is refused past 1 MiB).
+/// What the bill import's paths read at most: their body may be an Actual
+/// budget file (a CSV is refused past 1 MiB).
 pub const MAX_IMPORT_BODY: usize = import::MAX_BUDGET_FILE + 1;
 
 fn attachment(content_type: &'static str, name: String, body: String) -> Response {
@@ -172,9 +172,10 @@ pub async fn preview(
     State(state): State<AppState>,
     current: CurrentUser,
     ApiQuery(query): ApiQuery<ImportSource>,
-    ApiBytes(body): ApiBytes,
+    body: Body,
 ) -> Result<Json<ImportPreview>, ApiError> {
     let source = import::source(query.from.as_deref())?;
+    let body = file_body(body, import::MAX_BUDGET_FILE).await?;
     Ok(Json(
         import::preview(&state.pool, current.user.id, source, &body).await?,
     ))
@@ -193,9 +194,10 @@ pub async fn import(
     State(state): State<AppState>,
     current: CurrentUser,
     ApiQuery(query): ApiQuery<ImportSource>,
-    ApiBytes(body): ApiBytes,
+    body: Body,
 ) -> Result<(StatusCode, Json<Imported>), ApiError> {
     let source = import::source(query.from.as_deref())?;
+    let body = file_body(body, import::MAX_BUDGET_FILE).await?;
     let imported = import::import(&state.pool, current.user.id, source, &body).await?;
     Ok((StatusCode::CREATED, Json(imported)))
 }

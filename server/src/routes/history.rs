@@ -18,20 +18,11 @@ use app::ssr::workbook::history;
 use crate::extract::ApiQuery;
 use crate::state::AppState;
 
-/// The paths whose body may be a whole workbook.
-pub const UPLOAD_PATHS: [&str; 3] = [
-    "/api/data/history/sheets",
-    "/api/data/history/preview",
-    "/api/data/history/import",
-];
-/// What those paths read at most: the largest workbook, and room to say so.
+/// What these paths read at most: the largest workbook, and room to say so.
 pub const MAX_UPLOAD_BODY: usize = MAX_BYTES + 1;
 
 async fn workbook(body: Body) -> Result<Vec<u8>, ApiError> {
-    axum::body::to_bytes(body, MAX_UPLOAD_BODY)
-        .await
-        .map(|bytes| bytes.to_vec())
-        .map_err(|_| ApiError::PayloadTooLarge { limit: MAX_BYTES })
+    Ok(crate::extract::file_body(body, MAX_BYTES).await?.to_vec())
 }
 
 /// The workbook's sheets: each one's column headings, row count and first

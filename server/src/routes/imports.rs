@@ -18,9 +18,7 @@ use app::ssr::statements::service;
 use crate::extract::{ApiPath, ApiQuery};
 use crate::state::AppState;
 
-/// The path whose body may be a whole statement file.
-pub const UPLOAD_PATH: &str = "/api/imports";
-/// What that path reads at most: the largest file, and room to say so.
+/// What `POST /api/imports` reads at most: the largest file, and room to say so.
 pub const MAX_UPLOAD_BODY: usize = MAX_BYTES + 1;
 
 /// Sends a statement file (the raw bytes as the body); answers the import
@@ -44,9 +42,7 @@ pub async fn upload(
     ApiQuery(options): ApiQuery<ImportOptions>,
     body: Body,
 ) -> Result<(StatusCode, Json<ImportStarted>), ApiError> {
-    let file = axum::body::to_bytes(body, MAX_UPLOAD_BODY)
-        .await
-        .map_err(|_| ApiError::PayloadTooLarge { limit: MAX_BYTES })?;
+    let file = crate::extract::file_body(body, MAX_BYTES).await?;
     let started = service::upload(&state, current.user.id, options, &file).await?;
     Ok((StatusCode::ACCEPTED, Json(started)))
 }

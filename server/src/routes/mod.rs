@@ -2,7 +2,10 @@
 //! The routes are a table so tests can walk every one of them (the CSRF
 //! test sends each state-changing route a request without the token).
 
-use axum::extract::DefaultBodyLimit;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::Uri;
 use axum::routing::{any, delete, get, patch, post, put, MethodRouter};
 use axum::Router;
@@ -40,11 +43,14 @@ pub mod sso;
 pub mod submissions_admin;
 pub mod subscriptions;
 
-/// One path of the API with the methods it answers.
+/// One path of the API with the methods it answers and the largest body
+/// it reads.
 pub struct ApiRoute {
     pub path: &'static str,
     pub methods: &'static [&'static str],
     pub route: MethodRouter<AppState>,
+    /// [`MAX_API_BODY`], or more for a path whose body is a whole file.
+    pub body_limit: usize,
 }
 
 fn route(
@@ -56,6 +62,22 @@ fn route(
         path,
         methods,
         route,
+        body_limit: MAX_API_BODY,
+    }
+}
+
+/// A route whose body is a whole file of up to `body_limit` bytes.
+fn upload(
+    path: &'static str,
+    methods: &'static [&'static str],
+    route: MethodRouter<AppState>,
+    body_limit: usize,
+) -> ApiRoute {
+    ApiRoute {
+        path,
+        methods,
+        route: route.layer(DefaultBodyLimit::max(body_limit)),
+        body_limit,
     }
 }
 
@@ -126,10 +148,11 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
         route("/api/tracker", &["GET"], get(bills::tracker)),
         route("/api/reports/spending", &["GET"], get(bills::spending)),
         route("/api/admin/status", &["GET"], get(admin_status::status)),
-        route(
-            imports::UPLOAD_PATH,
+        upload(
+            "/api/imports",
             &["POST"],
-            post(imports::upload).layer(DefaultBodyLimit::max(imports::MAX_UPLOAD_BODY)),
+            post(imports::upload),
+            imports::MAX_UPLOAD_BODY,
         ),
         route("/api/imports/{id}", &["GET"], get(imports::read)),
         route("/api/imports/{id}/commit", &["POST"], post(imports::commit)),
@@ -228,36 +251,41 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
             &["GET"],
             get(personal_data::export),
         ),
-        route(
-            personal_data::UPLOAD_PATH,
+        upload(
+            "/api/data/import.sqlite",
             &["POST"],
-            post(personal_data::import)
-                .layer(DefaultBodyLimit::max(personal_data::MAX_UPLOAD_BODY)),
+            post(personal_data::import),
+            personal_data::MAX_UPLOAD_BODY,
         ),
-        route(
-            history::UPLOAD_PATHS[0],
+        upload(
+            "/api/data/history/sheets",
             &["POST"],
-            post(history::sheets).layer(DefaultBodyLimit::max(history::MAX_UPLOAD_BODY)),
+            post(history::sheets),
+            history::MAX_UPLOAD_BODY,
         ),
-        route(
-            history::UPLOAD_PATHS[1],
+        upload(
+            "/api/data/history/preview",
             &["POST"],
-            post(history::preview).layer(DefaultBodyLimit::max(history::MAX_UPLOAD_BODY)),
+            post(history::preview),
+            history::MAX_UPLOAD_BODY,
         ),
-        route(
-            history::UPLOAD_PATHS[2],
+        upload(
+            "/api/data/history/import",
             &["POST"],
-            post(history::import).layer(DefaultBodyLimit::max(history::MAX_UPLOAD_BODY)),
+            post(history::import),
+            history::MAX_UPLOAD_BODY,
         ),
-        route(
-            data::IMPORT_PATHS[0],
+        upload(
+            "/api/data/import/preview",
             &["POST"],
-            post(data::preview).layer(DefaultBodyLimit::max(data::MAX_IMPORT_BODY)),
+            post(data::preview),
+            data::MAX_IMPORT_BODY,
         ),
-        route(
-            data::IMPORT_PATHS[1],
+        upload(
+            "/api/data/import",
             &["POST"],
-            post(data::import).layer(DefaultBodyLimit::max(data::MAX_IMPORT_BODY)),
+            post(data::import),
+            data::MAX_IMPORT_BODY,
         ),
         route(
             "/api/profile/preferences",
@@ -554,7 +582,14 @@ pub const CROSS_ORIGIN: &[&str] = &["/api/leads", "/api/support", "/api/contact/
 /// that says it carries more is answered 413 before any route sees it,
 /// whether or not the route reads a body.
 pub fn api_router(diagnostics_enabled: bool, cors: CorsLayer) -> Router<AppState> {
-    api_routes(diagnostics_enabled)
+    let routes = api_routes(diagnostics_enabled);
+    // The paths whose body may be larger (all literal paths).
+    let file_limits: HashMap<&'static str, usize> = routes
+        .iter()
+        .filter(|api| api.body_limit != MAX_API_BODY)
+        .map(|api| (api.path, api.body_limit))
+        .collect();
+    routes
         .into_iter()
         .fold(Router::new(), |router, api| {
             let route = if CROSS_ORIGIN.contains(&api.path) {
@@ -566,12 +601,17 @@ pub fn api_router(diagnostics_enabled: bool, cors: CorsLayer) -> Router<AppState
         })
         .route("/api/{*rest}", any(api_not_found))
         .layer(DefaultBodyLimit::max(MAX_API_BODY))
-        .layer(axum::middleware::from_fn(refuse_declared_oversize))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(file_limits),
+            refuse_declared_oversize,
+        ))
 }
 
-/// 413 for a request whose `Content-Length` is over [`MAX_API_BODY`]; a
-/// body without one is still cut off by the extractors that read it.
+/// 413 for a request whose `Content-Length` is over its route's body limit
+/// ([`MAX_API_BODY`] unless the route is an [`upload`]); a body without one
+/// is still cut off by the extractors that read it.
 async fn refuse_declared_oversize(
+    State(file_limits): State<Arc<HashMap<&'static str, usize>>>,
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
@@ -581,15 +621,14 @@ async fn refuse_declared_oversize(
         .get(axum::http::header::CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.parse::<u64>().ok());
-    let limit = match request.uri().path() {
-        imports::UPLOAD_PATH => imports::MAX_UPLOAD_BODY,
-        personal_data::UPLOAD_PATH => personal_data::MAX_UPLOAD_BODY,
-        path if history::UPLOAD_PATHS.contains(&path) => history::MAX_UPLOAD_BODY,
-        path if data::IMPORT_PATHS.contains(&path) => data::MAX_IMPORT_BODY,
-        _ => MAX_API_BODY,
-    };
-    if declared.is_some_and(|length| length > limit as u64) {
-        return ApiError::PayloadTooLarge { limit }.into_response();
+    if let Some(length) = declared {
+        let limit = file_limits
+            .get(request.uri().path())
+            .copied()
+            .unwrap_or(MAX_API_BODY);
+        if length > limit as u64 {
+            return ApiError::PayloadTooLarge { limit }.into_response();
+        }
     }
     next.run(request).await
 }

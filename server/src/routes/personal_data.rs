@@ -20,9 +20,7 @@ use app::ssr::personal_data::service;
 
 use crate::state::AppState;
 
-/// The path whose body may be a whole personal export.
-pub const UPLOAD_PATH: &str = "/api/data/import.sqlite";
-/// What that path reads at most: the largest file, and room to say so.
+/// What `POST /api/data/import.sqlite` reads at most: the largest file, and room to say so.
 pub const MAX_UPLOAD_BODY: usize = MAX_BYTES + 1;
 
 /// Downloads everything that is the signed-in person's (bills, payments,
