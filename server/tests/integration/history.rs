@@ -62,21 +62,8 @@ fn history_workbook() -> Vec<u8> {
 }
 
 async fn send(browser: &Browser, path: &str, body: Vec<u8>) -> (u16, serde_json::Value) {
-    let response = browser
-        .request(Method::POST, path)
-        .header(
-            "content-type",
-            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        )
-        .body(body)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (
-        status,
-        response.json().await.unwrap_or(serde_json::Value::Null),
-    )
+    const XLSX: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+    browser.post_file(path, XLSX, body).await
 }
 
 const BILLS: &str = "sheet=My%20bills&kind=bills&name=0&amount=1&date=2&cadence=3&autopay=4";

@@ -5,7 +5,6 @@
 //! through the statement import; each says what it could not map.
 
 use app::contract::data::{ImportPreview, Imported};
-use reqwest::Method;
 
 use crate::statement_imports::{commit, previewed_from};
 use crate::support::browser::Browser;
@@ -21,18 +20,7 @@ fn fixture(name: &str) -> Vec<u8> {
 }
 
 async fn send(browser: &Browser, path: &str, file: Vec<u8>) -> (u16, serde_json::Value) {
-    let response = browser
-        .request(Method::POST, path)
-        .header("content-type", "text/csv")
-        .body(file)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (
-        status,
-        response.json().await.unwrap_or(serde_json::Value::Null),
-    )
+    browser.post_file(path, "text/csv", file).await
 }
 
 async fn bills(browser: &Browser) -> Vec<serde_json::Value> {

@@ -32,18 +32,9 @@ async fn download(browser: &Browser) -> Vec<u8> {
 }
 
 async fn upload(browser: &Browser, file: Vec<u8>) -> (u16, serde_json::Value) {
-    let response = browser
-        .request(Method::POST, "/api/data/import.sqlite")
-        .header("content-type", "application/vnd.sqlite3")
-        .body(file)
-        .send()
+    browser
+        .post_file("/api/data/import.sqlite", "application/vnd.sqlite3", file)
         .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (
-        status,
-        response.json().await.unwrap_or(serde_json::Value::Null),
-    )
 }
 
 async fn open(dir: &Path, name: &str, bytes: &[u8]) -> SqlitePool {

@@ -29,18 +29,13 @@ fn fixture_in(folder: &str, name: &str) -> Vec<u8> {
 
 /// `POST /api/imports?query` with `file`: status and JSON body.
 async fn upload(browser: &Browser, query: &str, file: Vec<u8>) -> (u16, serde_json::Value) {
-    let response = browser
-        .request(Method::POST, &format!("/api/imports?{query}"))
-        .header("content-type", "application/octet-stream")
-        .body(file)
-        .send()
+    browser
+        .post_file(
+            &format!("/api/imports?{query}"),
+            "application/octet-stream",
+            file,
+        )
         .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (
-        status,
-        response.json().await.unwrap_or(serde_json::Value::Null),
-    )
 }
 
 /// Uploads, waits for the preview, reads it.
@@ -266,15 +261,10 @@ async fn a_file_that_is_not_a_statement_or_too_large_is_refused_with_the_field()
     assert_eq!(status, 400);
 }
 
-#[tokio::test]
-async fn imported_rows_are_matched_to_bills_like_synced_ones() {
-    let (app, admin) = with_admin(&[("BANK_SYNC_ENABLED", "true")]).await;
-    let dana = plain_user(&app, &admin, "dana@example.com").await;
-
-    // Last month's statement: Netflix, matched by hand and remembered.
-    let card = previewed(&dana, "card.qfx").await;
-    commit(&dana, card.id).await;
-    let bill: serde_json::Value = dana
+/// A Netflix bill, and the imported `NETFLIX.COM` row matched to it by
+/// hand (`remember`: the payee is learnt).
+async fn match_netflix_by_hand(browser: &Browser, remember: bool) {
+    let bill: serde_json::Value = browser
         .call_expecting(
             201,
             Method::POST,
@@ -283,7 +273,7 @@ async fn imported_rows_are_matched_to_bills_like_synced_ones() {
                 "cadence": "monthly", "dueDay": 9, "anchorDate": "2025-01-09"}),
         )
         .await;
-    let page = dana.json_raw("/api/bank/transactions").await;
+    let page = browser.json_raw("/api/bank/transactions").await;
     let netflix = page["transactions"]
         .as_array()
         .unwrap()
@@ -292,16 +282,27 @@ async fn imported_rows_are_matched_to_bills_like_synced_ones() {
         .unwrap()["id"]
         .as_i64()
         .unwrap();
-    let matched = dana
+    let matched = browser
         .request(
             Method::POST,
             &format!("/api/bank/transactions/{netflix}/match"),
         )
-        .json(&serde_json::json!({"billId": bill["id"], "remember": true}))
+        .json(&serde_json::json!({"billId": bill["id"], "remember": remember}))
         .send()
         .await
         .unwrap();
     assert_eq!(matched.status(), 200, "{}", matched.text().await.unwrap());
+}
+
+#[tokio::test]
+async fn imported_rows_are_matched_to_bills_like_synced_ones() {
+    let (app, admin) = with_admin(&[("BANK_SYNC_ENABLED", "true")]).await;
+    let dana = plain_user(&app, &admin, "dana@example.com").await;
+
+    // Last month's statement: Netflix, matched by hand and remembered.
+    let card = previewed(&dana, "card.qfx").await;
+    commit(&dana, card.id).await;
+    match_netflix_by_hand(&dana, true).await;
 
     // This month's statement (the same file, its days moved to the last
     // weeks and new ids): its Netflix row meets the rule on import.
@@ -385,33 +386,6 @@ async fn with_bank_sync_off_imported_transactions_are_listed_and_matched() {
     let rows = transactions(&flo).await;
     assert_eq!(rows.len(), 3, "{rows:?}");
 
-    let bill: serde_json::Value = flo
-        .call_expecting(
-            201,
-            Method::POST,
-            "/api/bills",
-            &serde_json::json!({"name": "Netflix", "amountMinor": 1549, "currency": "USD",
-                "cadence": "monthly", "dueDay": 9, "anchorDate": "2025-01-09"}),
-        )
-        .await;
-    let page = flo.json_raw("/api/bank/transactions").await;
-    let netflix = page["transactions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|row| row["description"] == "NETFLIX.COM")
-        .unwrap()["id"]
-        .as_i64()
-        .unwrap();
-    let matched = flo
-        .request(
-            Method::POST,
-            &format!("/api/bank/transactions/{netflix}/match"),
-        )
-        .json(&serde_json::json!({"billId": bill["id"], "remember": false}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(matched.status(), 200, "{}", matched.text().await.unwrap());
+    match_netflix_by_hand(&flo, false).await;
     assert_eq!(flo.status(Method::GET, "/api/bank/suggestions").await, 200);
 }

@@ -142,6 +142,28 @@ impl Browser {
         )
     }
 
+    /// `POST path` with a whole file as the body (an upload route); the
+    /// status and the JSON answer (`null` when not JSON).
+    pub async fn post_file(
+        &self,
+        path: &str,
+        content_type: &str,
+        file: Vec<u8>,
+    ) -> (u16, serde_json::Value) {
+        let response = self
+            .request(Method::POST, path)
+            .header("content-type", content_type)
+            .body(file)
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        (
+            status,
+            response.json().await.unwrap_or(serde_json::Value::Null),
+        )
+    }
+
     /// `GET path` as raw JSON, expecting 200. Only for checks of the exact
     /// wire shape (fields that must be absent, proto3's JSON); everything
     /// else goes through [`Self::get`].
