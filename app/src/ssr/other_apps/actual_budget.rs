@@ -200,16 +200,16 @@ pub fn bills(schedules: &[Schedule], own: &str) -> Read {
 
 /// The SQLite database inside `bytes`: the file itself, or `db.sqlite` in
 /// Actual's export zip, unpacked with a cap.
-fn database(bytes: &[u8]) -> Result<Vec<u8>, String> {
+fn database(bytes: Vec<u8>) -> Result<Vec<u8>, String> {
     if bytes.starts_with(b"SQLite format 3\0") {
-        return Ok(bytes.to_vec());
+        return Ok(bytes);
     }
     if !bytes.starts_with(b"PK") {
         return Err(
             "the file is not Actual's budget file (db.sqlite, or the zip Actual exports)".into(),
         );
     }
-    let mut archive = zip::ZipArchive::new(Cursor::new(bytes))
+    let mut archive = zip::ZipArchive::new(Cursor::new(&bytes))
         .map_err(|_| "the file is not Actual's budget export (a zip with db.sqlite)".to_owned())?;
     let mut entry = archive.by_name("db.sqlite").map_err(|_| {
         "the zip has no db.sqlite: export the budget from Actual's settings".to_owned()
@@ -290,7 +290,7 @@ async fn schedules(conn: &mut SqliteConnection) -> Result<Vec<Schedule>, String>
 /// work for a blocking thread).
 async fn scratch_copy(bytes: Vec<u8>) -> Result<tempfile::NamedTempFile, String> {
     tokio::task::spawn_blocking(move || {
-        let database = database(&bytes)?;
+        let database = database(bytes)?;
         let mut scratch =
             tempfile::NamedTempFile::new().map_err(|error| format!("scratch file: {error}"))?;
         scratch
