@@ -13,7 +13,8 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
-RUN cargo leptos build --release --split --precompress
+RUN cargo leptos build --release --split --precompress \
+ && target/server-release/tally pack-wasm
 
 # libssl3: webauthn-rs (security keys) links the system OpenSSL.
 FROM debian:bookworm-slim AS runtime

@@ -8,5 +8,6 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 scripts/setup.sh
 cargo leptos build --release --split --precompress
+target/server-release/tally pack-wasm
 echo "Tally is starting on http://${LEPTOS_SITE_ADDR:-127.0.0.1:3001} (Ctrl-C stops it)"
 exec target/server-release/tally serve

@@ -34,6 +34,8 @@ if ! RUST_BACKTRACE=0 RUST_LIB_BACKTRACE=0 cargo leptos build --release --split 
   free -m || true
   exit 1
 fi
+# Each area's WASM files as one download, as `make run` serves them.
+target/server-release/tally pack-wasm
 
 step "end-to-end tests (Chromium)"
 (cd end2end && PLAYWRIGHT_JSON_OUTPUT_NAME="$logs/e2e.json" npx playwright test --reporter=list,json)

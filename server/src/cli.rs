@@ -48,6 +48,10 @@ pub enum Command {
         #[command(subcommand)]
         action: AuthAction,
     },
+    /// Write each area's WASM files of the split bundle into one download
+    /// (run after `cargo leptos build --release --split`; the build
+    /// scripts do). Pages preload an area's pack instead of its files.
+    PackWasm,
     /// Look after a running Tally from your own machine, over HTTPS with an
     /// administrator's API token. Each setting is a flag or its environment
     /// variable (the flag wins), except secrets, which come from the

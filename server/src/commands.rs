@@ -1,5 +1,6 @@
-//! The command-line subcommands that work on the data directory: `migrate`,
-//! `backup`, `token` and `auth`. Each prints a short report and returns the exit code.
+//! The command-line subcommands that work on the data directory (`migrate`,
+//! `backup`, `token` and `auth`) or on the built site (`pack-wasm`). Each
+//! prints a short report and returns the exit code.
 
 use std::process::ExitCode;
 
@@ -14,6 +15,7 @@ use app::ssr::auth::{api_tokens, users};
 
 use crate::cli::{AuthAction, BackupAction, LocalLoginState, TokenAction};
 use crate::config::Settings;
+use crate::pack_wasm;
 
 fn fail(error: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {error}");
@@ -204,6 +206,40 @@ pub async fn auth(settings: &Settings, action: AuthAction) -> ExitCode {
             println!(
                 "local sign-in is on: email and password sign in again, until an administrator changes it in Admin → Authentication"
             );
+            ExitCode::SUCCESS
+        }
+        Err(error) => fail(error),
+    }
+}
+
+/// `tally pack-wasm`: one pack per area of the split bundle under
+/// `LEPTOS_SITE_ROOT/pkg`, each line saying what it weighs against the
+/// area's files compressed one by one.
+pub fn pack_wasm(settings: &Settings) -> ExitCode {
+    let pkg = settings.site_root.join("pkg");
+    let hash_file = settings.hash_files.then(|| {
+        std::env::current_exe()
+            .ok()
+            .and_then(|exe| {
+                exe.parent()
+                    .map(|dir| dir.join(crate::config::HASH_FILE_NAME))
+            })
+            .unwrap_or_else(|| crate::config::HASH_FILE_NAME.into())
+    });
+    let reports = pack_wasm::manifest_path(&pkg, hash_file.as_deref())
+        .and_then(|manifest| pack_wasm::pack(&pkg, &manifest));
+    match reports {
+        Ok(reports) => {
+            for report in reports {
+                let separately = report
+                    .brotli_separately
+                    .map(|bytes| format!(" (its files one by one: {bytes} bytes)"))
+                    .unwrap_or_default();
+                println!(
+                    "{}: {} files, {} bytes, {} with brotli{separately}",
+                    report.file, report.parts, report.bytes, report.brotli
+                );
+            }
             ExitCode::SUCCESS
         }
         Err(error) => fail(error),

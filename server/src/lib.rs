@@ -11,6 +11,7 @@ pub mod metrics;
 pub mod middleware;
 pub mod openapi;
 pub mod ops;
+pub mod pack_wasm;
 pub mod page_cache;
 pub mod panic_exit;
 pub mod routes;

@@ -81,6 +81,7 @@ async fn run(command: Command, settings: Settings) -> ExitCode {
             telemetry::init_stderr();
             commands::auth(&settings, action).await
         }
+        Command::PackWasm => commands::pack_wasm(&settings),
         Command::Health { url } => health(&url).await,
         Command::Ops { action } => ops::run(action).await,
     }

@@ -414,6 +414,9 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
     );
     let page_sources = sources.clone();
     let page_services = state.services.clone();
+    let wasm_packs = app::ssr::wasm_packs::WasmPacks::load(
+        &settings.site_root.join(&*leptos_options.site_pkg_dir),
+    );
     let metrics = state.metrics.clone();
     let router = routes::api_router(state.settings.diagnostics, cors(&settings))
         .route(
@@ -441,6 +444,7 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
             move || {
                 provide_context(page_sources.clone());
                 provide_context(page_services.clone());
+                provide_context(wasm_packs.clone());
             },
             move || app::shell(leptos_options.clone()),
         )

@@ -34,5 +34,6 @@ pub mod sso;
 pub mod statements;
 pub mod status;
 pub mod subscriptions;
+pub mod wasm_packs;
 pub mod workbook;
 pub mod write_gate;
