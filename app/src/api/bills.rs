@@ -10,7 +10,7 @@ use leptos::server_fn::codec::{GetUrl, Json};
 use super::CsrfClient;
 use crate::contract::bills::{
     AutopayTrust, BillList, BillRecord, Catalog, Payment, Payments, RecordPayment, Spending,
-    Tracker,
+    Tracker, TrackerPageData,
 };
 use crate::contract::error::ErrorBody;
 use crate::domain::bill::BillForm;
@@ -39,6 +39,39 @@ pub async fn get_tracker(
     Ok(views::tracker(me.pool(), me.current.user.id, shown)
         .await
         .map_err(ApiError::from)?)
+}
+
+/// The Tracker page's one read: the period as [`get_tracker`] answers it,
+/// with the drifting bills, the bank accounts and the spending chart, so a
+/// page load or a write asks once instead of four times.
+#[server(prefix = "/api/fn", endpoint = "tracker/page", input = GetUrl)]
+pub async fn get_tracker_page(
+    period: Option<String>,
+    year: Option<String>,
+    month: Option<String>,
+    from: Option<String>,
+) -> Result<TrackerPageData, ErrorBody> {
+    use crate::ssr::bills::views::{self, Shown};
+    let me = super::signed_in::signed_in().await?;
+    let user = me.current.user.id;
+    let shown = Shown::parse(
+        period.as_deref(),
+        year.as_deref(),
+        month.as_deref(),
+        from.as_deref(),
+    )
+    .map_err(ApiError::from)?;
+    let tracker = views::tracker(me.pool(), user, shown)
+        .await
+        .map_err(ApiError::from)?;
+    Ok(TrackerPageData {
+        tracker,
+        drifts: crate::ssr::drift::service::list(me.pool(), user).await.ok(),
+        bank: crate::ssr::bank::service::overview(&me.services, user)
+            .await
+            .ok(),
+        spending: views::spending(me.pool(), user).await.ok(),
+    })
 }
 
 /// Payments per category per month, for the last six months.

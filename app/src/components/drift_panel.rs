@@ -5,23 +5,10 @@
 
 use leptos::prelude::*;
 
-use crate::api::drift::get_drift;
 use crate::api::tracker_act::TrackerAct;
-use crate::api::ApiFailure;
 use crate::components::csrf_field::CsrfField;
 use crate::contract::drift::{AmountChanged, DriftingBill, Drifts};
 use crate::domain::money::{Currency, Locale, Money};
-
-/// What the panel shows: read with the Tracker (a blocking resource, so
-/// it is in the server-rendered page), again after each write.
-pub fn drift_resource(
-    act: ServerAction<TrackerAct>,
-) -> crate::api::PageResource<Result<Drifts, ApiFailure>> {
-    crate::api::page_resource(
-        move || act.version().get(),
-        |_| async { get_drift().await.map_err(ApiFailure::from) },
-    )
-}
 
 #[component]
 fn DriftRow(bill: DriftingBill, act: ServerAction<TrackerAct>, locale: Locale) -> impl IntoView {

@@ -235,6 +235,21 @@ pub struct CategorySpending {
     pub totals_minor: Vec<i64>,
 }
 
+/// Everything the Tracker page shows, in one answer
+/// (`/api/fn/tracker/page`, the page's own read; not part of the REST
+/// API): the period with its bills, and beside it the drifting bills, the
+/// bank bar's accounts and the spending chart. Each of those three is
+/// absent when it cannot be read (bank sync off, say); the page goes on
+/// without it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TrackerPageData {
+    pub tracker: Tracker,
+    pub drifts: Option<super::drift::Drifts>,
+    pub bank: Option<super::bank::BankConnections>,
+    pub spending: Option<Spending>,
+}
+
 /// `GET /api/reports/spending`: the last six months, this one included.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]

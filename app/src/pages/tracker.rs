@@ -13,15 +13,14 @@ use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
 use super::tracker_markup::{label, status_class};
-use crate::api::bank::get_bank_connections;
-use crate::api::bills::get_tracker;
+use crate::api::bills::get_tracker_page;
 use crate::api::tracker_act::TrackerAct;
 use crate::api::ApiFailure;
 use crate::components::bank_bar::BankBar;
 use crate::components::csrf_field::CsrfField;
-use crate::components::drift_panel::{drift_resource, DriftPanel};
+use crate::components::drift_panel::DriftPanel;
 use crate::components::spending_chart::SpendingChart;
-use crate::contract::bills::{PeriodKind, Tracker, TrackerEntry};
+use crate::contract::bills::{PeriodKind, Tracker, TrackerEntry, TrackerPageData};
 use crate::contract::error::ErrorBody;
 use crate::domain::date::{Date, YearMonth};
 use crate::domain::money::{Currency, Locale, Money};
@@ -208,23 +207,17 @@ pub fn TrackerPage() -> impl IntoView {
     });
     // Every write of the rows and the drift panel.
     let act = ServerAction::<TrackerAct>::new();
-    let drifts = drift_resource(act);
     let changes = move || act.version().get();
-    // The chart follows the payments (and the other writes, cheaply).
-    let payments_made = RwSignal::new(0_u32);
-    Effect::new(move |_| {
-        let made = act.version().get();
-        payments_made.set(u32::try_from(made).unwrap_or(0));
-    });
-    // Rendered on the server with the page (a blocking resource), asked
-    // again when the address changes or after a row action.
-    let month = crate::api::page_resource(
+    // The whole page in one read (the period, the drift panel, the bank
+    // bar, the chart): rendered on the server with the page (a blocking
+    // resource), asked again when the address changes or after a write.
+    let page = crate::api::page_resource(
         move || {
             let asked = asked.get();
             (asked.period, asked.year, asked.month, asked.from, changes())
         },
         |(period, year, month, from, _)| async move {
-            get_tracker(period, year, month, from)
+            get_tracker_page(period, year, month, from)
                 .await
                 .map_err(ApiFailure::from)
         },
@@ -244,7 +237,7 @@ pub fn TrackerPage() -> impl IntoView {
         if typing {
             return;
         }
-        let Some(Ok(tracker)) = month.get_untracked() else {
+        let Some(Ok(TrackerPageData { tracker, .. })) = page.get_untracked() else {
             return;
         };
         let Some(((before, _), (after, _))) = neighbours(&tracker, &asked.get_untracked()) else {
@@ -257,8 +250,6 @@ pub fn TrackerPage() -> impl IntoView {
         }
     });
     on_cleanup(move || keys.remove());
-    // The bank bar's accounts; none while bank sync is off or unused.
-    let bank = crate::api::page_resource(|| (), |()| async { get_bank_connections().await.ok() });
     let error = move || failure(act.value().get());
     view! {
         <Title text="Tracker"/>
@@ -269,14 +260,12 @@ pub fn TrackerPage() -> impl IntoView {
         // Tracked here, not in the async block: a new order in the address
         // (a column header) draws the rows again without asking the server.
         let asked = asked.get();
-        Suspend::new(async move { match month.await {
+        Suspend::new(async move { match page.await {
             Err(failure) => view! {
                 <p class="field-error">{failure.message()}</p>
                 <p><A href="/tracker">"Back to this month"</A></p>
             }.into_any(),
-            Ok(tracker) => {
-                let bank = bank.await;
-                let drifting = drifts.await.ok();
+            Ok(TrackerPageData { tracker, drifts, bank, spending }) => {
                 let locale = Locale::parse(&tracker.locale);
                 let home = Currency::parse(&tracker.currency).unwrap_or(Currency::USD);
                 let total = move |minor: i64| Money::new(minor, home).format(locale);
@@ -366,7 +355,7 @@ pub fn TrackerPage() -> impl IntoView {
                         <div class="total"><span>"Still to pay"</span><strong data-testid="total-remaining">{total(totals.remaining_minor)}</strong></div>
                         <div class="total total--warn"><span>"Overdue"</span><strong>{total(totals.overdue_minor)}</strong></div>
                     </section>
-                    {drifting.map(|found| view! { <DriftPanel found act locale/> })}
+                    {drifts.map(|found| view! { <DriftPanel found act locale/> })}
                     {bank.map(|bank| view! {
                         <BankBar bank still_to_pay=totals.remaining_minor currency=tracker.currency.clone()/>
                     })}
@@ -435,11 +424,11 @@ pub fn TrackerPage() -> impl IntoView {
                     {(!pay).then(|| shown_month.map(|month| view! {
                         <div inner_html=super::tracker_markup::calendar(month, &tracker.entries, &tracker.today)></div>
                     }))}
+                    {spending.map(|spending| view! { <SpendingChart spending/> })}
                 }.into_any()
             }
         }})}}
         </Transition>
-        <SpendingChart changes=payments_made/>
     }
 }
 

@@ -10,7 +10,9 @@
 use crate::support;
 
 use app::contract::account::{Me, Register, Session};
-use app::contract::bills::{BillList, BillRecord, Tracker};
+use app::contract::bills::{
+    BillList, BillRecord, Payment, RecordPayment, Tracker, TrackerPageData,
+};
 use app::domain::bill::BillForm;
 use reqwest::Method;
 use support::browser::Browser;
@@ -108,6 +110,64 @@ async fn add_bill(browser: &Browser, form: BillForm) -> BillRecord {
         .await
         .unwrap()
         .unwrap()
+}
+
+/// The Tracker page reads what it shows in one answer (the period, the
+/// drift panel, the bank bar, the chart), and so its spending chart is in
+/// the server-rendered page, not drawn later by the browser.
+#[tokio::test]
+async fn the_tracker_page_is_one_read_with_its_chart_in_the_page() {
+    let (_app, admin) = with_admin(&[]).await;
+    let today = admin.get::<BillList>("/api/bills").await.today;
+    let rent = add_bill(
+        &admin,
+        BillForm {
+            name: "Rent for the flat".into(),
+            amount_minor: 90_000,
+            cadence: "monthly".into(),
+            due_day: today[8..10].parse().unwrap(),
+            anchor_date: today.clone(),
+            category: "Housing".into(),
+            ..BillForm::default()
+        },
+    )
+    .await;
+    let _: Payment = admin
+        .call(
+            Method::POST,
+            &format!("/api/bills/{}/payments", rent.id),
+            &RecordPayment {
+                amount_minor: None,
+                paid_on: Some(today.clone()),
+                method: String::new(),
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+
+    let read: TrackerPageData = admin.get("/api/fn/tracker/page").await;
+    let alone: Tracker = admin.get("/api/fn/tracker").await;
+    assert_eq!(read.tracker, alone, "the period as the Tracker's own read");
+    let spending = read.spending.expect("the chart's data");
+    assert_eq!(spending.months.len(), 6);
+    assert_eq!(spending.categories[0].name, "Housing");
+    assert_eq!(spending.categories[0].totals_minor[5], 90_000);
+    assert!(read
+        .drifts
+        .expect("the drift panel's data")
+        .bills
+        .is_empty());
+    // Bank sync is off by default: no bank bar, and the page goes on.
+    assert_eq!(read.bank, None);
+    // A month the address names is read the same way.
+    let may: TrackerPageData = admin.get("/api/fn/tracker/page?year=2026&month=5").await;
+    assert_eq!(may.tracker.month, "2026-05");
+
+    let tracker = page(&admin, "/tracker").await;
+    let main = main_of(&tracker);
+    assert!(main.contains(r#"data-testid="spending-chart""#), "{main}");
+    assert!(main.contains("Housing"), "{main}");
 }
 
 #[tokio::test]
@@ -238,6 +298,7 @@ async fn the_pages_server_functions_answer_the_contract_with_rest_statuses() {
     let anonymous = Browser::open(&app.address).await;
     for path in [
         "/api/fn/tracker",
+        "/api/fn/tracker/page",
         "/api/fn/bills",
         "/api/fn/me",
         "/api/fn/admin/users",
