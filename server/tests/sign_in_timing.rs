@@ -19,9 +19,8 @@ use reqwest::Method;
 use serde_json::json;
 use support::browser::Browser;
 use support::spawn_app;
+use support::{ADMIN_EMAIL, ADMIN_PASSWORD};
 
-const ADMIN: &str = "admin@example.com";
-const ADMIN_PASSWORD: &str = "correct horse battery staple";
 /// Attempts of each kind.
 const ROUNDS: usize = 15;
 /// The lookup service's delay: well under the lookup's limit, and large
@@ -77,14 +76,14 @@ fn median(mut times: Vec<Duration>) -> Duration {
 async fn a_wrong_password_for_a_known_email_answers_as_fast_as_an_unknown_email() {
     let (url, lookups) = slow_lookup_service().await;
     let app = spawn_app(&[
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
         ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
         ("GEOLOCATION_URL", url.as_str()),
         ("SIGN_IN_ATTEMPTS_PER_MINUTE", "1000"),
         ("SIGN_IN_ACCOUNT_BURST", "1000"),
     ])
     .await;
-    let owner = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let owner = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let opted_in: PrivacySettings = owner
         .call_expecting(
             200,
@@ -103,7 +102,7 @@ async fn a_wrong_password_for_a_known_email_answers_as_fast_as_an_unknown_email(
     let (mut known, mut unknown) = (Vec::new(), Vec::new());
     for round in 0..ROUNDS {
         // Interleaved, so a noisy moment costs both kinds alike.
-        known.push(wrong_sign_in(&attacker, ADMIN).await);
+        known.push(wrong_sign_in(&attacker, ADMIN_EMAIL).await);
         unknown.push(wrong_sign_in(&attacker, &format!("nobody{round}@example.com")).await);
     }
     let (known, unknown) = (median(known), median(unknown));

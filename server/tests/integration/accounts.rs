@@ -18,15 +18,14 @@ use reqwest::Method;
 use secrecy::SecretString;
 use support::browser::{read, set_cookie_of, Browser};
 use support::{spawn_app, TestApp};
+use support::{ADMIN_EMAIL, ADMIN_PASSWORD};
 
-const ADMIN: &str = "admin@example.com";
-const ADMIN_PASSWORD: &str = "correct horse battery staple";
 const BOB: &str = "bob@example.com";
 const BOB_PASSWORD: &str = "bob's long passphrase 42";
 
 async fn app_with_admin(extra: &[(&str, &str)]) -> TestApp {
     let mut vars = vec![
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
         ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
     ];
     vars.extend_from_slice(extra);
@@ -59,7 +58,7 @@ fn named(name: &str) -> CreateToken {
 async fn the_bootstrap_admin_signs_in_with_a_hardened_cookie() {
     let app = app_with_admin(&[]).await;
     let mut browser = Browser::open(&app.address).await;
-    let response = browser.login(ADMIN, ADMIN_PASSWORD).await;
+    let response = browser.login(ADMIN_EMAIL, ADMIN_PASSWORD).await;
     assert_eq!(response.status(), 200);
     let cookie = set_cookie_of(&response, "tally_session").unwrap();
     assert!(
@@ -71,7 +70,7 @@ async fn the_bootstrap_admin_signs_in_with_a_hardened_cookie() {
     assert_eq!(signed_in.user.role, Role::Admin);
 
     let me: Me = browser.get("/api/auth/me").await;
-    assert_eq!(me.user.email, ADMIN);
+    assert_eq!(me.user.email, ADMIN_EMAIL);
 }
 
 #[tokio::test]
@@ -93,7 +92,7 @@ async fn cookies_are_secure_behind_https_and_csrf_http_only_can_be_turned_off() 
         "{csrf}"
     );
     let mut browser = Browser::open(&app.address).await;
-    let response = browser.login(ADMIN, ADMIN_PASSWORD).await;
+    let response = browser.login(ADMIN_EMAIL, ADMIN_PASSWORD).await;
     assert!(set_cookie_of(&response, "tally_session")
         .unwrap()
         .contains("Secure"));
@@ -114,7 +113,7 @@ async fn cookies_are_secure_behind_https_and_csrf_http_only_can_be_turned_off() 
 async fn a_wrong_password_and_an_unknown_email_get_the_same_answer() {
     let app = app_with_admin(&[]).await;
     let mut browser = Browser::open(&app.address).await;
-    let wrong = browser.login(ADMIN, "not the password at all").await;
+    let wrong = browser.login(ADMIN_EMAIL, "not the password at all").await;
     let wrong_status = wrong.status();
     let wrong_body = wrong.text().await.unwrap();
     let unknown = browser
@@ -129,7 +128,7 @@ async fn a_wrong_password_and_an_unknown_email_get_the_same_answer() {
 #[tokio::test]
 async fn the_database_holds_only_the_hash_and_a_stolen_row_signs_nobody_in() {
     let app = app_with_admin(&[]).await;
-    let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let token = browser.session.clone().unwrap();
     let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
     let stored: Vec<String> = sqlx::query_scalar("SELECT id FROM sessions")
@@ -147,9 +146,9 @@ async fn the_database_holds_only_the_hash_and_a_stolen_row_signs_nobody_in() {
 #[tokio::test]
 async fn sign_out_and_sign_out_everywhere_end_sessions() {
     let app = app_with_admin(&[]).await;
-    let laptop = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let phone = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let tablet = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let laptop = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let phone = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let tablet = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
 
     let response = laptop
         .request(Method::POST, "/api/auth/logout")
@@ -174,8 +173,8 @@ async fn sign_out_and_sign_out_everywhere_end_sessions() {
 #[tokio::test]
 async fn changing_the_password_checks_it_and_ends_the_other_sessions() {
     let app = app_with_admin(&[]).await;
-    let here = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
-    let elsewhere = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let here = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let elsewhere = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let change = |current: &'static str, new: &'static str| {
         here.request(Method::POST, "/api/auth/password")
             .json(&ChangePassword {
@@ -208,9 +207,12 @@ async fn changing_the_password_checks_it_and_ends_the_other_sessions() {
     assert_eq!(here.status(Method::GET, "/api/auth/me").await, 200);
     assert_eq!(elsewhere.status(Method::GET, "/api/auth/me").await, 401);
     let mut again = Browser::open(&app.address).await;
-    assert_eq!(again.login(ADMIN, ADMIN_PASSWORD).await.status(), 401);
+    assert_eq!(again.login(ADMIN_EMAIL, ADMIN_PASSWORD).await.status(), 401);
     assert_eq!(
-        again.login(ADMIN, "a brand new passphrase").await.status(),
+        again
+            .login(ADMIN_EMAIL, "a brand new passphrase")
+            .await
+            .status(),
         200
     );
 }
@@ -221,11 +223,14 @@ async fn sign_in_attempts_are_throttled_per_account() {
     let mut browser = Browser::open(&app.address).await;
     for _ in 0..10 {
         assert_eq!(
-            browser.login(ADMIN, "wrong password, again").await.status(),
+            browser
+                .login(ADMIN_EMAIL, "wrong password, again")
+                .await
+                .status(),
             401
         );
     }
-    let limited = browser.login(ADMIN, ADMIN_PASSWORD).await;
+    let limited = browser.login(ADMIN_EMAIL, ADMIN_PASSWORD).await;
     assert_eq!(limited.status(), 429);
     let retry: u64 = limited.headers()["retry-after"]
         .to_str()
@@ -241,7 +246,7 @@ async fn sign_in_attempts_are_throttled_per_account() {
 #[tokio::test]
 async fn every_state_changing_route_refuses_a_missing_or_wrong_csrf_header() {
     let app = app_with_admin(&[("TALLY_DIAGNOSTICS", "1")]).await;
-    let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let mut checked = 0;
     for route in server::routes::api_routes(true) {
         for method in route.methods {
@@ -289,7 +294,7 @@ async fn every_state_changing_route_refuses_a_missing_or_wrong_csrf_header() {
 #[tokio::test]
 async fn api_tokens_are_shown_once_authenticate_without_csrf_and_can_be_revoked() {
     let app = app_with_admin(&[]).await;
-    let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let created: CreatedToken = browser
         .call_expecting(201, Method::POST, "/api/tokens", &named("backup script"))
         .await;
@@ -322,7 +327,7 @@ async fn api_tokens_are_shown_once_authenticate_without_csrf_and_can_be_revoked(
         .json()
         .await
         .unwrap();
-    assert_eq!(me.user.email, ADMIN);
+    assert_eq!(me.user.email, ADMIN_EMAIL);
     let changed = bearer(Method::PUT, "/api/profile/privacy")
         .json(&PrivacySettings {
             geolocation_enabled: false,
@@ -371,7 +376,7 @@ async fn api_tokens_are_shown_once_authenticate_without_csrf_and_can_be_revoked(
 async fn one_user_cannot_see_or_revoke_another_users_tokens() {
     let app = app_with_admin(&[]).await;
     add_bob(&app).await;
-    let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let admin = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let bob = Browser::signed_in(&app.address, BOB, BOB_PASSWORD).await;
     let created: CreatedToken = admin
         .call(Method::POST, "/api/tokens", &named("admin's"))
@@ -394,7 +399,7 @@ async fn one_user_cannot_see_or_revoke_another_users_tokens() {
 #[tokio::test]
 async fn invalid_bodies_get_a_json_error() {
     let app = app_with_admin(&[]).await;
-    let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let (status, error) = browser
         .call::<_, CreatedToken>(Method::POST, "/api/tokens", &named(""))
         .await

@@ -24,14 +24,12 @@ use reqwest::Method;
 use serde_json::json;
 use support::browser::Browser;
 use support::TestApp;
-
-const ADMIN: &str = "admin@example.com";
-const PASSWORD: &str = "correct horse battery staple";
+use support::{ADMIN_EMAIL, ADMIN_PASSWORD};
 
 fn vars() -> Vec<(&'static str, &'static str)> {
     vec![
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
-        ("BOOTSTRAP_ADMIN_PASSWORD", PASSWORD),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
     ]
 }
 
@@ -167,7 +165,7 @@ fn bea_registers() -> Register {
         invitation: None,
         email: "bea@example.com".into(),
         name: "Bea".into(),
-        password: PASSWORD.into(),
+        password: ADMIN_PASSWORD.into(),
         time_zone: None,
     }
 }
@@ -362,7 +360,7 @@ async fn debt_interest_is_charged_once_per_month_even_across_a_restart() {
 
     // Same month after a restart: no second charge.
     let app = app.restart(&vars()).await;
-    let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+    let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let second = pay(&browser, id, paid(Some(10_000), Some(on(this, 20))))
         .await
         .unwrap();
@@ -418,7 +416,7 @@ async fn months_that_ended_without_a_payment_are_charged_by_the_accrual() {
 
     // Starting up runs the accrual: the two months since, each once.
     let app = app.restart(&vars()).await;
-    let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+    let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let mut charged = Vec::new();
     for _ in 0..100 {
         charged = payments(&browser, id).await;
@@ -685,7 +683,7 @@ async fn the_session_endpoint_says_who_is_signed_in_without_an_error() {
     let signed_in: Session = admin.get("/api/auth/session").await;
     assert_eq!(
         signed_in.user.map(|user| user.email).as_deref(),
-        Some(ADMIN)
+        Some(ADMIN_EMAIL)
     );
 }
 

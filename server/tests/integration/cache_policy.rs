@@ -20,9 +20,7 @@ use serde::Serialize;
 use serde_json::json;
 use support::browser::Browser;
 use support::spawn_app;
-
-const ADMIN: &str = "admin@example.com";
-const PASSWORD: &str = "correct horse battery staple";
+use support::{ADMIN_EMAIL, ADMIN_PASSWORD};
 
 fn cache_control(response: &reqwest::Response) -> String {
     response
@@ -45,13 +43,13 @@ async fn created<B: Serialize, T: DeserializeOwned>(browser: &Browser, path: &st
 #[tokio::test]
 async fn every_response_carrying_user_data_is_no_store() {
     let app = spawn_app(&[
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
-        ("BOOTSTRAP_ADMIN_PASSWORD", PASSWORD),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
         ("TALLY_DIAGNOSTICS", "1"),
         ("BANK_SYNC_ENABLED", "true"),
     ])
     .await;
-    let user = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+    let user = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let user_id = user.get::<Me>("/api/auth/me").await.user.id;
 
     // Something of the user's behind every kind of id.

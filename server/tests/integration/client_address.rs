@@ -14,15 +14,14 @@ use reqwest::{Method, Response};
 use serde::Serialize;
 use support::browser::{read, set_cookie_of, Browser};
 use support::{spawn_app, TestApp};
+use support::{ADMIN_EMAIL, ADMIN_PASSWORD};
 
-const ADMIN: &str = "admin@example.com";
-const ADMIN_PASSWORD: &str = "correct horse battery staple";
 const CLIENT_A: &str = "198.51.100.7";
 const CLIENT_B: &str = "203.0.113.9";
 
 async fn behind_proxy(extra: &[(&str, &str)]) -> TestApp {
     let mut settings = vec![
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
         ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
         ("TRUSTED_PROXIES", "127.0.0.1"),
     ];
@@ -75,7 +74,7 @@ async fn one_clients_wrong_passwords_lock_out_that_client_only_and_history_names
     // One wrong password for the admin (the account keeps room for more),
     // then unknown emails until this client's per-address limit is spent.
     assert_eq!(
-        login_from(&mut attacker, CLIENT_A, ADMIN, "not the password")
+        login_from(&mut attacker, CLIENT_A, ADMIN_EMAIL, "not the password")
             .await
             .status(),
         401
@@ -97,7 +96,7 @@ async fn one_clients_wrong_passwords_lock_out_that_client_only_and_history_names
     assert!(allowed >= 10, "throttled after {allowed}");
 
     let mut owner = Browser::open(&app.address).await;
-    let signed_in = login_from(&mut owner, CLIENT_B, ADMIN, ADMIN_PASSWORD).await;
+    let signed_in = login_from(&mut owner, CLIENT_B, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     assert_eq!(signed_in.status(), 200, "another client is not locked out");
 
     let history: Vec<SignInRecord> = owner.get("/api/profile/sign-ins").await;
@@ -116,7 +115,7 @@ async fn one_clients_wrong_passwords_lock_out_that_client_only_and_history_names
 async fn password_checks_and_registration_count_per_forwarded_client() {
     // The account's own limit out of the way: this is about addresses.
     let app = behind_proxy(&[("SIGN_IN_ACCOUNT_BURST", "100")]).await;
-    let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let wrong = ChangePassword {
         current_password: "not it".into(),
         new_password: "a brand new passphrase".into(),
@@ -209,7 +208,7 @@ async fn an_email_longer_than_any_account_is_refused_naming_the_field_and_not_co
     assert!(error.error.message.contains("email"), "{error:?}");
     // None of those counted against the client.
     assert_eq!(
-        login_from(&mut browser, CLIENT_A, ADMIN, ADMIN_PASSWORD)
+        login_from(&mut browser, CLIENT_A, ADMIN_EMAIL, ADMIN_PASSWORD)
             .await
             .status(),
         200
@@ -280,7 +279,7 @@ async fn login_with_device(
         .header("x-forwarded-for", client)
         .header("cookie", format!("{}; {device}", browser.cookie_header()))
         .json(&SignIn {
-            email: ADMIN.to_owned(),
+            email: ADMIN_EMAIL.to_owned(),
             password: password.to_owned(),
         })
         .send()
@@ -297,7 +296,7 @@ async fn an_attacker_guessing_the_admins_password_does_not_lock_the_admin_out() 
     let mut attacker = Browser::open(&app.address).await;
     let mut tries = 0;
     loop {
-        let status = login_from(&mut attacker, CLIENT_A, ADMIN, "not the password")
+        let status = login_from(&mut attacker, CLIENT_A, ADMIN_EMAIL, "not the password")
             .await
             .status();
         if status == 429 {
@@ -308,7 +307,7 @@ async fn an_attacker_guessing_the_admins_password_does_not_lock_the_admin_out() 
         assert!(tries < 40, "the attacker is never throttled");
     }
     let mut owner = Browser::open(&app.address).await;
-    let signed_in = login_from(&mut owner, CLIENT_B, ADMIN, ADMIN_PASSWORD).await;
+    let signed_in = login_from(&mut owner, CLIENT_B, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     assert_eq!(signed_in.status(), 200, "the owner is not locked out");
     assert!(
         device_cookie(&signed_in).is_some(),
@@ -323,7 +322,7 @@ async fn an_attacker_guessing_the_admins_password_does_not_lock_the_admin_out() 
 async fn the_owners_known_browser_signs_in_while_strangers_fill_the_accounts_ceiling() {
     let app = behind_proxy(&[]).await;
     let mut owner = Browser::open(&app.address).await;
-    let first = login_from(&mut owner, CLIENT_B, ADMIN, ADMIN_PASSWORD).await;
+    let first = login_from(&mut owner, CLIENT_B, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     assert_eq!(first.status(), 200);
     let device = device_cookie(&first).expect("a device cookie");
     assert!(
@@ -343,7 +342,7 @@ async fn the_owners_known_browser_signs_in_while_strangers_fill_the_accounts_cei
             Method::POST,
             "/api/auth/login",
             &SignIn {
-                email: ADMIN.to_owned(),
+                email: ADMIN_EMAIL.to_owned(),
                 password: "guess".into(),
             },
         )

@@ -23,9 +23,7 @@ use serde_json::json;
 use support::browser::{answer_of, Browser, EmptyBody};
 use support::fakes::{CrmMode, FakeCaptcha, FakeCrm};
 use support::{spawn_app, TestApp};
-
-const ADMIN: &str = "admin@example.com";
-const ADMIN_PASSWORD: &str = "correct horse battery staple";
+use support::{ADMIN_EMAIL, ADMIN_PASSWORD};
 
 fn lead(name: &str) -> LeadForm {
     LeadForm {
@@ -126,7 +124,7 @@ async fn with_fakes(extra: &[(&str, &str)]) -> (TestApp, FakeCaptcha, FakeCrm) {
         ("CRM_LEAD_URL", lead_url.as_str()),
         ("CRM_CASE_URL", case_url.as_str()),
         ("CRM_ORG_ID", "00D000000000001"),
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
         ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
     ];
     vars.extend_from_slice(extra);
@@ -316,7 +314,7 @@ async fn exhausted_crm_credits_pause_sync_while_submissions_keep_coming_then_it_
         let (status, _, _) = submit(&app, "/api/leads", &lead(&format!("During {n}"))).await;
         assert_eq!(status, 201, "the site keeps accepting");
     }
-    let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let admin = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let status: CrmStatus = admin.get("/api/admin/crm").await;
     assert!(status.health.paused_until.is_some(), "{status:?}");
     assert!(status
@@ -406,7 +404,7 @@ async fn a_post_that_keeps_failing_is_marked_and_an_admin_resends_it() {
     })
     .await;
 
-    let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let admin = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let listed: SubmissionPage = admin.get("/api/admin/leads?search=unlucky").await;
     assert_eq!(listed.items[0].crm_state, CrmState::Failed);
     assert!(listed.items[0]
@@ -491,7 +489,7 @@ async fn without_configuration_the_forms_work_and_say_the_bot_check_is_off() {
 #[tokio::test]
 async fn admin_pages_through_submissions_newest_first() {
     let app = spawn_app(&[
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
         ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
     ])
     .await;
@@ -499,7 +497,7 @@ async fn admin_pages_through_submissions_newest_first() {
         let body = plain_lead(&format!("Lead {n}"), "a@b.co", "m");
         assert_eq!(submit(&app, "/api/leads", &body).await.0, 201);
     }
-    let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let admin = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let first: SubmissionPage = admin.get("/api/admin/leads?pageSize=2").await;
     let names: Vec<&str> = first.items.iter().map(|i| i.name.as_str()).collect();
     assert_eq!(names, ["Lead 3", "Lead 2"]);

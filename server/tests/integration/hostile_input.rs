@@ -14,20 +14,19 @@ use reqwest::Method;
 use serde_json::{json, Value};
 use support::browser::{read, Browser};
 use support::{spawn_app, TestApp};
+use support::{ADMIN_EMAIL, ADMIN_PASSWORD};
 
-const ADMIN: &str = "admin@example.com";
-const PASSWORD: &str = "correct horse battery staple";
 const ONE_MIB: usize = 1024 * 1024;
 
 async fn app() -> (TestApp, Browser) {
     let app = spawn_app(&[
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
-        ("BOOTSTRAP_ADMIN_PASSWORD", PASSWORD),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
         // The public forms are posted more than the default 5 a minute.
         ("RATE_LIMIT_PER_MINUTE", "100"),
     ])
     .await;
-    let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+    let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     (app, browser)
 }
 
@@ -146,7 +145,7 @@ async fn control_characters_in_text_fields_are_400_naming_the_field() {
         .send_raw(
             Method::PUT,
             "/api/profile",
-            json!({ "name": "Ada\u{0}", "email": ADMIN }),
+            json!({ "name": "Ada\u{0}", "email": ADMIN_EMAIL }),
         )
         .await;
     assert_eq!((status, fields(&body)), (400, vec!["name".to_owned()]));
@@ -169,7 +168,7 @@ async fn control_characters_in_text_fields_are_400_naming_the_field() {
             invitation: None,
             email: "bea@example.com".into(),
             name: "Bea\u{7f}".into(),
-            password: PASSWORD.into(),
+            password: ADMIN_PASSWORD.into(),
             time_zone: None,
         })
         .await;

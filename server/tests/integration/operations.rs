@@ -15,14 +15,12 @@ use reqwest::Method;
 use serde_json::{json, Value};
 use support::browser::Browser;
 use support::{spawn_app, TestApp};
-
-const ADMIN: &str = "admin@example.com";
-const PASSWORD: &str = "correct horse battery staple";
+use support::{ADMIN_EMAIL, ADMIN_PASSWORD};
 
 async fn app(extra: &[(&str, &str)]) -> TestApp {
     let mut vars = vec![
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
-        ("BOOTSTRAP_ADMIN_PASSWORD", PASSWORD),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
         ("TALLY_DIAGNOSTICS", "1"),
     ];
     vars.extend_from_slice(extra);
@@ -30,7 +28,7 @@ async fn app(extra: &[(&str, &str)]) -> TestApp {
 }
 
 async fn admin(app: &TestApp) -> Browser {
-    Browser::signed_in(&app.address, ADMIN, PASSWORD).await
+    Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await
 }
 
 /// A second, ordinary user (through open registration).
@@ -50,12 +48,12 @@ async fn user(app: &TestApp, admin: &Browser, email: &str) -> Browser {
             invitation: None,
             email: email.to_owned(),
             name: "Bea".into(),
-            password: PASSWORD.into(),
+            password: ADMIN_PASSWORD.into(),
             time_zone: None,
         })
         .await;
     assert_eq!(response.status(), 200, "{}", response.text().await.unwrap());
-    Browser::signed_in(&app.address, email, PASSWORD).await
+    Browser::signed_in(&app.address, email, ADMIN_PASSWORD).await
 }
 
 async fn sleep(browser: &Browser, duration: &str, fail: bool) -> Value {
@@ -411,12 +409,12 @@ async fn a_restart_aborts_a_running_sleep_and_keeps_finished_operations() {
 
     let app = app
         .restart(&[
-            ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
-            ("BOOTSTRAP_ADMIN_PASSWORD", PASSWORD),
+            ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+            ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
             ("TALLY_DIAGNOSTICS", "1"),
         ])
         .await;
-    let admin = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+    let admin = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let aborted = admin.json_raw(&format!("/v1/{name}")).await;
     assert_eq!(aborted["done"], true);
     assert_eq!(aborted["error"]["code"], 10, "{aborted}");
@@ -559,8 +557,8 @@ async fn a_restore_check_below_the_minimum_rows_fails_with_a_reason() {
 #[tokio::test]
 async fn without_diagnostics_there_is_no_sleep() {
     let app = spawn_app(&[
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
-        ("BOOTSTRAP_ADMIN_PASSWORD", PASSWORD),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
     ])
     .await;
     let admin = admin(&app).await;

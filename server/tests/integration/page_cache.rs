@@ -8,9 +8,7 @@ use crate::support;
 
 use support::browser::Browser;
 use support::spawn_app;
-
-const ADMIN: &str = "admin@example.com";
-const PASSWORD: &str = "correct horse battery staple";
+use support::{ADMIN_EMAIL, ADMIN_PASSWORD};
 
 fn nonce_of(response: &reqwest::Response) -> String {
     let policy = response.headers()["content-security-policy"]
@@ -56,14 +54,14 @@ async fn anonymous_visitors_get_the_same_page_with_their_own_nonce() {
 #[tokio::test]
 async fn a_signed_in_visitor_gets_a_page_rendered_for_them() {
     let app = spawn_app(&[
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
-        ("BOOTSTRAP_ADMIN_PASSWORD", PASSWORD),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
     ])
     .await;
     // Fill the copy first.
     let anonymous = app.client.get(app.url("/pricing")).send().await.unwrap();
     assert_eq!(anonymous.status(), 200);
-    let browser = Browser::signed_in(&app.url(""), ADMIN, PASSWORD).await;
+    let browser = Browser::signed_in(&app.url(""), ADMIN_EMAIL, ADMIN_PASSWORD).await;
     for _ in 0..2 {
         let signed_in = browser
             .request(reqwest::Method::GET, "/pricing")
@@ -84,11 +82,11 @@ async fn a_signed_in_visitor_gets_a_page_rendered_for_them() {
 #[tokio::test]
 async fn a_bearer_token_never_puts_its_owner_in_a_page_or_the_copy() {
     let app = spawn_app(&[
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
-        ("BOOTSTRAP_ADMIN_PASSWORD", PASSWORD),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
     ])
     .await;
-    let admin = Browser::signed_in(&app.url(""), ADMIN, PASSWORD).await;
+    let admin = Browser::signed_in(&app.url(""), ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let token: app::contract::tokens::CreatedToken = admin
         .call_expecting(
             201,
@@ -110,14 +108,17 @@ async fn a_bearer_token_never_puts_its_owner_in_a_page_or_the_copy() {
         assert_eq!(with_token.status(), 200);
         let body = with_token.text().await.unwrap();
         assert!(
-            !body.contains(ADMIN),
+            !body.contains(ADMIN_EMAIL),
             "{page} rendered for the token: {body}"
         );
         assert!(!body.contains("href=\"/admin\""), "{page}: {body}");
         for _ in 0..2 {
             let anonymous = app.client.get(app.url(page)).send().await.unwrap();
             let body = anonymous.text().await.unwrap();
-            assert!(!body.contains(ADMIN), "{page} leaked to anonymous: {body}");
+            assert!(
+                !body.contains(ADMIN_EMAIL),
+                "{page} leaked to anonymous: {body}"
+            );
             assert!(!body.contains("href=\"/admin\""), "{page}: {body}");
         }
     }

@@ -18,9 +18,7 @@ use reqwest::Method;
 use serde_json::json;
 use support::browser::Browser;
 use support::spawn_app;
-
-const ADMIN: &str = "admin@example.com";
-const ADMIN_PASSWORD: &str = "correct horse battery staple";
+use support::{ADMIN_EMAIL, ADMIN_PASSWORD};
 
 /// A stand-in for an ipapi-style service: counts lookups, answers a city.
 async fn fake_lookup_service() -> (String, Arc<AtomicUsize>) {
@@ -64,16 +62,16 @@ fn profile(name: &str, email: &str, current_password: Option<&str>) -> UpdatePro
 async fn no_lookup_is_made_for_a_user_who_has_not_opted_in() {
     let (url, lookups) = fake_lookup_service().await;
     let app = spawn_app(&[
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
         ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
         ("GEOLOCATION_URL", url.as_str()),
     ])
     .await;
 
     let mut browser = Browser::open(&app.address).await;
-    let wrong = browser.login(ADMIN, "not the password at all").await;
+    let wrong = browser.login(ADMIN_EMAIL, "not the password at all").await;
     assert_eq!(wrong.status(), 401);
-    let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let privacy: PrivacySettings = browser.get("/api/profile/privacy").await;
     assert_eq!(privacy, located(false));
     assert_eq!(
@@ -94,7 +92,7 @@ async fn no_lookup_is_made_for_a_user_who_has_not_opted_in() {
         .call_expecting(200, Method::PUT, "/api/profile/privacy", &located(true))
         .await;
     assert_eq!(set, located(true));
-    let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     assert_eq!(lookups.load(Ordering::SeqCst), 1);
     let history = sign_ins(&browser).await;
     assert_eq!(
@@ -107,7 +105,7 @@ async fn no_lookup_is_made_for_a_user_who_has_not_opted_in() {
         .call::<_, PrivacySettings>(Method::PUT, "/api/profile/privacy", &located(false))
         .await
         .unwrap();
-    let _again = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let _again = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     assert_eq!(lookups.load(Ordering::SeqCst), 1);
 
     // At rest, nothing of it is readable.
@@ -130,7 +128,7 @@ async fn no_lookup_is_made_for_a_user_who_has_not_opted_in() {
 #[tokio::test]
 async fn privacy_settings_belong_to_the_signed_in_user_and_reject_bad_bodies() {
     let app = spawn_app(&[
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
         ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
     ])
     .await;
@@ -143,7 +141,7 @@ async fn privacy_settings_belong_to_the_signed_in_user_and_reject_bad_bodies() {
         anonymous.status(Method::GET, "/api/profile/sign-ins").await,
         401
     );
-    let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     // Raw on purpose: a wrong type, which the contract cannot express.
     let (bad, error) = browser
         .call::<_, PrivacySettings>(
@@ -163,17 +161,17 @@ async fn privacy_settings_belong_to_the_signed_in_user_and_reject_bad_bodies() {
 #[tokio::test]
 async fn profile_name_and_email_change_with_the_password_for_a_new_email() {
     let app = spawn_app(&[
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
         ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
     ])
     .await;
-    let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let renamed: Me = browser
         .call_expecting(
             200,
             Method::PUT,
             "/api/profile",
-            &profile("Ada", ADMIN, None),
+            &profile("Ada", ADMIN_EMAIL, None),
         )
         .await;
     assert_eq!(renamed.user.name, "Ada");

@@ -9,13 +9,12 @@ use std::process::Stdio;
 
 use support::browser::Browser;
 use support::{tally_binary, RunningBinary};
+use support::{ADMIN_EMAIL, ADMIN_PASSWORD};
 
-const ADMIN: &str = "admin@example.com";
-const PASSWORD: &str = "correct horse battery staple";
 const DIAGNOSTICS: &[(&str, &str)] = &[
     ("TALLY_DIAGNOSTICS", "1"),
-    ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
-    ("BOOTSTRAP_ADMIN_PASSWORD", PASSWORD),
+    ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+    ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
 ];
 
 fn blocking_client() -> reqwest::Client {
@@ -25,7 +24,7 @@ fn blocking_client() -> reqwest::Client {
 #[tokio::test]
 async fn a_panic_in_a_request_handler_is_logged_and_exits_with_code_1() {
     let mut server = RunningBinary::start(DIAGNOSTICS);
-    let browser = Browser::signed_in(&server.url(""), ADMIN, PASSWORD).await;
+    let browser = Browser::signed_in(&server.url(""), ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let result = browser
         .request(reqwest::Method::POST, "/api/diagnostics/panic")
         .send()
@@ -43,7 +42,7 @@ async fn a_panic_in_a_request_handler_is_logged_and_exits_with_code_1() {
 #[tokio::test]
 async fn a_panic_in_a_spawned_task_is_logged_and_exits_with_code_1() {
     let mut server = RunningBinary::start(DIAGNOSTICS);
-    let browser = Browser::signed_in(&server.url(""), ADMIN, PASSWORD).await;
+    let browser = Browser::signed_in(&server.url(""), ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let _ = browser
         .request(reqwest::Method::POST, "/api/diagnostics/panic-task")
         .send()
@@ -66,7 +65,7 @@ async fn graceful_shutdown_on(signal: &str) {
         .unwrap();
     assert_eq!(health.status(), 200);
 
-    let admin = Browser::signed_in(&server.url(""), ADMIN, PASSWORD).await;
+    let admin = Browser::signed_in(&server.url(""), ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let in_flight = tokio::spawn(
         admin
             .request(reqwest::Method::GET, "/api/diagnostics/slow?ms=1500")

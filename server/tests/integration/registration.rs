@@ -14,14 +14,13 @@ use app::domain::role::Role;
 use reqwest::Method;
 use support::browser::{read, second_factor, Browser};
 use support::{spawn_app, RunningBinary, TestApp};
+use support::{ADMIN_EMAIL, ADMIN_PASSWORD};
 
-const ADMIN: &str = "admin@example.com";
-const ADMIN_PASSWORD: &str = "correct horse battery staple";
 const PASSWORD: &str = "a long enough passphrase 7";
 
 async fn app_with_admin() -> TestApp {
     spawn_app(&[
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
         ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
     ])
     .await
@@ -109,7 +108,7 @@ fn a_fresh_install_without_bootstrap_settings_prints_a_one_time_setup_link() {
 #[tokio::test]
 async fn an_invitation_for_an_address_is_used_once_by_that_address() {
     let app = app_with_admin().await;
-    let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let admin = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let link = invite(&admin, support::invitation(Some("carol@example.com"), None)).await;
     let token = token_of(&link);
     let pending: Vec<Invitation> = admin.get("/api/admin/invitations").await;
@@ -182,7 +181,7 @@ async fn registration_without_an_invitation_needs_open_registration() {
     assert_eq!(status, 400);
     assert!(error.error.message.contains("invitation"), "{error:?}");
 
-    let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let admin = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let set: RegistrationSetting = admin
         .call_expecting(
             200,
@@ -230,7 +229,7 @@ async fn registered_user(app: &TestApp, admin: &Browser, email: &str) -> (Browse
 #[tokio::test]
 async fn a_disabled_account_is_signed_out_everywhere_until_enabled() {
     let app = app_with_admin().await;
-    let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let admin = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let (erin, erin_id) = registered_user(&app, &admin, "erin@example.com").await;
     let created: CreatedToken = erin
         .call_expecting(
@@ -320,7 +319,7 @@ async fn a_disabled_account_is_signed_out_everywhere_until_enabled() {
 #[tokio::test]
 async fn an_admin_resets_a_lost_second_factor() {
     let app = app_with_admin().await;
-    let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let admin = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let (_frank, frank_id) = registered_user(&app, &admin, "frank@example.com").await;
     let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
     sqlx::query("UPDATE users SET totp_enabled = 1, totp_secret = 'x' WHERE id = ?")
@@ -368,7 +367,7 @@ async fn an_admin_resets_a_lost_second_factor() {
 #[tokio::test]
 async fn a_new_account_starts_in_the_time_zone_its_browser_reported() {
     let app = app_with_admin().await;
-    let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let admin = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     for (email, reported, kept) in [
         (
             "erin@example.com",

@@ -13,39 +13,17 @@ use app::contract::two_factor::{RecoveryCodes, TotpCode, TotpEnrolment, TotpStat
 use app::ssr::auth::pending_sign_in::{self, SecondFactorMethod};
 use reqwest::Method;
 use support::browser::{read, second_factor, Browser, EmptyBody};
+use support::totp::{authenticator, now};
 use support::{spawn_app, TestApp};
-use totp_rs::{Algorithm, Secret, TOTP};
-
-const ADMIN: &str = "admin@example.com";
-const PASSWORD: &str = "correct horse battery staple";
+use support::{ADMIN_EMAIL, ADMIN_PASSWORD};
+use totp_rs::TOTP;
 
 async fn app() -> TestApp {
     spawn_app(&[
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
-        ("BOOTSTRAP_ADMIN_PASSWORD", PASSWORD),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
     ])
     .await
-}
-
-fn authenticator(secret: &str) -> TOTP {
-    let bytes = Secret::Encoded(secret.to_owned()).to_bytes().unwrap();
-    TOTP::new(
-        Algorithm::SHA1,
-        6,
-        1,
-        30,
-        bytes,
-        Some("Tally".into()),
-        ADMIN.into(),
-    )
-    .unwrap()
-}
-
-fn now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs()
 }
 
 /// A key row as registration leaves it (its public key does not matter:
@@ -108,7 +86,7 @@ async fn a_totp_setup_that_was_never_confirmed_is_no_way_past_a_security_key() {
     let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
     // Someone with the session (the owner who gave up, or whoever borrowed
     // it) starts TOTP setup and never confirms it.
-    let session = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+    let session = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let totp = start_totp(&session).await;
     assert_eq!(
         session.get::<TotpStatus>("/api/auth/totp").await,
@@ -122,16 +100,22 @@ async fn a_totp_setup_that_was_never_confirmed_is_no_way_past_a_security_key() {
     // Without any other factor the password alone still signs in: the
     // unconfirmed secret is not asked for.
     let mut plain = Browser::open(&app.address).await;
-    let answer: SignInAnswer = read(plain.login(ADMIN, PASSWORD).await).await.unwrap();
+    let answer: SignInAnswer = read(plain.login(ADMIN_EMAIL, ADMIN_PASSWORD).await)
+        .await
+        .unwrap();
     assert!(
-        matches!(&answer, SignInAnswer::SignedIn(Me { user }) if user.email == ADMIN),
+        matches!(&answer, SignInAnswer::SignedIn(Me { user }) if user.email == ADMIN_EMAIL),
         "{answer:?}"
     );
 
     // The account is protected by a security key only.
     add_key(&pool, 1, "Desk key").await;
     let mut attacker = Browser::open(&app.address).await;
-    let step = second_factor(read(attacker.login(ADMIN, PASSWORD).await).await.unwrap());
+    let step = second_factor(
+        read(attacker.login(ADMIN_EMAIL, ADMIN_PASSWORD).await)
+            .await
+            .unwrap(),
+    );
     assert_eq!(step.methods, [SecondFactorMethod::SecurityKey], "{step:?}");
     let challenge = step.challenge;
     for at in [now(), now() + 30] {
@@ -193,7 +177,7 @@ async fn a_challenge_answers_only_to_the_methods_it_offered() {
     );
 
     // TOTP turned off after the challenge was made: its codes stop counting.
-    let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+    let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let totp = start_totp(&browser).await;
     let _: RecoveryCodes = browser
         .call_expecting(
@@ -206,7 +190,11 @@ async fn a_challenge_answers_only_to_the_methods_it_offered() {
         )
         .await;
     let mut phone = Browser::open(&app.address).await;
-    let step = second_factor(read(phone.login(ADMIN, PASSWORD).await).await.unwrap());
+    let step = second_factor(
+        read(phone.login(ADMIN_EMAIL, ADMIN_PASSWORD).await)
+            .await
+            .unwrap(),
+    );
     assert_eq!(step.methods, [SecondFactorMethod::Totp], "{step:?}");
     sqlx::query("UPDATE users SET totp_enabled = 0 WHERE id = 1")
         .execute(&pool)
@@ -222,7 +210,7 @@ async fn a_challenge_answers_only_to_the_methods_it_offered() {
 async fn removing_a_security_key_takes_the_current_password() {
     let app = app().await;
     let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
-    let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+    let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let key = add_key(&pool, 1, "Desk key").await;
     let path = format!("/api/auth/security-keys/{key}");
 
@@ -250,12 +238,12 @@ async fn removing_a_security_key_takes_the_current_password() {
     assert_eq!(keys[0].id, key);
 
     let () = browser
-        .call_expecting(204, Method::DELETE, &path, &removal(PASSWORD))
+        .call_expecting(204, Method::DELETE, &path, &removal(ADMIN_PASSWORD))
         .await;
     let keys: Vec<KeyInfo> = browser.get("/api/auth/security-keys").await;
     assert_eq!(keys, []);
     let (status, _) = browser
-        .call::<_, ()>(Method::DELETE, &path, &removal(PASSWORD))
+        .call::<_, ()>(Method::DELETE, &path, &removal(ADMIN_PASSWORD))
         .await
         .unwrap_err();
     assert_eq!(status, 404, "gone");

@@ -18,13 +18,11 @@ use reqwest::Method;
 use serde_json::json;
 use support::browser::{read, second_factor, Browser, EmptyBody};
 use support::{spawn_app, RunningBinary, TestApp};
-
-const ADMIN: &str = "admin@example.com";
-const ADMIN_PASSWORD: &str = "correct horse battery staple";
+use support::{ADMIN_EMAIL, ADMIN_PASSWORD};
 
 async fn app() -> TestApp {
     spawn_app(&[
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
         ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
     ])
     .await
@@ -44,7 +42,7 @@ async fn registration_options_describe_tally_and_a_bad_answer_is_refused_once() 
         .unwrap_err();
     assert_eq!(status, 401);
 
-    let browser = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let started: RegistrationStarted = browser
         .call_expecting(
             200,
@@ -57,7 +55,7 @@ async fn registration_options_describe_tally_and_a_bad_answer_is_refused_once() 
     let options = &started.options.0["publicKey"];
     assert_eq!(options["rp"]["id"], "localhost");
     assert_eq!(options["rp"]["name"], "Tally");
-    assert_eq!(options["user"]["name"], ADMIN);
+    assert_eq!(options["user"]["name"], ADMIN_EMAIL);
     assert!(options["challenge"].as_str().unwrap().len() >= 43);
     let ceremony = started.ceremony;
 
@@ -134,7 +132,7 @@ async fn sign_in_asks_for_a_key_only_when_the_account_has_one() {
         .await
         .unwrap();
     let step = second_factor(
-        read(browser.login(ADMIN, ADMIN_PASSWORD).await)
+        read(browser.login(ADMIN_EMAIL, ADMIN_PASSWORD).await)
             .await
             .unwrap(),
     );
@@ -222,7 +220,7 @@ async fn a_user_cannot_remove_another_users_key() {
     let bob_keys: Vec<KeyInfo> = bob.get("/api/auth/security-keys").await;
     assert_eq!(bob_keys, []);
 
-    let admin = Browser::signed_in(&app.address, ADMIN, ADMIN_PASSWORD).await;
+    let admin = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let () = admin
         .call_expecting(204, Method::DELETE, &path, &removal(ADMIN_PASSWORD))
         .await;

@@ -18,14 +18,12 @@ use serde::Serialize;
 use serde_json::json;
 use support::browser::{answer_of, Browser, EmptyBody};
 use support::{legacy, spawn_app, TestApp};
-
-const ADMIN: &str = "admin@example.com";
-const PASSWORD: &str = "correct horse battery staple";
+use support::{ADMIN_EMAIL, ADMIN_PASSWORD};
 
 async fn app() -> TestApp {
     spawn_app(&[
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
-        ("BOOTSTRAP_ADMIN_PASSWORD", PASSWORD),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
     ])
     .await
 }
@@ -93,7 +91,7 @@ async fn lifetime_days(pool: &sqlx::SqlitePool, id: i64) -> f64 {
 async fn a_token_cannot_make_tokens_or_change_credentials_or_second_factors() {
     let app = app().await;
     let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
-    let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+    let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let (secret, _) = token(&browser, "script", None).await;
     let key: i64 = sqlx::query_scalar(
         "INSERT INTO webauthn_credentials (user_id, credential_id, name, passkey)
@@ -116,7 +114,7 @@ async fn a_token_cannot_make_tokens_or_change_credentials_or_second_factors() {
         serde_json::to_value(request).unwrap()
     }
     let password = || CurrentPassword {
-        current_password: PASSWORD.into(),
+        current_password: ADMIN_PASSWORD.into(),
     };
     let refused = [
         (
@@ -163,14 +161,14 @@ async fn a_token_cannot_make_tokens_or_change_credentials_or_second_factors() {
             Method::DELETE,
             format!("/api/auth/security-keys/{key}"),
             body(&RemoveKey {
-                current_password: Some(PASSWORD.into()),
+                current_password: Some(ADMIN_PASSWORD.into()),
             }),
         ),
         (
             Method::POST,
             "/api/auth/password".to_owned(),
             body(&ChangePassword {
-                current_password: PASSWORD.into(),
+                current_password: ADMIN_PASSWORD.into(),
                 new_password: "a new long passphrase 99".into(),
             }),
         ),
@@ -180,7 +178,7 @@ async fn a_token_cannot_make_tokens_or_change_credentials_or_second_factors() {
             body(&UpdateProfile {
                 name: "Script".into(),
                 email: "script@example.com".into(),
-                current_password: Some(PASSWORD.into()),
+                current_password: Some(ADMIN_PASSWORD.into()),
             }),
         ),
         (
@@ -213,7 +211,7 @@ async fn a_token_cannot_make_tokens_or_change_credentials_or_second_factors() {
     let (status, me) =
         bearer::<_, Me>(&app, &secret, Method::GET, "/api/auth/me", &EmptyBody {}).await;
     assert_eq!(status, 200);
-    assert_eq!(me.unwrap().unwrap().user.email, ADMIN);
+    assert_eq!(me.unwrap().unwrap().user.email, ADMIN_EMAIL);
     let (status, _) =
         bearer::<_, Vec<ApiTokenInfo>>(&app, &secret, Method::GET, "/api/tokens", &EmptyBody {})
             .await;
@@ -235,7 +233,7 @@ async fn a_token_cannot_make_tokens_or_change_credentials_or_second_factors() {
 async fn a_token_lives_for_the_days_chosen_and_answers_401_after() {
     let app = app().await;
     let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
-    let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+    let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
 
     for days in [0, -1, 366, 100_000] {
         let request = CreateToken {
@@ -286,7 +284,7 @@ async fn a_token_lives_for_the_days_chosen_and_answers_401_after() {
 #[tokio::test]
 async fn a_password_change_and_signing_out_everywhere_end_every_token() {
     let app = app().await;
-    let mut browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+    let mut browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let (first, _) = token(&browser, "first", None).await;
     let (second, _) = token(&browser, "second", None).await;
     for secret in [&first, &second] {
@@ -300,7 +298,7 @@ async fn a_password_change_and_signing_out_everywhere_end_every_token() {
             Method::POST,
             "/api/auth/password",
             &ChangePassword {
-                current_password: PASSWORD.into(),
+                current_password: ADMIN_PASSWORD.into(),
                 new_password: new_password.into(),
             },
         )
@@ -330,7 +328,7 @@ async fn a_password_change_and_signing_out_everywhere_end_every_token() {
         "a token after signing out everywhere"
     );
 
-    browser = Browser::signed_in(&app.address, ADMIN, new_password).await;
+    browser = Browser::signed_in(&app.address, ADMIN_EMAIL, new_password).await;
     assert_eq!(listed(&browser).await, []);
 }
 

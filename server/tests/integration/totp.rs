@@ -14,31 +14,8 @@ use reqwest::Method;
 use serde::Serialize;
 use support::browser::{read, second_factor, set_cookie_of, Browser, EmptyBody};
 use support::spawn_app;
-use totp_rs::{Algorithm, Secret, TOTP};
-
-const ADMIN: &str = "admin@example.com";
-const PASSWORD: &str = "correct horse battery staple";
-
-fn authenticator(secret: &str) -> TOTP {
-    let bytes = Secret::Encoded(secret.to_owned()).to_bytes().unwrap();
-    TOTP::new(
-        Algorithm::SHA1,
-        6,
-        1,
-        30,
-        bytes,
-        Some("Tally".into()),
-        ADMIN.into(),
-    )
-    .unwrap()
-}
-
-fn now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs()
-}
+use support::totp::{authenticator, now};
+use support::{ADMIN_EMAIL, ADMIN_PASSWORD};
 
 async fn post<B: Serialize>(browser: &Browser, path: &str, body: &B) -> reqwest::Response {
     browser
@@ -59,7 +36,12 @@ fn step(challenge: &str, code: &str) -> SecondFactorCode {
 
 /// Signs in with the password; the challenge of the second step it asks for.
 async fn challenge_of(browser: &mut Browser) -> String {
-    second_factor(read(browser.login(ADMIN, PASSWORD).await).await.unwrap()).challenge
+    second_factor(
+        read(browser.login(ADMIN_EMAIL, ADMIN_PASSWORD).await)
+            .await
+            .unwrap(),
+    )
+    .challenge
 }
 
 async fn start(browser: &Browser) -> TotpEnrolment {
@@ -84,11 +66,11 @@ async fn confirm(browser: &Browser, code: &str) -> Result<Option<RecoveryCodes>,
 #[tokio::test]
 async fn totp_enrolment_second_step_replay_guard_and_recovery_codes() {
     let app = spawn_app(&[
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
-        ("BOOTSTRAP_ADMIN_PASSWORD", PASSWORD),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
     ])
     .await;
-    let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+    let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
 
     let enrolment = start(&browser).await;
     let secret = enrolment.secret;
@@ -129,7 +111,7 @@ async fn totp_enrolment_second_step_replay_guard_and_recovery_codes() {
         "stored hashed"
     );
     let sealed: String = sqlx::query_scalar("SELECT totp_secret FROM users WHERE email = ?")
-        .bind(ADMIN)
+        .bind(ADMIN_EMAIL)
         .fetch_one(&pool)
         .await
         .unwrap();
@@ -140,7 +122,7 @@ async fn totp_enrolment_second_step_replay_guard_and_recovery_codes() {
 
     // The password alone no longer signs in.
     let mut phone = Browser::open(&app.address).await;
-    let first = phone.login(ADMIN, PASSWORD).await;
+    let first = phone.login(ADMIN_EMAIL, ADMIN_PASSWORD).await;
     assert_eq!(first.status(), 200);
     assert!(set_cookie_of(&first, "tally_session").is_none());
     let asked = second_factor(read(first).await.unwrap());
@@ -208,11 +190,11 @@ async fn totp_enrolment_second_step_replay_guard_and_recovery_codes() {
 #[tokio::test]
 async fn totp_status_and_turning_it_off_with_the_password() {
     let app = spawn_app(&[
-        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN),
-        ("BOOTSTRAP_ADMIN_PASSWORD", PASSWORD),
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
     ])
     .await;
-    let browser = Browser::signed_in(&app.address, ADMIN, PASSWORD).await;
+    let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let off = TotpStatus {
         enabled: false,
         recovery_codes_left: 0,
@@ -256,12 +238,14 @@ async fn totp_status_and_turning_it_off_with_the_password() {
             204,
             Method::POST,
             "/api/auth/totp/disable",
-            &disable(PASSWORD),
+            &disable(ADMIN_PASSWORD),
         )
         .await;
     assert_eq!(totp_status(&browser).await, off);
     let mut again = Browser::open(&app.address).await;
-    let answer: SignInAnswer = read(again.login(ADMIN, PASSWORD).await).await.unwrap();
+    let answer: SignInAnswer = read(again.login(ADMIN_EMAIL, ADMIN_PASSWORD).await)
+        .await
+        .unwrap();
     assert!(
         matches!(answer, SignInAnswer::SignedIn(_)),
         "the password alone signs in again: {answer:?}"

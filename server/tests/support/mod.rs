@@ -10,6 +10,7 @@ pub mod oidc;
 pub mod operations;
 pub mod receiver;
 pub mod smtp;
+pub mod totp;
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
