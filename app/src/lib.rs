@@ -11,6 +11,8 @@ pub mod response_status;
 #[cfg(feature = "ssr")]
 pub mod ssr;
 
+#[cfg(test)]
+mod module_graph;
 mod shell;
 #[cfg(test)]
 mod small_stack;

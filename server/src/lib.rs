@@ -9,7 +9,6 @@ pub mod health_check;
 pub mod log_writer;
 pub mod metrics;
 pub mod middleware;
-pub mod openapi;
 pub mod ops;
 pub mod pack_wasm;
 pub mod page_cache;

@@ -419,10 +419,7 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
     );
     let metrics = state.metrics.clone();
     let router = routes::api_router(state.settings.diagnostics, cors(&settings))
-        .route(
-            "/metrics",
-            axum::routing::get(crate::metrics::scrape::serve),
-        )
+        .route("/metrics", axum::routing::get(routes::metrics::serve))
         .route(
             "/api/fn/{*name}",
             axum::routing::get(server_functions).post(server_functions),

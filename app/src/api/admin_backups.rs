@@ -8,8 +8,8 @@ use leptos::server_fn::codec::{GetUrl, Json};
 use super::CsrfClient;
 use crate::contract::admin::{BackupFiles, SchemaState, SystemStatus};
 use crate::contract::error::ErrorBody;
+use crate::contract::operations::Operation;
 use crate::contract::operations::RestoreRequest;
-use crate::domain::operation::Operation;
 #[cfg(feature = "ssr")]
 use crate::ssr::api_error::ApiError;
 

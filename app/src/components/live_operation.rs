@@ -6,7 +6,8 @@
 use leptos::prelude::*;
 
 use crate::api::operations::wait_operation;
-use crate::domain::operation::{Operation, State};
+use crate::contract::operations::Operation;
+use crate::domain::operation::State;
 
 /// A signal holding `initial`, kept up to date until the operation is done
 /// (or whatever shows it goes away).

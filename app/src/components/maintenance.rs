@@ -8,7 +8,7 @@ use crate::api::operations::start_maintenance;
 use crate::api::ApiFailure;
 use crate::components::live_operation::LiveOperationCard;
 use crate::contract::operations::MaintenanceTask;
-use crate::domain::operation::Operation;
+use crate::contract::operations::Operation;
 
 #[component]
 pub fn Maintenance() -> impl IntoView {

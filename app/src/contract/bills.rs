@@ -3,6 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::domain::bill::BillForm;
+use crate::domain::cadence::Cadence;
+use crate::domain::date::Date;
+use crate::domain::money::Currency;
 use crate::domain::tracker::{Status, Totals};
 
 /// A bill as stored and as the API answers it (the server reads it from
@@ -299,4 +303,63 @@ pub struct AutopayTrust {
     pub due_dates: u32,
     /// `✓ 12/12` or `⚠ 11/12`; empty before the first due date.
     pub label: String,
+}
+
+/// A bill as the domain reads it.
+impl BillRecord {
+    pub fn currency(&self) -> Currency {
+        Currency::parse(&self.currency).unwrap_or(Currency::USD)
+    }
+
+    pub fn cadence(&self) -> Option<Cadence> {
+        Cadence::parse(&self.cadence, self.cadence_interval).ok()
+    }
+
+    /// The first due date on or after `from`.
+    pub fn due_on_or_after(&self, from: Date) -> Option<Date> {
+        let anchor = Date::parse(&self.anchor_date).ok()?;
+        let due_day = u8::try_from(self.due_day).ok()?;
+        self.cadence()?.next_due(anchor, due_day, from)
+    }
+
+    /// On an active debt, the interest owed through `today`'s month and not
+    /// yet charged (an ended debt is not charged).
+    pub fn interest_pending(&self, today: Date) -> Option<i64> {
+        if !self.debt || !self.active {
+            return None;
+        }
+        let accrued = self
+            .interest_accrued_month
+            .as_deref()
+            .and_then(crate::domain::date::YearMonth::parse);
+        let charges = crate::domain::interest::charges_due(
+            self.balance_minor.unwrap_or(0),
+            self.apr_basis_points.unwrap_or(0),
+            accrued,
+            today.year_month(),
+        );
+        Some(charges.iter().map(|charge| charge.interest).sum())
+    }
+
+    /// The form holding this bill, for editing.
+    pub fn to_form(&self) -> BillForm {
+        BillForm {
+            name: self.name.clone(),
+            amount_minor: self.amount_minor,
+            currency: self.currency.clone(),
+            cadence: self.cadence.clone(),
+            cadence_interval: Some(self.cadence_interval),
+            due_day: self.due_day,
+            anchor_date: self.anchor_date.clone(),
+            category: self.category.clone(),
+            notes: self.notes.clone(),
+            autopay: self.autopay,
+            subscription: self.subscription,
+            debt: self.debt,
+            balance_minor: self.balance_minor,
+            apr_basis_points: self.apr_basis_points,
+            minimum_payment_minor: self.minimum_payment_minor,
+            catalog_id: self.catalog_id,
+        }
+    }
 }

@@ -8,6 +8,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::domain::operation::{code_name, response_summary, State};
+use crate::domain::operation_kind::OperationKind;
+
 /// `google.longrunning.Operation`. `done` is always written (clients test
 /// it); `error` or `response` only once it is done.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -113,6 +116,74 @@ pub enum MaintenanceTask {
 
 fn is_zero(code: &i32) -> bool {
     *code == 0
+}
+
+/// What the operations viewer reads from an operation (its metadata is
+/// `tally.v1.OperationProgress`).
+impl Operation {
+    /// The unique part of `operations/{id}`.
+    pub fn id(&self) -> &str {
+        self.name.strip_prefix("operations/").unwrap_or(&self.name)
+    }
+
+    fn progress(&self) -> &Value {
+        &self.metadata["progress"]
+    }
+
+    pub fn kind(&self) -> &str {
+        self.progress()["kind"].as_str().unwrap_or("")
+    }
+
+    pub fn kind_label(&self) -> String {
+        OperationKind::parse(self.kind())
+            .map_or_else(|| self.kind().to_owned(), |kind| kind.label().to_owned())
+    }
+
+    pub fn owner(&self) -> &str {
+        self.progress()["owner"].as_str().unwrap_or("")
+    }
+
+    pub fn created(&self) -> &str {
+        self.progress()["createTime"].as_str().unwrap_or("")
+    }
+
+    pub fn cancel_requested(&self) -> bool {
+        self.progress()["cancelRequested"]
+            .as_bool()
+            .unwrap_or(false)
+    }
+
+    /// 0 to 100; a done operation counts as 100.
+    pub fn percent(&self) -> i64 {
+        if self.done {
+            100
+        } else {
+            self.progress()["percentDone"]
+                .as_i64()
+                .unwrap_or(0)
+                .clamp(0, 100)
+        }
+    }
+
+    pub fn state(&self) -> State {
+        match (&self.error, self.done) {
+            (_, false) => State::Running,
+            (Some(error), true) if error.code == 1 => State::Cancelled,
+            (Some(_), true) => State::Failed,
+            (None, true) => State::Succeeded,
+        }
+    }
+
+    /// One line on the outcome: the error's code name and message, or what
+    /// the response says in brief.
+    pub fn summary(&self) -> String {
+        match (&self.error, &self.response) {
+            (Some(error), _) => format!("{}: {}", code_name(error.code), error.message),
+            (None, Some(response)) => response_summary(response),
+            (None, None) if self.cancel_requested() => "cancelling…".to_owned(),
+            (None, None) => format!("{}% done", self.percent()),
+        }
+    }
 }
 
 #[cfg(test)]

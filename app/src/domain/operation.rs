@@ -5,8 +5,6 @@ use serde_json::Value;
 
 use super::operation_kind::OperationKind;
 
-pub use crate::contract::operations::{Operation, OperationList, RpcStatus};
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum State {
     Running,
@@ -26,72 +24,6 @@ impl State {
     }
 }
 
-impl Operation {
-    /// The unique part of `operations/{id}`.
-    pub fn id(&self) -> &str {
-        self.name.strip_prefix("operations/").unwrap_or(&self.name)
-    }
-
-    fn progress(&self) -> &Value {
-        &self.metadata["progress"]
-    }
-
-    pub fn kind(&self) -> &str {
-        self.progress()["kind"].as_str().unwrap_or("")
-    }
-
-    pub fn kind_label(&self) -> String {
-        OperationKind::parse(self.kind())
-            .map_or_else(|| self.kind().to_owned(), |kind| kind.label().to_owned())
-    }
-
-    pub fn owner(&self) -> &str {
-        self.progress()["owner"].as_str().unwrap_or("")
-    }
-
-    pub fn created(&self) -> &str {
-        self.progress()["createTime"].as_str().unwrap_or("")
-    }
-
-    pub fn cancel_requested(&self) -> bool {
-        self.progress()["cancelRequested"]
-            .as_bool()
-            .unwrap_or(false)
-    }
-
-    /// 0 to 100; a done operation counts as 100.
-    pub fn percent(&self) -> i64 {
-        if self.done {
-            100
-        } else {
-            self.progress()["percentDone"]
-                .as_i64()
-                .unwrap_or(0)
-                .clamp(0, 100)
-        }
-    }
-
-    pub fn state(&self) -> State {
-        match (&self.error, self.done) {
-            (_, false) => State::Running,
-            (Some(error), true) if error.code == 1 => State::Cancelled,
-            (Some(_), true) => State::Failed,
-            (None, true) => State::Succeeded,
-        }
-    }
-
-    /// One line on the outcome: the error's code name and message, or what
-    /// the response says in brief.
-    pub fn summary(&self) -> String {
-        match (&self.error, &self.response) {
-            (Some(error), _) => format!("{}: {}", code_name(error.code), error.message),
-            (None, Some(response)) => response_summary(response),
-            (None, None) if self.cancel_requested() => "cancelling…".to_owned(),
-            (None, None) => format!("{}% done", self.percent()),
-        }
-    }
-}
-
 fn int(value: &Value) -> i64 {
     match value {
         Value::String(text) => text.parse().unwrap_or(0),
@@ -99,7 +31,8 @@ fn int(value: &Value) -> i64 {
     }
 }
 
-fn response_summary(response: &Value) -> String {
+/// What a done operation's `response` says, in brief.
+pub fn response_summary(response: &Value) -> String {
     let kind = response["@type"].as_str().unwrap_or("");
     match kind.rsplit('.').next().unwrap_or("") {
         "BackupResponse" => format!(
@@ -186,6 +119,7 @@ pub fn query_value(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::contract::operations::Operation;
     use serde_json::json;
 
     fn parse(value: Value) -> Operation {

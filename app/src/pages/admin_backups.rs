@@ -19,8 +19,8 @@ use crate::api::{self, ApiFailure};
 use crate::components::admin_only::AdminOnly;
 use crate::components::live_operation::LiveOperationCard;
 use crate::contract::admin::{BackupFile, BackupFiles, SchemaState};
+use crate::contract::operations::Operation;
 use crate::contract::operations::{MaintenanceTask, RestoreRequest};
-use crate::domain::operation::Operation;
 use crate::domain::{timestamp, words};
 
 #[component]

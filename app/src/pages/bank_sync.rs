@@ -23,8 +23,9 @@ use crate::contract::bank::{
     TransactionQuery,
 };
 use crate::contract::bills::BillRecord;
+use crate::contract::operations::Operation;
 use crate::domain::money::Money;
-use crate::domain::operation::{Operation, State};
+use crate::domain::operation::State;
 use crate::domain::timestamp;
 
 fn money(minor: i64, currency: &str) -> String {

@@ -12,7 +12,8 @@ use crate::api::operations::{cancel_operation, delete_operation, list_operations
 use crate::api::session::current_session;
 use crate::api::ApiFailure;
 use crate::components::live_operation::{follow, OperationProgressBar};
-use crate::domain::operation::{self, Operation, OperationList, State};
+use crate::contract::operations::{Operation, OperationList};
+use crate::domain::operation::{self, State};
 use crate::domain::operation_kind::{self, OperationKind};
 use crate::domain::timestamp;
 

@@ -4,10 +4,11 @@
 //! start), and, read from the database when scraped, operations by kind and
 //! outcome, the CRM outbox, bank connections and the database's size.
 //! Behind a bearer token from `METRICS_TOKEN`; off (404) when it is unset.
+//! This module counts and writes the format; the handler is
+//! `routes::metrics`.
 
 pub mod http;
 pub mod route_label;
-pub mod scrape;
-mod text;
+pub mod text;
 
 pub use http::HttpMetrics;

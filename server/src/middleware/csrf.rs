@@ -43,9 +43,19 @@ pub fn cookie(state: &crate::state::AppState, token: &str) -> Option<HeaderValue
 /// them instead.
 pub const EXEMPT: &[&str] = &["/api/leads", "/api/support"];
 
-/// Forms a browser posts without JavaScript (`routes::forms`): no header
-/// can ride along, so the token comes in the form's `csrf_token` field.
-pub const FORM_POSTS: &[&str] = crate::routes::forms::PATHS;
+/// Forms a browser posts without JavaScript (`routes::forms` serves
+/// them): no header can ride along, so the token comes in the form's
+/// `csrf_token` field.
+pub const FORM_POSTS: &[&str] = &[
+    "/login",
+    "/register",
+    "/profile/password",
+    "/profile/tokens",
+    "/profile/two-factor",
+    "/profile/two-factor/confirm",
+    "/profile/two-factor/off",
+    "/profile/single-sign-on",
+];
 
 /// The pages that hold such forms (and everything under them): a browser
 /// opening one without a CSRF cookie gets one with the page, so the page's

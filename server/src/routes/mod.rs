@@ -32,7 +32,9 @@ pub mod forms;
 pub mod health;
 pub mod history;
 pub mod imports;
+pub mod metrics;
 pub mod notifications;
+pub mod openapi;
 pub mod operations;
 pub mod personal_data;
 pub mod preferences;
@@ -85,7 +87,7 @@ fn upload(
 pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
     let mut routes = vec![
         route("/api/health", &["GET"], get(health::health)),
-        route("/api/openapi.json", &["GET"], get(crate::openapi::document)),
+        route("/api/openapi.json", &["GET"], get(openapi::document)),
         route(
             "/api/bills",
             &["GET", "POST"],

@@ -270,7 +270,7 @@ async fn signed_in_pages_arrive_with_their_data() {
         assert!(!main.contains("You are signed out"), "{path}: {main}");
         assert!(!main.contains("No operations match"), "{path}: {main}");
     }
-    let operations: app::domain::operation::OperationList =
+    let operations: app::contract::operations::OperationList =
         admin.get("/api/fn/operations?filter=").await;
     assert_eq!(operations.operations[0].name, backup);
 

@@ -8,7 +8,7 @@ use axum::Json;
 use secrecy::ExposeSecret;
 use sqlx::SqlitePool;
 
-use super::text::{header as metric_header, sample};
+use crate::metrics::text::{header as metric_header, sample};
 use crate::state::AppState;
 use app::ssr::api_error::ApiError;
 use app::ssr::auth::token::constant_time_eq;
