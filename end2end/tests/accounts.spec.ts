@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { createHmac } from "node:crypto";
+import { ADMIN, PASSWORD } from "./support";
 
 // The tests share the bootstrap admin: the second one turns TOTP on.
 test.describe.configure({ mode: "serial" });
@@ -24,9 +25,6 @@ function totp(secretBase32: string, atSeconds = Date.now() / 1000): string {
   const offset = hmac[hmac.length - 1] & 15;
   return ((hmac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).toString().padStart(6, "0");
 }
-
-const ADMIN = "admin@example.com";
-const PASSWORD = "correct horse battery staple";
 
 async function hydrated(page: Page) {
   await expect(page.locator('main[data-hydrated="true"]')).toBeAttached();

@@ -1,18 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { ADMIN, PASSWORD, csrf, hydrated } from "./support";
+import { PASSWORD, adminContext, csrf, hydrated } from "./support";
 
 // Admin → Backups as an administrator uses it: take a backup and watch it
 // finish, download it, check it, then restore it (typing its name) and see
 // the bill added after it gone; Admin → Status shows the backup.
 test("an admin takes a backup, downloads it and restores it from Admin → Backups", async ({ browser }, testInfo) => {
-  const context = await browser.newContext({ acceptDownloads: true });
+  const context = await adminContext(browser, { acceptDownloads: true });
   const token = await csrf(context);
-  const login = await context.request.post("/api/auth/login", {
-    headers: { "x-csrf-token": token },
-    data: { email: ADMIN, password: PASSWORD },
-  });
-  expect(login.status()).toBe(200);
   const addBill = async (name: string) => {
     const added = await context.request.post("/api/bills", {
       headers: { "x-csrf-token": token },

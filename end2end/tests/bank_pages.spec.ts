@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { ADMIN, PASSWORD, csrf, hydrated, newUser, openRegistration } from "./support";
+import { adminContext, csrf, hydrated, newUser, openRegistration } from "./support";
 
 // The pages around bank sync, with the demo bank: the Tracker's bank bar,
 // the Transactions page (search, a suggestion applied by the person), the
@@ -59,12 +59,7 @@ test("transactions are searched, a suggestion is applied by hand, and the Tracke
 });
 
 test("an administrator sees and sets bank sync in Admin → Bank Sync", async ({ browser }) => {
-  const context = await browser.newContext();
-  const login = await context.request.post("/api/auth/login", {
-    headers: { "x-csrf-token": await csrf(context) },
-    data: { email: ADMIN, password: PASSWORD },
-  });
-  expect(login.status()).toBe(200);
+  const context = await adminContext(browser);
   const page = await context.newPage();
   await page.goto("/admin");
   await hydrated(page);

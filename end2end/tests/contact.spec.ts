@@ -1,7 +1,5 @@
 import { expect, test } from "@playwright/test";
-
-const ADMIN = "admin@example.com";
-const PASSWORD = "correct horse battery staple";
+import { ADMIN, PASSWORD } from "./support";
 
 test("a visitor sends the contact form after fixing a mistake, and the lead is stored", async ({ page, request }, testInfo) => {
   await page.goto("/contact");

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN, PASSWORD, USER_PASSWORD, addMonthlyBill, hydrated, newUser, openRegistration, signInThroughApi } from "./support";
+import { USER_PASSWORD, addMonthlyBill, adminContext, hydrated, newUser, openRegistration, signInThroughApi } from "./support";
 
 // Issue 30, "the first hour": every page fits a 360 px phone (nothing wider
 // than the screen, so nothing needs sideways scrolling), no page logs an
@@ -128,8 +128,7 @@ test("a new person's pages fit a 360 px phone, style every control, say what to 
 });
 
 test("the Admin pages fit a 360 px phone, style every control and log no errors", async ({ browser }) => {
-  const context = await browser.newContext({ viewport: PHONE });
-  await signInThroughApi(context, ADMIN, PASSWORD);
+  const context = await adminContext(browser, { viewport: PHONE });
   const page = await context.newPage();
   await visitAll(page, ["/admin", "/admin/status", "/admin/backups", "/admin/bank", "/admin/notifications", "/admin/authentication", "/operations"]);
   await context.close();

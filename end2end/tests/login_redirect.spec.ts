@@ -1,10 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
+import { ADMIN, PASSWORD } from "./support";
 
 // Signing in follows `next` only to a page of this site (issue 13, finding 5).
 test.describe.configure({ mode: "serial" });
-
-const ADMIN = "admin@example.com";
-const PASSWORD = "correct horse battery staple";
 
 async function signInAt(page: Page, url: string) {
   await page.goto(url);

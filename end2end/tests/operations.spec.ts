@@ -1,7 +1,5 @@
 import { Browser, expect, Page, test } from "@playwright/test";
-
-const ADMIN = "admin@example.com";
-const PASSWORD = "correct horse battery staple";
+import { ADMIN, PASSWORD } from "./support";
 
 async function hydrated(page: Page) {
   await expect(page.locator('main[data-hydrated="true"]')).toBeAttached();

@@ -1,4 +1,7 @@
-import { Browser, BrowserContext, expect, Page } from "@playwright/test";
+import { Browser, BrowserContext, BrowserContextOptions, expect, Page } from "@playwright/test";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 // What several specs share: the bootstrap administrator, hydration, the
 // CSRF token and a new user in their own browser.
@@ -24,10 +27,35 @@ export async function signInThroughApi(context: BrowserContext, email: string, p
   expect(login.status()).toBe(200);
 }
 
-/** Signs the administrator in once to let anyone register. */
+// The administrator's signed-in browser state (Playwright storageState),
+// kept for the run in its temporary data directory.
+const ADMIN_STATE = join(process.env.E2E_DATA ?? tmpdir(), "admin-storage-state.json");
+
+/**
+ * A browser context signed in as the bootstrap administrator. The session
+ * is signed in once and kept as storage state, so the specs do not each
+ * sign in again (every sign-in counts against the account's budget); it is
+ * signed in afresh only when that session has ended (a restore, a sign-out
+ * everywhere).
+ */
+export async function adminContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  if (existsSync(ADMIN_STATE)) {
+    const context = await browser.newContext({ ...options, storageState: ADMIN_STATE });
+    const me = await context.request.get("/api/auth/me");
+    if (me.ok() && (await me.json()).user?.email === ADMIN) {
+      return context;
+    }
+    await context.close();
+  }
+  const context = await browser.newContext(options);
+  await signInThroughApi(context, ADMIN, PASSWORD);
+  await context.storageState({ path: ADMIN_STATE });
+  return context;
+}
+
+/** Lets anyone register, as the administrator. */
 export async function openRegistration(browser: Browser) {
-  const admin = await browser.newContext();
-  await signInThroughApi(admin, ADMIN, PASSWORD);
+  const admin = await adminContext(browser);
   const token = await csrf(admin);
   const open = await admin.request.put("/api/admin/registration", {
     headers: { "x-csrf-token": token },
