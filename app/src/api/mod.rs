@@ -7,7 +7,7 @@
 //! server answer [`ApiFailure::Unavailable`].
 
 use crate::contract::error::ErrorBody;
-use crate::domain::contact::FieldViolation;
+use crate::domain::validation::FieldViolation;
 
 #[cfg(feature = "hydrate")]
 mod csrf_token;

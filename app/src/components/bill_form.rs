@@ -12,8 +12,8 @@ use crate::components::submission_form::FormState;
 use crate::components::text_field::TextField;
 use crate::contract::bills::{BillRecord, Catalog, CatalogService};
 use crate::domain::bill::{BillForm, CATEGORIES};
-use crate::domain::contact::FieldViolation;
 use crate::domain::money::{minor_to_input, parse_minor, Currency};
+use crate::domain::validation::FieldViolation;
 
 impl CatalogService {
     /// What the picker shows and the user types: "Netflix (Streaming)".

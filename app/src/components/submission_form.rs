@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use crate::api::{self, ApiFailure};
 use crate::contract::contact::Created;
 use crate::contract::error::ErrorBody;
-use crate::domain::contact::FieldViolation;
+use crate::domain::validation::FieldViolation;
 
 /// The form's state: field errors (from the shared rules or the server),
 /// a general error, sending, the id once stored, and the bot-check widget

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::bills::{BillRecord, Payment};
-use crate::domain::contact::FieldViolation;
+use crate::domain::validation::FieldViolation;
 
 /// `GET /api/data/export.json` (as a download): every bill and payment.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::contact::FieldViolation;
+use crate::domain::validation::FieldViolation;
 
 /// `POST /api/data/history/sheets`: the workbook's sheets, to choose one
 /// and say which column is which.

@@ -7,10 +7,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::cadence::Cadence;
-use super::contact::FieldViolation;
 use super::date::Date;
 use super::money::{Currency, MAX_MINOR};
 use super::text::{plain_text_problem, Lines};
+use super::validation::FieldViolation;
 
 pub const NAME_MAX: usize = 200;
 pub const CATEGORY_MAX: usize = 60;

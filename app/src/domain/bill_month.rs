@@ -4,8 +4,8 @@
 //! applies them ([`crate::domain::tracker::period_view`]).
 
 use super::cadence::Cadence;
-use super::contact::FieldViolation;
 use super::date::{Date, YearMonth};
+use super::validation::FieldViolation;
 
 /// A snooze moves a due date at most this many days later.
 pub const SNOOZE_MAX_DAYS: i64 = 31;

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::email::check_email;
 use super::text::{plain_text_problem, Lines};
+use super::validation::FieldViolation;
 
 pub const NAME_MAX: usize = 200;
 pub const COMPANY_MAX: usize = 200;
@@ -23,14 +24,6 @@ pub const CATEGORIES: &[(&str, &str)] = &[
     ("feature", "A feature request"),
     ("other", "Something else"),
 ];
-
-/// One bad field and what to do about it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
-pub struct FieldViolation {
-    pub field: String,
-    pub description: String,
-}
 
 fn violation(field: &str, description: impl Into<String>) -> FieldViolation {
     FieldViolation {

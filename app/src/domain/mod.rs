@@ -29,4 +29,5 @@ pub mod timestamp;
 pub mod token_lifetime;
 pub mod token_scope;
 pub mod tracker;
+pub mod validation;
 pub mod words;

@@ -23,7 +23,7 @@ pub enum ApiError {
     InvalidField { field: String, description: String },
     /// Several fields are invalid; each is named.
     #[error("{}", .0.iter().map(|v| format!("{}: {}", v.field, v.description)).collect::<Vec<_>>().join("; "))]
-    InvalidFields(Vec<crate::domain::contact::FieldViolation>),
+    InvalidFields(Vec<crate::domain::validation::FieldViolation>),
     #[error("the request body is larger than {limit} bytes")]
     PayloadTooLarge { limit: usize },
     /// A dependency is down for now; worth retrying later.
@@ -321,7 +321,7 @@ impl ApiError {
         };
         let details = match self {
             Self::InvalidField { field, description } => Some(vec![ErrorDetail::BadRequest {
-                field_violations: vec![crate::domain::contact::FieldViolation {
+                field_violations: vec![crate::domain::validation::FieldViolation {
                     field: field.clone(),
                     description: description.clone(),
                 }],

@@ -7,11 +7,11 @@ use sqlx::SqlitePool;
 
 use super::settings::{self, Scope};
 use crate::contract::preferences::{Preferences, UpdatePreferences};
-use crate::domain::contact::FieldViolation;
 use crate::domain::date::Date;
 use crate::domain::drift::Thresholds;
 use crate::domain::money::{Currency, LOCALES};
 use crate::domain::pay_period::PaySchedule;
+use crate::domain::validation::FieldViolation;
 
 /// Settings keys of the pay schedule.
 const PAY_SCHEDULE: &str = "pay_schedule";

@@ -16,7 +16,8 @@ use axum::Json;
 use serde::de::DeserializeOwned;
 
 use app::contract::contact::{ContactConfig, Created};
-use app::domain::contact::{FieldViolation, LeadForm, SupportForm};
+use app::domain::contact::{LeadForm, SupportForm};
+use app::domain::validation::FieldViolation;
 use app::ssr::contact::intake;
 
 use crate::state::AppState;

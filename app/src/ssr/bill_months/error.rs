@@ -1,7 +1,7 @@
 //! Why a per-month override request failed. Mapped to HTTP once, in
 //! `ssr::api_error`.
 
-use crate::domain::contact::FieldViolation;
+use crate::domain::validation::FieldViolation;
 
 #[derive(Debug, thiserror::Error)]
 pub enum BillMonthError {

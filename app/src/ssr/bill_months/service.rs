@@ -7,8 +7,8 @@ use super::store;
 use super::BillMonthError;
 use crate::contract::bill_months::{BillMonth, BillMonthChange};
 use crate::domain::bill_month::{self, MonthOverride};
-use crate::domain::contact::FieldViolation;
 use crate::domain::date::{Date, YearMonth};
+use crate::domain::validation::FieldViolation;
 use crate::ssr::bills::{self, Bill, BillError};
 
 fn invalid(field: &str, description: &str) -> BillMonthError {

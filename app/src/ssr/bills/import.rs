@@ -9,7 +9,7 @@ use sqlx::SqlitePool;
 
 use super::transfer::{self, ImportError, ImportRow};
 use crate::contract::data::{ImportPreview, Imported, PreviewRow};
-use crate::domain::contact::FieldViolation;
+use crate::domain::validation::FieldViolation;
 use crate::ssr::api_error::ApiError;
 use crate::ssr::other_apps::{self, Source};
 

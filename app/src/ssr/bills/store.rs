@@ -17,7 +17,7 @@ pub enum BillError {
     },
     /// Several fields at fault, each named.
     #[error("{}", .0.iter().map(|v| format!("{}: {}", v.field, v.description)).collect::<Vec<_>>().join("; "))]
-    InvalidFields(Vec<crate::domain::contact::FieldViolation>),
+    InvalidFields(Vec<crate::domain::validation::FieldViolation>),
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }

@@ -22,8 +22,8 @@ use super::payments::Payment;
 use super::store::{self, Bill, BillError};
 use crate::domain::bill::BillForm;
 use crate::domain::bill_month::MonthOverride;
-use crate::domain::contact::FieldViolation;
 use crate::domain::money::{minor_to_input, parse_minor, Currency};
+use crate::domain::validation::FieldViolation;
 
 pub const HEADER: [&str; 15] = [
     "name",

@@ -11,7 +11,8 @@ use std::time::Duration;
 use super::bot_check::BotCheckError;
 use super::group_commit::Submission;
 use crate::contract::contact::{ContactConfig, Created};
-use crate::domain::contact::{FieldViolation, LeadForm, SupportForm};
+use crate::domain::contact::{LeadForm, SupportForm};
+use crate::domain::validation::FieldViolation;
 use crate::ssr::api_error::ApiError;
 use crate::ssr::services::Services;
 

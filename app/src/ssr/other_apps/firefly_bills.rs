@@ -6,8 +6,8 @@
 
 use super::{Mapped, Read};
 use crate::domain::bill::BillForm;
-use crate::domain::contact::FieldViolation;
 use crate::domain::money::{parse_minor, Currency};
+use crate::domain::validation::FieldViolation;
 
 const HEADER: [&str; 12] = [
     "user_id",

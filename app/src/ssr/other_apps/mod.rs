@@ -13,7 +13,7 @@ mod firefly_bills;
 mod wallos;
 
 use crate::domain::bill::BillForm;
-use crate::domain::contact::FieldViolation;
+use crate::domain::validation::FieldViolation;
 
 /// Where a bill file comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 
 use super::{html_text, Mapped, Read};
 use crate::domain::bill::BillForm;
-use crate::domain::contact::FieldViolation;
 use crate::domain::money::{parse_minor, Currency};
+use crate::domain::validation::FieldViolation;
 
 /// The columns of the CSV export, in Wallos's order.
 const HEADER: [&str; 14] = [

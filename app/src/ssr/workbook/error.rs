@@ -13,7 +13,7 @@ pub enum WorkbookError {
     },
     /// Rows or mapping fields with problems, each named.
     #[error("{} problems", .0.len())]
-    Problems(Vec<crate::domain::contact::FieldViolation>),
+    Problems(Vec<crate::domain::validation::FieldViolation>),
     #[error("the workbook cannot be written: {0}")]
     Write(String),
     #[error("the rows cannot be read back: {0}")]

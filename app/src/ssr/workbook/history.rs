@@ -15,7 +15,7 @@ use crate::contract::data::Imported;
 use crate::contract::history::{
     HistoryMapping, HistoryPreview, HistoryRow, HistorySheet, HistorySheets,
 };
-use crate::domain::contact::FieldViolation;
+use crate::domain::validation::FieldViolation;
 use crate::ssr::bills::{self, NewPayment};
 
 /// Rows shown per sheet before the person maps its columns.

@@ -7,9 +7,9 @@ use std::collections::{HashMap, HashSet};
 use super::cells::{Cell, Sheet};
 use crate::contract::history::HistoryMapping;
 use crate::domain::bill::BillForm;
-use crate::domain::contact::FieldViolation;
 use crate::domain::date::Date;
 use crate::domain::money::{minor_to_input, parse_minor, Currency};
+use crate::domain::validation::FieldViolation;
 
 /// What a sheet's rows are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
