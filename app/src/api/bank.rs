@@ -16,17 +16,6 @@ use crate::contract::operations::Operation;
 #[cfg(feature = "ssr")]
 use crate::ssr::api_error::ApiError;
 
-/// The signed-in user, once bank sync is known to be on (403 while off):
-/// for connections and syncs. The transactions themselves, and matching
-/// them, are the person's whether they came by sync or in a statement
-/// file, so those need only a signed-in person.
-#[cfg(feature = "ssr")]
-async fn banker() -> Result<super::signed_in::SignedIn, ApiError> {
-    let me = super::signed_in::signed_in().await?;
-    me.services.bank.require_enabled(me.pool()).await?;
-    Ok(me)
-}
-
 /// The user's connections with their accounts.
 #[server(prefix = "/api/fn", endpoint = "bank/connections", input = GetUrl)]
 pub async fn get_bank_connections() -> Result<BankConnections, ErrorBody> {
@@ -55,26 +44,17 @@ pub async fn reconnect_bank(id: i64, request: ConnectBank) -> Result<Connected, 
 /// Stops syncing a connection; its history stays.
 #[server(prefix = "/api/fn", endpoint = "bank/disconnect", input = Json, client = CsrfClient)]
 pub async fn disconnect_bank(id: i64) -> Result<(), ErrorBody> {
-    let me = banker().await?;
-    crate::ssr::bank::connections::disconnect(
-        me.pool(),
-        &me.services.keyring,
-        me.current.user.id,
-        id,
-    )
-    .await
-    .map_err(ApiError::from)?;
-    Ok(())
+    let me = super::signed_in::signed_in().await?;
+    Ok(crate::ssr::bank::service::disconnect(&me.services, me.current.user.id, id).await?)
 }
 
 /// Switches an account in or out of syncing.
 #[server(prefix = "/api/fn", endpoint = "bank/monitor", input = Json, client = CsrfClient)]
 pub async fn set_account_monitored(id: i64, monitored: bool) -> Result<BankAccount, ErrorBody> {
-    let me = banker().await?;
+    let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::bank::store::set_monitored(me.pool(), me.current.user.id, id, monitored)
-            .await
-            .map_err(ApiError::from)?,
+        crate::ssr::bank::service::set_monitored(&me.services, me.current.user.id, id, monitored)
+            .await?,
     )
 }
 

@@ -9,9 +9,7 @@ use app::contract::bank::{
 };
 use app::contract::operations::Operation;
 use app::domain::bank::sync_window::SyncReason;
-use app::ssr::bank::{
-    connections, matching, review, service, store, suggestions as suggested, transactions,
-};
+use app::ssr::bank::{matching, review, service, suggestions as suggested, transactions};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
@@ -96,8 +94,7 @@ pub async fn disconnect(
     current: CurrentUser,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
-    state.bank.require_enabled(&state.pool).await?;
-    connections::disconnect(&state.pool, &state.keyring, current.user.id, id).await?;
+    service::disconnect(&state.services, current.user.id, id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -115,9 +112,8 @@ pub async fn set_monitored(
     ApiPath(id): ApiPath<i64>,
     ApiJson(body): ApiJson<SetMonitored>,
 ) -> Result<Json<BankAccount>, ApiError> {
-    state.bank.require_enabled(&state.pool).await?;
     Ok(Json(
-        store::set_monitored(&state.pool, current.user.id, id, body.monitored).await?,
+        service::set_monitored(&state.services, current.user.id, id, body.monitored).await?,
     ))
 }
 

@@ -1011,6 +1011,35 @@ async fn bank_sync_is_off_until_enabled_and_http_providers_need_the_switch() {
         admin.status(Method::GET, "/api/bank/connections").await,
         403
     );
+    // Both doors of every connection use case answer the same while it is
+    // off: the bank service checks the switch, not each handler.
+    assert_eq!(
+        admin
+            .status(Method::DELETE, "/api/bank/connections/1")
+            .await,
+        403
+    );
+    for (method, path, body) in [
+        (
+            Method::PATCH,
+            "/api/bank/accounts/1",
+            json!({"monitored": false}),
+        ),
+        (Method::POST, "/api/fn/bank/disconnect", json!({"id": 1})),
+        (
+            Method::POST,
+            "/api/fn/bank/monitor",
+            json!({"id": 1, "monitored": false}),
+        ),
+        (Method::GET, "/api/fn/bank/connections", json!(null)),
+    ] {
+        let mut request = admin.request(method.clone(), path);
+        if method != Method::GET {
+            request = request.json(&body);
+        }
+        let answer = request.send().await.unwrap();
+        assert_eq!(answer.status(), 403, "{method} {path}");
+    }
 
     let (_app, admin) = with_admin(&[("BANK_SYNC_ENABLED", "true")]).await;
     let (status, error) = connect(&admin, &fake.setup_token("h")).await.unwrap_err();

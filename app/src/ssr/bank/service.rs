@@ -12,7 +12,8 @@ use super::sync_limit::SyncLimit;
 use super::worker::{self, Worker};
 use super::{connections, store, sync, BankError, BankSettings};
 use crate::contract::bank::{
-    BankConnections, BankSyncStatus, ConnectBank, Connected, ConnectionHealth, UpdateBankSync,
+    BankAccount, BankConnections, BankSyncStatus, ConnectBank, Connected, ConnectionHealth,
+    UpdateBankSync,
 };
 use crate::contract::operations::Operation;
 use crate::domain::bank::sync_window::SyncReason;
@@ -161,6 +162,24 @@ pub async fn connect(
         connection: store::connection_of(&services.pool, user_id, id).await?,
         operation,
     })
+}
+
+/// Stops syncing one of the user's connections; its history stays.
+pub async fn disconnect(services: &Services, user_id: i64, id: i64) -> Result<(), ApiError> {
+    services.bank.require_enabled(&services.pool).await?;
+    connections::disconnect(&services.pool, &services.keyring, user_id, id).await?;
+    Ok(())
+}
+
+/// Switches one of the user's accounts in or out of syncing.
+pub async fn set_monitored(
+    services: &Services,
+    user_id: i64,
+    id: i64,
+    monitored: bool,
+) -> Result<BankAccount, ApiError> {
+    services.bank.require_enabled(&services.pool).await?;
+    Ok(store::set_monitored(&services.pool, user_id, id, monitored).await?)
 }
 
 /// Starts a sync of one connection (`Routine` or `Backfill`), within the
