@@ -23,10 +23,28 @@ pub async fn finished(browser: &Browser, operation: &Operation) -> Operation {
             .unwrap()
             .unwrap();
         if done.done {
+            conforms(&done);
             return done;
         }
     }
     panic!("still running after 100 s: {done:?}");
+}
+
+/// Fails unless the operation's metadata and response are `tally.v1`
+/// messages as `proto/tally/v1/operations.proto` declares them.
+pub fn conforms(operation: &Operation) {
+    use app::ssr::operations::proto_schema::check_any;
+    if let Err(problem) = check_any(&operation.metadata) {
+        panic!(
+            "{}'s metadata: {problem}: {}",
+            operation.name, operation.metadata
+        );
+    }
+    if let Some(response) = &operation.response {
+        if let Err(problem) = check_any(response) {
+            panic!("{}'s response: {problem}: {response}", operation.name);
+        }
+    }
 }
 
 /// Runs `tally ops …` with only `PATH` and the given environment, off the

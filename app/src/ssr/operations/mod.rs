@@ -10,6 +10,7 @@ mod job;
 mod kinds;
 mod page_token;
 pub mod proto_json;
+pub mod proto_schema;
 mod record;
 mod store;
 

@@ -101,6 +101,14 @@ impl Fields {
         self
     }
 
+    /// A `repeated` field: left out when empty, as the printer does.
+    pub fn repeated(mut self, name: &str, items: Vec<Value>) -> Self {
+        if !items.is_empty() {
+            self.0.insert(name.to_owned(), Value::Array(items));
+        }
+        self
+    }
+
     /// A `map<string, int64>`: every entry is written, zeros too.
     pub fn int64_map(mut self, name: &str, entries: &[(String, i64)]) -> Self {
         if !entries.is_empty() {
@@ -182,10 +190,12 @@ mod tests {
             .bool("no", false)
             .string("empty", "")
             .int32("percent", 40)
+            .repeated("none", Vec::new())
+            .repeated("ids", vec![Value::from("7")])
             .build();
         assert_eq!(
             fields,
-            serde_json::json!({ "big": "9007199254740993", "percent": 40 })
+            serde_json::json!({ "big": "9007199254740993", "percent": 40, "ids": ["7"] })
         );
     }
 }

@@ -94,7 +94,13 @@ const OWNER: Viewer = Viewer {
 };
 
 fn check(record: &Record, model: &Model) {
-    let operation = serde_json::to_value(record.to_operation()).unwrap();
+    let typed = record.to_operation();
+    // Its metadata and response are tally.v1 messages as the .proto says.
+    super::proto_schema::check_any(&typed.metadata).unwrap();
+    if let Some(response) = &typed.response {
+        super::proto_schema::check_any(response).unwrap();
+    }
+    let operation = serde_json::to_value(typed).unwrap();
     let mut keys: Vec<&str> = operation
         .as_object()
         .unwrap()

@@ -43,14 +43,12 @@ pub fn parse_reason(name: &str) -> Option<SyncReason> {
 /// be started again from its metadata.
 pub fn parameters(connections: &[i64], reason: SyncReason) -> Fields {
     Fields::new()
-        .message(
+        .repeated(
             "connectionIds",
-            Value::Array(
-                connections
-                    .iter()
-                    .map(|id| Value::from(id.to_string()))
-                    .collect(),
-            ),
+            connections
+                .iter()
+                .map(|id| Value::from(id.to_string()))
+                .collect(),
         )
         .string("reason", reason_name(reason))
 }
@@ -150,7 +148,7 @@ pub async fn run(
         context
             .report(
                 parameters(connections, reason)
-                    .message("accounts", Value::Array(done_accounts.clone()))
+                    .repeated("accounts", done_accounts.clone())
                     .int64(
                         "connectionsDone",
                         i64::try_from(index + 1).unwrap_or(i64::MAX),
@@ -190,10 +188,10 @@ pub async fn run(
         })
         .collect();
     Ok(Fields::new()
-        .message("accounts", Value::Array(done_accounts))
+        .repeated("accounts", done_accounts)
         .int64("transactionsAdded", added)
         .int64("transactionsMatched", matched)
-        .message("providerMessages", Value::Array(messages))
-        .message("failedConnections", Value::Array(failed))
+        .repeated("providerMessages", messages)
+        .repeated("failedConnections", failed)
         .build())
 }
