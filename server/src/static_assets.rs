@@ -26,10 +26,17 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const REVALIDATE: &str = "no-cache";
 /// Files bigger than this stay on disk (nothing in the bundle comes near).
 const MAX_IN_MEMORY: u64 = 32 * 1024 * 1024;
+/// A file bigger than this that has a `.br` twin is held in memory only as
+/// brotli, which every browser asks for; its plain and gzip forms are read
+/// from disk for the rare client that wants them. The large WASM modules
+/// and the area packs (`tally pack-wasm`) would otherwise hold about 8 MiB
+/// of memory that is almost never served.
+const PLAIN_IN_MEMORY_UP_TO: u64 = 256 * 1024;
 
 struct Asset {
     content_type: HeaderValue,
-    identity: Bytes,
+    /// `None` for a large file with a brotli twin: served from disk.
+    identity: Option<Bytes>,
     br: Option<Bytes>,
     gzip: Option<Bytes>,
 }
@@ -80,11 +87,11 @@ fn load_dir(root: &Path, dir: &Path, files: &mut HashMap<String, Asset>) -> std:
             continue;
         }
         let name = path.to_string_lossy();
-        if !kind.is_file()
-            || name.ends_with(".br")
-            || name.ends_with(".gz")
-            || entry.metadata()?.len() > MAX_IN_MEMORY
-        {
+        if !kind.is_file() || name.ends_with(".br") || name.ends_with(".gz") {
+            continue;
+        }
+        let length = entry.metadata()?.len();
+        if length > MAX_IN_MEMORY {
             continue;
         }
         let Ok(relative) = path.strip_prefix(root) else {
@@ -98,13 +105,19 @@ fn load_dir(root: &Path, dir: &Path, files: &mut HashMap<String, Asset>) -> std:
             twin.push(suffix);
             std::fs::read(twin).ok().map(Bytes::from)
         };
+        let br = twin(".br");
+        let (identity, gzip) = if length > PLAIN_IN_MEMORY_UP_TO && br.is_some() {
+            (None, None)
+        } else {
+            (Some(Bytes::from(std::fs::read(&path)?)), twin(".gz"))
+        };
         files.insert(
             key,
             Asset {
                 content_type: content_type(&path),
-                identity: Bytes::from(std::fs::read(&path)?),
-                br: twin(".br"),
-                gzip: twin(".gz"),
+                identity,
+                br,
+                gzip,
             },
         );
     }
@@ -158,10 +171,12 @@ pub async fn serve(State(assets): State<StaticAssets>, request: Request) -> Resp
         return from_disk(&assets, request).await;
     };
     let headers = request.headers();
-    let (body, encoding) = match (&asset.br, &asset.gzip) {
-        (Some(br), _) if accepts(headers, "br") => (br.clone(), Some("br")),
-        (_, Some(gzip)) if accepts(headers, "gzip") => (gzip.clone(), Some("gzip")),
-        _ => (asset.identity.clone(), None),
+    let (body, encoding) = match (&asset.br, &asset.gzip, &asset.identity) {
+        (Some(br), _, _) if accepts(headers, "br") => (br.clone(), Some("br")),
+        (_, Some(gzip), _) if accepts(headers, "gzip") => (gzip.clone(), Some("gzip")),
+        (_, _, Some(identity)) => (identity.clone(), None),
+        // A large file held only as brotli, for a client without it.
+        (_, _, None) => return from_disk(&assets, request).await,
     };
     let mut response = Body::from(body).into_response();
     let out = response.headers_mut();
@@ -211,6 +226,56 @@ async fn from_disk(assets: &StaticAssets, request: Request) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::body::to_bytes;
+
+    async fn fetch(assets: &StaticAssets, path: &str, accept: &str) -> (Option<String>, Vec<u8>) {
+        let request = Request::builder()
+            .uri(path)
+            .header(header::ACCEPT_ENCODING, accept)
+            .body(Body::empty())
+            .expect("request");
+        let response = serve(State(assets.clone()), request).await;
+        assert_eq!(response.status(), StatusCode::OK, "{path} ({accept})");
+        let encoding = response
+            .headers()
+            .get(header::CONTENT_ENCODING)
+            .map(|value| value.to_str().expect("ascii").to_owned());
+        let body = to_bytes(response.into_body(), usize::MAX)
+            .await
+            .expect("body");
+        (encoding, body.to_vec())
+    }
+
+    #[tokio::test]
+    async fn a_large_file_is_held_only_as_brotli_and_still_served_plain() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let large = vec![7_u8; 300 * 1024];
+        std::fs::write(dir.path().join("big.wasm"), &large).expect("write");
+        std::fs::write(dir.path().join("big.wasm.br"), b"brotli bytes").expect("write");
+        std::fs::write(dir.path().join("big.wasm.gz"), b"gzip bytes").expect("write");
+        std::fs::write(dir.path().join("small.js"), b"let a = 1;").expect("write");
+        std::fs::write(dir.path().join("small.js.br"), b"small brotli").expect("write");
+        let assets = StaticAssets::load(dir.path(), true).expect("load");
+        assert!(assets.files["big.wasm"].identity.is_none());
+        assert!(assets.files["big.wasm"].gzip.is_none());
+        assert!(assets.files["small.js"].identity.is_some());
+
+        assert_eq!(
+            fetch(&assets, "/pkg/big.wasm", "gzip, br").await,
+            (Some("br".to_owned()), b"brotli bytes".to_vec())
+        );
+        // From disk, as before, for a client without brotli.
+        let (encoding, body) = fetch(&assets, "/pkg/big.wasm", "identity").await;
+        assert_eq!((encoding, body.len()), (None, large.len()));
+        assert_eq!(
+            fetch(&assets, "/pkg/big.wasm", "gzip").await,
+            (Some("gzip".to_owned()), b"gzip bytes".to_vec())
+        );
+        assert_eq!(
+            fetch(&assets, "/pkg/small.js", "identity").await,
+            (None, b"let a = 1;".to_vec())
+        );
+    }
 
     #[test]
     fn accept_encoding_is_read_with_its_weights() {
