@@ -44,6 +44,19 @@ fn code(text: &str) -> String {
     kept
 }
 
+/// The top-level module `file` of the crate at `src` belongs to:
+/// `routes` for `src/routes/bank.rs`, `state` for `src/state.rs`.
+fn top_level_of(src: &Path, file: &Path) -> Option<String> {
+    let first = file.strip_prefix(src).ok()?.components().next()?;
+    Some(
+        first
+            .as_os_str()
+            .to_string_lossy()
+            .trim_end_matches(".rs")
+            .to_owned(),
+    )
+}
+
 /// The top-level modules each top-level module of the crate at `src`
 /// imports; `names` are how the crate names itself in paths.
 fn graph(src: &Path, names: &[&str]) -> Graph {
@@ -51,30 +64,11 @@ fn graph(src: &Path, names: &[&str]) -> Graph {
     sources(src, &mut files);
     let top_level: BTreeSet<String> = files
         .iter()
-        .filter_map(|file| file.strip_prefix(src).ok())
-        .filter_map(|relative| relative.components().next())
-        .map(|first| {
-            first
-                .as_os_str()
-                .to_string_lossy()
-                .trim_end_matches(".rs")
-                .to_owned()
-        })
+        .filter_map(|file| top_level_of(src, file))
         .collect();
     let mut graph = Graph::new();
     for file in &files {
-        let Some(module) = file
-            .strip_prefix(src)
-            .ok()
-            .and_then(|relative| relative.components().next())
-            .map(|first| {
-                first
-                    .as_os_str()
-                    .to_string_lossy()
-                    .trim_end_matches(".rs")
-                    .to_owned()
-            })
-        else {
+        let Some(module) = top_level_of(src, file) else {
             continue;
         };
         let text = std::fs::read_to_string(file).expect("a source file");

@@ -27,18 +27,27 @@ pub async fn get_tracker(
     month: Option<String>,
     from: Option<String>,
 ) -> Result<Tracker, ErrorBody> {
-    use crate::ssr::bills::views::{self, Shown};
     let me = super::signed_in::signed_in().await?;
+    Ok(tracker_shown(&me, period, year, month, from).await?)
+}
+
+/// The period the address asks for, as both Tracker reads answer it.
+#[cfg(feature = "ssr")]
+async fn tracker_shown(
+    me: &super::signed_in::SignedIn,
+    period: Option<String>,
+    year: Option<String>,
+    month: Option<String>,
+    from: Option<String>,
+) -> Result<Tracker, ApiError> {
+    use crate::ssr::bills::views::{self, Shown};
     let shown = Shown::parse(
         period.as_deref(),
         year.as_deref(),
         month.as_deref(),
         from.as_deref(),
-    )
-    .map_err(ApiError::from)?;
-    Ok(views::tracker(me.pool(), me.current.user.id, shown)
-        .await
-        .map_err(ApiError::from)?)
+    )?;
+    Ok(views::tracker(me.pool(), me.current.user.id, shown).await?)
 }
 
 /// The Tracker page's one read: the period as [`get_tracker`] answers it,
@@ -51,19 +60,10 @@ pub async fn get_tracker_page(
     month: Option<String>,
     from: Option<String>,
 ) -> Result<TrackerPageData, ErrorBody> {
-    use crate::ssr::bills::views::{self, Shown};
+    use crate::ssr::bills::views;
     let me = super::signed_in::signed_in().await?;
     let user = me.current.user.id;
-    let shown = Shown::parse(
-        period.as_deref(),
-        year.as_deref(),
-        month.as_deref(),
-        from.as_deref(),
-    )
-    .map_err(ApiError::from)?;
-    let tracker = views::tracker(me.pool(), user, shown)
-        .await
-        .map_err(ApiError::from)?;
+    let tracker = tracker_shown(&me, period, year, month, from).await?;
     Ok(TrackerPageData {
         tracker,
         drifts: crate::ssr::drift::service::list(me.pool(), user).await.ok(),
