@@ -218,13 +218,7 @@ pub async fn auth(settings: &Settings, action: AuthAction) -> ExitCode {
 pub fn pack_wasm(settings: &Settings) -> ExitCode {
     let pkg = settings.site_root.join("pkg");
     let hash_file = settings.hash_files.then(|| {
-        std::env::current_exe()
-            .ok()
-            .and_then(|exe| {
-                exe.parent()
-                    .map(|dir| dir.join(crate::config::HASH_FILE_NAME))
-            })
-            .unwrap_or_else(|| crate::config::HASH_FILE_NAME.into())
+        crate::config::hash_file_path().unwrap_or_else(|| crate::config::HASH_FILE_NAME.into())
     });
     let reports = pack_wasm::manifest_path(&pkg, hash_file.as_deref())
         .and_then(|manifest| pack_wasm::pack(&pkg, &manifest));

@@ -58,17 +58,13 @@ pub fn manifest_path(pkg: &Path, hash_file: Option<&Path>) -> Result<PathBuf, Pa
         return Ok(pkg.join("__wasm_split_manifest.json"));
     };
     let hashes = std::fs::read_to_string(hash_file).map_err(io(hash_file))?;
-    let hash = hashes
-        .lines()
-        .find_map(|line| line.trim().strip_prefix("manifest:"))
-        .map(str::trim)
-        .ok_or_else(|| PackError::Io {
-            path: hash_file.to_path_buf(),
-            source: std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                "no `manifest:` line (was the build made with --split?)",
-            ),
-        })?;
+    let hash = crate::config::recorded_hash(&hashes, "manifest").ok_or_else(|| PackError::Io {
+        path: hash_file.to_path_buf(),
+        source: std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            "no `manifest:` line (was the build made with --split?)",
+        ),
+    })?;
     Ok(pkg.join(format!("__wasm_split_manifest.{hash}.json")))
 }
 

@@ -247,16 +247,39 @@ impl Settings {
 }
 
 fn hash_file_beside_binary() -> bool {
+    hash_file_path().is_some_and(|path| path.is_file())
+}
+
+/// Where cargo-leptos leaves its hash file: beside the running binary.
+pub fn hash_file_path() -> Option<PathBuf> {
     std::env::current_exe()
         .ok()
         .and_then(|exe| exe.parent().map(|dir| dir.join(HASH_FILE_NAME)))
-        .is_some_and(|path| path.is_file())
+}
+
+/// The hash the hash file's text `hashes` records for `key` (`js`,
+/// `wasm`, `css`, `manifest`, `split`), from lines such as `css: ir-H8…`.
+pub fn recorded_hash<'a>(hashes: &'a str, key: &str) -> Option<&'a str> {
+    hashes.lines().find_map(|line| {
+        let (name, hash) = line.trim().split_once(':')?;
+        (name.trim() == key).then(|| hash.trim())
+    })
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
     use std::collections::HashMap;
+
+    #[test]
+    fn a_recorded_hash_is_read_by_its_key() {
+        let hashes = "js: 3xx\nwasm: T73\ncss: ir-H8\nmanifest: 37oh\nsplit: Goc\n";
+        assert_eq!(recorded_hash(hashes, "css"), Some("ir-H8"));
+        assert_eq!(recorded_hash(hashes, "manifest"), Some("37oh"));
+        assert_eq!(recorded_hash(hashes, "js"), Some("3xx"));
+        assert_eq!(recorded_hash("js: a\n", "manifest"), None);
+        assert_eq!(recorded_hash("", "css"), None);
+    }
 
     /// Settings from these variables alone.
     pub(super) fn settings(vars: &[(&str, &str)]) -> Result<Settings, ConfigError> {

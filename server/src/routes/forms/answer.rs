@@ -10,7 +10,7 @@ use app::domain::operation::query_value;
 pub use app::domain::text::escape_html as escape;
 use app::ssr::api_error::ApiError;
 
-use crate::config::HASH_FILE_NAME;
+use crate::config::{hash_file_path, recorded_hash};
 use crate::state::AppState;
 
 const NO_STORE: HeaderValue = HeaderValue::from_static("no-store");
@@ -70,16 +70,10 @@ fn stylesheet(state: &AppState) -> String {
     let options = &state.leptos_options;
     let mut name = options.output_name.to_string();
     if options.hash_files {
-        let hashes = std::env::current_exe()
-            .ok()
-            .and_then(|exe| exe.parent().map(|dir| dir.join(HASH_FILE_NAME)))
+        let hashes = hash_file_path()
             .and_then(|path| std::fs::read_to_string(path).ok())
             .unwrap_or_default();
-        if let Some(hash) = hashes
-            .lines()
-            .find_map(|line| line.strip_prefix("css:"))
-            .map(str::trim)
-        {
+        if let Some(hash) = recorded_hash(&hashes, "css") {
             name.push('.');
             name.push_str(hash);
         }
