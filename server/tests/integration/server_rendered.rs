@@ -10,9 +10,7 @@
 use crate::support;
 
 use app::contract::account::{Me, Register, Session};
-use app::contract::bills::{
-    BillList, BillRecord, Payment, RecordPayment, Tracker, TrackerPageData,
-};
+use app::contract::bills::{BillList, BillRecord, Tracker, TrackerPageData};
 use app::domain::bill::BillForm;
 use reqwest::Method;
 use support::browser::Browser;
@@ -132,19 +130,13 @@ async fn the_tracker_page_is_one_read_with_its_chart_in_the_page() {
         },
     )
     .await;
-    let _: Payment = admin
-        .call(
-            Method::POST,
-            &format!("/api/bills/{}/payments", rent.id),
-            &RecordPayment {
-                amount_minor: None,
-                paid_on: Some(today.clone()),
-                method: String::new(),
-            },
-        )
-        .await
-        .unwrap()
-        .unwrap();
+    support::pay(
+        &admin,
+        rent.id,
+        90_000,
+        app::domain::date::Date::parse(&today).unwrap(),
+    )
+    .await;
 
     let read: TrackerPageData = admin.get("/api/fn/tracker/page").await;
     let alone: Tracker = admin.get("/api/fn/tracker").await;
