@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::context::{JobContext, Resources};
 use super::kinds;
+use super::messages::{self, Message};
 use super::proto_json;
 use super::record::{Outcome, Record};
 use crate::domain::bank::sync_window::SyncReason;
@@ -79,27 +80,32 @@ impl Job {
             Self::Backup | Self::ReencryptSecrets | Self::NotificationsRun => {
                 Value::Object(Map::new())
             }
-            Self::RestoreCheck { backup_file } => proto_json::Fields::new()
-                .string("backupFile", backup_file.as_deref().unwrap_or(""))
-                .build(),
-            Self::Restore { backup_file } => proto_json::Fields::new()
-                .string("backupFile", backup_file)
-                .build(),
-            Self::Sleep { duration, fail } => proto_json::Fields::new()
-                .message("duration", Value::String(proto_json::duration(*duration)))
-                .bool("fail", *fail)
-                .build(),
+            Self::RestoreCheck { backup_file } => messages::RestoreCheckMetadata {
+                backup_file: backup_file.clone().unwrap_or_default(),
+                ..Default::default()
+            }
+            .to_json(),
+            Self::Restore { backup_file } => messages::RestoreMetadata {
+                backup_file: backup_file.clone(),
+                ..Default::default()
+            }
+            .to_json(),
+            Self::Sleep { duration, fail } => messages::SleepMetadata {
+                duration: *duration,
+                fail: *fail,
+            }
+            .to_json(),
             Self::BankSync { connection, reason } => {
-                kinds::bank_sync::parameters(&[*connection], *reason).build()
+                kinds::bank_sync::parameters(&[*connection], *reason).to_json()
             }
             Self::BankSyncAll { connections } => {
-                kinds::bank_sync::parameters(connections, SyncReason::Routine).build()
+                kinds::bank_sync::parameters(connections, SyncReason::Routine).to_json()
             }
             Self::BankBackfill { connection } => {
-                kinds::bank_sync::parameters(&[*connection], SyncReason::Backfill).build()
+                kinds::bank_sync::parameters(&[*connection], SyncReason::Backfill).to_json()
             }
             Self::StatementPreview { import } | Self::StatementImport { import } => {
-                kinds::statements::parameters(*import).build()
+                kinds::statements::parameters(*import).to_json()
             }
         }
     }

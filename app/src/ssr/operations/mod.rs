@@ -8,6 +8,7 @@ mod engine;
 mod filter;
 mod job;
 mod kinds;
+pub mod messages;
 mod page_token;
 pub mod proto_json;
 pub mod proto_schema;

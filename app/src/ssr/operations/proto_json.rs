@@ -54,6 +54,23 @@ pub fn timestamp(stored: &str) -> String {
     }
 }
 
+/// A field's `snake_case` name as proto3 JSON names it: `lowerCamelCase`.
+pub fn json_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Builds one message's JSON object, leaving out default values the way
 /// the printer does.
 #[derive(Default)]

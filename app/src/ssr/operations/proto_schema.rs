@@ -14,6 +14,8 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
+use super::proto_json::json_name;
+
 const PROTO: &str = include_str!("../../../../proto/tally/v1/operations.proto");
 const PACKAGE: &str = "tally.v1";
 const ANY_PREFIX: &str = "type.googleapis.com/";
@@ -51,21 +53,16 @@ pub fn declares(full_name: &str) -> bool {
     messages().contains_key(full_name)
 }
 
-/// `snake_case` as proto3 JSON names it: `lowerCamelCase`.
-fn json_name(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut upper = false;
-    for c in name.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.extend(c.to_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
+/// Every message the file declares, by full name.
+pub fn declared() -> Vec<&'static str> {
+    messages().keys().map(String::as_str).collect()
+}
+
+/// The JSON names of `full_name`'s fields, if the file declares it.
+pub fn fields_of(full_name: &str) -> Option<Vec<String>> {
+    messages()
+        .get(full_name)
+        .map(|fields| fields.iter().map(|field| field.json_name.clone()).collect())
 }
 
 fn kind_of(type_name: &str) -> Kind {

@@ -3,7 +3,8 @@
 
 use serde_json::{json, Map, Value};
 
-use super::proto_json::{self, Fields};
+use super::messages::{Message, OperationProgress, Timestamp};
+use super::proto_json;
 use crate::contract::operations::{Operation, RpcStatus};
 use crate::domain::operation_kind::OperationKind;
 
@@ -96,18 +97,16 @@ impl Record {
             .owner_id
             .map(|id| format!("users/{id}"))
             .unwrap_or_default();
-        let mut progress = Fields::new()
-            .string("owner", &owner)
-            .string("kind", &self.kind)
-            .message("createTime", json!(proto_json::timestamp(&self.created_at)))
-            .message("updateTime", json!(proto_json::timestamp(&self.updated_at)));
-        if let Some(ended) = &self.ended_at {
-            progress = progress.message("endTime", json!(proto_json::timestamp(ended)));
+        let progress = OperationProgress {
+            owner,
+            kind: self.kind.clone(),
+            create_time: Some(Timestamp(self.created_at.clone())),
+            update_time: Some(Timestamp(self.updated_at.clone())),
+            end_time: self.ended_at.clone().map(Timestamp),
+            percent_done: self.percent_done(),
+            cancel_requested: self.cancel_requested,
         }
-        let progress = progress
-            .int32("percentDone", self.percent_done())
-            .bool("cancelRequested", self.cancel_requested)
-            .build();
+        .to_json();
         let mut fields = Map::new();
         fields.insert("progress".to_owned(), progress);
         fields.extend(self.metadata_fields());

@@ -3,15 +3,16 @@
 use serde_json::Value;
 
 use super::super::context::{percent, JobContext, Resources};
-use super::super::proto_json::Fields;
+use super::super::messages::{BackupMetadata, BackupResponse, Message};
 use super::super::record::Status;
 use crate::ssr::backup::{self, BackupError, Copied};
 
 fn progress_fields(copied: Copied) -> Value {
-    Fields::new()
-        .int64("pagesTotal", copied.total)
-        .int64("pagesCopied", copied.pages)
-        .build()
+    BackupMetadata {
+        pages_total: copied.total,
+        pages_copied: copied.pages,
+    }
+    .to_json()
 }
 
 /// A backup kept to the newest `keep`, reported as it copies: `report`
@@ -56,12 +57,13 @@ pub async fn run(context: &JobContext, resources: &Resources) -> Result<Value, S
     })
     .await;
     match result {
-        Ok((info, verified)) => Ok(Fields::new()
-            .string("fileName", &info.name)
-            .int64("sizeBytes", i64::try_from(info.bytes).unwrap_or(i64::MAX))
-            .int64("tables", verified.tables)
-            .int64("rows", verified.rows)
-            .build()),
+        Ok((info, verified)) => Ok(BackupResponse {
+            file_name: info.name,
+            size_bytes: i64::try_from(info.bytes).unwrap_or(i64::MAX),
+            tables: verified.tables,
+            rows: verified.rows,
+        }
+        .to_json()),
         Err(BackupError::Cancelled) => Err(Status::cancelled()),
         Err(error @ BackupError::CheckFailed(_)) => {
             Err(Status::new(Status::FAILED_PRECONDITION, error.to_string()))

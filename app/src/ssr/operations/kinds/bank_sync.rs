@@ -10,7 +10,9 @@ use serde_json::Value;
 use tokio::sync::OwnedSemaphorePermit;
 
 use super::super::context::{percent, JobContext, Resources};
-use super::super::proto_json::Fields;
+use super::super::messages::{
+    BankAccountSynced, BankSyncFailure, BankSyncMetadata, BankSyncResponse, Message,
+};
 use super::super::record::Status;
 use crate::domain::bank::sync_window::SyncReason;
 use crate::ssr::bank::sync::{self, AccountSynced, SyncReport};
@@ -41,27 +43,23 @@ pub fn parse_reason(name: &str) -> Option<SyncReason> {
 /// The metadata's parameters: which connections, why. Every progress
 /// report repeats them, so an operation left unfinished by a restart can
 /// be started again from its metadata.
-pub fn parameters(connections: &[i64], reason: SyncReason) -> Fields {
-    Fields::new()
-        .repeated(
-            "connectionIds",
-            connections
-                .iter()
-                .map(|id| Value::from(id.to_string()))
-                .collect(),
-        )
-        .string("reason", reason_name(reason))
+pub fn parameters(connections: &[i64], reason: SyncReason) -> BankSyncMetadata {
+    BankSyncMetadata {
+        connection_ids: connections.to_vec(),
+        reason: reason_name(reason).to_owned(),
+        ..BankSyncMetadata::default()
+    }
 }
 
-fn account_message(synced: &AccountSynced) -> Value {
-    Fields::new()
-        .int64("accountId", synced.account_id)
-        .string("name", &synced.name)
-        .int64("added", synced.added)
-        .int64("seen", synced.seen)
-        .int64("pending", synced.pending)
-        .bool("monitored", synced.monitored)
-        .build()
+fn account_message(synced: &AccountSynced) -> BankAccountSynced {
+    BankAccountSynced {
+        account_id: synced.account_id,
+        name: synced.name.clone(),
+        added: synced.added,
+        seen: synced.seen,
+        pending: synced.pending,
+        monitored: synced.monitored,
+    }
 }
 
 fn status_of(error: &BankError) -> Status {
@@ -94,19 +92,18 @@ async fn take_turn(
     if let Ok(permit) = std::sync::Arc::clone(&jobs).try_acquire_owned() {
         return Ok(permit);
     }
-    context
-        .report(
-            parameters(connections, reason).bool("queued", true).build(),
-            0,
-        )
-        .await;
+    let queued = BankSyncMetadata {
+        queued: true,
+        ..parameters(connections, reason)
+    };
+    context.report(queued.to_json(), 0).await;
     let permit = tokio::select! {
         permit = jobs.acquire_owned() => permit
             .map_err(|_| Status::new(Status::INTERNAL, "the bank jobs' queue is closed"))?,
         () = context.cancelled() => return Err(Status::cancelled()),
     };
     context
-        .report(parameters(connections, reason).build(), 0)
+        .report(parameters(connections, reason).to_json(), 0)
         .await;
     Ok(permit)
 }
@@ -120,7 +117,7 @@ pub async fn run(
     reason: SyncReason,
 ) -> Result<Value, Status> {
     let _turn = take_turn(context, resources, connections, reason).await?;
-    let mut done_accounts: Vec<Value> = Vec::new();
+    let mut done_accounts: Vec<BankAccountSynced> = Vec::new();
     let mut reports: Vec<SyncReport> = Vec::new();
     let mut failures: Vec<(i64, BankError)> = Vec::new();
     let total = connections.len().max(1);
@@ -145,16 +142,15 @@ pub async fn run(
             Ok(report) => reports.push(report),
             Err(error) => failures.push((connection, error)),
         }
+        let progress = BankSyncMetadata {
+            accounts: done_accounts.clone(),
+            connections_done: i64::try_from(index + 1).unwrap_or(i64::MAX),
+            connections_total: i64::try_from(total).unwrap_or(i64::MAX),
+            ..parameters(connections, reason)
+        };
         context
             .report(
-                parameters(connections, reason)
-                    .repeated("accounts", done_accounts.clone())
-                    .int64(
-                        "connectionsDone",
-                        i64::try_from(index + 1).unwrap_or(i64::MAX),
-                    )
-                    .int64("connectionsTotal", i64::try_from(total).unwrap_or(i64::MAX))
-                    .build(),
+                progress.to_json(),
                 percent(
                     i64::try_from(index + 1).unwrap_or(0),
                     i64::try_from(total).unwrap_or(1),
@@ -173,25 +169,23 @@ pub async fn run(
         .map(|account| account.added)
         .sum();
     let matched: i64 = reports.iter().map(|report| i64::from(report.matched)).sum();
-    let messages: Vec<Value> = reports
+    let provider_messages = reports
         .iter()
         .flat_map(|report| report.messages.iter().cloned())
-        .map(Value::String)
         .collect();
-    let failed: Vec<Value> = failures
+    let failed_connections = failures
         .iter()
-        .map(|(connection, error)| {
-            Fields::new()
-                .int64("connectionId", *connection)
-                .string("message", &error.to_string())
-                .build()
+        .map(|(connection, error)| BankSyncFailure {
+            connection_id: *connection,
+            message: error.to_string(),
         })
         .collect();
-    Ok(Fields::new()
-        .repeated("accounts", done_accounts)
-        .int64("transactionsAdded", added)
-        .int64("transactionsMatched", matched)
-        .repeated("providerMessages", messages)
-        .repeated("failedConnections", failed)
-        .build())
+    Ok(BankSyncResponse {
+        accounts: done_accounts,
+        transactions_added: added,
+        transactions_matched: matched,
+        provider_messages,
+        failed_connections,
+    }
+    .to_json())
 }

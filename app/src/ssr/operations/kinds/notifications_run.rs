@@ -5,17 +5,18 @@
 use serde_json::Value;
 
 use super::super::context::{percent, JobContext, Resources};
-use super::super::proto_json::Fields;
+use super::super::messages::{Message, NotificationsRunMetadata, NotificationsRunResponse};
 use super::super::record::Status;
 use crate::ssr::notifications::jobs::{self, Progress};
 
 fn progress_fields(progress: Progress) -> Value {
-    Fields::new()
-        .int64("usersTotal", progress.users_total)
-        .int64("usersDone", progress.users_done)
-        .int64("sent", progress.counts.sent)
-        .int64("failed", progress.counts.failed)
-        .build()
+    NotificationsRunMetadata {
+        users_total: progress.users_total,
+        users_done: progress.users_done,
+        sent: progress.counts.sent,
+        failed: progress.counts.failed,
+    }
+    .to_json()
 }
 
 pub async fn run(
@@ -49,10 +50,11 @@ pub async fn run(
         )
     })?;
     context.checkpoint()?;
-    Ok(Fields::new()
-        .int64("users", counts.users)
-        .int64("sent", counts.sent)
-        .int64("failed", counts.failed)
-        .int64("skipped", counts.skipped)
-        .build())
+    Ok(NotificationsRunResponse {
+        users: counts.users,
+        sent: counts.sent,
+        failed: counts.failed,
+        skipped: counts.skipped,
+    }
+    .to_json())
 }

@@ -7,7 +7,7 @@ use secrecy::ExposeSecret;
 use serde_json::Value;
 
 use super::super::context::{percent, JobContext, Resources};
-use super::super::proto_json::Fields;
+use super::super::messages::{Message, ReencryptSecretsMetadata, ReencryptSecretsResponse};
 use super::super::record::Status;
 use crate::ssr::secrets::SECRET_COLUMNS;
 
@@ -19,10 +19,11 @@ fn internal(error: impl std::fmt::Display) -> Status {
 }
 
 fn progress(total: i64, done: i64) -> Value {
-    Fields::new()
-        .int64("secretsTotal", total)
-        .int64("secretsDone", done)
-        .build()
+    ReencryptSecretsMetadata {
+        secrets_total: total,
+        secrets_done: done,
+    }
+    .to_json()
 }
 
 pub async fn run(context: &JobContext, resources: &Resources) -> Result<Value, Status> {
@@ -75,5 +76,8 @@ pub async fn run(context: &JobContext, resources: &Resources) -> Result<Value, S
             .report(progress(total, done), percent(done, total))
             .await;
     }
-    Ok(Fields::new().int64("secretsReencrypted", done).build())
+    Ok(ReencryptSecretsResponse {
+        secrets_reencrypted: done,
+    }
+    .to_json())
 }

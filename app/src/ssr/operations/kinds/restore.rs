@@ -11,15 +11,16 @@
 use serde_json::Value;
 
 use super::super::context::{JobContext, Resources};
-use super::super::proto_json::Fields;
+use super::super::messages::{Message, RestoreMetadata, RestoreResponse};
 use super::super::record::Status;
 use crate::ssr::backup::{self, BackupError, LiveRestoreError};
 
 fn phase(name: &str, backup_file: &str) -> Value {
-    Fields::new()
-        .string("backupFile", backup_file)
-        .string("phase", name)
-        .build()
+    RestoreMetadata {
+        backup_file: backup_file.to_owned(),
+        phase: name.to_owned(),
+    }
+    .to_json()
 }
 
 fn refused(message: impl Into<String>) -> Status {
@@ -85,20 +86,18 @@ pub async fn run(
         }
     };
     tracing::info!(backup = backup_file, saved_as = %saved.name, "backup restored into the live database");
-    Ok(Fields::new()
-        .string("backupFile", backup_file)
-        .string("savedAs", &saved.name)
-        .int64("tables", restored.tables)
-        .int64("rows", restored.rows)
+    Ok(RestoreResponse {
+        backup_file: backup_file.to_owned(),
+        saved_as: saved.name,
+        tables: restored.tables,
+        rows: restored.rows,
+        schema_version: schema.version,
+        pending_migrations: i64::try_from(schema.pending).unwrap_or(i64::MAX),
         // What was not taken from the backup (`backup::live_restore`).
-        .int64("sessionsEnded", restored.security.sessions_ended)
-        .int64("tokensRevoked", restored.security.tokens_revoked)
-        .int64("invitationsRevoked", restored.security.invitations_revoked)
-        .int64("accountsKept", restored.security.accounts_kept)
-        .string("schemaVersion", &schema.version)
-        .int64(
-            "pendingMigrations",
-            i64::try_from(schema.pending).unwrap_or(i64::MAX),
-        )
-        .build())
+        sessions_ended: restored.security.sessions_ended,
+        tokens_revoked: restored.security.tokens_revoked,
+        invitations_revoked: restored.security.invitations_revoked,
+        accounts_kept: restored.security.accounts_kept,
+    }
+    .to_json())
 }

@@ -11,7 +11,7 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{ConnectOptions, Connection, SqliteConnection};
 
 use super::super::context::{percent, JobContext, Resources};
-use super::super::proto_json::Fields;
+use super::super::messages::{Message, RestoreCheckMetadata, RestoreCheckResponse};
 use super::super::record::Status;
 use crate::ssr::backup;
 
@@ -88,11 +88,12 @@ async fn check(
     scratch: &Path,
 ) -> Result<Value, Status> {
     let progress = |total: i64, checked: i64| {
-        Fields::new()
-            .string("backupFile", name)
-            .int64("tablesTotal", total)
-            .int64("tablesChecked", checked)
-            .build()
+        RestoreCheckMetadata {
+            backup_file: name.to_owned(),
+            tables_total: total,
+            tables_checked: checked,
+        }
+        .to_json()
     };
     context.report(progress(0, 0), 0).await;
     let mut backup = open(source, true).await?;
@@ -125,7 +126,7 @@ async fn check(
     .await
     .map_err(failed)?;
     let total = i64::try_from(tables.len()).unwrap_or(i64::MAX);
-    let mut table_rows = Vec::with_capacity(tables.len());
+    let mut table_rows = std::collections::BTreeMap::new();
     let mut total_rows = 0_i64;
     for (done, table) in tables.iter().enumerate() {
         context.checkpoint()?;
@@ -137,7 +138,7 @@ async fn check(
         .await
         .map_err(failed)?;
         total_rows += rows;
-        table_rows.push((table.clone(), rows));
+        table_rows.insert(table.clone(), rows);
         let checked = i64::try_from(done + 1).unwrap_or(i64::MAX);
         context
             .report(progress(total, checked), percent(checked, total))
@@ -153,10 +154,11 @@ async fn check(
             ),
         ));
     }
-    Ok(Fields::new()
-        .string("backupFile", name)
-        .int64_map("tableRows", &table_rows)
-        .int64("totalRows", total_rows)
-        .int64("minRows", resources.backups.restore_min_rows)
-        .build())
+    Ok(RestoreCheckResponse {
+        backup_file: name.to_owned(),
+        table_rows,
+        total_rows,
+        min_rows: resources.backups.restore_min_rows,
+    }
+    .to_json())
 }

@@ -9,15 +9,12 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use super::super::context::{percent, JobContext};
-use super::super::proto_json::{self, Fields};
+use super::super::messages::{Message, SleepMetadata, SleepResponse};
 use super::super::record::Status;
 
 pub async fn run(context: &JobContext, duration: Duration, fail: bool) -> Result<Value, Status> {
     let started = Instant::now();
-    let fields = Fields::new()
-        .message("duration", Value::String(proto_json::duration(duration)))
-        .bool("fail", fail)
-        .build();
+    let fields = SleepMetadata { duration, fail }.to_json();
     let step = (duration / 100).clamp(Duration::from_millis(50), Duration::from_secs(1));
     loop {
         let elapsed = started.elapsed();
@@ -36,7 +33,5 @@ pub async fn run(context: &JobContext, duration: Duration, fail: bool) -> Result
     if fail {
         return Err(Status::new(Status::INTERNAL, "the sleep was asked to fail"));
     }
-    Ok(Fields::new()
-        .message("slept", Value::String(proto_json::duration(duration)))
-        .build())
+    Ok(SleepResponse { slept: duration }.to_json())
 }

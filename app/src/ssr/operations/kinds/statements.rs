@@ -6,15 +6,22 @@
 use serde_json::{Map, Value};
 
 use super::super::context::{percent, JobContext, Resources};
-use super::super::proto_json::Fields;
+use super::super::messages::{
+    Message, StatementImportMetadata, StatementImportResponse, StatementPreviewMetadata,
+    StatementPreviewResponse,
+};
 use super::super::record::Status;
 use crate::ssr::statements::jobs::{self, Progress};
 use crate::ssr::statements::ImportError;
 
 /// The metadata's parameters: the import (repeated in every report, so the
-/// job can be rebuilt after a restart).
-pub fn parameters(import: i64) -> Fields {
-    Fields::new().int64("import", import)
+/// job can be rebuilt after a restart). A preview's and a commit's
+/// metadata have the same fields.
+pub fn parameters(import: i64) -> StatementPreviewMetadata {
+    StatementPreviewMetadata {
+        import,
+        ..StatementPreviewMetadata::default()
+    }
 }
 
 /// The import a metadata names (int64 as a string).
@@ -25,11 +32,22 @@ pub fn import_of(fields: &Map<String, Value>) -> Option<i64> {
         .and_then(|text| text.parse().ok())
 }
 
-fn progress_fields(import: i64, progress: Progress) -> Value {
-    parameters(import)
-        .int64("rowsDone", progress.done)
-        .int64("rowsTotal", progress.total)
-        .build()
+fn preview_progress(import: i64, progress: Progress) -> Value {
+    StatementPreviewMetadata {
+        import,
+        rows_done: progress.done,
+        rows_total: progress.total,
+    }
+    .to_json()
+}
+
+fn import_progress(import: i64, progress: Progress) -> Value {
+    StatementImportMetadata {
+        import,
+        rows_done: progress.done,
+        rows_total: progress.total,
+    }
+    .to_json()
 }
 
 fn status(error: ImportError) -> Status {
@@ -56,19 +74,21 @@ pub async fn preview(
         jobs::preview(&resources.pool, import, &sender, &cancelled).await
     };
     let reports = context.report_progress(updates, |now: Progress| {
-        (progress_fields(import, now), percent(now.done, now.total))
+        (preview_progress(import, now), percent(now.done, now.total))
     });
     let (result, ()) = tokio::join!(work, reports);
     let summary = result.map_err(status)?;
     context.checkpoint()?;
-    Ok(parameters(import)
-        .int64("rows", summary.rows)
-        .int64("newRows", summary.new_rows)
-        .int64("duplicates", summary.duplicates)
-        .int64("refused", summary.refused_count)
-        .string("firstDay", summary.first_day.as_deref().unwrap_or(""))
-        .string("lastDay", summary.last_day.as_deref().unwrap_or(""))
-        .build())
+    Ok(StatementPreviewResponse {
+        import,
+        rows: summary.rows,
+        new_rows: summary.new_rows,
+        duplicates: summary.duplicates,
+        refused: summary.refused_count,
+        first_day: summary.first_day.unwrap_or_default(),
+        last_day: summary.last_day.unwrap_or_default(),
+    }
+    .to_json())
 }
 
 pub async fn commit(
@@ -89,14 +109,16 @@ pub async fn commit(
         .await
     };
     let reports = context.report_progress(updates, |now: Progress| {
-        (progress_fields(import, now), percent(now.done, now.total))
+        (import_progress(import, now), percent(now.done, now.total))
     });
     let (result, ()) = tokio::join!(work, reports);
     let committed = result.map_err(status)?;
     context.checkpoint()?;
-    Ok(parameters(import)
-        .int64("added", committed.added)
-        .int64("alreadyThere", committed.already_there)
-        .int64("matched", committed.matched)
-        .build())
+    Ok(StatementImportResponse {
+        import,
+        added: committed.added,
+        already_there: committed.already_there,
+        matched: committed.matched,
+    }
+    .to_json())
 }
