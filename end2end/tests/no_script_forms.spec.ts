@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN, PASSWORD, USER_PASSWORD, openRegistration } from "./support";
+import { ADMIN, PASSWORD, USER_PASSWORD, adminContext, csrf, openRegistration } from "./support";
 
 // Issue 28, item 12: every form that carries a secret is a POST form, so
 // with JavaScript off (or submitted before the page hydrated) no field
@@ -81,4 +81,85 @@ test("registration, password change, token creation and the second factor work w
   await expect(page).toHaveURL(/\/profile\?form=wrong-code$/);
   expectClean(page, ["000000"]);
   await context.close();
+});
+
+// Issue 33, point 5: the writes work without JavaScript. The forms are
+// `ActionForm`s posting to the same server functions the pages call; the
+// server answers a browser's own post with the page to open, or the form
+// again with each field's message.
+test("without JavaScript a person signs in, adds a bill, records a payment and submits a lead", async ({ browser }, testInfo) => {
+  await openRegistration(browser);
+  const joining = await browser.newContext();
+  const registered = await joining.request.post("/api/auth/register", {
+    headers: { "x-csrf-token": await csrf(joining) },
+    data: { email: "no-script-bills@example.com", name: "Noor", password: USER_PASSWORD },
+  });
+  expect(registered.status(), await registered.text()).toBe(200);
+  await joining.close();
+
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/login");
+  await page.getByLabel("Email").fill("no-script-bills@example.com");
+  await page.getByLabel("Password").fill(USER_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/tracker$/);
+
+  // The "New bill" link opens the form; the server checks what was typed.
+  await page.goto("/bills");
+  await page.getByRole("button", { name: "Add your first bill" }).click();
+  await expect(page).toHaveURL(/\/bills\?new$/);
+  await page.getByLabel("Name").fill("Internet");
+  await page.getByLabel("Amount", { exact: true }).fill("59.999");
+  await page.getByRole("button", { name: "Add bill" }).click();
+  await expect(page.locator("#amountMinor-error")).toHaveText("use at most 2 digits after the decimal point");
+  await expect(page.getByLabel("Amount", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByRole("alert").filter({ hasText: "fix the marked fields" })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("bill-form-no-script.png"), fullPage: true });
+
+  // A debt's terms appear when the box is ticked, by the stylesheet alone.
+  await expect(page.getByLabel("Balance owed")).toBeHidden();
+  await page.getByRole("checkbox", { name: "is a debt" }).check();
+  await expect(page.getByLabel("Balance owed")).toBeVisible();
+  await page.getByRole("checkbox", { name: "is a debt" }).uncheck();
+
+  await page.getByLabel("Name").fill("Internet");
+  await page.getByLabel("Amount", { exact: true }).fill("59.99");
+  await page.getByLabel("Category").fill("Phone & internet");
+  await page.getByRole("button", { name: "Add bill" }).click();
+  await expect(page).toHaveURL(/\/bills\/\d+$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Internet");
+  await expect(page.getByTestId("bill-facts")).toContainText("$59.99");
+
+  // The Tracker's "Mark paid" records the payment.
+  await page.goto("/tracker");
+  const row = page.getByTestId("tracker-row").filter({ hasText: "Internet" });
+  await expect(row).toHaveAttribute("data-status", "Due soon");
+  await row.getByRole("button", { name: "Mark Internet paid" }).click();
+  // Back on the Tracker (Leptos leaves an empty query behind).
+  await expect(page).toHaveURL(/\/tracker\??$/);
+  await expect(row).toHaveAttribute("data-status", "Paid");
+  await expect(page.getByTestId("total-paid")).toHaveText("$59.99");
+
+  // A lead, from the public contact form.
+  await page.goto("/contact");
+  await page.getByLabel("Your name").fill("Noor Script");
+  await page.getByLabel("Email").fill("noor@example");
+  await page.getByLabel("How can we help?").fill("We pay our bills with JavaScript off.");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.locator("#email-error")).toHaveText("enter an address like name@example.com");
+  await page.getByLabel("Your name").fill("Noor Script");
+  await page.getByLabel("Email").fill("noor@example.com");
+  await page.getByLabel("How can we help?").fill("We pay our bills with JavaScript off.");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page).toHaveURL(/\/contact\?sent=\d+$/);
+  await expect(page.getByTestId("contact-sent")).toContainText("Thank you, your message is with us.");
+  await context.close();
+
+  // Each is stored: the bill and its payment for Noor, the lead for Admin.
+  const admin = await adminContext(browser);
+  const leads = await (await admin.request.get("/api/admin/leads?search=Noor%20Script")).json();
+  expect(leads.items).toHaveLength(1);
+  expect(leads.items[0]).toMatchObject({ email: "noor@example.com" });
+  await admin.close();
 });

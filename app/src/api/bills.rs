@@ -1,8 +1,9 @@
 //! The bill tracker's server functions for its pages, over the same
 //! `ssr::bills` services as `/api/bills…` and `/api/tracker`. Reads are GET
 //! (no CSRF token): the pages call them while the server renders them, so
-//! the data is in the HTML, and over HTTP after a change. Writes are JSON
-//! POSTs through [`CsrfClient`], which sends the CSRF token.
+//! the data is in the HTML, and over HTTP after a change. Writes are POSTs
+//! through [`CsrfClient`], which sends the CSRF token: JSON, or the bill
+//! form's fields as the page's form posts them.
 
 use leptos::prelude::*;
 use leptos::server_fn::codec::{GetUrl, Json};
@@ -13,7 +14,7 @@ use crate::contract::bills::{
     Tracker, TrackerPageData,
 };
 use crate::contract::error::ErrorBody;
-use crate::domain::bill::BillForm;
+use crate::domain::bill_input::BillInput;
 #[cfg(feature = "ssr")]
 use crate::ssr::api_error::ApiError;
 
@@ -173,16 +174,28 @@ pub async fn get_autopay_trust(bill: i64) -> Result<AutopayTrust, ErrorBody> {
     )
 }
 
-/// Adds a bill (`id: None`) or replaces bill `id`; every field at fault is
-/// named in the error's details.
-#[server(prefix = "/api/fn", endpoint = "save-bill", input = Json, client = CsrfClient)]
-pub async fn save_bill(id: Option<i64>, form: BillForm) -> Result<BillRecord, ErrorBody> {
+/// Adds a bill (`id: None`) or replaces bill `id`, as typed into the form
+/// (`bill[…]` fields, posted by the page's `ActionForm` with or without
+/// JavaScript); every field at fault is named in the error's details. A
+/// post without JavaScript then opens the bill's page.
+#[server(prefix = "/api/fn", endpoint = "save-bill", client = CsrfClient)]
+pub async fn save_bill(id: Option<i64>, bill: BillInput) -> Result<BillRecord, ErrorBody> {
+    use crate::contract::subscriptions::CatalogQuery;
+    use crate::ssr::subscriptions::catalog_entries;
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::ssr::bills::forms::save(me.pool(), me.current.user.id, id, &form)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    let catalog = if bill.is_subscription() && !bill.catalog.trim().is_empty() {
+        Some(catalog_entries::search(me.pool(), &CatalogQuery { q: None }).await?)
+    } else {
+        None
+    };
+    let form = bill
+        .to_form(|text| catalog.as_ref().and_then(|catalog| catalog.find(text)))
+        .map_err(ApiError::InvalidFields)?;
+    let saved = crate::ssr::bills::forms::save(me.pool(), me.current.user.id, id, &form)
+        .await
+        .map_err(ApiError::from)?;
+    super::form_post::then_open(&format!("/bills/{}", saved.id));
+    Ok(saved)
 }
 
 /// Ends a bill (it stays, inactive, with the reason given).

@@ -1,10 +1,12 @@
 //! The contact and support pages' server functions, over the same intake
 //! service as `POST /api/leads` and `/api/support` (which stay the public
 //! API for other clients): the bot check's settings (GET), and sending a
-//! form, with the CSRF token like every other write.
+//! form as the page's `ActionForm` posts it (`form[…]` fields), with or
+//! without JavaScript. Like `/api/leads`, they act for no account and
+//! need no CSRF token; the rate limit and the bot check guard them.
 
 use leptos::prelude::*;
-use leptos::server_fn::codec::{GetUrl, Json};
+use leptos::server_fn::codec::GetUrl;
 
 use super::CsrfClient;
 use crate::contract::contact::{ContactConfig, Created};
@@ -18,18 +20,24 @@ pub async fn get_contact_config() -> Result<ContactConfig, ErrorBody> {
     Ok(crate::ssr::contact::intake::config(&services))
 }
 
-/// Sends the contact form: a sales lead.
-#[server(prefix = "/api/fn", endpoint = "contact/lead", input = Json, client = CsrfClient)]
+/// Sends the contact form: a sales lead. A post without JavaScript then
+/// opens `/contact?sent=<id>`.
+#[server(prefix = "/api/fn", endpoint = "contact/lead", client = CsrfClient)]
 pub async fn send_lead(form: LeadForm) -> Result<Created, ErrorBody> {
     let (services, visitor) = super::signed_in::visitor().await?;
     crate::ssr::contact::intake::admit(&services, visitor.ip)?;
-    Ok(crate::ssr::contact::intake::lead(&services, visitor.ip, form).await?)
+    let created = crate::ssr::contact::intake::lead(&services, visitor.ip, form).await?;
+    super::form_post::then_open(&format!("/contact?sent={}", created.id));
+    Ok(created)
 }
 
-/// Sends the support form.
-#[server(prefix = "/api/fn", endpoint = "contact/support", input = Json, client = CsrfClient)]
+/// Sends the support form. A post without JavaScript then opens
+/// `/support?sent=<id>`.
+#[server(prefix = "/api/fn", endpoint = "contact/support", client = CsrfClient)]
 pub async fn send_support(form: SupportForm) -> Result<Created, ErrorBody> {
     let (services, visitor) = super::signed_in::visitor().await?;
     crate::ssr::contact::intake::admit(&services, visitor.ip)?;
-    Ok(crate::ssr::contact::intake::support(&services, visitor.ip, form).await?)
+    let created = crate::ssr::contact::intake::support(&services, visitor.ip, form).await?;
+    super::form_post::then_open(&format!("/support?sent={}", created.id));
+    Ok(created)
 }

@@ -55,6 +55,9 @@ mod csrf_client;
 mod csrf_client;
 pub use csrf_client::CsrfClient;
 
+#[cfg(feature = "ssr")]
+pub mod form_post;
+
 pub mod account;
 mod browser_resource;
 mod page_resource;

@@ -1,68 +1,42 @@
-//! The form that creates or edits a bill. What a person types (amounts,
-//! the yearly rate) becomes minor units and basis points with the shared
-//! rules, then the whole bill is checked with `BillForm::validate`, the
-//! rules the server applies again; every bad field shows its message.
+//! The form that creates or edits a bill: a form posting the fields as
+//! typed (`bill[…]`) to the `save_bill` server function, which
+//! turns them into minor units and basis points and checks the whole bill
+//! with the shared rules (`domain::bill_input`). With JavaScript the same
+//! rules run before anything is sent, every bad field shows its message,
+//! and the page's `ServerAction` sends what was typed (as `ActionForm`
+//! would, without decoding the form in the browser); without it the browser posts the form itself and the server
+//! opens the new bill's page, or sends the browser back to the form with
+//! the messages. The parts only some bills need (the N of a custom
+//! cadence, the catalog service, a debt's terms) are shown by the
+//! stylesheet from the form's own choices, so they work without
+//! JavaScript too.
 
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 
 use crate::api;
-use crate::api::bills::{get_catalog, save_bill};
+use crate::api::bills::{get_catalog, SaveBill};
+use crate::components::csrf_field::CsrfField;
 use crate::components::submission_form::FormState;
 use crate::components::text_field::TextField;
-use crate::contract::bills::{BillRecord, Catalog, CatalogService};
-use crate::domain::bill::{BillForm, CATEGORIES};
-use crate::domain::money::{minor_to_input, parse_minor, Currency};
-use crate::domain::validation::FieldViolation;
+use crate::contract::bills::BillRecord;
+use crate::domain::bill::CATEGORIES;
+use crate::domain::bill_input::BillInput;
+use crate::domain::money::minor_to_input;
 
-impl CatalogService {
-    /// What the picker shows and the user types: "Netflix (Streaming)".
-    fn label(&self) -> String {
-        format!("{} ({})", self.name, self.category)
-    }
-}
-
-impl Catalog {
-    /// The service a typed text names: its label, or its name alone when
-    /// only one service has it (case does not matter).
-    fn find(&self, text: &str) -> Option<i64> {
-        let text = text.trim();
-        if text.is_empty() {
-            return None;
-        }
-        if let Some(service) = self
-            .services
-            .iter()
-            .find(|service| service.label().eq_ignore_ascii_case(text))
-        {
-            return Some(service.id);
-        }
-        let mut named = self
-            .services
-            .iter()
-            .filter(|service| service.name.eq_ignore_ascii_case(text));
-        match (named.next(), named.next()) {
-            (Some(service), None) => Some(service.id),
-            _ => None,
-        }
-    }
-}
-
-fn typed(field: &str, text: &str, digits: u8, problems: &mut Vec<FieldViolation>) -> Option<i64> {
-    match parse_minor(text, digits) {
-        Ok(minor) => Some(minor),
-        Err(error) => {
-            problems.push(FieldViolation {
-                field: field.to_owned(),
-                description: error.to_string(),
-            });
-            None
-        }
-    }
-}
+const CADENCES: &[(&str, &str)] = &[
+    ("weekly", "Weekly"),
+    ("biweekly", "Every two weeks"),
+    ("monthly", "Monthly"),
+    ("quarterly", "Quarterly"),
+    ("yearly", "Yearly"),
+    ("custom_days", "Every N days"),
+    ("custom_months", "Every N months"),
+];
 
 /// `existing`: the bill being edited (None creates one). `on_saved` gets the
-/// stored bill.
+/// stored bill (with JavaScript; without it the server opens its page).
 #[component]
 pub fn BillFormView(
     existing: Option<BillRecord>,
@@ -107,8 +81,8 @@ pub fn BillFormView(
     let interval = RwSignal::new(start.cadence_interval.to_string());
     // The due day is the first due date's day, so the two cannot disagree
     // (a bill kept from before with another day keeps it until its first
-    // due date changes).
-    let (start_anchor, start_due_day) = (start.anchor_date.clone(), start.due_day);
+    // due date changes: the form carries both as stored).
+    let kept = editing.map(|_| (start.anchor_date.clone(), start.due_day.to_string()));
     let anchor = RwSignal::new(start.anchor_date.clone());
     let category = RwSignal::new(start.category.clone());
     let notes = RwSignal::new(start.notes.clone());
@@ -134,217 +108,136 @@ pub fn BillFormView(
             .unwrap_or_default(),
     );
     let form = FormState::new();
+    let save = ServerAction::<SaveBill>::new();
+    form.follow(save, on_saved);
+    let kept_for_check = kept.clone();
 
-    let submit = move |event: SubmitEvent| {
-        event.prevent_default();
-        if form.sending.get_untracked() {
-            return;
-        }
-        let digits = Currency::parse(&currency.get_untracked()).map_or(2, |c| c.digits());
-        let mut problems = Vec::new();
-        let amount_minor = typed(
-            "amountMinor",
-            &amount.get_untracked(),
-            digits,
-            &mut problems,
-        );
-        let is_debt = debt.get_untracked();
-        let optional =
-            |field: &str, text: String, digits: u8, problems: &mut Vec<FieldViolation>| {
-                if text.trim().is_empty() {
-                    None
-                } else {
-                    typed(field, &text, digits, problems)
-                }
-            };
-        let balance_minor = if is_debt {
-            optional(
-                "balanceMinor",
-                balance.get_untracked(),
-                digits,
-                &mut problems,
-            )
-        } else {
-            None
-        };
-        let apr_basis_points = if is_debt {
-            optional("aprBasisPoints", apr.get_untracked(), 2, &mut problems)
-        } else {
-            None
-        };
-        let minimum_payment_minor = if is_debt {
-            optional(
-                "minimumPaymentMinor",
-                minimum.get_untracked(),
-                digits,
-                &mut problems,
-            )
-        } else {
-            None
-        };
-        let body = BillForm {
+    // What was typed, from the form's signals (the same fields the form
+    // posts without JavaScript).
+    let typed = move || {
+        let on = |ticked: bool| ticked.then(|| "on".to_owned());
+        BillInput {
             name: name.get_untracked(),
-            amount_minor: amount_minor.unwrap_or(0),
+            amount: amount.get_untracked(),
             currency: currency.get_untracked(),
             cadence: cadence.get_untracked(),
-            cadence_interval: interval.get_untracked().trim().parse().ok(),
-            due_day: {
-                let anchor = anchor.get_untracked();
-                if anchor == start_anchor {
-                    start_due_day
-                } else {
-                    crate::domain::date::Date::parse(anchor.trim())
-                        .map_or(0, |date| i64::from(date.day()))
-                }
-            },
+            cadence_interval: interval.get_untracked(),
             anchor_date: anchor.get_untracked(),
+            kept_anchor: kept_for_check.as_ref().map(|(anchor, _)| anchor.clone()),
+            kept_due_day: kept_for_check.as_ref().map(|(_, day)| day.clone()),
             category: category.get_untracked(),
             notes: notes.get_untracked(),
-            autopay: autopay.get_untracked(),
-            subscription: subscription.get_untracked(),
-            debt: is_debt,
-            balance_minor,
-            apr_basis_points,
-            minimum_payment_minor,
-            catalog_id: if subscription.get_untracked() {
-                catalog_id.get_untracked()
-            } else {
-                None
-            },
-        };
-        if body.catalog_id.is_none()
-            && subscription.get_untracked()
-            && !catalog_text.get_untracked().trim().is_empty()
-        {
-            problems.push(FieldViolation {
-                field: "catalogId".into(),
-                description: "choose a service from the list, or leave it empty".into(),
-            });
+            autopay: on(autopay.get_untracked()),
+            subscription: on(subscription.get_untracked()),
+            debt: on(debt.get_untracked()),
+            balance: balance.get_untracked(),
+            apr: apr.get_untracked(),
+            minimum_payment: minimum.get_untracked(),
+            catalog: catalog_text.get_untracked(),
+            catalog_id: catalog_id.get_untracked().map(|id| id.to_string()),
         }
-        if let Err(more) = body.validate() {
-            for violation in more {
-                if !problems.iter().any(|p| p.field == violation.field) {
-                    problems.push(violation);
-                }
-            }
-        }
-        if !problems.is_empty() {
-            form.violations.set(problems);
-            form.error.set(Some("Please fix the marked fields.".into()));
-            return;
-        }
-        form.violations.set(Vec::new());
-        form.error.set(None);
-        form.sending.set(true);
-        leptos::task::spawn_local(async move {
-            let result = save_bill(editing, body)
-                .await
-                .map_err(api::ApiFailure::from);
-            form.sending.set(false);
-            match result {
-                Ok(saved) => on_saved(saved),
-                Err(api::ApiFailure::Answered {
-                    violations,
-                    message,
-                    ..
-                }) if !violations.is_empty() || !message.is_empty() => {
-                    if violations.is_empty() {
-                        form.error.set(Some(message));
-                    } else {
-                        form.violations.set(violations);
-                        form.error.set(Some("Please fix the marked fields.".into()));
-                    }
-                }
-                Err(failure) => form.error.set(Some(failure.message())),
-            }
-        });
     };
-    let custom = move || cadence.get().starts_with("custom");
+    // With JavaScript: the shared rules first, then the same server
+    // function with what was typed (no form decoding in the bundle).
+    let submit = move |event: SubmitEvent| {
+        event.prevent_default();
+        let bill = typed();
+        let list = catalog.get_untracked().and_then(Result::ok);
+        let checked = bill
+            .to_form(|text| list.as_ref().and_then(|list| list.find(text)))
+            .map(|_| ());
+        if !form.holds_back(checked) {
+            save.dispatch(SaveBill { id: editing, bill });
+        }
+    };
     view! {
-        <form class="bill-form" on:submit=submit novalidate>
-            <TextField id="name" label="Name" value=name error=form.error_for("name") required=true maxlength=200/>
+        <form class="bill-form" method="post" action=SaveBill::url() novalidate on:submit=submit>
+            <CsrfField/>
+            {editing.map(|id| view! { <input type="hidden" name="id" value=id/> })}
+            {kept.map(|(anchor, day)| view! {
+                <input type="hidden" name="bill[kept_anchor]" value=anchor/>
+                <input type="hidden" name="bill[kept_due_day]" value=day/>
+            })}
+            <TextField id="name" name="bill[name]" label="Name" value=name error=form.error_for("name") required=true maxlength=200/>
             <div class="field-row">
-                <TextField id="amountMinor" inputmode="decimal" label="Amount" value=amount error=form.error_for("amountMinor") required=true maxlength=20/>
-                <TextField id="currency" label="Currency" value=currency error=form.error_for("currency") required=true maxlength=3/>
+                <TextField id="amountMinor" name="bill[amount]" inputmode="decimal" label="Amount" value=amount error=form.error_for("amountMinor") required=true maxlength=20/>
+                <TextField id="currency" name="bill[currency]" label="Currency" value=currency error=form.error_for("currency") required=true maxlength=3/>
             </div>
             <div class="field-row">
                 <div class="field">
                     <label for="cadence">"How often"</label>
-                    <select id="cadence" on:change=move |ev| cadence.set(event_target_value(&ev)) prop:value=move || cadence.get()>
-                        <option value="weekly">"Weekly"</option>
-                        <option value="biweekly">"Every two weeks"</option>
-                        <option value="monthly">"Monthly"</option>
-                        <option value="quarterly">"Quarterly"</option>
-                        <option value="yearly">"Yearly"</option>
-                        <option value="custom_days">"Every N days"</option>
-                        <option value="custom_months">"Every N months"</option>
+                    <select id="cadence" name="bill[cadence]" on:change=move |ev| cadence.set(event_target_value(&ev)) prop:value=move || cadence.get()>
+                        {CADENCES.iter().map(|(value, label)| view! {
+                            <option value=*value selected=cadence.get_untracked() == *value>{*label}</option>
+                        }).collect_view()}
                     </select>
                     <p class="field-error">{move || form.error_for("cadence").get()}</p>
                 </div>
-                <Show when=custom>
-                    <TextField id="cadenceInterval" label="N" kind="number" value=interval error=form.error_for("cadenceInterval") required=true maxlength=3/>
-                </Show>
+                <div class="when-custom">
+                    <TextField id="cadenceInterval" name="bill[cadence_interval]" label="N" kind="number" value=interval error=form.error_for("cadenceInterval") required=true maxlength=3/>
+                </div>
             </div>
-            <TextField id="anchorDate" label="First due date" kind="date" value=anchor error=form.error_for("anchorDate") required=true maxlength=10/>
+            <TextField id="anchorDate" name="bill[anchor_date]" label="First due date" kind="date" value=anchor error=form.error_for("anchorDate") required=true maxlength=10/>
             <div class="field">
                 <label for="category">"Category"</label>
-                <input id="category" list="categories" maxlength="60" prop:value=move || category.get() on:input=move |ev| category.set(event_target_value(&ev))/>
+                <input id="category" name="bill[category]" list="categories" maxlength="60" value=category.get_untracked() prop:value=move || category.get() on:input=move |ev| category.set(event_target_value(&ev))/>
                 <datalist id="categories">{CATEGORIES.iter().map(|c| view! { <option value=*c></option> }).collect_view()}</datalist>
                 <p class="field-error">{move || form.error_for("category").get()}</p>
             </div>
-            <TextField id="notes" label="Notes" value=notes error=form.error_for("notes") multiline=true maxlength=2000/>
+            <TextField id="notes" name="bill[notes]" label="Notes" value=notes error=form.error_for("notes") multiline=true maxlength=2000/>
             <fieldset class="checks">
                 <legend>"This bill"</legend>
-                <label><input type="checkbox" prop:checked=move || autopay.get() on:change=move |ev| autopay.set(event_target_checked(&ev))/>" is paid by autopay"</label>
-                <label><input type="checkbox" prop:checked=move || subscription.get() on:change=move |ev| subscription.set(event_target_checked(&ev))/>" is a subscription"</label>
-                <label><input type="checkbox" prop:checked=move || debt.get() on:change=move |ev| debt.set(event_target_checked(&ev))/>" is a debt (a balance with interest)"</label>
+                <label><input type="checkbox" id="autopay" name="bill[autopay]" checked=autopay.get_untracked() prop:checked=move || autopay.get() on:change=move |ev| autopay.set(event_target_checked(&ev))/>" is paid by autopay"</label>
+                <label><input type="checkbox" id="subscription" name="bill[subscription]" checked=subscription.get_untracked() prop:checked=move || subscription.get() on:change=move |ev| subscription.set(event_target_checked(&ev))/>" is a subscription"</label>
+                <label><input type="checkbox" id="debt" name="bill[debt]" checked=debt.get_untracked() prop:checked=move || debt.get() on:change=move |ev| debt.set(event_target_checked(&ev))/>" is a debt (a balance with interest)"</label>
             </fieldset>
-            <Show when=move || subscription.get()>
-                <div class="field">
-                    <label for="catalogId">"Known service (optional; type to search)"</label>
-                    <input id="catalogId" list="catalog-services" autocomplete="off" maxlength="200"
-                        aria-describedby="catalogId-linked catalogId-error"
-                        prop:value=move || catalog_text.get()
-                        on:input=move |ev| {
-                            let text = event_target_value(&ev);
-                            let list = catalog.get_untracked().and_then(Result::ok);
-                            let found = list.as_ref().and_then(|list| list.find(&text));
-                            // A bill still in the default category takes the service's.
-                            let service_category = list.as_ref().zip(found).and_then(|(list, id)| {
-                                list.services.iter().find(|service| service.id == id).map(|service| service.category.clone())
-                            });
-                            if let Some(service_category) = service_category {
-                                if matches!(category.get_untracked().trim(), "" | "Other") {
-                                    category.set(service_category);
-                                }
+            <div class="field when-subscription">
+                <label for="catalogId">"Known service (optional; type to search)"</label>
+                <input id="catalogId" name="bill[catalog]" list="catalog-services" autocomplete="off" maxlength="200"
+                    aria-describedby="catalogId-linked catalogId-error"
+                    prop:value=move || catalog_text.get()
+                    on:input=move |ev| {
+                        let text = event_target_value(&ev);
+                        let list = catalog.get_untracked().and_then(Result::ok);
+                        let found = list.as_ref().and_then(|list| list.find(&text));
+                        // A bill still in the default category takes the service's.
+                        let service_category = list.as_ref().zip(found).and_then(|(list, id)| {
+                            list.services.iter().find(|service| service.id == id).map(|service| service.category.clone())
+                        });
+                        if let Some(service_category) = service_category {
+                            if matches!(category.get_untracked().trim(), "" | "Other") {
+                                category.set(service_category);
                             }
-                            catalog_id.set(found);
-                            catalog_text.set(text);
-                        }/>
-                    <datalist id="catalog-services">
-                        {move || catalog.get().and_then(Result::ok).map(|list| list.services.iter().map(|service| {
-                            view! { <option value=service.label()></option> }
-                        }).collect_view())}
-                    </datalist>
-                    <p class="hint" id="catalogId-linked" aria-live="polite">{move || {
-                        let id = catalog_id.get()?;
-                        let list = catalog.get()?.ok()?;
-                        let service = list.services.iter().find(|service| service.id == id)?;
-                        Some(format!("Linked to {}", service.label()))
-                    }}</p>
-                    <p class="field-error" id="catalogId-error">{move || form.error_for("catalogId").get()}</p>
-                </div>
-            </Show>
-            <Show when=move || debt.get()>
+                        }
+                        catalog_id.set(found);
+                        catalog_text.set(text);
+                    }/>
+                <input type="hidden" name="bill[catalog_id]"
+                    value=catalog_id.get_untracked().map(|id| id.to_string())
+                    prop:value=move || catalog_id.get().map(|id| id.to_string()).unwrap_or_default()/>
+                <datalist id="catalog-services">
+                    {move || catalog.get().and_then(Result::ok).map(|list| list.services.iter().map(|service| {
+                        view! { <option value=service.label()></option> }
+                    }).collect_view())}
+                </datalist>
+                <p class="hint" id="catalogId-linked" aria-live="polite">{move || {
+                    let id = catalog_id.get()?;
+                    let list = catalog.get()?.ok()?;
+                    let service = list.services.iter().find(|service| service.id == id)?;
+                    Some(format!("Linked to {}", service.label()))
+                }}</p>
+                <p class="field-error" id="catalogId-error">{move || form.error_for("catalogId").get()}</p>
+            </div>
+            <div class="when-debt">
                 <div class="field-row">
-                    <TextField id="balanceMinor" inputmode="decimal" label="Balance owed" value=balance error=form.error_for("balanceMinor") required=true maxlength=20/>
-                    <TextField id="aprBasisPoints" inputmode="decimal" label="Yearly rate (APR %)" value=apr error=form.error_for("aprBasisPoints") maxlength=8/>
-                    <TextField id="minimumPaymentMinor" inputmode="decimal" label="Minimum payment" value=minimum error=form.error_for("minimumPaymentMinor") maxlength=20/>
+                    <TextField id="balanceMinor" name="bill[balance]" inputmode="decimal" label="Balance owed" value=balance error=form.error_for("balanceMinor") required=true maxlength=20/>
+                    <TextField id="aprBasisPoints" name="bill[apr]" inputmode="decimal" label="Yearly rate (APR %)" value=apr error=form.error_for("aprBasisPoints") maxlength=8/>
+                    <TextField id="minimumPaymentMinor" name="bill[minimum_payment]" inputmode="decimal" label="Minimum payment" value=minimum error=form.error_for("minimumPaymentMinor") maxlength=20/>
                 </div>
                 <p class="hint" data-testid="interest-rule">
                     "Tally charges a month's interest (the yearly rate ÷ 12) on the balance once a month, starting with the month the debt is added: with that month's first payment, or when the month ends."
                 </p>
-            </Show>
+            </div>
             <p class="field-error" role="alert">{move || form.error.get()}</p>
             <button type="submit" class="button" disabled=move || form.sending.get()>
                 {move || if form.sending.get() { "Saving…" } else if editing.is_some() { "Save changes" } else { "Add bill" }}
@@ -353,36 +246,45 @@ pub fn BillFormView(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// What the form opens with, for [`bill_form`].
+pub struct BillFormOpen {
+    pub existing: Option<BillRecord>,
+    pub default_currency: String,
+    pub today: String,
+    pub on_saved: Callback<BillRecord>,
+}
 
-    fn service(id: i64, name: &str, category: &str) -> CatalogService {
-        CatalogService {
-            id,
-            name: name.into(),
-            category: category.into(),
-            website: None,
-            typical_cadence: "monthly".into(),
-            starting_monthly_minor: None,
-            starting_annual_minor: None,
-        }
+/// The bill form from a chunk of its own (`bill_form`): a page fetches its
+/// code the first time it shows the form, so a bill's page or the bill
+/// list opened first does not carry it. On the server the form is
+/// rendered in place, and the page's `<head>` preloads the chunk.
+pub async fn bill_form(open: BillFormOpen) -> AnyView {
+    split::bill_form(open).await
+}
+
+fn form_view(open: BillFormOpen) -> AnyView {
+    let on_saved = open.on_saved;
+    view! {
+        <BillFormView existing=open.existing default_currency=open.default_currency
+            today=open.today on_saved=move |bill| on_saved.run(bill)/>
+    }
+    .into_any()
+}
+
+mod split {
+    use super::{form_view, BillFormOpen};
+    use leptos::prelude::AnyView;
+
+    #[cfg(feature = "hydrate")]
+    #[::leptos::wasm_split::wasm_split(bill_form, wasm_split_path = ::leptos::wasm_split)]
+    pub(super) fn bill_form(open: BillFormOpen) -> AnyView {
+        form_view(open)
     }
 
-    #[test]
-    fn a_typed_service_is_found_by_label_or_by_a_unique_name() {
-        let catalog = Catalog {
-            services: vec![
-                service(1, "Netflix", "Streaming"),
-                service(2, "Proton", "Email"),
-                service(3, "Proton", "VPN"),
-            ],
-        };
-        assert_eq!(catalog.find("Netflix (Streaming)"), Some(1));
-        assert_eq!(catalog.find("  netflix "), Some(1));
-        assert_eq!(catalog.find("Proton (VPN)"), Some(3));
-        assert_eq!(catalog.find("Proton"), None, "two services have that name");
-        assert_eq!(catalog.find("Netfl"), None);
-        assert_eq!(catalog.find(""), None);
+    #[cfg(not(feature = "hydrate"))]
+    pub(super) async fn bill_form(open: BillFormOpen) -> AnyView {
+        #[cfg(feature = "ssr")]
+        crate::ssr::wasm_packs::preload("bill_form");
+        form_view(open)
     }
 }

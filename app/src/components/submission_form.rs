@@ -1,17 +1,22 @@
-//! What the contact and support forms share: the per-field error list, the
-//! sending state and the bot check (the provider's widget when the server
-//! has one configured, a notice in development when it has none).
+//! What the contact, support and bill forms share: the per-field error
+//! list, the sending state, the check before sending, and the bot check
+//! (the provider's widget when the server has one configured, a notice in
+//! development when it has none). The forms are `ActionForm`s: without
+//! JavaScript the browser posts them itself and the server renders what it
+//! refused on the page it sends the browser back to.
 
+use leptos::html::Input;
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 
 use crate::api::{self, ApiFailure};
-use crate::contract::contact::Created;
 use crate::contract::error::ErrorBody;
 use crate::domain::validation::FieldViolation;
 
 /// The form's state: field errors (from the shared rules or the server),
 /// a general error, sending, the id once stored, and the bot-check widget
-/// (its id once the provider has drawn it).
+/// (its id once the provider has drawn it, and the hidden field its
+/// answer is sent in).
 #[derive(Clone, Copy)]
 pub struct FormState {
     pub violations: RwSignal<Vec<FieldViolation>>,
@@ -20,6 +25,7 @@ pub struct FormState {
     pub sent: RwSignal<Option<i64>>,
     bot_check: RwSignal<bool>,
     widget: RwSignal<Option<String>>,
+    captcha_field: NodeRef<Input>,
 }
 
 impl FormState {
@@ -31,6 +37,7 @@ impl FormState {
             sent: RwSignal::new(None),
             bot_check: RwSignal::new(false),
             widget: RwSignal::new(None),
+            captcha_field: NodeRef::new(),
         }
     }
 
@@ -52,38 +59,66 @@ impl FormState {
         })
     }
 
-    /// Sends the form (`sending`, a server function's call not yet
-    /// started) unless the shared rules already refuse it.
-    pub fn submit<F>(self, sending: F, checked: Result<(), Vec<FieldViolation>>)
+    /// Shows what `action` answers: what the server refused on the form
+    /// (also on a page the server rendered after a post without
+    /// JavaScript, whose error `ServerAction` reads from the address),
+    /// `sending` while it runs, and what it stored to `done`.
+    pub fn follow<S>(self, action: ServerAction<S>, done: impl Fn(S::Output) + 'static)
     where
-        F: std::future::Future<Output = Result<Created, ErrorBody>> + 'static,
+        S: ServerFn<Error = ErrorBody> + Clone + Send + Sync + 'static,
+        S::Output: Clone + Send + Sync + 'static,
     {
+        if let Some(Err(refused)) = action.value().get_untracked() {
+            self.failed(refused.into());
+        }
+        Effect::new(move || self.sending.set(action.pending().get()));
+        Effect::new(move |seen: Option<()>| {
+            let answer = action.value().get();
+            // The first run only starts the watch: what the page opened
+            // with is shown above, on the server as in the browser.
+            if seen.is_none() {
+                return;
+            }
+            match answer {
+                Some(Ok(output)) => {
+                    self.violations.set(Vec::new());
+                    self.error.set(None);
+                    done(output);
+                }
+                Some(Err(refused)) => self.failed(refused.into()),
+                None => {}
+            }
+        });
+    }
+
+    /// Runs as the form is about to go (its submit button's click, which
+    /// Enter in a field also fires): true when it must not, because it is
+    /// already sending or the shared rules (`checked`) or the bot check
+    /// refuse it, which the form then shows. Otherwise the bot check's
+    /// answer goes into its hidden field.
+    pub fn holds_back(self, checked: Result<(), Vec<FieldViolation>>) -> bool {
         if self.sending.get_untracked() {
-            return;
+            return true;
         }
         let mut problems = checked.err().unwrap_or_default();
-        if self.bot_check.get_untracked() && self.captcha_token().is_none() {
-            problems.push(FieldViolation {
-                field: "captchaToken".into(),
-                description: "complete the bot check first".into(),
-            });
+        let token = self.captcha_token();
+        if self.bot_check.get_untracked() && token.is_none() {
+            problems.push(FieldViolation::new(
+                "captchaToken",
+                "complete the bot check first",
+            ));
         }
         if !problems.is_empty() {
             self.violations.set(problems);
             self.error.set(Some("Please fix the marked fields.".into()));
-            return;
+            return true;
+        }
+        if let (Some(field), Some(token)) = (self.captcha_field.get_untracked(), token) {
+            field.set_value(&token);
         }
         self.violations.set(Vec::new());
         self.error.set(None);
-        self.sending.set(true);
-        leptos::task::spawn_local(async move {
-            let result = sending.await;
-            self.sending.set(false);
-            match result {
-                Ok(created) => self.sent.set(Some(created.id)),
-                Err(failure) => self.failed(failure.into()),
-            }
-        });
+        false
     }
 
     fn failed(self, failure: ApiFailure) {
@@ -155,6 +190,7 @@ pub fn BotCheck(form: FormState) -> impl IntoView {
             data-testid="bot-check"
         >
             <div node_ref=holder></div>
+            <input type="hidden" name="form[captchaToken]" node_ref=form.captcha_field/>
             <p class="field-error" id="captchaToken-error">
                 {move || problem.get().or_else(|| form.error_for("captchaToken").get())}
             </p>
@@ -163,13 +199,22 @@ pub fn BotCheck(form: FormState) -> impl IntoView {
 }
 
 /// The end of a public form: the bot check, the form's general error, and
-/// the send button (disabled while sending).
+/// the send button (disabled while sending), which first asks `check` (the
+/// shared rules) and the bot check whether the form may go.
 #[component]
-pub fn SubmitRow(form: FormState) -> impl IntoView {
+pub fn SubmitRow(
+    form: FormState,
+    check: impl Fn() -> Result<(), Vec<FieldViolation>> + 'static,
+) -> impl IntoView {
     view! {
         <BotCheck form=form/>
         <p class="field-error" role="alert">{move || form.error.get()}</p>
-        <button type="submit" class="button" disabled=move || form.sending.get()>
+        <button type="submit" class="button" disabled=move || form.sending.get()
+            on:click=move |event| {
+                if form.holds_back(check()) {
+                    event.prevent_default();
+                }
+            }>
             {move || if form.sending.get() { "Sending…" } else { "Send" }}
         </button>
     }

@@ -16,14 +16,18 @@ pub fn TextField(
     /// The phone keyboard to offer: `decimal` for amounts.
     #[prop(optional)]
     inputmode: &'static str,
+    /// The name the form posts it under (`form[email]`); the id when none.
+    #[prop(optional)]
+    name: &'static str,
 ) -> impl IntoView {
+    let name = if name.is_empty() { id } else { name };
     let error_id = format!("{id}-error");
     let invalid = move || error.get().is_some().then_some("true");
     let input = if multiline {
         view! {
             <textarea
                 id=id
-                name=id
+                name=name
                 rows="6"
                 maxlength=maxlength
                 required=required
@@ -38,7 +42,7 @@ pub fn TextField(
         view! {
             <input
                 id=id
-                name=id
+                name=name
                 type=kind
                 inputmode=(!inputmode.is_empty()).then_some(inputmode)
                 autocomplete=autocomplete

@@ -289,6 +289,39 @@ pub struct Catalog {
     pub services: Vec<CatalogService>,
 }
 
+impl CatalogService {
+    /// What the picker shows and the user types: "Netflix (Streaming)".
+    pub fn label(&self) -> String {
+        format!("{} ({})", self.name, self.category)
+    }
+}
+
+impl Catalog {
+    /// The service a typed text names: its label, or its name alone when
+    /// only one service has it (case does not matter).
+    pub fn find(&self, text: &str) -> Option<i64> {
+        let text = text.trim();
+        if text.is_empty() {
+            return None;
+        }
+        if let Some(service) = self
+            .services
+            .iter()
+            .find(|service| service.label().eq_ignore_ascii_case(text))
+        {
+            return Some(service.id);
+        }
+        let mut named = self
+            .services
+            .iter()
+            .filter(|service| service.name.eq_ignore_ascii_case(text));
+        match (named.next(), named.next()) {
+            (Some(service), None) => Some(service.id),
+            _ => None,
+        }
+    }
+}
+
 /// `GET /api/bills/{id}/autopay`: how an autopay bill has fared against
 /// the bank over its last twelve due dates (spec v0.99).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -361,5 +394,39 @@ impl BillRecord {
             minimum_payment_minor: self.minimum_payment_minor,
             catalog_id: self.catalog_id,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn service(id: i64, name: &str, category: &str) -> CatalogService {
+        CatalogService {
+            id,
+            name: name.into(),
+            category: category.into(),
+            website: None,
+            typical_cadence: "monthly".into(),
+            starting_monthly_minor: None,
+            starting_annual_minor: None,
+        }
+    }
+
+    #[test]
+    fn a_typed_service_is_found_by_label_or_by_a_unique_name() {
+        let catalog = Catalog {
+            services: vec![
+                service(1, "Netflix", "Streaming"),
+                service(2, "Proton", "Email"),
+                service(3, "Proton", "VPN"),
+            ],
+        };
+        assert_eq!(catalog.find("Netflix (Streaming)"), Some(1));
+        assert_eq!(catalog.find("  netflix "), Some(1));
+        assert_eq!(catalog.find("Proton (VPN)"), Some(3));
+        assert_eq!(catalog.find("Proton"), None, "two services have that name");
+        assert_eq!(catalog.find("Netfl"), None);
+        assert_eq!(catalog.find(""), None);
     }
 }

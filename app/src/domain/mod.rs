@@ -3,6 +3,7 @@
 pub mod amount;
 pub mod bank;
 pub mod bill;
+pub mod bill_input;
 pub mod bill_month;
 pub mod cadence;
 pub mod contact;

@@ -11,3 +11,13 @@ pub struct FieldViolation {
     pub field: String,
     pub description: String,
 }
+
+impl FieldViolation {
+    /// `field` (as the API names it) and what to do about it.
+    pub fn new(field: &str, description: &str) -> Self {
+        Self {
+            field: field.to_owned(),
+            description: description.to_owned(),
+        }
+    }
+}

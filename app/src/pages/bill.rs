@@ -12,7 +12,7 @@ use crate::api::bills::{
     remove_bill, restart_bill, undo_payment,
 };
 use crate::api::{self, ApiFailure};
-use crate::components::bill_form::BillFormView;
+use crate::components::bill_form::{bill_form, BillFormOpen};
 use crate::components::payoff_chart::PayoffChart;
 use crate::contract::bills::RecordPayment;
 use crate::contract::error::ErrorBody;
@@ -256,8 +256,15 @@ pub fn BillPage() -> impl IntoView {
                                 </div>
                             </Show>
                             <Show when=move || editing.get()>
-                                <BillFormView existing=Some(for_edit.clone()) default_currency=String::new() today=String::new()
-                                    on_saved=move |_| { editing.set(false); refresh(); }/>
+                                {
+                                    let open = BillFormOpen {
+                                        existing: Some(for_edit.clone()),
+                                        default_currency: String::new(),
+                                        today: String::new(),
+                                        on_saved: Callback::new(move |_| { editing.set(false); refresh(); }),
+                                    };
+                                    Suspend::new(bill_form(open))
+                                }
                             </Show>
                         </section>
                     }.into_any()

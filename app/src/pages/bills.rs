@@ -1,14 +1,15 @@
 //! `/bills`: every bill, searchable, filterable and sortable, and the form
-//! that adds one.
+//! that adds one (`/bills?new`: opened by a link, so it opens without
+//! JavaScript too).
 
 use super::split_route::split_route;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
-use leptos_router::hooks::use_navigate;
+use leptos_router::hooks::{use_navigate, use_query_map};
 
 use crate::api::{self, bills::get_bills};
-use crate::components::bill_form::BillFormView;
+use crate::components::bill_form::{bill_form, BillFormOpen};
 use crate::contract::bills::BillRecord;
 use crate::domain::money::{Locale, Money};
 
@@ -19,7 +20,8 @@ pub fn BillsPage() -> impl IntoView {
     let search = RwSignal::new(String::new());
     let show = RwSignal::new("active".to_owned());
     let sort = RwSignal::new("due".to_owned());
-    let adding = RwSignal::new(false);
+    let query = use_query_map();
+    let adding = Memo::new(move |_| query.with(|query| query.get("new").is_some()));
     let navigate = use_navigate();
     // A new bill opens its own page once stored.
     let saved_id = RwSignal::new(None::<i64>);
@@ -28,7 +30,7 @@ pub fn BillsPage() -> impl IntoView {
             navigate(&format!("/bills/{id}"), Default::default());
         }
     });
-    let saved = move |bill: BillRecord| saved_id.set(Some(bill.id));
+    let saved = Callback::new(move |bill: BillRecord| saved_id.set(Some(bill.id)));
 
     view! {
         <Title text="Bills"/>
@@ -83,20 +85,31 @@ pub fn BillsPage() -> impl IntoView {
                             <option value="name">"Name"</option>
                             <option value="amount">"Amount"</option>
                         </select>
-                        <button class="button" on:click=move |_| adding.update(|open| *open = !*open) aria-expanded=move || adding.get().to_string()>
+                        // A link (handled by the router), so it opens the form
+                        // without JavaScript too.
+                        <a href=move || if adding.get() { "/bills" } else { "/bills?new" }
+                            class="button" role="button" data-noscroll=true aria-expanded=move || adding.get().to_string()>
                             "New bill"
-                        </button>
+                        </a>
                     </div>
                     <Show when=move || adding.get()>
                         <section class="card" aria-labelledby="new-bill-title">
                             <h2 id="new-bill-title">"New bill"</h2>
-                            <BillFormView existing=None default_currency=currency.clone() today=today.clone() on_saved=saved/>
+                            {
+                                let open = BillFormOpen {
+                                    existing: None,
+                                    default_currency: currency.clone(),
+                                    today: today.clone(),
+                                    on_saved: saved,
+                                };
+                                Suspend::new(bill_form(open))
+                            }
                         </section>
                     </Show>
                     <Show when=move || none_yet && !adding.get()>
                         <div class="empty-state" data-testid="bills-empty">
                             <p>"No bills yet. Add the first one (rent, electricity, a card, a streaming service) and Tally shows when each is due and what is left to pay this month."</p>
-                            <button class="button" on:click=move |_| adding.set(true)>"Add your first bill"</button>
+                            <a href="/bills?new" class="button" role="button" data-noscroll=true>"Add your first bill"</a>
                         </div>
                     </Show>
                     <Show when=move || !none_yet && rows().is_empty()>

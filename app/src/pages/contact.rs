@@ -1,14 +1,18 @@
 use super::split_route::split_route;
-use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
 
+use crate::api::contact::SendLead;
 use crate::components::submission_form::{FormState, SubmitRow};
 use crate::components::text_field::TextField;
 use crate::domain::contact::{LeadForm, COMPANY_MAX, MESSAGE_MAX, NAME_MAX, PHONE_MAX};
 
 /// `/contact`: the sales lead form. Checked in the browser with the rules
-/// the server applies (`domain::contact`), then sent through the `send_lead` server function.
+/// the server applies (`domain::contact`), then posted to the `send_lead`
+/// server function; without JavaScript the browser posts it itself and
+/// comes back to `/contact?sent=<id>`, or to the form with what the server
+/// refused.
 #[component]
 pub fn ContactPage() -> impl IntoView {
     let name = RwSignal::new(String::new());
@@ -17,19 +21,20 @@ pub fn ContactPage() -> impl IntoView {
     let phone = RwSignal::new(String::new());
     let message = RwSignal::new(String::new());
     let form = FormState::new();
-
-    let submit = move |event: SubmitEvent| {
-        event.prevent_default();
-        let lead = LeadForm {
+    let send = ServerAction::<SendLead>::new();
+    form.follow(send, move |created| form.sent.set(Some(created.id)));
+    let sent_without_script = use_query_map().with_untracked(|query| query.get("sent").is_some());
+    let check = move || {
+        LeadForm {
             name: name.get_untracked(),
             email: email.get_untracked(),
             message: message.get_untracked(),
             company: Some(company.get_untracked()),
             phone: Some(phone.get_untracked()),
-            captcha_token: form.captcha_token(),
-        };
-        let checked = lead.validate().map(|_| ());
-        form.submit(crate::api::contact::send_lead(lead), checked);
+            captcha_token: None,
+        }
+        .validate()
+        .map(|_| ())
     };
 
     view! {
@@ -41,25 +46,32 @@ pub fn ContactPage() -> impl IntoView {
                 "we will answer within two working days."
             </p>
             <Show
-                when=move || form.sent.get().is_none()
+                when=move || form.sent.get().is_none() && !sent_without_script
                 fallback=move || view! {
                     <div class="notice" role="status" data-testid="contact-sent">
                         <h2>"Thank you, your message is with us."</h2>
-                        <p>{move || format!("We will reply to {}.", email.get().trim())}</p>
+                        <p>{move || {
+                            let to = email.get();
+                            if to.trim().is_empty() {
+                                "We will reply to the address you gave.".to_owned()
+                            } else {
+                                format!("We will reply to {}.", to.trim())
+                            }
+                        }}</p>
                     </div>
                 }
             >
                 <noscript>
-                    <p class="field-error">"Sending this form needs JavaScript. You can also write to sales@tally.example."</p>
+                    <p class="hint">"If this site asks for a bot check, sending needs JavaScript; you can also write to sales@tally.example."</p>
                 </noscript>
-                <form on:submit=submit novalidate>
-                    <TextField id="name" label="Your name" value=name error=form.error_for("name") autocomplete="name" required=true maxlength=NAME_MAX/>
-                    <TextField id="email" label="Email" kind="email" value=email error=form.error_for("email") autocomplete="email" required=true maxlength=254/>
-                    <TextField id="company" label="Company or household" value=company error=form.error_for("company") autocomplete="organization" maxlength=COMPANY_MAX/>
-                    <TextField id="phone" label="Phone" kind="tel" value=phone error=form.error_for("phone") autocomplete="tel" maxlength=PHONE_MAX/>
-                    <TextField id="message" label="How can we help?" value=message error=form.error_for("message") multiline=true required=true maxlength=MESSAGE_MAX/>
-                    <SubmitRow form=form/>
-                </form>
+                <ActionForm action=send attr:novalidate=true>
+                    <TextField id="name" name="form[name]" label="Your name" value=name error=form.error_for("name") autocomplete="name" required=true maxlength=NAME_MAX/>
+                    <TextField id="email" name="form[email]" label="Email" kind="email" value=email error=form.error_for("email") autocomplete="email" required=true maxlength=254/>
+                    <TextField id="company" name="form[company]" label="Company or household" value=company error=form.error_for("company") autocomplete="organization" maxlength=COMPANY_MAX/>
+                    <TextField id="phone" name="form[phone]" label="Phone" kind="tel" value=phone error=form.error_for("phone") autocomplete="tel" maxlength=PHONE_MAX/>
+                    <TextField id="message" name="form[message]" label="How can we help?" value=message error=form.error_for("message") multiline=true required=true maxlength=MESSAGE_MAX/>
+                    <SubmitRow form=form check=check/>
+                </ActionForm>
             </Show>
         </section>
     }

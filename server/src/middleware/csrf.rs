@@ -38,10 +38,16 @@ pub fn cookie(state: &crate::state::AppState, token: &str) -> Option<HeaderValue
 }
 
 /// The public forms: anyone may post them, from this site or (with
-/// `CORS_ORIGIN`) another, signed in or not. They act for no account, so a
-/// forged cross-site post gains nothing; the rate limit and bot check guard
-/// them instead.
-pub const EXEMPT: &[&str] = &["/api/leads", "/api/support"];
+/// `CORS_ORIGIN`) another, signed in or not, and the contact pages post
+/// them without JavaScript (those pages stay cacheable, so they carry no
+/// token). They act for no account, so a forged cross-site post gains
+/// nothing; the rate limit and bot check guard them instead.
+pub const EXEMPT: &[&str] = &[
+    "/api/leads",
+    "/api/support",
+    "/api/fn/contact/lead",
+    "/api/fn/contact/support",
+];
 
 /// Forms a browser posts without JavaScript (`routes::forms` serves
 /// them): no header can ride along, so the token comes in the form's

@@ -59,6 +59,7 @@ pub const ANYONE: &[&str] = &[
 /// (`middleware::csrf`).
 pub const FORM_ACTIONS: &[&str] = &[
     "tracker/act",
+    "save-bill",
     "notifications/add-channel",
     "notifications/test-channel",
     "notifications/change-channel",
@@ -134,8 +135,12 @@ pub async fn limit_body(request: Request, next: Next) -> Response {
 }
 
 /// Gives a failed server function's answer the status of its error body.
+/// A form posted without JavaScript is sent back to its page with the
+/// error in the address instead: that redirect stays one.
 pub async fn status(response: Response) -> Response {
-    if !response.headers().contains_key(SERVER_FN_ERROR_HEADER) {
+    if !response.headers().contains_key(SERVER_FN_ERROR_HEADER)
+        || response.status().is_redirection()
+    {
         return response;
     }
     let (mut parts, body) = response.into_parts();

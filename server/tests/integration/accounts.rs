@@ -279,10 +279,16 @@ async fn every_state_changing_route_refuses_a_missing_or_wrong_csrf_header() {
         }
     }
     assert!(checked >= 6, "walked {checked} routes");
-    // Only the public forms go without CSRF: they act for no account.
+    // Only the public forms (their REST routes and the contact pages'
+    // server functions) go without CSRF: they act for no account.
     assert_eq!(
         server::middleware::csrf::EXEMPT,
-        ["/api/leads", "/api/support"]
+        [
+            "/api/leads",
+            "/api/support",
+            "/api/fn/contact/lead",
+            "/api/fn/contact/support"
+        ]
     );
     assert_eq!(
         browser.status(Method::GET, "/api/auth/me").await,

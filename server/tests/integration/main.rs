@@ -28,6 +28,7 @@ mod csrf_forms;
 mod data_commands;
 mod drift;
 mod durability;
+mod forms_without_javascript;
 mod health;
 mod history;
 mod hostile_input;

@@ -20,7 +20,7 @@ use app::contract::security_keys::{KeyInfo, RegistrationStarted, RemoveKey};
 use app::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
 use app::contract::two_factor::TotpStatus;
 use app::domain::bill::BillForm;
-use app::domain::contact::{LeadForm, SupportForm};
+use app::domain::contact::LeadForm;
 use app::domain::role::Role;
 use reqwest::Method;
 use serde_json::json;
@@ -145,13 +145,25 @@ async fn a_bill_is_added_changed_ended_restarted_reordered_and_deleted_through_s
     let (_app, admin) = with_admin(&[]).await;
     let today = admin.get::<BillList>("/api/bills").await.today;
 
-    // Every field at fault is named at once, and nothing is stored.
-    let response = post(
-        &admin,
-        "/api/fn/save-bill",
-        json!({"id": null, "form": {"name": "", "amountMinor": -5, "cadence": "monthly", "dueDay": 1, "anchorDate": today}}),
-    )
-    .await;
+    // The form's fields as typed: every one at fault is named at once (as
+    // the API names it), and nothing is stored.
+    let save = |fields: Vec<(&str, String)>| {
+        admin
+            .request(Method::POST, "/api/fn/save-bill")
+            .form(&fields)
+            .send()
+    };
+    let rent = |amount: &str| {
+        vec![
+            ("bill[name]", "Rent".to_owned()),
+            ("bill[amount]", amount.to_owned()),
+            ("bill[cadence]", "monthly".to_owned()),
+            ("bill[anchor_date]", today.clone()),
+        ]
+    };
+    let mut bad = rent("-5");
+    bad[0].1 = String::new();
+    let response = save(bad).await.unwrap();
     assert_eq!(response.status(), 400);
     let error: ErrorBody = response.json().await.unwrap();
     let fields: Vec<String> = error
@@ -163,25 +175,15 @@ async fn a_bill_is_added_changed_ended_restarted_reordered_and_deleted_through_s
     assert!(fields.contains(&"amountMinor".to_owned()), "{fields:?}");
     assert!(admin.get::<BillList>("/api/bills").await.bills.is_empty());
 
-    let form = json!({"name": "Rent", "amountMinor": 90_000, "cadence": "monthly", "dueDay": 1, "anchorDate": today});
-    let response = post(
-        &admin,
-        "/api/fn/save-bill",
-        json!({"id": null, "form": form}),
-    )
-    .await;
+    let response = save(rent("900.00")).await.unwrap();
     assert_eq!(response.status(), 200);
+    let stored: BillRecord = response.json().await.unwrap();
+    assert_eq!(stored.amount_minor, 90_000);
+    let mut changed = rent("950");
+    changed.push(("id", stored.id.to_string()));
+    let response = save(changed).await.unwrap();
     let rent: BillRecord = response.json().await.unwrap();
-    let mut changed = form.clone();
-    changed["amountMinor"] = json!(95_000);
-    let response = post(
-        &admin,
-        "/api/fn/save-bill",
-        json!({"id": rent.id, "form": changed}),
-    )
-    .await;
-    let rent: BillRecord = response.json().await.unwrap();
-    assert_eq!(rent.amount_minor, 95_000);
+    assert_eq!((rent.id, rent.amount_minor), (stored.id, 95_000));
     // The REST view agrees.
     let listed: BillRecord = admin.get(&format!("/api/bills/{}", rent.id)).await;
     assert_eq!(listed, rent);
@@ -799,13 +801,20 @@ async fn the_public_forms_server_functions_store_through_the_same_intake_and_lim
     let config: ContactConfig = visitor.get("/api/fn/contact/config").await;
     assert!(!config.bot_check && config.captcha_site_key.is_none());
 
-    // Every bad field is named, as by `POST /api/leads`.
-    let response = post(
-        &visitor,
+    // Every bad field is named, as by `POST /api/leads`. The form's fields
+    // need no CSRF token: like `/api/leads` they act for no account.
+    let send = |path: &'static str, fields: Vec<(&'static str, &'static str)>| {
+        visitor
+            .request_without_csrf(Method::POST, path)
+            .form(&fields)
+            .send()
+    };
+    let response = send(
         "/api/fn/contact/lead",
-        json!({"form": LeadForm { name: " ".into(), email: "nope".into(), ..LeadForm::default() }}),
+        vec![("form[name]", " "), ("form[email]", "nope")],
     )
-    .await;
+    .await
+    .unwrap();
     assert_eq!(response.status(), 400);
     let error: ErrorBody = response.json().await.unwrap();
     let fields: Vec<String> = error
@@ -822,7 +831,17 @@ async fn the_public_forms_server_functions_store_through_the_same_intake_and_lim
         message: "We track forty bills.".into(),
         ..LeadForm::default()
     };
-    let response = post(&visitor, "/api/fn/contact/lead", json!({"form": lead})).await;
+    let response = send(
+        "/api/fn/contact/lead",
+        vec![
+            ("form[name]", "Ada"),
+            ("form[email]", "ada@example.com"),
+            ("form[message]", "We track forty bills."),
+            ("form[company]", ""),
+        ],
+    )
+    .await
+    .unwrap();
     assert_eq!(response.status(), 200);
     let created: Created = response.json().await.unwrap();
     let page: SubmissionPage = admin
@@ -840,19 +859,17 @@ async fn the_public_forms_server_functions_store_through_the_same_intake_and_lim
         .unwrap();
     assert_eq!(response.status(), 429);
     assert!(response.headers().contains_key("retry-after"));
-    let support = SupportForm {
-        name: "Ada".into(),
-        email: "ada@example.com".into(),
-        subject: "Export".into(),
-        message: "How?".into(),
-        ..SupportForm::default()
-    };
-    let response = post(
-        &visitor,
+    let response = send(
         "/api/fn/contact/support",
-        json!({"form": support}),
+        vec![
+            ("form[name]", "Ada"),
+            ("form[email]", "ada@example.com"),
+            ("form[subject]", "Export"),
+            ("form[message]", "How?"),
+        ],
     )
-    .await;
+    .await
+    .unwrap();
     assert_eq!(response.status(), 429);
 }
 
