@@ -5,6 +5,8 @@
 use std::time::Duration;
 
 use crate::contract::error::{ErrorBody, ErrorDetail, ErrorStatus};
+use crate::ssr::bank::simplefin::ProviderError;
+use crate::ssr::bank::BankError;
 use crate::ssr::bills::BillError;
 use crate::ssr::preferences::PreferencesError;
 use axum::http::{header, HeaderValue, StatusCode};
@@ -105,6 +107,86 @@ impl From<crate::ssr::auth::password_check::PasswordCheckError> for ApiError {
             PasswordCheckError::Throttled(refusal) => Self::throttled(refusal, &error.to_string()),
             PasswordCheckError::Wrong => Self::invalid(&error.to_string()),
             PasswordCheckError::Auth(error) => error.into(),
+        }
+    }
+}
+
+impl From<BankError> for ApiError {
+    fn from(error: BankError) -> Self {
+        match error {
+            BankError::Disabled => Self::Forbidden(error.to_string()),
+            BankError::NotFound(message) => Self::NotFound(message),
+            BankError::Disconnected => Self::invalid(&format!("id: {error}")),
+            BankError::Provider(
+                problem @ (ProviderError::NotASetupToken
+                | ProviderError::InsecureUrl
+                | ProviderError::AddressRefused
+                | ProviderError::TokenRefused),
+            ) => Self::InvalidField {
+                field: "setupToken".into(),
+                description: problem.to_string(),
+            },
+            BankError::Provider(problem) => Self::Unavailable {
+                message: problem.to_string(),
+                retry_after: Duration::from_secs(60),
+            },
+            BankError::Secret(problem) => Self::Internal(problem.to_string()),
+            BankError::Interrupted(problem) => Self::Internal(problem),
+            BankError::TooManyConnections(_) => Self::BadRequest(error.to_string()),
+            BankError::Database(problem) => Self::Database(problem),
+            BankError::TooManySyncs { retry_after } => Self::TooManyRequests {
+                message: error.to_string(),
+                retry_after,
+            },
+            BankError::Field(violation) => Self::InvalidField {
+                field: violation.field,
+                description: violation.description,
+            },
+            BankError::Internal(problem) => Self::Internal(problem),
+            BankError::Operations(problem) => problem.into(),
+            BankError::Bill(problem) => problem.into(),
+        }
+    }
+}
+
+impl From<crate::ssr::contact::ContactError> for ApiError {
+    fn from(error: crate::ssr::contact::ContactError) -> Self {
+        use crate::ssr::contact::ContactError;
+        match error {
+            ContactError::TooMany { retry_after } => Self::TooManyRequests {
+                message: error.to_string(),
+                retry_after,
+            },
+            ContactError::Invalid(violations) => Self::InvalidFields(violations),
+            ContactError::BotCheckUnavailable(message) => Self::Unavailable {
+                message,
+                retry_after: Duration::from_secs(30),
+            },
+            ContactError::PageSize => Self::InvalidField {
+                field: "pageSize".into(),
+                description: error.to_string(),
+            },
+            ContactError::NothingToResend(_) => Self::NotFound(error.to_string()),
+            ContactError::Store(error) => error.into(),
+            ContactError::Database(error) => Self::Database(error),
+        }
+    }
+}
+
+impl From<crate::ssr::subscriptions::SubscriptionError> for ApiError {
+    fn from(error: crate::ssr::subscriptions::SubscriptionError) -> Self {
+        use crate::ssr::subscriptions::SubscriptionError;
+        match error {
+            SubscriptionError::Field(violation) => Self::InvalidField {
+                field: violation.field,
+                description: violation.description,
+            },
+            SubscriptionError::Fields(violations) => Self::InvalidFields(violations),
+            SubscriptionError::NotFound(message) => Self::NotFound(message),
+            SubscriptionError::Internal(message) => Self::Internal(message),
+            SubscriptionError::Bill(error) => error.into(),
+            SubscriptionError::Bank(error) => error.into(),
+            SubscriptionError::Database(error) => Self::Database(error),
         }
     }
 }
@@ -348,6 +430,24 @@ impl From<ApiError> for ErrorBody {
         error.body().1
     }
 }
+
+/// A feature's error as the pages' server functions answer it: through
+/// its one mapping to [`ApiError`] above, as the REST routes answer it.
+macro_rules! error_body_from {
+    ($($error:ty),* $(,)?) => {$(
+        impl From<$error> for ErrorBody {
+            fn from(error: $error) -> Self {
+                ApiError::from(error).into()
+            }
+        }
+    )*};
+}
+
+error_body_from!(
+    crate::ssr::contact::ContactError,
+    crate::ssr::subscriptions::SubscriptionError,
+    BankError,
+);
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {

@@ -25,7 +25,6 @@ use super::BankError;
 use crate::contract::bank::{BankTransaction, MatchTransaction};
 use crate::domain::bank::merchant;
 use crate::domain::date::Date;
-use crate::ssr::api_error::ApiError;
 use crate::ssr::bills::{self as payments, NewPayment};
 
 /// How far a payment made by hand may be from the transaction's date and
@@ -82,27 +81,30 @@ pub async fn match_by_hand(
     user_id: i64,
     id: i64,
     request: MatchTransaction,
-) -> Result<BankTransaction, ApiError> {
+) -> Result<BankTransaction, BankError> {
     let found = candidate(pool, user_id, id).await?;
     if found.pending {
-        return Err(ApiError::invalid(
-            "transactionId: a pending transaction can be matched once it has posted",
+        return Err(BankError::field(
+            "transactionId",
+            "a pending transaction can be matched once it has posted",
         ));
     }
     if found.bill_id.is_some() {
-        return Err(ApiError::invalid(
-            "transactionId: this transaction is already matched; unmatch it first",
+        return Err(BankError::field(
+            "transactionId",
+            "this transaction is already matched; unmatch it first",
         ));
     }
     if merchant::never_a_bill(&found.description, found.amount_cents) {
-        return Err(ApiError::invalid(
-            "transactionId: money in, transfers, card payments and refunds are never a bill's payment",
+        return Err(BankError::field(
+            "transactionId",
+            "money in, transfers, card payments and refunds are never a bill's payment",
         ));
     }
     let key = merchant::normalize(&found.description);
     if request.remember {
         if let Some(problem) = merchant::rule_problem(&key) {
-            return Err(ApiError::invalid(&format!("remember: {problem}")));
+            return Err(BankError::field("remember", problem));
         }
     }
     let mut tx = crate::ssr::db::write(pool).await?;
@@ -119,7 +121,7 @@ pub async fn match_by_hand(
         .await?;
     }
     tx.commit().await?;
-    Ok(transaction(pool, user_id, id).await?)
+    transaction(pool, user_id, id).await
 }
 
 /// Records (or finds) the bill's payment for the transaction and links
@@ -130,10 +132,10 @@ async fn link(
     found: &Candidate,
     bill_id: i64,
     by: &str,
-) -> Result<(), ApiError> {
+) -> Result<(), BankError> {
     let day = found.posted_at.get(..10).unwrap_or_default();
     let paid_on = Date::parse(day)
-        .map_err(|_| ApiError::Internal(format!("transaction {} has date {day:?}", found.id)))?;
+        .map_err(|_| BankError::Internal(format!("transaction {} has date {day:?}", found.id)))?;
     let by_hand: Option<i64> = sqlx::query_scalar(
         "SELECT id FROM payments
          WHERE bill_id = ? AND user_id = ? AND transaction_id IS NULL AND kind = 'payment'
@@ -198,11 +200,12 @@ pub async fn unmatch(
     pool: &SqlitePool,
     user_id: i64,
     id: i64,
-) -> Result<BankTransaction, ApiError> {
+) -> Result<BankTransaction, BankError> {
     let found = candidate(pool, user_id, id).await?;
     if found.bill_id.is_none() {
-        return Err(ApiError::invalid(
-            "transactionId: this transaction is not matched",
+        return Err(BankError::field(
+            "transactionId",
+            "this transaction is not matched",
         ));
     }
     let mut tx = crate::ssr::db::write(pool).await?;
@@ -238,7 +241,7 @@ pub async fn unmatch(
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
-    Ok(transaction(pool, user_id, id).await?)
+    transaction(pool, user_id, id).await
 }
 
 /// Ignores a transaction (or stops ignoring it): automatic matching and
@@ -266,7 +269,7 @@ pub async fn set_ignored(
 /// Matches the user's recent unmatched debits through their merchant
 /// rules; a payee whose rules name more than one bill is left for the user.
 /// Returns how many were matched.
-pub async fn auto_match(pool: &SqlitePool, user_id: i64) -> Result<u32, ApiError> {
+pub async fn auto_match(pool: &SqlitePool, user_id: i64) -> Result<u32, BankError> {
     // The user's rules, read once: payee key → the active bills it names.
     let mut rules: HashMap<String, Vec<i64>> = HashMap::new();
     let rows: Vec<(String, i64)> = sqlx::query_as(
@@ -304,7 +307,7 @@ pub async fn auto_match(pool: &SqlitePool, user_id: i64) -> Result<u32, ApiError
         if let Some([bill_id]) = rules.get(&key).map(Vec::as_slice) {
             let mut tx = crate::ssr::db::write(pool).await?;
             let linked = match link(&mut tx, user_id, &found, *bill_id, "auto").await {
-                Ok(()) => tx.commit().await.map_err(ApiError::from),
+                Ok(()) => tx.commit().await.map_err(BankError::from),
                 Err(error) => Err(error),
             };
             match linked {

@@ -21,7 +21,6 @@ pub mod worker;
 
 use std::time::Duration;
 
-use crate::ssr::api_error::ApiError;
 use crate::ssr::secrets::KeyringError;
 use simplefin::ProviderError;
 
@@ -74,31 +73,26 @@ pub enum BankError {
     Interrupted(String),
     #[error("you have {0} bank connections, the most one account may have; disconnect one before connecting another")]
     TooManyConnections(i64),
+    /// Too many requests that start syncs; try again after `retry_after`.
+    #[error("too many sync requests; try again in {} seconds", .retry_after.as_secs().max(1))]
+    TooManySyncs { retry_after: std::time::Duration },
+    /// One field of the request at fault (named as the API names it).
+    #[error("{}: {}", .0.field, .0.description)]
+    Field(crate::domain::validation::FieldViolation),
+    #[error("{0}")]
+    Internal(String),
+    #[error(transparent)]
+    Operations(#[from] crate::ssr::operations::OperationsError),
+    #[error(transparent)]
+    Bill(#[from] crate::ssr::bills::BillError),
 }
 
-impl From<BankError> for ApiError {
-    fn from(error: BankError) -> Self {
-        match error {
-            BankError::Disabled => Self::Forbidden(error.to_string()),
-            BankError::NotFound(message) => Self::NotFound(message),
-            BankError::Disconnected => Self::invalid(&format!("id: {error}")),
-            BankError::Provider(
-                problem @ (ProviderError::NotASetupToken
-                | ProviderError::InsecureUrl
-                | ProviderError::AddressRefused
-                | ProviderError::TokenRefused),
-            ) => Self::InvalidField {
-                field: "setupToken".into(),
-                description: problem.to_string(),
-            },
-            BankError::Provider(problem) => Self::Unavailable {
-                message: problem.to_string(),
-                retry_after: Duration::from_secs(60),
-            },
-            BankError::Secret(problem) => Self::Internal(problem.to_string()),
-            BankError::Interrupted(problem) => Self::Internal(problem),
-            BankError::TooManyConnections(_) => Self::BadRequest(error.to_string()),
-            BankError::Database(problem) => Self::Database(problem),
-        }
+impl BankError {
+    /// `field` (as the API names it) at fault, and what to do about it.
+    pub fn field(field: &str, description: impl std::fmt::Display) -> Self {
+        Self::Field(crate::domain::validation::FieldViolation::new(
+            field,
+            &description.to_string(),
+        ))
     }
 }

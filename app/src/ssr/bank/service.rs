@@ -18,7 +18,6 @@ use crate::contract::bank::{
 use crate::contract::operations::Operation;
 use crate::domain::bank::sync_window::SyncReason;
 use crate::domain::bank::sync_window::{LOOKBACK_CAP_DAYS, SEED_DAYS};
-use crate::ssr::api_error::ApiError;
 use crate::ssr::operations::Job;
 use crate::ssr::outbound::Outbound;
 use crate::ssr::secrets::KeySource;
@@ -74,14 +73,10 @@ impl Bank {
     /// Counts a request that starts syncs (a sync, a sync of all, a
     /// backfill, a connect or a reconnect, the demo bank's too), whether or
     /// not it then succeeds; 429 with the wait over the limit.
-    pub fn admit_sync(&self, user_id: i64) -> Result<(), ApiError> {
+    pub fn admit_sync(&self, user_id: i64) -> Result<(), BankError> {
         self.sync_limit
             .check(&user_id)
-            .map_err(|wait| ApiError::TooManyRequests {
-                message: format!(
-                    "too many sync requests; try again in {} seconds",
-                    wait.as_secs().max(1)
-                ),
+            .map_err(|wait| BankError::TooManySyncs {
                 retry_after: wait.max(Duration::from_secs(1)),
             })
     }
@@ -96,7 +91,7 @@ pub async fn enabled(pool: &SqlitePool, default: bool) -> Result<bool, sqlx::Err
 /// The user's connections with their accounts, the windows the page
 /// states, and whether the demo bank is offered (what REST's
 /// `GET /api/bank/connections` and the page's server function answer).
-pub async fn overview(services: &Services, user_id: i64) -> Result<BankConnections, ApiError> {
+pub async fn overview(services: &Services, user_id: i64) -> Result<BankConnections, BankError> {
     services.bank.require_enabled(&services.pool).await?;
     Ok(BankConnections {
         connections: store::connections(&services.pool, user_id).await?,
@@ -118,7 +113,7 @@ pub async fn connect(
     user_id: i64,
     request: ConnectBank,
     reconnect: Option<i64>,
-) -> Result<Connected, ApiError> {
+) -> Result<Connected, BankError> {
     let started = tokio::time::Instant::now();
     services.bank.require_enabled(&services.pool).await?;
     services.bank.admit_sync(user_id)?;
@@ -165,7 +160,7 @@ pub async fn connect(
 }
 
 /// Stops syncing one of the user's connections; its history stays.
-pub async fn disconnect(services: &Services, user_id: i64, id: i64) -> Result<(), ApiError> {
+pub async fn disconnect(services: &Services, user_id: i64, id: i64) -> Result<(), BankError> {
     services.bank.require_enabled(&services.pool).await?;
     connections::disconnect(&services.pool, &services.keyring, user_id, id).await?;
     Ok(())
@@ -177,9 +172,9 @@ pub async fn set_monitored(
     user_id: i64,
     id: i64,
     monitored: bool,
-) -> Result<BankAccount, ApiError> {
+) -> Result<BankAccount, BankError> {
     services.bank.require_enabled(&services.pool).await?;
-    Ok(store::set_monitored(&services.pool, user_id, id, monitored).await?)
+    store::set_monitored(&services.pool, user_id, id, monitored).await
 }
 
 /// Starts a sync of one connection (`Routine` or `Backfill`), within the
@@ -189,7 +184,7 @@ pub async fn sync_one(
     user_id: i64,
     id: i64,
     reason: SyncReason,
-) -> Result<Operation, ApiError> {
+) -> Result<Operation, BankError> {
     services.bank.require_enabled(&services.pool).await?;
     services.bank.admit_sync(user_id)?;
     connections::check_syncable(&services.pool, user_id, id).await?;
@@ -197,7 +192,7 @@ pub async fn sync_one(
 }
 
 /// Starts a sync of every connection of the user, within the limit.
-pub async fn sync_all(services: &Services, user_id: i64) -> Result<Operation, ApiError> {
+pub async fn sync_all(services: &Services, user_id: i64) -> Result<Operation, BankError> {
     services.bank.require_enabled(&services.pool).await?;
     services.bank.admit_sync(user_id)?;
     let ids = connections::syncable(&services.pool, user_id).await?;
@@ -211,7 +206,7 @@ async fn start(
     user_id: i64,
     ids: &[i64],
     reason: SyncReason,
-) -> Result<Operation, ApiError> {
+) -> Result<Operation, BankError> {
     let job = match (ids, reason) {
         ([id], SyncReason::Backfill) => Job::BankBackfill { connection: *id },
         ([id], reason) => Job::BankSync {
@@ -228,7 +223,7 @@ async fn start(
 
 /// Admin → Bank Sync: the switch, the interval, the windows, the worker,
 /// the key source and every connection's last result.
-pub async fn status(services: &Services) -> Result<BankSyncStatus, ApiError> {
+pub async fn status(services: &Services) -> Result<BankSyncStatus, BankError> {
     let pool = &services.pool;
     let connections: Vec<ConnectionHealth> = sqlx::query_as(
         "SELECT c.id, u.email AS owner_email, c.institution, c.status, c.last_synced_at,
@@ -253,7 +248,7 @@ pub async fn status(services: &Services) -> Result<BankSyncStatus, ApiError> {
 }
 
 /// Starts the automatic sync now (while bank sync is on).
-pub async fn run_now(services: &Services) -> Result<BankSyncStatus, ApiError> {
+pub async fn run_now(services: &Services) -> Result<BankSyncStatus, BankError> {
     services.bank.require_enabled(&services.pool).await?;
     services.bank.worker.run_now();
     status(services).await
@@ -263,12 +258,12 @@ pub async fn run_now(services: &Services) -> Result<BankSyncStatus, ApiError> {
 pub async fn update(
     services: &Services,
     request: UpdateBankSync,
-) -> Result<BankSyncStatus, ApiError> {
+) -> Result<BankSyncStatus, BankError> {
     if !(1..=worker::MAX_INTERVAL_HOURS).contains(&request.interval_hours) {
-        return Err(ApiError::invalid(&format!(
-            "intervalHours: choose 1 to {} hours",
-            worker::MAX_INTERVAL_HOURS
-        )));
+        return Err(BankError::field(
+            "intervalHours",
+            format!("choose 1 to {} hours", worker::MAX_INTERVAL_HOURS),
+        ));
     }
     services
         .bank

@@ -7,7 +7,6 @@ use sqlx::{QueryBuilder, Sqlite, SqlitePool};
 
 use super::BankError;
 use crate::contract::bank::{BankTransaction, TransactionPage, TransactionQuery};
-use crate::ssr::api_error::ApiError;
 
 /// A [`BankTransaction`]'s columns, read `FROM` the transaction `t` and
 /// its account `a`.
@@ -43,28 +42,31 @@ fn read_token(text: &str) -> Option<(String, i64)> {
 }
 
 /// Checks the filters; every bad one is named.
-pub fn check(query: &TransactionQuery) -> Result<(), ApiError> {
+pub fn check(query: &TransactionQuery) -> Result<(), BankError> {
     if query
         .page_size
         .is_some_and(|size| size == 0 || size > MAX_PAGE)
     {
-        return Err(ApiError::invalid(&format!(
-            "pageSize: ask for 1 to {MAX_PAGE} transactions"
-        )));
+        return Err(BankError::field(
+            "pageSize",
+            format!("ask for 1 to {MAX_PAGE} transactions"),
+        ));
     }
     if query
         .q
         .as_ref()
         .is_some_and(|q| q.chars().count() > MAX_QUERY)
     {
-        return Err(ApiError::invalid(&format!(
-            "q: search with at most {MAX_QUERY} characters"
-        )));
+        return Err(BankError::field(
+            "q",
+            format!("search with at most {MAX_QUERY} characters"),
+        ));
     }
     if let Some(page_token) = query.page_token.as_deref().filter(|t| !t.is_empty()) {
         if read_token(page_token).is_none() {
-            return Err(ApiError::invalid(
-                "pageToken: this is not a page token from an earlier answer",
+            return Err(BankError::field(
+                "pageToken",
+                "this is not a page token from an earlier answer",
             ));
         }
     }

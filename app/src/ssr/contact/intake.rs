@@ -6,14 +6,13 @@
 //! the background after the visitor has their answer.
 
 use std::net::IpAddr;
-use std::time::Duration;
 
 use super::bot_check::BotCheckError;
 use super::group_commit::Submission;
+use super::ContactError;
 use crate::contract::contact::{ContactConfig, Created};
 use crate::domain::contact::{LeadForm, SupportForm};
 use crate::domain::validation::FieldViolation;
-use crate::ssr::api_error::ApiError;
 use crate::ssr::services::Services;
 
 /// What the forms need to know: whether the bot check is on, its site key
@@ -29,22 +28,20 @@ pub fn config(services: &Services) -> ContactConfig {
 /// Refuses a client over its submission rate (leads and support together).
 /// The REST door asks before it reads the body; the server functions, once
 /// the body is decoded.
-pub fn admit(services: &Services, ip: IpAddr) -> Result<(), ApiError> {
+pub fn admit(services: &Services, ip: IpAddr) -> Result<(), ContactError> {
     services
         .form_rate_limit
         .check(&crate::ssr::limiter::ClientKey::of(ip))
-        .map_err(|wait| ApiError::TooManyRequests {
-            message: format!(
-                "too many submissions from your address; try again in {} seconds",
-                wait.as_secs().max(1)
-            ),
-            retry_after: wait,
-        })
+        .map_err(|wait| ContactError::TooMany { retry_after: wait })
 }
 
 /// Stores a sales lead from an admitted client.
-pub async fn lead(services: &Services, ip: IpAddr, form: LeadForm) -> Result<Created, ApiError> {
-    let lead = form.validate().map_err(ApiError::InvalidFields)?;
+pub async fn lead(
+    services: &Services,
+    ip: IpAddr,
+    form: LeadForm,
+) -> Result<Created, ContactError> {
+    let lead = form.validate().map_err(ContactError::Invalid)?;
     verify_bot(services, form.captcha_token.as_deref(), ip).await?;
     let id = services
         .submissions
@@ -60,8 +57,8 @@ pub async fn support(
     services: &Services,
     ip: IpAddr,
     form: SupportForm,
-) -> Result<Created, ApiError> {
-    let support = form.validate().map_err(ApiError::InvalidFields)?;
+) -> Result<Created, ContactError> {
+    let support = form.validate().map_err(ContactError::Invalid)?;
     verify_bot(services, form.captcha_token.as_deref(), ip).await?;
     let id = services
         .submissions
@@ -72,21 +69,22 @@ pub async fn support(
     Ok(Created { id })
 }
 
-async fn verify_bot(services: &Services, token: Option<&str>, ip: IpAddr) -> Result<(), ApiError> {
+async fn verify_bot(
+    services: &Services,
+    token: Option<&str>,
+    ip: IpAddr,
+) -> Result<(), ContactError> {
     services
         .bot_check
         .verify(token, &ip.to_string())
         .await
         .map_err(|error| match error {
             BotCheckError::Missing | BotCheckError::Failed => {
-                ApiError::InvalidFields(vec![FieldViolation {
-                    field: "captchaToken".into(),
-                    description: error.to_string(),
-                }])
+                ContactError::Invalid(vec![FieldViolation::new(
+                    "captchaToken",
+                    &error.to_string(),
+                )])
             }
-            BotCheckError::Unavailable => ApiError::Unavailable {
-                message: error.to_string(),
-                retry_after: Duration::from_secs(30),
-            },
+            BotCheckError::Unavailable => ContactError::BotCheckUnavailable(error.to_string()),
         })
 }

@@ -4,12 +4,15 @@
 
 pub mod bot_check;
 pub mod crm;
+mod error;
 pub mod group_commit;
 pub mod intake;
 pub mod outbox;
 pub mod rate_limit;
 pub mod review;
 pub mod store;
+
+pub use error::ContactError;
 
 /// Which form a submission came from (the contract's `SubmissionKind`).
 pub use crate::contract::contact::SubmissionKind as Kind;

@@ -3,9 +3,9 @@
 //! rules shared by `/api/admin/{leads|support-requests|crm}…` and the Admin
 //! page's server functions.
 
+use super::ContactError;
 use super::{store, Kind};
 use crate::contract::contact::{CrmStatus, Requeued, SubmissionPage};
-use crate::ssr::api_error::ApiError;
 use crate::ssr::services::Services;
 
 /// Rows a page holds when the caller does not say.
@@ -18,10 +18,10 @@ pub async fn page(
     search: Option<&str>,
     page_size: Option<i64>,
     before: Option<i64>,
-) -> Result<SubmissionPage, ApiError> {
+) -> Result<SubmissionPage, ContactError> {
     let page_size = page_size.unwrap_or(DEFAULT_PAGE_SIZE);
     if !(1..=200).contains(&page_size) {
-        return Err(ApiError::invalid("pageSize: use 1 to 200"));
+        return Err(ContactError::PageSize);
     }
     let items = store::list(&services.pool, kind, search, page_size, before).await?;
     let next_before = (items.len() as i64 == page_size)
@@ -31,11 +31,11 @@ pub async fn page(
 }
 
 /// Queues one failed CRM post again; 404 when `id` has none.
-pub async fn resend(services: &Services, kind: Kind, id: i64) -> Result<Requeued, ApiError> {
+pub async fn resend(services: &Services, kind: Kind, id: i64) -> Result<Requeued, ContactError> {
     let queued = store::resend_failed(&services.pool, kind, Some(id)).await?;
     if queued == 0 {
-        return Err(ApiError::NotFound(format!(
-            "no failed CRM post at /api/admin/{}/{id}",
+        return Err(ContactError::NothingToResend(format!(
+            "/api/admin/{}/{id}",
             kind.path_segment()
         )));
     }
@@ -44,7 +44,7 @@ pub async fn resend(services: &Services, kind: Kind, id: i64) -> Result<Requeued
 }
 
 /// Queues every failed CRM post again.
-pub async fn resend_all(services: &Services) -> Result<Requeued, ApiError> {
+pub async fn resend_all(services: &Services) -> Result<Requeued, ContactError> {
     let mut queued = 0;
     for kind in Kind::ALL {
         queued += store::resend_failed(&services.pool, kind, None).await?;
@@ -54,7 +54,7 @@ pub async fn resend_all(services: &Services) -> Result<Requeued, ApiError> {
 }
 
 /// The CRM's health and how many posts are in each state.
-pub async fn crm_status(services: &Services) -> Result<CrmStatus, ApiError> {
+pub async fn crm_status(services: &Services) -> Result<CrmStatus, ContactError> {
     let counts = store::crm_counts(&services.pool)
         .await?
         .into_iter()

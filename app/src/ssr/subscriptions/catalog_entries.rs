@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use sqlx::SqlitePool;
 
+use super::SubscriptionError;
 use crate::contract::bills::{BillRecord, Catalog, CatalogService};
 use crate::contract::subscriptions::{
     CatalogQuery, TrackCatalog, TrackedBills, TrackedService, TrackedServices,
@@ -14,7 +15,6 @@ use crate::domain::bill::BillForm;
 use crate::domain::cadence::Cadence;
 use crate::domain::subscriptions::catalog_tier::{self, Tier};
 use crate::domain::text::{plain_text_problem, Lines};
-use crate::ssr::api_error::ApiError;
 use crate::ssr::bills;
 
 /// A [`CatalogService`]'s columns.
@@ -29,15 +29,16 @@ pub const MAX_TRACK: usize = 50;
 
 /// `GET /api/catalog?q=`: every word of `q` in the name, category
 /// or web address (any case); all entries when empty.
-pub async fn search(pool: &SqlitePool, query: &CatalogQuery) -> Result<Catalog, ApiError> {
+pub async fn search(pool: &SqlitePool, query: &CatalogQuery) -> Result<Catalog, SubscriptionError> {
     let text = query.q.as_deref().unwrap_or_default().trim();
     if text.chars().count() > MAX_QUERY {
-        return Err(ApiError::invalid(&format!(
-            "q: at most {MAX_QUERY} characters"
-        )));
+        return Err(SubscriptionError::field(
+            "q",
+            format!("at most {MAX_QUERY} characters"),
+        ));
     }
     if let Some(problem) = plain_text_problem(text, Lines::One) {
-        return Err(ApiError::invalid(&format!("q: {problem}")));
+        return Err(SubscriptionError::field("q", problem));
     }
     let words: Vec<String> = text
         .split_whitespace()
@@ -67,20 +68,20 @@ pub async fn track(
     pool: &SqlitePool,
     user_id: i64,
     request: &TrackCatalog,
-) -> Result<TrackedBills, ApiError> {
+) -> Result<TrackedBills, SubscriptionError> {
     if request.catalog_ids.is_empty() || request.catalog_ids.len() > MAX_TRACK {
-        return Err(ApiError::invalid(&format!(
-            "catalogIds: choose 1 to {MAX_TRACK} services"
-        )));
+        return Err(SubscriptionError::field(
+            "catalogIds",
+            format!("choose 1 to {MAX_TRACK} services"),
+        ));
     }
     let all: Vec<CatalogService> = sqlx::query_as(SELECT).fetch_all(pool).await?;
     let today = bills::today_for(pool, user_id).await?;
     let mut forms = Vec::new();
     for id in &request.catalog_ids {
-        let entry = all
-            .iter()
-            .find(|entry| entry.id == *id)
-            .ok_or_else(|| ApiError::invalid(&format!("catalogIds: there is no service {id}")))?;
+        let entry = all.iter().find(|entry| entry.id == *id).ok_or_else(|| {
+            SubscriptionError::field("catalogIds", format!("there is no service {id}"))
+        })?;
         let (cadence, amount) = match (entry.starting_monthly_minor, entry.starting_annual_minor) {
             (Some(monthly), _) if entry.typical_cadence != "yearly" => ("monthly", monthly),
             (_, Some(yearly)) => ("yearly", yearly),
@@ -102,7 +103,7 @@ pub async fn track(
             ..BillForm::default()
         };
         forms.push((
-            form.validate().map_err(ApiError::InvalidFields)?,
+            form.validate().map_err(SubscriptionError::Fields)?,
             entry.name.clone(),
         ));
     }
@@ -138,7 +139,10 @@ pub async fn track(
 /// their monthly cost compares to the catalog's price of the plan they are
 /// on (the plan nearest their price; the starting price when the catalog
 /// lists no plans).
-pub async fn tracked(pool: &SqlitePool, user_id: i64) -> Result<TrackedServices, ApiError> {
+pub async fn tracked(
+    pool: &SqlitePool,
+    user_id: i64,
+) -> Result<TrackedServices, SubscriptionError> {
     let bills = bills::list(pool, user_id).await?;
     let all: Vec<CatalogService> = sqlx::query_as(SELECT).fetch_all(pool).await?;
     let plans = tiers(pool).await?;
@@ -184,7 +188,7 @@ pub async fn tracked(pool: &SqlitePool, user_id: i64) -> Result<TrackedServices,
 }
 
 /// Every service's plans, cheapest first.
-async fn tiers(pool: &SqlitePool) -> Result<HashMap<i64, Vec<Tier>>, ApiError> {
+async fn tiers(pool: &SqlitePool) -> Result<HashMap<i64, Vec<Tier>>, SubscriptionError> {
     let rows: Vec<(i64, String, Option<i64>, Option<i64>)> = sqlx::query_as(
         "SELECT catalog_id, name, monthly_usd, annual_usd FROM subscription_catalog_tiers
          ORDER BY catalog_id, position",

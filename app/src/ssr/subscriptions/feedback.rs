@@ -15,6 +15,7 @@
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
 use super::recommendations::{facts, find};
+use super::SubscriptionError;
 use crate::contract::bank::MatchTransaction;
 use crate::contract::subscriptions::{
     CatalogLink, DeclineRecommendation, LinkRecommendation, RelinkRecommendation, Tracked,
@@ -23,7 +24,6 @@ use crate::domain::bank::merchant;
 use crate::domain::bill::BillForm;
 use crate::domain::subscriptions::recommend;
 use crate::domain::text::{plain_text_problem, Lines};
-use crate::ssr::api_error::ApiError;
 use crate::ssr::bank::matching;
 use crate::ssr::bills;
 
@@ -82,7 +82,7 @@ async fn adopt_charges(
     user_id: i64,
     found: &recommend::Recommendation,
     bill_id: i64,
-) -> Result<u32, ApiError> {
+) -> Result<u32, SubscriptionError> {
     let mut remember = merchant::rule_problem(&found.merchant_key).is_none();
     let mut matched = 0;
     for id in found.transaction_ids.iter().rev() {
@@ -101,7 +101,11 @@ async fn adopt_charges(
 /// `POST /api/subscriptions/recommendations/{id}/track`: a subscription
 /// bill for the service at the amount and cadence found, due on the day of
 /// the latest charge, with the charges as its payments.
-pub async fn track(pool: &SqlitePool, user_id: i64, id: &str) -> Result<Tracked, ApiError> {
+pub async fn track(
+    pool: &SqlitePool,
+    user_id: i64,
+    id: &str,
+) -> Result<Tracked, SubscriptionError> {
     let facts = facts(pool, user_id).await?;
     let found = find(&facts, id)?;
     let category = facts
@@ -125,7 +129,7 @@ pub async fn track(pool: &SqlitePool, user_id: i64, id: &str) -> Result<Tracked,
         ..BillForm::default()
     }
     .validate()
-    .map_err(ApiError::InvalidFields)?;
+    .map_err(SubscriptionError::Fields)?;
     let today = bills::today_for(pool, user_id).await?;
     let mut tx = crate::ssr::db::write(pool).await?;
     let bill_id = bills::create_in(&mut tx, user_id, &bill, today).await?;
@@ -159,22 +163,28 @@ pub async fn link(
     user_id: i64,
     id: &str,
     request: &LinkRecommendation,
-) -> Result<Tracked, ApiError> {
+) -> Result<Tracked, SubscriptionError> {
     let facts = facts(pool, user_id).await?;
     let found = find(&facts, id)?;
     let bill = bills::get(pool, user_id, request.bill_id)
         .await
-        .map_err(|_| ApiError::invalid(&format!("billId: you have no bill {}", request.bill_id)))?;
+        .map_err(|_| {
+            SubscriptionError::field("billId", format!("you have no bill {}", request.bill_id))
+        })?;
     if !bill.active {
-        return Err(ApiError::invalid(
-            "billId: that bill is inactive; reactivate it first",
+        return Err(SubscriptionError::field(
+            "billId",
+            "that bill is inactive; reactivate it first",
         ));
     }
     if bill.currency != found.currency {
-        return Err(ApiError::invalid(&format!(
-            "billId: that bill is in {}, the charges in {}",
-            bill.currency, found.currency
-        )));
+        return Err(SubscriptionError::field(
+            "billId",
+            format!(
+                "that bill is in {}, the charges in {}",
+                bill.currency, found.currency
+            ),
+        ));
     }
     let mut tx = crate::ssr::db::write(pool).await?;
     sqlx::query(
@@ -215,7 +225,7 @@ pub async fn decline(
     user_id: i64,
     id: &str,
     request: &DeclineRecommendation,
-) -> Result<(), ApiError> {
+) -> Result<(), SubscriptionError> {
     let reason = request
         .reason
         .as_deref()
@@ -223,12 +233,13 @@ pub async fn decline(
         .filter(|reason| !reason.is_empty());
     if let Some(reason) = reason {
         if reason.chars().count() > REASON_MAX {
-            return Err(ApiError::invalid(&format!(
-                "reason: at most {REASON_MAX} characters"
-            )));
+            return Err(SubscriptionError::field(
+                "reason",
+                format!("at most {REASON_MAX} characters"),
+            ));
         }
         if let Some(problem) = plain_text_problem(reason, Lines::One) {
-            return Err(ApiError::invalid(&format!("reason: {problem}")));
+            return Err(SubscriptionError::field("reason", problem));
         }
     }
     let facts = facts(pool, user_id).await?;
@@ -257,20 +268,20 @@ pub async fn relink(
     user_id: i64,
     id: &str,
     request: &RelinkRecommendation,
-) -> Result<(), ApiError> {
+) -> Result<(), SubscriptionError> {
     let facts = facts(pool, user_id).await?;
     let found = find(&facts, id)?;
     if !facts.entries.contains_key(&request.catalog_id) {
-        return Err(ApiError::invalid(&format!(
-            "catalogId: there is no service {}",
-            request.catalog_id
-        )));
+        return Err(SubscriptionError::field(
+            "catalogId",
+            format!("there is no service {}", request.catalog_id),
+        ));
     }
     if request.catalog_id == found.catalog_id {
-        return Err(ApiError::invalid(&format!(
-            "catalogId: these charges are already read as {}",
-            found.service_name
-        )));
+        return Err(SubscriptionError::field(
+            "catalogId",
+            format!("these charges are already read as {}", found.service_name),
+        ));
     }
     let mut tx = crate::ssr::db::write(pool).await?;
     super::own_descriptors::upsert(&mut tx, user_id, request.catalog_id, &found.merchant_key)
@@ -300,7 +311,7 @@ pub async fn catalog_link(
     user_id: i64,
     bill_id: i64,
     request: &CatalogLink,
-) -> Result<bills::Bill, ApiError> {
+) -> Result<bills::Bill, SubscriptionError> {
     let bill = bills::get(pool, user_id, bill_id).await?;
     bills::check_catalog(pool, request.catalog_id).await?;
     if bill.catalog_id == request.catalog_id {

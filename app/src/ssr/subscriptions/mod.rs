@@ -3,6 +3,9 @@
 //! descriptors. The reasoning itself is `domain::subscriptions`.
 
 pub mod catalog_entries;
+mod error;
 pub mod feedback;
 pub mod own_descriptors;
 pub mod recommendations;
+
+pub use error::SubscriptionError;

@@ -3,17 +3,17 @@
 
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
+use super::SubscriptionError;
 use crate::contract::subscriptions::{NewDescriptor, OwnDescriptor, OwnDescriptors};
 use crate::domain::bank::merchant;
 use crate::domain::text::{plain_text_problem, Lines};
-use crate::ssr::api_error::ApiError;
 
 /// The longest descriptor (the column's check).
 pub const MAX_CHARS: usize = 200;
 /// The most one person keeps.
 pub const MAX_PER_USER: i64 = 500;
 
-pub async fn list(pool: &SqlitePool, user_id: i64) -> Result<OwnDescriptors, ApiError> {
+pub async fn list(pool: &SqlitePool, user_id: i64) -> Result<OwnDescriptors, SubscriptionError> {
     let descriptors = sqlx::query_as(
         "SELECT d.id, d.catalog_id, c.name AS service_name, d.descriptor, d.created_at
          FROM user_catalog_descriptors d JOIN subscription_catalog c ON c.id = d.catalog_id
@@ -31,19 +31,20 @@ pub async fn add(
     pool: &SqlitePool,
     user_id: i64,
     request: &NewDescriptor,
-) -> Result<OwnDescriptor, ApiError> {
+) -> Result<OwnDescriptor, SubscriptionError> {
     let text = request.descriptor.trim();
     if text.is_empty() || text.chars().count() > MAX_CHARS {
-        return Err(ApiError::invalid(&format!(
-            "descriptor: enter the text from your statement, 1 to {MAX_CHARS} characters"
-        )));
+        return Err(SubscriptionError::field(
+            "descriptor",
+            format!("enter the text from your statement, 1 to {MAX_CHARS} characters"),
+        ));
     }
     if let Some(problem) = plain_text_problem(text, Lines::One) {
-        return Err(ApiError::invalid(&format!("descriptor: {problem}")));
+        return Err(SubscriptionError::field("descriptor", problem));
     }
     let key = merchant::normalize(text);
     if let Some(problem) = merchant::rule_problem(&key) {
-        return Err(ApiError::invalid(&format!("descriptor: {problem}")));
+        return Err(SubscriptionError::field("descriptor", problem));
     }
     let known: Option<String> =
         sqlx::query_scalar("SELECT name FROM subscription_catalog WHERE id = ?")
@@ -51,10 +52,10 @@ pub async fn add(
             .fetch_optional(pool)
             .await?;
     if known.is_none() {
-        return Err(ApiError::invalid(&format!(
-            "catalogId: there is no service {}",
-            request.catalog_id
-        )));
+        return Err(SubscriptionError::field(
+            "catalogId",
+            format!("there is no service {}", request.catalog_id),
+        ));
     }
     let taken: Option<String> = sqlx::query_scalar(
         "SELECT c.name FROM user_catalog_descriptors d
@@ -66,9 +67,10 @@ pub async fn add(
     .fetch_optional(pool)
     .await?;
     if let Some(service) = taken {
-        return Err(ApiError::invalid(&format!(
-            "descriptor: you already taught Tally that {key} is {service}; delete that first"
-        )));
+        return Err(SubscriptionError::field(
+            "descriptor",
+            format!("you already taught Tally that {key} is {service}; delete that first"),
+        ));
     }
     let count: i64 =
         sqlx::query_scalar("SELECT count(*) FROM user_catalog_descriptors WHERE user_id = ?")
@@ -76,9 +78,10 @@ pub async fn add(
             .fetch_one(pool)
             .await?;
     if count >= MAX_PER_USER {
-        return Err(ApiError::invalid(&format!(
-            "descriptor: at most {MAX_PER_USER} of your own; delete some first"
-        )));
+        return Err(SubscriptionError::field(
+            "descriptor",
+            format!("at most {MAX_PER_USER} of your own; delete some first"),
+        ));
     }
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO user_catalog_descriptors (user_id, catalog_id, descriptor, normalized)
@@ -93,7 +96,7 @@ pub async fn add(
     one(pool, user_id, id).await
 }
 
-async fn one(pool: &SqlitePool, user_id: i64, id: i64) -> Result<OwnDescriptor, ApiError> {
+async fn one(pool: &SqlitePool, user_id: i64, id: i64) -> Result<OwnDescriptor, SubscriptionError> {
     sqlx::query_as(
         "SELECT d.id, d.catalog_id, c.name AS service_name, d.descriptor, d.created_at
          FROM user_catalog_descriptors d JOIN subscription_catalog c ON c.id = d.catalog_id
@@ -103,17 +106,19 @@ async fn one(pool: &SqlitePool, user_id: i64, id: i64) -> Result<OwnDescriptor, 
     .bind(id)
     .fetch_optional(pool)
     .await?
-    .ok_or_else(|| ApiError::NotFound(format!("you have no descriptor {id}")))
+    .ok_or_else(|| SubscriptionError::NotFound(format!("you have no descriptor {id}")))
 }
 
-pub async fn delete(pool: &SqlitePool, user_id: i64, id: i64) -> Result<(), ApiError> {
+pub async fn delete(pool: &SqlitePool, user_id: i64, id: i64) -> Result<(), SubscriptionError> {
     let done = sqlx::query("DELETE FROM user_catalog_descriptors WHERE id = ? AND user_id = ?")
         .bind(id)
         .bind(user_id)
         .execute(pool)
         .await?;
     if done.rows_affected() == 0 {
-        return Err(ApiError::NotFound(format!("you have no descriptor {id}")));
+        return Err(SubscriptionError::NotFound(format!(
+            "you have no descriptor {id}"
+        )));
     }
     Ok(())
 }

@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use sqlx::SqlitePool;
 
+use super::SubscriptionError;
 use crate::contract::bank::BankTransaction;
 use crate::contract::bills::CatalogService;
 use crate::contract::subscriptions::{
@@ -19,7 +20,6 @@ use crate::domain::money::{Currency, Locale, Money};
 use crate::domain::subscriptions::amount_pattern::AmountPattern;
 use crate::domain::subscriptions::catalog_index::{self as index, CatalogIndex, Kind};
 use crate::domain::subscriptions::recommend::{self, CadenceSource, Charge, Declined, Known};
-use crate::ssr::api_error::ApiError;
 use crate::ssr::bank::transactions::{named, COLUMNS, FROM};
 use crate::ssr::bills;
 use crate::ssr::catalog::name_key;
@@ -41,7 +41,7 @@ pub(super) struct Facts {
 pub(super) async fn catalog_index(
     pool: &SqlitePool,
     user_id: i64,
-) -> Result<(CatalogIndex, HashMap<i64, CatalogService>), ApiError> {
+) -> Result<(CatalogIndex, HashMap<i64, CatalogService>), SubscriptionError> {
     let entries: Vec<CatalogService> = sqlx::query_as(super::catalog_entries::SELECT)
         .fetch_all(pool)
         .await?;
@@ -76,14 +76,15 @@ pub(super) async fn catalog_index(
             annual_minor: entry.starting_annual_minor,
         })
         .collect();
-    let index = CatalogIndex::new(services, &descriptors)
-        .map_err(|error| ApiError::Internal(format!("the catalog cannot be indexed: {error}")))?;
+    let index = CatalogIndex::new(services, &descriptors).map_err(|error| {
+        SubscriptionError::Internal(format!("the catalog cannot be indexed: {error}"))
+    })?;
     let entries = entries.into_iter().map(|entry| (entry.id, entry)).collect();
     Ok((index, entries))
 }
 
 /// Reads everything and runs the engine.
-pub(super) async fn facts(pool: &SqlitePool, user_id: i64) -> Result<Facts, ApiError> {
+pub(super) async fn facts(pool: &SqlitePool, user_id: i64) -> Result<Facts, SubscriptionError> {
     let (index, entries) = catalog_index(pool, user_id).await?;
     let read: Vec<BankTransaction> = sqlx::query_as(&format!(
         "SELECT {COLUMNS} {FROM}
@@ -138,7 +139,7 @@ pub(super) async fn facts(pool: &SqlitePool, user_id: i64) -> Result<Facts, ApiE
 
 /// Declines, and unlinks (a bill that is not that service), as the engine
 /// reads them.
-async fn declined(pool: &SqlitePool, user_id: i64) -> Result<Vec<Declined>, ApiError> {
+async fn declined(pool: &SqlitePool, user_id: i64) -> Result<Vec<Declined>, SubscriptionError> {
     let rows: Vec<(i64, Option<i64>, String)> = sqlx::query_as(
         "SELECT catalog_id, amount_cents, created_at FROM subscription_recommendation_feedback
          WHERE user_id = ? AND action IN ('decline', 'unlink') AND catalog_id IS NOT NULL
@@ -166,7 +167,10 @@ pub fn id_of(catalog_id: i64, currency: &str) -> String {
 }
 
 /// `GET /api/subscriptions/recommendations`.
-pub async fn recommendations(pool: &SqlitePool, user_id: i64) -> Result<Recommendations, ApiError> {
+pub async fn recommendations(
+    pool: &SqlitePool,
+    user_id: i64,
+) -> Result<Recommendations, SubscriptionError> {
     let facts = facts(pool, user_id).await?;
     let bank_connected: bool =
         sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM bank_connections WHERE user_id = ?)")
@@ -410,14 +414,14 @@ fn suggested_bill<'f>(
 pub(super) fn find<'f>(
     facts: &'f Facts,
     id: &str,
-) -> Result<&'f recommend::Recommendation, ApiError> {
+) -> Result<&'f recommend::Recommendation, SubscriptionError> {
     facts
         .found
         .recommendations
         .iter()
         .find(|found| id_of(found.catalog_id, &found.currency) == id)
         .ok_or_else(|| {
-            ApiError::NotFound(format!(
+            SubscriptionError::NotFound(format!(
                 "no recommendation {id}: it may have been tracked, linked or declined already"
             ))
         })
