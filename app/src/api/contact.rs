@@ -16,7 +16,7 @@ use crate::domain::contact::{LeadForm, SupportForm};
 /// Whether the bot check is on, and its site key and script.
 #[server(prefix = "/api/fn", endpoint = "contact/config", input = GetUrl)]
 pub async fn get_contact_config() -> Result<ContactConfig, ErrorBody> {
-    let services = crate::ssr::services::from_context()?;
+    let services = super::signed_in::services()?;
     Ok(crate::ssr::contact::intake::config(&services))
 }
 

@@ -32,7 +32,7 @@ pub async fn answer_with_code(request: SecondFactorCode) -> Result<SignInAnswer,
 /// The options for the security key, for a live challenge.
 #[server(prefix = "/api/fn", endpoint = "sign-in/key-options", input = Json, client = CsrfClient)]
 pub async fn start_key_sign_in(challenge: String) -> Result<KeySignInOptions, ErrorBody> {
-    let services = crate::ssr::services::from_context()?;
+    let services = super::signed_in::services()?;
     Ok(crate::ssr::auth::entrance::key_options(&services, &challenge).await?)
 }
 
@@ -47,7 +47,7 @@ pub async fn answer_with_key(request: KeySignIn) -> Result<SignInAnswer, ErrorBo
 /// Whether open registration is on, and what an invitation link opens.
 #[server(prefix = "/api/fn", endpoint = "registration", input = GetUrl)]
 pub async fn get_registration(invitation: Option<String>) -> Result<RegistrationStatus, ErrorBody> {
-    let services = crate::ssr::services::from_context()?;
+    let services = super::signed_in::services()?;
     Ok(crate::ssr::auth::entrance::registration(&services, invitation.as_deref()).await?)
 }
 
@@ -63,7 +63,7 @@ pub async fn create_account(request: Register) -> Result<SignInAnswer, ErrorBody
 /// `GET /api/auth/methods`.
 #[server(prefix = "/api/fn", endpoint = "sign-in/methods", input = GetUrl)]
 pub async fn get_sign_in_methods() -> Result<AuthMethods, ErrorBody> {
-    let services = crate::ssr::services::from_context()?;
+    let services = super::signed_in::services()?;
     Ok(crate::ssr::sso::service::methods(&services)
         .await
         .map_err(crate::ssr::api_error::ApiError::from)?)

@@ -14,7 +14,7 @@ pub async fn current_session() -> Result<Session, ErrorBody> {
     use crate::ssr::auth::current;
     use leptos::server_fn::error::FromServerFnError;
 
-    let services = crate::ssr::services::from_context()?;
+    let services = super::signed_in::services()?;
     let headers: http::HeaderMap = leptos_axum::extract()
         .await
         .map_err(ErrorBody::from_server_fn_error)?;

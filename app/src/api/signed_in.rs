@@ -10,7 +10,14 @@ use crate::ssr::api_error::ApiError;
 use crate::ssr::auth::current::{self, CurrentUser};
 use crate::ssr::auth::entrance::{Answered, Visitor};
 use crate::ssr::client_ip::ClientIp;
-use crate::ssr::services::{self, Services};
+use crate::ssr::services::Services;
+
+/// The services a server function runs on, from the context the server
+/// provides to every page and server-function request.
+pub fn services() -> Result<Arc<Services>, ApiError> {
+    leptos::prelude::use_context::<Arc<Services>>()
+        .ok_or_else(|| ApiError::Internal("no services in the server context".into()))
+}
 
 /// A signed-in user, how they came, and the services to serve them with.
 pub struct SignedIn {
@@ -46,7 +53,7 @@ fn client_ip(services: &Services) -> Result<std::net::IpAddr, ApiError> {
 /// Someone who is not signed in yet: the services, and the visitor's
 /// address and browser (for the throttle, the history and the session).
 pub async fn visitor() -> Result<(Arc<Services>, Visitor), ApiError> {
-    let services = services::from_context()?;
+    let services = services()?;
     let ip = client_ip(&services)?;
     let headers = headers().await?;
     let user_agent = headers
@@ -106,7 +113,7 @@ async fn headers() -> Result<http::HeaderMap, ApiError> {
 
 /// The signed-in user; `Unauthenticated` (401) when nobody is.
 pub async fn signed_in() -> Result<SignedIn, ApiError> {
-    let services = services::from_context()?;
+    let services = services()?;
     // Over HTTP the server's gate already found the user (and refused
     // everyone else); while a page renders, it is looked up here.
     let found = leptos::prelude::use_context::<http::request::Parts>()

@@ -149,6 +149,60 @@ impl From<BankError> for ApiError {
     }
 }
 
+impl From<crate::ssr::bills::BillImportError> for ApiError {
+    fn from(error: crate::ssr::bills::BillImportError) -> Self {
+        use crate::ssr::bills::BillImportError;
+        match error {
+            BillImportError::NotText | BillImportError::Unreadable(_) => {
+                Self::BadRequest(error.to_string())
+            }
+            BillImportError::TooLarge { limit } => Self::PayloadTooLarge { limit },
+            BillImportError::Field(violation) => Self::InvalidField {
+                field: violation.field,
+                description: violation.description,
+            },
+            BillImportError::Rows(violations) => Self::InvalidFields(violations),
+            BillImportError::Bill(error) => error.into(),
+            BillImportError::Database(error) => Self::Database(error),
+        }
+    }
+}
+
+impl From<crate::ssr::migrate::MigrateError> for ApiError {
+    fn from(error: crate::ssr::migrate::MigrateError) -> Self {
+        use crate::ssr::migrate::MigrateError;
+        match error {
+            MigrateError::Database(error) => Self::Database(error),
+            MigrateError::NothingApplied | MigrateError::NoRollback(_) => {
+                Self::BadRequest(error.to_string())
+            }
+            MigrateError::NotConfirmed(_) => Self::InvalidField {
+                field: "confirm".into(),
+                description: error.to_string(),
+            },
+            other => Self::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<crate::ssr::backup::StartRestoreError> for ApiError {
+    fn from(error: crate::ssr::backup::StartRestoreError) -> Self {
+        use crate::ssr::backup::StartRestoreError;
+        match error {
+            StartRestoreError::BadName(_) => Self::InvalidField {
+                field: "backupFile".into(),
+                description: error.to_string(),
+            },
+            StartRestoreError::NotFound(_) => Self::NotFound(error.to_string()),
+            StartRestoreError::NotConfirmed(_) => Self::InvalidField {
+                field: "confirm".into(),
+                description: error.to_string(),
+            },
+            StartRestoreError::Operations(error) => error.into(),
+        }
+    }
+}
+
 impl From<crate::ssr::contact::ContactError> for ApiError {
     fn from(error: crate::ssr::contact::ContactError) -> Self {
         use crate::ssr::contact::ContactError;
@@ -447,6 +501,10 @@ error_body_from!(
     crate::ssr::contact::ContactError,
     crate::ssr::subscriptions::SubscriptionError,
     BankError,
+    crate::ssr::bills::BillImportError,
+    crate::ssr::migrate::MigrateError,
+    crate::ssr::backup::StartRestoreError,
+    sqlx::Error,
 );
 
 impl IntoResponse for ApiError {

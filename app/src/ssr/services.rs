@@ -7,10 +7,8 @@
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use leptos::prelude::use_context;
 use sqlx::SqlitePool;
 
-use crate::ssr::api_error::ApiError;
 use crate::ssr::auth::login_history::LoginHistory;
 use crate::ssr::auth::password_check::{self, PasswordCheckError};
 use crate::ssr::auth::security_keys::SecurityKeys;
@@ -81,11 +79,4 @@ impl Services {
     pub fn invitation_link(&self, token: &str) -> String {
         crate::ssr::auth::invitations::link(&self.public_base_url, token)
     }
-}
-
-/// The services a server function runs on, from the context the server
-/// provides to every page and server-function request.
-pub fn from_context() -> Result<Arc<Services>, ApiError> {
-    use_context::<Arc<Services>>()
-        .ok_or_else(|| ApiError::Internal("no services in the server context".into()))
 }

@@ -17,7 +17,7 @@ pub use listing::files;
 pub use live_restore::{restore_live, LiveRestoreError, LiveRestored};
 pub use restore::{restore, RestoreReport};
 pub use settings::BackupSettings;
-pub use start_restore::start_restore;
+pub use start_restore::{start_restore, StartRestoreError};
 pub use verify::{verify, Verified};
 
 use std::path::PathBuf;

@@ -6,9 +6,23 @@
 use std::sync::Arc;
 
 use super::is_backup_name;
-use crate::ssr::api_error::ApiError;
 use crate::ssr::auth::admin::ConfirmedAdmin;
-use crate::ssr::operations::{Engine, Job, Record};
+use crate::ssr::operations::{Engine, Job, OperationsError, Record};
+
+/// Why a restore did not start; `ssr::api_error` maps each to HTTP once.
+#[derive(Debug, thiserror::Error)]
+pub enum StartRestoreError {
+    /// `backupFile` is not a backup name.
+    #[error("{0:?} is not a backup name (bills-<timestamp>.db)")]
+    BadName(String),
+    #[error("there is no backup named {0:?}")]
+    NotFound(String),
+    /// `confirm` is not the backup's name.
+    #[error("type the backup's name, {0}, to restore it")]
+    NotConfirmed(String),
+    #[error(transparent)]
+    Operations(#[from] OperationsError),
+}
 
 pub async fn start_restore(
     operations: &Arc<Engine>,
@@ -16,23 +30,15 @@ pub async fn start_restore(
     admin: &ConfirmedAdmin,
     backup_file: &str,
     confirm: &str,
-) -> Result<Record, ApiError> {
+) -> Result<Record, StartRestoreError> {
     if !is_backup_name(backup_file) {
-        return Err(ApiError::InvalidField {
-            field: "backupFile".into(),
-            description: format!("{backup_file:?} is not a backup name (bills-<timestamp>.db)"),
-        });
+        return Err(StartRestoreError::BadName(backup_file.to_owned()));
     }
     if !backups_dir.join(backup_file).is_file() {
-        return Err(ApiError::NotFound(format!(
-            "there is no backup named {backup_file:?}"
-        )));
+        return Err(StartRestoreError::NotFound(backup_file.to_owned()));
     }
     if confirm.trim() != backup_file {
-        return Err(ApiError::InvalidField {
-            field: "confirm".into(),
-            description: format!("type the backup's name, {backup_file}, to restore it"),
-        });
+        return Err(StartRestoreError::NotConfirmed(backup_file.to_owned()));
     }
     Ok(operations
         .start(

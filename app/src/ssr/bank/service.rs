@@ -53,8 +53,8 @@ impl Bank {
 
     /// Whether bank sync is on: the administrator's choice, or
     /// `BANK_SYNC_ENABLED` until one is made.
-    pub async fn enabled(&self, pool: &SqlitePool) -> Result<bool, BankError> {
-        Ok(enabled(pool, self.enabled_by_default).await?)
+    pub async fn enabled(&self, pool: &SqlitePool) -> Result<bool, sqlx::Error> {
+        enabled(pool, self.enabled_by_default).await
     }
 
     pub async fn set_enabled(&self, pool: &SqlitePool, enabled: bool) -> Result<(), BankError> {

@@ -7,10 +7,10 @@
 
 use sqlx::SqlitePool;
 
+use super::import_error::BillImportError;
 use super::transfer::{self, ImportError, ImportRow};
 use crate::contract::data::{ImportPreview, Imported, PreviewRow};
 use crate::domain::validation::FieldViolation;
-use crate::ssr::api_error::ApiError;
 use crate::ssr::other_apps::{self, Source};
 
 /// The largest text file an import takes: 1 MiB.
@@ -19,15 +19,14 @@ pub const MAX_IMPORT: usize = 1024 * 1024;
 pub const MAX_BUDGET_FILE: usize = 10 * 1024 * 1024;
 
 /// The file's text: refused when it is too large or not UTF-8.
-pub fn text_of(bytes: &[u8]) -> Result<&str, ApiError> {
+pub fn text_of(bytes: &[u8]) -> Result<&str, BillImportError> {
     within_limit(bytes.len())?;
-    std::str::from_utf8(bytes)
-        .map_err(|_| ApiError::BadRequest("the file is not UTF-8 text".into()))
+    std::str::from_utf8(bytes).map_err(|_| BillImportError::NotText)
 }
 
-fn within_limit(bytes: usize) -> Result<(), ApiError> {
+fn within_limit(bytes: usize) -> Result<(), BillImportError> {
     if bytes > MAX_IMPORT {
-        Err(ApiError::PayloadTooLarge { limit: MAX_IMPORT })
+        Err(BillImportError::TooLarge { limit: MAX_IMPORT })
     } else {
         Ok(())
     }
@@ -39,7 +38,7 @@ async fn rows(
     user: i64,
     source: Source,
     file: &[u8],
-) -> Result<(Vec<ImportRow>, Vec<String>), ApiError> {
+) -> Result<(Vec<ImportRow>, Vec<String>), BillImportError> {
     if source == Source::Tally {
         let text = text_of(file)?;
         return Ok((transfer::read_csv(text).map_err(import_error)?, Vec::new()));
@@ -47,7 +46,7 @@ async fn rows(
     let (_, own) = crate::ssr::preferences::locale_and_currency(pool, user).await?;
     let read = if source == Source::Actual {
         if file.len() > MAX_BUDGET_FILE {
-            return Err(ApiError::PayloadTooLarge {
+            return Err(BillImportError::TooLarge {
                 limit: MAX_BUDGET_FILE,
             });
         }
@@ -55,10 +54,8 @@ async fn rows(
     } else {
         other_apps::read(source, text_of(file)?, &own)
     };
-    let read = read.map_err(|description| ApiError::InvalidField {
-        field: "file".into(),
-        description,
-    })?;
+    let read = read
+        .map_err(|description| BillImportError::Field(FieldViolation::new("file", &description)))?;
     let rows = read
         .rows
         .into_iter()
@@ -69,10 +66,12 @@ async fn rows(
 
 /// `from=` on the wire as a source; unknown names are the caller's
 /// mistake.
-pub fn source(from: Option<&str>) -> Result<Source, ApiError> {
-    Source::parse(from.unwrap_or("")).ok_or_else(|| ApiError::InvalidField {
-        field: "from".into(),
-        description: "use tally, wallos, firefly or actual".into(),
+pub fn source(from: Option<&str>) -> Result<Source, BillImportError> {
+    Source::parse(from.unwrap_or("")).ok_or_else(|| {
+        BillImportError::Field(FieldViolation::new(
+            "from",
+            "use tally, wallos, firefly or actual",
+        ))
     })
 }
 
@@ -82,7 +81,7 @@ pub async fn preview(
     user: i64,
     source: Source,
     file: &[u8],
-) -> Result<ImportPreview, ApiError> {
+) -> Result<ImportPreview, BillImportError> {
     let (rows, not_mapped) = rows(pool, user, source, file).await?;
     let invalid = rows.iter().filter(|row| !row.problems.is_empty()).count();
     Ok(ImportPreview {
@@ -106,7 +105,7 @@ pub async fn import(
     user: i64,
     source: Source,
     file: &[u8],
-) -> Result<Imported, ApiError> {
+) -> Result<Imported, BillImportError> {
     let (rows, _) = rows(pool, user, source, file).await?;
     let imported = transfer::import(pool, user, rows)
         .await
@@ -114,9 +113,9 @@ pub async fn import(
     Ok(Imported { imported })
 }
 
-fn import_error(error: ImportError) -> ApiError {
+fn import_error(error: ImportError) -> BillImportError {
     match error {
-        ImportError::BadRows(_, rows) => ApiError::InvalidFields(
+        ImportError::BadRows(_, rows) => BillImportError::Rows(
             rows.into_iter()
                 .flat_map(|row| {
                     let index = row.line.saturating_sub(2);
@@ -128,7 +127,7 @@ fn import_error(error: ImportError) -> ApiError {
                 .collect(),
         ),
         ImportError::Unreadable(_) | ImportError::TooManyRows => {
-            ApiError::BadRequest(error.to_string())
+            BillImportError::Unreadable(error.to_string())
         }
         ImportError::Bill(error) => error.into(),
     }

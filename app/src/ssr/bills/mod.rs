@@ -5,12 +5,14 @@
 mod accrual;
 pub mod forms;
 pub mod import;
+mod import_error;
 mod payments;
 mod store;
 pub mod transfer;
 pub mod views;
 
 pub use accrual::{accrue_interest, spawn_accrual, Accrued};
+pub use import_error::BillImportError;
 pub use payments::{
     flag_autopay_failure, list_all_payments, list_payments, payment_by_id, record_payment,
     record_payment_in, record_requested, undo_payment, undo_payment_in, NewPayment, Payment,

@@ -8,23 +8,10 @@ use sqlx::SqlitePool;
 
 use super::{MigrateError, Migrator};
 use crate::contract::admin::SchemaState;
-use crate::ssr::api_error::ApiError;
-
-impl From<MigrateError> for ApiError {
-    fn from(error: MigrateError) -> Self {
-        match error {
-            MigrateError::Database(error) => ApiError::Database(error),
-            MigrateError::NothingApplied | MigrateError::NoRollback(_) => {
-                ApiError::BadRequest(error.to_string())
-            }
-            other => ApiError::Internal(other.to_string()),
-        }
-    }
-}
 
 /// The newest applied migration, whether it has a rollback definition, and
 /// how many this build has that the database lacks.
-pub async fn schema_state(pool: &SqlitePool) -> Result<SchemaState, ApiError> {
+pub async fn schema_state(pool: &SqlitePool) -> Result<SchemaState, MigrateError> {
     let migrations = super::registry::all();
     let status = Migrator::new(migrations.clone()).status(pool).await?;
     let latest = status.iter().rev().find(|m| m.applied_at.is_some());
@@ -42,16 +29,16 @@ pub async fn schema_state(pool: &SqlitePool) -> Result<SchemaState, ApiError> {
 }
 
 /// Rolls back the newest applied migration when `confirm` names it.
-pub async fn roll_back_latest(pool: &SqlitePool, confirm: &str) -> Result<SchemaState, ApiError> {
+pub async fn roll_back_latest(
+    pool: &SqlitePool,
+    confirm: &str,
+) -> Result<SchemaState, MigrateError> {
     let state = schema_state(pool).await?;
     let Some(latest) = state.latest.as_deref() else {
-        return Err(MigrateError::NothingApplied.into());
+        return Err(MigrateError::NothingApplied);
     };
     if confirm.trim() != latest {
-        return Err(ApiError::InvalidField {
-            field: "confirm".into(),
-            description: format!("type {latest} to roll it back"),
-        });
+        return Err(MigrateError::NotConfirmed(latest.to_owned()));
     }
     let version = Migrator::default().rollback_latest(pool).await?;
     tracing::warn!(%version, "migration rolled back from Admin");

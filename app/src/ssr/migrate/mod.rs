@@ -38,6 +38,9 @@ pub enum MigrateError {
     Pending { count: usize, first: Version },
     #[error("nothing to roll back: no migration is applied")]
     NothingApplied,
+    /// A rollback asked for without typing the latest migration's version.
+    #[error("type {0} to roll it back")]
+    NotConfirmed(String),
     #[error("the latest migration, {0}, has no rollback definition")]
     NoRollback(Version),
     #[error("rolling back {version} failed and changed nothing: {source}")]

@@ -13,7 +13,6 @@ use sqlx::SqlitePool;
 
 use crate::contract::admin::{StatusRow, StatusSection, SystemStatus};
 use crate::domain::words::{size, span, without_paths};
-use crate::ssr::api_error::ApiError;
 use crate::ssr::secrets::KeySource;
 use crate::ssr::services::Services;
 
@@ -61,7 +60,7 @@ fn age(modified: Option<std::time::SystemTime>) -> String {
 }
 
 /// Every section, in the order the page shows them.
-pub async fn system_status(services: &Services) -> Result<SystemStatus, ApiError> {
+pub async fn system_status(services: &Services) -> Result<SystemStatus, sqlx::Error> {
     let pool = &services.pool;
     let instance = &services.instance;
     let mut sections = Vec::new();
@@ -231,7 +230,7 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, ApiError
         }],
     ));
 
-    let enabled = services.bank.enabled(pool).await.map_err(ApiError::from)?;
+    let enabled = services.bank.enabled(pool).await?;
     let (connections, in_error): (i64, i64) = sqlx::query_as(
         "SELECT count(*), coalesce(sum(status = 'error'), 0) FROM bank_connections WHERE status <> 'disconnected'",
     )
@@ -317,7 +316,7 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, ApiError
 
 /// The schema history against this build's migrations (read only: the
 /// checksums are checked at every start, which refuses an edited one).
-async fn migration_rows(pool: &SqlitePool) -> Result<Vec<StatusRow>, ApiError> {
+async fn migration_rows(pool: &SqlitePool) -> Result<Vec<StatusRow>, sqlx::Error> {
     let applied: Vec<String> =
         sqlx::query_scalar("SELECT version FROM schema_migrations ORDER BY applied_at")
             .fetch_all(pool)
@@ -366,7 +365,7 @@ async fn migration_rows(pool: &SqlitePool) -> Result<Vec<StatusRow>, ApiError> {
 /// Failed attempts (v1.09 keeps them): the newest of a migration still
 /// not applied is an error; when every failed one was applied since, the
 /// newest is history.
-async fn failed_row(pool: &SqlitePool, applied: &[String]) -> Result<StatusRow, ApiError> {
+async fn failed_row(pool: &SqlitePool, applied: &[String]) -> Result<StatusRow, sqlx::Error> {
     let table: bool = sqlx::query_scalar(
         "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migration_failures')",
     )
