@@ -110,7 +110,7 @@ pub fn BillFormView(
     let form = FormState::new();
     let save = ServerAction::<SaveBill>::new();
     form.follow(save, on_saved);
-    let kept_for_check = kept.clone();
+    let kept_as_stored = kept.clone();
 
     // What was typed, from the form's signals (the same fields the form
     // posts without JavaScript).
@@ -123,8 +123,8 @@ pub fn BillFormView(
             cadence: cadence.get_untracked(),
             cadence_interval: interval.get_untracked(),
             anchor_date: anchor.get_untracked(),
-            kept_anchor: kept_for_check.as_ref().map(|(anchor, _)| anchor.clone()),
-            kept_due_day: kept_for_check.as_ref().map(|(_, day)| day.clone()),
+            kept_anchor: kept_as_stored.as_ref().map(|(anchor, _)| anchor.clone()),
+            kept_due_day: kept_as_stored.as_ref().map(|(_, day)| day.clone()),
             category: category.get_untracked(),
             notes: notes.get_untracked(),
             autopay: on(autopay.get_untracked()),

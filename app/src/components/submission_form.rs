@@ -92,7 +92,8 @@ impl FormState {
     }
 
     /// Runs as the form is about to go (its submit button's click, which
-    /// Enter in a field also fires): true when it must not, because it is
+    /// Enter in a field also fires, or the form's own submit handler):
+    /// true when it must not, because it is
     /// already sending or the shared rules (`checked`) or the bot check
     /// refuse it, which the form then shows. Otherwise the bot check's
     /// answer goes into its hidden field.

@@ -79,8 +79,23 @@ impl From<crate::ssr::auth::AuthError> for ApiError {
         use crate::ssr::auth::AuthError;
         match error {
             AuthError::Invalid(message) => Self::invalid(&message),
+            AuthError::Field(violation) => Self::InvalidField {
+                field: violation.field,
+                description: violation.description,
+            },
             AuthError::Database(error) => Self::Database(error),
             AuthError::Hashing(message) | AuthError::Sealing(message) => Self::Internal(message),
+            AuthError::NotFound(message) => Self::NotFound(message),
+            AuthError::Forbidden(message) => Self::Forbidden(message),
+            AuthError::WrongCredentials => Self::WrongCredentials,
+            AuthError::TooMany {
+                message,
+                retry_after,
+            } => Self::TooManyRequests {
+                message,
+                retry_after,
+            },
+            AuthError::Sso(error) => (*error).into(),
         }
     }
 }
@@ -505,6 +520,7 @@ error_body_from!(
     crate::ssr::migrate::MigrateError,
     crate::ssr::backup::StartRestoreError,
     sqlx::Error,
+    crate::ssr::auth::AuthError,
 );
 
 impl IntoResponse for ApiError {

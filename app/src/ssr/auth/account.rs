@@ -3,6 +3,7 @@
 //! name and email, the password, turning TOTP off; and signing out. REST
 //! and the Profile page's server functions both call these.
 
+use super::AuthError;
 use std::net::IpAddr;
 
 use secrecy::SecretString;
@@ -13,7 +14,7 @@ use super::{api_tokens, security_keys, sessions, totp, users};
 use crate::contract::account::{Me, SignedOut, UpdateProfile};
 use crate::contract::security_keys::RemoveKey;
 use crate::contract::two_factor::{ChangePassword, CurrentPassword};
-use crate::ssr::api_error::ApiError;
+
 use crate::ssr::services::Services;
 
 /// Name and email. A new email needs the current password, so a borrowed
@@ -23,7 +24,7 @@ pub async fn update_profile(
     ip: IpAddr,
     current: &CurrentUser,
     request: UpdateProfile,
-) -> Result<Me, ApiError> {
+) -> Result<Me, AuthError> {
     let session = current.clone().browser_session()?;
     if !request
         .email
@@ -53,7 +54,7 @@ pub async fn change_password(
     ip: IpAddr,
     current: &CurrentUser,
     request: ChangePassword,
-) -> Result<(), ApiError> {
+) -> Result<(), AuthError> {
     let session = current.clone().browser_session()?;
     services
         .confirm_password(ip, &session.user, request.current_password)
@@ -75,7 +76,7 @@ pub async fn turn_off_totp(
     ip: IpAddr,
     current: &CurrentUser,
     request: CurrentPassword,
-) -> Result<(), ApiError> {
+) -> Result<(), AuthError> {
     let session = current.clone().browser_session()?;
     services
         .confirm_password(ip, &session.user, request.current_password)
@@ -93,9 +94,9 @@ pub async fn remove_security_key(
     current: &CurrentUser,
     id: i64,
     request: RemoveKey,
-) -> Result<(), ApiError> {
+) -> Result<(), AuthError> {
     let session = current.clone().browser_session()?;
-    let not_found = || ApiError::NotFound(format!("no security key {id}"));
+    let not_found = || AuthError::NotFound(format!("no security key {id}"));
     if !security_keys::owns(&services.pool, session.user.id, id).await? {
         return Err(not_found());
     }
@@ -103,7 +104,10 @@ pub async fn remove_security_key(
         .current_password
         .filter(|password| !password.is_empty())
         .ok_or_else(|| {
-            ApiError::invalid("currentPassword: give your current password to remove a key")
+            AuthError::field(
+                "currentPassword",
+                "give your current password to remove a key",
+            )
         })?;
     services
         .confirm_password(ip, &session.user, password)
@@ -124,7 +128,7 @@ pub async fn sign_out(
     services: &Services,
     current: &CurrentUser,
     everywhere: bool,
-) -> Result<SignedOut, ApiError> {
+) -> Result<SignedOut, AuthError> {
     let redirect = match &current.credential {
         Credential::Session { session_id } => {
             crate::ssr::sso::service::end_session_url(services, session_id).await

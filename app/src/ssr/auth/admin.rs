@@ -16,7 +16,7 @@ use super::users::User;
 use super::{invitations, AuthError};
 use crate::contract::admin::{AccountAction, Invite, Invited};
 use crate::domain::role::Role;
-use crate::ssr::api_error::ApiError;
+
 use crate::ssr::services::Services;
 
 /// Why a token is refused the account-level actions.
@@ -42,15 +42,15 @@ pub async fn confirm(
     session: BrowserSession,
     ip: IpAddr,
     current_password: &str,
-) -> Result<ConfirmedAdmin, ApiError> {
+) -> Result<ConfirmedAdmin, AuthError> {
     if !session.user.is_admin() {
-        return Err(ApiError::Forbidden("administrators only".into()));
+        return Err(AuthError::Forbidden("administrators only".into()));
     }
     if current_password.is_empty() {
-        return Err(ApiError::InvalidField {
-            field: "currentPassword".into(),
-            description: "enter your password to confirm this".into(),
-        });
+        return Err(AuthError::field(
+            "currentPassword",
+            "enter your password to confirm this",
+        ));
     }
     services
         .confirm_password(ip, &session.user, current_password.to_owned())
@@ -66,14 +66,14 @@ pub async fn apply(
     admin: &ConfirmedAdmin,
     user_id: i64,
     action: AccountAction,
-) -> Result<(), ApiError> {
+) -> Result<(), AuthError> {
     let found = match action {
         AccountAction::Disable => set_disabled(pool, admin.user.id, user_id, true).await?,
         AccountAction::Enable => set_disabled(pool, admin.user.id, user_id, false).await?,
         AccountAction::ResetSecondFactor => reset_second_factor(pool, user_id).await?,
     };
     if !found {
-        return Err(ApiError::NotFound(format!("no user {user_id}")));
+        return Err(AuthError::NotFound(format!("no user {user_id}")));
     }
     match action {
         AccountAction::Disable => {
@@ -93,7 +93,7 @@ pub async fn invite(
     services: &Services,
     admin: &ConfirmedAdmin,
     request: &Invite,
-) -> Result<Invited, ApiError> {
+) -> Result<Invited, AuthError> {
     let made = invitations::create(
         &services.pool,
         Some(admin.user.id),
@@ -112,18 +112,18 @@ pub async fn set_registration(
     pool: &SqlitePool,
     admin: &ConfirmedAdmin,
     open: bool,
-) -> Result<(), ApiError> {
+) -> Result<(), AuthError> {
     invitations::set_open_registration(pool, open).await?;
     tracing::info!(open, by = admin.user.id, "registration changed");
     Ok(())
 }
 
 /// Withdraws a pending invitation.
-pub async fn withdraw_invitation(pool: &SqlitePool, id: i64) -> Result<(), ApiError> {
+pub async fn withdraw_invitation(pool: &SqlitePool, id: i64) -> Result<(), AuthError> {
     if invitations::revoke(pool, id).await? {
         Ok(())
     } else {
-        Err(ApiError::NotFound(format!("no invitation {id}")))
+        Err(AuthError::NotFound(format!("no invitation {id}")))
     }
 }
 

@@ -14,7 +14,6 @@ use crate::contract::tokens::{CreateToken, CreatedToken};
 use crate::domain::text::{plain_text_problem, Lines};
 use crate::domain::token_lifetime::TokenLifetime;
 use crate::domain::token_scope::Scopes;
-use crate::ssr::api_error::ApiError;
 
 /// Marks Tally tokens so secret scanners and people can recognise them.
 pub const PREFIX: &str = "tally_pat_";
@@ -180,27 +179,27 @@ pub async fn create_requested(
     pool: &SqlitePool,
     current: &CurrentUser,
     request: &CreateToken,
-) -> Result<CreatedToken, ApiError> {
+) -> Result<CreatedToken, AuthError> {
     let session = current.clone().browser_session()?;
     let lifetime = match request.expires_in_days {
         None => TokenLifetime::default(),
         Some(days) => TokenLifetime::parse(days)
-            .map_err(|error| ApiError::invalid(&format!("expiresInDays: {error}")))?,
+            .map_err(|error| AuthError::field("expiresInDays", format!("{error}")))?,
     };
     let scopes = match &request.scopes {
         None => Scopes::DEFAULT,
         Some(names) => Scopes::from_names(names)
-            .map_err(|error| ApiError::invalid(&format!("scopes: {error}")))?,
+            .map_err(|error| AuthError::field("scopes", format!("{error}")))?,
     };
     let (info, token) = create(pool, &session.user, &request.name, lifetime, scopes).await?;
     Ok(CreatedToken { token, info })
 }
 
 /// Revokes one of `user_id`'s own tokens; 404 for any other id.
-pub async fn revoke_own(pool: &SqlitePool, user_id: i64, id: i64) -> Result<(), ApiError> {
+pub async fn revoke_own(pool: &SqlitePool, user_id: i64, id: i64) -> Result<(), AuthError> {
     if revoke(pool, user_id, id).await? {
         Ok(())
     } else {
-        Err(ApiError::NotFound(format!("no API token {id}")))
+        Err(AuthError::NotFound(format!("no API token {id}")))
     }
 }

@@ -4,6 +4,7 @@
 //! in; the contract answer and, when a session started, its token come out
 //! for the caller to set as the cookie.
 
+use super::AuthError;
 use std::net::IpAddr;
 
 use secrecy::SecretString;
@@ -17,7 +18,7 @@ use crate::contract::account::{
     SignIn, SignInAnswer,
 };
 use crate::contract::security_keys::{KeySignIn, KeySignInOptions, WebAuthnJson};
-use crate::ssr::api_error::ApiError;
+
 use crate::ssr::services::Services;
 
 /// Who is knocking: the client's address (for the throttle and the sign-in
@@ -43,7 +44,7 @@ pub async fn password(
     services: &Services,
     visitor: Visitor,
     request: SignIn,
-) -> Result<Answered, ApiError> {
+) -> Result<Answered, AuthError> {
     password_allowed(services).await?;
     let attempt = Attempt {
         email: request.email,
@@ -72,7 +73,7 @@ pub const LOCAL_LOGIN_OFF: &str =
 
 /// Refuses (403) while email and password do not sign in here
 /// (Admin → Authentication, `LOCAL_LOGIN_ENABLED`).
-async fn password_allowed(services: &Services) -> Result<(), ApiError> {
+async fn password_allowed(services: &Services) -> Result<(), AuthError> {
     let current = services
         .sso
         .current(&services.pool, &services.keyring)
@@ -80,7 +81,7 @@ async fn password_allowed(services: &Services) -> Result<(), ApiError> {
     if current.settings.local_login_enabled {
         Ok(())
     } else {
-        Err(ApiError::Forbidden(LOCAL_LOGIN_OFF.into()))
+        Err(AuthError::Forbidden(LOCAL_LOGIN_OFF.into()))
     }
 }
 
@@ -89,7 +90,7 @@ pub async fn code(
     services: &Services,
     visitor: Visitor,
     request: SecondFactorCode,
-) -> Result<Answered, ApiError> {
+) -> Result<Answered, AuthError> {
     answered(
         services,
         sign_in::second_factor(
@@ -108,7 +109,7 @@ pub async fn code(
 pub async fn key_options(
     services: &Services,
     challenge: &str,
-) -> Result<KeySignInOptions, ApiError> {
+) -> Result<KeySignInOptions, AuthError> {
     match services
         .security_keys
         .begin_sign_in(&services.pool, challenge)
@@ -117,8 +118,9 @@ pub async fn key_options(
         Some(options) => Ok(KeySignInOptions {
             options: WebAuthnJson(options),
         }),
-        None => Err(ApiError::invalid(
-            "challenge: this sign-in expired or has no security key; sign in again",
+        None => Err(AuthError::field(
+            "challenge",
+            "this sign-in expired or has no security key; sign in again",
         )),
     }
 }
@@ -128,7 +130,7 @@ pub async fn key(
     services: &Services,
     visitor: Visitor,
     request: KeySignIn,
-) -> Result<Answered, ApiError> {
+) -> Result<Answered, AuthError> {
     answered(
         services,
         sign_in::security_key(
@@ -149,7 +151,7 @@ pub async fn key(
 pub async fn registration(
     services: &Services,
     invitation: Option<&str>,
-) -> Result<RegistrationStatus, ApiError> {
+) -> Result<RegistrationStatus, AuthError> {
     let open_registration = invitations::open_registration(&services.pool).await?;
     let invitation = match invitation.filter(|token| !token.is_empty()) {
         Some(token) => invitations::find(&services.pool, token)
@@ -173,11 +175,11 @@ pub async fn register(
     services: &Services,
     visitor: Visitor,
     request: Register,
-) -> Result<Answered, ApiError> {
+) -> Result<Answered, AuthError> {
     services
         .sign_in_throttle
         .attempt(visitor.ip, &request.email, Standing::Stranger)
-        .map_err(|refusal| ApiError::throttled(refusal, "too many attempts; try again later"))?;
+        .map_err(|refusal| AuthError::throttled(refusal, "too many attempts; try again later"))?;
     password_allowed(services).await?;
     // Checked before an invitation is claimed for it.
     users::check_name(&request.name)?;
@@ -222,7 +224,7 @@ impl Visitor {
 fn answered(
     services: &Services,
     outcome: Result<SignedIn, SignInError>,
-) -> Result<Answered, ApiError> {
+) -> Result<Answered, AuthError> {
     match outcome {
         Ok(SignedIn::Session { user, token }) => Ok(Answered {
             device: device::issue(&services.keyring, &user.email),
@@ -238,18 +240,19 @@ fn answered(
             session: None,
             device: None,
         }),
-        Err(SignInError::WrongCredentials) => Err(ApiError::WrongCredentials),
-        Err(error @ SignInError::EmailTooLong) => Err(ApiError::invalid(&error.to_string())),
-        Err(SignInError::WrongCode) => Err(ApiError::invalid(
-            "code: that code is not right, or was already used",
+        Err(SignInError::WrongCredentials) => Err(AuthError::WrongCredentials),
+        Err(error @ SignInError::EmailTooLong) => Err(AuthError::Invalid(error.to_string())),
+        Err(SignInError::WrongCode) => Err(AuthError::field(
+            "code",
+            "that code is not right, or was already used",
         )),
         Err(error @ SignInError::WrongKey) => {
-            Err(ApiError::invalid(&format!("credential: {error}")))
+            Err(AuthError::field("credential", format!("{error}")))
         }
-        Err(error @ SignInError::Throttled(wait)) => Err(ApiError::TooManyRequests {
+        Err(error @ SignInError::Throttled(wait)) => Err(AuthError::TooMany {
             message: error.to_string(),
             retry_after: wait,
         }),
-        Err(SignInError::Auth(error)) => Err(error.into()),
+        Err(SignInError::Auth(error)) => Err(error),
     }
 }

@@ -25,6 +25,7 @@ use axum::http::Method;
 
 use super::current::{self, Credential, TOKEN_REFUSED};
 use super::users::User;
+use super::AuthError;
 use crate::domain::token_scope::Scope;
 use crate::ssr::api_error::ApiError;
 use crate::ssr::services::Services;
@@ -63,19 +64,19 @@ pub struct BrowserSession {
 
 impl CurrentUser {
     /// This user, when they came with a browser session; 403 for a token.
-    pub fn browser_session(self) -> Result<BrowserSession, ApiError> {
+    pub fn browser_session(self) -> Result<BrowserSession, AuthError> {
         match self.credential {
             Credential::Session { session_id } => Ok(BrowserSession {
                 user: self.user,
                 session_id,
             }),
-            Credential::ApiToken { .. } => Err(ApiError::Forbidden(TOKEN_REFUSED.into())),
+            Credential::ApiToken { .. } => Err(AuthError::Forbidden(TOKEN_REFUSED.into())),
         }
     }
 
     /// This user, when a token they came with has one of `scopes`; a
     /// browser session may do whatever its user may.
-    pub fn with_scope(self, scopes: &[Scope]) -> Result<Self, ApiError> {
+    pub fn with_scope(self, scopes: &[Scope]) -> Result<Self, AuthError> {
         match &self.credential {
             Credential::Session { .. } => Ok(self),
             Credential::ApiToken { scopes: held } => {
@@ -83,7 +84,7 @@ impl CurrentUser {
                     Ok(self)
                 } else {
                     let needed: Vec<&str> = scopes.iter().map(|scope| scope.as_str()).collect();
-                    Err(ApiError::Forbidden(format!(
+                    Err(AuthError::Forbidden(format!(
                         "this API token's scopes ({held}) do not allow this; it needs {}",
                         needed.join(" or ")
                     )))
@@ -92,11 +93,11 @@ impl CurrentUser {
         }
     }
 
-    fn administrator(self) -> Result<Self, ApiError> {
+    fn administrator(self) -> Result<Self, AuthError> {
         if self.user.is_admin() {
             Ok(self)
         } else {
-            Err(ApiError::Forbidden("administrators only".into()))
+            Err(AuthError::Forbidden("administrators only".into()))
         }
     }
 }
@@ -129,9 +130,9 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        caller(parts, state)
+        Ok(caller(parts, state)
             .await?
-            .with_scope(&[by_method(&parts.method)])
+            .with_scope(&[by_method(&parts.method)])?)
     }
 }
 
@@ -176,7 +177,7 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        caller(parts, state).await?.browser_session()
+        Ok(caller(parts, state).await?.browser_session()?)
     }
 }
 

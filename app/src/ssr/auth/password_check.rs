@@ -23,6 +23,20 @@ pub enum PasswordCheckError {
     Auth(#[from] AuthError),
 }
 
+/// A failed check as the auth feature's error: throttled, or the
+/// `currentPassword` field at fault.
+impl From<PasswordCheckError> for AuthError {
+    fn from(error: PasswordCheckError) -> Self {
+        match error {
+            PasswordCheckError::Throttled(refusal) => {
+                AuthError::throttled(refusal, &error.to_string())
+            }
+            PasswordCheckError::Wrong => AuthError::Invalid(error.to_string()),
+            PasswordCheckError::Auth(error) => error,
+        }
+    }
+}
+
 /// Whether `current_password` is `user`'s password, asked from `ip`.
 pub async fn confirm(
     pool: &SqlitePool,

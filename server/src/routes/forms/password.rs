@@ -47,6 +47,6 @@ pub async fn submit(
     };
     match account::change_password(&state, ip, &current, request).await {
         Ok(()) => outcome(PAGE, FormOutcome::PasswordChanged),
-        Err(error) => outcome(PAGE, failure(&error)),
+        Err(error) => outcome(PAGE, failure(&ApiError::from(error))),
     }
 }

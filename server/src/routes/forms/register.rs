@@ -3,6 +3,7 @@
 //! `POST /api/auth/register`; signed in, the person lands where
 //! every sign-in does.
 
+use app::ssr::api_error::ApiError;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
@@ -68,6 +69,6 @@ pub async fn submit(
             let cookies = session_answer::answered(&state, answered);
             with_cookies(see_other(redirect::AFTER_SIGN_IN), &cookies)
         }
-        Err(error) => outcome(&back, failure(&error)),
+        Err(error) => outcome(&back, failure(&ApiError::from(error))),
     }
 }

@@ -80,6 +80,6 @@ pub async fn submit(
                 &cookies,
             )
         }
-        Err(error) => back_to_sign_in(error_code(&error), &form.next),
+        Err(error) => back_to_sign_in(error_code(&ApiError::from(error)), &form.next),
     }
 }

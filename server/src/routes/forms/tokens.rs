@@ -62,7 +62,7 @@ pub async fn submit(
                 token = escape(&created.token),
             ),
         ),
-        Err(error) => outcome(PAGE, failure(&error)),
+        Err(error) => outcome(PAGE, failure(&ApiError::from(error))),
     }
 }
 

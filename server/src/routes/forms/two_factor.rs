@@ -49,7 +49,7 @@ pub async fn start(
         Ok(session) => totp::begin_enrolment(&state.pool, &state.keyring, &session.user)
             .await
             .map_err(ApiError::from),
-        Err(error) => Err(error),
+        Err(error) => Err(ApiError::from(error)),
     };
     match begun {
         // The QR code is Tally's own SVG, not anything a person typed.
@@ -91,7 +91,7 @@ pub async fn confirm(
                 .await
                 .map_err(ApiError::from)
         }
-        Err(error) => Err(error),
+        Err(error) => Err(ApiError::from(error)),
     };
     match confirmed {
         Ok(codes) => {
@@ -131,6 +131,6 @@ pub async fn turn_off(
     };
     match account::turn_off_totp(&state, ip, &current, request).await {
         Ok(()) => outcome(PAGE, FormOutcome::TwoFactorOff),
-        Err(error) => outcome(PAGE, failure(&error)),
+        Err(error) => outcome(PAGE, failure(&ApiError::from(error))),
     }
 }
