@@ -1,6 +1,7 @@
 //! The layering of both crates, checked on their sources: no import circle
 //! between top-level modules (`app::api` → `app::ssr` → `app::api` would be
-//! one), and `domain` importing nothing of the app above it.
+//! one), `domain` importing nothing of the app above it, and no service
+//! under `ssr/` answering in HTTP's terms (`ApiError`).
 //!
 //! A module's imports are the `crate::<module>` paths in its files (and
 //! `server::<module>` in the server's binary), leaving out comments and
@@ -151,6 +152,54 @@ fn domain_imports_nothing_above_it() {
         "domain imports {:?}",
         graph.get("domain")
     );
+}
+
+/// The files under `ssr/` that may name `ApiError`: its one mapping, and
+/// the REST routes' extractors (a door, kept in `app` by the orphan rule).
+const HTTP_AWARE: &[&str] = &["api_error.rs", "auth/extractors.rs"];
+
+/// The files under `ssr` (relative paths) whose code names `ApiError`.
+fn naming_api_error(ssr: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    sources(ssr, &mut files);
+    let mut found: Vec<String> = files
+        .iter()
+        .filter(|file| {
+            std::fs::read_to_string(file).is_ok_and(|text| code(&text).contains("ApiError"))
+        })
+        .filter_map(|file| file.strip_prefix(ssr).ok())
+        .map(|file| file.to_string_lossy().replace('\\', "/"))
+        .filter(|file| !HTTP_AWARE.contains(&file.as_str()))
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn services_return_their_own_errors_not_http_ones() {
+    let ssr = crate_dir("app").join("ssr");
+    assert!(ssr.join("api_error.rs").is_file(), "sources read");
+    assert_eq!(
+        naming_api_error(&ssr),
+        Vec::<String>::new(),
+        "a service returns its feature's error enum; ssr::api_error maps it to HTTP"
+    );
+}
+
+#[test]
+fn a_service_naming_api_error_is_found() {
+    let dir = std::env::temp_dir().join(format!("tally-layering-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("bills")).unwrap();
+    std::fs::write(dir.join("api_error.rs"), "pub enum ApiError {}\n").unwrap();
+    std::fs::write(
+        dir.join("bills").join("service.rs"),
+        "use crate::ssr::api_error::ApiError;\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("bills").join("rules.rs"), "// not ApiError here\n").unwrap();
+    let found = naming_api_error(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(found, ["bills/service.rs"]);
 }
 
 #[test]
