@@ -87,7 +87,7 @@ test("registration, password change, token creation and the second factor work w
 // `ActionForm`s posting to the same server functions the pages call; the
 // server answers a browser's own post with the page to open, or the form
 // again with each field's message.
-test("without JavaScript a person signs in, adds a bill, records a payment and submits a lead", async ({ browser }, testInfo) => {
+test("without JavaScript a person signs in, adds a bill, records payments and submits a lead", async ({ browser }, testInfo) => {
   await openRegistration(browser);
   const joining = await browser.newContext();
   const registered = await joining.request.post("/api/auth/register", {
@@ -140,6 +140,19 @@ test("without JavaScript a person signs in, adds a bill, records a payment and s
   await expect(page).toHaveURL(/\/tracker\??$/);
   await expect(row).toHaveAttribute("data-status", "Paid");
   await expect(page.getByTestId("total-paid")).toHaveText("$59.99");
+
+  // The bill's own page records a payment too: a refused amount comes
+  // back with its message, then the payment is listed.
+  await page.goto("/bills");
+  await page.getByRole("link", { name: "Internet" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Internet");
+  await page.getByLabel("Amount").fill("5.555");
+  await page.getByRole("button", { name: "Record payment" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "use at most 2 digits" })).toBeVisible();
+  await page.getByLabel("Amount").fill("5");
+  await page.getByLabel("Method").fill("cash");
+  await page.getByRole("button", { name: "Record payment" }).click();
+  await expect(page.getByTestId("payment-row").filter({ hasText: "cash" })).toHaveCount(1);
 
   // A lead, from the public contact form.
   await page.goto("/contact");

@@ -10,7 +10,7 @@ use leptos::server_fn::codec::{GetUrl, Json};
 
 use super::CsrfClient;
 use crate::contract::bills::{
-    AutopayTrust, BillList, BillRecord, Catalog, Payment, Payments, RecordPayment, Spending,
+    AutopayTrust, BillList, BillRecord, Catalog, Payment, PaymentInput, Payments, Spending,
     Tracker, TrackerPageData,
 };
 use crate::contract::error::ErrorBody;
@@ -129,13 +129,30 @@ pub async fn get_payments(id: i64) -> Result<Payments, ErrorBody> {
     Ok(Payments { payments })
 }
 
-/// Records a payment of one of the signed-in user's bills: no amount is the
-/// bill's amount, no date is today ("mark paid").
-#[server(prefix = "/api/fn", endpoint = "pay-bill", input = Json, client = CsrfClient)]
-pub async fn pay_bill(bill: i64, payment: RecordPayment) -> Result<Payment, ErrorBody> {
+/// Records a payment of one of the signed-in user's bills, as typed into
+/// the bill page's form (`payment[…]` fields, posted with or without
+/// JavaScript; a post without it comes back to the bill's page): no
+/// amount is the bill's amount, no date is today ("mark paid").
+#[server(prefix = "/api/fn", endpoint = "pay-bill", client = CsrfClient)]
+pub async fn pay_bill(
+    bill: i64,
+    #[server(default)] payment: PaymentInput,
+) -> Result<Payment, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
+    let (pool, user) = (me.pool(), me.current.user.id);
+    let digits = crate::ssr::bills::get(pool, user, bill)
+        .await
+        .map_err(ApiError::from)?
+        .currency()
+        .digits();
+    let payment = payment
+        .to_payment(digits)
+        .map_err(|violation| ApiError::InvalidField {
+            field: violation.field,
+            description: violation.description,
+        })?;
     Ok(
-        crate::ssr::bills::record_requested(me.pool(), me.current.user.id, bill, &payment)
+        crate::ssr::bills::record_requested(pool, user, bill, &payment)
             .await
             .map_err(ApiError::from)?,
     )

@@ -1,9 +1,11 @@
 //! What the contact, support and bill forms share: the per-field error
 //! list, the sending state, the check before sending, and the bot check
 //! (the provider's widget when the server has one configured, a notice in
-//! development when it has none). The forms are `ActionForm`s: without
-//! JavaScript the browser posts them itself and the server renders what it
-//! refused on the page it sends the browser back to.
+//! development when it has none). The forms post to their server
+//! functions (`ActionForm`, or a form whose submit handler dispatches the
+//! same `ServerAction`): without JavaScript the browser posts them itself
+//! and the server renders what it refused on the page it sends the
+//! browser back to.
 
 use leptos::html::Input;
 use leptos::prelude::*;
@@ -93,10 +95,9 @@ impl FormState {
 
     /// Runs as the form is about to go (its submit button's click, which
     /// Enter in a field also fires, or the form's own submit handler):
-    /// true when it must not, because it is
-    /// already sending or the shared rules (`checked`) or the bot check
-    /// refuse it, which the form then shows. Otherwise the bot check's
-    /// answer goes into its hidden field.
+    /// true when it must not, because it is already sending or the shared
+    /// rules (`checked`) or the bot check refuse it, which the form then
+    /// shows. Otherwise the bot check's answer goes into its hidden field.
     pub fn holds_back(self, checked: Result<(), Vec<FieldViolation>>) -> bool {
         if self.sending.get_untracked() {
             return true;

@@ -8,6 +8,7 @@ use crate::domain::cadence::Cadence;
 use crate::domain::date::Date;
 use crate::domain::money::Currency;
 use crate::domain::tracker::{Status, Totals};
+use crate::domain::validation::FieldViolation;
 
 /// A bill as stored and as the API answers it (the server reads it from
 /// `bills`); its rules are in `domain::bill`.
@@ -138,6 +139,41 @@ pub struct RecordPayment {
     pub paid_on: Option<String>,
     #[serde(default)]
     pub method: String,
+}
+
+/// A payment as typed into a bill page's form (`payment[…]` fields, posted
+/// with or without JavaScript): the amount as written (empty: the bill's),
+/// the date (empty: today) and the method.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaymentInput {
+    #[serde(default)]
+    pub amount: String,
+    #[serde(default)]
+    pub paid_on: String,
+    #[serde(default)]
+    pub method: String,
+}
+
+impl PaymentInput {
+    /// The payment to record, for a bill whose currency has `digits`
+    /// after the decimal point; a bad amount names `amountMinor`.
+    pub fn to_payment(&self, digits: u8) -> Result<RecordPayment, FieldViolation> {
+        let amount = self.amount.trim();
+        let amount_minor = if amount.is_empty() {
+            None
+        } else {
+            Some(
+                crate::domain::money::parse_minor(amount, digits)
+                    .map_err(|problem| FieldViolation::new("amountMinor", &problem.to_string()))?,
+            )
+        };
+        let paid_on = self.paid_on.trim();
+        Ok(RecordPayment {
+            amount_minor,
+            paid_on: (!paid_on.is_empty()).then(|| paid_on.to_owned()),
+            method: self.method.clone(),
+        })
+    }
 }
 
 /// `POST /api/payments/{id}/autopay-failure`.
@@ -400,6 +436,26 @@ impl BillRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_typed_payment_becomes_minor_units_and_empty_fields_mean_the_defaults() {
+        let typed = PaymentInput {
+            amount: " 12.50 ".into(),
+            paid_on: "2026-11-27".into(),
+            method: "card".into(),
+        };
+        let payment = typed.to_payment(2).unwrap();
+        assert_eq!(payment.amount_minor, Some(1250));
+        assert_eq!(payment.paid_on.as_deref(), Some("2026-11-27"));
+        assert_eq!(payment.method, "card");
+        let empty = PaymentInput::default().to_payment(2).unwrap();
+        assert_eq!((empty.amount_minor, empty.paid_on), (None, None));
+        let bad = PaymentInput {
+            amount: "12.505".into(),
+            ..PaymentInput::default()
+        };
+        assert_eq!(bad.to_payment(2).unwrap_err().field, "amountMinor");
+    }
 
     fn service(id: i64, name: &str, category: &str) -> CatalogService {
         CatalogService {

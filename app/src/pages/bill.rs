@@ -4,19 +4,21 @@
 
 use super::split_route::split_route;
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_navigate, use_params_map};
 
 use crate::api::bills::{
     end_bill, flag_autopay_failure, get_autopay_trust, get_bill, get_bills, get_payments, pay_bill,
-    remove_bill, restart_bill, undo_payment,
+    remove_bill, restart_bill, undo_payment, PayBill,
 };
 use crate::api::{self, ApiFailure};
 use crate::components::bill_form::{bill_form, BillFormOpen};
+use crate::components::csrf_field::CsrfField;
 use crate::components::payoff_chart::PayoffChart;
-use crate::contract::bills::RecordPayment;
+use crate::contract::bills::PaymentInput;
 use crate::contract::error::ErrorBody;
-use crate::domain::money::{minor_to_input, parse_minor, Locale, Money};
+use crate::domain::money::{minor_to_input, Locale, Money};
 
 /// Runs one change to the bill in the background and hands its outcome to
 /// `settled` (which clears the error and asks for the bill again, or says
@@ -77,7 +79,12 @@ pub fn BillPage() -> impl IntoView {
         }
         Err(failure) => error.set(Some(failure.message())),
     };
-    let pay = move |bill: i64, payment: RecordPayment| change(pay_bill(bill, payment), settled);
+    let pay = move |bill: i64, payment: PaymentInput| change(pay_bill(bill, payment), settled);
+    // A payment posted without JavaScript that the server refused comes
+    // back here with its error in the address.
+    if let Some(Err(refused)) = ServerAction::<PayBill>::new().value().get_untracked() {
+        error.set(Some(ApiFailure::from(refused).message()));
+    }
     let undo = move |payment: i64| change(undo_payment(payment), settled);
     let flag =
         move |payment: i64, failed: bool| change(flag_autopay_failure(payment, failed), settled);
@@ -120,24 +127,20 @@ pub fn BillPage() -> impl IntoView {
                     let for_edit = record.clone();
                     let digits = currency.digits();
                     let default_amount = minor_to_input(record.amount_minor, digits);
+                    // With JavaScript the same server function as the
+                    // form's own post, after the amount is checked here.
                     let record_payment = move |ev: leptos::ev::SubmitEvent| {
                         ev.prevent_default();
-                        let typed = pay_amount.get_untracked();
-                        let amount = if typed.trim().is_empty() { None } else {
-                            match parse_minor(&typed, digits) {
-                                Ok(minor) => Some(minor),
-                                Err(problem) => {
-                                    error.set(Some(format!("Amount: {problem}")));
-                                    return;
-                                }
-                            }
-                        };
-                        let date = pay_date.get_untracked();
-                        pay(bill_id, RecordPayment {
-                            amount_minor: amount,
-                            paid_on: (!date.trim().is_empty()).then_some(date),
+                        let typed = PaymentInput {
+                            amount: pay_amount.get_untracked(),
+                            paid_on: pay_date.get_untracked(),
                             method: pay_method.get_untracked(),
-                        });
+                        };
+                        if let Err(problem) = typed.to_payment(digits) {
+                            error.set(Some(format!("Amount: {}", problem.description)));
+                            return;
+                        }
+                        pay(bill_id, typed);
                         pay_amount.set(String::new());
                     };
                     let payoff = record.debt.then(|| {
@@ -181,13 +184,15 @@ pub fn BillPage() -> impl IntoView {
                         {payoff}
                         <section class="card" aria-labelledby="pay-title">
                             <h2 id="pay-title">"Record a payment"</h2>
-                            <form class="field-row" on:submit=record_payment>
+                            <form class="field-row" method="post" action=PayBill::url() on:submit=record_payment>
+                                <CsrfField/>
+                                <input type="hidden" name="bill" value=bill_id/>
                                 <div class="field"><label for="pay-amount">"Amount"</label>
-                                    <input id="pay-amount" placeholder=default_amount.clone() prop:value=move || pay_amount.get() on:input=move |ev| pay_amount.set(event_target_value(&ev))/></div>
+                                    <input id="pay-amount" name="payment[amount]" placeholder=default_amount.clone() prop:value=move || pay_amount.get() on:input=move |ev| pay_amount.set(event_target_value(&ev))/></div>
                                 <div class="field"><label for="pay-date">"Paid on"</label>
-                                    <input id="pay-date" type="date" placeholder=today.clone() prop:value=move || pay_date.get() on:input=move |ev| pay_date.set(event_target_value(&ev))/></div>
+                                    <input id="pay-date" name="payment[paid_on]" type="date" placeholder=today.clone() prop:value=move || pay_date.get() on:input=move |ev| pay_date.set(event_target_value(&ev))/></div>
                                 <div class="field"><label for="pay-method">"Method"</label>
-                                    <input id="pay-method" placeholder="manual" maxlength="40" prop:value=move || pay_method.get() on:input=move |ev| pay_method.set(event_target_value(&ev))/></div>
+                                    <input id="pay-method" name="payment[method]" placeholder="manual" maxlength="40" prop:value=move || pay_method.get() on:input=move |ev| pay_method.set(event_target_value(&ev))/></div>
                                 <button type="submit" class="button">"Record payment"</button>
                             </form>
                         </section>

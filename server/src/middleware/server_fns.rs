@@ -60,6 +60,7 @@ pub const ANYONE: &[&str] = &[
 pub const FORM_ACTIONS: &[&str] = &[
     "tracker/act",
     "save-bill",
+    "pay-bill",
     "notifications/add-channel",
     "notifications/test-channel",
     "notifications/change-channel",

@@ -1,5 +1,5 @@
-//! The bill form and the public forms posted as a browser without
-//! JavaScript posts them (issue 33, point 5): the page's `ActionForm`
+//! The bill form, a bill's payment form and the public forms posted as a
+//! browser without JavaScript posts them (issue 33, point 5): the form's
 //! fields, urlencoded, asking for a page. A success opens the page it
 //! belongs on; a refusal sends the browser back to the form, which the
 //! server renders with each field's message.
@@ -105,6 +105,44 @@ async fn a_bill_posted_without_javascript_opens_its_page_or_comes_back_with_the_
     assert_eq!(listed[0].amount_minor, 4250);
     assert_eq!(bill_page, format!("/bills/{}", listed[0].id));
     assert!(open(&admin, &bill_page).await.contains("Water"));
+
+    // The bill page's payment form: a refused amount comes back to the
+    // page with its message, a good one is recorded.
+    let id = listed[0].id;
+    let record = |amount: &str| {
+        admin
+            .request_without_csrf(Method::POST, "/api/fn/pay-bill")
+            .header(ACCEPT, PAGE)
+            .header(REFERER, app.url(&bill_page))
+            .form(&[
+                ("csrf_token", admin.csrf.clone()),
+                ("bill", id.to_string()),
+                ("payment[amount]", amount.to_owned()),
+                ("payment[paid_on]", String::new()),
+                ("payment[method]", "cash".to_owned()),
+            ])
+            .send()
+    };
+    let refused = record("4.255").await.unwrap();
+    let back = location(&refused);
+    assert!(
+        back.contains(&bill_page) && back.contains("__err="),
+        "{back}"
+    );
+    assert!(open(&admin, &back)
+        .await
+        .contains("use at most 2 digits after the decimal point"));
+    let paid = record("40").await.unwrap();
+    let after = location(&paid);
+    assert!(
+        after.contains(&bill_page) && !after.contains("__err"),
+        "{after}"
+    );
+    let payments: app::contract::bills::Payments =
+        admin.get(&format!("/api/bills/{id}/payments")).await;
+    assert_eq!(payments.payments.len(), 1);
+    assert_eq!(payments.payments[0].amount_minor, 4000);
+    assert_eq!(payments.payments[0].method, "cash");
 
     // Without the token in the field, nothing is stored.
     let forged = admin

@@ -44,6 +44,16 @@ async fn due_today(browser: &Browser, name: &str) -> BillRecord {
         .unwrap()
 }
 
+/// A bill page's payment form, posted with the CSRF header.
+async fn pay(browser: &Browser, fields: &[(&str, String)]) -> reqwest::Response {
+    browser
+        .request(Method::POST, "/api/fn/pay-bill")
+        .form(fields)
+        .send()
+        .await
+        .unwrap()
+}
+
 async fn post(browser: &Browser, path: &str, body: serde_json::Value) -> reqwest::Response {
     browser
         .request(Method::POST, path)
@@ -58,15 +68,22 @@ async fn marking_paid_through_the_server_function_is_what_the_tracker_counts() {
     let (_app, admin) = with_admin(&[]).await;
     let water = due_today(&admin, "Water").await;
 
-    let response = post(
-        &admin,
-        "/api/fn/pay-bill",
-        json!({"bill": water.id, "payment": {}}),
-    )
-    .await;
+    let response = pay(&admin, &[("bill", water.id.to_string())]).await;
     assert_eq!(response.status(), 200);
     let payment: Payment = response.json().await.unwrap();
     assert_eq!(payment.amount_minor, 4_250, "no amount is the bill's");
+    // An amount as typed is in the bill's currency; a bad one names its field.
+    let response = pay(
+        &admin,
+        &[
+            ("bill", water.id.to_string()),
+            ("payment[amount]", "12.345".to_owned()),
+        ],
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    assert_eq!(error.field_violations()[0].field, "amountMinor");
     let tracker: Tracker = admin.get("/api/tracker").await;
     assert_eq!(tracker.totals.paid_minor, 4_250);
 
@@ -94,12 +111,12 @@ async fn marking_paid_through_the_server_function_is_what_the_tracker_counts() {
 async fn writing_server_functions_keep_the_apis_rules() {
     let (app, admin) = with_admin(&[]).await;
     let water = due_today(&admin, "Water").await;
-    let body = json!({"bill": water.id, "payment": {}});
+    let body = [("bill", water.id.to_string())];
 
     // No CSRF token: refused before anything is written.
     let response = admin
         .request_without_csrf(Method::POST, "/api/fn/pay-bill")
-        .json(&body)
+        .form(&body)
         .send()
         .await
         .unwrap();
@@ -109,23 +126,20 @@ async fn writing_server_functions_keep_the_apis_rules() {
 
     // Signed out: 401, in the API's error body.
     let anonymous = Browser::open(&app.address).await;
-    let response = post(&anonymous, "/api/fn/pay-bill", body.clone()).await;
+    let response = pay(&anonymous, &body).await;
     assert_eq!(response.status(), 401);
     let error: ErrorBody = response.json().await.unwrap();
     assert_eq!(error.error.status, "UNAUTHENTICATED");
 
     // Nobody else's bill, and a bad date names its field.
-    let response = post(
-        &admin,
-        "/api/fn/pay-bill",
-        json!({"bill": 9_999, "payment": {}}),
-    )
-    .await;
+    let response = pay(&admin, &[("bill", "9999".to_owned())]).await;
     assert_eq!(response.status(), 404);
-    let response = post(
+    let response = pay(
         &admin,
-        "/api/fn/pay-bill",
-        json!({"bill": water.id, "payment": {"paidOn": "yesterday"}}),
+        &[
+            ("bill", water.id.to_string()),
+            ("payment[paid_on]", "yesterday".to_owned()),
+        ],
     )
     .await;
     assert_eq!(response.status(), 400);
@@ -133,8 +147,11 @@ async fn writing_server_functions_keep_the_apis_rules() {
     assert_eq!(error.field_violations()[0].field, "paidOn");
 
     // A body over 1 MiB is not read.
-    let huge = json!({"bill": water.id, "payment": {"method": "x".repeat(1_100_000)}});
-    let response = post(&admin, "/api/fn/pay-bill", huge).await;
+    let huge = [
+        ("bill", water.id.to_string()),
+        ("payment[method]", "x".repeat(1_100_000)),
+    ];
+    let response = pay(&admin, &huge).await;
     assert_eq!(response.status(), 413);
     let tracker: Tracker = admin.get("/api/tracker").await;
     assert_eq!(tracker.totals.paid_minor, 0);
