@@ -100,29 +100,11 @@ impl From<crate::ssr::auth::AuthError> for ApiError {
     }
 }
 
-impl ApiError {
-    /// A sign-in throttle's refusal outside sign-in itself: a too-long
-    /// email names the field; otherwise `message` and how long to wait.
-    pub fn throttled(refusal: crate::ssr::auth::throttle::Refusal, message: &str) -> Self {
-        use crate::ssr::auth::throttle::Refusal;
-        match refusal {
-            Refusal::EmailTooLong => Self::invalid(&refusal.to_string()),
-            Refusal::Wait(wait) => Self::TooManyRequests {
-                message: message.into(),
-                retry_after: wait,
-            },
-        }
-    }
-}
-
+/// A failed password check answers as the auth feature's error does
+/// (`AuthError`'s conversion names the field or says how long to wait).
 impl From<crate::ssr::auth::password_check::PasswordCheckError> for ApiError {
     fn from(error: crate::ssr::auth::password_check::PasswordCheckError) -> Self {
-        use crate::ssr::auth::password_check::PasswordCheckError;
-        match error {
-            PasswordCheckError::Throttled(refusal) => Self::throttled(refusal, &error.to_string()),
-            PasswordCheckError::Wrong => Self::invalid(&error.to_string()),
-            PasswordCheckError::Auth(error) => error.into(),
-        }
+        crate::ssr::auth::AuthError::from(error).into()
     }
 }
 
