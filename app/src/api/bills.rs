@@ -139,20 +139,8 @@ pub async fn pay_bill(
     #[server(default)] payment: PaymentInput,
 ) -> Result<Payment, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    let (pool, user) = (me.pool(), me.current.user.id);
-    let digits = crate::ssr::bills::get(pool, user, bill)
-        .await
-        .map_err(ApiError::from)?
-        .currency()
-        .digits();
-    let payment = payment
-        .to_payment(digits)
-        .map_err(|violation| ApiError::InvalidField {
-            field: violation.field,
-            description: violation.description,
-        })?;
     Ok(
-        crate::ssr::bills::record_requested(pool, user, bill, &payment)
+        crate::ssr::bills::record_typed(me.pool(), me.current.user.id, bill, &payment)
             .await
             .map_err(ApiError::from)?,
     )

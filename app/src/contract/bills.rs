@@ -164,7 +164,7 @@ impl PaymentInput {
         } else {
             Some(
                 crate::domain::money::parse_minor(amount, digits)
-                    .map_err(|problem| FieldViolation::new("amountMinor", &problem.to_string()))?,
+                    .map_err(|problem| FieldViolation::new("amountMinor", problem))?,
             )
         };
         let paid_on = self.paid_on.trim();

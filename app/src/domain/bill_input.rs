@@ -67,7 +67,7 @@ fn typed(field: &str, text: &str, digits: u8, problems: &mut Vec<FieldViolation>
     match parse_minor(text, digits) {
         Ok(minor) => Some(minor),
         Err(error) => {
-            problems.push(FieldViolation::new(field, &error.to_string()));
+            problems.push(FieldViolation::new(field, error));
             None
         }
     }

@@ -14,10 +14,10 @@ pub struct FieldViolation {
 
 impl FieldViolation {
     /// `field` (as the API names it) and what to do about it.
-    pub fn new(field: &str, description: &str) -> Self {
+    pub fn new(field: &str, description: impl std::fmt::Display) -> Self {
         Self {
             field: field.to_owned(),
-            description: description.to_owned(),
+            description: description.to_string(),
         }
     }
 }

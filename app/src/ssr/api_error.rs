@@ -79,10 +79,7 @@ impl From<crate::ssr::auth::AuthError> for ApiError {
         use crate::ssr::auth::AuthError;
         match error {
             AuthError::Invalid(message) => Self::invalid(&message),
-            AuthError::Field(violation) => Self::InvalidField {
-                field: violation.field,
-                description: violation.description,
-            },
+            AuthError::Field(violation) => violation.into(),
             AuthError::Database(error) => Self::Database(error),
             AuthError::Hashing(message) | AuthError::Sealing(message) => Self::Internal(message),
             AuthError::NotFound(message) => Self::NotFound(message),
@@ -135,10 +132,7 @@ impl From<BankError> for ApiError {
                 message: error.to_string(),
                 retry_after,
             },
-            BankError::Field(violation) => Self::InvalidField {
-                field: violation.field,
-                description: violation.description,
-            },
+            BankError::Field(violation) => violation.into(),
             BankError::Internal(problem) => Self::Internal(problem),
             BankError::Operations(problem) => problem.into(),
             BankError::Bill(problem) => problem.into(),
@@ -154,10 +148,7 @@ impl From<crate::ssr::bills::BillImportError> for ApiError {
                 Self::BadRequest(error.to_string())
             }
             BillImportError::TooLarge { limit } => Self::PayloadTooLarge { limit },
-            BillImportError::Field(violation) => Self::InvalidField {
-                field: violation.field,
-                description: violation.description,
-            },
+            BillImportError::Field(violation) => violation.into(),
             BillImportError::Rows(violations) => Self::InvalidFields(violations),
             BillImportError::Bill(error) => error.into(),
             BillImportError::Database(error) => Self::Database(error),
@@ -228,10 +219,7 @@ impl From<crate::ssr::subscriptions::SubscriptionError> for ApiError {
     fn from(error: crate::ssr::subscriptions::SubscriptionError) -> Self {
         use crate::ssr::subscriptions::SubscriptionError;
         match error {
-            SubscriptionError::Field(violation) => Self::InvalidField {
-                field: violation.field,
-                description: violation.description,
-            },
+            SubscriptionError::Field(violation) => violation.into(),
             SubscriptionError::Fields(violations) => Self::InvalidFields(violations),
             SubscriptionError::NotFound(message) => Self::NotFound(message),
             SubscriptionError::Internal(message) => Self::Internal(message),
@@ -473,6 +461,16 @@ impl ApiError {
             },
         };
         (status, body)
+    }
+}
+
+/// One field at fault, as a feature's error names it.
+impl From<crate::domain::validation::FieldViolation> for ApiError {
+    fn from(violation: crate::domain::validation::FieldViolation) -> Self {
+        Self::InvalidField {
+            field: violation.field,
+            description: violation.description,
+        }
     }
 }
 

@@ -69,7 +69,7 @@ impl AuthError {
     pub fn field(field: &str, description: impl std::fmt::Display) -> Self {
         Self::Field(crate::domain::validation::FieldViolation::new(
             field,
-            &description.to_string(),
+            description,
         ))
     }
 

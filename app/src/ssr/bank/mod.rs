@@ -92,7 +92,7 @@ impl BankError {
     pub fn field(field: &str, description: impl std::fmt::Display) -> Self {
         Self::Field(crate::domain::validation::FieldViolation::new(
             field,
-            &description.to_string(),
+            description,
         ))
     }
 }

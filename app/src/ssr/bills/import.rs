@@ -55,7 +55,7 @@ async fn rows(
         other_apps::read(source, text_of(file)?, &own)
     };
     let read = read
-        .map_err(|description| BillImportError::Field(FieldViolation::new("file", &description)))?;
+        .map_err(|description| BillImportError::Field(FieldViolation::new("file", description)))?;
     let rows = read
         .rows
         .into_iter()

@@ -7,7 +7,7 @@
 
 use sqlx::SqlitePool;
 
-use super::store::{found, get, BillError};
+use super::store::{found, get, Bill, BillError};
 use crate::domain::date::{Date, YearMonth};
 use crate::domain::interest::charges_due;
 use crate::domain::text::{plain_text_problem, Lines};
@@ -15,7 +15,7 @@ use crate::domain::text::{plain_text_problem, Lines};
 pub const METHOD_MAX: usize = 40;
 
 pub use crate::contract::bills::Payment;
-use crate::contract::bills::RecordPayment;
+use crate::contract::bills::{PaymentInput, RecordPayment};
 
 const COLUMNS: &str = "id, bill_id, amount_cents AS amount_minor, paid_on, method, \
     interest_delta AS interest_delta_minor, autopay_failure, kind, created_at";
@@ -69,6 +69,31 @@ pub async fn record_requested(
     request: &RecordPayment,
 ) -> Result<Payment, BillError> {
     let bill = get(pool, user_id, bill_id).await?;
+    record_for(pool, user_id, &bill, request).await
+}
+
+/// Records a payment as typed into a bill page's form: the amount in the
+/// bill's currency (`PaymentInput::to_payment`), then as
+/// [`record_requested`], with the bill read once.
+pub async fn record_typed(
+    pool: &SqlitePool,
+    user_id: i64,
+    bill_id: i64,
+    typed: &PaymentInput,
+) -> Result<Payment, BillError> {
+    let bill = get(pool, user_id, bill_id).await?;
+    let request = typed
+        .to_payment(bill.currency().digits())
+        .map_err(|violation| BillError::InvalidFields(vec![violation]))?;
+    record_for(pool, user_id, &bill, &request).await
+}
+
+async fn record_for(
+    pool: &SqlitePool,
+    user_id: i64,
+    bill: &Bill,
+    request: &RecordPayment,
+) -> Result<Payment, BillError> {
     let paid_on = match request
         .paid_on
         .as_deref()

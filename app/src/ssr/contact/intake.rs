@@ -80,10 +80,7 @@ async fn verify_bot(
         .await
         .map_err(|error| match error {
             BotCheckError::Missing | BotCheckError::Failed => {
-                ContactError::Invalid(vec![FieldViolation::new(
-                    "captchaToken",
-                    &error.to_string(),
-                )])
+                ContactError::Invalid(vec![FieldViolation::new("captchaToken", &error)])
             }
             BotCheckError::Unavailable => ContactError::BotCheckUnavailable(error.to_string()),
         })

@@ -29,6 +29,6 @@ pub enum SubscriptionError {
 impl SubscriptionError {
     /// `field` (as the API names it) at fault, and what to do about it.
     pub fn field(field: &str, description: impl Display) -> Self {
-        Self::Field(FieldViolation::new(field, &description.to_string()))
+        Self::Field(FieldViolation::new(field, description))
     }
 }
