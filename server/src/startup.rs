@@ -35,7 +35,7 @@ use app::ssr::db::{self, DbError};
 use app::ssr::db_health::DbHealth;
 use app::ssr::instance::Instance;
 use app::ssr::migrate::{MigrateError, Migrator};
-use app::ssr::operations::{Engine, Resources};
+use app::ssr::operations::Engine;
 use app::ssr::secrets::{self, Key, SecretsError};
 use app::ssr::write_gate::WriteGate;
 use secrecy::ExposeSecret;
@@ -210,7 +210,10 @@ impl Application {
             app::ssr::outbound::Outbound::from_settings(&settings.outbound),
             &settings.public_base_url,
         ));
-        let operations = operations_engine(&settings, &pool, &keyring, &bank, &notifier).await?;
+        let backups =
+            app::ssr::backup::Backups::new(pool.clone(), settings.backups_dir(), settings.backups);
+        let operations =
+            operations_engine(&settings, &pool, &keyring, &bank, &notifier, &backups).await?;
         app::ssr::notifications::run::spawn_scheduler(
             Arc::clone(&operations),
             Arc::clone(&notifier),
@@ -259,6 +262,7 @@ impl Application {
                     bank,
                     notifier,
                     sso,
+                    backups,
                     instance: Instance {
                         started: std::time::Instant::now(),
                         image_version: settings.image_version.clone(),
@@ -325,26 +329,28 @@ impl Application {
     }
 }
 
-/// The operations engine: resumes or aborts what the last run left
-/// unfinished, and expires old operations from now on.
+/// The operations engine, with every feature's kinds registered: resumes
+/// or aborts what the last run left unfinished, and expires old operations
+/// from now on.
 async fn operations_engine(
     settings: &Settings,
     pool: &SqlitePool,
     keyring: &Arc<app::ssr::secrets::Keyring>,
     bank: &app::ssr::bank::service::Bank,
     notifier: &Arc<app::ssr::notifications::Notifier>,
+    backups: &app::ssr::backup::Backups,
 ) -> Result<Arc<Engine>, StartupError> {
-    let resources = Resources {
-        pool: pool.clone(),
-        backups_dir: settings.backups_dir(),
-        keyring: Arc::clone(keyring),
-        backups: settings.backups,
-        bank: bank.provider.clone(),
-        notifier: Some(Arc::clone(notifier)),
-    };
-    let engine = Engine::new(pool.clone(), resources, settings.operations_retention)
+    let engine = Engine::new(pool.clone(), settings.operations_retention)
         .await
         .map_err(|error| StartupError::Operations(error.to_string()))?;
+    backups.register(&engine);
+    app::ssr::secrets::ReencryptSecrets::new(pool.clone(), Arc::clone(keyring)).register(&engine);
+    app::ssr::bank::jobs::BankSyncs::new(pool.clone(), Arc::clone(keyring), bank.provider.clone())
+        .register(&engine);
+    app::ssr::notifications::jobs::NotificationsRun::new(Arc::clone(notifier), pool.clone())
+        .register(&engine);
+    app::ssr::statements::jobs::StatementJobs::new(pool.clone(), Arc::clone(keyring))
+        .register(&engine);
     let (resumed, aborted) = engine
         .recover()
         .await

@@ -38,7 +38,6 @@ pub async fn get_schema_state() -> Result<SchemaState, ErrorBody> {
 /// Replays one backup into a scratch database (an operation).
 #[server(prefix = "/api/fn", endpoint = "admin/check-backup", input = Json, client = CsrfClient)]
 pub async fn check_backup_file(name: String) -> Result<Operation, ErrorBody> {
-    use crate::ssr::operations::Job;
     let admin = super::signed_in::administrator().await?;
     if !crate::ssr::backup::is_backup_name(&name) {
         return Err(ApiError::invalid(&format!("name: {name:?} is not a backup name")).into());
@@ -48,9 +47,7 @@ pub async fn check_backup_file(name: String) -> Result<Operation, ErrorBody> {
         .operations
         .start(
             Some(admin.current.user.id),
-            Job::RestoreCheck {
-                backup_file: Some(name),
-            },
+            admin.services.backups.restore_check(Some(name)),
         )
         .await
         .map_err(ApiError::from)?;
@@ -65,7 +62,7 @@ pub async fn restore_backup_file(request: RestoreRequest) -> Result<Operation, E
         super::signed_in::confirmed_administrator(&request.current_password).await?;
     let record = crate::ssr::backup::start_restore(
         &services.operations,
-        &services.instance.backups_dir,
+        &services.backups,
         &admin,
         &request.backup_file,
         &request.confirm,

@@ -113,17 +113,6 @@ impl OperationKind {
         }
     }
 
-    /// Whether an unfinished operation of this kind is started again after a
-    /// restart. The three maintenance kinds are idempotent (a backup is a new
-    /// copy, a check reads, re-sealing a sealed value is harmless), and so
-    /// are the bank syncs (stable ids: a second fetch duplicates nothing); a
-    /// diagnostics sleep is not resumed, so tests can see the ABORTED rule.
-    /// Nor is a restore: whether it replaced the database before the
-    /// restart is for a person to look at, not to do twice.
-    pub fn resumable(self) -> bool {
-        !matches!(self, Self::Sleep | Self::Restore)
-    }
-
     /// Whether only administrators may start it.
     pub fn admin_only(self) -> bool {
         !matches!(

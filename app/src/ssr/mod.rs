@@ -16,6 +16,7 @@ pub mod csp;
 pub mod data_dir_lock;
 pub mod db;
 pub mod db_health;
+pub mod diagnostics;
 pub mod drift;
 pub mod instance;
 pub mod limiter;

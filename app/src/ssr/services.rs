@@ -43,6 +43,8 @@ pub struct Services {
     pub trusted_proxies: TrustedProxies,
     /// Bank sync: the provider's client, the sync limit, the switch.
     pub bank: crate::ssr::bank::service::Bank,
+    /// Backups and restores, as operations.
+    pub backups: crate::ssr::backup::Backups,
     /// When it started, which image, where its files are (Admin Status).
     pub instance: crate::ssr::instance::Instance,
     /// Reminders and notifications: transports, email server, schedule.

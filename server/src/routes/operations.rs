@@ -12,6 +12,7 @@
 //! Users see and act on their own operations; administrators on all.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::{Path, State};
@@ -23,7 +24,9 @@ use app::contract::operations::{
     Empty, Operation, OperationList, RestoreCheckRequest, RestoreRequest, WaitOperation,
 };
 
-use app::ssr::operations::{proto_json, Job, ListRequest, Record, Viewer};
+use app::ssr::diagnostics::Sleep;
+use app::ssr::operations::{proto_json, ListRequest, Record, Viewer};
+use app::ssr::secrets::ReencryptSecrets;
 
 use crate::extract::{ApiBytes, ApiJson, ApiQuery};
 use crate::state::AppState;
@@ -285,7 +288,7 @@ pub async fn start_backup(
 ) -> Result<Json<Operation>, ApiError> {
     let record = state
         .operations
-        .start(Some(admin.user.id), Job::Backup)
+        .start(Some(admin.user.id), state.backups.backup())
         .await?;
     Ok(operation(&record))
 }
@@ -324,7 +327,10 @@ pub async fn start_restore_check(
     };
     let record = state
         .operations
-        .start(Some(admin.user.id), Job::RestoreCheck { backup_file })
+        .start(
+            Some(admin.user.id),
+            state.backups.restore_check(backup_file),
+        )
         .await?;
     Ok(operation(&record))
 }
@@ -349,7 +355,7 @@ pub async fn start_restore(
         app::ssr::auth::admin::confirm(&state, session, ip, &request.current_password).await?;
     let record = app::ssr::backup::start_restore(
         &state.operations,
-        &state.settings.backups_dir(),
+        &state.backups,
         &admin,
         &request.backup_file,
         &request.confirm,
@@ -371,7 +377,10 @@ pub async fn start_reencrypt_secrets(
 ) -> Result<Json<Operation>, ApiError> {
     let record = state
         .operations
-        .start(Some(admin.user.id), Job::ReencryptSecrets)
+        .start(
+            Some(admin.user.id),
+            ReencryptSecrets::new(state.pool.clone(), Arc::clone(&state.keyring)),
+        )
         .await?;
     Ok(operation(&record))
 }
@@ -424,7 +433,7 @@ pub async fn start_sleep(
     };
     let record = state
         .operations
-        .start(Some(admin.user.id), Job::Sleep { duration, fail })
+        .start(Some(admin.user.id), Sleep { duration, fail })
         .await?;
     Ok(operation(&record))
 }

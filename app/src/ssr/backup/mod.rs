@@ -3,6 +3,7 @@
 //! then moved into place. Retention keeps the newest `BACKUP_KEEP`.
 
 mod create;
+mod jobs;
 mod known_schema;
 mod listing;
 mod live_restore;
@@ -12,6 +13,7 @@ mod start_restore;
 mod verify;
 
 pub use create::{create, create_observed, list, BackupInfo, Copied};
+pub use jobs::Backups;
 pub use known_schema::{known_schema, KnownSchema, SchemaObject};
 pub use listing::files;
 pub use live_restore::{restore_live, LiveRestoreError, LiveRestored};

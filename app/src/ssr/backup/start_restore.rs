@@ -5,9 +5,9 @@
 
 use std::sync::Arc;
 
-use super::is_backup_name;
+use super::{is_backup_name, Backups};
 use crate::ssr::auth::admin::ConfirmedAdmin;
-use crate::ssr::operations::{Engine, Job, OperationsError, Record};
+use crate::ssr::operations::{Engine, OperationsError, Record};
 
 /// Why a restore did not start; `ssr::api_error` maps each to HTTP once.
 #[derive(Debug, thiserror::Error)]
@@ -26,7 +26,7 @@ pub enum StartRestoreError {
 
 pub async fn start_restore(
     operations: &Arc<Engine>,
-    backups_dir: &std::path::Path,
+    backups: &Backups,
     admin: &ConfirmedAdmin,
     backup_file: &str,
     confirm: &str,
@@ -34,7 +34,7 @@ pub async fn start_restore(
     if !is_backup_name(backup_file) {
         return Err(StartRestoreError::BadName(backup_file.to_owned()));
     }
-    if !backups_dir.join(backup_file).is_file() {
+    if !backups.has(backup_file) {
         return Err(StartRestoreError::NotFound(backup_file.to_owned()));
     }
     if confirm.trim() != backup_file {
@@ -43,9 +43,7 @@ pub async fn start_restore(
     Ok(operations
         .start(
             Some(admin.user().id),
-            Job::Restore {
-                backup_file: backup_file.to_owned(),
-            },
+            backups.restore(backup_file.to_owned()),
         )
         .await?)
 }

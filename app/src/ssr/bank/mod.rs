@@ -2,12 +2,13 @@
 //! setup token once and sealing the access URL), syncing a window of
 //! transactions into the database (stable ids, pending replaced, a failure
 //! changing nothing), and reading it all back. The syncs run as operations
-//! (`operations::kinds::bank_sync`); the routes and server functions call
+//! (`jobs`); the routes and server functions call
 //! `connections`, `store` and `transactions`.
 
 pub mod autopay;
 pub mod connections;
 pub mod demo;
+pub mod jobs;
 pub mod matching;
 pub mod review;
 pub mod service;

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use sqlx::SqlitePool;
 
+use super::jobs::BankSyncs;
 use super::simplefin::Provider;
 use super::sync_limit::SyncLimit;
 use super::worker::{self, Worker};
@@ -18,7 +19,6 @@ use crate::contract::bank::{
 use crate::contract::operations::Operation;
 use crate::domain::bank::sync_window::SyncReason;
 use crate::domain::bank::sync_window::{LOOKBACK_CAP_DAYS, SEED_DAYS};
-use crate::ssr::operations::Job;
 use crate::ssr::outbound::Outbound;
 use crate::ssr::secrets::KeySource;
 use crate::ssr::services::Services;
@@ -196,9 +196,17 @@ pub async fn sync_all(services: &Services, user_id: i64) -> Result<Operation, Ba
     services.bank.require_enabled(&services.pool).await?;
     services.bank.admit_sync(user_id)?;
     let ids = connections::syncable(&services.pool, user_id).await?;
-    let job = Job::BankSyncAll { connections: ids };
+    let job = syncs(services).all(ids);
     let record = services.operations.start(Some(user_id), job).await?;
     Ok(record.to_operation())
+}
+
+fn syncs(services: &Services) -> BankSyncs {
+    BankSyncs::new(
+        services.pool.clone(),
+        Arc::clone(&services.keyring),
+        services.bank.provider.clone(),
+    )
 }
 
 async fn start(
@@ -207,17 +215,21 @@ async fn start(
     ids: &[i64],
     reason: SyncReason,
 ) -> Result<Operation, BankError> {
-    let job = match (ids, reason) {
-        ([id], SyncReason::Backfill) => Job::BankBackfill { connection: *id },
-        ([id], reason) => Job::BankSync {
-            connection: *id,
-            reason,
-        },
-        (ids, _) => Job::BankSyncAll {
-            connections: ids.to_vec(),
-        },
+    let syncs = syncs(services);
+    let record = match ids {
+        [id] => {
+            services
+                .operations
+                .start(Some(user_id), syncs.one(*id, reason))
+                .await?
+        }
+        ids => {
+            services
+                .operations
+                .start(Some(user_id), syncs.all(ids.to_vec()))
+                .await?
+        }
     };
-    let record = services.operations.start(Some(user_id), job).await?;
     Ok(record.to_operation())
 }
 

@@ -5,7 +5,9 @@
 //! per user and the counts in the result.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
+use serde_json::Value;
 use sqlx::SqlitePool;
 
 use super::deliver::{self, Claimed};
@@ -15,7 +17,12 @@ use super::store;
 use super::transport::MailServer;
 use crate::domain::date::Date;
 use crate::domain::notification::{Event, STALE_DAYS};
+use crate::domain::operation_kind::OperationKind;
 use crate::domain::tracker;
+use crate::ssr::operations::messages::{
+    Message, NotificationsRunMetadata, NotificationsRunResponse,
+};
+use crate::ssr::operations::{percent, Engine, Job, JobContext, Running, Status};
 
 /// What a run did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -249,4 +256,83 @@ pub async fn run_operation(
     )
     .await?;
     Ok(counts)
+}
+
+/// The `notifications_run` operation kind. Started again after a restart:
+/// a run records each message once, so a second run sends only what the
+/// first did not.
+#[derive(Clone)]
+pub struct NotificationsRun {
+    notifier: Arc<Notifier>,
+    pool: SqlitePool,
+}
+
+impl NotificationsRun {
+    pub fn new(notifier: Arc<Notifier>, pool: SqlitePool) -> Self {
+        Self { notifier, pool }
+    }
+
+    pub fn register(&self, engine: &Engine) {
+        let job = self.clone();
+        engine.resume_with(
+            OperationKind::NotificationsRun,
+            Box::new(move |_| Some(Box::new(job.clone()))),
+        );
+    }
+}
+
+impl Job for NotificationsRun {
+    fn kind(&self) -> OperationKind {
+        OperationKind::NotificationsRun
+    }
+
+    fn parameters(&self) -> Value {
+        Value::Object(serde_json::Map::new())
+    }
+
+    fn run<'a>(&'a self, context: &'a JobContext) -> Running<'a> {
+        Box::pin(run(context, self))
+    }
+}
+
+fn progress_fields(progress: Progress) -> Value {
+    NotificationsRunMetadata {
+        users_total: progress.users_total,
+        users_done: progress.users_done,
+        sent: progress.counts.sent,
+        failed: progress.counts.failed,
+    }
+    .to_json()
+}
+
+async fn run(context: &JobContext, job: &NotificationsRun) -> Result<Value, Status> {
+    let NotificationsRun { notifier, pool } = job;
+    let operation = context.id();
+    let (sender, updates) = tokio::sync::watch::channel(Progress::default());
+    let work = async move {
+        let cancelled = || context.is_cancelled();
+        run_operation(notifier, pool, operation, &sender, &cancelled).await
+    };
+    let reports = context.report_progress(updates, |now: Progress| {
+        (
+            progress_fields(now),
+            percent(now.users_done, now.users_total),
+        )
+    });
+    let (result, ()) = tokio::join!(work, reports);
+    notifier.set_running(None);
+    let counts = result.map_err(|error| {
+        Status::new(
+            Status::INTERNAL,
+            format!("the reminders run failed: {error}"),
+        )
+    })?;
+    context.checkpoint()?;
+    Ok(NotificationsRunResponse {
+        users: counts.users,
+        sent: counts.sent,
+        failed: counts.failed,
+        skipped: counts.skipped,
+    }
+    .to_json())
 }

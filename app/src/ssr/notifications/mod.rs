@@ -6,7 +6,7 @@
 //!
 //! What the rest of the app uses: [`service`] (one function per use case),
 //! [`run`] (start a run now, the scheduler), [`calendar::feed`], the
-//! [`Notifier`] built at start-up, and [`jobs::run_operation`] for the
+//! [`Notifier`] built at start-up, and [`jobs::NotificationsRun`], the
 //! `notifications_run` operation kind.
 
 pub mod calendar;

@@ -7,15 +7,16 @@ use std::time::Duration;
 use sqlx::SqlitePool;
 
 use super::error::NotifyError;
+use super::jobs::NotificationsRun;
 use super::notifier::Notifier;
 use super::schedule;
 use super::store;
-use crate::ssr::operations::{Engine, Job, Record, Viewer};
+use crate::ssr::operations::{Engine, Record, Viewer};
 
 /// Starts a run, or answers with the one running.
 pub async fn start(
     engine: &Arc<Engine>,
-    notifier: &Notifier,
+    notifier: &Arc<Notifier>,
     owner: Option<i64>,
 ) -> Result<Record, NotifyError> {
     let _one_at_a_time = notifier.start_lock.lock().await;
@@ -30,7 +31,10 @@ pub async fn start(
         }
     }
     let record = engine
-        .start(owner, Job::NotificationsRun)
+        .start(
+            owner,
+            NotificationsRun::new(Arc::clone(notifier), engine.pool().clone()),
+        )
         .await
         .map_err(|error| NotifyError::Operations(error.to_string()))?;
     notifier.set_running(Some(record.id.clone()));

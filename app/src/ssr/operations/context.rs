@@ -1,10 +1,7 @@
 //! What a running job sees: its line to its operation (progress reports
-//! and the cancellation token) and the resources it works with. A leaf: the
-//! engine hands a context to a job; the context writes progress straight to
-//! the operation's row and knows nothing of the engine.
-
-use std::path::PathBuf;
-use std::sync::Arc;
+//! and the cancellation token). What it works with, the job brings itself.
+//! A leaf: the engine hands a context to a job; the context writes progress
+//! straight to the operation's row and knows nothing of the engine.
 
 use serde_json::{Map, Value};
 use sqlx::SqlitePool;
@@ -12,20 +9,6 @@ use tokio_util::sync::CancellationToken;
 
 use super::record::Status;
 use super::store;
-use crate::ssr::secrets::Keyring;
-
-/// What the jobs work with.
-pub struct Resources {
-    pub pool: SqlitePool,
-    pub backups_dir: PathBuf,
-    pub keyring: Arc<Keyring>,
-    /// How many backups are kept; what a restore check demands.
-    pub backups: crate::ssr::backup::BackupSettings,
-    /// The bank provider's client, for the bank syncs.
-    pub bank: crate::ssr::bank::simplefin::Provider,
-    /// Reminders' transports and schedule; `None` where no run is made.
-    pub notifier: Option<Arc<crate::ssr::notifications::Notifier>>,
-}
 
 /// A running job's line to its operation.
 pub struct JobContext {

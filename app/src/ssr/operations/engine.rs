@@ -2,7 +2,8 @@
 //! cancellation token, records its progress and its one outcome, wakes
 //! waiters the moment an operation ends (a `watch` channel per running
 //! operation: no polling), and on start-up resumes or aborts what a previous
-//! run left unfinished.
+//! run left unfinished. It knows no kind: a feature hands it jobs to run
+//! and registers how to resume its own kinds (`Engine::resume_with`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -12,10 +13,10 @@ use sqlx::SqlitePool;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use super::context::{JobContext, Resources};
+use super::context::JobContext;
 use super::filter::{self, FilterError};
-use super::job::Job;
-use super::page_token::{PageTokenError, PageTokens, Position};
+use super::job::{Job, Resume};
+use super::page_token::{self, PageTokenError, PageTokens, Position};
 use super::record::{Outcome, Record, Status};
 use super::store;
 use crate::contract::account::User;
@@ -84,8 +85,9 @@ struct Live {
 
 pub struct Engine {
     pool: SqlitePool,
-    resources: Resources,
     live: Mutex<HashMap<String, Live>>,
+    /// How each resumable kind is taken back up, as its feature registered.
+    resumes: Mutex<HashMap<OperationKind, Resume>>,
     page_tokens: PageTokens,
     retention: Duration,
 }
@@ -93,23 +95,19 @@ pub struct Engine {
 impl Engine {
     /// The engine, with its page-token key (made on first use and kept in
     /// `settings`, so tokens survive a restart).
-    pub async fn new(
-        pool: SqlitePool,
-        resources: Resources,
-        retention: Duration,
-    ) -> Result<Arc<Self>, sqlx::Error> {
+    pub async fn new(pool: SqlitePool, retention: Duration) -> Result<Arc<Self>, sqlx::Error> {
         let key = match settings::get(&pool, Scope::Instance, PAGE_TOKEN_KEY).await? {
             Some(key) => key,
             None => {
-                let key = crate::ssr::auth::token::random_token();
+                let key = page_token::fresh_key();
                 settings::set(&pool, Scope::Instance, PAGE_TOKEN_KEY, &key).await?;
                 key
             }
         };
         Ok(Arc::new(Self {
             pool,
-            resources,
             live: Mutex::new(HashMap::new()),
+            resumes: Mutex::new(HashMap::new()),
             page_tokens: PageTokens::new(key.into_bytes()),
             retention,
         }))
@@ -126,15 +124,33 @@ impl Engine {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    /// A feature's way to take an unfinished operation of `kind` back up
+    /// after a restart ([`Engine::recover`]). A kind with none registered
+    /// is ended with ABORTED instead.
+    pub fn resume_with(&self, kind: OperationKind, resume: Resume) {
+        self.resumes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(kind, resume);
+    }
+
     /// Records a new operation for `owner` and starts its job.
     pub async fn start(
         self: &Arc<Self>,
         owner: Option<i64>,
-        job: Job,
+        job: impl Job,
+    ) -> Result<Record, OperationsError> {
+        self.start_boxed(owner, Box::new(job)).await
+    }
+
+    /// [`Engine::start`] for a job whose type is chosen at run time.
+    pub async fn start_boxed(
+        self: &Arc<Self>,
+        owner: Option<i64>,
+        job: Box<dyn Job>,
     ) -> Result<Record, OperationsError> {
         let id = uuid::Uuid::new_v4().simple().to_string();
-        let record =
-            store::insert(&self.pool, &id, owner, job.kind(), &job.initial_metadata()).await?;
+        let record = store::insert(&self.pool, &id, owner, job.kind(), &job.parameters()).await?;
         self.spawn(record.clone(), job);
         Ok(record)
     }
@@ -165,12 +181,15 @@ impl Engine {
         cancel
     }
 
-    fn spawn(self: &Arc<Self>, record: Record, job: Job) {
+    fn spawn(self: &Arc<Self>, record: Record, job: Box<dyn Job>) {
         let cancel = self.register(&record.id);
         let engine = Arc::clone(self);
         tokio::spawn(async move {
             let context = JobContext::new(engine.pool.clone(), record.id.clone(), cancel);
-            let outcome = job.run(&context, &engine.resources).await;
+            let outcome = match job.run(&context).await {
+                Ok(response) => Outcome::Response(response),
+                Err(status) => Outcome::Error(status),
+            };
             let kind = job.kind();
             if let Err(error) = engine.finish(&record.id, kind, outcome).await {
                 tracing::error!(operation = %record.id, %error, "could not record the end of an operation");
@@ -186,7 +205,7 @@ impl Engine {
         kind: OperationKind,
         outcome: Outcome,
     ) -> Result<bool, sqlx::Error> {
-        let ended = store::finish(&self.pool, id, kind, &outcome).await;
+        let ended = store::finish(&self.pool, id, Some(kind), &outcome).await;
         if let Some(live) = self.live().remove(id) {
             live.done.send_replace(true);
         }
@@ -310,20 +329,32 @@ impl Engine {
         self.live().contains_key(id)
     }
 
-    /// Start-up: resumes the unfinished operations whose kind allows it and
-    /// ends the others with ABORTED (a cancelled one with CANCELLED).
+    /// The job an unfinished record stands for, if its kind's feature
+    /// registered a way to resume it.
+    fn resumed(&self, record: &Record) -> Option<Box<dyn Job>> {
+        let kind = record.kind()?;
+        let resumes = self
+            .resumes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        resumes.get(&kind)?(&record.metadata_fields())
+    }
+
+    /// Start-up, once every feature registered its kinds: resumes the
+    /// unfinished operations a feature can take back up and ends the
+    /// others with ABORTED (a cancelled one with CANCELLED).
     pub async fn recover(self: &Arc<Self>) -> Result<(usize, usize), sqlx::Error> {
         let (mut resumed, mut aborted) = (0, 0);
         for record in store::unfinished(&self.pool).await? {
-            let job = record.kind().and_then(|kind| {
-                kind.resumable()
-                    .then(|| Job::from_record(&record))
-                    .flatten()
-            });
+            let job = if record.cancel_requested {
+                None
+            } else {
+                self.resumed(&record)
+            };
             match job {
-                Some(job) if !record.cancel_requested => {
+                Some(job) => {
                     tracing::info!(operation = %record.id, kind = %record.kind, "resuming an operation after a restart");
-                    store::set_metadata(&self.pool, &record.id, &job.initial_metadata()).await?;
+                    store::set_metadata(&self.pool, &record.id, &job.parameters()).await?;
                     self.spawn(record, job);
                     resumed += 1;
                 }
@@ -336,8 +367,13 @@ impl Engine {
                             "the server restarted while this operation ran; start it again",
                         )
                     };
-                    let kind = record.kind().unwrap_or(OperationKind::Sleep);
-                    store::finish(&self.pool, &record.id, kind, &Outcome::Error(status)).await?;
+                    store::finish(
+                        &self.pool,
+                        &record.id,
+                        record.kind(),
+                        &Outcome::Error(status),
+                    )
+                    .await?;
                     aborted += 1;
                 }
             }

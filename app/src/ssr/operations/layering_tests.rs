@@ -1,43 +1,55 @@
 //! The modules of the engine import each other in one direction only
-//! (engine → job → kinds → context → store → record), so a change to a
-//! leaf never needs the engine. This reads the `use super::…` lines of each
-//! module and fails on a cycle.
+//! (engine → job → context → store → record), so a change to a leaf never
+//! needs the engine; and the engine knows no feature: each feature brings
+//! its own jobs (its `jobs` module) and registers how to resume them. This
+//! reads the modules' `use` lines and fails on a cycle or on a feature.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-const SOURCES: [(&str, &str); 13] = [
+const SOURCES: [(&str, &str); 11] = [
     ("context", include_str!("context.rs")),
     ("engine", include_str!("engine.rs")),
     ("filter", include_str!("filter.rs")),
     ("job", include_str!("job.rs")),
+    ("messages", include_str!("messages.rs")),
+    ("mod", include_str!("mod.rs")),
     ("page_token", include_str!("page_token.rs")),
     ("proto_json", include_str!("proto_json.rs")),
+    ("proto_schema", include_str!("proto_schema.rs")),
     ("record", include_str!("record.rs")),
     ("store", include_str!("store.rs")),
-    ("kinds", include_str!("kinds/mod.rs")),
-    ("kinds::backup", include_str!("kinds/backup.rs")),
-    (
-        "kinds::reencrypt_secrets",
-        include_str!("kinds/reencrypt_secrets.rs"),
-    ),
-    (
-        "kinds::restore_check",
-        include_str!("kinds/restore_check.rs"),
-    ),
-    ("kinds::sleep", include_str!("kinds/sleep.rs")),
 ];
 
-/// The sibling modules `source` imports (`use super::x` from the top
-/// level, `use super::super::x` from a kind), tests left out.
-fn imports(name: &str, source: &str) -> BTreeSet<String> {
-    let code = source.split("#[cfg(test)]").next().unwrap_or(source);
-    let prefix = if name.starts_with("kinds::") {
-        "use super::super::"
-    } else {
-        "use super::"
-    };
-    code.lines()
-        .filter_map(|line| line.trim().strip_prefix(prefix))
+/// What of the rest of `ssr` the engine may use: the database and the
+/// instance's settings, nothing of a feature.
+const ALLOWED_SSR: [&str; 2] = ["db", "settings"];
+
+/// `source` without its tests.
+fn code(source: &str) -> &str {
+    source.split("#[cfg(test)]").next().unwrap_or(source)
+}
+
+/// The modules of `ssr` outside the engine that `source` names
+/// (`crate::ssr::x`), tests left out.
+fn ssr_modules(source: &str) -> BTreeSet<String> {
+    code(source)
+        .split("crate::ssr::")
+        .skip(1)
+        .map(|rest| {
+            rest.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .next()
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .filter(|module| module != "operations")
+        .collect()
+}
+
+/// The sibling modules `source` imports (`use super::x`), tests left out.
+fn imports(source: &str) -> BTreeSet<String> {
+    code(source)
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("use super::"))
         .map(|rest| {
             rest.split([':', ';', ' ', '{'])
                 .next()
@@ -52,16 +64,10 @@ fn imports(name: &str, source: &str) -> BTreeSet<String> {
 fn the_operations_modules_import_each_other_without_a_cycle() {
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (name, source) in SOURCES {
-        // A kind counts as part of `kinds`.
-        let node = if name.starts_with("kinds::") {
-            "kinds"
-        } else {
-            name
-        };
         graph
-            .entry(node.to_owned())
+            .entry(name.to_owned())
             .or_default()
-            .extend(imports(name, source));
+            .extend(imports(source));
     }
     // Depth-first search for a back edge.
     fn visit(
@@ -92,4 +98,28 @@ fn the_operations_modules_import_each_other_without_a_cycle() {
     assert!(graph["engine"].contains("job"), "the engine runs jobs");
     assert!(!graph["job"].contains("engine"), "a job never reaches back");
     assert!(!graph["context"].contains("engine"));
+}
+
+#[test]
+fn the_engine_knows_no_feature() {
+    for (name, source) in SOURCES {
+        let named: Vec<String> = ssr_modules(source)
+            .into_iter()
+            .filter(|module| !ALLOWED_SSR.contains(&module.as_str()))
+            .collect();
+        assert!(
+            named.is_empty(),
+            "operations::{name} uses {named:?}: a feature's jobs belong in its own folder"
+        );
+    }
+}
+
+#[test]
+fn a_feature_named_by_the_engine_is_found() {
+    let probe = "use crate::ssr::backup::Backups;\nfn f() { crate::ssr::settings::get(); }";
+    assert_eq!(
+        ssr_modules(probe),
+        BTreeSet::from(["backup".to_owned(), "settings".to_owned()])
+    );
+    assert!(ssr_modules("#[cfg(test)]\nuse crate::ssr::bank;").is_empty());
 }

@@ -31,6 +31,14 @@ pub struct PageTokens {
     key: Vec<u8>,
 }
 
+/// A new key: 32 random bytes, as URL-safe base64 (it is kept as text).
+pub fn fresh_key() -> String {
+    use rand::RngCore;
+    let mut bytes = [0_u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    URL_SAFE_NO_PAD.encode(bytes)
+}
+
 impl PageTokens {
     pub fn new(key: Vec<u8>) -> Self {
         Self { key }

@@ -66,20 +66,7 @@ fn fixture() -> Fixture {
             .execute(&pool)
             .await
             .unwrap();
-        let resources = Resources {
-            pool: pool.clone(),
-            backups_dir: dir.path().join("backups"),
-            keyring: Arc::new(crate::ssr::secrets::Keyring::load(dir.path(), None).unwrap()),
-            backups: crate::ssr::backup::BackupSettings {
-                keep: 2,
-                restore_min_rows: 0,
-            },
-            bank: crate::ssr::bank::simplefin::Provider::new(Duration::from_secs(30), false),
-            notifier: None,
-        };
-        Engine::new(pool, resources, Duration::from_secs(3600))
-            .await
-            .unwrap()
+        Engine::new(pool, Duration::from_secs(3600)).await.unwrap()
     });
     Fixture {
         _dir: dir,
@@ -274,7 +261,7 @@ fn cancel_racing_completion_ends_in_exactly_one_terminal_state() {
         .run(&(0_u64..30, 0_u64..30), |(sleep_ms, cancel_after_ms)| {
             fixture.runtime.block_on(async {
                 let engine = &fixture.engine;
-                let job = Job::Sleep {
+                let job = crate::ssr::diagnostics::Sleep {
                     duration: Duration::from_millis(sleep_ms),
                     fail: false,
                 };

@@ -63,17 +63,19 @@ pub async fn set_metadata(
 
 /// Ends a running operation; `false` when it had already ended (the first
 /// outcome stands). An operation the client deleted is removed instead.
+/// `kind` types a response; an operation of a kind this build does not
+/// know can only end with an error.
 pub async fn finish(
     pool: &SqlitePool,
     id: &str,
-    kind: OperationKind,
+    kind: Option<OperationKind>,
     outcome: &Outcome,
 ) -> Result<bool, sqlx::Error> {
     let (code, message, response_type, response) = match outcome {
         Outcome::Response(fields) => (
             None,
             None,
-            Some(kind.response_type()),
+            kind.map(OperationKind::response_type),
             Some(fields.to_string()),
         ),
         Outcome::Error(status) => (Some(status.code), Some(status.message.clone()), None, None),

@@ -6,10 +6,12 @@
 
 mod cipher;
 mod columns;
+mod jobs;
 mod keyring;
 mod reencrypt;
 
 pub use cipher::{CipherError, Key, KeyFormatError};
 pub use columns::*;
+pub use jobs::ReencryptSecrets;
 pub use keyring::{KeySource, Keyring, KeyringError, DATABASE_KEY_FILE};
 pub use reencrypt::{prepare, SecretsError};

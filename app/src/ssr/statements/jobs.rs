@@ -2,10 +2,13 @@
 //! already there, stage the rows, sum up) and the commit (add the new
 //! rows, then match them to bills and check autopay as a bank sync does).
 //! Both can run again after a restart: the preview starts over, the commit
-//! adds only what is not there yet.
+//! adds only what is not there yet. As operations: `statement_preview` and
+//! `statement_import`, with progress row by row.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
+use serde_json::Value;
 use sqlx::SqlitePool;
 
 use super::parse::{self, Format, Options};
@@ -13,6 +16,12 @@ use super::rules::{self, Planned};
 use super::service::parse_date_order;
 use super::{store, ImportError};
 use crate::contract::statements::ImportPreviewSummary;
+use crate::domain::operation_kind::OperationKind;
+use crate::ssr::operations::messages::{
+    Message, StatementImportMetadata, StatementImportResponse, StatementPreviewMetadata,
+    StatementPreviewResponse,
+};
+use crate::ssr::operations::{job, percent, Engine, Job, JobContext, Running, Status};
 use crate::ssr::secrets::{Keyring, BANK_ACCESS_SECRET};
 
 /// Rows staged or added per write transaction.
@@ -36,7 +45,7 @@ pub struct Committed {
 type Cancelled<'a> = &'a (dyn Fn() -> bool + Sync);
 
 /// The `statement_preview` operation's work.
-pub async fn preview(
+async fn preview(
     pool: &SqlitePool,
     import_id: i64,
     progress: &tokio::sync::watch::Sender<Progress>,
@@ -137,7 +146,7 @@ pub async fn preview(
 }
 
 /// The `statement_import` operation's work.
-pub async fn commit(
+async fn commit(
     pool: &SqlitePool,
     keyring: &Keyring,
     import_id: i64,
@@ -241,4 +250,177 @@ pub async fn commit(
         tracing::warn!(%error, "the autopay check after an import failed");
     }
     Ok(counts)
+}
+
+/// What the statement jobs work with.
+#[derive(Clone)]
+pub struct StatementJobs {
+    pool: SqlitePool,
+    keyring: Arc<Keyring>,
+}
+
+impl StatementJobs {
+    pub fn new(pool: SqlitePool, keyring: Arc<Keyring>) -> Self {
+        Self { pool, keyring }
+    }
+
+    /// `statement_preview` of the import `import`.
+    pub fn preview(&self, import: i64) -> impl Job {
+        Step {
+            jobs: self.clone(),
+            kind: OperationKind::StatementPreview,
+            import,
+        }
+    }
+
+    /// `statement_import`: the previewed import `import`'s commit.
+    pub fn commit(&self, import: i64) -> impl Job {
+        Step {
+            jobs: self.clone(),
+            kind: OperationKind::StatementImport,
+            import,
+        }
+    }
+
+    /// Both steps start again after a restart: the preview starts over,
+    /// the commit adds only what is not there yet.
+    pub fn register(&self, engine: &Engine) {
+        for kind in [
+            OperationKind::StatementPreview,
+            OperationKind::StatementImport,
+        ] {
+            let jobs = self.clone();
+            engine.resume_with(
+                kind,
+                Box::new(move |fields| {
+                    let import = job::int64_field(fields, "import")?;
+                    Some(Box::new(Step {
+                        jobs: jobs.clone(),
+                        kind,
+                        import,
+                    }))
+                }),
+            );
+        }
+    }
+}
+
+/// A preview or a commit of one import.
+struct Step {
+    jobs: StatementJobs,
+    kind: OperationKind,
+    import: i64,
+}
+
+impl Job for Step {
+    fn kind(&self) -> OperationKind {
+        self.kind
+    }
+
+    /// A preview's and a commit's metadata have the same fields.
+    fn parameters(&self) -> Value {
+        parameters(self.import).to_json()
+    }
+
+    fn run<'a>(&'a self, context: &'a JobContext) -> Running<'a> {
+        if self.kind == OperationKind::StatementImport {
+            Box::pin(run_commit(context, &self.jobs, self.import))
+        } else {
+            Box::pin(run_preview(context, &self.jobs, self.import))
+        }
+    }
+}
+
+/// The metadata's parameters: the import (repeated in every report, so the
+/// job can be rebuilt after a restart). A preview's and a commit's
+/// metadata have the same fields.
+fn parameters(import: i64) -> StatementPreviewMetadata {
+    StatementPreviewMetadata {
+        import,
+        ..StatementPreviewMetadata::default()
+    }
+}
+
+fn preview_progress(import: i64, progress: Progress) -> Value {
+    StatementPreviewMetadata {
+        import,
+        rows_done: progress.done,
+        rows_total: progress.total,
+    }
+    .to_json()
+}
+
+fn import_progress(import: i64, progress: Progress) -> Value {
+    StatementImportMetadata {
+        import,
+        rows_done: progress.done,
+        rows_total: progress.total,
+    }
+    .to_json()
+}
+
+fn status_of(error: ImportError) -> Status {
+    match error {
+        ImportError::File(error) => Status::new(Status::INVALID_ARGUMENT, format!("file: {error}")),
+        ImportError::NotNow(message) if message == "cancelled" => {
+            Status::new(Status::CANCELLED, "cancelled")
+        }
+        ImportError::NotNow(message) | ImportError::NotFound(message) => {
+            Status::new(Status::FAILED_PRECONDITION, message)
+        }
+        other => Status::new(Status::INTERNAL, other.to_string()),
+    }
+}
+
+async fn run_preview(
+    context: &JobContext,
+    jobs: &StatementJobs,
+    import: i64,
+) -> Result<Value, Status> {
+    let (sender, updates) = tokio::sync::watch::channel(Progress::default());
+    let work = async move {
+        let cancelled = || context.is_cancelled();
+        preview(&jobs.pool, import, &sender, &cancelled).await
+    };
+    let reports = context.report_progress(updates, |now: Progress| {
+        (preview_progress(import, now), percent(now.done, now.total))
+    });
+    let (result, ()) = tokio::join!(work, reports);
+    let summary = result.map_err(status_of)?;
+    context.checkpoint()?;
+    Ok(StatementPreviewResponse {
+        import,
+        rows: summary.rows,
+        new_rows: summary.new_rows,
+        duplicates: summary.duplicates,
+        refused: summary.refused_count,
+        first_day: summary.first_day.unwrap_or_default(),
+        last_day: summary.last_day.unwrap_or_default(),
+    }
+    .to_json())
+}
+
+async fn run_commit(
+    context: &JobContext,
+    jobs: &StatementJobs,
+    import: i64,
+) -> Result<Value, Status> {
+    let (sender, updates) = tokio::sync::watch::channel(Progress::default());
+    let work = async move {
+        let cancelled = || context.is_cancelled();
+        commit(&jobs.pool, &jobs.keyring, import, &sender, &cancelled).await
+    };
+    let reports = context.report_progress(updates, |now: Progress| {
+        (import_progress(import, now), percent(now.done, now.total))
+    });
+    let (result, ()) = tokio::join!(work, reports);
+    let committed = result.map_err(status_of)?;
+    context.checkpoint()?;
+    Ok(StatementImportResponse {
+        import,
+        added: committed.added,
+        already_there: committed.already_there,
+        matched: committed.matched,
+    }
+    .to_json())
 }

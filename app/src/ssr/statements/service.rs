@@ -2,11 +2,11 @@
 //! as an operation), read an import and its preview, commit it (another
 //! operation). Nothing reaches the transactions before the commit.
 
+use super::jobs::StatementJobs;
 use super::parse::{self, DateOrder, MAX_BYTES};
 use super::{store, ImportError, PREVIEW_HOURS};
 use crate::contract::operations::Operation;
 use crate::contract::statements::{ImportOptions, ImportRow, ImportStarted, StatementImport};
-use crate::ssr::operations::Job;
 use crate::ssr::services::Services;
 
 /// How many rows `GET /api/imports/{id}` shows.
@@ -66,7 +66,7 @@ pub async fn upload(
     .await?;
     let record = services
         .operations
-        .start(Some(user_id), Job::StatementPreview { import: id })
+        .start(Some(user_id), jobs(services).preview(id))
         .await?;
     Ok(ImportStarted {
         import: read(&services.pool, user_id, id).await?,
@@ -141,7 +141,7 @@ pub async fn commit(services: &Services, user_id: i64, id: i64) -> Result<Operat
     }
     let record = services
         .operations
-        .start(Some(user_id), Job::StatementImport { import: id })
+        .start(Some(user_id), jobs(services).commit(id))
         .await?;
     Ok(record.to_operation())
 }
@@ -178,4 +178,11 @@ fn date_order_name(order: DateOrder) -> &'static str {
         DateOrder::DayFirst => "dmy",
         DateOrder::MonthFirst => "mdy",
     }
+}
+
+fn jobs(services: &Services) -> StatementJobs {
+    StatementJobs::new(
+        services.pool.clone(),
+        std::sync::Arc::clone(&services.keyring),
+    )
 }

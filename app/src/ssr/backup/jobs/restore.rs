@@ -10,10 +10,10 @@
 
 use serde_json::Value;
 
-use super::super::context::{JobContext, Resources};
-use super::super::messages::{Message, RestoreMetadata, RestoreResponse};
-use super::super::record::Status;
+use super::Backups;
 use crate::ssr::backup::{self, BackupError, LiveRestoreError};
+use crate::ssr::operations::messages::{Message, RestoreMetadata, RestoreResponse};
+use crate::ssr::operations::{JobContext, Status};
 
 fn phase(name: &str, backup_file: &str) -> Value {
     RestoreMetadata {
@@ -29,7 +29,7 @@ fn refused(message: impl Into<String>) -> Status {
 
 pub async fn run(
     context: &JobContext,
-    resources: &Resources,
+    backups: &Backups,
     backup_file: &str,
 ) -> Result<Value, Status> {
     if !backup::is_backup_name(backup_file) {
@@ -38,7 +38,7 @@ pub async fn run(
             format!("{backup_file:?} is not a backup name (expected bills-<timestamp>.db)"),
         ));
     }
-    let source = resources.backups_dir.join(backup_file);
+    let source = backups.dir.join(backup_file);
     if !source.is_file() {
         return Err(refused(format!("there is no backup named {backup_file:?}")));
     }
@@ -61,13 +61,13 @@ pub async fn run(
     let (progress, _) = tokio::sync::watch::channel(backup::Copied::default());
     // No retention now: it could remove the very backup being restored.
     let save = backup::create_observed(
-        &resources.pool,
-        &resources.backups_dir,
+        &backups.pool,
+        &backups.dir,
         usize::MAX,
         &progress,
         &cancelled,
     );
-    let restored = backup::restore_live(&resources.pool, &source, &schema, save).await;
+    let restored = backup::restore_live(&backups.pool, &source, &schema, save).await;
     let ((saved, _), restored) = match restored {
         Ok(done) => done,
         Err(LiveRestoreError::NotSaved(BackupError::Cancelled)) => return Err(Status::cancelled()),

@@ -4,19 +4,117 @@
 //! sync of all connections records it on that connection, goes on with the
 //! others, and fails only when every connection failed. At most
 //! `simplefin::JOBS_AT_ONCE` bank jobs run at once across the server; the
-//! others wait in turn with `queued: true` in their metadata.
+//! others wait in turn with `queued: true` in their metadata. All three
+//! start again after a restart: ids are stable, so a second fetch
+//! duplicates nothing.
 
-use serde_json::Value;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+use sqlx::SqlitePool;
 use tokio::sync::OwnedSemaphorePermit;
 
-use super::super::context::{percent, JobContext, Resources};
-use super::super::messages::{
+use super::simplefin::Provider;
+use super::sync::{self, AccountSynced, SyncReport};
+use super::BankError;
+use crate::domain::bank::sync_window::SyncReason;
+use crate::domain::operation_kind::OperationKind;
+use crate::ssr::operations::messages::{
     BankAccountSynced, BankSyncFailure, BankSyncMetadata, BankSyncResponse, Message,
 };
-use super::super::record::Status;
-use crate::domain::bank::sync_window::SyncReason;
-use crate::ssr::bank::sync::{self, AccountSynced, SyncReport};
-use crate::ssr::bank::BankError;
+use crate::ssr::operations::{job, percent, Engine, Job, JobContext, Running, Status};
+use crate::ssr::secrets::Keyring;
+
+/// What the bank syncs work with.
+#[derive(Clone)]
+pub struct BankSyncs {
+    pool: SqlitePool,
+    keyring: Arc<Keyring>,
+    provider: Provider,
+}
+
+impl BankSyncs {
+    pub fn new(pool: SqlitePool, keyring: Arc<Keyring>, provider: Provider) -> Self {
+        Self {
+            pool,
+            keyring,
+            provider,
+        }
+    }
+
+    /// One connection: the seed sync of a new connection, a routine one,
+    /// or its whole seed window again (a backfill).
+    pub fn one(&self, connection: i64, reason: SyncReason) -> impl Job {
+        let kind = match reason {
+            SyncReason::Backfill => OperationKind::BankBackfill,
+            SyncReason::Seed | SyncReason::Routine => OperationKind::BankSync,
+        };
+        BankSync {
+            syncs: self.clone(),
+            kind,
+            connections: vec![connection],
+            reason,
+        }
+    }
+
+    /// Every connection of the owner, in turn.
+    pub fn all(&self, connections: Vec<i64>) -> impl Job {
+        BankSync {
+            syncs: self.clone(),
+            kind: OperationKind::BankSyncAll,
+            connections,
+            reason: SyncReason::Routine,
+        }
+    }
+
+    pub fn register(&self, engine: &Engine) {
+        for kind in [
+            OperationKind::BankSync,
+            OperationKind::BankSyncAll,
+            OperationKind::BankBackfill,
+        ] {
+            let syncs = self.clone();
+            engine.resume_with(kind, Box::new(move |fields| syncs.resumed(kind, fields)));
+        }
+    }
+
+    /// The sync an unfinished operation's metadata names.
+    fn resumed(&self, kind: OperationKind, fields: &Map<String, Value>) -> Option<Box<dyn Job>> {
+        let connections = job::int64_list(fields, "connectionIds");
+        let job: Box<dyn Job> = match kind {
+            OperationKind::BankSyncAll => Box::new(self.all(connections)),
+            OperationKind::BankBackfill => {
+                Box::new(self.one(*connections.first()?, SyncReason::Backfill))
+            }
+            _ => {
+                let reason = job::string_field(fields, "reason")?;
+                Box::new(self.one(*connections.first()?, parse_reason(&reason)?))
+            }
+        };
+        Some(job)
+    }
+}
+
+struct BankSync {
+    syncs: BankSyncs,
+    kind: OperationKind,
+    connections: Vec<i64>,
+    reason: SyncReason,
+}
+
+impl Job for BankSync {
+    fn kind(&self) -> OperationKind {
+        self.kind
+    }
+
+    fn parameters(&self) -> Value {
+        parameters(&self.connections, self.reason).to_json()
+    }
+
+    fn run<'a>(&'a self, context: &'a JobContext) -> Running<'a> {
+        Box::pin(run(context, &self.syncs, &self.connections, self.reason))
+    }
+}
 
 /// `google.rpc.Code.UNAVAILABLE`: the provider failed, try again later.
 const UNAVAILABLE: i32 = 14;
@@ -31,7 +129,7 @@ fn reason_name(reason: SyncReason) -> &'static str {
     }
 }
 
-pub fn parse_reason(name: &str) -> Option<SyncReason> {
+fn parse_reason(name: &str) -> Option<SyncReason> {
     match name {
         "seed" => Some(SyncReason::Seed),
         "backfill" => Some(SyncReason::Backfill),
@@ -43,7 +141,7 @@ pub fn parse_reason(name: &str) -> Option<SyncReason> {
 /// The metadata's parameters: which connections, why. Every progress
 /// report repeats them, so an operation left unfinished by a restart can
 /// be started again from its metadata.
-pub fn parameters(connections: &[i64], reason: SyncReason) -> BankSyncMetadata {
+fn parameters(connections: &[i64], reason: SyncReason) -> BankSyncMetadata {
     BankSyncMetadata {
         connection_ids: connections.to_vec(),
         reason: reason_name(reason).to_owned(),
@@ -84,11 +182,11 @@ fn status_of(error: &BankError) -> Status {
 /// it waits, the metadata says `queued`; a cancel ends the wait.
 async fn take_turn(
     context: &JobContext,
-    resources: &Resources,
+    syncs: &BankSyncs,
     connections: &[i64],
     reason: SyncReason,
 ) -> Result<OwnedSemaphorePermit, Status> {
-    let jobs = std::sync::Arc::clone(resources.bank.jobs());
+    let jobs = std::sync::Arc::clone(syncs.provider.jobs());
     if let Ok(permit) = std::sync::Arc::clone(&jobs).try_acquire_owned() {
         return Ok(permit);
     }
@@ -110,13 +208,13 @@ async fn take_turn(
 
 /// Syncs `connections` in turn (all of a user's, or one), once one of the
 /// server's bank-job places is free.
-pub async fn run(
+async fn run(
     context: &JobContext,
-    resources: &Resources,
+    syncs: &BankSyncs,
     connections: &[i64],
     reason: SyncReason,
 ) -> Result<Value, Status> {
-    let _turn = take_turn(context, resources, connections, reason).await?;
+    let _turn = take_turn(context, syncs, connections, reason).await?;
     let mut done_accounts: Vec<BankAccountSynced> = Vec::new();
     let mut reports: Vec<SyncReport> = Vec::new();
     let mut failures: Vec<(i64, BankError)> = Vec::new();
@@ -126,9 +224,9 @@ pub async fn run(
         let now = jiff::Timestamp::now().as_second();
         let mut progressed: Vec<(usize, usize, AccountSynced)> = Vec::new();
         let result = sync::run(
-            &resources.pool,
-            &resources.keyring,
-            &resources.bank,
+            &syncs.pool,
+            &syncs.keyring,
+            &syncs.provider,
             connection,
             reason,
             now,

@@ -8,11 +8,37 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::time::Instant;
 
-use super::super::context::{percent, JobContext};
-use super::super::messages::{Message, SleepMetadata, SleepResponse};
-use super::super::record::Status;
+use crate::domain::operation_kind::OperationKind;
+use crate::ssr::operations::messages::{Message, SleepMetadata, SleepResponse};
+use crate::ssr::operations::{percent, Job, JobContext, Running, Status};
 
-pub async fn run(context: &JobContext, duration: Duration, fail: bool) -> Result<Value, Status> {
+/// A sleep of `duration`; it fails at the end when `fail`. Not resumed
+/// after a restart (nothing registers it), so the tests see the ABORTED
+/// rule.
+pub struct Sleep {
+    pub duration: Duration,
+    pub fail: bool,
+}
+
+impl Job for Sleep {
+    fn kind(&self) -> OperationKind {
+        OperationKind::Sleep
+    }
+
+    fn parameters(&self) -> Value {
+        SleepMetadata {
+            duration: self.duration,
+            fail: self.fail,
+        }
+        .to_json()
+    }
+
+    fn run<'a>(&'a self, context: &'a JobContext) -> Running<'a> {
+        Box::pin(run(context, self.duration, self.fail))
+    }
+}
+
+async fn run(context: &JobContext, duration: Duration, fail: bool) -> Result<Value, Status> {
     let started = Instant::now();
     let fields = SleepMetadata { duration, fail }.to_json();
     let step = (duration / 100).clamp(Duration::from_millis(50), Duration::from_secs(1));

@@ -10,14 +10,14 @@ use serde_json::Value;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{ConnectOptions, Connection, SqliteConnection};
 
-use super::super::context::{percent, JobContext, Resources};
-use super::super::messages::{Message, RestoreCheckMetadata, RestoreCheckResponse};
-use super::super::record::Status;
+use super::Backups;
 use crate::ssr::backup;
+use crate::ssr::operations::messages::{Message, RestoreCheckMetadata, RestoreCheckResponse};
+use crate::ssr::operations::{percent, JobContext, Status};
 
 pub async fn run(
     context: &JobContext,
-    resources: &Resources,
+    backups: &Backups,
     backup_file: Option<&str>,
 ) -> Result<Value, Status> {
     let name = match backup_file.filter(|name| !name.is_empty()) {
@@ -28,7 +28,7 @@ pub async fn run(
                 format!("{name:?} is not a backup name (expected bills-<timestamp>.db)"),
             ))
         }
-        None => backup::list(&resources.backups_dir)
+        None => backup::list(&backups.dir)
             .map_err(|error| Status::new(Status::INTERNAL, error.to_string()))?
             .into_iter()
             .next()
@@ -40,18 +40,18 @@ pub async fn run(
                 )
             })?,
     };
-    let source = resources.backups_dir.join(&name);
+    let source = backups.dir.join(&name);
     if !source.is_file() {
         return Err(Status::new(
             Status::FAILED_PRECONDITION,
             format!("there is no backup named {name:?}"),
         ));
     }
-    let scratch = resources.backups_dir.join(format!(
+    let scratch = backups.dir.join(format!(
         ".restore-check-{}.db",
         uuid::Uuid::new_v4().simple()
     ));
-    let result = check(context, resources, &name, &source, &scratch).await;
+    let result = check(context, backups, &name, &source, &scratch).await;
     for leftover in [scratch.clone(), scratch.with_extension("db-journal")] {
         let _ = std::fs::remove_file(leftover);
     }
@@ -82,7 +82,7 @@ fn failed(error: sqlx::Error) -> Status {
 
 async fn check(
     context: &JobContext,
-    resources: &Resources,
+    backups: &Backups,
     name: &str,
     source: &Path,
     scratch: &Path,
@@ -145,12 +145,12 @@ async fn check(
             .await;
     }
     let _ = copy.close().await;
-    if total_rows < resources.backups.restore_min_rows {
+    if total_rows < backups.settings.restore_min_rows {
         return Err(Status::new(
             Status::FAILED_PRECONDITION,
             format!(
                 "the backup {name} holds {total_rows} rows, fewer than RESTORE_MIN_ROWS ({})",
-                resources.backups.restore_min_rows
+                backups.settings.restore_min_rows
             ),
         ));
     }
@@ -158,7 +158,7 @@ async fn check(
         backup_file: name.to_owned(),
         table_rows,
         total_rows,
-        min_rows: resources.backups.restore_min_rows,
+        min_rows: backups.settings.restore_min_rows,
     }
     .to_json())
 }

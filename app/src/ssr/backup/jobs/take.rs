@@ -2,10 +2,10 @@
 
 use serde_json::Value;
 
-use super::super::context::{percent, JobContext, Resources};
-use super::super::messages::{BackupMetadata, BackupResponse, Message};
-use super::super::record::Status;
+use super::Backups;
 use crate::ssr::backup::{self, BackupError, Copied};
+use crate::ssr::operations::messages::{BackupMetadata, BackupResponse, Message};
+use crate::ssr::operations::{percent, JobContext, Status};
 
 fn progress_fields(copied: Copied) -> Value {
     BackupMetadata {
@@ -16,23 +16,16 @@ fn progress_fields(copied: Copied) -> Value {
 }
 
 /// A backup kept to the newest `keep`, reported as it copies: `report`
-/// turns the pages copied into the metadata and the percentage (a restore
-/// takes one before replacing anything).
-pub(super) async fn take_reporting(
+/// turns the pages copied into the metadata and the percentage.
+async fn take_reporting(
     context: &JobContext,
-    resources: &Resources,
+    backups: &Backups,
     keep: usize,
     report: impl Fn(Copied) -> (Value, i64),
 ) -> Result<(backup::BackupInfo, backup::Verified), BackupError> {
     let (progress, mut updates) = tokio::sync::watch::channel(Copied::default());
     let cancelled = || context.is_cancelled();
-    let copy = backup::create_observed(
-        &resources.pool,
-        &resources.backups_dir,
-        keep,
-        &progress,
-        &cancelled,
-    );
+    let copy = backup::create_observed(&backups.pool, &backups.dir, keep, &progress, &cancelled);
     tokio::pin!(copy);
     loop {
         tokio::select! {
@@ -47,9 +40,9 @@ pub(super) async fn take_reporting(
     }
 }
 
-pub async fn run(context: &JobContext, resources: &Resources) -> Result<Value, Status> {
+pub async fn run(context: &JobContext, backups: &Backups) -> Result<Value, Status> {
     context.checkpoint()?;
-    let result = take_reporting(context, resources, resources.backups.keep, |copied| {
+    let result = take_reporting(context, backups, backups.settings.keep, |copied| {
         (
             progress_fields(copied),
             percent(copied.pages, copied.total) * 9 / 10,

@@ -3,13 +3,55 @@
 //! `TOKEN_ENCRYPTION_KEY` when it is set). One transaction per column, so a
 //! cancelled run leaves every value readable, under the old seal or the new.
 
+use std::sync::Arc;
+
 use secrecy::ExposeSecret;
 use serde_json::Value;
+use sqlx::SqlitePool;
 
-use super::super::context::{percent, JobContext, Resources};
-use super::super::messages::{Message, ReencryptSecretsMetadata, ReencryptSecretsResponse};
-use super::super::record::Status;
-use crate::ssr::secrets::SECRET_COLUMNS;
+use super::columns::SECRET_COLUMNS;
+use super::keyring::Keyring;
+use crate::domain::operation_kind::OperationKind;
+use crate::ssr::operations::messages::{
+    Message, ReencryptSecretsMetadata, ReencryptSecretsResponse,
+};
+use crate::ssr::operations::{percent, Engine, Job, JobContext, Running, Status};
+
+/// Seal every stored secret again. Started again after a restart:
+/// re-sealing a sealed value is harmless.
+#[derive(Clone)]
+pub struct ReencryptSecrets {
+    pool: SqlitePool,
+    keyring: Arc<Keyring>,
+}
+
+impl ReencryptSecrets {
+    pub fn new(pool: SqlitePool, keyring: Arc<Keyring>) -> Self {
+        Self { pool, keyring }
+    }
+
+    pub fn register(&self, engine: &Engine) {
+        let job = self.clone();
+        engine.resume_with(
+            OperationKind::ReencryptSecrets,
+            Box::new(move |_| Some(Box::new(job.clone()))),
+        );
+    }
+}
+
+impl Job for ReencryptSecrets {
+    fn kind(&self) -> OperationKind {
+        OperationKind::ReencryptSecrets
+    }
+
+    fn parameters(&self) -> Value {
+        Value::Object(serde_json::Map::new())
+    }
+
+    fn run<'a>(&'a self, context: &'a JobContext) -> Running<'a> {
+        Box::pin(run(context, self))
+    }
+}
 
 fn internal(error: impl std::fmt::Display) -> Status {
     Status::new(
@@ -26,7 +68,7 @@ fn progress(total: i64, done: i64) -> Value {
     .to_json()
 }
 
-pub async fn run(context: &JobContext, resources: &Resources) -> Result<Value, Status> {
+async fn run(context: &JobContext, resources: &ReencryptSecrets) -> Result<Value, Status> {
     let mut total = 0_i64;
     for column in SECRET_COLUMNS {
         let count: i64 = sqlx::query_scalar(&format!(
