@@ -1,5 +1,5 @@
 # The two commands a new user needs; see README.md.
-.PHONY: run test setup audit bench-http bench-leads bench-operations bench-tracker bench-bank bench-statements bench-subscriptions bench-notifications
+.PHONY: run test setup sqlx-prepare audit bench-http bench-leads bench-operations bench-tracker bench-bank bench-statements bench-subscriptions bench-notifications
 
 # Install what is missing, build, and run Tally on its defaults.
 run:
@@ -11,6 +11,12 @@ test:
 
 setup:
 	scripts/setup.sh
+
+# After adding or changing a compile-checked query (sqlx::query!): rewrite
+# the offline data in .sqlx/ that builds use. make test checks it.
+sqlx-prepare:
+	scripts/setup.sh test
+	scripts/sqlx.sh prepare
 
 # The dependency audit (cargo-deny: licenses, bans, sources offline;
 # advisories when the RustSec database can be fetched). See README.

@@ -3,12 +3,14 @@
 # present at the right version: the wasm32 target, cargo-leptos, wasm-bindgen,
 # wasm-opt, Debian's Chromium, the end-to-end test's npm packages, and the
 # Python virtualenv (.venv) for the Google operations client test and the
-# email tests' SMTP server.
+# email tests' SMTP server; with `test`, sqlx-cli as well.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CARGO_LEPTOS_VERSION=0.3.10
 WASM_BINDGEN_VERSION=0.2.130
+# The workspace's sqlx; only the test suite needs its CLI (`setup.sh test`).
+SQLX_CLI_VERSION=0.8.6
 BINARYEN_VERSION=132
 
 say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
@@ -30,6 +32,11 @@ if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BIND
   say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION"
   # Not --locked: its lock file names a yanked transitive version.
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+if [ "${1:-}" = test ] && [ "$(cargo sqlx --version 2>/dev/null || true)" != "sqlx-cli $SQLX_CLI_VERSION" ]; then
+  say "installing sqlx-cli $SQLX_CLI_VERSION, SQLite only (checks .sqlx/ in make test)"
+  cargo install sqlx-cli --version "$SQLX_CLI_VERSION" --locked --no-default-features --features sqlite,completions
 fi
 
 if ! wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"; then

@@ -12,7 +12,7 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 
 step "setup"
-scripts/setup.sh
+scripts/setup.sh test
 
 step "rustfmt"
 cargo fmt --all --check
@@ -22,6 +22,9 @@ cargo clippy --locked -p app -p server --all-targets -- -D warnings
 
 step "clippy (browser build)"
 cargo clippy --locked -p frontend -p app --target wasm32-unknown-unknown -- -D warnings
+
+step "compile-checked queries (.sqlx/ matches the queries and the schema)"
+scripts/sqlx.sh check
 
 step "unit and integration tests"
 cargo test --locked -p app -p server 2>&1 | tee "$logs/cargo-test.log"

@@ -38,3 +38,6 @@ pub mod subscriptions;
 pub mod wasm_packs;
 pub mod workbook;
 pub mod write_gate;
+
+#[cfg(test)]
+mod query_schema_tests;

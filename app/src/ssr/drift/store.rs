@@ -1,12 +1,11 @@
 //! All SQL of price drift: each bill's payments per month, dismissals, and
-//! setting a bill's amount.
+//! setting a bill's amount, compile-checked (`.sqlx/`).
 
 use sqlx::{SqliteConnection, SqlitePool};
 
 use crate::domain::date::Date;
 
 /// A bill that can drift: active, due at most once a month.
-#[derive(sqlx::FromRow)]
 pub struct Candidate {
     pub id: i64,
     pub name: String,
@@ -15,13 +14,14 @@ pub struct Candidate {
 }
 
 pub async fn candidates(pool: &SqlitePool, user: i64) -> Result<Vec<Candidate>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT id, name, amount_cents, currency FROM bills
+    sqlx::query_as!(
+        Candidate,
+        r#"SELECT id AS "id!", name, amount_cents, currency FROM bills
          WHERE user_id = ? AND active = 1
            AND cadence IN ('monthly', 'quarterly', 'yearly', 'custom_months')
-         ORDER BY id",
+         ORDER BY id"#,
+        user,
     )
-    .bind(user)
     .fetch_all(pool)
     .await
 }
@@ -33,16 +33,22 @@ pub async fn paid_per_month(
     user: i64,
     since: Date,
 ) -> Result<Vec<(i64, String, i64)>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT bill_id, substr(paid_on, 1, 7) AS month, sum(amount_cents)
+    let since = since.to_string();
+    let rows = sqlx::query!(
+        r#"SELECT bill_id, substr(paid_on, 1, 7) AS "month!: String",
+                  sum(amount_cents) AS "paid!: i64"
          FROM payments
          WHERE user_id = ? AND kind = 'payment' AND autopay_failure = 0 AND paid_on >= ?
-         GROUP BY bill_id, month",
+         GROUP BY bill_id, 2"#,
+        user,
+        since,
     )
-    .bind(user)
-    .bind(since.to_string())
     .fetch_all(pool)
-    .await
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| (row.bill_id, row.month, row.paid))
+        .collect())
 }
 
 /// `(bill, median dismissed, until)`.
@@ -50,10 +56,17 @@ pub async fn dismissals(
     pool: &SqlitePool,
     user: i64,
 ) -> Result<Vec<(i64, i64, String)>, sqlx::Error> {
-    sqlx::query_as("SELECT bill_id, median_cents, until FROM drift_dismissals WHERE user_id = ?")
-        .bind(user)
-        .fetch_all(pool)
-        .await
+    let rows = sqlx::query!(
+        r#"SELECT bill_id AS "bill_id!", median_cents, until FROM drift_dismissals
+           WHERE user_id = ?"#,
+        user,
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| (row.bill_id, row.median_cents, row.until))
+        .collect())
 }
 
 pub async fn dismiss(
@@ -63,15 +76,16 @@ pub async fn dismiss(
     median: i64,
     until: Date,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    let until = until.to_string();
+    sqlx::query!(
         "INSERT INTO drift_dismissals (bill_id, user_id, median_cents, until) VALUES (?, ?, ?, ?)
          ON CONFLICT (bill_id) DO UPDATE SET median_cents = excluded.median_cents,
              until = excluded.until, created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+        bill,
+        user,
+        median,
+        until,
     )
-    .bind(bill)
-    .bind(user)
-    .bind(median)
-    .bind(until.to_string())
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -83,11 +97,13 @@ pub async fn amount(
     user: i64,
     bill: i64,
 ) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar("SELECT amount_cents FROM bills WHERE id = ? AND user_id = ?")
-        .bind(bill)
-        .bind(user)
-        .fetch_optional(&mut *conn)
-        .await
+    sqlx::query_scalar!(
+        "SELECT amount_cents FROM bills WHERE id = ? AND user_id = ?",
+        bill,
+        user,
+    )
+    .fetch_optional(&mut *conn)
+    .await
 }
 
 /// Sets the bill's amount; a drift acted on is no longer dismissed.
@@ -97,19 +113,21 @@ pub async fn set_amount(
     bill: i64,
     amount: i64,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    sqlx::query!(
         "UPDATE bills SET amount_cents = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ? AND user_id = ?",
+        amount,
+        bill,
+        user,
     )
-    .bind(amount)
-    .bind(bill)
-    .bind(user)
     .execute(&mut *conn)
     .await?;
-    sqlx::query("DELETE FROM drift_dismissals WHERE bill_id = ? AND user_id = ?")
-        .bind(bill)
-        .bind(user)
-        .execute(&mut *conn)
-        .await?;
+    sqlx::query!(
+        "DELETE FROM drift_dismissals WHERE bill_id = ? AND user_id = ?",
+        bill,
+        user,
+    )
+    .execute(&mut *conn)
+    .await?;
     Ok(())
 }

@@ -11,6 +11,8 @@ use super::page_token::Position;
 use super::record::{Outcome, Record};
 use crate::domain::operation_kind::OperationKind;
 
+/// The columns of a [`Record`], for the one query built at run time
+/// ([`page`], whose filter is the client's).
 const COLUMNS: &str = "id, owner_id, kind, metadata_type, metadata, done, error_code, \
     error_message, response_type, response, cancel_requested, created_at, updated_at, ended_at";
 
@@ -21,25 +23,34 @@ pub async fn insert(
     kind: OperationKind,
     metadata: &Value,
 ) -> Result<Record, sqlx::Error> {
-    sqlx::query_as(&format!(
-        "INSERT INTO operations (id, owner_id, kind, metadata_type, metadata)
-         VALUES (?, ?, ?, ?, ?) RETURNING {COLUMNS}"
-    ))
-    .bind(id)
-    .bind(owner_id)
-    .bind(kind.name())
-    .bind(kind.metadata_type())
-    .bind(metadata.to_string())
+    let (name, metadata_type, metadata) = (kind.name(), kind.metadata_type(), metadata.to_string());
+    sqlx::query_as!(
+        Record,
+        r#"INSERT INTO operations (id, owner_id, kind, metadata_type, metadata)
+         VALUES (?, ?, ?, ?, ?)
+         RETURNING id AS "id!", owner_id, kind, metadata_type, metadata, done AS "done: bool",
+             error_code, error_message, response_type, response,
+             cancel_requested AS "cancel_requested: bool", created_at, updated_at, ended_at"#,
+        id,
+        owner_id,
+        name,
+        metadata_type,
+        metadata,
+    )
     .fetch_one(pool)
     .await
 }
 
 /// The operation, unless deleted.
 pub async fn get(pool: &SqlitePool, id: &str) -> Result<Option<Record>, sqlx::Error> {
-    sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM operations WHERE id = ? AND deleted = 0"
-    ))
-    .bind(id)
+    sqlx::query_as!(
+        Record,
+        r#"SELECT id AS "id!", owner_id, kind, metadata_type, metadata, done AS "done: bool",
+             error_code, error_message, response_type, response,
+             cancel_requested AS "cancel_requested: bool", created_at, updated_at, ended_at
+         FROM operations WHERE id = ? AND deleted = 0"#,
+        id,
+    )
     .fetch_optional(pool)
     .await
 }
@@ -50,12 +61,13 @@ pub async fn set_metadata(
     id: &str,
     metadata: &Value,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    let metadata = metadata.to_string();
+    sqlx::query!(
         "UPDATE operations SET metadata = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ? AND done = 0",
+        metadata,
+        id,
     )
-    .bind(metadata.to_string())
-    .bind(id)
     .execute(pool)
     .await?;
     Ok(())
@@ -81,37 +93,39 @@ pub async fn finish(
         Outcome::Error(status) => (Some(status.code), Some(status.message.clone()), None, None),
     };
     let mut tx = crate::ssr::db::write(pool).await?;
-    let ended = sqlx::query(
+    let ended = sqlx::query!(
         "UPDATE operations SET done = 1, error_code = ?, error_message = ?, response_type = ?,
              response = ?, ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ? AND done = 0",
+        code,
+        message,
+        response_type,
+        response,
+        id,
     )
-    .bind(code)
-    .bind(message)
-    .bind(response_type)
-    .bind(response)
-    .bind(id)
     .execute(&mut *tx)
     .await?
     .rows_affected()
         == 1;
-    sqlx::query("DELETE FROM operations WHERE id = ? AND deleted = 1 AND done = 1")
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "DELETE FROM operations WHERE id = ? AND deleted = 1 AND done = 1",
+        id,
+    )
+    .execute(&mut *tx)
+    .await?;
     tx.commit().await?;
     Ok(ended)
 }
 
 /// Marks a cancellation request; `false` when the operation is already done.
 pub async fn request_cancel(pool: &SqlitePool, id: &str) -> Result<bool, sqlx::Error> {
-    Ok(sqlx::query(
+    Ok(sqlx::query!(
         "UPDATE operations SET cancel_requested = 1,
              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ? AND done = 0 AND deleted = 0",
+        id,
     )
-    .bind(id)
     .execute(pool)
     .await?
     .rows_affected()
@@ -122,39 +136,44 @@ pub async fn request_cancel(pool: &SqlitePool, id: &str) -> Result<bool, sqlx::E
 /// running one is hidden and removed when it ends (it is not cancelled).
 pub async fn delete(pool: &SqlitePool, id: &str) -> Result<(), sqlx::Error> {
     let mut tx = crate::ssr::db::write(pool).await?;
-    sqlx::query("DELETE FROM operations WHERE id = ? AND done = 1")
-        .bind(id)
+    sqlx::query!("DELETE FROM operations WHERE id = ? AND done = 1", id)
         .execute(&mut *tx)
         .await?;
-    sqlx::query("UPDATE operations SET deleted = 1 WHERE id = ? AND done = 0")
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "UPDATE operations SET deleted = 1 WHERE id = ? AND done = 0",
+        id
+    )
+    .execute(&mut *tx)
+    .await?;
     tx.commit().await
 }
 
 /// Operations left unfinished by a previous run of the server. Those the
 /// client had deleted are removed first: nobody wants their result.
 pub async fn unfinished(pool: &SqlitePool) -> Result<Vec<Record>, sqlx::Error> {
-    sqlx::query("DELETE FROM operations WHERE done = 0 AND deleted = 1")
+    sqlx::query!("DELETE FROM operations WHERE done = 0 AND deleted = 1")
         .execute(pool)
         .await?;
-    sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM operations WHERE done = 0 ORDER BY created_at, id"
-    ))
+    sqlx::query_as!(
+        Record,
+        r#"SELECT id AS "id!", owner_id, kind, metadata_type, metadata, done AS "done: bool",
+             error_code, error_message, response_type, response,
+             cancel_requested AS "cancel_requested: bool", created_at, updated_at, ended_at
+         FROM operations WHERE done = 0 ORDER BY created_at, id"#,
+    )
     .fetch_all(pool)
     .await
 }
 
 /// Removes done operations that ended before `before` (retention).
 pub async fn expire(pool: &SqlitePool, before: &str) -> Result<u64, sqlx::Error> {
-    Ok(
-        sqlx::query("DELETE FROM operations WHERE done = 1 AND ended_at < ?")
-            .bind(before)
-            .execute(pool)
-            .await?
-            .rows_affected(),
+    Ok(sqlx::query!(
+        "DELETE FROM operations WHERE done = 1 AND ended_at < ?",
+        before
     )
+    .execute(pool)
+    .await?
+    .rows_affected())
 }
 
 /// One page, newest first: operations of `owner` (all when `None`)
