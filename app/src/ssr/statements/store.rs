@@ -1,6 +1,6 @@
 //! Every SQL statement of statement imports: the waiting previews and
 //! their rows, the imported accounts and their connection, the new
-//! transactions.
+//! transactions. Compile-checked (`.sqlx/`).
 
 use std::collections::HashSet;
 
@@ -9,7 +9,7 @@ use sqlx::{SqliteConnection, SqlitePool};
 use super::rules::Planned;
 
 /// An import as stored.
-#[derive(Clone, Debug, sqlx::FromRow)]
+#[derive(Clone, Debug)]
 pub struct Import {
     pub id: i64,
     pub user_id: i64,
@@ -35,12 +35,9 @@ impl Import {
     }
 }
 
-const IMPORT_COLUMNS: &str = "id, user_id, file_name, format, account_id, date_order, state, \
-     summary, created_at, expires_at, expires_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS expired";
-
 /// Forgets previews past their time (and their rows).
 pub async fn forget_expired(pool: &SqlitePool) -> Result<u64, sqlx::Error> {
-    let done = sqlx::query(
+    let done = sqlx::query!(
         "DELETE FROM statement_imports
          WHERE expires_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AND state <> 'committed'",
     )
@@ -61,35 +58,38 @@ pub async fn create(
     file: &[u8],
     hours: i64,
 ) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
-        "INSERT INTO statement_imports (user_id, file_name, format, account_id, date_order, file, expires_at)
+    sqlx::query_scalar!(
+        r#"INSERT INTO statement_imports (user_id, file_name, format, account_id, date_order, file, expires_at)
          VALUES (?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+' || ? || ' hours'))
-         RETURNING id",
+         RETURNING id AS "id!""#,
+        user_id,
+        file_name,
+        format,
+        account_id,
+        date_order,
+        file,
+        hours,
     )
-    .bind(user_id)
-    .bind(file_name)
-    .bind(format)
-    .bind(account_id)
-    .bind(date_order)
-    .bind(file)
-    .bind(hours)
     .fetch_one(pool)
     .await
 }
 
 pub async fn import(pool: &SqlitePool, id: i64) -> Result<Option<Import>, sqlx::Error> {
-    sqlx::query_as(&format!(
-        "SELECT {IMPORT_COLUMNS} FROM statement_imports WHERE id = ?"
-    ))
-    .bind(id)
+    sqlx::query_as!(
+        Import,
+        r#"SELECT id AS "id!", user_id, file_name, format, account_id, date_order, state,
+             summary, created_at, expires_at,
+             expires_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS "expired!: bool"
+         FROM statement_imports WHERE id = ?"#,
+        id,
+    )
     .fetch_optional(pool)
     .await
 }
 
 /// The uploaded file, until the preview is made.
 pub async fn file(pool: &SqlitePool, id: i64) -> Result<Option<Vec<u8>>, sqlx::Error> {
-    sqlx::query_scalar("SELECT file FROM statement_imports WHERE id = ?")
-        .bind(id)
+    sqlx::query_scalar!("SELECT file FROM statement_imports WHERE id = ?", id)
         .fetch_optional(pool)
         .await
         .map(Option::flatten)
@@ -101,13 +101,14 @@ pub async fn account(
     user_id: i64,
     account_id: i64,
 ) -> Result<Option<(String, String, String)>, sqlx::Error> {
-    sqlx::query_as(
+    let row = sqlx::query!(
         "SELECT name, provider_account_id, currency FROM bank_accounts WHERE id = ? AND user_id = ?",
+        account_id,
+        user_id,
     )
-    .bind(account_id)
-    .bind(user_id)
     .fetch_optional(pool)
-    .await
+    .await?;
+    Ok(row.map(|row| (row.name, row.provider_account_id, row.currency)))
 }
 
 /// The user's account with this provider account id, if any.
@@ -116,11 +117,11 @@ pub async fn account_by_provider_id(
     user_id: i64,
     provider_account_id: &str,
 ) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar(
-        "SELECT id FROM bank_accounts WHERE user_id = ? AND provider_account_id = ? ORDER BY id LIMIT 1",
+    sqlx::query_scalar!(
+        r#"SELECT id AS "id!" FROM bank_accounts WHERE user_id = ? AND provider_account_id = ? ORDER BY id LIMIT 1"#,
+        user_id,
+        provider_account_id,
     )
-    .bind(user_id)
-    .bind(provider_account_id)
     .fetch_optional(&mut *conn)
     .await
 }
@@ -132,13 +133,13 @@ pub async fn existing_ids(
     user_id: i64,
     provider_account_id: &str,
 ) -> Result<HashSet<String>, sqlx::Error> {
-    let ids: Vec<String> = sqlx::query_scalar(
+    let ids: Vec<String> = sqlx::query_scalar!(
         "SELECT t.provider_transaction_id FROM transactions t
          JOIN bank_accounts a ON a.id = t.account_id
          WHERE a.user_id = ? AND a.provider_account_id = ?",
+        user_id,
+        provider_account_id,
     )
-    .bind(user_id)
-    .bind(provider_account_id)
     .fetch_all(pool)
     .await?;
     Ok(ids.into_iter().collect())
@@ -152,21 +153,22 @@ pub async fn stage(
     rows: &[Planned],
 ) -> Result<(), sqlx::Error> {
     for (offset, row) in (0_i64..).zip(rows) {
-        sqlx::query(
+        let number = first_row + offset;
+        sqlx::query!(
             "INSERT INTO statement_import_rows (import_id, row, file_account, provider_transaction_id,
                  posted_day, amount_cents, description, memo, duplicate)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
              ON CONFLICT (import_id, row) DO NOTHING",
+            import_id,
+            number,
+            row.file_account,
+            row.provider_transaction_id,
+            row.day,
+            row.amount_minor,
+            row.description,
+            row.memo,
+            row.duplicate,
         )
-        .bind(import_id)
-        .bind(first_row + offset)
-        .bind(&row.file_account)
-        .bind(&row.provider_transaction_id)
-        .bind(&row.day)
-        .bind(row.amount_minor)
-        .bind(&row.description)
-        .bind(&row.memo)
-        .bind(row.duplicate)
         .execute(&mut *conn)
         .await?;
     }
@@ -175,10 +177,12 @@ pub async fn stage(
 
 /// Forgets what an earlier, interrupted preview staged.
 pub async fn unstage(pool: &SqlitePool, import_id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM statement_import_rows WHERE import_id = ?")
-        .bind(import_id)
-        .execute(pool)
-        .await?;
+    sqlx::query!(
+        "DELETE FROM statement_import_rows WHERE import_id = ?",
+        import_id,
+    )
+    .execute(pool)
+    .await?;
     Ok(())
 }
 
@@ -188,11 +192,11 @@ pub async fn previewed(
     import_id: i64,
     summary: &str,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    sqlx::query!(
         "UPDATE statement_imports SET state = 'previewed', summary = ?, file = NULL WHERE id = ?",
+        summary,
+        import_id,
     )
-    .bind(summary)
-    .bind(import_id)
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -200,18 +204,18 @@ pub async fn previewed(
 
 /// The file was refused: why, and the file let go.
 pub async fn failed(pool: &SqlitePool, import_id: i64, why: &str) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    sqlx::query!(
         "UPDATE statement_imports SET state = 'failed', summary = ?, file = NULL WHERE id = ?",
+        why,
+        import_id,
     )
-    .bind(why)
-    .bind(import_id)
     .execute(pool)
     .await?;
     Ok(())
 }
 
 /// A staged row.
-#[derive(Clone, Debug, sqlx::FromRow)]
+#[derive(Clone, Debug)]
 pub struct Staged {
     pub row: i64,
     pub file_account: String,
@@ -230,23 +234,26 @@ pub async fn staged(
     after: i64,
     limit: i64,
 ) -> Result<Vec<Staged>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT row, file_account, provider_transaction_id, posted_day, amount_cents, description,
-                memo, duplicate
-         FROM statement_import_rows WHERE import_id = ? AND row > ? ORDER BY row LIMIT ?",
+    sqlx::query_as!(
+        Staged,
+        r#"SELECT row, file_account, provider_transaction_id, posted_day, amount_cents, description,
+                memo, duplicate AS "duplicate: bool"
+         FROM statement_import_rows WHERE import_id = ? AND row > ? ORDER BY row LIMIT ?"#,
+        import_id,
+        after,
+        limit,
     )
-    .bind(import_id)
-    .bind(after)
-    .bind(limit)
     .fetch_all(pool)
     .await
 }
 
 pub async fn staged_count(pool: &SqlitePool, import_id: i64) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar("SELECT count(*) FROM statement_import_rows WHERE import_id = ?")
-        .bind(import_id)
-        .fetch_one(pool)
-        .await
+    sqlx::query_scalar!(
+        "SELECT count(*) FROM statement_import_rows WHERE import_id = ?",
+        import_id,
+    )
+    .fetch_one(pool)
+    .await
 }
 
 /// The user's connection that holds imported accounts, made the first
@@ -257,23 +264,23 @@ pub async fn file_connection(
     user_id: i64,
     sealed_marker: &str,
 ) -> Result<i64, sqlx::Error> {
-    let found: Option<i64> = sqlx::query_scalar(
-        "SELECT id FROM bank_connections WHERE user_id = ? AND provider = ? ORDER BY id LIMIT 1",
+    let found: Option<i64> = sqlx::query_scalar!(
+        r#"SELECT id AS "id!" FROM bank_connections WHERE user_id = ? AND provider = ? ORDER BY id LIMIT 1"#,
+        user_id,
+        super::FILE_PROVIDER,
     )
-    .bind(user_id)
-    .bind(super::FILE_PROVIDER)
     .fetch_optional(&mut *conn)
     .await?;
     if let Some(id) = found {
         return Ok(id);
     }
-    sqlx::query_scalar(
-        "INSERT INTO bank_connections (user_id, provider, institution, access_secret, status)
-         VALUES (?, ?, 'Imported statements', ?, 'disconnected') RETURNING id",
+    sqlx::query_scalar!(
+        r#"INSERT INTO bank_connections (user_id, provider, institution, access_secret, status)
+         VALUES (?, ?, 'Imported statements', ?, 'disconnected') RETURNING id AS "id!""#,
+        user_id,
+        super::FILE_PROVIDER,
+        sealed_marker,
     )
-    .bind(user_id)
-    .bind(super::FILE_PROVIDER)
-    .bind(sealed_marker)
     .fetch_one(&mut *conn)
     .await
 }
@@ -290,15 +297,15 @@ pub async fn imported_account(
     if let Some(id) = account_by_provider_id(conn, user_id, provider_account_id).await? {
         return Ok(id);
     }
-    sqlx::query_scalar(
-        "INSERT INTO bank_accounts (connection_id, user_id, provider_account_id, name, currency)
-         VALUES (?, ?, ?, ?, ?) RETURNING id",
+    sqlx::query_scalar!(
+        r#"INSERT INTO bank_accounts (connection_id, user_id, provider_account_id, name, currency)
+         VALUES (?, ?, ?, ?, ?) RETURNING id AS "id!""#,
+        connection_id,
+        user_id,
+        provider_account_id,
+        name,
+        currency,
     )
-    .bind(connection_id)
-    .bind(user_id)
-    .bind(provider_account_id)
-    .bind(name)
-    .bind(currency)
     .fetch_one(&mut *conn)
     .await
 }
@@ -311,14 +318,14 @@ pub async fn set_balance(
     amount_minor: i64,
     day: &str,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    sqlx::query!(
         "UPDATE bank_accounts SET balance_cents = ?, balance_date = ?
          WHERE id = ? AND (balance_date IS NULL OR balance_date <= ?)",
+        amount_minor,
+        day,
+        account_id,
+        day,
     )
-    .bind(amount_minor)
-    .bind(day)
-    .bind(account_id)
-    .bind(day)
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -331,31 +338,32 @@ pub async fn add_transaction(
     account_id: i64,
     row: &Staged,
 ) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(
+    let posted_at = format!("{}T00:00:00Z", row.posted_day);
+    let done = sqlx::query!(
         "INSERT INTO transactions (user_id, account_id, provider_transaction_id, posted_at,
              amount_cents, description, memo)
          VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT DO NOTHING",
+        user_id,
+        account_id,
+        row.provider_transaction_id,
+        posted_at,
+        row.amount_cents,
+        row.description,
+        row.memo,
     )
-    .bind(user_id)
-    .bind(account_id)
-    .bind(&row.provider_transaction_id)
-    .bind(format!("{}T00:00:00Z", row.posted_day))
-    .bind(row.amount_cents)
-    .bind(&row.description)
-    .bind(&row.memo)
     .execute(&mut *conn)
     .await?;
     Ok(done.rows_affected() == 1)
 }
 
 pub async fn committed(conn: &mut SqliteConnection, import_id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    sqlx::query!(
         "UPDATE statement_imports SET state = 'committed',
              committed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ?",
+        import_id,
     )
-    .bind(import_id)
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -390,14 +398,12 @@ mod tests {
         .await
         .unwrap();
         Migrator::default().run(&pool).await.unwrap();
-        let rows: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM statement_import_rows r JOIN statement_imports i ON i.id = r.import_id",
-        )
+        let rows: i64 = sqlx::query_scalar!("SELECT COUNT(*) FROM statement_import_rows r JOIN statement_imports i ON i.id = r.import_id")
         .fetch_one(&pool)
         .await
         .unwrap();
         assert_eq!(rows, 1);
-        sqlx::query(
+        sqlx::query!(
             "INSERT INTO statement_imports (user_id, file_name, format, expires_at)
              VALUES (1, 'f.csv', 'firefly', '2099-01-01'), (1, 'a.csv', 'actual', '2099-01-01')",
         )
@@ -405,11 +411,11 @@ mod tests {
         .await
         .unwrap();
         // Deleting an import still takes its rows with it.
-        sqlx::query("DELETE FROM statement_imports WHERE id = 1")
+        sqlx::query!("DELETE FROM statement_imports WHERE id = 1")
             .execute(&pool)
             .await
             .unwrap();
-        let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM statement_import_rows")
+        let left: i64 = sqlx::query_scalar!("SELECT COUNT(*) FROM statement_import_rows")
             .fetch_one(&pool)
             .await
             .unwrap();
