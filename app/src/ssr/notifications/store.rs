@@ -25,7 +25,6 @@ pub struct StoredSettings {
     pub url: Option<String>,
 }
 
-#[derive(sqlx::FromRow)]
 struct RawChannel {
     id: i64,
     user_id: i64,
@@ -85,9 +84,6 @@ fn channel_row(raw: RawChannel) -> Option<ChannelRow> {
     })
 }
 
-const CHANNEL_COLUMNS: &str = "id, user_id, kind, name, events, settings, secret, confirmed_at, \
-     last_success_at, last_error, last_error_at, created_at";
-
 pub fn events_text(events: &[Event]) -> String {
     events
         .iter()
@@ -97,10 +93,13 @@ pub fn events_text(events: &[Event]) -> String {
 }
 
 pub async fn channels(pool: &SqlitePool, user: i64) -> Result<Vec<ChannelRow>, sqlx::Error> {
-    let rows: Vec<RawChannel> = sqlx::query_as(&format!(
-        "SELECT {CHANNEL_COLUMNS} FROM notification_channels WHERE user_id = ? ORDER BY id"
-    ))
-    .bind(user)
+    let rows: Vec<RawChannel> = sqlx::query_as!(
+        RawChannel,
+        r#"SELECT id AS "id!", user_id, kind, name, events, settings, secret, confirmed_at,
+             last_success_at, last_error, last_error_at, created_at
+         FROM notification_channels WHERE user_id = ? ORDER BY id"#,
+        user,
+    )
     .fetch_all(pool)
     .await?;
     Ok(rows.into_iter().filter_map(channel_row).collect())
@@ -111,21 +110,26 @@ pub async fn channel(
     user: i64,
     id: i64,
 ) -> Result<Option<ChannelRow>, sqlx::Error> {
-    let row: Option<RawChannel> = sqlx::query_as(&format!(
-        "SELECT {CHANNEL_COLUMNS} FROM notification_channels WHERE user_id = ? AND id = ?"
-    ))
-    .bind(user)
-    .bind(id)
+    let row: Option<RawChannel> = sqlx::query_as!(
+        RawChannel,
+        r#"SELECT id AS "id!", user_id, kind, name, events, settings, secret, confirmed_at,
+             last_success_at, last_error, last_error_at, created_at
+         FROM notification_channels WHERE user_id = ? AND id = ?"#,
+        user,
+        id,
+    )
     .fetch_optional(conn)
     .await?;
     Ok(row.and_then(channel_row))
 }
 
 pub async fn count_channels(conn: &mut SqliteConnection, user: i64) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar("SELECT count(*) FROM notification_channels WHERE user_id = ?")
-        .bind(user)
-        .fetch_one(conn)
-        .await
+    sqlx::query_scalar!(
+        "SELECT count(*) FROM notification_channels WHERE user_id = ?",
+        user,
+    )
+    .fetch_one(conn)
+    .await
 }
 
 /// A new channel's row.
@@ -144,21 +148,24 @@ pub async fn insert_channel(
     conn: &mut SqliteConnection,
     row: NewRow<'_>,
 ) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
-        "INSERT INTO notification_channels
+    let kind = row.kind.name();
+    let events = events_text(row.events);
+    let settings = serde_json::to_string(row.settings).unwrap_or_else(|_| "{}".into());
+    sqlx::query_scalar!(
+        r#"INSERT INTO notification_channels
              (user_id, kind, name, events, settings, secret, confirmed_at, confirm_hash)
          VALUES (?, ?, ?, ?, ?, ?,
              CASE WHEN ? THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END, ?)
-         RETURNING id",
+         RETURNING id AS "id!""#,
+        row.user,
+        kind,
+        row.name,
+        events,
+        settings,
+        row.secret,
+        row.confirmed,
+        row.confirm_hash,
     )
-    .bind(row.user)
-    .bind(row.kind.name())
-    .bind(row.name)
-    .bind(events_text(row.events))
-    .bind(serde_json::to_string(row.settings).unwrap_or_else(|_| "{}".into()))
-    .bind(row.secret)
-    .bind(row.confirmed)
-    .bind(row.confirm_hash)
     .fetch_one(conn)
     .await
 }
@@ -172,39 +179,45 @@ pub async fn update_channel(
     settings: &StoredSettings,
     secret: Option<Option<String>>,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    let events = events_text(events);
+    let settings = serde_json::to_string(settings).unwrap_or_else(|_| "{}".into());
+    let replace_secret = secret.is_some();
+    let secret = secret.flatten();
+    sqlx::query!(
         "UPDATE notification_channels SET name = ?, events = ?, settings = ?,
              secret = CASE WHEN ? THEN ? ELSE secret END
          WHERE id = ?",
+        name,
+        events,
+        settings,
+        replace_secret,
+        secret,
+        id,
     )
-    .bind(name)
-    .bind(events_text(events))
-    .bind(serde_json::to_string(settings).unwrap_or_else(|_| "{}".into()))
-    .bind(secret.is_some())
-    .bind(secret.flatten())
-    .bind(id)
     .execute(conn)
     .await?;
     Ok(())
 }
 
 pub async fn delete_channel(pool: &SqlitePool, user: i64, id: i64) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query("DELETE FROM notification_channels WHERE user_id = ? AND id = ?")
-        .bind(user)
-        .bind(id)
-        .execute(pool)
-        .await?;
+    let done = sqlx::query!(
+        "DELETE FROM notification_channels WHERE user_id = ? AND id = ?",
+        user,
+        id,
+    )
+    .execute(pool)
+    .await?;
     Ok(done.rows_affected() > 0)
 }
 
 /// Confirms the email channel whose link carried `hash`.
 pub async fn confirm_channel(pool: &SqlitePool, hash: &str) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(
+    let done = sqlx::query!(
         "UPDATE notification_channels
          SET confirmed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), confirm_hash = NULL
          WHERE confirm_hash = ? AND confirmed_at IS NULL",
+        hash,
     )
-    .bind(hash)
     .execute(pool)
     .await?;
     Ok(done.rows_affected() > 0)
@@ -217,37 +230,39 @@ pub async fn record_result(
     error: Option<&str>,
 ) -> Result<(), sqlx::Error> {
     match error {
-        None => sqlx::query(
+        None => sqlx::query!(
             "UPDATE notification_channels
              SET last_success_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+            channel,
         )
-        .bind(channel),
-        Some(error) => sqlx::query(
+        .execute(pool)
+        .await?,
+        Some(error) => sqlx::query!(
             "UPDATE notification_channels
              SET last_error = ?, last_error_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+            error,
+            channel,
         )
-        .bind(error)
-        .bind(channel),
-    }
-    .execute(pool)
-    .await?;
+        .execute(pool)
+        .await?,
+    };
     Ok(())
 }
 
 /// Every user with a confirmed channel, in id order.
 pub async fn users_with_channels(pool: &SqlitePool) -> Result<Vec<(i64, String)>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT u.id, u.email FROM users u
+    let rows = sqlx::query!(
+        r#"SELECT u.id AS "id!", u.email FROM users u
          WHERE u.disabled_at IS NULL AND EXISTS (
              SELECT 1 FROM notification_channels c
              WHERE c.user_id = u.id AND c.confirmed_at IS NOT NULL)
-         ORDER BY u.id",
+         ORDER BY u.id"#,
     )
     .fetch_all(pool)
-    .await
+    .await?;
+    Ok(rows.into_iter().map(|row| (row.id, row.email)).collect())
 }
 
-#[derive(sqlx::FromRow)]
 struct RawPreferences {
     lead_days: i64,
     digest: bool,
@@ -262,11 +277,14 @@ pub async fn preferences(
     pool: &SqlitePool,
     user: i64,
 ) -> Result<(NotificationPreferences, Option<Date>), sqlx::Error> {
-    let row: Option<RawPreferences> = sqlx::query_as(
-        "SELECT lead_days, digest, include_verified_autopay, overdue_repeat_days, started_on
-         FROM notification_preferences WHERE user_id = ?",
+    let row: Option<RawPreferences> = sqlx::query_as!(
+        RawPreferences,
+        r#"SELECT lead_days, digest AS "digest: bool",
+             include_verified_autopay AS "include_verified_autopay: bool",
+             overdue_repeat_days, started_on
+         FROM notification_preferences WHERE user_id = ?"#,
+        user,
     )
-    .bind(user)
     .fetch_optional(pool)
     .await?;
     Ok(match row {
@@ -296,7 +314,7 @@ pub async fn set_preferences(
     user: i64,
     preferences: &NotificationPreferences,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO notification_preferences
              (user_id, lead_days, digest, include_verified_autopay, overdue_repeat_days)
          VALUES (?, ?, ?, ?, ?)
@@ -304,12 +322,12 @@ pub async fn set_preferences(
              digest = excluded.digest,
              include_verified_autopay = excluded.include_verified_autopay,
              overdue_repeat_days = excluded.overdue_repeat_days",
+        user,
+        preferences.lead_days,
+        preferences.digest,
+        preferences.include_verified_autopay,
+        preferences.overdue_repeat_days,
     )
-    .bind(user)
-    .bind(preferences.lead_days)
-    .bind(preferences.digest)
-    .bind(preferences.include_verified_autopay)
-    .bind(preferences.overdue_repeat_days)
     .execute(pool)
     .await?;
     Ok(())
@@ -321,18 +339,18 @@ pub async fn start_reminders(
     user: i64,
     today: Date,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    let today = today.to_string();
+    sqlx::query!(
         "INSERT INTO notification_preferences (user_id, started_on) VALUES (?, ?)
          ON CONFLICT (user_id) DO UPDATE SET started_on = coalesce(started_on, excluded.started_on)",
+        user,
+        today,
     )
-    .bind(user)
-    .bind(today.to_string())
     .execute(conn)
     .await?;
     Ok(())
 }
 
-#[derive(sqlx::FromRow)]
 struct RawPayment {
     id: i64,
     name: String,
@@ -360,33 +378,38 @@ pub async fn payment_facts(
     user: i64,
     since: Date,
 ) -> Result<(Vec<PaymentFact>, Vec<PaymentFact>), sqlx::Error> {
-    let query = |failed: bool| {
-        sqlx::query_as::<_, RawPayment>(if failed {
-            "SELECT p.id, b.name, p.paid_on, p.amount_cents,
-                 b.amount_cents AS expected_cents, b.currency
-             FROM payments p JOIN bills b ON b.id = p.bill_id
-             WHERE p.user_id = ? AND p.autopay_failure = 1 AND p.paid_on >= ?
-             ORDER BY p.id"
-        } else {
-            "SELECT p.id, b.name, p.paid_on, p.amount_cents,
-                 b.amount_cents AS expected_cents, b.currency
-             FROM payments p JOIN bills b ON b.id = p.bill_id
-             WHERE p.user_id = ? AND p.autopay_failure = 0 AND p.kind = 'payment'
-                 AND p.transaction_id IS NOT NULL AND p.paid_on >= ?
-             ORDER BY p.id"
-        })
-        .bind(user)
-        .bind(since.to_string())
-    };
-    let failed = query(true).fetch_all(pool).await?;
-    let charged = query(false).fetch_all(pool).await?;
+    let since = since.to_string();
+    let failed = sqlx::query_as!(
+        RawPayment,
+        r#"SELECT p.id AS "id!", b.name, p.paid_on, p.amount_cents,
+             b.amount_cents AS expected_cents, b.currency
+         FROM payments p JOIN bills b ON b.id = p.bill_id
+         WHERE p.user_id = ? AND p.autopay_failure = 1 AND p.paid_on >= ?
+         ORDER BY p.id"#,
+        user,
+        since,
+    )
+    .fetch_all(pool)
+    .await?;
+    let charged = sqlx::query_as!(
+        RawPayment,
+        r#"SELECT p.id AS "id!", b.name, p.paid_on, p.amount_cents,
+             b.amount_cents AS expected_cents, b.currency
+         FROM payments p JOIN bills b ON b.id = p.bill_id
+         WHERE p.user_id = ? AND p.autopay_failure = 0 AND p.kind = 'payment'
+             AND p.transaction_id IS NOT NULL AND p.paid_on >= ?
+         ORDER BY p.id"#,
+        user,
+        since,
+    )
+    .fetch_all(pool)
+    .await?;
     Ok((
         failed.into_iter().filter_map(payment_fact).collect(),
         charged.into_iter().filter_map(payment_fact).collect(),
     ))
 }
 
-#[derive(sqlx::FromRow)]
 struct RawConnection {
     id: i64,
     institution: String,
@@ -398,14 +421,16 @@ pub async fn connection_facts(
     pool: &SqlitePool,
     user: i64,
 ) -> Result<Vec<ConnectionFact>, sqlx::Error> {
-    let rows: Vec<RawConnection> = sqlx::query_as(
-        "SELECT c.id, c.institution, c.status = 'error' AS failing, s.failing_since
+    let rows: Vec<RawConnection> = sqlx::query_as!(
+        RawConnection,
+        r#"SELECT c.id AS "id!", c.institution, c.status = 'error' AS "failing!: bool",
+             s.failing_since
          FROM bank_connections c
          LEFT JOIN notification_connection_state s ON s.connection_id = c.id
          WHERE c.user_id = ? AND c.status <> 'disconnected'
-         ORDER BY c.id",
+         ORDER BY c.id"#,
+        user,
     )
-    .bind(user)
     .fetch_all(pool)
     .await?;
     Ok(rows
@@ -425,17 +450,25 @@ pub async fn set_failing_since(
     since: Option<&str>,
 ) -> Result<(), sqlx::Error> {
     match since {
-        Some(since) => sqlx::query(
+        Some(since) => {
+            sqlx::query!(
             "INSERT INTO notification_connection_state (connection_id, failing_since) VALUES (?, ?)
              ON CONFLICT (connection_id) DO UPDATE SET failing_since = excluded.failing_since",
+            connection,
+            since,
         )
-        .bind(connection)
-        .bind(since),
-        None => sqlx::query("DELETE FROM notification_connection_state WHERE connection_id = ?")
-            .bind(connection),
-    }
-    .execute(conn)
-    .await?;
+            .execute(conn)
+            .await?
+        }
+        None => {
+            sqlx::query!(
+                "DELETE FROM notification_connection_state WHERE connection_id = ?",
+                connection,
+            )
+            .execute(conn)
+            .await?
+        }
+    };
     Ok(())
 }
 
@@ -446,19 +479,20 @@ pub async fn record_found(
     channel: i64,
     found: &Found,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    let event = found.event.name();
+    sqlx::query!(
         "INSERT INTO notification_deliveries
              (user_id, channel_id, event, subject, subject_id, occurrence, line)
          VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (channel_id, event, subject, subject_id, occurrence) DO NOTHING",
+        user,
+        channel,
+        event,
+        found.subject,
+        found.subject_id,
+        found.occurrence,
+        found.line,
     )
-    .bind(user)
-    .bind(channel)
-    .bind(found.event.name())
-    .bind(found.subject)
-    .bind(found.subject_id)
-    .bind(&found.occurrence)
-    .bind(&found.line)
     .execute(conn)
     .await?;
     Ok(())
@@ -470,26 +504,22 @@ pub async fn record_test(
     user: i64,
     channel: i64,
 ) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
-        "INSERT INTO notification_deliveries
+    sqlx::query_scalar!(
+        r#"INSERT INTO notification_deliveries
              (user_id, channel_id, event, subject, subject_id, occurrence, line)
          VALUES (?, ?, 'test', 'test', 0,
              strftime('%Y-%m-%dT%H:%M:%fZ', 'now') || '-' || lower(hex(randomblob(4))),
              'Test message')
-         RETURNING id",
+         RETURNING id AS "id!""#,
+        user,
+        channel,
     )
-    .bind(user)
-    .bind(channel)
     .fetch_one(conn)
     .await
 }
 
-/// A claim older than this (a run that crashed or was stopped) is taken
-/// over: the one message it may have sent goes out again, never more.
-const LEASE_CUTOFF: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-600 seconds')";
-
 /// A delivery row still to send.
-#[derive(Clone, Debug, sqlx::FromRow)]
+#[derive(Clone, Debug)]
 pub struct OpenRow {
     pub id: i64,
     pub event: String,
@@ -511,16 +541,20 @@ impl OpenRow {
     }
 }
 
-/// The channel's rows not sent yet and not claimed by a live run.
+/// The channel's rows not sent yet and not claimed by a live run. A claim
+/// older than ten minutes (a run that crashed or was stopped) is taken
+/// over: the one message it may have sent goes out again, never more.
 pub async fn open_rows(pool: &SqlitePool, channel: i64) -> Result<Vec<OpenRow>, sqlx::Error> {
-    sqlx::query_as(&format!(
-        "SELECT id, event, subject, subject_id, occurrence, line, created_at
+    sqlx::query_as!(
+        OpenRow,
+        r#"SELECT id AS "id!", event, subject, subject_id, occurrence, line, created_at
          FROM notification_deliveries
          WHERE channel_id = ? AND status IN ('pending', 'failed') AND event <> 'test'
-           AND (claimed_at IS NULL OR claimed_at < {LEASE_CUTOFF})
-         ORDER BY id"
-    ))
-    .bind(channel)
+           AND (claimed_at IS NULL
+                OR claimed_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-600 seconds'))
+         ORDER BY id"#,
+        channel,
+    )
     .fetch_all(pool)
     .await
 }
@@ -528,12 +562,12 @@ pub async fn open_rows(pool: &SqlitePool, channel: i64) -> Result<Vec<OpenRow>, 
 /// Marks rows stale: no longer sent nor retried.
 pub async fn mark_stale(pool: &SqlitePool, ids: &[i64]) -> Result<(), sqlx::Error> {
     for id in ids {
-        sqlx::query(
+        sqlx::query!(
             "UPDATE notification_deliveries SET status = 'stale', claimed_at = NULL,
                  at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
              WHERE id = ? AND status IN ('pending', 'failed')",
+            id,
         )
-        .bind(id)
         .execute(pool)
         .await?;
     }
@@ -547,12 +581,14 @@ pub async fn claim(pool: &SqlitePool, ids: &[i64]) -> Result<Vec<i64>, sqlx::Err
     let mut tx = crate::ssr::db::write(pool).await?;
     let mut claimed = Vec::new();
     for id in ids {
-        let done = sqlx::query(&format!(
+        // The same ten-minute lease as `open_rows`.
+        let done = sqlx::query!(
             "UPDATE notification_deliveries SET claimed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
              WHERE id = ? AND status IN ('pending', 'failed')
-               AND (claimed_at IS NULL OR claimed_at < {LEASE_CUTOFF})"
-        ))
-        .bind(id)
+               AND (claimed_at IS NULL
+                    OR claimed_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-600 seconds'))",
+            id,
+        )
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() == 1 {
@@ -578,19 +614,20 @@ pub async fn finish(
     outcome: &Outcome<'_>,
 ) -> Result<(), sqlx::Error> {
     let mut tx = crate::ssr::db::write(pool).await?;
+    let status = if outcome.sent { "sent" } else { "failed" };
     for id in ids {
-        sqlx::query(
+        sqlx::query!(
             "UPDATE notification_deliveries
              SET status = ?, attempts = attempts + ?, http_status = ?, error = ?,
                  message_id = ?, claimed_at = NULL, at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
              WHERE id = ?",
+            status,
+            outcome.attempts,
+            outcome.http_status,
+            outcome.error,
+            outcome.message_id,
+            id,
         )
-        .bind(if outcome.sent { "sent" } else { "failed" })
-        .bind(outcome.attempts)
-        .bind(outcome.http_status)
-        .bind(outcome.error)
-        .bind(outcome.message_id)
-        .bind(id)
         .execute(&mut *tx)
         .await?;
     }
@@ -604,7 +641,6 @@ pub async fn deliveries(
     before: Option<i64>,
     limit: i64,
 ) -> Result<Vec<Delivery>, sqlx::Error> {
-    #[derive(sqlx::FromRow)]
     struct Row {
         id: i64,
         channel_id: i64,
@@ -616,15 +652,17 @@ pub async fn deliveries(
         line: String,
         at: String,
     }
-    let rows: Vec<Row> = sqlx::query_as(
-        "SELECT id, channel_id, event, status, attempts, http_status, error, line, at
+    let before = before.unwrap_or(i64::MAX);
+    let rows: Vec<Row> = sqlx::query_as!(
+        Row,
+        r#"SELECT id AS "id!", channel_id, event, status, attempts, http_status, error, line, at
              FROM notification_deliveries
              WHERE user_id = ? AND id < ?
-             ORDER BY id DESC LIMIT ?",
+             ORDER BY id DESC LIMIT ?"#,
+        user,
+        before,
+        limit,
     )
-    .bind(user)
-    .bind(before.unwrap_or(i64::MAX))
-    .bind(limit)
     .fetch_all(pool)
     .await?;
     Ok(rows
@@ -648,23 +686,25 @@ pub async fn deliveries(
 pub async fn totals(
     pool: &SqlitePool,
 ) -> Result<(i64, i64, Option<String>, Option<String>), sqlx::Error> {
-    sqlx::query_as(
-        "SELECT
+    let row = sqlx::query!(
+        r#"SELECT
              (SELECT count(*) FROM notification_deliveries WHERE status = 'sent'
-                 AND at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day')),
+                 AND at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day')) AS "sent!: i64",
              (SELECT count(*) FROM notification_deliveries WHERE status = 'failed'
-                 AND at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day')),
-             (SELECT max(at) FROM notification_deliveries WHERE status = 'sent'),
+                 AND at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day')) AS "failed!: i64",
+             (SELECT max(at) FROM notification_deliveries WHERE status = 'sent')
+                 AS "last_sent: String",
              (SELECT error FROM notification_deliveries WHERE status = 'failed'
-                 ORDER BY at DESC LIMIT 1)",
+                 ORDER BY at DESC LIMIT 1) AS "last_error: String""#,
     )
     .fetch_one(pool)
-    .await
+    .await?;
+    Ok((row.sent, row.failed, row.last_sent, row.last_error))
 }
 
 /// The newest failure's words, for the run's record.
 pub async fn last_failure(pool: &SqlitePool) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar(
+    sqlx::query_scalar!(
         "SELECT error FROM notification_deliveries WHERE status = 'failed'
          ORDER BY at DESC, id DESC LIMIT 1",
     )
@@ -675,52 +715,55 @@ pub async fn last_failure(pool: &SqlitePool) -> Result<Option<String>, sqlx::Err
 
 /// Whether a run started at or after `since` (a UTC timestamp).
 pub async fn has_run_since(pool: &SqlitePool, since: &str) -> Result<bool, sqlx::Error> {
-    sqlx::query_scalar("SELECT count(*) > 0 FROM notification_runs WHERE started_at >= ?")
-        .bind(since)
-        .fetch_one(pool)
-        .await
+    sqlx::query_scalar!(
+        r#"SELECT count(*) > 0 AS "any!: bool" FROM notification_runs WHERE started_at >= ?"#,
+        since,
+    )
+    .fetch_one(pool)
+    .await
 }
 
 pub async fn set_feed(pool: &SqlitePool, user: i64, hash: &str) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO calendar_feeds (user_id, token_hash) VALUES (?, ?)
          ON CONFLICT (user_id) DO UPDATE SET token_hash = excluded.token_hash,
              created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+        user,
+        hash,
     )
-    .bind(user)
-    .bind(hash)
     .execute(pool)
     .await?;
     Ok(())
 }
 
 pub async fn delete_feed(pool: &SqlitePool, user: i64) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query("DELETE FROM calendar_feeds WHERE user_id = ?")
-        .bind(user)
+    let done = sqlx::query!("DELETE FROM calendar_feeds WHERE user_id = ?", user,)
         .execute(pool)
         .await?;
     Ok(done.rows_affected() > 0)
 }
 
 pub async fn feed_created(pool: &SqlitePool, user: i64) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT created_at FROM calendar_feeds WHERE user_id = ?")
-        .bind(user)
-        .fetch_optional(pool)
-        .await
+    sqlx::query_scalar!(
+        "SELECT created_at FROM calendar_feeds WHERE user_id = ?",
+        user,
+    )
+    .fetch_optional(pool)
+    .await
 }
 
 pub async fn feed_owner(pool: &SqlitePool, hash: &str) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar(
-        "SELECT f.user_id FROM calendar_feeds f JOIN users u ON u.id = f.user_id
-         WHERE f.token_hash = ? AND u.disabled_at IS NULL",
+    sqlx::query_scalar!(
+        r#"SELECT f.user_id AS "user_id!" FROM calendar_feeds f JOIN users u ON u.id = f.user_id
+         WHERE f.token_hash = ? AND u.disabled_at IS NULL"#,
+        hash,
     )
-    .bind(hash)
     .fetch_optional(pool)
     .await
 }
 
 /// A daily run, as Admin sees it.
-#[derive(Clone, Debug, sqlx::FromRow)]
+#[derive(Clone, Debug)]
 pub struct RunRow {
     pub operation: Option<String>,
     pub started_at: String,
@@ -730,11 +773,13 @@ pub struct RunRow {
 }
 
 pub async fn start_run(pool: &SqlitePool, day: &str, operation: &str) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar("INSERT INTO notification_runs (day, operation) VALUES (?, ?) RETURNING id")
-        .bind(day)
-        .bind(operation)
-        .fetch_one(pool)
-        .await
+    sqlx::query_scalar!(
+        "INSERT INTO notification_runs (day, operation) VALUES (?, ?) RETURNING id",
+        day,
+        operation,
+    )
+    .fetch_one(pool)
+    .await
 }
 
 pub async fn finish_run(
@@ -743,22 +788,23 @@ pub async fn finish_run(
     counts: (i64, i64, i64),
     last_error: Option<&str>,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    sqlx::query!(
         "UPDATE notification_runs SET finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
              sent = ?, failed = ?, skipped = ?, last_error = ? WHERE id = ?",
+        counts.0,
+        counts.1,
+        counts.2,
+        last_error,
+        id,
     )
-    .bind(counts.0)
-    .bind(counts.1)
-    .bind(counts.2)
-    .bind(last_error)
-    .bind(id)
     .execute(pool)
     .await?;
     Ok(())
 }
 
 pub async fn last_run(pool: &SqlitePool) -> Result<Option<RunRow>, sqlx::Error> {
-    sqlx::query_as(
+    sqlx::query_as!(
+        RunRow,
         "SELECT operation, started_at, sent, failed, last_error
          FROM notification_runs ORDER BY id DESC LIMIT 1",
     )
@@ -766,7 +812,6 @@ pub async fn last_run(pool: &SqlitePool) -> Result<Option<RunRow>, sqlx::Error> 
     .await
 }
 
-#[derive(sqlx::FromRow)]
 pub struct MailRow {
     pub host: String,
     pub port: i64,
@@ -777,7 +822,8 @@ pub struct MailRow {
 }
 
 pub async fn mail_settings(pool: &SqlitePool) -> Result<Option<MailRow>, sqlx::Error> {
-    sqlx::query_as(
+    sqlx::query_as!(
+        MailRow,
         "SELECT host, port, username, password, from_address, tls FROM mail_settings WHERE id = 1",
     )
     .fetch_optional(pool)
@@ -790,21 +836,21 @@ pub async fn set_mail_settings(
     row: &MailRow,
     keep_password: bool,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO mail_settings (id, host, port, username, password, from_address, tls)
          VALUES (1, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET host = excluded.host, port = excluded.port,
              username = excluded.username,
              password = CASE WHEN ? THEN mail_settings.password ELSE excluded.password END,
              from_address = excluded.from_address, tls = excluded.tls",
+        row.host,
+        row.port,
+        row.username,
+        row.password,
+        row.from_address,
+        row.tls,
+        keep_password,
     )
-    .bind(&row.host)
-    .bind(row.port)
-    .bind(&row.username)
-    .bind(&row.password)
-    .bind(&row.from_address)
-    .bind(&row.tls)
-    .bind(keep_password)
     .execute(pool)
     .await?;
     Ok(())
