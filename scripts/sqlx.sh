@@ -20,4 +20,4 @@ schema=target/sqlx/schema.db
 python3 scripts/sqlx_schema.py "$schema"
 # The server build is the one that compiles the queries (app's ssr feature).
 SQLX_OFFLINE=false DATABASE_URL="sqlite:$schema" \
-  cargo sqlx prepare --workspace "${check[@]}" -- --locked -p app -p server
+  cargo sqlx prepare --workspace "${check[@]}" -- --locked -p app -p server --all-targets

@@ -18,7 +18,7 @@ mod support;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use app::ssr::operations::{Engine, ListRequest, OperationKind, Outcome, Resources, Viewer};
+use app::ssr::operations::{Engine, ListRequest, OperationKind, Outcome, Viewer};
 use reqwest::Method;
 use serde_json::json;
 use support::browser::Browser;
@@ -59,18 +59,7 @@ async fn engine(dir: &std::path::Path) -> Arc<Engine> {
         .execute(&pool)
         .await
         .unwrap();
-    let resources = Resources {
-        pool: pool.clone(),
-        backups_dir: dir.join("backups"),
-        keyring: Arc::new(app::ssr::secrets::Keyring::load(dir, None).unwrap()),
-        backups: app::ssr::backup::BackupSettings {
-            keep: 2,
-            restore_min_rows: 0,
-        },
-        bank: app::ssr::bank::simplefin::Provider::new(std::time::Duration::from_secs(30), false),
-        notifier: None,
-    };
-    Engine::new(pool, resources, Duration::from_secs(86_400))
+    Engine::new(pool, Duration::from_secs(86_400))
         .await
         .unwrap()
 }

@@ -24,7 +24,7 @@ async fn objects(conn: &mut SqliteConnection) -> Vec<(String, String, Option<Str
 #[tokio::test]
 async fn the_schema_queries_are_checked_against_is_the_migrators() {
     let (dir, pool) = crate::ssr::db::migrated_for_test().await;
-    let migrated = objects(&mut *pool.acquire().await.unwrap()).await;
+    let migrated = objects(&mut pool.acquire().await.unwrap()).await;
 
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/sqlx_schema.py");
     let built = dir.path().join("schema.db");

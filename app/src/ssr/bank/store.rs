@@ -7,7 +7,6 @@ use sqlx::SqlitePool;
 use super::BankError;
 use crate::contract::bank::{BankAccount, BankConnection, ConnectionStatus};
 
-#[derive(sqlx::FromRow)]
 struct ConnectionRow {
     id: i64,
     institution: String,
@@ -17,7 +16,6 @@ struct ConnectionRow {
     created_at: String,
 }
 
-#[derive(sqlx::FromRow)]
 struct AccountRow {
     id: i64,
     connection_id: i64,
@@ -29,12 +27,6 @@ struct AccountRow {
     pending_cents: i64,
     monitored: bool,
 }
-
-const ACCOUNTS: &str = "SELECT a.id, a.connection_id, a.name, a.currency, a.balance_cents,
-        a.available_cents, a.balance_date, a.monitored,
-        COALESCE((SELECT sum(t.amount_cents) FROM transactions t
-                  WHERE t.account_id = a.id AND t.pending = 1), 0) AS pending_cents
-    FROM bank_accounts a";
 
 fn account(row: AccountRow) -> BankAccount {
     BankAccount {
@@ -67,18 +59,25 @@ pub async fn connections(
     pool: &SqlitePool,
     user_id: i64,
 ) -> Result<Vec<BankConnection>, BankError> {
-    let rows: Vec<ConnectionRow> = sqlx::query_as(
-        "SELECT id, institution, status, last_synced_at, last_error, created_at
-         FROM bank_connections WHERE user_id = ? ORDER BY id",
+    let rows: Vec<ConnectionRow> = sqlx::query_as!(
+        ConnectionRow,
+        r#"SELECT id AS "id!", institution, status, last_synced_at, last_error, created_at
+         FROM bank_connections WHERE user_id = ? ORDER BY id"#,
+        user_id,
     )
-    .bind(user_id)
     .fetch_all(pool)
     .await?;
-    let accounts: Vec<AccountRow> =
-        sqlx::query_as(&format!("{ACCOUNTS} WHERE a.user_id = ? ORDER BY a.id"))
-            .bind(user_id)
-            .fetch_all(pool)
-            .await?;
+    let accounts: Vec<AccountRow> = sqlx::query_as!(
+        AccountRow,
+        r#"SELECT a.id AS "id!", a.connection_id, a.name, a.currency, a.balance_cents,
+             a.available_cents, a.balance_date, a.monitored AS "monitored: bool",
+             COALESCE((SELECT sum(t.amount_cents) FROM transactions t
+                       WHERE t.account_id = a.id AND t.pending = 1), 0) AS "pending_cents!: i64"
+         FROM bank_accounts a WHERE a.user_id = ? ORDER BY a.id"#,
+        user_id,
+    )
+    .fetch_all(pool)
+    .await?;
     let mut accounts: Vec<BankAccount> = accounts.into_iter().map(account).collect();
     Ok(rows
         .into_iter()
@@ -98,20 +97,26 @@ pub async fn connection_of(
     user_id: i64,
     id: i64,
 ) -> Result<BankConnection, BankError> {
-    let row: ConnectionRow = sqlx::query_as(
-        "SELECT id, institution, status, last_synced_at, last_error, created_at
-         FROM bank_connections WHERE id = ? AND user_id = ?",
+    let row: ConnectionRow = sqlx::query_as!(
+        ConnectionRow,
+        r#"SELECT id AS "id!", institution, status, last_synced_at, last_error, created_at
+         FROM bank_connections WHERE id = ? AND user_id = ?"#,
+        id,
+        user_id,
     )
-    .bind(id)
-    .bind(user_id)
     .fetch_optional(pool)
     .await?
     .ok_or_else(|| BankError::NotFound(format!("no bank connection {id}")))?;
-    let accounts: Vec<AccountRow> = sqlx::query_as(&format!(
-        "{ACCOUNTS} WHERE a.connection_id = ? AND a.user_id = ? ORDER BY a.id"
-    ))
-    .bind(id)
-    .bind(user_id)
+    let accounts: Vec<AccountRow> = sqlx::query_as!(
+        AccountRow,
+        r#"SELECT a.id AS "id!", a.connection_id, a.name, a.currency, a.balance_cents,
+             a.available_cents, a.balance_date, a.monitored AS "monitored: bool",
+             COALESCE((SELECT sum(t.amount_cents) FROM transactions t
+                       WHERE t.account_id = a.id AND t.pending = 1), 0) AS "pending_cents!: i64"
+         FROM bank_accounts a WHERE a.connection_id = ? AND a.user_id = ? ORDER BY a.id"#,
+        id,
+        user_id,
+    )
     .fetch_all(pool)
     .await?;
     Ok(connection(row, accounts.into_iter().map(account).collect()))
@@ -124,18 +129,27 @@ pub async fn set_monitored(
     account_id: i64,
     monitored: bool,
 ) -> Result<BankAccount, BankError> {
-    let done = sqlx::query("UPDATE bank_accounts SET monitored = ? WHERE id = ? AND user_id = ?")
-        .bind(monitored)
-        .bind(account_id)
-        .bind(user_id)
-        .execute(pool)
-        .await?;
+    let done = sqlx::query!(
+        "UPDATE bank_accounts SET monitored = ? WHERE id = ? AND user_id = ?",
+        monitored,
+        account_id,
+        user_id,
+    )
+    .execute(pool)
+    .await?;
     if done.rows_affected() == 0 {
         return Err(BankError::NotFound(format!("no bank account {account_id}")));
     }
-    let row: AccountRow = sqlx::query_as(&format!("{ACCOUNTS} WHERE a.id = ?"))
-        .bind(account_id)
-        .fetch_one(pool)
-        .await?;
+    let row: AccountRow = sqlx::query_as!(
+        AccountRow,
+        r#"SELECT a.id AS "id!", a.connection_id, a.name, a.currency, a.balance_cents,
+             a.available_cents, a.balance_date, a.monitored AS "monitored: bool",
+             COALESCE((SELECT sum(t.amount_cents) FROM transactions t
+                       WHERE t.account_id = a.id AND t.pending = 1), 0) AS "pending_cents!: i64"
+         FROM bank_accounts a WHERE a.id = ?"#,
+        account_id,
+    )
+    .fetch_one(pool)
+    .await?;
     Ok(account(row))
 }

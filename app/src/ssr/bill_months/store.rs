@@ -5,7 +5,6 @@ use sqlx::{SqliteConnection, SqlitePool};
 use crate::domain::bill_month::MonthOverride;
 use crate::domain::date::Date;
 
-#[derive(sqlx::FromRow)]
 struct Row {
     bill_id: i64,
     occurrence: String,
@@ -30,8 +29,6 @@ impl Row {
     }
 }
 
-const COLUMNS: &str = "bill_id, occurrence, amount_cents, skipped, snoozed_to, note";
-
 /// The user's overrides of occurrences scheduled from `first` through
 /// `last`, with their bill's id.
 pub async fn between(
@@ -40,13 +37,15 @@ pub async fn between(
     first: Date,
     last: Date,
 ) -> Result<Vec<(i64, MonthOverride)>, sqlx::Error> {
-    let rows: Vec<Row> = sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM bill_months
-         WHERE user_id = ? AND occurrence BETWEEN ? AND ?"
-    ))
-    .bind(user)
-    .bind(first.to_string())
-    .bind(last.to_string())
+    let (first, last) = (first.to_string(), last.to_string());
+    let rows: Vec<Row> = sqlx::query_as!(
+        Row,
+        r#"SELECT bill_id, occurrence, amount_cents, skipped AS "skipped: bool", snoozed_to, note
+         FROM bill_months WHERE user_id = ? AND occurrence BETWEEN ? AND ?"#,
+        user,
+        first,
+        last,
+    )
     .fetch_all(pool)
     .await?;
     Ok(rows.into_iter().filter_map(Row::into_override).collect())
@@ -54,10 +53,12 @@ pub async fn between(
 
 /// Every override of the user, oldest occurrence first (the export).
 pub async fn all(pool: &SqlitePool, user: i64) -> Result<Vec<(i64, MonthOverride)>, sqlx::Error> {
-    let rows: Vec<Row> = sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM bill_months WHERE user_id = ? ORDER BY occurrence, bill_id"
-    ))
-    .bind(user)
+    let rows: Vec<Row> = sqlx::query_as!(
+        Row,
+        r#"SELECT bill_id, occurrence, amount_cents, skipped AS "skipped: bool", snoozed_to, note
+         FROM bill_months WHERE user_id = ? ORDER BY occurrence, bill_id"#,
+        user,
+    )
     .fetch_all(pool)
     .await?;
     Ok(rows.into_iter().filter_map(Row::into_override).collect())
@@ -69,12 +70,15 @@ pub async fn one(
     bill: i64,
     occurrence: Date,
 ) -> Result<Option<MonthOverride>, sqlx::Error> {
-    let row: Option<Row> = sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM bill_months WHERE user_id = ? AND bill_id = ? AND occurrence = ?"
-    ))
-    .bind(user)
-    .bind(bill)
-    .bind(occurrence.to_string())
+    let occurrence = occurrence.to_string();
+    let row: Option<Row> = sqlx::query_as!(
+        Row,
+        r#"SELECT bill_id, occurrence, amount_cents, skipped AS "skipped: bool", snoozed_to, note
+         FROM bill_months WHERE user_id = ? AND bill_id = ? AND occurrence = ?"#,
+        user,
+        bill,
+        occurrence,
+    )
     .fetch_optional(&mut *conn)
     .await?;
     Ok(row.and_then(Row::into_override).map(|(_, found)| found))
@@ -92,21 +96,24 @@ pub async fn put(
         remove(conn, user, bill, change.occurrence).await?;
         return Ok(());
     }
-    sqlx::query(
+    let occurrence = change.occurrence.to_string();
+    let snoozed_to = change.snoozed_to.map(|to| to.to_string());
+    let note = change.note.as_deref();
+    sqlx::query!(
         "INSERT INTO bill_months (bill_id, user_id, occurrence, amount_cents, skipped, snoozed_to, note)
          VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (bill_id, occurrence) DO UPDATE SET
              amount_cents = excluded.amount_cents, skipped = excluded.skipped,
              snoozed_to = excluded.snoozed_to, note = excluded.note,
              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+        bill,
+        user,
+        occurrence,
+        change.amount_minor,
+        change.skipped,
+        snoozed_to,
+        note,
     )
-    .bind(bill)
-    .bind(user)
-    .bind(change.occurrence.to_string())
-    .bind(change.amount_minor)
-    .bind(change.skipped)
-    .bind(change.snoozed_to.map(|to| to.to_string()))
-    .bind(change.note.as_deref())
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -118,12 +125,14 @@ pub async fn remove(
     bill: i64,
     occurrence: Date,
 ) -> Result<bool, sqlx::Error> {
-    let done =
-        sqlx::query("DELETE FROM bill_months WHERE user_id = ? AND bill_id = ? AND occurrence = ?")
-            .bind(user)
-            .bind(bill)
-            .bind(occurrence.to_string())
-            .execute(&mut *conn)
-            .await?;
+    let occurrence = occurrence.to_string();
+    let done = sqlx::query!(
+        "DELETE FROM bill_months WHERE user_id = ? AND bill_id = ? AND occurrence = ?",
+        user,
+        bill,
+        occurrence,
+    )
+    .execute(&mut *conn)
+    .await?;
     Ok(done.rows_affected() > 0)
 }

@@ -14,18 +14,19 @@ pub async fn insert_lead(
     client_ip: &str,
     crm_configured: bool,
 ) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
-        "INSERT INTO leads (name, email, company, phone, message, client_ip, crm_state, crm_next_attempt_at)
+    let state = initial_state(crm_configured);
+    sqlx::query_scalar!(
+        r#"INSERT INTO leads (name, email, company, phone, message, client_ip, crm_state, crm_next_attempt_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-         RETURNING id",
+         RETURNING id AS "id!""#,
+        lead.name,
+        lead.email,
+        lead.company,
+        lead.phone,
+        lead.message,
+        client_ip,
+        state,
     )
-    .bind(&lead.name)
-    .bind(&lead.email)
-    .bind(&lead.company)
-    .bind(&lead.phone)
-    .bind(&lead.message)
-    .bind(client_ip)
-    .bind(initial_state(crm_configured))
     .fetch_one(connection)
     .await
 }
@@ -36,18 +37,19 @@ pub async fn insert_support(
     client_ip: &str,
     crm_configured: bool,
 ) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
-        "INSERT INTO support_requests (name, email, subject, category, message, client_ip, crm_state, crm_next_attempt_at)
+    let state = initial_state(crm_configured);
+    sqlx::query_scalar!(
+        r#"INSERT INTO support_requests (name, email, subject, category, message, client_ip, crm_state, crm_next_attempt_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-         RETURNING id",
+         RETURNING id AS "id!""#,
+        request.name,
+        request.email,
+        request.subject,
+        request.category,
+        request.message,
+        client_ip,
+        state,
     )
-    .bind(&request.name)
-    .bind(&request.email)
-    .bind(&request.subject)
-    .bind(&request.category)
-    .bind(&request.message)
-    .bind(client_ip)
-    .bind(initial_state(crm_configured))
     .fetch_one(connection)
     .await
 }
@@ -71,28 +73,50 @@ pub async fn list(
     page_size: i64,
     before_id: Option<i64>,
 ) -> Result<Vec<Submission>, sqlx::Error> {
-    let headline = match kind {
-        Kind::Lead => "company",
-        Kind::Support => "subject",
-    };
     let pattern = search
         .map(str::trim)
         .filter(|search| !search.is_empty())
         .map(|search| format!("%{}%", search.replace(['%', '_'], "")));
-    sqlx::query_as(&format!(
-        "SELECT id, name, email, {headline} AS headline, message, crm_state, crm_attempts,
-                crm_last_error, created_at
-         FROM {table}
-         WHERE (?1 IS NULL OR name LIKE ?1 OR email LIKE ?1 OR {headline} LIKE ?1 OR message LIKE ?1)
-           AND (?2 IS NULL OR id < ?2)
-         ORDER BY id DESC LIMIT ?3",
-        table = kind.table()
-    ))
-    .bind(pattern)
-    .bind(before_id)
-    .bind(page_size)
-    .fetch_all(pool)
-    .await
+    // One query per table: the headline is a lead's company, a support
+    // request's subject.
+    match kind {
+        Kind::Lead => {
+            sqlx::query_as!(
+                Submission,
+                r#"SELECT id AS "id!", name, email, company AS headline, message,
+                        crm_state AS "crm_state: CrmState", crm_attempts, crm_last_error,
+                        created_at
+                 FROM leads
+                 WHERE (?1 IS NULL OR name LIKE ?1 OR email LIKE ?1 OR company LIKE ?1
+                        OR message LIKE ?1)
+                   AND (?2 IS NULL OR id < ?2)
+                 ORDER BY id DESC LIMIT ?3"#,
+                pattern,
+                before_id,
+                page_size,
+            )
+            .fetch_all(pool)
+            .await
+        }
+        Kind::Support => {
+            sqlx::query_as!(
+                Submission,
+                r#"SELECT id AS "id!", name, email, subject AS headline, message,
+                        crm_state AS "crm_state: CrmState", crm_attempts, crm_last_error,
+                        created_at
+                 FROM support_requests
+                 WHERE (?1 IS NULL OR name LIKE ?1 OR email LIKE ?1 OR subject LIKE ?1
+                        OR message LIKE ?1)
+                   AND (?2 IS NULL OR id < ?2)
+                 ORDER BY id DESC LIMIT ?3"#,
+                pattern,
+                before_id,
+                page_size,
+            )
+            .fetch_all(pool)
+            .await
+        }
+    }
 }
 
 /// Puts failed posts back in the queue for the outbox; returns how many.
@@ -101,25 +125,42 @@ pub async fn resend_failed(
     kind: Kind,
     id: Option<i64>,
 ) -> Result<u64, sqlx::Error> {
-    let done = sqlx::query(&format!(
-        "UPDATE {} SET crm_state = 'pending', crm_next_attempt_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-                       crm_attempts = 0
-         WHERE crm_state = 'failed' AND (?1 IS NULL OR id = ?1)",
-        kind.table()
-    ))
-    .bind(id)
-    .execute(pool)
-    .await?;
+    let done = match kind {
+        Kind::Lead => {
+            sqlx::query!(
+                "UPDATE leads SET crm_state = 'pending', crm_attempts = 0,
+                     crm_next_attempt_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                 WHERE crm_state = 'failed' AND (?1 IS NULL OR id = ?1)",
+                id,
+            )
+            .execute(pool)
+            .await?
+        }
+        Kind::Support => {
+            sqlx::query!(
+                "UPDATE support_requests SET crm_state = 'pending', crm_attempts = 0,
+                     crm_next_attempt_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                 WHERE crm_state = 'failed' AND (?1 IS NULL OR id = ?1)",
+                id,
+            )
+            .execute(pool)
+            .await?
+        }
+    };
     Ok(done.rows_affected())
 }
 
 /// Counts by CRM state across both tables, for Admin's CRM health.
 pub async fn crm_counts(pool: &SqlitePool) -> Result<Vec<(CrmState, i64)>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT crm_state, count(*) FROM (
+    let rows = sqlx::query!(
+        r#"SELECT crm_state AS "crm_state!: CrmState", count(*) AS "count!: i64" FROM (
              SELECT crm_state FROM leads UNION ALL SELECT crm_state FROM support_requests
-         ) GROUP BY crm_state ORDER BY crm_state",
+         ) GROUP BY crm_state ORDER BY crm_state"#,
     )
     .fetch_all(pool)
-    .await
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| (row.crm_state, row.count))
+        .collect())
 }

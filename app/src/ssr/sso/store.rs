@@ -26,17 +26,15 @@ pub async fn linked_in(
     issuer: &str,
     subject: &str,
 ) -> Result<Option<Linked>, sqlx::Error> {
-    let row: Option<(i64, bool)> = sqlx::query_as(
-        "SELECT user_id, provisioned FROM oidc_identities WHERE issuer = ? AND subject = ?",
+    sqlx::query_as!(
+        Linked,
+        r#"SELECT user_id, provisioned AS "provisioned: bool" FROM oidc_identities
+         WHERE issuer = ? AND subject = ?"#,
+        issuer,
+        subject,
     )
-    .bind(issuer)
-    .bind(subject)
     .fetch_optional(&mut *conn)
-    .await?;
-    Ok(row.map(|(user_id, provisioned)| Linked {
-        user_id,
-        provisioned,
-    }))
+    .await
 }
 
 /// An account's role and whether it is disabled.
@@ -44,12 +42,13 @@ pub async fn standing(
     conn: &mut SqliteConnection,
     user_id: i64,
 ) -> Result<Option<(Role, bool)>, sqlx::Error> {
-    let row: Option<(String, bool)> =
-        sqlx::query_as("SELECT role, disabled_at IS NOT NULL FROM users WHERE id = ?")
-            .bind(user_id)
-            .fetch_optional(&mut *conn)
-            .await?;
-    Ok(row.map(|(role, disabled)| (Role::parse(&role).unwrap_or_default(), disabled)))
+    let row = sqlx::query!(
+        r#"SELECT role, disabled_at IS NOT NULL AS "disabled!: bool" FROM users WHERE id = ?"#,
+        user_id,
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    Ok(row.map(|row| (Role::parse(&row.role).unwrap_or_default(), row.disabled)))
 }
 
 /// A new account without a password (it signs in through the provider),
@@ -59,19 +58,19 @@ pub async fn create_account(
     email: &str,
     name: &str,
 ) -> Result<i64, sqlx::Error> {
-    let id: i64 = sqlx::query_scalar(
+    let id: i64 = sqlx::query_scalar!(
         "INSERT INTO users (email, name, password_hash, role) VALUES (?, ?, NULL, 'user')
          RETURNING id",
+        email,
+        name,
     )
-    .bind(email)
-    .bind(name)
     .fetch_one(&mut *conn)
     .await?;
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO settings (user_id, key, value) VALUES (?, 'geolocation_enabled', 'false')
          ON CONFLICT DO NOTHING",
+        id,
     )
-    .bind(id)
     .execute(&mut *conn)
     .await?;
     Ok(id)
@@ -85,15 +84,15 @@ pub async fn link(
     email: Option<&str>,
     provisioned: bool,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO oidc_identities (user_id, issuer, subject, email, provisioned)
          VALUES (?, ?, ?, ?, ?)",
+        user_id,
+        issuer,
+        subject,
+        email,
+        provisioned,
     )
-    .bind(user_id)
-    .bind(issuer)
-    .bind(subject)
-    .bind(email)
-    .bind(provisioned)
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -106,14 +105,14 @@ pub async fn touch(
     subject: &str,
     email: Option<&str>,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    sqlx::query!(
         "UPDATE oidc_identities
          SET last_sign_in_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), email = coalesce(?, email)
          WHERE issuer = ? AND subject = ?",
+        email,
+        issuer,
+        subject,
     )
-    .bind(email)
-    .bind(issuer)
-    .bind(subject)
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -124,11 +123,12 @@ pub async fn set_role(
     user_id: i64,
     role: Role,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    let role = role.as_str();
+    sqlx::query!(
         "UPDATE users SET role = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+        role,
+        user_id,
     )
-    .bind(role.as_str())
-    .bind(user_id)
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -136,8 +136,7 @@ pub async fn set_role(
 
 /// Ends every session of an account (a demotion by the provider's groups).
 pub async fn end_sessions(conn: &mut SqliteConnection, user_id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM sessions WHERE user_id = ?")
-        .bind(user_id)
+    sqlx::query!("DELETE FROM sessions WHERE user_id = ?", user_id,)
         .execute(&mut *conn)
         .await?;
     Ok(())
@@ -149,26 +148,30 @@ pub async fn keep_id_token(
     session_id: &str,
     sealed: &str,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE sessions SET oidc_id_token = ? WHERE id = ?")
-        .bind(sealed)
-        .bind(session_id)
-        .execute(pool)
-        .await?;
+    sqlx::query!(
+        "UPDATE sessions SET oidc_id_token = ? WHERE id = ?",
+        sealed,
+        session_id,
+    )
+    .execute(pool)
+    .await?;
     Ok(())
 }
 
 /// The sealed ID token of a session that came from the provider.
 pub async fn id_token(pool: &SqlitePool, session_id: &str) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT oidc_id_token FROM sessions WHERE id = ?")
-        .bind(session_id)
-        .fetch_optional(pool)
-        .await
-        .map(Option::flatten)
+    sqlx::query_scalar!(
+        "SELECT oidc_id_token FROM sessions WHERE id = ?",
+        session_id,
+    )
+    .fetch_optional(pool)
+    .await
+    .map(Option::flatten)
 }
 
 /// Admin → Authentication as stored (`oidc_settings`): each field set or
 /// not, the client secret still sealed.
-#[derive(Clone, Default, sqlx::FromRow)]
+#[derive(Clone, Default)]
 pub struct Stored {
     pub issuer_url: Option<String>,
     pub client_id: Option<String>,
@@ -184,15 +187,16 @@ pub struct Stored {
     pub local_login_break_glass: bool,
 }
 
-const STORED_COLUMNS: &str = "issuer_url, client_id, client_secret, scopes, groups_claim, \
-     admin_group, auto_provision, link_by_email, button_label, local_login_enabled, \
-     local_login_break_glass";
-
 /// The stored settings (all unset when there is no row yet).
 pub async fn stored(pool: &SqlitePool) -> Result<Stored, sqlx::Error> {
-    let row: Option<Stored> = sqlx::query_as(&format!(
-        "SELECT {STORED_COLUMNS} FROM oidc_settings WHERE id = 1"
-    ))
+    let row: Option<Stored> = sqlx::query_as!(
+        Stored,
+        r#"SELECT issuer_url, client_id, client_secret, scopes, groups_claim, admin_group,
+             auto_provision AS "auto_provision: bool", link_by_email AS "link_by_email: bool",
+             button_label, local_login_enabled AS "local_login_enabled: bool",
+             local_login_break_glass AS "local_login_break_glass: bool"
+         FROM oidc_settings WHERE id = 1"#,
+    )
     .fetch_optional(pool)
     .await?;
     Ok(row.unwrap_or_default())
@@ -200,8 +204,11 @@ pub async fn stored(pool: &SqlitePool) -> Result<Stored, sqlx::Error> {
 
 /// Replaces the stored settings.
 pub async fn save(conn: &mut SqliteConnection, stored: &Stored) -> Result<(), sqlx::Error> {
-    sqlx::query(&format!(
-        "INSERT INTO oidc_settings (id, {STORED_COLUMNS}) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    sqlx::query!(
+        "INSERT INTO oidc_settings (id, issuer_url, client_id, client_secret, scopes,
+             groups_claim, admin_group, auto_provision, link_by_email, button_label,
+             local_login_enabled, local_login_break_glass)
+         VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET
              issuer_url = excluded.issuer_url, client_id = excluded.client_id,
              client_secret = excluded.client_secret, scopes = excluded.scopes,
@@ -210,19 +217,19 @@ pub async fn save(conn: &mut SqliteConnection, stored: &Stored) -> Result<(), sq
              button_label = excluded.button_label,
              local_login_enabled = excluded.local_login_enabled,
              local_login_break_glass = excluded.local_login_break_glass,
-             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-    ))
-    .bind(&stored.issuer_url)
-    .bind(&stored.client_id)
-    .bind(&stored.client_secret)
-    .bind(&stored.scopes)
-    .bind(&stored.groups_claim)
-    .bind(&stored.admin_group)
-    .bind(stored.auto_provision)
-    .bind(stored.link_by_email)
-    .bind(&stored.button_label)
-    .bind(stored.local_login_enabled)
-    .bind(stored.local_login_break_glass)
+             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+        stored.issuer_url,
+        stored.client_id,
+        stored.client_secret,
+        stored.scopes,
+        stored.groups_claim,
+        stored.admin_group,
+        stored.auto_provision,
+        stored.link_by_email,
+        stored.button_label,
+        stored.local_login_enabled,
+        stored.local_login_break_glass,
+    )
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -231,7 +238,7 @@ pub async fn save(conn: &mut SqliteConnection, stored: &Stored) -> Result<(), sq
 /// `tally auth local-login on`: email and password sign in again, whatever
 /// the rest of the settings say.
 pub async fn break_glass(pool: &SqlitePool) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO oidc_settings (id, local_login_enabled, local_login_break_glass) VALUES (1, 1, 1)
          ON CONFLICT (id) DO UPDATE SET local_login_enabled = 1, local_login_break_glass = 1,
              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
@@ -244,18 +251,17 @@ pub async fn break_glass(pool: &SqlitePool) -> Result<(), sqlx::Error> {
 /// Whether an administrator (enabled) has signed in through the provider
 /// `issuer`.
 pub async fn admin_signed_in_through(pool: &SqlitePool, issuer: &str) -> Result<bool, sqlx::Error> {
-    sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM oidc_identities i JOIN users u ON u.id = i.user_id
+    sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM oidc_identities i JOIN users u ON u.id = i.user_id
          WHERE i.issuer = ? AND i.last_sign_in_at IS NOT NULL
-           AND u.role = 'admin' AND u.disabled_at IS NULL)",
+           AND u.role = 'admin' AND u.disabled_at IS NULL) AS "signed_in!: bool""#,
+        issuer,
     )
-    .bind(issuer)
     .fetch_one(pool)
     .await
 }
 
 /// An account's identity at a provider, as Profile lists it.
-#[derive(sqlx::FromRow)]
 pub struct Identity {
     pub id: i64,
     pub issuer: String,
@@ -265,22 +271,25 @@ pub struct Identity {
 }
 
 pub async fn identities(pool: &SqlitePool, user_id: i64) -> Result<Vec<Identity>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT id, issuer, email, created_at, last_sign_in_at FROM oidc_identities
-         WHERE user_id = ? ORDER BY created_at, id",
+    sqlx::query_as!(
+        Identity,
+        r#"SELECT id AS "id!", issuer, email, created_at, last_sign_in_at FROM oidc_identities
+         WHERE user_id = ? ORDER BY created_at, id"#,
+        user_id,
     )
-    .bind(user_id)
     .fetch_all(pool)
     .await
 }
 
 /// Whether an account has a password (it can sign in without the provider).
 pub async fn has_password(conn: &mut SqliteConnection, user_id: i64) -> Result<bool, sqlx::Error> {
-    sqlx::query_scalar("SELECT password_hash IS NOT NULL FROM users WHERE id = ?")
-        .bind(user_id)
-        .fetch_optional(&mut *conn)
-        .await
-        .map(|found| found.unwrap_or(false))
+    sqlx::query_scalar!(
+        r#"SELECT password_hash IS NOT NULL AS "has!: bool" FROM users WHERE id = ?"#,
+        user_id,
+    )
+    .fetch_optional(&mut *conn)
+    .await
+    .map(|found| found.unwrap_or(false))
 }
 
 /// Removes one of an account's identities; `false` when it has no such one.
@@ -289,10 +298,12 @@ pub async fn unlink(
     user_id: i64,
     identity_id: i64,
 ) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query("DELETE FROM oidc_identities WHERE id = ? AND user_id = ?")
-        .bind(identity_id)
-        .bind(user_id)
-        .execute(&mut *conn)
-        .await?;
+    let done = sqlx::query!(
+        "DELETE FROM oidc_identities WHERE id = ? AND user_id = ?",
+        identity_id,
+        user_id,
+    )
+    .execute(&mut *conn)
+    .await?;
     Ok(done.rows_affected() == 1)
 }
