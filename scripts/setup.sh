@@ -34,7 +34,7 @@ if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BIND
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
-if [ "${1:-}" = test ] && [ "$(cargo sqlx --version 2>/dev/null || true)" != "sqlx-cli $SQLX_CLI_VERSION" ]; then
+if [ "${1:-}" = test ] && [ "$(cargo sqlx --version 2>/dev/null || true)" != "sqlx-cli-sqlx $SQLX_CLI_VERSION" ]; then
   say "installing sqlx-cli $SQLX_CLI_VERSION, SQLite only (checks .sqlx/ in make test)"
   cargo install sqlx-cli --version "$SQLX_CLI_VERSION" --locked --no-default-features --features sqlite,completions
 fi
