@@ -128,17 +128,19 @@ pub async fn withdraw_invitation(pool: &SqlitePool, id: i64) -> Result<(), AuthE
 }
 
 pub async fn list(pool: &SqlitePool) -> Result<Vec<UserSummary>, AuthError> {
-    Ok(sqlx::query_as(
-        "SELECT u.id, u.email, u.name, u.role,
-                u.disabled_at IS NOT NULL AS disabled,
-                u.totp_enabled = 1 AS totp_enabled,
-                (SELECT count(*) FROM webauthn_credentials k WHERE k.user_id = u.id) AS security_keys,
+    Ok(sqlx::query_as!(
+        UserSummary,
+        r#"SELECT u.id AS "id!", u.email, u.name, u.role AS "role: Role",
+                u.disabled_at IS NOT NULL AS "disabled!: bool",
+                u.totp_enabled = 1 AS "totp_enabled!: bool",
+                (SELECT count(*) FROM webauthn_credentials k WHERE k.user_id = u.id)
+                    AS "security_keys!: i64",
                 u.created_at,
                 (SELECT max(h.at) FROM login_history h WHERE h.user_id = u.id AND h.success = 1)
-                    AS last_sign_in_at,
+                    AS "last_sign_in_at: String",
                 (SELECT max(s.last_seen_at) FROM sessions s WHERE s.user_id = u.id)
-                    AS last_seen_at
-         FROM users u ORDER BY u.email",
+                    AS "last_seen_at: String"
+         FROM users u ORDER BY u.email"#,
     )
     .fetch_all(pool)
     .await?)
@@ -159,22 +161,22 @@ pub async fn set_disabled(
         ));
     }
     let mut tx = crate::ssr::db::write(pool).await?;
-    let done = sqlx::query(
+    let done = sqlx::query!(
         "UPDATE users SET disabled_at = CASE WHEN ?1 THEN coalesce(disabled_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) END,
                           updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ?2",
+        disabled,
+        user_id,
     )
-    .bind(disabled)
-    .bind(user_id)
     .execute(&mut *tx)
     .await?;
     if disabled {
-        for table in ["sessions", "pending_sign_ins"] {
-            sqlx::query(&format!("DELETE FROM {table} WHERE user_id = ?"))
-                .bind(user_id)
-                .execute(&mut *tx)
-                .await?;
-        }
+        sqlx::query!("DELETE FROM sessions WHERE user_id = ?", user_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query!("DELETE FROM pending_sign_ins WHERE user_id = ?", user_id)
+            .execute(&mut *tx)
+            .await?;
     }
     tx.commit().await?;
     Ok(done.rows_affected() > 0)
@@ -185,26 +187,30 @@ pub async fn set_disabled(
 /// False when no such user.
 pub async fn reset_second_factor(pool: &SqlitePool, user_id: i64) -> Result<bool, AuthError> {
     let mut tx = crate::ssr::db::write(pool).await?;
-    let done = sqlx::query(
+    let done = sqlx::query!(
         "UPDATE users SET totp_secret = NULL, totp_enabled = 0, totp_last_step = NULL,
                           webauthn_enabled = 0,
                           updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ?",
+        user_id,
     )
-    .bind(user_id)
     .execute(&mut *tx)
     .await?;
-    for table in [
-        "recovery_codes",
-        "webauthn_credentials",
-        "webauthn_challenges",
-        "pending_sign_ins",
-    ] {
-        sqlx::query(&format!("DELETE FROM {table} WHERE user_id = ?"))
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await?;
-    }
+    sqlx::query!("DELETE FROM recovery_codes WHERE user_id = ?", user_id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query!(
+        "DELETE FROM webauthn_credentials WHERE user_id = ?",
+        user_id
+    )
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query!("DELETE FROM webauthn_challenges WHERE user_id = ?", user_id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query!("DELETE FROM pending_sign_ins WHERE user_id = ?", user_id)
+        .execute(&mut *tx)
+        .await?;
     tx.commit().await?;
     Ok(done.rows_affected() > 0)
 }

@@ -20,12 +20,7 @@ pub const PREFIX: &str = "tally_pat_";
 
 pub use crate::contract::tokens::ApiTokenInfo;
 
-/// The columns of [`ApiTokenInfo`], for every query that returns one.
-const INFO: &str = "id, name, scopes, created_at, last_used_at, expires_at,
-    expires_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS expired";
-
-/// A row of [`INFO`]: the scopes as stored (`read,write`).
-#[derive(sqlx::FromRow)]
+/// A token as stored: its scopes as written (`read,write`).
 struct InfoRow {
     id: i64,
     name: String,
@@ -84,16 +79,21 @@ pub async fn create(
         ));
     }
     let token = format!("{PREFIX}{}", random_token());
-    let info: InfoRow = sqlx::query_as(&format!(
-        "INSERT INTO api_tokens (user_id, name, token_hash, expires_at, scopes)
+    let token_hash = sha256_hex(&token);
+    let lifetime = format!("+{} days", lifetime.days());
+    let scopes = scopes.to_string();
+    let info: InfoRow = sqlx::query_as!(
+        InfoRow,
+        r#"INSERT INTO api_tokens (user_id, name, token_hash, expires_at, scopes)
          VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?), ?)
-         RETURNING {INFO}"
-    ))
-    .bind(user.id)
-    .bind(name)
-    .bind(sha256_hex(&token))
-    .bind(format!("+{} days", lifetime.days()))
-    .bind(scopes.to_string())
+         RETURNING id AS "id!", name, scopes, created_at, last_used_at, expires_at,
+             expires_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS "expired!: bool""#,
+        user.id,
+        name,
+        token_hash,
+        lifetime,
+        scopes,
+    )
     .fetch_one(pool)
     .await?;
     Ok((info.into(), token))
@@ -102,11 +102,14 @@ pub async fn create(
 /// The user's tokens that were not revoked (expired ones too), newest
 /// first.
 pub async fn list(pool: &SqlitePool, user_id: i64) -> Result<Vec<ApiTokenInfo>, AuthError> {
-    let rows: Vec<InfoRow> = sqlx::query_as(&format!(
-        "SELECT {INFO} FROM api_tokens
-         WHERE user_id = ? AND revoked_at IS NULL ORDER BY id DESC"
-    ))
-    .bind(user_id)
+    let rows: Vec<InfoRow> = sqlx::query_as!(
+        InfoRow,
+        r#"SELECT id AS "id!", name, scopes, created_at, last_used_at, expires_at,
+             expires_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS "expired!: bool"
+         FROM api_tokens
+         WHERE user_id = ? AND revoked_at IS NULL ORDER BY id DESC"#,
+        user_id,
+    )
     .fetch_all(pool)
     .await?;
     Ok(rows.into_iter().map(ApiTokenInfo::from).collect())
@@ -114,12 +117,12 @@ pub async fn list(pool: &SqlitePool, user_id: i64) -> Result<Vec<ApiTokenInfo>, 
 
 /// Revokes one of the user's tokens; false when the user has no such token.
 pub async fn revoke(pool: &SqlitePool, user_id: i64, id: i64) -> Result<bool, AuthError> {
-    let done = sqlx::query(
+    let done = sqlx::query!(
         "UPDATE api_tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ? AND user_id = ? AND revoked_at IS NULL",
+        id,
+        user_id,
     )
-    .bind(id)
-    .bind(user_id)
     .execute(pool)
     .await?;
     Ok(done.rows_affected() == 1)
@@ -128,11 +131,11 @@ pub async fn revoke(pool: &SqlitePool, user_id: i64, id: i64) -> Result<bool, Au
 /// Revokes every token of the user: a new password or "sign out
 /// everywhere" must also shut out whoever holds a copy of a token.
 pub async fn revoke_all(pool: &SqlitePool, user_id: i64) -> Result<u64, AuthError> {
-    let done = sqlx::query(
+    let done = sqlx::query!(
         "UPDATE api_tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE user_id = ? AND revoked_at IS NULL",
+        user_id,
     )
-    .bind(user_id)
     .execute(pool)
     .await?;
     Ok(done.rows_affected())
@@ -147,17 +150,18 @@ pub async fn authenticate(
     if !token.starts_with(PREFIX) {
         return Ok(None);
     }
-    let owner: Option<(i64, String)> = sqlx::query_as(
+    let token_hash = sha256_hex(token);
+    let owner = sqlx::query!(
         "UPDATE api_tokens SET last_used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE token_hash = ? AND revoked_at IS NULL
            AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
            AND user_id IN (SELECT id FROM users WHERE disabled_at IS NULL)
          RETURNING user_id, scopes",
+        token_hash,
     )
-    .bind(sha256_hex(token))
     .fetch_optional(pool)
     .await?;
-    let Some((id, scopes)) = owner else {
+    let Some((id, scopes)) = owner.map(|row| (row.user_id, row.scopes)) else {
         return Ok(None);
     };
     // Scopes this code did not write make the token do nothing.

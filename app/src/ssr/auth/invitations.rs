@@ -25,8 +25,6 @@ pub struct NewInvitation {
     pub token: String,
 }
 
-const COLUMNS: &str = "id, email, role, created_at, expires_at";
-
 /// Makes an invitation. `email`, when given, is the only address that may
 /// use it.
 pub async fn create(
@@ -41,16 +39,20 @@ pub async fn create(
         .map(users::check_email)
         .transpose()?;
     let token = random_token();
-    let invitation: Invitation = sqlx::query_as(&format!(
-        "INSERT INTO invitations (token_hash, email, role, created_by, expires_at)
+    let token_hash = sha256_hex(&token);
+    let role_name = role.as_str();
+    let lifetime = format!("+{LIFETIME_DAYS} days");
+    let invitation: Invitation = sqlx::query_as!(
+        Invitation,
+        r#"INSERT INTO invitations (token_hash, email, role, created_by, expires_at)
          VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?))
-         RETURNING {COLUMNS}"
-    ))
-    .bind(sha256_hex(&token))
-    .bind(email)
-    .bind(role.as_str())
-    .bind(created_by)
-    .bind(format!("+{LIFETIME_DAYS} days"))
+         RETURNING id AS "id!", email, role AS "role: Role", created_at, expires_at"#,
+        token_hash,
+        email,
+        role_name,
+        created_by,
+        lifetime,
+    )
     .fetch_one(pool)
     .await?;
     Ok(NewInvitation { invitation, token })
@@ -65,7 +67,7 @@ pub fn link(public_base_url: &str, token: &str) -> String {
 /// The setup link for a fresh install: an admin invitation, replacing any
 /// earlier setup link (so only the one in the latest log works).
 pub async fn create_setup_link(pool: &SqlitePool) -> Result<NewInvitation, AuthError> {
-    sqlx::query("DELETE FROM invitations WHERE created_by IS NULL AND used_at IS NULL")
+    sqlx::query!("DELETE FROM invitations WHERE created_by IS NULL AND used_at IS NULL")
         .execute(pool)
         .await?;
     create(pool, None, None, Role::Admin).await
@@ -73,32 +75,39 @@ pub async fn create_setup_link(pool: &SqlitePool) -> Result<NewInvitation, AuthE
 
 /// Invitations not yet used and not expired, newest first.
 pub async fn pending(pool: &SqlitePool) -> Result<Vec<Invitation>, AuthError> {
-    Ok(sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM invitations
+    Ok(sqlx::query_as!(
+        Invitation,
+        r#"SELECT id AS "id!", email, role AS "role: Role", created_at, expires_at
+         FROM invitations
          WHERE used_at IS NULL AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         ORDER BY id DESC"
-    ))
+         ORDER BY id DESC"#,
+    )
     .fetch_all(pool)
     .await?)
 }
 
 /// Withdraws an unused invitation; false when there was none.
 pub async fn revoke(pool: &SqlitePool, id: i64) -> Result<bool, AuthError> {
-    let done = sqlx::query("DELETE FROM invitations WHERE id = ? AND used_at IS NULL")
-        .bind(id)
-        .execute(pool)
-        .await?;
+    let done = sqlx::query!(
+        "DELETE FROM invitations WHERE id = ? AND used_at IS NULL",
+        id,
+    )
+    .execute(pool)
+    .await?;
     Ok(done.rows_affected() > 0)
 }
 
 /// The invitation behind a link's token, when it can still be used.
 pub async fn find(pool: &SqlitePool, token: &str) -> Result<Option<Invitation>, AuthError> {
-    Ok(sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM invitations
+    let token_hash = sha256_hex(token);
+    Ok(sqlx::query_as!(
+        Invitation,
+        r#"SELECT id AS "id!", email, role AS "role: Role", created_at, expires_at
+         FROM invitations
          WHERE token_hash = ? AND used_at IS NULL
-           AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-    ))
-    .bind(sha256_hex(token))
+           AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"#,
+        token_hash,
+    )
     .fetch_optional(pool)
     .await?)
 }
@@ -158,11 +167,13 @@ pub async fn register(pool: &SqlitePool, registration: Registration) -> Result<U
     .await;
     match created {
         Ok(user) => {
-            sqlx::query("UPDATE invitations SET used_by = ? WHERE id = ?")
-                .bind(user.id)
-                .bind(invitation.id)
-                .execute(pool)
-                .await?;
+            sqlx::query!(
+                "UPDATE invitations SET used_by = ? WHERE id = ?",
+                user.id,
+                invitation.id,
+            )
+            .execute(pool)
+            .await?;
             Ok(user)
         }
         Err(error) => {
@@ -174,13 +185,15 @@ pub async fn register(pool: &SqlitePool, registration: Registration) -> Result<U
 
 /// Marks the invitation used, atomically, so two people cannot both use it.
 async fn claim(pool: &SqlitePool, token: &str) -> Result<Invitation, AuthError> {
-    let claimed: Option<Invitation> = sqlx::query_as(&format!(
-        "UPDATE invitations SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    let token_hash = sha256_hex(token);
+    let claimed: Option<Invitation> = sqlx::query_as!(
+        Invitation,
+        r#"UPDATE invitations SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE token_hash = ? AND used_at IS NULL
            AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         RETURNING {COLUMNS}"
-    ))
-    .bind(sha256_hex(token))
+         RETURNING id AS "id!", email, role AS "role: Role", created_at, expires_at"#,
+        token_hash,
+    )
     .fetch_optional(pool)
     .await?;
     claimed.ok_or_else(|| {
@@ -194,8 +207,7 @@ async fn claim(pool: &SqlitePool, token: &str) -> Result<Invitation, AuthError> 
 /// Gives back an invitation whose registration failed, so the person can
 /// fix their input and try again.
 async fn release(pool: &SqlitePool, id: i64) -> Result<(), AuthError> {
-    sqlx::query("UPDATE invitations SET used_at = NULL WHERE id = ?")
-        .bind(id)
+    sqlx::query!("UPDATE invitations SET used_at = NULL WHERE id = ?", id,)
         .execute(pool)
         .await?;
     Ok(())

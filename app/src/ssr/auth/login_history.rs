@@ -271,17 +271,17 @@ async fn write(
     let location = location
         .map(|location| seal(LOGIN_LOCATION, &location))
         .transpose()?;
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO login_history (user_id, at, success, ip, user_agent, location, method)
          VALUES (?, ?, ?, ?, ?, ?, ?)",
+        user_id,
+        at,
+        success,
+        ip,
+        agent,
+        location,
+        method,
     )
-    .bind(user_id)
-    .bind(at)
-    .bind(success)
-    .bind(ip)
-    .bind(agent)
-    .bind(location)
-    .bind(method)
     .execute(pool)
     .await?;
     Ok(())
@@ -293,13 +293,12 @@ async fn recent(
     keyring: &Keyring,
     user_id: i64,
 ) -> Result<Vec<SignInRecord>, AuthError> {
-    type Row = (String, bool, Option<String>, Option<String>, Option<String>);
-    let rows: Vec<Row> = sqlx::query_as(
-        "SELECT at, success, ip, user_agent, location FROM login_history
-         WHERE user_id = ? ORDER BY at DESC, id DESC LIMIT ?",
+    let rows = sqlx::query!(
+        r#"SELECT at, success AS "success: bool", ip, user_agent, location FROM login_history
+         WHERE user_id = ? ORDER BY at DESC, id DESC LIMIT ?"#,
+        user_id,
+        RECENT,
     )
-    .bind(user_id)
-    .bind(RECENT)
     .fetch_all(pool)
     .await?;
     // A value that no longer opens (a lost key) shows as unknown rather than
@@ -314,12 +313,12 @@ async fn recent(
     };
     Ok(rows
         .into_iter()
-        .map(|(at, success, ip, agent, location)| SignInRecord {
-            at,
-            success,
-            ip: open(LOGIN_IP, ip),
-            user_agent: open(LOGIN_USER_AGENT, agent),
-            location: open(LOGIN_LOCATION, location),
+        .map(|row| SignInRecord {
+            at: row.at,
+            success: row.success,
+            ip: open(LOGIN_IP, row.ip),
+            user_agent: open(LOGIN_USER_AGENT, row.user_agent),
+            location: open(LOGIN_LOCATION, row.location),
         })
         .collect())
 }

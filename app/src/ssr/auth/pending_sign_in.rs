@@ -34,19 +34,21 @@ pub async fn begin(
         .collect::<Vec<_>>()
         .join(",");
     let challenge = random_token();
-    sqlx::query(
-        "DELETE FROM pending_sign_ins WHERE expires_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+    sqlx::query!(
+        "DELETE FROM pending_sign_ins WHERE expires_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
     )
     .execute(pool)
     .await?;
-    sqlx::query(
+    let challenge = sha256_hex(&challenge);
+    let text = format!("+{PENDING_MINUTES} minutes");
+    sqlx::query!(
         "INSERT INTO pending_sign_ins (id, user_id, expires_at, methods)
          VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?), ?)",
+        challenge,
+        user_id,
+        text,
+        offered,
     )
-    .bind(sha256_hex(&challenge))
-    .bind(user_id)
-    .bind(format!("+{PENDING_MINUTES} minutes"))
-    .bind(offered)
     .execute(pool)
     .await?;
     Ok(challenge)
@@ -54,10 +56,11 @@ pub async fn begin(
 
 /// The user a live challenge belongs to.
 pub async fn user(pool: &SqlitePool, challenge: &str) -> Result<Option<i64>, AuthError> {
-    Ok(sqlx::query_scalar(
+    let challenge = sha256_hex(challenge);
+    Ok(sqlx::query_scalar!(
         "SELECT user_id FROM pending_sign_ins WHERE id = ? AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+        challenge,
     )
-    .bind(sha256_hex(challenge))
     .fetch_optional(pool)
     .await?)
 }
@@ -69,21 +72,23 @@ pub async fn user_offered(
     challenge: &str,
     method: SecondFactorMethod,
 ) -> Result<Option<i64>, AuthError> {
-    Ok(sqlx::query_scalar(
+    let challenge = sha256_hex(challenge);
+    let method = method.as_str();
+    Ok(sqlx::query_scalar!(
         "SELECT user_id FROM pending_sign_ins
          WHERE id = ? AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
            AND instr(',' || methods || ',', ',' || ? || ',') > 0",
+        challenge,
+        method,
     )
-    .bind(sha256_hex(challenge))
-    .bind(method.as_str())
     .fetch_optional(pool)
     .await?)
 }
 
 /// Ends a challenge once its second factor was accepted.
 pub async fn spend(pool: &SqlitePool, challenge: &str) -> Result<(), AuthError> {
-    sqlx::query("DELETE FROM pending_sign_ins WHERE id = ?")
-        .bind(sha256_hex(challenge))
+    let challenge = sha256_hex(challenge);
+    sqlx::query!("DELETE FROM pending_sign_ins WHERE id = ?", challenge,)
         .execute(pool)
         .await?;
     Ok(())

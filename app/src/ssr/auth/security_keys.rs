@@ -120,15 +120,17 @@ impl SecurityKeys {
                 ))
             })?;
         let stored = serde_json::to_string(&key).map_err(|e| AuthError::Sealing(e.to_string()))?;
+        let credential_id = credential_id_text(key.cred_id());
         let mut tx = crate::ssr::db::write(pool).await?;
-        let info: KeyInfo = sqlx::query_as(
-            "INSERT INTO webauthn_credentials (user_id, credential_id, name, passkey)
-             VALUES (?, ?, ?, ?) RETURNING id, name, created_at, last_used_at",
+        let info: KeyInfo = sqlx::query_as!(
+            KeyInfo,
+            r#"INSERT INTO webauthn_credentials (user_id, credential_id, name, passkey)
+             VALUES (?, ?, ?, ?) RETURNING id AS "id!", name, created_at, last_used_at"#,
+            user.id,
+            credential_id,
+            name,
+            stored,
         )
-        .bind(user.id)
-        .bind(credential_id_text(key.cred_id()))
-        .bind(name)
-        .bind(stored)
         .fetch_one(&mut *tx)
         .await
         .map_err(|error| match &error {
@@ -137,10 +139,12 @@ impl SecurityKeys {
             }
             _ => AuthError::Database(error),
         })?;
-        sqlx::query("UPDATE users SET webauthn_enabled = 1 WHERE id = ?")
-            .bind(user.id)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query!(
+            "UPDATE users SET webauthn_enabled = 1 WHERE id = ?",
+            user.id,
+        )
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         Ok(info)
     }
@@ -216,13 +220,13 @@ impl SecurityKeys {
             key.update_credential(&result);
             let stored =
                 serde_json::to_string(&key).map_err(|e| AuthError::Sealing(e.to_string()))?;
-            sqlx::query(
+            sqlx::query!(
                 "UPDATE webauthn_credentials
                  SET passkey = ?, last_used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
                  WHERE id = ?",
+                stored,
+                id,
             )
-            .bind(stored)
-            .bind(id)
             .execute(pool)
             .await?;
         }
@@ -233,20 +237,21 @@ impl SecurityKeys {
 
 /// Whether the user has a key (sign-in then asks for one).
 pub async fn is_enabled(pool: &SqlitePool, user_id: i64) -> Result<bool, AuthError> {
-    Ok(
-        sqlx::query_scalar("SELECT webauthn_enabled = 1 FROM users WHERE id = ?")
-            .bind(user_id)
-            .fetch_one(pool)
-            .await?,
+    Ok(sqlx::query_scalar!(
+        r#"SELECT webauthn_enabled = 1 AS "on!: bool" FROM users WHERE id = ?"#,
+        user_id,
     )
+    .fetch_one(pool)
+    .await?)
 }
 
 pub async fn list(pool: &SqlitePool, user_id: i64) -> Result<Vec<KeyInfo>, AuthError> {
-    Ok(sqlx::query_as(
-        "SELECT id, name, created_at, last_used_at FROM webauthn_credentials
-         WHERE user_id = ? ORDER BY id",
+    Ok(sqlx::query_as!(
+        KeyInfo,
+        r#"SELECT id AS "id!", name, created_at, last_used_at FROM webauthn_credentials
+         WHERE user_id = ? ORDER BY id"#,
+        user_id,
     )
-    .bind(user_id)
     .fetch_all(pool)
     .await?)
 }
@@ -255,17 +260,19 @@ pub async fn list(pool: &SqlitePool, user_id: i64) -> Result<Vec<KeyInfo>, AuthE
 /// longer asks for a key. False when the user has no such key.
 pub async fn remove(pool: &SqlitePool, user_id: i64, id: i64) -> Result<bool, AuthError> {
     let mut tx = crate::ssr::db::write(pool).await?;
-    let done = sqlx::query("DELETE FROM webauthn_credentials WHERE id = ? AND user_id = ?")
-        .bind(id)
-        .bind(user_id)
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query(
+    let done = sqlx::query!(
+        "DELETE FROM webauthn_credentials WHERE id = ? AND user_id = ?",
+        id,
+        user_id,
+    )
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query!(
         "UPDATE users SET webauthn_enabled =
             EXISTS (SELECT 1 FROM webauthn_credentials WHERE user_id = ?1)
          WHERE id = ?1",
+        user_id,
     )
-    .bind(user_id)
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
@@ -285,11 +292,12 @@ async fn offered_to(pool: &SqlitePool, challenge: &str) -> Result<Option<i64>, A
 /// Whether `user_id` has the key `id` (so asking for their password to
 /// remove it makes sense).
 pub async fn owns(pool: &SqlitePool, user_id: i64, id: i64) -> Result<bool, AuthError> {
-    Ok(sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM webauthn_credentials WHERE id = ? AND user_id = ?)",
+    Ok(sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM webauthn_credentials WHERE id = ? AND user_id = ?)
+             AS "owns!: bool""#,
+        id,
+        user_id,
     )
-    .bind(id)
-    .bind(user_id)
     .fetch_one(pool)
     .await?)
 }
@@ -311,30 +319,34 @@ fn to_json(value: &impl Serialize) -> Result<Value, AuthError> {
 /// first use.
 async fn webauthn_user_id(pool: &SqlitePool, user_id: i64) -> Result<Uuid, AuthError> {
     let existing: Option<String> =
-        sqlx::query_scalar("SELECT webauthn_user_id FROM users WHERE id = ?")
-            .bind(user_id)
+        sqlx::query_scalar!("SELECT webauthn_user_id FROM users WHERE id = ?", user_id,)
             .fetch_one(pool)
             .await?;
     if let Some(id) = existing.and_then(|text| Uuid::parse_str(&text).ok()) {
         return Ok(id);
     }
     let id = Uuid::new_v4();
-    sqlx::query("UPDATE users SET webauthn_user_id = ? WHERE id = ?")
-        .bind(id.to_string())
-        .bind(user_id)
-        .execute(pool)
-        .await?;
+    let id_text = id.to_string();
+    sqlx::query!(
+        "UPDATE users SET webauthn_user_id = ? WHERE id = ?",
+        id_text,
+        user_id,
+    )
+    .execute(pool)
+    .await?;
     Ok(id)
 }
 
 async fn keys_of(pool: &SqlitePool, user_id: i64) -> Result<Vec<(i64, SecurityKey)>, AuthError> {
-    let rows: Vec<(i64, String)> =
-        sqlx::query_as("SELECT id, passkey FROM webauthn_credentials WHERE user_id = ?")
-            .bind(user_id)
-            .fetch_all(pool)
-            .await?;
+    let rows = sqlx::query!(
+        r#"SELECT id AS "id!", passkey FROM webauthn_credentials WHERE user_id = ?"#,
+        user_id,
+    )
+    .fetch_all(pool)
+    .await?;
     Ok(rows
         .into_iter()
+        .map(|row| (row.id, row.passkey))
         .filter_map(|(id, stored)| {
             serde_json::from_str(&stored)
                 .map_err(|error| tracing::warn!(key = id, %error, "unreadable security key"))
@@ -351,20 +363,22 @@ async fn store_state(
     purpose: &str,
     state: &impl Serialize,
 ) -> Result<(), AuthError> {
-    sqlx::query(
-        "DELETE FROM webauthn_challenges WHERE expires_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+    sqlx::query!(
+        "DELETE FROM webauthn_challenges WHERE expires_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
     )
     .execute(pool)
     .await?;
-    sqlx::query(
+    let serde_json = serde_json::to_string(state).map_err(|e| AuthError::Sealing(e.to_string()))?;
+    let text = format!("+{CHALLENGE_MINUTES} minutes");
+    sqlx::query!(
         "INSERT OR REPLACE INTO webauthn_challenges (id, user_id, purpose, state, expires_at)
          VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?))",
+        id,
+        user_id,
+        purpose,
+        serde_json,
+        text,
     )
-    .bind(id)
-    .bind(user_id)
-    .bind(purpose)
-    .bind(serde_json::to_string(state).map_err(|e| AuthError::Sealing(e.to_string()))?)
-    .bind(format!("+{CHALLENGE_MINUTES} minutes"))
     .execute(pool)
     .await?;
     Ok(())
@@ -377,15 +391,15 @@ async fn take_state<T: serde::de::DeserializeOwned>(
     user_id: i64,
     purpose: &str,
 ) -> Result<T, AuthError> {
-    let state: Option<String> = sqlx::query_scalar(
+    let state: Option<String> = sqlx::query_scalar!(
         "DELETE FROM webauthn_challenges
          WHERE id = ? AND user_id = ? AND purpose = ?
            AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          RETURNING state",
+        id,
+        user_id,
+        purpose,
     )
-    .bind(id)
-    .bind(user_id)
-    .bind(purpose)
     .fetch_optional(pool)
     .await?;
     state

@@ -26,14 +26,17 @@ pub async fn create(
     user_agent: Option<&str>,
 ) -> Result<String, AuthError> {
     let token = random_token();
-    sqlx::query(
+    let token = sha256_hex(&token);
+    let text = format!("+{LIFETIME_DAYS} days");
+    let user_agent = user_agent.map(|agent| agent.chars().take(300).collect::<String>());
+    sqlx::query!(
         "INSERT INTO sessions (id, user_id, expires_at, user_agent)
          VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?), ?)",
+        token,
+        user_id,
+        text,
+        user_agent,
     )
-    .bind(sha256_hex(&token))
-    .bind(user_id)
-    .bind(format!("+{LIFETIME_DAYS} days"))
-    .bind(user_agent.map(|agent| agent.chars().take(300).collect::<String>()))
     .execute(pool)
     .await?;
     Ok(token)
@@ -46,23 +49,26 @@ pub async fn authenticate(
     token: &str,
 ) -> Result<Option<SessionUser>, AuthError> {
     let session_id = sha256_hex(token);
-    let row: Option<UserRow> = sqlx::query_as(
-        "SELECT u.id, u.email, u.name, u.role FROM sessions s JOIN users u ON u.id = s.user_id
+    let idle = format!("-{IDLE_DAYS} days");
+    let row: Option<UserRow> = sqlx::query_as!(
+        UserRow,
+        r#"SELECT u.id AS "id!", u.email, u.name, u.role
+         FROM sessions s JOIN users u ON u.id = s.user_id
          WHERE s.id = ?1
            AND s.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
            AND s.last_seen_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?2)
-           AND u.disabled_at IS NULL",
+           AND u.disabled_at IS NULL"#,
+        session_id,
+        idle,
     )
-    .bind(&session_id)
-    .bind(format!("-{IDLE_DAYS} days"))
     .fetch_optional(pool)
     .await?;
     let Some(row) = row else { return Ok(None) };
-    sqlx::query(
+    sqlx::query!(
         "UPDATE sessions SET last_seen_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ? AND last_seen_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 minute')",
+        session_id,
     )
-    .bind(&session_id)
     .execute(pool)
     .await?;
     Ok(Some(SessionUser {
@@ -73,8 +79,7 @@ pub async fn authenticate(
 
 /// Ends one session.
 pub async fn end(pool: &SqlitePool, session_id: &str) -> Result<(), AuthError> {
-    sqlx::query("DELETE FROM sessions WHERE id = ?")
-        .bind(session_id)
+    sqlx::query!("DELETE FROM sessions WHERE id = ?", session_id,)
         .execute(pool)
         .await?;
     Ok(())
@@ -86,10 +91,12 @@ pub async fn end_all(
     user_id: i64,
     keep: Option<&str>,
 ) -> Result<u64, AuthError> {
-    let done = sqlx::query("DELETE FROM sessions WHERE user_id = ? AND id IS NOT ?")
-        .bind(user_id)
-        .bind(keep)
-        .execute(pool)
-        .await?;
+    let done = sqlx::query!(
+        "DELETE FROM sessions WHERE user_id = ? AND id IS NOT ?",
+        user_id,
+        keep,
+    )
+    .execute(pool)
+    .await?;
     Ok(done.rows_affected())
 }

@@ -51,10 +51,12 @@ pub async fn begin_enrolment(
     keyring: &Keyring,
     user: &User,
 ) -> Result<TotpEnrolment, AuthError> {
-    let enabled: bool = sqlx::query_scalar("SELECT totp_enabled FROM users WHERE id = ?")
-        .bind(user.id)
-        .fetch_one(pool)
-        .await?;
+    let enabled: bool = sqlx::query_scalar!(
+        r#"SELECT totp_enabled AS "on: bool" FROM users WHERE id = ?"#,
+        user.id
+    )
+    .fetch_one(pool)
+    .await?;
     if enabled {
         return Err(AuthError::Invalid(
             "totp: two-factor sign-in is already on".into(),
@@ -65,11 +67,11 @@ pub async fn begin_enrolment(
     let totp = totp(secret, &user.email)?;
     let encoded = totp.get_secret_base32();
     let sealed = keyring.seal(TOTP_SECRET, &encoded).map_err(sealing)?;
-    sqlx::query(
+    sqlx::query!(
         "UPDATE users SET totp_secret = ?, totp_enabled = 0, totp_last_step = NULL WHERE id = ?",
+        sealed,
+        user.id,
     )
-    .bind(sealed)
-    .bind(user.id)
     .execute(pool)
     .await?;
     let otpauth_url = totp.get_url();
@@ -92,11 +94,13 @@ async fn accept_code(
     user_id: i64,
     code: &str,
 ) -> Result<bool, AuthError> {
-    let row: Option<(Option<String>, String, Option<i64>)> =
-        sqlx::query_as("SELECT totp_secret, email, totp_last_step FROM users WHERE id = ?")
-            .bind(user_id)
-            .fetch_optional(pool)
-            .await?;
+    let row = sqlx::query!(
+        "SELECT totp_secret, email, totp_last_step FROM users WHERE id = ?",
+        user_id,
+    )
+    .fetch_optional(pool)
+    .await?
+    .map(|row| (row.totp_secret, row.email, row.totp_last_step));
     let Some((Some(sealed), email, last_step)) = row else {
         return Ok(false);
     };
@@ -117,9 +121,11 @@ async fn accept_code(
         return Ok(false);
     }
     // The guard holds even for two requests racing with the same code.
-    let claimed = sqlx::query("UPDATE users SET totp_last_step = ?1 WHERE id = ?2 AND (totp_last_step IS NULL OR totp_last_step < ?1)")
-        .bind(step)
-        .bind(user_id)
+    let claimed = sqlx::query!(
+        "UPDATE users SET totp_last_step = ?1 WHERE id = ?2 AND (totp_last_step IS NULL OR totp_last_step < ?1)",
+        step,
+        user_id,
+    )
         .execute(pool)
         .await?;
     Ok(claimed.rows_affected() == 1)
@@ -145,19 +151,20 @@ pub async fn confirm_enrolment(
         })
         .collect();
     let mut tx = crate::ssr::db::write(pool).await?;
-    sqlx::query("DELETE FROM recovery_codes WHERE user_id = ?")
-        .bind(user.id)
+    sqlx::query!("DELETE FROM recovery_codes WHERE user_id = ?", user.id,)
         .execute(&mut *tx)
         .await?;
     for code in &codes {
-        sqlx::query("INSERT INTO recovery_codes (user_id, code_hash) VALUES (?, ?)")
-            .bind(user.id)
-            .bind(sha256_hex(code))
-            .execute(&mut *tx)
-            .await?;
+        let code = sha256_hex(code);
+        sqlx::query!(
+            "INSERT INTO recovery_codes (user_id, code_hash) VALUES (?, ?)",
+            user.id,
+            code,
+        )
+        .execute(&mut *tx)
+        .await?;
     }
-    sqlx::query("UPDATE users SET totp_enabled = 1 WHERE id = ?")
-        .bind(user.id)
+    sqlx::query!("UPDATE users SET totp_enabled = 1 WHERE id = ?", user.id,)
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
@@ -165,31 +172,31 @@ pub async fn confirm_enrolment(
 }
 
 pub async fn status(pool: &SqlitePool, user_id: i64) -> Result<TotpStatus, AuthError> {
-    let (enabled, recovery_codes_left): (bool, i64) = sqlx::query_as(
-        "SELECT totp_enabled = 1,
+    let row = sqlx::query!(
+        r#"SELECT totp_enabled = 1 AS "enabled!: bool",
                 (SELECT count(*) FROM recovery_codes WHERE user_id = ?1 AND used_at IS NULL)
-         FROM users WHERE id = ?1",
+                    AS "left!: i64"
+         FROM users WHERE id = ?1"#,
+        user_id,
     )
-    .bind(user_id)
     .fetch_one(pool)
     .await?;
     Ok(TotpStatus {
-        enabled,
-        recovery_codes_left,
+        enabled: row.enabled,
+        recovery_codes_left: row.left,
     })
 }
 
 /// Turns TOTP off: forgets the secret and the recovery codes.
 pub async fn turn_off(pool: &SqlitePool, user_id: i64) -> Result<(), AuthError> {
     let mut tx = crate::ssr::db::write(pool).await?;
-    sqlx::query(
+    sqlx::query!(
         "UPDATE users SET totp_secret = NULL, totp_enabled = 0, totp_last_step = NULL WHERE id = ?",
+        user_id,
     )
-    .bind(user_id)
     .execute(&mut *tx)
     .await?;
-    sqlx::query("DELETE FROM recovery_codes WHERE user_id = ?")
-        .bind(user_id)
+    sqlx::query!("DELETE FROM recovery_codes WHERE user_id = ?", user_id,)
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
@@ -198,12 +205,12 @@ pub async fn turn_off(pool: &SqlitePool, user_id: i64) -> Result<(), AuthError> 
 
 /// Whether the user must give a second factor.
 pub async fn is_enabled(pool: &SqlitePool, user_id: i64) -> Result<bool, AuthError> {
-    Ok(
-        sqlx::query_scalar("SELECT totp_enabled FROM users WHERE id = ?")
-            .bind(user_id)
-            .fetch_one(pool)
-            .await?,
+    Ok(sqlx::query_scalar!(
+        r#"SELECT totp_enabled AS "on: bool" FROM users WHERE id = ?"#,
+        user_id
     )
+    .fetch_one(pool)
+    .await?)
 }
 
 /// Completes the second step with a TOTP code or an unused recovery code;
@@ -226,12 +233,13 @@ pub async fn finish_sign_in(
         return Ok(None);
     }
     let accepted = if code.contains('-') {
-        let used = sqlx::query(
+        let code = sha256_hex(code.trim().to_lowercase().as_str());
+        let used = sqlx::query!(
             "UPDATE recovery_codes SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
              WHERE user_id = ? AND code_hash = ? AND used_at IS NULL",
+            user_id,
+            code,
         )
-        .bind(user_id)
-        .bind(sha256_hex(code.trim().to_lowercase().as_str()))
         .execute(pool)
         .await?;
         used.rows_affected() == 1

@@ -11,7 +11,6 @@ use crate::domain::text::{plain_text_problem, Lines};
 pub use crate::contract::account::User;
 pub use crate::domain::role::Role;
 
-#[derive(sqlx::FromRow)]
 pub(crate) struct UserRow {
     pub id: i64,
     pub email: String,
@@ -41,26 +40,31 @@ pub fn check_email(email: &str) -> Result<String, AuthError> {
 }
 
 pub async fn count(pool: &SqlitePool) -> Result<i64, AuthError> {
-    Ok(sqlx::query_scalar("SELECT count(*) FROM users")
+    Ok(sqlx::query_scalar!("SELECT count(*) FROM users")
         .fetch_one(pool)
         .await?)
 }
 
 pub async fn by_id(pool: &SqlitePool, id: i64) -> Result<Option<User>, AuthError> {
-    let row: Option<UserRow> =
-        sqlx::query_as("SELECT id, email, name, role FROM users WHERE id = ?")
-            .bind(id)
-            .fetch_optional(pool)
-            .await?;
+    let row: Option<UserRow> = sqlx::query_as!(
+        UserRow,
+        r#"SELECT id AS "id!", email, name, role FROM users WHERE id = ?"#,
+        id,
+    )
+    .fetch_optional(pool)
+    .await?;
     Ok(row.map(User::from))
 }
 
 pub async fn by_email(pool: &SqlitePool, email: &str) -> Result<Option<User>, AuthError> {
-    let row: Option<UserRow> =
-        sqlx::query_as("SELECT id, email, name, role FROM users WHERE email = ?")
-            .bind(email.trim())
-            .fetch_optional(pool)
-            .await?;
+    let email = email.trim();
+    let row: Option<UserRow> = sqlx::query_as!(
+        UserRow,
+        r#"SELECT id AS "id!", email, name, role FROM users WHERE email = ?"#,
+        email,
+    )
+    .fetch_optional(pool)
+    .await?;
     Ok(row.map(User::from))
 }
 
@@ -69,19 +73,22 @@ pub(crate) async fn for_sign_in(
     pool: &SqlitePool,
     email: &str,
 ) -> Result<Option<(User, Option<String>)>, AuthError> {
-    let row: Option<(i64, String, String, String, Option<String>)> = sqlx::query_as(
-        "SELECT id, email, name, role, password_hash FROM users WHERE email = ? AND disabled_at IS NULL",
+    let email = email.trim();
+    let row = sqlx::query!(
+        r#"SELECT id AS "id!", email, name, role, password_hash FROM users
+         WHERE email = ? AND disabled_at IS NULL"#,
+        email,
     )
-    .bind(email.trim())
     .fetch_optional(pool)
     .await?;
-    Ok(row.map(|(id, email, name, role, hash)| {
+    Ok(row.map(|row| {
+        let hash = row.password_hash;
         (
             UserRow {
-                id,
-                email,
-                name,
-                role,
+                id: row.id,
+                email: row.email,
+                name: row.name,
+                role: row.role,
             }
             .into(),
             hash,
@@ -117,14 +124,16 @@ pub async fn create(
     password_policy::check(password.expose_secret(), &email)
         .map_err(|problem| AuthError::Invalid(format!("password: {problem}")))?;
     let PasswordHashString(hash) = password::hash(password).await?;
-    let row: UserRow = sqlx::query_as(
-        "INSERT INTO users (email, name, password_hash, role) VALUES (?, ?, ?, ?)
-         RETURNING id, email, name, role",
+    let role_name = role.as_str();
+    let row: UserRow = sqlx::query_as!(
+        UserRow,
+        r#"INSERT INTO users (email, name, password_hash, role) VALUES (?, ?, ?, ?)
+         RETURNING id AS "id!", email, name, role"#,
+        email,
+        name,
+        hash,
+        role_name,
     )
-    .bind(&email)
-    .bind(name)
-    .bind(hash)
-    .bind(role.as_str())
     .fetch_one(pool)
     .await
     .map_err(|error| match &error {
@@ -133,8 +142,10 @@ pub async fn create(
         }
         _ => AuthError::Database(error),
     })?;
-    sqlx::query("INSERT INTO settings (user_id, key, value) VALUES (?, 'geolocation_enabled', 'false') ON CONFLICT DO NOTHING")
-        .bind(row.id)
+    sqlx::query!(
+        "INSERT INTO settings (user_id, key, value) VALUES (?, 'geolocation_enabled', 'false') ON CONFLICT DO NOTHING",
+        row.id,
+    )
         .execute(pool)
         .await?;
     Ok(row.into())
@@ -147,9 +158,7 @@ pub async fn start_in_time_zone(pool: &SqlitePool, id: i64, zone: &str) -> Resul
     if !crate::ssr::bills::known_time_zone(zone) {
         return Ok(false);
     }
-    sqlx::query("UPDATE users SET time_zone = ? WHERE id = ?")
-        .bind(zone)
-        .bind(id)
+    sqlx::query!("UPDATE users SET time_zone = ? WHERE id = ?", zone, id,)
         .execute(pool)
         .await?;
     Ok(true)
@@ -161,11 +170,11 @@ pub async fn password_matches(
     user_id: i64,
     password: SecretString,
 ) -> Result<bool, AuthError> {
-    let stored: Option<String> = sqlx::query_scalar("SELECT password_hash FROM users WHERE id = ?")
-        .bind(user_id)
-        .fetch_optional(pool)
-        .await?
-        .flatten();
+    let stored: Option<String> =
+        sqlx::query_scalar!("SELECT password_hash FROM users WHERE id = ?", user_id,)
+            .fetch_optional(pool)
+            .await?
+            .flatten();
     password::verify(password, stored).await
 }
 
@@ -179,9 +188,11 @@ pub async fn set_password(
     password_policy::check(password.expose_secret(), &user.email)
         .map_err(|problem| AuthError::Invalid(format!("newPassword: {problem}")))?;
     let PasswordHashString(hash) = password::hash(password).await?;
-    sqlx::query("UPDATE users SET password_hash = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?")
-        .bind(hash)
-        .bind(user.id)
+    sqlx::query!(
+        "UPDATE users SET password_hash = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+        hash,
+        user.id,
+    )
         .execute(pool)
         .await?;
     Ok(())
@@ -216,13 +227,14 @@ pub async fn update_profile(
 ) -> Result<User, AuthError> {
     let email = check_email(email)?;
     let name = check_name(name)?;
-    let row: UserRow = sqlx::query_as(
-        "UPDATE users SET name = ?, email = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ? RETURNING id, email, name, role",
+    let row: UserRow = sqlx::query_as!(
+        UserRow,
+        r#"UPDATE users SET name = ?, email = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ? RETURNING id AS "id!", email, name, role"#,
+        name,
+        email,
+        user_id,
     )
-    .bind(name)
-    .bind(&email)
-    .bind(user_id)
     .fetch_one(pool)
     .await
     .map_err(|error| match &error {
