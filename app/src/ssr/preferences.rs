@@ -175,32 +175,36 @@ pub async fn set(
         .map(|c| c.code().to_owned())
         .unwrap_or_else(|_| "USD".into());
     let mut tx = crate::ssr::db::write(pool).await?;
-    sqlx::query(
+    sqlx::query!(
         "UPDATE users SET locale = ?, currency = ?, time_zone = ?,
              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ?",
+        wanted.locale,
+        code,
+        wanted.time_zone,
+        user,
     )
-    .bind(&wanted.locale)
-    .bind(&code)
-    .bind(&wanted.time_zone)
-    .bind(user)
     .execute(&mut *tx)
     .await?;
-    sqlx::query("DELETE FROM settings WHERE user_id = ? AND key IN (?, ?)")
-        .bind(user)
-        .bind(PAY_SCHEDULE)
-        .bind(PAYDAY)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "DELETE FROM settings WHERE user_id = ? AND key IN (?, ?)",
+        user,
+        PAY_SCHEDULE,
+        PAYDAY,
+    )
+    .execute(&mut *tx)
+    .await?;
     if let Some(schedule) = schedule {
         let payday = payday.map(|day| day.to_string()).unwrap_or_default();
         for (key, value) in [(PAY_SCHEDULE, schedule.as_str()), (PAYDAY, payday.as_str())] {
-            sqlx::query("INSERT INTO settings (user_id, key, value) VALUES (?, ?, ?)")
-                .bind(user)
-                .bind(key)
-                .bind(value)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query!(
+                "INSERT INTO settings (user_id, key, value) VALUES (?, ?, ?)",
+                user,
+                key,
+                value,
+            )
+            .execute(&mut *tx)
+            .await?;
         }
     }
     for (key, value) in [
@@ -210,17 +214,22 @@ pub async fn set(
         let Some(value) = value else {
             continue;
         };
-        sqlx::query("DELETE FROM settings WHERE user_id = ? AND key = ?")
-            .bind(user)
-            .bind(key)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query("INSERT INTO settings (user_id, key, value) VALUES (?, ?, ?)")
-            .bind(user)
-            .bind(key)
-            .bind(value.to_string())
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query!(
+            "DELETE FROM settings WHERE user_id = ? AND key = ?",
+            user,
+            key,
+        )
+        .execute(&mut *tx)
+        .await?;
+        let value = value.to_string();
+        sqlx::query!(
+            "INSERT INTO settings (user_id, key, value) VALUES (?, ?, ?)",
+            user,
+            key,
+            value,
+        )
+        .execute(&mut *tx)
+        .await?;
     }
     tx.commit().await?;
     Ok(read(pool, user).await?)

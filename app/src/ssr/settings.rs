@@ -24,11 +24,14 @@ pub async fn get(
     scope: Scope,
     key: &str,
 ) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT value FROM settings WHERE user_id IS ? AND key = ?")
-        .bind(scope.user_id())
-        .bind(key)
-        .fetch_optional(pool)
-        .await
+    let user_id = scope.user_id();
+    sqlx::query_scalar!(
+        "SELECT value FROM settings WHERE user_id IS ? AND key = ?",
+        user_id,
+        key,
+    )
+    .fetch_optional(pool)
+    .await
 }
 
 /// A boolean setting stored as `true`/`false`; `default` when unset.
@@ -49,14 +52,15 @@ pub async fn set(
     key: &str,
     value: &str,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    let user_id = scope.user_id();
+    sqlx::query!(
         "INSERT INTO settings (user_id, key, value) VALUES (?, ?, ?)
          ON CONFLICT (ifnull(user_id, 0), key) DO UPDATE
          SET value = excluded.value, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+        user_id,
+        key,
+        value,
     )
-    .bind(scope.user_id())
-    .bind(key)
-    .bind(value)
     .execute(pool)
     .await?;
     Ok(())
@@ -82,7 +86,7 @@ mod tests {
     #[tokio::test]
     async fn set_overwrites_and_scopes_stay_apart() {
         let (_dir, pool) = pool().await;
-        sqlx::query("INSERT INTO users (id, email) VALUES (1, 'a@example.com')")
+        sqlx::query!("INSERT INTO users (id, email) VALUES (1, 'a@example.com')")
             .execute(&pool)
             .await
             .unwrap();
@@ -107,7 +111,7 @@ mod tests {
             .await
             .unwrap());
         let rows: i64 =
-            sqlx::query_scalar("SELECT count(*) FROM settings WHERE key = 'open_registration'")
+            sqlx::query_scalar!("SELECT count(*) FROM settings WHERE key = 'open_registration'")
                 .fetch_one(&pool)
                 .await
                 .unwrap();

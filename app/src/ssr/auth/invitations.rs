@@ -207,7 +207,7 @@ async fn claim(pool: &SqlitePool, token: &str) -> Result<Invitation, AuthError> 
 /// Gives back an invitation whose registration failed, so the person can
 /// fix their input and try again.
 async fn release(pool: &SqlitePool, id: i64) -> Result<(), AuthError> {
-    sqlx::query!("UPDATE invitations SET used_at = NULL WHERE id = ?", id,)
+    sqlx::query!("UPDATE invitations SET used_at = NULL WHERE id = ?", id)
         .execute(pool)
         .await?;
     Ok(())

@@ -39,14 +39,14 @@ pub async fn begin(
     )
     .execute(pool)
     .await?;
-    let challenge = sha256_hex(&challenge);
-    let text = format!("+{PENDING_MINUTES} minutes");
+    let challenge_hash = sha256_hex(&challenge);
+    let lifetime = format!("+{PENDING_MINUTES} minutes");
     sqlx::query!(
         "INSERT INTO pending_sign_ins (id, user_id, expires_at, methods)
          VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?), ?)",
-        challenge,
+        challenge_hash,
         user_id,
-        text,
+        lifetime,
         offered,
     )
     .execute(pool)
@@ -56,10 +56,10 @@ pub async fn begin(
 
 /// The user a live challenge belongs to.
 pub async fn user(pool: &SqlitePool, challenge: &str) -> Result<Option<i64>, AuthError> {
-    let challenge = sha256_hex(challenge);
+    let challenge_hash = sha256_hex(challenge);
     Ok(sqlx::query_scalar!(
         "SELECT user_id FROM pending_sign_ins WHERE id = ? AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
-        challenge,
+        challenge_hash,
     )
     .fetch_optional(pool)
     .await?)
@@ -72,13 +72,13 @@ pub async fn user_offered(
     challenge: &str,
     method: SecondFactorMethod,
 ) -> Result<Option<i64>, AuthError> {
-    let challenge = sha256_hex(challenge);
+    let challenge_hash = sha256_hex(challenge);
     let method = method.as_str();
     Ok(sqlx::query_scalar!(
         "SELECT user_id FROM pending_sign_ins
          WHERE id = ? AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
            AND instr(',' || methods || ',', ',' || ? || ',') > 0",
-        challenge,
+        challenge_hash,
         method,
     )
     .fetch_optional(pool)
@@ -87,8 +87,8 @@ pub async fn user_offered(
 
 /// Ends a challenge once its second factor was accepted.
 pub async fn spend(pool: &SqlitePool, challenge: &str) -> Result<(), AuthError> {
-    let challenge = sha256_hex(challenge);
-    sqlx::query!("DELETE FROM pending_sign_ins WHERE id = ?", challenge,)
+    let challenge_hash = sha256_hex(challenge);
+    sqlx::query!("DELETE FROM pending_sign_ins WHERE id = ?", challenge_hash)
         .execute(pool)
         .await?;
     Ok(())

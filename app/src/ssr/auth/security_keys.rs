@@ -319,7 +319,7 @@ fn to_json(value: &impl Serialize) -> Result<Value, AuthError> {
 /// first use.
 async fn webauthn_user_id(pool: &SqlitePool, user_id: i64) -> Result<Uuid, AuthError> {
     let existing: Option<String> =
-        sqlx::query_scalar!("SELECT webauthn_user_id FROM users WHERE id = ?", user_id,)
+        sqlx::query_scalar!("SELECT webauthn_user_id FROM users WHERE id = ?", user_id)
             .fetch_one(pool)
             .await?;
     if let Some(id) = existing.and_then(|text| Uuid::parse_str(&text).ok()) {

@@ -26,15 +26,15 @@ pub async fn create(
     user_agent: Option<&str>,
 ) -> Result<String, AuthError> {
     let token = random_token();
-    let token = sha256_hex(&token);
-    let text = format!("+{LIFETIME_DAYS} days");
+    let session_id = sha256_hex(&token);
+    let lifetime = format!("+{LIFETIME_DAYS} days");
     let user_agent = user_agent.map(|agent| agent.chars().take(300).collect::<String>());
     sqlx::query!(
         "INSERT INTO sessions (id, user_id, expires_at, user_agent)
          VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?), ?)",
-        token,
+        session_id,
         user_id,
-        text,
+        lifetime,
         user_agent,
     )
     .execute(pool)
@@ -79,7 +79,7 @@ pub async fn authenticate(
 
 /// Ends one session.
 pub async fn end(pool: &SqlitePool, session_id: &str) -> Result<(), AuthError> {
-    sqlx::query!("DELETE FROM sessions WHERE id = ?", session_id,)
+    sqlx::query!("DELETE FROM sessions WHERE id = ?", session_id)
         .execute(pool)
         .await?;
     Ok(())

@@ -151,20 +151,20 @@ pub async fn confirm_enrolment(
         })
         .collect();
     let mut tx = crate::ssr::db::write(pool).await?;
-    sqlx::query!("DELETE FROM recovery_codes WHERE user_id = ?", user.id,)
+    sqlx::query!("DELETE FROM recovery_codes WHERE user_id = ?", user.id)
         .execute(&mut *tx)
         .await?;
     for code in &codes {
-        let code = sha256_hex(code);
+        let code_hash = sha256_hex(code);
         sqlx::query!(
             "INSERT INTO recovery_codes (user_id, code_hash) VALUES (?, ?)",
             user.id,
-            code,
+            code_hash,
         )
         .execute(&mut *tx)
         .await?;
     }
-    sqlx::query!("UPDATE users SET totp_enabled = 1 WHERE id = ?", user.id,)
+    sqlx::query!("UPDATE users SET totp_enabled = 1 WHERE id = ?", user.id)
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
@@ -196,7 +196,7 @@ pub async fn turn_off(pool: &SqlitePool, user_id: i64) -> Result<(), AuthError> 
     )
     .execute(&mut *tx)
     .await?;
-    sqlx::query!("DELETE FROM recovery_codes WHERE user_id = ?", user_id,)
+    sqlx::query!("DELETE FROM recovery_codes WHERE user_id = ?", user_id)
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
@@ -233,12 +233,12 @@ pub async fn finish_sign_in(
         return Ok(None);
     }
     let accepted = if code.contains('-') {
-        let code = sha256_hex(code.trim().to_lowercase().as_str());
+        let code_hash = sha256_hex(code.trim().to_lowercase().as_str());
         let used = sqlx::query!(
             "UPDATE recovery_codes SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
              WHERE user_id = ? AND code_hash = ? AND used_at IS NULL",
             user_id,
-            code,
+            code_hash,
         )
         .execute(pool)
         .await?;

@@ -158,7 +158,7 @@ pub async fn start_in_time_zone(pool: &SqlitePool, id: i64, zone: &str) -> Resul
     if !crate::ssr::bills::known_time_zone(zone) {
         return Ok(false);
     }
-    sqlx::query!("UPDATE users SET time_zone = ? WHERE id = ?", zone, id,)
+    sqlx::query!("UPDATE users SET time_zone = ? WHERE id = ?", zone, id)
         .execute(pool)
         .await?;
     Ok(true)
@@ -171,7 +171,7 @@ pub async fn password_matches(
     password: SecretString,
 ) -> Result<bool, AuthError> {
     let stored: Option<String> =
-        sqlx::query_scalar!("SELECT password_hash FROM users WHERE id = ?", user_id,)
+        sqlx::query_scalar!("SELECT password_hash FROM users WHERE id = ?", user_id)
             .fetch_optional(pool)
             .await?
             .flatten();

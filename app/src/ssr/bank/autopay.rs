@@ -46,15 +46,16 @@ struct Debit {
 
 /// Flags the autopay payment each new returned debit gave back.
 async fn returns(pool: &SqlitePool, user_id: i64) -> Result<u32, BillError> {
-    let credits: Vec<Credit> = sqlx::query_as(
-        "SELECT t.id, t.posted_at, t.amount_cents, t.description
+    let credits: Vec<Credit> = sqlx::query_as!(
+        Credit,
+        r#"SELECT t.id AS "id!", t.posted_at, t.amount_cents, t.description
          FROM transactions t JOIN bank_accounts a ON a.id = t.account_id
          WHERE t.user_id = ? AND t.bill_id IS NULL AND t.pending = 0 AND t.amount_cents > 0
            AND t.ignored_at IS NULL AND t.unmatched_at IS NULL AND a.monitored = 1
            AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-45 days')
-         ORDER BY t.posted_at, t.id",
+         ORDER BY t.posted_at, t.id"#,
+        user_id,
     )
-    .bind(user_id)
     .fetch_all(pool)
     .await?;
     let mut flagged = 0;
@@ -84,18 +85,20 @@ async fn returns(pool: &SqlitePool, user_id: i64) -> Result<u32, BillError> {
             continue;
         };
         let mut tx = crate::ssr::db::write(pool).await?;
-        sqlx::query("UPDATE payments SET autopay_failure = 1 WHERE id = ?")
-            .bind(debit.payment_id)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query(
+        sqlx::query!(
+            "UPDATE payments SET autopay_failure = 1 WHERE id = ?",
+            debit.payment_id,
+        )
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query!(
             "UPDATE transactions SET bill_id = ?, returns_payment_id = ?,
                  matched_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
              WHERE id = ?",
+            debit.bill_id,
+            debit.payment_id,
+            credit.id,
         )
-        .bind(debit.bill_id)
-        .bind(debit.payment_id)
-        .bind(credit.id)
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
@@ -114,10 +117,12 @@ pub async fn unflag_return(
     tx: &mut sqlx::SqliteConnection,
     payment_id: i64,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE payments SET autopay_failure = 0 WHERE id = ?")
-        .bind(payment_id)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "UPDATE payments SET autopay_failure = 0 WHERE id = ?",
+        payment_id,
+    )
+    .execute(&mut *tx)
+    .await?;
     Ok(())
 }
 
@@ -203,13 +208,14 @@ async fn record_if_missing(
     if answered {
         return Ok(false);
     }
-    sqlx::query(
+    let due = due.to_string();
+    sqlx::query!(
         "INSERT INTO payments (bill_id, user_id, amount_cents, paid_on, method, autopay_failure)
          VALUES (?, ?, 0, ?, 'bank', 1)",
+        bill_id,
+        user_id,
+        due,
     )
-    .bind(bill_id)
-    .bind(user_id)
-    .bind(due.to_string())
     .execute(pool)
     .await?;
     tracing::info!(bill = bill_id, %due, "autopay debit missing");
@@ -237,11 +243,11 @@ pub async fn trust(
             from = next;
         }
     }
-    let failures: Vec<String> = sqlx::query_scalar(
+    let failures: Vec<String> = sqlx::query_scalar!(
         "SELECT paid_on FROM payments WHERE bill_id = ? AND user_id = ? AND autopay_failure = 1",
+        bill_id,
+        user_id,
     )
-    .bind(bill_id)
-    .bind(user_id)
     .fetch_all(pool)
     .await?;
     let failures: Vec<Date> = failures

@@ -52,33 +52,33 @@ async fn store_access(
     sealed: &str,
 ) -> Result<i64, BankError> {
     let stored: Option<i64> = match reconnect {
-        Some(id) => sqlx::query_scalar(
-            "UPDATE bank_connections SET access_secret = ?3, status = 'active', last_error = NULL
+        Some(id) => sqlx::query_scalar!(
+            r#"UPDATE bank_connections SET access_secret = ?3, status = 'active', last_error = NULL
              WHERE id = ?1 AND user_id = ?2
                AND (status <> 'disconnected'
                     OR (SELECT count(*) FROM bank_connections
                         WHERE user_id = ?2 AND status <> 'disconnected') < ?4)
-             RETURNING id",
+             RETURNING id AS "id!""#,
+            id,
+            user_id,
+            sealed,
+            MAX_PER_USER,
         )
-        .bind(id)
-        .bind(user_id)
-        .bind(sealed)
-        .bind(MAX_PER_USER)
         .fetch_optional(pool)
         .await?,
         None => {
-            sqlx::query_scalar(
-                "INSERT INTO bank_connections (user_id, provider, institution, access_secret)
+            sqlx::query_scalar!(
+                r#"INSERT INTO bank_connections (user_id, provider, institution, access_secret)
              SELECT ?1, ?2, ?3, ?4
              WHERE (SELECT count(*) FROM bank_connections
                     WHERE user_id = ?1 AND status <> 'disconnected') < ?5
-             RETURNING id",
+             RETURNING id AS "id!""#,
+                user_id,
+                provider,
+                institution,
+                sealed,
+                MAX_PER_USER,
             )
-            .bind(user_id)
-            .bind(provider)
-            .bind(institution)
-            .bind(sealed)
-            .bind(MAX_PER_USER)
             .fetch_optional(pool)
             .await?
         }
@@ -152,12 +152,13 @@ pub async fn connect_demo(
 
 /// Fails with "not found" unless the connection is the user's.
 async fn owned(pool: &SqlitePool, user_id: i64, id: i64) -> Result<(), BankError> {
-    let found: Option<i64> =
-        sqlx::query_scalar("SELECT id FROM bank_connections WHERE id = ? AND user_id = ?")
-            .bind(id)
-            .bind(user_id)
-            .fetch_optional(pool)
-            .await?;
+    let found: Option<i64> = sqlx::query_scalar!(
+        r#"SELECT id AS "id!" FROM bank_connections WHERE id = ? AND user_id = ?"#,
+        id,
+        user_id,
+    )
+    .fetch_optional(pool)
+    .await?;
     found
         .map(|_| ())
         .ok_or_else(|| BankError::NotFound(format!("no bank connection {id}")))
@@ -174,13 +175,13 @@ pub async fn disconnect(
 ) -> Result<(), BankError> {
     owned(pool, user_id, id).await?;
     let emptied = keyring.seal(BANK_ACCESS_SECRET, "")?;
-    sqlx::query(
+    sqlx::query!(
         "UPDATE bank_connections SET status = 'disconnected', access_secret = ?, last_error = NULL
          WHERE id = ? AND user_id = ?",
+        emptied,
+        id,
+        user_id,
     )
-    .bind(emptied)
-    .bind(id)
-    .bind(user_id)
     .execute(pool)
     .await?;
     Ok(())
@@ -188,22 +189,23 @@ pub async fn disconnect(
 
 /// The user's connections a "sync all" covers: every one not disconnected.
 pub async fn syncable(pool: &SqlitePool, user_id: i64) -> Result<Vec<i64>, BankError> {
-    Ok(sqlx::query_scalar(
-        "SELECT id FROM bank_connections WHERE user_id = ? AND status <> 'disconnected' ORDER BY id",
+    Ok(sqlx::query_scalar!(
+        r#"SELECT id AS "id!" FROM bank_connections WHERE user_id = ? AND status <> 'disconnected' ORDER BY id"#,
+        user_id,
     )
-    .bind(user_id)
     .fetch_all(pool)
     .await?)
 }
 
 /// Fails unless the connection is the user's and can sync.
 pub async fn check_syncable(pool: &SqlitePool, user_id: i64, id: i64) -> Result<(), BankError> {
-    let status: Option<String> =
-        sqlx::query_scalar("SELECT status FROM bank_connections WHERE id = ? AND user_id = ?")
-            .bind(id)
-            .bind(user_id)
-            .fetch_optional(pool)
-            .await?;
+    let status: Option<String> = sqlx::query_scalar!(
+        "SELECT status FROM bank_connections WHERE id = ? AND user_id = ?",
+        id,
+        user_id,
+    )
+    .fetch_optional(pool)
+    .await?;
     match status.as_deref() {
         None => Err(BankError::NotFound(format!("no bank connection {id}"))),
         Some("disconnected") => Err(BankError::Disconnected),

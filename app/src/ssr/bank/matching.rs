@@ -45,13 +45,14 @@ struct Candidate {
 }
 
 async fn candidate(pool: &SqlitePool, user_id: i64, id: i64) -> Result<Candidate, BankError> {
-    sqlx::query_as(
-        "SELECT id, posted_at, amount_cents, description, pending = 1 AS pending, bill_id,
+    sqlx::query_as!(
+        Candidate,
+        r#"SELECT id AS "id!", posted_at, amount_cents, description, pending = 1 AS "pending!: bool", bill_id,
                 returns_payment_id
-         FROM transactions WHERE id = ? AND user_id = ?",
+         FROM transactions WHERE id = ? AND user_id = ?"#,
+        id,
+        user_id,
     )
-    .bind(id)
-    .bind(user_id)
     .fetch_optional(pool)
     .await?
     .ok_or_else(|| BankError::NotFound(format!("no transaction {id}")))
@@ -110,13 +111,13 @@ pub async fn match_by_hand(
     let mut tx = crate::ssr::db::write(pool).await?;
     link(&mut tx, user_id, &found, request.bill_id, "manual").await?;
     if request.remember {
-        sqlx::query(
+        sqlx::query!(
             "INSERT INTO merchant_rules (user_id, bill_id, merchant) VALUES (?, ?, ?)
              ON CONFLICT (user_id, merchant, bill_id) DO NOTHING",
+            user_id,
+            request.bill_id,
+            key,
         )
-        .bind(user_id)
-        .bind(request.bill_id)
-        .bind(&key)
         .execute(&mut *tx)
         .await?;
     }
@@ -136,18 +137,18 @@ async fn link(
     let day = found.posted_at.get(..10).unwrap_or_default();
     let paid_on = Date::parse(day)
         .map_err(|_| BankError::Internal(format!("transaction {} has date {day:?}", found.id)))?;
-    let by_hand: Option<i64> = sqlx::query_scalar(
-        "SELECT id FROM payments
+    let by_hand: Option<i64> = sqlx::query_scalar!(
+        r#"SELECT id AS "id!" FROM payments
          WHERE bill_id = ? AND user_id = ? AND transaction_id IS NULL AND kind = 'payment'
            AND autopay_failure = 0
            AND abs(julianday(paid_on) - julianday(?)) <= ?
-         ORDER BY abs(julianday(paid_on) - julianday(?)) LIMIT 1",
+         ORDER BY abs(julianday(paid_on) - julianday(?)) LIMIT 1"#,
+        bill_id,
+        user_id,
+        day,
+        SAME_PAYMENT_DAYS,
+        day,
     )
-    .bind(bill_id)
-    .bind(user_id)
-    .bind(day)
-    .bind(SAME_PAYMENT_DAYS)
-    .bind(day)
     .fetch_optional(&mut **tx)
     .await?;
     let payment_id = match by_hand {
@@ -166,26 +167,28 @@ async fn link(
             .await?
         }
     };
-    sqlx::query("UPDATE payments SET transaction_id = ? WHERE id = ?")
-        .bind(found.id)
-        .bind(payment_id)
-        .execute(&mut **tx)
-        .await?;
-    sqlx::query(
+    sqlx::query!(
+        "UPDATE payments SET transaction_id = ? WHERE id = ?",
+        found.id,
+        payment_id,
+    )
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query!(
         "UPDATE transactions SET bill_id = ?, matched_by = ?,
              matched_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ?",
+        bill_id,
+        by,
+        found.id,
     )
-    .bind(bill_id)
-    .bind(by)
-    .bind(found.id)
     .execute(&mut **tx)
     .await?;
-    sqlx::query(
+    sqlx::query!(
         "UPDATE bills SET autopay_verified_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ? AND autopay = 1",
+        bill_id,
     )
-    .bind(bill_id)
     .execute(&mut **tx)
     .await?;
     // A debit that came late answers the due date it was missing for.
@@ -224,20 +227,22 @@ pub async fn unmatch(
             payments::undo_payment_in(&mut tx, user_id, payment_id).await?;
         }
         Some((payment_id, _)) => {
-            sqlx::query("UPDATE payments SET transaction_id = NULL WHERE id = ?")
-                .bind(payment_id)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query!(
+                "UPDATE payments SET transaction_id = NULL WHERE id = ?",
+                payment_id,
+            )
+            .execute(&mut *tx)
+            .await?;
         }
         None => {}
     }
-    sqlx::query(
+    sqlx::query!(
         "UPDATE transactions SET bill_id = NULL, matched_by = NULL, matched_at = NULL,
              returns_payment_id = NULL, unmatched_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ? AND user_id = ?",
+        id,
+        user_id,
     )
-    .bind(id)
-    .bind(user_id)
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
@@ -253,14 +258,14 @@ pub async fn set_ignored(
     ignored: bool,
 ) -> Result<BankTransaction, BankError> {
     candidate(pool, user_id, id).await?;
-    sqlx::query(
+    sqlx::query!(
         "UPDATE transactions SET ignored_at = CASE WHEN ? THEN
              coalesce(ignored_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) ELSE NULL END
          WHERE id = ? AND user_id = ?",
+        ignored,
+        id,
+        user_id,
     )
-    .bind(ignored)
-    .bind(id)
-    .bind(user_id)
     .execute(pool)
     .await?;
     transaction(pool, user_id, id).await

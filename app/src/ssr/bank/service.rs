@@ -237,10 +237,11 @@ async fn start(
 /// the key source and every connection's last result.
 pub async fn status(services: &Services) -> Result<BankSyncStatus, BankError> {
     let pool = &services.pool;
-    let connections: Vec<ConnectionHealth> = sqlx::query_as(
-        "SELECT c.id, u.email AS owner_email, c.institution, c.status, c.last_synced_at,
+    let connections: Vec<ConnectionHealth> = sqlx::query_as!(
+        ConnectionHealth,
+        r#"SELECT c.id AS "id!", u.email AS owner_email, c.institution, c.status, c.last_synced_at,
                 c.last_error
-         FROM bank_connections c JOIN users u ON u.id = c.user_id ORDER BY c.id",
+         FROM bank_connections c JOIN users u ON u.id = c.user_id ORDER BY c.id"#,
     )
     .fetch_all(pool)
     .await?;

@@ -266,12 +266,13 @@ pub async fn run(
 
 /// Notes a failed sync on the connection; the data stays as it was.
 async fn record_failure(pool: &SqlitePool, connection_id: i64, error: &BankError) {
-    let recorded = sqlx::query(
+    let error = error.to_string();
+    let recorded = sqlx::query!(
         "UPDATE bank_connections SET status = 'error', last_error = ?
          WHERE id = ? AND status <> 'disconnected'",
+        error,
+        connection_id,
     )
-    .bind(error.to_string())
-    .bind(connection_id)
     .execute(pool)
     .await;
     if let Err(problem) = recorded {
@@ -285,14 +286,14 @@ async fn mark_synced(
     connection_id: i64,
     institution: Option<String>,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    sqlx::query!(
         "UPDATE bank_connections SET status = 'active', last_error = NULL,
              last_synced_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
              institution = CASE WHEN ?2 IS NOT NULL AND ?2 <> '' THEN ?2 ELSE institution END
          WHERE id = ?1",
+        connection_id,
+        institution,
     )
-    .bind(connection_id)
-    .bind(institution)
     .execute(pool)
     .await?;
     Ok(())
@@ -339,13 +340,13 @@ pub async fn balances(
     for account in &accounts {
         upsert_account(&mut tx, user_id, connection_id, account).await?;
     }
-    sqlx::query(
+    sqlx::query!(
         "UPDATE bank_connections
          SET institution = CASE WHEN ?2 IS NOT NULL AND ?2 <> '' THEN ?2 ELSE institution END
          WHERE id = ?1",
+        connection_id,
+        institution,
     )
-    .bind(connection_id)
-    .bind(institution)
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
@@ -374,36 +375,36 @@ async fn upsert_account(
     .await?;
     let (account_id, monitored) = match existing {
         Some((id, monitored)) => {
-            sqlx::query(
+            sqlx::query!(
                 "UPDATE bank_accounts SET connection_id = ?, name = ?, currency = ?,
                      balance_cents = ?, available_cents = ?, balance_date = ?
                  WHERE id = ?",
+                connection_id,
+                account.name,
+                account.currency,
+                account.balance_minor,
+                account.available_minor,
+                account.balance_date,
+                id,
             )
-            .bind(connection_id)
-            .bind(&account.name)
-            .bind(&account.currency)
-            .bind(account.balance_minor)
-            .bind(account.available_minor)
-            .bind(&account.balance_date)
-            .bind(id)
             .execute(&mut *tx)
             .await?;
             (id, monitored)
         }
         None => {
-            let id: i64 = sqlx::query_scalar(
-                "INSERT INTO bank_accounts (connection_id, user_id, provider_account_id, name,
+            let id: i64 = sqlx::query_scalar!(
+                r#"INSERT INTO bank_accounts (connection_id, user_id, provider_account_id, name,
                      currency, balance_cents, available_cents, balance_date)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id AS "id!""#,
+                connection_id,
+                user_id,
+                account.provider_id,
+                account.name,
+                account.currency,
+                account.balance_minor,
+                account.available_minor,
+                account.balance_date,
             )
-            .bind(connection_id)
-            .bind(user_id)
-            .bind(&account.provider_id)
-            .bind(&account.name)
-            .bind(&account.currency)
-            .bind(account.balance_minor)
-            .bind(account.available_minor)
-            .bind(&account.balance_date)
             .fetch_one(&mut *tx)
             .await?;
             (id, true)
@@ -470,10 +471,12 @@ async fn write_account(
     }
     // Pending transactions are whatever the provider lists as pending now:
     // one that posted is gone from that list and arrives as posted.
-    sqlx::query("DELETE FROM transactions WHERE account_id = ? AND pending = 1")
-        .bind(account_id)
-        .execute(&mut *batch.tx)
-        .await?;
+    sqlx::query!(
+        "DELETE FROM transactions WHERE account_id = ? AND pending = 1",
+        account_id,
+    )
+    .execute(&mut *batch.tx)
+    .await?;
     batch.commit().await?;
     // What the account holds already, read once and outside the write lock
     // (tens of thousands of rows take a while): a sync is then one
@@ -481,12 +484,13 @@ async fn write_account(
     // seed and every later sync of tens of thousands stay near a plain
     // insert loop). A row another sync of the same connection writes in
     // between is met by `ON CONFLICT DO NOTHING`.
-    let mut stored: HashMap<String, Stored> = sqlx::query_as::<_, Stored>(
-        "SELECT provider_transaction_id, provider_id, payee, memo,
-                user_edited_at IS NOT NULL AS edited
-         FROM transactions WHERE account_id = ? AND pending = 0",
+    let mut stored: HashMap<String, Stored> = sqlx::query_as!(
+        Stored,
+        r#"SELECT provider_transaction_id, provider_id, payee, memo,
+                user_edited_at IS NOT NULL AS "edited!: bool"
+         FROM transactions WHERE account_id = ? AND pending = 0"#,
+        account_id,
     )
-    .bind(account_id)
     .fetch_all(pool)
     .await?
     .into_iter()
@@ -502,17 +506,17 @@ async fn write_account(
         }
         if let Some(known) = stored.get(&incoming.stable_id) {
             if !known.same_as(&incoming) {
-                sqlx::query(
+                sqlx::query!(
                     "UPDATE transactions SET provider_id = ?3,
                          payee = CASE WHEN user_edited_at IS NULL THEN ?4 ELSE payee END,
                          memo = CASE WHEN user_edited_at IS NULL THEN ?5 ELSE memo END
                      WHERE account_id = ?1 AND provider_transaction_id = ?2",
+                    account_id,
+                    incoming.stable_id,
+                    incoming.provider_id,
+                    incoming.payee,
+                    incoming.memo,
                 )
-                .bind(account_id)
-                .bind(&incoming.stable_id)
-                .bind(&incoming.provider_id)
-                .bind(&incoming.payee)
-                .bind(&incoming.memo)
                 .execute(&mut *batch.tx)
                 .await?;
                 batch = batch.wrote().await?;
@@ -524,14 +528,14 @@ async fn write_account(
         // `<account>:<provider id>`): adopt it under its stable id.
         let legacy = format!("{}:{}", account.provider_id, incoming.provider_id);
         if let Some(mut adopted) = stored.remove(&legacy) {
-            sqlx::query(
+            sqlx::query!(
                 "UPDATE transactions SET provider_transaction_id = ?3, provider_id = ?4
                  WHERE account_id = ?1 AND provider_transaction_id = ?2",
+                account_id,
+                legacy,
+                incoming.stable_id,
+                incoming.provider_id,
             )
-            .bind(account_id)
-            .bind(&legacy)
-            .bind(&incoming.stable_id)
-            .bind(&incoming.provider_id)
             .execute(&mut *batch.tx)
             .await?;
             batch = batch.wrote().await?;
@@ -583,23 +587,23 @@ async fn insert(
     account_id: i64,
     incoming: &Incoming,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO transactions (user_id, account_id, provider_transaction_id, provider_id,
              posted_at, transacted_at, amount_cents, description, payee, memo, pending)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (account_id, provider_transaction_id) DO NOTHING",
+        user_id,
+        account_id,
+        incoming.stable_id,
+        incoming.provider_id,
+        incoming.posted_at,
+        incoming.transacted_at,
+        incoming.amount_minor,
+        incoming.description,
+        incoming.payee,
+        incoming.memo,
+        incoming.pending,
     )
-    .bind(user_id)
-    .bind(account_id)
-    .bind(&incoming.stable_id)
-    .bind(&incoming.provider_id)
-    .bind(&incoming.posted_at)
-    .bind(&incoming.transacted_at)
-    .bind(incoming.amount_minor)
-    .bind(&incoming.description)
-    .bind(&incoming.payee)
-    .bind(&incoming.memo)
-    .bind(incoming.pending)
     .execute(&mut *tx)
     .await?;
     Ok(())

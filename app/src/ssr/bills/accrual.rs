@@ -76,11 +76,14 @@ async fn charge_through(
     else {
         // A debt with no charged month (made a debt by an edit, or from
         // before v0.93) starts being charged with the current month.
-        sqlx::query("UPDATE bills SET interest_accrued_month = ? WHERE id = ?")
-            .bind(through.to_string())
-            .bind(bill_id)
-            .execute(&mut *tx)
-            .await?;
+        let through = through.to_string();
+        sqlx::query!(
+            "UPDATE bills SET interest_accrued_month = ? WHERE id = ?",
+            through,
+            bill_id,
+        )
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         return Ok(0);
     };
@@ -102,26 +105,27 @@ async fn charge_through(
         }
         charged += 1;
         let day = charge.month.last_day().map(|day| day.to_string());
-        sqlx::query(
+        sqlx::query!(
             "INSERT INTO payments (bill_id, user_id, amount_cents, paid_on, method,
                  interest_delta, kind)
              VALUES (?, ?, 0, ?, 'interest', ?, 'interest')",
+            bill_id,
+            user_id,
+            day,
+            charge.interest,
         )
-        .bind(bill_id)
-        .bind(user_id)
-        .bind(day)
-        .bind(charge.interest)
         .execute(&mut *tx)
         .await?;
     }
-    sqlx::query(
+    let month = last.month.to_string();
+    sqlx::query!(
         "UPDATE bills SET balance_cents = ?, interest_accrued_month = ?,
              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ?",
+        balance,
+        month,
+        bill_id,
     )
-    .bind(balance)
-    .bind(last.month.to_string())
-    .bind(bill_id)
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
@@ -162,21 +166,23 @@ mod tests {
     /// A user in `zone` with a 1,000.00 debt at 12 % a year, last charged
     /// for `accrued`.
     async fn debt(pool: &SqlitePool, zone: &str, accrued: Option<&str>) -> (i64, i64) {
-        let user: i64 =
-            sqlx::query_scalar("INSERT INTO users (email, time_zone) VALUES (?, ?) RETURNING id")
-                .bind(format!("{zone}@example.com"))
-                .bind(zone)
-                .fetch_one(pool)
-                .await
-                .unwrap();
-        let bill: i64 = sqlx::query_scalar(
-            "INSERT INTO bills (user_id, name, amount_cents, cadence, due_day, anchor_date,
+        let text = format!("{zone}@example.com");
+        let user: i64 = sqlx::query_scalar!(
+            r#"INSERT INTO users (email, time_zone) VALUES (?, ?) RETURNING id AS "id!""#,
+            text,
+            zone,
+        )
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        let bill: i64 = sqlx::query_scalar!(
+            r#"INSERT INTO bills (user_id, name, amount_cents, cadence, due_day, anchor_date,
                  is_debt, balance_cents, apr_basis_points, interest_accrued_month)
              VALUES (?, 'Card', 5000, 'monthly', 20, '2026-01-20', 1, 100000, 1200, ?)
-             RETURNING id",
+             RETURNING id AS "id!""#,
+            user,
+            accrued,
         )
-        .bind(user)
-        .bind(accrued)
         .fetch_one(pool)
         .await
         .unwrap();
@@ -315,14 +321,12 @@ mod tests {
         let (_dir, pool) = crate::ssr::db::migrated_for_test().await;
         let (_, fresh) = debt(&pool, "UTC", None).await;
         let (_, ended) = debt(&pool, "Europe/Berlin", Some("2026-01")).await;
-        sqlx::query("UPDATE bills SET active = 0 WHERE id = ?")
-            .bind(ended)
+        sqlx::query!("UPDATE bills SET active = 0 WHERE id = ?", ended)
             .execute(&pool)
             .await
             .unwrap();
         let (free_user, free) = debt(&pool, "Asia/Tokyo", Some("2026-08")).await;
-        sqlx::query("UPDATE bills SET apr_basis_points = 0 WHERE id = ?")
-            .bind(free)
+        sqlx::query!("UPDATE bills SET apr_basis_points = 0 WHERE id = ?", free)
             .execute(&pool)
             .await
             .unwrap();

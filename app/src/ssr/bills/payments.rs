@@ -15,10 +15,7 @@ use crate::domain::text::{plain_text_problem, Lines};
 pub const METHOD_MAX: usize = 40;
 
 pub use crate::contract::bills::Payment;
-use crate::contract::bills::{PaymentInput, RecordPayment};
-
-const COLUMNS: &str = "id, bill_id, amount_cents AS amount_minor, paid_on, method, \
-    interest_delta AS interest_delta_minor, autopay_failure, kind, created_at";
+use crate::contract::bills::{PaymentInput, PaymentKind, RecordPayment};
 
 pub struct NewPayment {
     pub amount_minor: i64,
@@ -39,21 +36,27 @@ pub async fn list_payments(
     bill_id: i64,
 ) -> Result<Vec<Payment>, BillError> {
     get(pool, user_id, bill_id).await?;
-    Ok(sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM payments WHERE bill_id = ? AND user_id = ? ORDER BY paid_on DESC, id DESC"
-    ))
-    .bind(bill_id)
-    .bind(user_id)
+    Ok(sqlx::query_as!(
+        Payment,
+        r#"SELECT id AS "id!", bill_id, amount_cents AS amount_minor, paid_on, method,
+    interest_delta AS interest_delta_minor, autopay_failure AS "autopay_failure: bool",
+    kind AS "kind: PaymentKind", created_at FROM payments WHERE bill_id = ? AND user_id = ? ORDER BY paid_on DESC, id DESC"#,
+        bill_id,
+        user_id,
+    )
     .fetch_all(pool)
     .await?)
 }
 
 /// All of the user's payments, oldest first (for the export).
 pub async fn list_all_payments(pool: &SqlitePool, user_id: i64) -> Result<Vec<Payment>, BillError> {
-    Ok(sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM payments WHERE user_id = ? ORDER BY paid_on, id"
-    ))
-    .bind(user_id)
+    Ok(sqlx::query_as!(
+        Payment,
+        r#"SELECT id AS "id!", bill_id, amount_cents AS amount_minor, paid_on, method,
+    interest_delta AS interest_delta_minor, autopay_failure AS "autopay_failure: bool",
+    kind AS "kind: PaymentKind", created_at FROM payments WHERE user_id = ? ORDER BY paid_on, id"#,
+        user_id,
+    )
     .fetch_all(pool)
     .await?)
 }
@@ -175,28 +178,30 @@ pub async fn record_payment_in(
             .last()
             .map(|charge| charge.month.to_string())
             .or(bill.interest_accrued_month.clone());
-        sqlx::query(
+        let owed = owed - payment.amount_minor;
+        sqlx::query!(
             "UPDATE bills SET balance_cents = ?, interest_accrued_month = ?,
                  updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
              WHERE id = ? AND user_id = ?",
+            owed,
+            charged_through,
+            bill_id,
+            user_id,
         )
-        .bind(owed - payment.amount_minor)
-        .bind(charged_through)
-        .bind(bill_id)
-        .bind(user_id)
         .execute(&mut **tx)
         .await?;
     }
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO payments (bill_id, user_id, amount_cents, paid_on, method, interest_delta)
-         VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+    let paid_on = payment.paid_on.to_string();
+    let id: i64 = sqlx::query_scalar!(
+        r#"INSERT INTO payments (bill_id, user_id, amount_cents, paid_on, method, interest_delta)
+         VALUES (?, ?, ?, ?, ?, ?) RETURNING id AS "id!""#,
+        bill_id,
+        user_id,
+        payment.amount_minor,
+        paid_on,
+        method,
+        interest,
     )
-    .bind(bill_id)
-    .bind(user_id)
-    .bind(payment.amount_minor)
-    .bind(payment.paid_on.to_string())
-    .bind(method)
-    .bind(interest)
     .fetch_one(&mut **tx)
     .await?;
     Ok(id)
@@ -209,11 +214,13 @@ pub(super) async fn get_in(
 ) -> Result<super::store::Bill, BillError> {
     // Reading inside the transaction makes the check-and-charge one step:
     // SQLite allows one writer, and this transaction writes right after.
-    sqlx::query("UPDATE bills SET updated_at = updated_at WHERE id = ? AND user_id = ?")
-        .bind(bill_id)
-        .bind(user_id)
-        .execute(&mut **tx)
-        .await?;
+    sqlx::query!(
+        "UPDATE bills SET updated_at = updated_at WHERE id = ? AND user_id = ?",
+        bill_id,
+        user_id,
+    )
+    .execute(&mut **tx)
+    .await?;
     let bill = sqlx::query_as::<_, super::store::Bill>(&format!(
         "SELECT {} FROM bills WHERE id = ? AND user_id = ?",
         super::store::COLUMNS
@@ -227,11 +234,14 @@ pub(super) async fn get_in(
 
 /// One of the user's payments.
 pub async fn payment_by_id(pool: &SqlitePool, user_id: i64, id: i64) -> Result<Payment, BillError> {
-    sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM payments WHERE id = ? AND user_id = ?"
-    ))
-    .bind(id)
-    .bind(user_id)
+    sqlx::query_as!(
+        Payment,
+        r#"SELECT id AS "id!", bill_id, amount_cents AS amount_minor, paid_on, method,
+    interest_delta AS interest_delta_minor, autopay_failure AS "autopay_failure: bool",
+    kind AS "kind: PaymentKind", created_at FROM payments WHERE id = ? AND user_id = ?"#,
+        id,
+        user_id,
+    )
     .fetch_optional(pool)
     .await?
     .ok_or(BillError::NotFound)
@@ -257,11 +267,15 @@ pub async fn undo_payment_in(
     user_id: i64,
     payment_id: i64,
 ) -> Result<(), BillError> {
-    let payment: Payment = sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM payments WHERE id = ? AND user_id = ?"
-    ))
-    .bind(payment_id)
-    .bind(user_id)
+    let payment: Payment = sqlx::query_as!(
+        Payment,
+        r#"SELECT id AS "id!", bill_id, amount_cents AS amount_minor, paid_on, method,
+             interest_delta AS interest_delta_minor, autopay_failure AS "autopay_failure: bool",
+             kind AS "kind: PaymentKind", created_at
+         FROM payments WHERE id = ? AND user_id = ?"#,
+        payment_id,
+        user_id,
+    )
     .fetch_optional(&mut **tx)
     .await?
     .ok_or(BillError::NotFound)?;
@@ -273,34 +287,37 @@ pub async fn undo_payment_in(
         ));
     }
     let bill = get_in(tx, user_id, payment.bill_id).await?;
-    sqlx::query("DELETE FROM payments WHERE id = ? AND user_id = ?")
-        .bind(payment_id)
-        .bind(user_id)
-        .execute(&mut **tx)
-        .await?;
+    sqlx::query!(
+        "DELETE FROM payments WHERE id = ? AND user_id = ?",
+        payment_id,
+        user_id,
+    )
+    .execute(&mut **tx)
+    .await?;
     if bill.debt {
         let restored =
             bill.balance_minor.unwrap_or(0) + payment.amount_minor - payment.interest_delta_minor;
         let accrued: Option<String> = if payment.interest_delta_minor > 0 {
-            sqlx::query_scalar(
-                "SELECT max(substr(paid_on, 1, 7)) FROM payments
-                 WHERE bill_id = ? AND interest_delta > 0",
+            sqlx::query_scalar!(
+                r#"SELECT max(substr(paid_on, 1, 7)) AS "month: String" FROM payments
+                 WHERE bill_id = ? AND interest_delta > 0"#,
+                payment.bill_id,
             )
-            .bind(payment.bill_id)
             .fetch_one(&mut **tx)
             .await?
         } else {
             bill.interest_accrued_month.clone()
         };
-        sqlx::query(
+        let restored = restored.max(0);
+        sqlx::query!(
             "UPDATE bills SET balance_cents = ?, interest_accrued_month = ?,
                  updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
              WHERE id = ? AND user_id = ?",
+            restored,
+            accrued,
+            payment.bill_id,
+            user_id,
         )
-        .bind(restored.max(0))
-        .bind(accrued)
-        .bind(payment.bill_id)
-        .bind(user_id)
         .execute(&mut **tx)
         .await?;
     }
@@ -314,14 +331,15 @@ pub async fn flag_autopay_failure(
     payment_id: i64,
     failed: bool,
 ) -> Result<Payment, BillError> {
-    let changed =
-        sqlx::query("UPDATE payments SET autopay_failure = ? WHERE id = ? AND user_id = ?")
-            .bind(failed)
-            .bind(payment_id)
-            .bind(user_id)
-            .execute(pool)
-            .await?
-            .rows_affected();
+    let changed = sqlx::query!(
+        "UPDATE payments SET autopay_failure = ? WHERE id = ? AND user_id = ?",
+        failed,
+        payment_id,
+        user_id,
+    )
+    .execute(pool)
+    .await?
+    .rows_affected();
     found(changed)?;
     payment_by_id(pool, user_id, payment_id).await
 }

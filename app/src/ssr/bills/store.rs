@@ -41,10 +41,10 @@ pub fn known_time_zone(name: &str) -> bool {
 
 /// "Today" in the user's time zone (`users.time_zone`, UTC when unknown).
 pub async fn today_for(pool: &SqlitePool, user_id: i64) -> Result<Date, sqlx::Error> {
-    let zone: Option<String> = sqlx::query_scalar("SELECT time_zone FROM users WHERE id = ?")
-        .bind(user_id)
-        .fetch_optional(pool)
-        .await?;
+    let zone: Option<String> =
+        sqlx::query_scalar!("SELECT time_zone FROM users WHERE id = ?", user_id)
+            .fetch_optional(pool)
+            .await?;
     Ok(date_in(zone.as_deref(), jiff::Timestamp::now()))
 }
 
@@ -87,8 +87,7 @@ pub async fn get(pool: &SqlitePool, user_id: i64, id: i64) -> Result<Bill, BillE
 pub async fn check_catalog(pool: &SqlitePool, catalog_id: Option<i64>) -> Result<(), BillError> {
     if let Some(id) = catalog_id {
         let known: Option<i64> =
-            sqlx::query_scalar("SELECT id FROM subscription_catalog WHERE id = ?")
-                .bind(id)
+            sqlx::query_scalar!("SELECT id FROM subscription_catalog WHERE id = ?", id)
                 .fetch_optional(pool)
                 .await?;
         if known.is_none() {
@@ -122,13 +121,13 @@ pub async fn create_in(
     let charged_through = bill.debt.map(|_| today.year_month().previous().to_string());
     let id: i64 = bind_fields(
         sqlx::query_scalar(
-            "INSERT INTO bills (name, amount_cents, currency, cadence, cadence_interval, due_day,
+            r#"INSERT INTO bills (name, amount_cents, currency, cadence, cadence_interval, due_day,
                  anchor_date, category, notes, is_debt, balance_cents, apr_basis_points,
                  minimum_payment_cents, autopay, is_subscription, catalog_id,
                  interest_accrued_month, user_id, sort_order)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
                      (SELECT ifnull(max(sort_order), 0) + 1 FROM bills WHERE user_id = ?))
-             RETURNING id",
+             RETURNING id AS "id!""#,
         ),
         bill,
     )
@@ -149,12 +148,12 @@ pub async fn update(
     check_catalog(pool, bill.catalog_id).await?;
     let changed = bind_fields(
         sqlx::query_scalar::<_, i64>(
-            "UPDATE bills SET name = ?, amount_cents = ?, currency = ?, cadence = ?,
+            r#"UPDATE bills SET name = ?, amount_cents = ?, currency = ?, cadence = ?,
                  cadence_interval = ?, due_day = ?, anchor_date = ?, category = ?, notes = ?,
                  is_debt = ?, balance_cents = ?, apr_basis_points = ?, minimum_payment_cents = ?,
                  autopay = ?, is_subscription = ?, catalog_id = ?,
                  updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-             WHERE id = ? AND user_id = ? RETURNING id",
+             WHERE id = ? AND user_id = ? RETURNING id AS "id!""#,
         ),
         bill,
     )
@@ -223,15 +222,16 @@ pub async fn deactivate(
             description: problem,
         });
     }
-    let changed = sqlx::query(
+    let bound = (!reason.is_empty()).then_some(reason);
+    let changed = sqlx::query!(
         "UPDATE bills SET active = 0, inactive_reason = ?,
              inactivated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ? AND user_id = ?",
+        bound,
+        id,
+        user_id,
     )
-    .bind((!reason.is_empty()).then_some(reason))
-    .bind(id)
-    .bind(user_id)
     .execute(pool)
     .await?
     .rows_affected();
@@ -243,7 +243,8 @@ pub async fn deactivate(
 /// restarted one is charged from this month on, not for the months between.
 pub async fn reactivate(pool: &SqlitePool, user_id: i64, id: i64) -> Result<Bill, BillError> {
     let last_month = today_for(pool, user_id).await?.year_month().previous();
-    let changed = sqlx::query(
+    let last_month = last_month.to_string();
+    let changed = sqlx::query!(
         "UPDATE bills SET active = 1, inactive_reason = NULL, inactivated_at = NULL,
              interest_accrued_month = CASE
                  WHEN is_debt = 1 AND active = 0
@@ -251,10 +252,10 @@ pub async fn reactivate(pool: &SqlitePool, user_id: i64, id: i64) -> Result<Bill
                  ELSE interest_accrued_month END,
              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ?2 AND user_id = ?3",
+        last_month,
+        id,
+        user_id,
     )
-    .bind(last_month.to_string())
-    .bind(id)
-    .bind(user_id)
     .execute(pool)
     .await?
     .rows_affected();
@@ -264,12 +265,14 @@ pub async fn reactivate(pool: &SqlitePool, user_id: i64, id: i64) -> Result<Bill
 
 /// Deletes a bill and its payments.
 pub async fn delete(pool: &SqlitePool, user_id: i64, id: i64) -> Result<(), BillError> {
-    let deleted = sqlx::query("DELETE FROM bills WHERE id = ? AND user_id = ?")
-        .bind(id)
-        .bind(user_id)
-        .execute(pool)
-        .await?
-        .rows_affected();
+    let deleted = sqlx::query!(
+        "DELETE FROM bills WHERE id = ? AND user_id = ?",
+        id,
+        user_id,
+    )
+    .execute(pool)
+    .await?
+    .rows_affected();
     found(deleted)
 }
 
@@ -287,13 +290,16 @@ pub async fn reorder(pool: &SqlitePool, user_id: i64, ids: &[i64]) -> Result<(),
     }
     let mut tx = crate::ssr::db::write(pool).await?;
     for (position, id) in ids.iter().enumerate() {
-        let changed = sqlx::query("UPDATE bills SET sort_order = ? WHERE id = ? AND user_id = ?")
-            .bind(i64::try_from(position).unwrap_or(i64::MAX))
-            .bind(id)
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
+        let i64 = i64::try_from(position).unwrap_or(i64::MAX);
+        let changed = sqlx::query!(
+            "UPDATE bills SET sort_order = ? WHERE id = ? AND user_id = ?",
+            i64,
+            id,
+            user_id,
+        )
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
         // On NotFound nothing is kept: the transaction rolls back when dropped.
         found(changed)?;
     }

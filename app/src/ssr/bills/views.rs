@@ -237,14 +237,16 @@ async fn paid_between(
     first: Date,
     last: Date,
 ) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
+    let first = first.to_string();
+    let last = last.to_string();
+    sqlx::query_scalar!(
         "SELECT coalesce(sum(amount_cents), 0) FROM payments
          WHERE user_id = ? AND kind = 'payment' AND autopay_failure = 0
              AND paid_on BETWEEN ? AND ?",
+        user,
+        first,
+        last,
     )
-    .bind(user)
-    .bind(first.to_string())
-    .bind(last.to_string())
     .fetch_one(pool)
     .await
 }

@@ -194,7 +194,7 @@ mod tests {
         ids.sort_unstable();
         ids.dedup();
         assert_eq!(ids.len(), 200, "every submission has its own id");
-        let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM leads")
+        let stored: i64 = sqlx::query_scalar!("SELECT count(*) FROM leads")
             .fetch_one(&pool)
             .await
             .unwrap();
@@ -212,11 +212,13 @@ mod tests {
             )
             .await
             .unwrap();
-        let ip: String = sqlx::query_scalar("SELECT client_ip FROM support_requests WHERE id = ?")
-            .bind(support)
-            .fetch_one(&pool)
-            .await
-            .unwrap();
+        let ip: String = sqlx::query_scalar!(
+            r#"SELECT client_ip AS "client_ip!" FROM support_requests WHERE id = ?"#,
+            support,
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap();
         assert_eq!(ip, "192.0.2.2");
     }
 
@@ -247,7 +249,7 @@ mod tests {
                 Err(other) => panic!("{other}"),
             }
         }
-        let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM leads")
+        let stored: i64 = sqlx::query_scalar!("SELECT count(*) FROM leads")
             .fetch_one(&pool)
             .await
             .unwrap();

@@ -737,7 +737,7 @@ pub async fn set_feed(pool: &SqlitePool, user: i64, hash: &str) -> Result<(), sq
 }
 
 pub async fn delete_feed(pool: &SqlitePool, user: i64) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query!("DELETE FROM calendar_feeds WHERE user_id = ?", user,)
+    let done = sqlx::query!("DELETE FROM calendar_feeds WHERE user_id = ?", user)
         .execute(pool)
         .await?;
     Ok(done.rows_affected() > 0)

@@ -136,7 +136,7 @@ pub async fn set_role(
 
 /// Ends every session of an account (a demotion by the provider's groups).
 pub async fn end_sessions(conn: &mut SqliteConnection, user_id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query!("DELETE FROM sessions WHERE user_id = ?", user_id,)
+    sqlx::query!("DELETE FROM sessions WHERE user_id = ?", user_id)
         .execute(&mut *conn)
         .await?;
     Ok(())

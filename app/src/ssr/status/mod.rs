@@ -65,7 +65,7 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, sqlx::Er
     let instance = &services.instance;
     let mut sections = Vec::new();
 
-    let sqlite: String = sqlx::query_scalar("SELECT sqlite_version()")
+    let sqlite: String = sqlx::query_scalar!(r#"SELECT sqlite_version() AS "version!: String""#)
         .fetch_one(pool)
         .await?;
     sections.push(section(
@@ -317,10 +317,11 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, sqlx::Er
 /// The schema history against this build's migrations (read only: the
 /// checksums are checked at every start, which refuses an edited one).
 async fn migration_rows(pool: &SqlitePool) -> Result<Vec<StatusRow>, sqlx::Error> {
-    let applied: Vec<String> =
-        sqlx::query_scalar("SELECT version FROM schema_migrations ORDER BY applied_at")
-            .fetch_all(pool)
-            .await?;
+    let applied: Vec<String> = sqlx::query_scalar!(
+        r#"SELECT version AS "version!" FROM schema_migrations ORDER BY applied_at"#
+    )
+    .fetch_all(pool)
+    .await?;
     let known: Vec<String> = crate::ssr::migrate::registry::all()
         .iter()
         .map(|migration| migration.version.to_string())
@@ -366,8 +367,9 @@ async fn migration_rows(pool: &SqlitePool) -> Result<Vec<StatusRow>, sqlx::Error
 /// not applied is an error; when every failed one was applied since, the
 /// newest is history.
 async fn failed_row(pool: &SqlitePool, applied: &[String]) -> Result<StatusRow, sqlx::Error> {
-    let table: bool = sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migration_failures')",
+    let table: bool = sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM sqlite_master
+               WHERE type = 'table' AND name = 'schema_migration_failures') AS "found!: bool""#
     )
     .fetch_one(pool)
     .await?;

@@ -46,19 +46,19 @@ pub(super) async fn record(
     user_id: i64,
     feedback: Feedback<'_>,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO subscription_recommendation_feedback
              (user_id, catalog_id, bill_id, merchant_key, action, amount_cents, currency, reason)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        user_id,
+        feedback.catalog_id,
+        feedback.bill_id,
+        feedback.merchant_key,
+        feedback.action,
+        feedback.amount_minor,
+        feedback.currency,
+        feedback.reason,
     )
-    .bind(user_id)
-    .bind(feedback.catalog_id)
-    .bind(feedback.bill_id)
-    .bind(feedback.merchant_key)
-    .bind(feedback.action)
-    .bind(feedback.amount_minor)
-    .bind(feedback.currency)
-    .bind(feedback.reason)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -187,14 +187,14 @@ pub async fn link(
         ));
     }
     let mut tx = crate::ssr::db::write(pool).await?;
-    sqlx::query(
+    sqlx::query!(
         "UPDATE bills SET catalog_id = ?, is_subscription = 1,
              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ? AND user_id = ?",
+        found.catalog_id,
+        bill.id,
+        user_id,
     )
-    .bind(found.catalog_id)
-    .bind(bill.id)
-    .bind(user_id)
     .execute(&mut *tx)
     .await?;
     record(
@@ -318,23 +318,23 @@ pub async fn catalog_link(
         return Ok(bill);
     }
     // The merchant the bill's latest bank charge came from, else its name.
-    let latest: Option<String> = sqlx::query_scalar(
+    let latest: Option<String> = sqlx::query_scalar!(
         "SELECT description FROM transactions WHERE bill_id = ? AND user_id = ?
          ORDER BY posted_at DESC, id DESC LIMIT 1",
+        bill.id,
+        user_id,
     )
-    .bind(bill.id)
-    .bind(user_id)
     .fetch_optional(pool)
     .await?;
     let key = merchant::normalize(latest.as_deref().unwrap_or(&bill.name));
     let mut tx = crate::ssr::db::write(pool).await?;
-    sqlx::query(
+    sqlx::query!(
         "UPDATE bills SET catalog_id = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ? AND user_id = ?",
+        request.catalog_id,
+        bill.id,
+        user_id,
     )
-    .bind(request.catalog_id)
-    .bind(bill.id)
-    .bind(user_id)
     .execute(&mut *tx)
     .await?;
     record(

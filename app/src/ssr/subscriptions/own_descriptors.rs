@@ -46,24 +46,25 @@ pub async fn add(
     if let Some(problem) = merchant::rule_problem(&key) {
         return Err(SubscriptionError::field("descriptor", problem));
     }
-    let known: Option<String> =
-        sqlx::query_scalar("SELECT name FROM subscription_catalog WHERE id = ?")
-            .bind(request.catalog_id)
-            .fetch_optional(pool)
-            .await?;
+    let known: Option<String> = sqlx::query_scalar!(
+        "SELECT name FROM subscription_catalog WHERE id = ?",
+        request.catalog_id,
+    )
+    .fetch_optional(pool)
+    .await?;
     if known.is_none() {
         return Err(SubscriptionError::field(
             "catalogId",
             format!("there is no service {}", request.catalog_id),
         ));
     }
-    let taken: Option<String> = sqlx::query_scalar(
+    let taken: Option<String> = sqlx::query_scalar!(
         "SELECT c.name FROM user_catalog_descriptors d
          JOIN subscription_catalog c ON c.id = d.catalog_id
          WHERE d.user_id = ? AND d.normalized = ?",
+        user_id,
+        key,
     )
-    .bind(user_id)
-    .bind(&key)
     .fetch_optional(pool)
     .await?;
     if let Some(service) = taken {
@@ -72,49 +73,53 @@ pub async fn add(
             format!("you already taught Tally that {key} is {service}; delete that first"),
         ));
     }
-    let count: i64 =
-        sqlx::query_scalar("SELECT count(*) FROM user_catalog_descriptors WHERE user_id = ?")
-            .bind(user_id)
-            .fetch_one(pool)
-            .await?;
+    let count: i64 = sqlx::query_scalar!(
+        "SELECT count(*) FROM user_catalog_descriptors WHERE user_id = ?",
+        user_id,
+    )
+    .fetch_one(pool)
+    .await?;
     if count >= MAX_PER_USER {
         return Err(SubscriptionError::field(
             "descriptor",
             format!("at most {MAX_PER_USER} of your own; delete some first"),
         ));
     }
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO user_catalog_descriptors (user_id, catalog_id, descriptor, normalized)
-         VALUES (?, ?, ?, ?) RETURNING id",
+    let id: i64 = sqlx::query_scalar!(
+        r#"INSERT INTO user_catalog_descriptors (user_id, catalog_id, descriptor, normalized)
+         VALUES (?, ?, ?, ?) RETURNING id AS "id!""#,
+        user_id,
+        request.catalog_id,
+        text,
+        key,
     )
-    .bind(user_id)
-    .bind(request.catalog_id)
-    .bind(text)
-    .bind(&key)
     .fetch_one(pool)
     .await?;
     one(pool, user_id, id).await
 }
 
 async fn one(pool: &SqlitePool, user_id: i64, id: i64) -> Result<OwnDescriptor, SubscriptionError> {
-    sqlx::query_as(
-        "SELECT d.id, d.catalog_id, c.name AS service_name, d.descriptor, d.created_at
+    sqlx::query_as!(
+        OwnDescriptor,
+        r#"SELECT d.id AS "id!", d.catalog_id, c.name AS service_name, d.descriptor, d.created_at
          FROM user_catalog_descriptors d JOIN subscription_catalog c ON c.id = d.catalog_id
-         WHERE d.user_id = ? AND d.id = ?",
+         WHERE d.user_id = ? AND d.id = ?"#,
+        user_id,
+        id,
     )
-    .bind(user_id)
-    .bind(id)
     .fetch_optional(pool)
     .await?
     .ok_or_else(|| SubscriptionError::NotFound(format!("you have no descriptor {id}")))
 }
 
 pub async fn delete(pool: &SqlitePool, user_id: i64, id: i64) -> Result<(), SubscriptionError> {
-    let done = sqlx::query("DELETE FROM user_catalog_descriptors WHERE id = ? AND user_id = ?")
-        .bind(id)
-        .bind(user_id)
-        .execute(pool)
-        .await?;
+    let done = sqlx::query!(
+        "DELETE FROM user_catalog_descriptors WHERE id = ? AND user_id = ?",
+        id,
+        user_id,
+    )
+    .execute(pool)
+    .await?;
     if done.rows_affected() == 0 {
         return Err(SubscriptionError::NotFound(format!(
             "you have no descriptor {id}"
@@ -130,15 +135,15 @@ pub(super) async fn upsert(
     catalog_id: i64,
     key: &str,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO user_catalog_descriptors (user_id, catalog_id, descriptor, normalized)
          VALUES (?, ?, ?, ?)
          ON CONFLICT (user_id, normalized) DO UPDATE SET catalog_id = excluded.catalog_id",
+        user_id,
+        catalog_id,
+        key,
+        key,
     )
-    .bind(user_id)
-    .bind(catalog_id)
-    .bind(key)
-    .bind(key)
     .execute(&mut **tx)
     .await?;
     Ok(())

@@ -172,11 +172,12 @@ pub async fn recommendations(
     user_id: i64,
 ) -> Result<Recommendations, SubscriptionError> {
     let facts = facts(pool, user_id).await?;
-    let bank_connected: bool =
-        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM bank_connections WHERE user_id = ?)")
-            .bind(user_id)
-            .fetch_one(pool)
-            .await?;
+    let bank_connected: bool = sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM bank_connections WHERE user_id = ?) AS "found!: bool""#,
+        user_id,
+    )
+    .fetch_one(pool)
+    .await?;
     let recommendations = facts
         .found
         .recommendations

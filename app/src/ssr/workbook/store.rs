@@ -22,7 +22,8 @@ pub async fn transactions(
     pool: &SqlitePool,
     user_id: i64,
 ) -> Result<Vec<TransactionRow>, sqlx::Error> {
-    sqlx::query_as(
+    sqlx::query_as!(
+        TransactionRow,
         "SELECT a.name AS account, t.posted_at, t.amount_cents, a.currency, t.description, t.memo,
                 b.name AS bill
          FROM transactions t
@@ -30,8 +31,8 @@ pub async fn transactions(
          LEFT JOIN bills b ON b.id = t.bill_id
          WHERE t.user_id = ?
          ORDER BY t.posted_at, t.id",
+        user_id,
     )
-    .bind(user_id)
     .fetch_all(pool)
     .await
 }
