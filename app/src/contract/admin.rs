@@ -7,7 +7,6 @@ use crate::domain::role::Role;
 /// One row of the Admin users list.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
-#[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]
 pub struct UserSummary {
     pub id: i64,
@@ -28,7 +27,6 @@ pub struct UserSummary {
 /// An invitation not yet used (its token is never shown again).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
-#[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]
 pub struct Invitation {
     pub id: i64,

@@ -14,7 +14,6 @@ use crate::domain::validation::FieldViolation;
 /// `bills`); its rules are in `domain::bill`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
-#[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]
 pub struct BillRecord {
     pub id: i64,
@@ -45,12 +44,10 @@ pub struct BillRecord {
     pub created_at: String,
     pub updated_at: String,
     /// Filled in by the server from today in the user's time zone.
-    #[cfg_attr(feature = "ssr", sqlx(skip))]
     pub next_due: Option<String>,
     /// A debt's interest not yet charged, as of today: charged with the
     /// next payment, or by the accrual when the month ends. Filled in by the
     /// server.
-    #[cfg_attr(feature = "ssr", sqlx(skip))]
     pub interest_pending_minor: Option<i64>,
 }
 
@@ -99,7 +96,6 @@ impl PaymentKind {
 /// A payment as the API answers it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
-#[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]
 pub struct Payment {
     pub id: i64,

@@ -5,7 +5,6 @@ use serde::{Deserialize, Serialize};
 /// A registered key, as its owner sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
-#[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]
 pub struct KeyInfo {
     pub id: i64,

@@ -221,15 +221,11 @@ pub(super) async fn get_in(
     )
     .execute(&mut **tx)
     .await?;
-    let bill = sqlx::query_as::<_, super::store::Bill>(&format!(
-        "SELECT {} FROM bills WHERE id = ? AND user_id = ?",
-        super::store::COLUMNS
-    ))
-    .bind(bill_id)
-    .bind(user_id)
-    .fetch_optional(&mut **tx)
-    .await?;
-    bill.ok_or(BillError::NotFound)
+    let bill = super::store::select_bills!("WHERE id = ? AND user_id = ?", bill_id, user_id)
+        .fetch_optional(&mut **tx)
+        .await?;
+    bill.map(super::store::Bill::from)
+        .ok_or(BillError::NotFound)
 }
 
 /// One of the user's payments.

@@ -25,13 +25,94 @@ pub enum BillError {
 /// A bill as stored: the shared record the pages read too.
 pub use crate::contract::bills::BillRecord as Bill;
 
-pub(super) const COLUMNS: &str =
-    "id, name, amount_cents AS amount_minor, currency, cadence, cadence_interval, \
-    due_day, anchor_date, category, notes, autopay, is_subscription AS subscription, \
-    is_debt AS debt, balance_cents AS balance_minor, apr_basis_points, \
-    minimum_payment_cents AS minimum_payment_minor, interest_accrued_month, catalog_id, active, \
-    inactive_reason, inactivated_at, autopay_verified_at, sort_order, created_at, updated_at, \
-    (SELECT c.name FROM subscription_catalog c WHERE c.id = bills.catalog_id) AS catalog_name";
+/// A bill as its row holds it: every field of [`Bill`] but the two the
+/// views compute after the read (`next_due`, `interest_pending_minor`).
+pub(super) struct BillRow {
+    pub(super) id: i64,
+    pub(super) name: String,
+    pub(super) amount_minor: i64,
+    pub(super) currency: String,
+    pub(super) cadence: String,
+    pub(super) cadence_interval: i64,
+    pub(super) due_day: i64,
+    pub(super) anchor_date: String,
+    pub(super) category: String,
+    pub(super) notes: String,
+    pub(super) autopay: bool,
+    pub(super) subscription: bool,
+    pub(super) debt: bool,
+    pub(super) balance_minor: Option<i64>,
+    pub(super) apr_basis_points: Option<i64>,
+    pub(super) minimum_payment_minor: Option<i64>,
+    pub(super) interest_accrued_month: Option<String>,
+    pub(super) catalog_id: Option<i64>,
+    pub(super) catalog_name: Option<String>,
+    pub(super) active: bool,
+    pub(super) inactive_reason: Option<String>,
+    pub(super) inactivated_at: Option<String>,
+    pub(super) autopay_verified_at: Option<String>,
+    pub(super) sort_order: i64,
+    pub(super) created_at: String,
+    pub(super) updated_at: String,
+}
+
+impl From<BillRow> for Bill {
+    fn from(row: BillRow) -> Self {
+        Self {
+            id: row.id,
+            name: row.name,
+            amount_minor: row.amount_minor,
+            currency: row.currency,
+            cadence: row.cadence,
+            cadence_interval: row.cadence_interval,
+            due_day: row.due_day,
+            anchor_date: row.anchor_date,
+            category: row.category,
+            notes: row.notes,
+            autopay: row.autopay,
+            subscription: row.subscription,
+            debt: row.debt,
+            balance_minor: row.balance_minor,
+            apr_basis_points: row.apr_basis_points,
+            minimum_payment_minor: row.minimum_payment_minor,
+            interest_accrued_month: row.interest_accrued_month,
+            catalog_id: row.catalog_id,
+            catalog_name: row.catalog_name,
+            active: row.active,
+            inactive_reason: row.inactive_reason,
+            inactivated_at: row.inactivated_at,
+            autopay_verified_at: row.autopay_verified_at,
+            sort_order: row.sort_order,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+            next_due: None,
+            interest_pending_minor: None,
+        }
+    }
+}
+
+/// A compile-checked read of whole bills: `select_bills!("WHERE id = ?", id)`
+/// is `query_as!` with every column of [`BillRow`] and the rest of the
+/// statement appended.
+macro_rules! select_bills {
+    ($rest:literal $(, $arg:expr)* $(,)?) => {
+        sqlx::query_as!(
+            $crate::ssr::bills::store::BillRow,
+            r#"SELECT id AS "id!", name, amount_cents AS amount_minor, currency, cadence,
+                 cadence_interval, due_day, anchor_date, category, notes,
+                 autopay AS "autopay: bool", is_subscription AS "subscription: bool",
+                 is_debt AS "debt: bool", balance_cents AS balance_minor, apr_basis_points,
+                 minimum_payment_cents AS minimum_payment_minor, interest_accrued_month,
+                 catalog_id, active AS "active: bool", inactive_reason, inactivated_at,
+                 autopay_verified_at, sort_order, created_at, updated_at,
+                 (SELECT c.name FROM subscription_catalog c WHERE c.id = bills.catalog_id)
+                     AS "catalog_name: String"
+             FROM bills "# + $rest
+            $(, $arg)*
+        )
+    };
+}
+pub(super) use select_bills;
 
 /// Whether `name` is a time zone Tally knows (IANA names like
 /// `Europe/Berlin`).
@@ -64,23 +145,21 @@ pub fn date_in(zone: Option<&str>, now: jiff::Timestamp) -> Date {
 }
 
 pub async fn list(pool: &SqlitePool, user_id: i64) -> Result<Vec<Bill>, sqlx::Error> {
-    sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM bills WHERE user_id = ? ORDER BY active DESC, sort_order, name COLLATE NOCASE, id"
-    ))
-    .bind(user_id)
+    let rows = select_bills!(
+        "WHERE user_id = ? ORDER BY active DESC, sort_order, name COLLATE NOCASE, id",
+        user_id,
+    )
     .fetch_all(pool)
-    .await
+    .await?;
+    Ok(rows.into_iter().map(Bill::from).collect())
 }
 
 pub async fn get(pool: &SqlitePool, user_id: i64, id: i64) -> Result<Bill, BillError> {
-    sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM bills WHERE id = ? AND user_id = ?"
-    ))
-    .bind(id)
-    .bind(user_id)
-    .fetch_optional(pool)
-    .await?
-    .ok_or(BillError::NotFound)
+    select_bills!("WHERE id = ? AND user_id = ?", id, user_id)
+        .fetch_optional(pool)
+        .await?
+        .map(Bill::from)
+        .ok_or(BillError::NotFound)
 }
 
 /// Refuses a catalog id that names no service (`catalogId`).
