@@ -54,6 +54,24 @@ fn connection(row: ConnectionRow, accounts: Vec<BankAccount>) -> BankConnection 
     }
 }
 
+/// A compile-checked read of bank accounts with their pending total:
+/// `select_accounts!("WHERE a.id = ?", id)` is `query_as!` into
+/// [`AccountRow`] with the rest of the statement appended.
+macro_rules! select_accounts {
+    ($rest:literal $(, $arg:expr)* $(,)?) => {
+        sqlx::query_as!(
+            AccountRow,
+            r#"SELECT a.id AS "id!", a.connection_id, a.name, a.currency, a.balance_cents,
+                 a.available_cents, a.balance_date, a.monitored AS "monitored: bool",
+                 COALESCE((SELECT sum(t.amount_cents) FROM transactions t
+                           WHERE t.account_id = a.id AND t.pending = 1), 0)
+                     AS "pending_cents!: i64"
+             FROM bank_accounts a "# + $rest
+            $(, $arg)*
+        )
+    };
+}
+
 /// The user's connections, oldest first, each with its accounts.
 pub async fn connections(
     pool: &SqlitePool,
@@ -67,17 +85,9 @@ pub async fn connections(
     )
     .fetch_all(pool)
     .await?;
-    let accounts: Vec<AccountRow> = sqlx::query_as!(
-        AccountRow,
-        r#"SELECT a.id AS "id!", a.connection_id, a.name, a.currency, a.balance_cents,
-             a.available_cents, a.balance_date, a.monitored AS "monitored: bool",
-             COALESCE((SELECT sum(t.amount_cents) FROM transactions t
-                       WHERE t.account_id = a.id AND t.pending = 1), 0) AS "pending_cents!: i64"
-         FROM bank_accounts a WHERE a.user_id = ? ORDER BY a.id"#,
-        user_id,
-    )
-    .fetch_all(pool)
-    .await?;
+    let accounts: Vec<AccountRow> = select_accounts!("WHERE a.user_id = ? ORDER BY a.id", user_id,)
+        .fetch_all(pool)
+        .await?;
     let mut accounts: Vec<BankAccount> = accounts.into_iter().map(account).collect();
     Ok(rows
         .into_iter()
@@ -107,13 +117,8 @@ pub async fn connection_of(
     .fetch_optional(pool)
     .await?
     .ok_or_else(|| BankError::NotFound(format!("no bank connection {id}")))?;
-    let accounts: Vec<AccountRow> = sqlx::query_as!(
-        AccountRow,
-        r#"SELECT a.id AS "id!", a.connection_id, a.name, a.currency, a.balance_cents,
-             a.available_cents, a.balance_date, a.monitored AS "monitored: bool",
-             COALESCE((SELECT sum(t.amount_cents) FROM transactions t
-                       WHERE t.account_id = a.id AND t.pending = 1), 0) AS "pending_cents!: i64"
-         FROM bank_accounts a WHERE a.connection_id = ? AND a.user_id = ? ORDER BY a.id"#,
+    let accounts: Vec<AccountRow> = select_accounts!(
+        "WHERE a.connection_id = ? AND a.user_id = ? ORDER BY a.id",
         id,
         user_id,
     )
@@ -140,16 +145,8 @@ pub async fn set_monitored(
     if done.rows_affected() == 0 {
         return Err(BankError::NotFound(format!("no bank account {account_id}")));
     }
-    let row: AccountRow = sqlx::query_as!(
-        AccountRow,
-        r#"SELECT a.id AS "id!", a.connection_id, a.name, a.currency, a.balance_cents,
-             a.available_cents, a.balance_date, a.monitored AS "monitored: bool",
-             COALESCE((SELECT sum(t.amount_cents) FROM transactions t
-                       WHERE t.account_id = a.id AND t.pending = 1), 0) AS "pending_cents!: i64"
-         FROM bank_accounts a WHERE a.id = ?"#,
-        account_id,
-    )
-    .fetch_one(pool)
-    .await?;
+    let row: AccountRow = select_accounts!("WHERE a.id = ?", account_id,)
+        .fetch_one(pool)
+        .await?;
     Ok(account(row))
 }

@@ -372,17 +372,22 @@ pub async fn spending(pool: &SqlitePool, user: i64) -> Result<Spending, BillErro
         months.insert(0, months[0].previous());
     }
     let first = format!("{}-01", months[0]);
-    let rows: Vec<(String, String, i64)> = sqlx::query_as(
-        "SELECT b.category, substr(p.paid_on, 1, 7) AS month, sum(p.amount_cents)
+    let rows: Vec<(String, String, i64)> = sqlx::query!(
+        r#"SELECT b.category AS "category!: String",
+             substr(p.paid_on, 1, 7) AS "month!: String",
+             sum(p.amount_cents) AS "c2!: i64"
          FROM payments p JOIN bills b ON b.id = p.bill_id
          WHERE p.user_id = ? AND p.paid_on >= ? AND p.autopay_failure = 0
              AND p.kind = 'payment'
-         GROUP BY b.category, month ORDER BY b.category",
+         GROUP BY 1, 2 ORDER BY b.category"#,
+        user,
+        first,
     )
-    .bind(user)
-    .bind(first)
     .fetch_all(pool)
-    .await?;
+    .await?
+    .into_iter()
+    .map(|row| (row.category, row.month, row.c2))
+    .collect();
     let labels: Vec<String> = months.iter().map(ToString::to_string).collect();
     let mut categories: Vec<CategorySpending> = Vec::new();
     for (category, month, total) in rows {

@@ -189,12 +189,19 @@ pub async fn tracked(
 
 /// Every service's plans, cheapest first.
 async fn tiers(pool: &SqlitePool) -> Result<HashMap<i64, Vec<Tier>>, SubscriptionError> {
-    let rows: Vec<(i64, String, Option<i64>, Option<i64>)> = sqlx::query_as(
-        "SELECT catalog_id, name, monthly_usd, annual_usd FROM subscription_catalog_tiers
-         ORDER BY catalog_id, position",
+    let rows: Vec<(i64, String, Option<i64>, Option<i64>)> = sqlx::query!(
+        r#"SELECT catalog_id AS "catalog_id!: i64",
+             name AS "name!: String",
+             monthly_usd AS "monthly_usd: i64",
+             annual_usd AS "annual_usd: i64"
+         FROM subscription_catalog_tiers
+         ORDER BY catalog_id, position"#,
     )
     .fetch_all(pool)
-    .await?;
+    .await?
+    .into_iter()
+    .map(|row| (row.catalog_id, row.name, row.monthly_usd, row.annual_usd))
+    .collect();
     let mut plans: HashMap<i64, Vec<Tier>> = HashMap::new();
     for (catalog_id, name, monthly_minor, annual_minor) in rows {
         plans.entry(catalog_id).or_default().push(Tier {

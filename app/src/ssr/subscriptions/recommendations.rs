@@ -45,14 +45,20 @@ pub(super) async fn catalog_index(
     let entries: Vec<CatalogService> = sqlx::query_as(super::catalog_entries::SELECT)
         .fetch_all(pool)
         .await?;
-    let descriptors: Vec<(i64, String, String)> = sqlx::query_as(
-        "SELECT catalog_id, 'own', descriptor FROM user_catalog_descriptors WHERE user_id = ?
+    let descriptors: Vec<(i64, String, String)> = sqlx::query!(
+        r#"SELECT catalog_id AS "catalog_id!: i64",
+             'own' AS "c1!: String",
+             descriptor AS "descriptor!: String"
+         FROM user_catalog_descriptors WHERE user_id = ?
          UNION ALL
-         SELECT catalog_id, kind, descriptor FROM subscription_catalog_descriptors",
+         SELECT catalog_id, kind, descriptor FROM subscription_catalog_descriptors"#,
+        user_id,
     )
-    .bind(user_id)
     .fetch_all(pool)
-    .await?;
+    .await?
+    .into_iter()
+    .map(|row| (row.catalog_id, row.c1, row.descriptor))
+    .collect();
     let descriptors: Vec<index::Descriptor> = descriptors
         .into_iter()
         .map(|(catalog_id, kind, text)| index::Descriptor {

@@ -40,17 +40,29 @@ pub async fn transactions(
 /// The person's bills by name (lower-cased) and their payments, to find a
 /// payment's bill and to tell rows the account has already.
 pub async fn existing(pool: &SqlitePool, user_id: i64) -> Result<Existing, sqlx::Error> {
-    let bills: Vec<(i64, String)> =
-        sqlx::query_as("SELECT id, name FROM bills WHERE user_id = ? ORDER BY id")
-            .bind(user_id)
-            .fetch_all(pool)
-            .await?;
-    let payments: Vec<(i64, String, i64)> = sqlx::query_as(
-        "SELECT bill_id, paid_on, amount_cents FROM payments WHERE user_id = ? AND kind = 'payment'",
+    let bills: Vec<(i64, String)> = sqlx::query!(
+        r#"SELECT id AS "id!: i64",
+             name AS "name!: String"
+         FROM bills WHERE user_id = ? ORDER BY id"#,
+        user_id,
     )
-    .bind(user_id)
     .fetch_all(pool)
-    .await?;
+    .await?
+    .into_iter()
+    .map(|row| (row.id, row.name))
+    .collect();
+    let payments: Vec<(i64, String, i64)> = sqlx::query!(
+        r#"SELECT bill_id AS "bill_id!: i64",
+             paid_on AS "paid_on!: String",
+             amount_cents AS "amount_cents!: i64"
+         FROM payments WHERE user_id = ? AND kind = 'payment'"#,
+        user_id,
+    )
+    .fetch_all(pool)
+    .await?
+    .into_iter()
+    .map(|row| (row.bill_id, row.paid_on, row.amount_cents))
+    .collect();
     let mut found = Existing::default();
     for (id, name) in bills {
         found.bills.entry(name.trim().to_lowercase()).or_insert(id);
