@@ -214,6 +214,12 @@ impl Application {
             app::ssr::backup::Backups::new(pool.clone(), settings.backups_dir(), settings.backups);
         let operations =
             operations_engine(&settings, &pool, &keyring, &bank, &notifier, &backups).await?;
+        let imports = app::ssr::statements::service::Imports::new(
+            pool.clone(),
+            Arc::clone(&operations),
+            Arc::clone(&keyring),
+        );
+        resume_operations(&operations).await?;
         app::ssr::notifications::run::spawn_scheduler(
             Arc::clone(&operations),
             Arc::clone(&notifier),
@@ -263,6 +269,7 @@ impl Application {
                     notifier,
                     sso,
                     backups,
+                    imports,
                     instance: Instance {
                         started: std::time::Instant::now(),
                         image_version: settings.image_version.clone(),
@@ -329,9 +336,9 @@ impl Application {
     }
 }
 
-/// The operations engine, with every feature's kinds registered: resumes
-/// or aborts what the last run left unfinished, and expires old operations
-/// from now on.
+/// The operations engine, with the kinds of the features built before it
+/// registered (statement imports, which start operations themselves,
+/// register theirs when built). [`resume_operations`] runs once all are.
 async fn operations_engine(
     settings: &Settings,
     pool: &SqlitePool,
@@ -349,8 +356,12 @@ async fn operations_engine(
         .register(&engine);
     app::ssr::notifications::jobs::NotificationsRun::new(Arc::clone(notifier), pool.clone())
         .register(&engine);
-    app::ssr::statements::jobs::StatementJobs::new(pool.clone(), Arc::clone(keyring))
-        .register(&engine);
+    Ok(engine)
+}
+
+/// Once every feature registered its kinds: resumes or aborts what the last
+/// run left unfinished, and expires old operations from now on.
+async fn resume_operations(engine: &Arc<Engine>) -> Result<(), StartupError> {
     let (resumed, aborted) = engine
         .recover()
         .await
@@ -363,7 +374,7 @@ async fn operations_engine(
         );
     }
     engine.spawn_expiry();
-    Ok(engine)
+    Ok(())
 }
 
 /// The bot check and the CRM outbox, from their settings (each off when

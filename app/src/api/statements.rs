@@ -27,7 +27,7 @@ pub async fn get_statement_import(id: i64) -> Result<StatementImport, ErrorBody>
 pub async fn commit_statement_import(id: i64) -> Result<Operation, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::statements::service::commit(&me.services, me.current.user.id, id)
+        crate::ssr::statements::service::commit(&me.services.imports, me.current.user.id, id)
             .await
             .map_err(ApiError::from)?,
     )

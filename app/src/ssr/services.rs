@@ -45,6 +45,8 @@ pub struct Services {
     pub bank: crate::ssr::bank::service::Bank,
     /// Backups and restores, as operations.
     pub backups: crate::ssr::backup::Backups,
+    /// Statement imports: their uploads, previews and commits.
+    pub imports: crate::ssr::statements::service::Imports,
     /// When it started, which image, where its files are (Admin Status).
     pub instance: crate::ssr::instance::Instance,
     /// Reminders and notifications: transports, email server, schedule.

@@ -43,7 +43,7 @@ pub async fn upload(
     body: Body,
 ) -> Result<(StatusCode, Json<ImportStarted>), ApiError> {
     let file = crate::extract::file_body(body, MAX_BYTES).await?;
-    let started = service::upload(&state, current.user.id, options, &file).await?;
+    let started = service::upload(&state.imports, current.user.id, options, &file).await?;
     Ok((StatusCode::ACCEPTED, Json(started)))
 }
 
@@ -79,6 +79,6 @@ pub async fn commit(
     current: CurrentUser,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<(StatusCode, Json<Operation>), ApiError> {
-    let operation = service::commit(&state, current.user.id, id).await?;
+    let operation = service::commit(&state.imports, current.user.id, id).await?;
     Ok((StatusCode::ACCEPTED, Json(operation)))
 }

@@ -2,12 +2,39 @@
 //! as an operation), read an import and its preview, commit it (another
 //! operation). Nothing reaches the transactions before the commit.
 
+use std::sync::Arc;
+
+use sqlx::SqlitePool;
+
 use super::jobs::StatementJobs;
 use super::parse::{self, DateOrder, MAX_BYTES};
 use super::{store, ImportError, PREVIEW_HOURS};
 use crate::contract::operations::Operation;
 use crate::contract::statements::{ImportOptions, ImportRow, ImportStarted, StatementImport};
-use crate::ssr::services::Services;
+use crate::ssr::operations::Engine;
+use crate::ssr::secrets::Keyring;
+
+/// What statement imports work with, assembled once at start-up: the
+/// database, the operations engine and the feature's own jobs.
+#[derive(Clone)]
+pub struct Imports {
+    pool: SqlitePool,
+    operations: Arc<Engine>,
+    jobs: StatementJobs,
+}
+
+impl Imports {
+    /// The feature, its operation kinds registered with `operations`.
+    pub fn new(pool: SqlitePool, operations: Arc<Engine>, keyring: Arc<Keyring>) -> Self {
+        let jobs = StatementJobs::new(pool.clone(), keyring);
+        jobs.register(&operations);
+        Self {
+            pool,
+            operations,
+            jobs,
+        }
+    }
+}
 
 /// How many rows `GET /api/imports/{id}` shows.
 pub const ROWS_SHOWN: i64 = 200;
@@ -15,7 +42,7 @@ pub const ROWS_SHOWN: i64 = 200;
 /// `POST /api/imports`: checks the file and the choices, keeps the file
 /// and starts its preview.
 pub async fn upload(
-    services: &Services,
+    imports: &Imports,
     user_id: i64,
     options: ImportOptions,
     file: &[u8],
@@ -45,16 +72,16 @@ pub async fn upload(
     let format = parse::detect(file, Some(file_name))
         .ok_or_else(|| invalid("file", &parse::ParseError::NotRecognized.to_string()))?;
     if let Some(account_id) = options.account_id {
-        if store::account(&services.pool, user_id, account_id)
+        if store::account(&imports.pool, user_id, account_id)
             .await?
             .is_none()
         {
             return Err(invalid("accountId", "no such bank account of yours"));
         }
     }
-    store::forget_expired(&services.pool).await?;
+    store::forget_expired(&imports.pool).await?;
     let id = store::create(
-        &services.pool,
+        &imports.pool,
         user_id,
         file_name,
         format.as_str(),
@@ -64,12 +91,12 @@ pub async fn upload(
         PREVIEW_HOURS,
     )
     .await?;
-    let record = services
+    let record = imports
         .operations
-        .start(Some(user_id), jobs(services).preview(id))
+        .start(Some(user_id), imports.jobs.preview(id))
         .await?;
     Ok(ImportStarted {
-        import: read(&services.pool, user_id, id).await?,
+        import: read(&imports.pool, user_id, id).await?,
         operation: record.to_operation(),
     })
 }
@@ -114,8 +141,8 @@ pub async fn read(
 }
 
 /// `POST /api/imports/{id}/commit`: starts adding the new rows.
-pub async fn commit(services: &Services, user_id: i64, id: i64) -> Result<Operation, ImportError> {
-    let import = owned(&services.pool, user_id, id).await?;
+pub async fn commit(imports: &Imports, user_id: i64, id: i64) -> Result<Operation, ImportError> {
+    let import = owned(&imports.pool, user_id, id).await?;
     match import.state.as_str() {
         "committed" => {
             return Err(ImportError::NotNow(
@@ -139,9 +166,9 @@ pub async fn commit(services: &Services, user_id: i64, id: i64) -> Result<Operat
             "this preview expired after {PREVIEW_HOURS} hours; send the file again"
         )));
     }
-    let record = services
+    let record = imports
         .operations
-        .start(Some(user_id), jobs(services).commit(id))
+        .start(Some(user_id), imports.jobs.commit(id))
         .await?;
     Ok(record.to_operation())
 }
@@ -178,11 +205,4 @@ fn date_order_name(order: DateOrder) -> &'static str {
         DateOrder::DayFirst => "dmy",
         DateOrder::MonthFirst => "mdy",
     }
-}
-
-fn jobs(services: &Services) -> StatementJobs {
-    StatementJobs::new(
-        services.pool.clone(),
-        std::sync::Arc::clone(&services.keyring),
-    )
 }
