@@ -46,7 +46,7 @@ pub enum Posted {
 }
 
 /// A stored submission, as the CRM gets it.
-#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outgoing {
     pub id: i64,
     pub name: String,

@@ -15,6 +15,18 @@ use super::crm::{Crm, Outgoing, Posted};
 use super::Kind;
 use crate::ssr::write_gate::WriteGate;
 
+/// The same compile-checked `UPDATE` on the leads or the support requests
+/// (`kind`'s table): `update!(kind, "SET … WHERE id = ?", id)`. Both arms
+/// are checked, and both are the same query type.
+macro_rules! update {
+    ($kind:expr, $rest:literal $(, $arg:expr)* $(,)?) => {
+        match $kind {
+            Kind::Lead => sqlx::query!("UPDATE leads " + $rest $(, $arg)*),
+            Kind::Support => sqlx::query!("UPDATE support_requests " + $rest $(, $arg)*),
+        }
+    };
+}
+
 /// How the outbox behaves.
 #[derive(Clone, Debug)]
 pub struct OutboxSettings {
@@ -145,37 +157,64 @@ impl Outbox {
     }
 
     async fn due(&self, kind: Kind) -> Result<Vec<Outgoing>, sqlx::Error> {
-        let (headline, phone, category) = match kind {
-            Kind::Lead => ("company", "phone", "NULL"),
-            Kind::Support => ("subject", "NULL", "category"),
-        };
-        sqlx::query_as(&format!(
-            "SELECT id, name, email, {headline} AS headline, {phone} AS phone,
-                    {category} AS category, message, crm_attempts
-             FROM {table}
-             WHERE crm_state = 'pending'
-               AND coalesce(crm_next_attempt_at, '') <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-             ORDER BY id LIMIT ?",
-            table = kind.table()
-        ))
-        .bind(BATCH)
-        .fetch_all(&self.pool)
-        .await
+        // A lead's headline is its company, a support request's its subject.
+        match kind {
+            Kind::Lead => {
+                sqlx::query_as!(
+                    Outgoing,
+                    r#"SELECT id AS "id!", name, email, company AS headline, phone,
+                            NULL AS "category: String", message, crm_attempts
+                     FROM leads
+                     WHERE crm_state = 'pending'
+                       AND coalesce(crm_next_attempt_at, '')
+                           <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                     ORDER BY id LIMIT ?"#,
+                    BATCH,
+                )
+                .fetch_all(&self.pool)
+                .await
+            }
+            Kind::Support => {
+                sqlx::query_as!(
+                    Outgoing,
+                    r#"SELECT id AS "id!", name, email, subject AS headline,
+                            NULL AS "phone: String", category, message, crm_attempts
+                     FROM support_requests
+                     WHERE crm_state = 'pending'
+                       AND coalesce(crm_next_attempt_at, '')
+                           <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                     ORDER BY id LIMIT ?"#,
+                    BATCH,
+                )
+                .fetch_all(&self.pool)
+                .await
+            }
+        }
     }
 
     /// Seconds until the earliest pending post is due.
     async fn next_due_in(&self) -> Option<Duration> {
         let mut soonest: Option<f64> = None;
         for kind in Kind::ALL {
-            let seconds: Option<f64> = sqlx::query_scalar(&format!(
-                "SELECT min((julianday(crm_next_attempt_at) - julianday('now')) * 86400.0)
-                 FROM {} WHERE crm_state = 'pending'",
-                kind.table()
-            ))
-            .fetch_one(&self.pool)
-            .await
-            .ok()
-            .flatten();
+            let seconds =
+                match kind {
+                    Kind::Lead => sqlx::query_scalar!(
+                        r#"SELECT min((julianday(crm_next_attempt_at) - julianday('now')) * 86400.0)
+                             AS "seconds: f64"
+                         FROM leads WHERE crm_state = 'pending'"#
+                    )
+                    .fetch_one(&self.pool)
+                    .await,
+                    Kind::Support => sqlx::query_scalar!(
+                        r#"SELECT min((julianday(crm_next_attempt_at) - julianday('now')) * 86400.0)
+                             AS "seconds: f64"
+                         FROM support_requests WHERE crm_state = 'pending'"#
+                    )
+                    .fetch_one(&self.pool)
+                    .await,
+                }
+                .ok()
+                .flatten();
             soonest = match (soonest, seconds) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
@@ -195,12 +234,13 @@ impl Outbox {
         let _turn = self.gate.enter().await;
         match posted {
             Posted::Sent => {
-                sqlx::query(&format!(
-                    "UPDATE {table} SET crm_state = 'sent', crm_attempts = crm_attempts + 1,
-                                        crm_next_attempt_at = NULL, crm_last_error = NULL
-                     WHERE id = ?"
-                ))
-                .bind(outgoing.id)
+                update!(
+                    kind,
+                    "SET crm_state = 'sent', crm_attempts = crm_attempts + 1,
+                         crm_next_attempt_at = NULL, crm_last_error = NULL
+                     WHERE id = ?",
+                    outgoing.id,
+                )
                 .execute(&self.pool)
                 .await?;
                 if let Ok(mut health) = self.health.lock() {
@@ -210,14 +250,16 @@ impl Outbox {
             }
             Posted::Exhausted(message) => {
                 let cooldown = self.settings.cooldown;
-                sqlx::query(&format!(
-                    "UPDATE {table} SET crm_last_error = ?,
-                            crm_next_attempt_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)
-                     WHERE id = ?"
-                ))
-                .bind(&message)
-                .bind(format!("+{} seconds", cooldown.as_secs_f64()))
-                .bind(outgoing.id)
+                let wait = format!("+{} seconds", cooldown.as_secs_f64());
+                update!(
+                    kind,
+                    "SET crm_last_error = ?,
+                         crm_next_attempt_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)
+                     WHERE id = ?",
+                    message,
+                    wait,
+                    outgoing.id,
+                )
                 .execute(&self.pool)
                 .await?;
                 let until = jiff::Timestamp::now()
@@ -242,19 +284,21 @@ impl Outbox {
                     .retry_base
                     .saturating_mul(1_u32 << attempts.clamp(0, 20))
                     .min(MAX_RETRY);
-                sqlx::query(&format!(
-                    "UPDATE {table} SET crm_attempts = ?, crm_last_error = ?,
-                            crm_state = CASE WHEN ? THEN 'failed' ELSE 'pending' END,
-                            crm_next_attempt_at = CASE WHEN ? THEN NULL
-                                ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?) END
-                     WHERE id = ?"
-                ))
-                .bind(attempts)
-                .bind(&message)
-                .bind(give_up)
-                .bind(give_up)
-                .bind(format!("+{} seconds", delay.as_secs_f64()))
-                .bind(outgoing.id)
+                let wait = format!("+{} seconds", delay.as_secs_f64());
+                update!(
+                    kind,
+                    "SET crm_attempts = ?, crm_last_error = ?,
+                         crm_state = CASE WHEN ? THEN 'failed' ELSE 'pending' END,
+                         crm_next_attempt_at = CASE WHEN ? THEN NULL
+                             ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?) END
+                     WHERE id = ?",
+                    attempts,
+                    message,
+                    give_up,
+                    give_up,
+                    wait,
+                    outgoing.id,
+                )
                 .execute(&self.pool)
                 .await?;
                 tracing::warn!(table, id = outgoing.id, attempts, give_up, %message, "CRM post failed");
