@@ -212,8 +212,12 @@ impl Application {
         ));
         let backups =
             app::ssr::backup::Backups::new(pool.clone(), settings.backups_dir(), settings.backups);
-        let operations =
-            operations_engine(&settings, &pool, &keyring, &bank, &notifier, &backups).await?;
+        let reencrypt =
+            app::ssr::secrets::ReencryptSecrets::new(pool.clone(), Arc::clone(&keyring));
+        let operations = operations_engine(
+            &settings, &pool, &keyring, &bank, &notifier, &backups, &reencrypt,
+        )
+        .await?;
         let imports = app::ssr::statements::service::Imports::new(
             pool.clone(),
             Arc::clone(&operations),
@@ -269,6 +273,7 @@ impl Application {
                     notifier,
                     sso,
                     backups,
+                    reencrypt,
                     imports,
                     instance: Instance {
                         started: std::time::Instant::now(),
@@ -346,12 +351,13 @@ async fn operations_engine(
     bank: &app::ssr::bank::service::Bank,
     notifier: &Arc<app::ssr::notifications::Notifier>,
     backups: &app::ssr::backup::Backups,
+    reencrypt: &app::ssr::secrets::ReencryptSecrets,
 ) -> Result<Arc<Engine>, StartupError> {
     let engine = Engine::new(pool.clone(), settings.operations_retention)
         .await
         .map_err(|error| StartupError::Operations(error.to_string()))?;
     backups.register(&engine);
-    app::ssr::secrets::ReencryptSecrets::new(pool.clone(), Arc::clone(keyring)).register(&engine);
+    reencrypt.register(&engine);
     app::ssr::bank::jobs::BankSyncs::new(pool.clone(), Arc::clone(keyring), bank.provider.clone())
         .register(&engine);
     app::ssr::notifications::jobs::NotificationsRun::new(Arc::clone(notifier), pool.clone())

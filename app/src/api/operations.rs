@@ -102,16 +102,12 @@ pub async fn delete_operation(name: String) -> Result<(), ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "operations/maintenance", input = Json, client = CsrfClient)]
 pub async fn start_maintenance(task: MaintenanceTask) -> Result<Operation, ErrorBody> {
     use crate::ssr::operations::Job;
-    use crate::ssr::secrets::ReencryptSecrets;
     let admin = super::signed_in::administrator().await?;
     let services = &admin.services;
     let job: Box<dyn Job> = match task {
         MaintenanceTask::Backup => Box::new(services.backups.backup()),
         MaintenanceTask::RestoreCheck => Box::new(services.backups.restore_check(None)),
-        MaintenanceTask::ReencryptSecrets => Box::new(ReencryptSecrets::new(
-            services.pool.clone(),
-            std::sync::Arc::clone(&services.keyring),
-        )),
+        MaintenanceTask::ReencryptSecrets => Box::new(services.reencrypt.clone()),
     };
     let record = services
         .operations

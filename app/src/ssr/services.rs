@@ -45,6 +45,8 @@ pub struct Services {
     pub bank: crate::ssr::bank::service::Bank,
     /// Backups and restores, as operations.
     pub backups: crate::ssr::backup::Backups,
+    /// Sealing every stored secret again, as an operation.
+    pub reencrypt: crate::ssr::secrets::ReencryptSecrets,
     /// Statement imports: their uploads, previews and commits.
     pub imports: crate::ssr::statements::service::Imports,
     /// When it started, which image, where its files are (Admin Status).

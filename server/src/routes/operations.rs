@@ -12,7 +12,6 @@
 //! Users see and act on their own operations; administrators on all.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::{Path, State};
@@ -26,7 +25,6 @@ use app::contract::operations::{
 
 use app::ssr::diagnostics::Sleep;
 use app::ssr::operations::{proto_json, ListRequest, Record, Viewer};
-use app::ssr::secrets::ReencryptSecrets;
 
 use crate::extract::{ApiBytes, ApiJson, ApiQuery};
 use crate::state::AppState;
@@ -377,10 +375,7 @@ pub async fn start_reencrypt_secrets(
 ) -> Result<Json<Operation>, ApiError> {
     let record = state
         .operations
-        .start(
-            Some(admin.user.id),
-            ReencryptSecrets::new(state.pool.clone(), Arc::clone(&state.keyring)),
-        )
+        .start(Some(admin.user.id), state.reencrypt.clone())
         .await?;
     Ok(operation(&record))
 }

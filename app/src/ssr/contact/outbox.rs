@@ -12,20 +12,9 @@ use sqlx::SqlitePool;
 use tokio::sync::Notify;
 
 use super::crm::{Crm, Outgoing, Posted};
+use super::store::update;
 use super::Kind;
 use crate::ssr::write_gate::WriteGate;
-
-/// The same compile-checked `UPDATE` on the leads or the support requests
-/// (`kind`'s table): `update!(kind, "SET … WHERE id = ?", id)`. Both arms
-/// are checked, and both are the same query type.
-macro_rules! update {
-    ($kind:expr, $rest:literal $(, $arg:expr)* $(,)?) => {
-        match $kind {
-            Kind::Lead => sqlx::query!("UPDATE leads " + $rest $(, $arg)*),
-            Kind::Support => sqlx::query!("UPDATE support_requests " + $rest $(, $arg)*),
-        }
-    };
-}
 
 /// How the outbox behaves.
 #[derive(Clone, Debug)]

@@ -119,34 +119,38 @@ pub async fn list(
     }
 }
 
+/// The same compile-checked `UPDATE` on the leads or the support requests
+/// (`kind`'s table): `update!(kind, "SET … WHERE id = ?", id)`. Both arms
+/// are checked, and both are the same query type.
+macro_rules! update {
+    ($kind:expr, $rest:literal $(, $arg:expr)* $(,)?) => {
+        match $kind {
+            $crate::ssr::contact::Kind::Lead => {
+                sqlx::query!("UPDATE leads " + $rest $(, $arg)*)
+            }
+            $crate::ssr::contact::Kind::Support => {
+                sqlx::query!("UPDATE support_requests " + $rest $(, $arg)*)
+            }
+        }
+    };
+}
+pub(super) use update;
+
 /// Puts failed posts back in the queue for the outbox; returns how many.
 pub async fn resend_failed(
     pool: &SqlitePool,
     kind: Kind,
     id: Option<i64>,
 ) -> Result<u64, sqlx::Error> {
-    let done = match kind {
-        Kind::Lead => {
-            sqlx::query!(
-                "UPDATE leads SET crm_state = 'pending', crm_attempts = 0,
-                     crm_next_attempt_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-                 WHERE crm_state = 'failed' AND (?1 IS NULL OR id = ?1)",
-                id,
-            )
-            .execute(pool)
-            .await?
-        }
-        Kind::Support => {
-            sqlx::query!(
-                "UPDATE support_requests SET crm_state = 'pending', crm_attempts = 0,
-                     crm_next_attempt_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-                 WHERE crm_state = 'failed' AND (?1 IS NULL OR id = ?1)",
-                id,
-            )
-            .execute(pool)
-            .await?
-        }
-    };
+    let done = update!(
+        kind,
+        "SET crm_state = 'pending', crm_attempts = 0,
+             crm_next_attempt_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE crm_state = 'failed' AND (?1 IS NULL OR id = ?1)",
+        id,
+    )
+    .execute(pool)
+    .await?;
     Ok(done.rows_affected())
 }
 
