@@ -81,18 +81,20 @@ pub async fn locale_and_currency(
     pool: &SqlitePool,
     user: i64,
 ) -> Result<(String, String), sqlx::Error> {
-    sqlx::query_as("SELECT locale, currency FROM users WHERE id = ?")
-        .bind(user)
+    let row = sqlx::query!("SELECT locale, currency FROM users WHERE id = ?", user)
         .fetch_one(pool)
-        .await
+        .await?;
+    Ok((row.locale, row.currency))
 }
 
 pub async fn read(pool: &SqlitePool, user: i64) -> Result<Preferences, sqlx::Error> {
-    let (locale, currency, time_zone): (String, String, String) =
-        sqlx::query_as("SELECT locale, currency, time_zone FROM users WHERE id = ?")
-            .bind(user)
-            .fetch_one(pool)
-            .await?;
+    let row = sqlx::query!(
+        "SELECT locale, currency, time_zone FROM users WHERE id = ?",
+        user
+    )
+    .fetch_one(pool)
+    .await?;
+    let (locale, currency, time_zone) = (row.locale, row.currency, row.time_zone);
     let schedule = pay_schedule(pool, user).await?;
     let drift = drift_thresholds(pool, user).await?;
     Ok(Preferences {

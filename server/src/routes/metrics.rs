@@ -6,7 +6,6 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use secrecy::ExposeSecret;
-use sqlx::SqlitePool;
 
 use crate::metrics::text::{header as metric_header, sample};
 use crate::state::AppState;
@@ -52,9 +51,26 @@ pub async fn serve(State(state): State<AppState>, headers: HeaderMap) -> Respons
         .into_response()
 }
 
-/// Grouped counts from one query: (first label, second label, count).
-async fn grouped(pool: &SqlitePool, sql: &str) -> Result<Vec<(String, String, i64)>, sqlx::Error> {
-    sqlx::query_as(sql).fetch_all(pool).await
+/// One row of grouped counts: two labels and a count.
+struct Grouped {
+    first: String,
+    second: String,
+    count: i64,
+}
+
+/// Grouped counts from one compile-checked query whose columns are named
+/// `first`, `second` and `count`: (first label, second label, count).
+macro_rules! grouped {
+    ($pool:expr, $sql:literal) => {
+        sqlx::query_as!(Grouped, $sql)
+            .fetch_all($pool)
+            .await
+            .map(|rows| {
+                rows.into_iter()
+                    .map(|row| (row.first, row.second, row.count))
+                    .collect::<Vec<_>>()
+            })
+    };
 }
 
 async fn database(state: &AppState, out: &mut String) -> Result<(), sqlx::Error> {
@@ -65,14 +81,13 @@ async fn database(state: &AppState, out: &mut String) -> Result<(), sqlx::Error>
         "Long-running operations kept, by kind and outcome (running, succeeded, failed, cancelled).",
     );
     // google.rpc.Code 1 is CANCELLED.
-    for (kind, outcome, count) in grouped(
+    for (kind, outcome, count) in grouped!(
         &state.pool,
-        "SELECT kind, CASE WHEN done = 0 THEN 'running' WHEN error_code IS NULL THEN 'succeeded'
-                WHEN error_code = 1 THEN 'cancelled' ELSE 'failed' END, count(*)
-         FROM operations WHERE deleted = 0 GROUP BY 1, 2 ORDER BY 1, 2",
-    )
-    .await?
-    {
+        r#"SELECT kind AS "first!", CASE WHEN done = 0 THEN 'running' WHEN error_code IS NULL THEN 'succeeded'
+                WHEN error_code = 1 THEN 'cancelled' ELSE 'failed' END AS "second!: String",
+                count(*) AS "count!: i64"
+         FROM operations WHERE deleted = 0 GROUP BY 1, 2 ORDER BY 1, 2"#
+    )? {
         sample(
             out,
             "tally_operations",
@@ -86,15 +101,14 @@ async fn database(state: &AppState, out: &mut String) -> Result<(), sqlx::Error>
         "gauge",
         "Form submissions by CRM delivery state (pending, sent, failed, skipped).",
     );
-    for (form, crm_state, count) in grouped(
+    for (form, crm_state, count) in grouped!(
         &state.pool,
-        "SELECT 'lead', crm_state, count(*) FROM leads GROUP BY 2
+        r#"SELECT 'lead' AS "first!: String", crm_state AS "second!", count(*) AS "count!: i64"
+           FROM leads GROUP BY 2
          UNION ALL
          SELECT 'support', crm_state, count(*) FROM support_requests GROUP BY 2
-         ORDER BY 1, 2",
-    )
-    .await?
-    {
+         ORDER BY 1, 2"#
+    )? {
         sample(
             out,
             "tally_crm_outbox",
@@ -108,12 +122,11 @@ async fn database(state: &AppState, out: &mut String) -> Result<(), sqlx::Error>
         "gauge",
         "Bank connections by status (active, error, disconnected); syncs are operations of kind bank_sync.",
     );
-    for (status, _, count) in grouped(
+    for (status, _, count) in grouped!(
         &state.pool,
-        "SELECT status, '', count(*) FROM bank_connections GROUP BY 1 ORDER BY 1",
-    )
-    .await?
-    {
+        r#"SELECT status AS "first!", '' AS "second!: String", count(*) AS "count!: i64"
+           FROM bank_connections GROUP BY 1 ORDER BY 1"#
+    )? {
         sample(out, "tally_bank_connections", &[("status", &status)], count);
     }
     metric_header(

@@ -1810,3 +1810,135 @@ async fn a_transaction_stored_under_its_v0_93_id_is_adopted_not_duplicated() {
     assert!(ids.iter().all(|id| id != "ACT-1:t1"), "adopted: {ids:?}");
     assert_eq!(ids.len(), 2);
 }
+
+/// `GET /api/bank/transactions?{query}`.
+async fn listed(browser: &Browser, query: &str) -> TransactionPage {
+    browser
+        .get(&format!("/api/bank/transactions?{query}"))
+        .await
+}
+
+/// The descriptions of a transaction list, in its order.
+fn descriptions(page: &TransactionPage) -> Vec<&str> {
+    page.transactions
+        .iter()
+        .map(|t| t.description.as_str())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_transaction_list_filters_searches_literally_and_pages_without_gaps() {
+    let fake = Fake::start().await;
+    let mut diner = posted("f5", 1, "-20.00", "DINER 50%_OFF");
+    diner.pending = true;
+    fake.set(vec![
+        diner,
+        posted("f1", 2, "-4.50", "CORNER CAFE"),
+        posted("f2", 3, "-4.50", "CORNER CAFE"),
+        posted("f3", 4, "-42.00", "CITY WATER"),
+        posted("f4", 6, "-80.00", "POWER CO 5000"),
+    ]);
+    let (_app, admin) = with_admin(SETTINGS).await;
+    let connected = connect(&admin, &fake.setup_token("f")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+    let water = bill(&admin, "Water", 4200, false).await;
+    let city = transaction_named(&admin, "CITY WATER").await;
+    let _: BankTransaction = admin
+        .call(
+            Method::POST,
+            &format!("/api/bank/transactions/{}/match", city.id),
+            &MatchTransaction {
+                bill_id: water.id,
+                remember: false,
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+
+    let all = all_transactions(&admin).await;
+    assert_eq!(
+        descriptions(&all),
+        [
+            "DINER 50%_OFF",
+            "CORNER CAFE",
+            "CORNER CAFE",
+            "CITY WATER",
+            "POWER CO 5000"
+        ],
+        "newest first"
+    );
+    assert_eq!(all.next_page_token, "");
+    assert_eq!(
+        descriptions(&listed(&admin, "pending=true").await),
+        ["DINER 50%_OFF"]
+    );
+    assert_eq!(listed(&admin, "pending=false").await.transactions.len(), 4);
+    assert_eq!(
+        descriptions(&listed(&admin, "matched=true").await),
+        ["CITY WATER"]
+    );
+    assert_eq!(listed(&admin, "matched=false").await.transactions.len(), 4);
+    let account = all.transactions[0].account_id;
+    assert_eq!(
+        listed(&admin, &format!("accountId={account}"))
+            .await
+            .transactions
+            .len(),
+        5
+    );
+    assert!(listed(&admin, &format!("accountId={}", account + 1000))
+        .await
+        .transactions
+        .is_empty());
+    // Words match anywhere, in any case; `%` and `_` are only themselves.
+    assert_eq!(listed(&admin, "q=cafe").await.transactions.len(), 2);
+    assert_eq!(
+        descriptions(&listed(&admin, "q=50%25_").await),
+        ["DINER 50%_OFF"]
+    );
+    assert_eq!(
+        descriptions(&listed(&admin, "q=0%25").await),
+        ["DINER 50%_OFF"],
+        "5000 has no %"
+    );
+    assert!(
+        listed(&admin, "q=R_C").await.transactions.is_empty(),
+        "_ is not any letter"
+    );
+    assert_eq!(
+        listed(&admin, "q=cafe&matched=false&pending=false")
+            .await
+            .transactions
+            .len(),
+        2
+    );
+
+    // Two at a time: every transaction once, in the same order.
+    let mut seen = Vec::new();
+    let mut query = "pageSize=2".to_owned();
+    for _ in 0..5 {
+        let page = listed(&admin, &query).await;
+        assert!(page.transactions.len() <= 2);
+        seen.extend(page.transactions.iter().map(|t| t.id));
+        if page.next_page_token.is_empty() {
+            break;
+        }
+        query = format!("pageSize=2&pageToken={}", page.next_page_token);
+    }
+    let every: Vec<i64> = all.transactions.iter().map(|t| t.id).collect();
+    assert_eq!(seen, every);
+    // A token with a filter pages within the filter.
+    let first = listed(&admin, "pageSize=1&pending=false").await;
+    let second = listed(
+        &admin,
+        &format!(
+            "pageSize=1&pending=false&pageToken={}",
+            first.next_page_token
+        ),
+    )
+    .await;
+    assert_eq!(descriptions(&first), ["CORNER CAFE"]);
+    assert_eq!(descriptions(&second), ["CORNER CAFE"]);
+    assert_ne!(first.transactions[0].id, second.transactions[0].id);
+}

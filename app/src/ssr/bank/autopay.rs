@@ -29,7 +29,6 @@ pub async fn check(pool: &SqlitePool, user_id: i64) -> Result<Checked, BillError
     })
 }
 
-#[derive(sqlx::FromRow)]
 struct Credit {
     id: i64,
     posted_at: String,
@@ -37,7 +36,6 @@ struct Credit {
     description: String,
 }
 
-#[derive(sqlx::FromRow)]
 struct Debit {
     payment_id: i64,
     bill_id: i64,
@@ -58,24 +56,26 @@ async fn returns(pool: &SqlitePool, user_id: i64) -> Result<u32, BillError> {
     )
     .fetch_all(pool)
     .await?;
+    let return_window = days(-RETURN_DAYS);
     let mut flagged = 0;
     for credit in credits {
         let Some(key) = autopay::returned_debit(&credit.description, credit.amount_cents) else {
             continue;
         };
-        let debits: Vec<Debit> = sqlx::query_as(&format!(
-            "SELECT p.id AS payment_id, p.bill_id, d.description
+        let debits: Vec<Debit> = sqlx::query_as!(
+            Debit,
+            r#"SELECT p.id AS "payment_id!", p.bill_id, d.description
              FROM payments p JOIN transactions d ON d.id = p.transaction_id
              JOIN bills b ON b.id = p.bill_id
-             WHERE p.user_id = ? AND b.autopay = 1 AND p.autopay_failure = 0
-               AND p.amount_cents = ? AND d.posted_at <= ?
-               AND d.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', ?, '-{RETURN_DAYS} days')
-             ORDER BY d.posted_at DESC, d.id DESC"
-        ))
-        .bind(user_id)
-        .bind(credit.amount_cents)
-        .bind(&credit.posted_at)
-        .bind(&credit.posted_at)
+             WHERE p.user_id = ?1 AND b.autopay = 1 AND p.autopay_failure = 0
+               AND p.amount_cents = ?2 AND d.posted_at <= ?3
+               AND d.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', ?3, ?4)
+             ORDER BY d.posted_at DESC, d.id DESC"#,
+            user_id,
+            credit.amount_cents,
+            credit.posted_at,
+            return_window
+        )
         .fetch_all(pool)
         .await?;
         let Some(debit) = debits
@@ -126,21 +126,28 @@ pub async fn unflag_return(
     Ok(())
 }
 
+/// `n` days as an SQLite date modifier: `+5 days`, `-10 days`.
+fn days(n: i64) -> String {
+    format!("{n:+} days")
+}
+
 /// Removes the missed-debit rows a late debit on `day` answers.
 pub async fn clear_missed(
     tx: &mut sqlx::SqliteConnection,
     bill_id: i64,
     day: &str,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(&format!(
+    let (late, early) = (days(-LATE_DAYS), days(EARLY_DAYS));
+    sqlx::query!(
         "DELETE FROM payments
-         WHERE bill_id = ? AND autopay_failure = 1 AND amount_cents = 0 AND method = 'bank'
+         WHERE bill_id = ?1 AND autopay_failure = 1 AND amount_cents = 0 AND method = 'bank'
            AND transaction_id IS NULL AND kind = 'payment'
-           AND paid_on BETWEEN date(?, '-{LATE_DAYS} days') AND date(?, '+{EARLY_DAYS} days')"
-    ))
-    .bind(bill_id)
-    .bind(day)
-    .bind(day)
+           AND paid_on BETWEEN date(?2, ?3) AND date(?2, ?4)",
+        bill_id,
+        day,
+        late,
+        early
+    )
     .execute(&mut *tx)
     .await?;
     Ok(())
@@ -150,19 +157,20 @@ pub async fn clear_missed(
 /// bills whose autopay the bank has verified before (so their debits are
 /// known to come through a connected account).
 async fn missing(pool: &SqlitePool, user_id: i64) -> Result<u32, BillError> {
-    let coverage: (Option<String>, Option<String>) = sqlx::query_as(
-        "SELECT (SELECT min(substr(t.posted_at, 1, 10)) FROM transactions t
+    let coverage = sqlx::query!(
+        r#"SELECT (SELECT min(substr(t.posted_at, 1, 10)) FROM transactions t
                  JOIN bank_accounts a ON a.id = t.account_id
-                 WHERE t.user_id = ?1 AND a.monitored = 1 AND t.pending = 0),
+                 WHERE t.user_id = ?1 AND a.monitored = 1 AND t.pending = 0)
+                   AS "covered_from: String",
                 (SELECT min(substr(last_synced_at, 1, 10)) FROM bank_connections
-                 WHERE user_id = ?1 AND status != 'disconnected')",
+                 WHERE user_id = ?1 AND status != 'disconnected') AS "synced_through: String""#,
+        user_id
     )
-    .bind(user_id)
     .fetch_one(pool)
     .await?;
     let (Some(Ok(covered_from)), Some(Ok(synced_through))) = (
-        coverage.0.as_deref().map(Date::parse),
-        coverage.1.as_deref().map(Date::parse),
+        coverage.covered_from.as_deref().map(Date::parse),
+        coverage.synced_through.as_deref().map(Date::parse),
     ) else {
         return Ok(0);
     };
@@ -195,14 +203,16 @@ async fn record_if_missing(
     bill_id: i64,
     due: Date,
 ) -> Result<bool, sqlx::Error> {
-    let answered: bool = sqlx::query_scalar(&format!(
-        "SELECT EXISTS (SELECT 1 FROM payments
-         WHERE bill_id = ? AND kind = 'payment'
-           AND paid_on BETWEEN date(?, '-{EARLY_DAYS} days') AND date(?, '+{LATE_DAYS} days'))"
-    ))
-    .bind(bill_id)
-    .bind(due.to_string())
-    .bind(due.to_string())
+    let (day, early, late) = (due.to_string(), days(-EARLY_DAYS), days(LATE_DAYS));
+    let answered = sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM payments
+         WHERE bill_id = ?1 AND kind = 'payment'
+           AND paid_on BETWEEN date(?2, ?3) AND date(?2, ?4)) AS "answered!: bool""#,
+        bill_id,
+        day,
+        early,
+        late
+    )
     .fetch_one(pool)
     .await?;
     if answered {

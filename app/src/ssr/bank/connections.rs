@@ -23,16 +23,17 @@ async fn check_room(
     user_id: i64,
     reconnect: Option<i64>,
 ) -> Result<(), BankError> {
-    let (active, reviving): (i64, bool) = sqlx::query_as(
-        "SELECT (SELECT count(*) FROM bank_connections
-                 WHERE user_id = ?1 AND status <> 'disconnected'),
+    let found = sqlx::query!(
+        r#"SELECT (SELECT count(*) FROM bank_connections
+                 WHERE user_id = ?1 AND status <> 'disconnected') AS "active!: i64",
                 coalesce((SELECT status = 'disconnected' FROM bank_connections
-                          WHERE id = ?2 AND user_id = ?1), 1)",
+                          WHERE id = ?2 AND user_id = ?1), 1) AS "reviving!: bool""#,
+        user_id,
+        reconnect
     )
-    .bind(user_id)
-    .bind(reconnect)
     .fetch_one(pool)
     .await?;
+    let (active, reviving) = (found.active, found.reviving);
     if reviving && active >= MAX_PER_USER {
         Err(BankError::TooManyConnections(active))
     } else {

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use sqlx::SqlitePool;
 
-use super::transactions::{COLUMNS, FROM};
+use super::transactions::{select_transactions, transaction_from};
 use super::BankError;
 use crate::contract::bank::{BankTransaction, MatchTransaction};
 use crate::domain::bank::merchant;
@@ -33,7 +33,6 @@ const SAME_PAYMENT_DAYS: i64 = 5;
 /// Transactions older than this are left alone by automatic matching.
 const AUTO_MATCH_DAYS: i64 = 45;
 
-#[derive(sqlx::FromRow)]
 struct Candidate {
     id: i64,
     posted_at: String,
@@ -64,15 +63,11 @@ pub async fn transaction(
     user_id: i64,
     id: i64,
 ) -> Result<BankTransaction, BankError> {
-    sqlx::query_as(&format!(
-        "SELECT {COLUMNS} {FROM} WHERE t.id = ? AND t.user_id = ?"
-    ))
-    .bind(id)
-    .bind(user_id)
-    .fetch_optional(pool)
-    .await?
-    .map(super::transactions::named)
-    .ok_or_else(|| BankError::NotFound(format!("no transaction {id}")))
+    select_transactions!("WHERE t.id = ? AND t.user_id = ?", id, user_id)
+        .fetch_optional(pool)
+        .await?
+        .map(|row| transaction_from!(row))
+        .ok_or_else(|| BankError::NotFound(format!("no transaction {id}")))
 }
 
 /// Matches a transaction to one of the user's bills by hand; `remember`
@@ -216,12 +211,14 @@ pub async fn unmatch(
         // A returned debit: the payment it failed counts again.
         super::autopay::unflag_return(&mut tx, payment_id).await?;
     }
-    let payment: Option<(i64, String)> =
-        sqlx::query_as("SELECT id, method FROM payments WHERE transaction_id = ? AND user_id = ?")
-            .bind(id)
-            .bind(user_id)
-            .fetch_optional(&mut *tx)
-            .await?;
+    let payment = sqlx::query!(
+        r#"SELECT id AS "id!", method FROM payments WHERE transaction_id = ? AND user_id = ?"#,
+        id,
+        user_id
+    )
+    .fetch_optional(&mut *tx)
+    .await?
+    .map(|row| (row.id, row.method));
     match payment {
         Some((payment_id, method)) if method == "bank" => {
             payments::undo_payment_in(&mut tx, user_id, payment_id).await?;
@@ -277,30 +274,33 @@ pub async fn set_ignored(
 pub async fn auto_match(pool: &SqlitePool, user_id: i64) -> Result<u32, BankError> {
     // The user's rules, read once: payee key → the active bills it names.
     let mut rules: HashMap<String, Vec<i64>> = HashMap::new();
-    let rows: Vec<(String, i64)> = sqlx::query_as(
+    let rows = sqlx::query!(
         "SELECT DISTINCT r.merchant, r.bill_id FROM merchant_rules r
          JOIN bills b ON b.id = r.bill_id
          WHERE r.user_id = ? AND b.active = 1",
+        user_id
     )
-    .bind(user_id)
     .fetch_all(pool)
     .await?;
-    for (merchant, bill_id) in rows {
-        rules.entry(merchant).or_default().push(bill_id);
+    for rule in rows {
+        rules.entry(rule.merchant).or_default().push(rule.bill_id);
     }
     if rules.is_empty() {
         return Ok(0);
     }
-    let candidates: Vec<Candidate> = sqlx::query_as(&format!(
-        "SELECT t.id, t.posted_at, t.amount_cents, t.description, t.pending = 1 AS pending,
-                t.bill_id, t.returns_payment_id
+    let window = format!("-{AUTO_MATCH_DAYS} days");
+    let candidates: Vec<Candidate> = sqlx::query_as!(
+        Candidate,
+        r#"SELECT t.id AS "id!", t.posted_at, t.amount_cents, t.description,
+                t.pending = 1 AS "pending!: bool", t.bill_id, t.returns_payment_id
          FROM transactions t JOIN bank_accounts a ON a.id = t.account_id
          WHERE t.user_id = ? AND t.bill_id IS NULL AND t.pending = 0 AND t.ignored_at IS NULL
            AND t.unmatched_at IS NULL AND t.amount_cents < 0 AND a.monitored = 1
-           AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-{AUTO_MATCH_DAYS} days')
-         ORDER BY t.posted_at, t.id"
-    ))
-    .bind(user_id)
+           AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?)
+         ORDER BY t.posted_at, t.id"#,
+        user_id,
+        window
+    )
     .fetch_all(pool)
     .await?;
     let mut matched = 0;

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use sqlx::SqlitePool;
 
-use super::transactions::{COLUMNS, FROM};
+use super::transactions::{select_transactions, transaction_from};
 use super::BankError;
 use crate::contract::bank::{
     BankTransaction, Suggestion, SuggestionQuery, Suggestions, TransactionSuggestions,
@@ -28,23 +28,23 @@ pub async fn suggestions(
     user_id: i64,
     query: &SuggestionQuery,
 ) -> Result<Suggestions, BankError> {
-    let open = "t.bill_id IS NULL AND t.pending = 0 AND t.ignored_at IS NULL
-        AND t.amount_cents < 0";
     let transactions: Vec<BankTransaction> = match query.transaction_id {
         Some(id) => {
             let found = super::matching::transaction(pool, user_id, id).await?;
             vec![found]
         }
-        None => sqlx::query_as::<_, BankTransaction>(&format!(
-            "SELECT {COLUMNS} {FROM} WHERE t.user_id = ? AND {open} AND a.monitored = 1
-                   AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-45 days')
-                 ORDER BY t.posted_at DESC, t.id DESC LIMIT {MAX_TRANSACTIONS}"
-        ))
-        .bind(user_id)
+        None => select_transactions!(
+            "WHERE t.user_id = ? AND t.bill_id IS NULL AND t.pending = 0
+                 AND t.ignored_at IS NULL AND t.amount_cents < 0 AND a.monitored = 1
+                 AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-45 days')
+               ORDER BY t.posted_at DESC, t.id DESC LIMIT ?",
+            user_id,
+            MAX_TRANSACTIONS
+        )
         .fetch_all(pool)
         .await?
         .into_iter()
-        .map(super::transactions::named)
+        .map(|row| transaction_from!(row))
         .collect(),
     };
     let bills: Vec<bills::Bill> = bills::list(pool, user_id)

@@ -200,12 +200,18 @@ pub async fn run(
     now: i64,
     mut progress: impl FnMut(usize, usize, &AccountSynced),
 ) -> Result<SyncReport, BankError> {
-    let (user_id, sealed, status): (i64, String, String) =
-        sqlx::query_as("SELECT user_id, access_secret, status FROM bank_connections WHERE id = ?")
-            .bind(connection_id)
-            .fetch_optional(pool)
-            .await?
-            .ok_or_else(|| BankError::NotFound(format!("no bank connection {connection_id}")))?;
+    let connection = sqlx::query!(
+        "SELECT user_id, access_secret, status FROM bank_connections WHERE id = ?",
+        connection_id
+    )
+    .fetch_optional(pool)
+    .await?
+    .ok_or_else(|| BankError::NotFound(format!("no bank connection {connection_id}")))?;
+    let (user_id, sealed, status) = (
+        connection.user_id,
+        connection.access_secret,
+        connection.status,
+    );
     if status == "disconnected" {
         return Err(BankError::Disconnected);
     }
@@ -308,12 +314,14 @@ pub async fn balances(
     connection_id: i64,
     now: i64,
 ) -> Result<(), BankError> {
-    let (user_id, sealed): (i64, String) =
-        sqlx::query_as("SELECT user_id, access_secret FROM bank_connections WHERE id = ?")
-            .bind(connection_id)
-            .fetch_optional(pool)
-            .await?
-            .ok_or_else(|| BankError::NotFound(format!("no bank connection {connection_id}")))?;
+    let connection = sqlx::query!(
+        "SELECT user_id, access_secret FROM bank_connections WHERE id = ?",
+        connection_id
+    )
+    .fetch_optional(pool)
+    .await?
+    .ok_or_else(|| BankError::NotFound(format!("no bank connection {connection_id}")))?;
+    let (user_id, sealed) = (connection.user_id, connection.access_secret);
     let opened = keyring.open(BANK_ACCESS_SECRET, &sealed)?;
     let raw = secrecy::ExposeSecret::expose_secret(&opened);
     let mut fetched = if raw == super::demo::ACCESS {
@@ -363,16 +371,17 @@ async fn upsert_account(
     // The same bank account seen through an earlier connection of the same
     // user (disconnected and connected again) is that account: it moves to
     // this connection and keeps its history.
-    let existing: Option<(i64, bool)> = sqlx::query_as(
-        "SELECT id, monitored FROM bank_accounts
+    let existing = sqlx::query!(
+        r#"SELECT id AS "id!", monitored AS "monitored: bool" FROM bank_accounts
          WHERE user_id = ? AND provider_account_id = ?
-         ORDER BY connection_id = ? DESC, id LIMIT 1",
+         ORDER BY connection_id = ? DESC, id LIMIT 1"#,
+        user_id,
+        account.provider_id,
+        connection_id
     )
-    .bind(user_id)
-    .bind(&account.provider_id)
-    .bind(connection_id)
     .fetch_optional(&mut *tx)
-    .await?;
+    .await?
+    .map(|row| (row.id, row.monitored));
     let (account_id, monitored) = match existing {
         Some((id, monitored)) => {
             sqlx::query!(

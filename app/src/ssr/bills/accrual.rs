@@ -34,16 +34,17 @@ pub async fn accrue_interest(
     pool: &SqlitePool,
     now: jiff::Timestamp,
 ) -> Result<Accrued, BillError> {
-    let debts: Vec<(i64, i64, String)> = sqlx::query_as(
-        "SELECT b.id, b.user_id, u.time_zone FROM bills b JOIN users u ON u.id = b.user_id
-         WHERE b.is_debt = 1 AND b.active = 1 ORDER BY b.id",
+    let debts = sqlx::query!(
+        r#"SELECT b.id AS "id!", b.user_id AS "user_id!", u.time_zone
+           FROM bills b JOIN users u ON u.id = b.user_id
+           WHERE b.is_debt = 1 AND b.active = 1 ORDER BY b.id"#
     )
     .fetch_all(pool)
     .await?;
     let mut accrued = Accrued::default();
-    for (bill_id, user_id, zone) in debts {
-        let through = date_in(Some(&zone), now).year_month().previous();
-        let months = charge_through(pool, user_id, bill_id, through).await?;
+    for debt in debts {
+        let through = date_in(Some(&debt.time_zone), now).year_month().previous();
+        let months = charge_through(pool, debt.user_id, debt.id, through).await?;
         if months > 0 {
             accrued.debts += 1;
             accrued.months += months;

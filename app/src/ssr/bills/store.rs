@@ -1,6 +1,6 @@
 //! SQL for `bills`.
 
-use sqlx::{Sqlite, SqlitePool};
+use sqlx::SqlitePool;
 
 use crate::domain::bill::{ValidBill, REASON_MAX};
 use crate::domain::date::Date;
@@ -198,21 +198,35 @@ pub async fn create_in(
     today: Date,
 ) -> Result<i64, BillError> {
     let charged_through = bill.debt.map(|_| today.year_month().previous().to_string());
-    let id: i64 = bind_fields(
-        sqlx::query_scalar(
-            r#"INSERT INTO bills (name, amount_cents, currency, cadence, cadence_interval, due_day,
-                 anchor_date, category, notes, is_debt, balance_cents, apr_basis_points,
-                 minimum_payment_cents, autopay, is_subscription, catalog_id,
-                 interest_accrued_month, user_id, sort_order)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                     (SELECT ifnull(max(sort_order), 0) + 1 FROM bills WHERE user_id = ?))
-             RETURNING id AS "id!""#,
-        ),
-        bill,
+    let stored = Stored::of(bill);
+    let id = sqlx::query_scalar!(
+        r#"INSERT INTO bills (name, amount_cents, currency, cadence, cadence_interval, due_day,
+             anchor_date, category, notes, is_debt, balance_cents, apr_basis_points,
+             minimum_payment_cents, autopay, is_subscription, catalog_id,
+             interest_accrued_month, user_id, sort_order)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                 (SELECT ifnull(max(sort_order), 0) + 1 FROM bills WHERE user_id = ?))
+         RETURNING id AS "id!""#,
+        stored.name,
+        stored.amount_minor,
+        stored.currency,
+        stored.cadence,
+        stored.interval,
+        stored.due_day,
+        stored.anchor,
+        stored.category,
+        stored.notes,
+        stored.debt,
+        stored.balance_minor,
+        stored.apr_basis_points,
+        stored.minimum_payment_minor,
+        stored.autopay,
+        stored.subscription,
+        stored.catalog_id,
+        charged_through,
+        user_id,
+        user_id
     )
-    .bind(charged_through)
-    .bind(user_id)
-    .bind(user_id)
     .fetch_one(&mut **tx)
     .await?;
     Ok(id)
@@ -225,19 +239,33 @@ pub async fn update(
     bill: &ValidBill,
 ) -> Result<Bill, BillError> {
     check_catalog(pool, bill.catalog_id).await?;
-    let changed = bind_fields(
-        sqlx::query_scalar::<_, i64>(
-            r#"UPDATE bills SET name = ?, amount_cents = ?, currency = ?, cadence = ?,
-                 cadence_interval = ?, due_day = ?, anchor_date = ?, category = ?, notes = ?,
-                 is_debt = ?, balance_cents = ?, apr_basis_points = ?, minimum_payment_cents = ?,
-                 autopay = ?, is_subscription = ?, catalog_id = ?,
-                 updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-             WHERE id = ? AND user_id = ? RETURNING id AS "id!""#,
-        ),
-        bill,
+    let stored = Stored::of(bill);
+    let changed = sqlx::query_scalar!(
+        r#"UPDATE bills SET name = ?, amount_cents = ?, currency = ?, cadence = ?,
+             cadence_interval = ?, due_day = ?, anchor_date = ?, category = ?, notes = ?,
+             is_debt = ?, balance_cents = ?, apr_basis_points = ?, minimum_payment_cents = ?,
+             autopay = ?, is_subscription = ?, catalog_id = ?,
+             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ? AND user_id = ? RETURNING id AS "id!""#,
+        stored.name,
+        stored.amount_minor,
+        stored.currency,
+        stored.cadence,
+        stored.interval,
+        stored.due_day,
+        stored.anchor,
+        stored.category,
+        stored.notes,
+        stored.debt,
+        stored.balance_minor,
+        stored.apr_basis_points,
+        stored.minimum_payment_minor,
+        stored.autopay,
+        stored.subscription,
+        stored.catalog_id,
+        id,
+        user_id
     )
-    .bind(id)
-    .bind(user_id)
     .fetch_optional(pool)
     .await?;
     if changed.is_none() {
@@ -246,30 +274,49 @@ pub async fn update(
     get(pool, user_id, id).await
 }
 
-/// Binds a bill's sixteen stored fields, in the column order both the
-/// insert and the update use.
-fn bind_fields<'q, O>(
-    query: sqlx::query::QueryScalar<'q, Sqlite, O, sqlx::sqlite::SqliteArguments<'q>>,
-    bill: &'q ValidBill,
-) -> sqlx::query::QueryScalar<'q, Sqlite, O, sqlx::sqlite::SqliteArguments<'q>> {
-    let (cadence, interval) = bill.cadence.to_stored();
-    query
-        .bind(&bill.name)
-        .bind(bill.amount_minor)
-        .bind(bill.currency.code())
-        .bind(cadence)
-        .bind(interval)
-        .bind(i64::from(bill.due_day))
-        .bind(bill.anchor.to_string())
-        .bind(&bill.category)
-        .bind(&bill.notes)
-        .bind(bill.debt.is_some())
-        .bind(bill.debt.map(|debt| debt.balance_minor))
-        .bind(bill.debt.map(|debt| debt.apr_basis_points))
-        .bind(bill.debt.and_then(|debt| debt.minimum_payment_minor))
-        .bind(bill.autopay)
-        .bind(bill.subscription)
-        .bind(bill.catalog_id)
+/// A bill's sixteen stored fields as their columns hold them, for the
+/// insert and the update.
+struct Stored<'a> {
+    name: &'a str,
+    amount_minor: i64,
+    currency: &'a str,
+    cadence: &'static str,
+    interval: i64,
+    due_day: i64,
+    anchor: String,
+    category: &'a str,
+    notes: &'a str,
+    debt: bool,
+    balance_minor: Option<i64>,
+    apr_basis_points: Option<i64>,
+    minimum_payment_minor: Option<i64>,
+    autopay: bool,
+    subscription: bool,
+    catalog_id: Option<i64>,
+}
+
+impl<'a> Stored<'a> {
+    fn of(bill: &'a ValidBill) -> Self {
+        let (cadence, interval) = bill.cadence.to_stored();
+        Self {
+            name: &bill.name,
+            amount_minor: bill.amount_minor,
+            currency: bill.currency.code(),
+            cadence,
+            interval,
+            due_day: i64::from(bill.due_day),
+            anchor: bill.anchor.to_string(),
+            category: &bill.category,
+            notes: &bill.notes,
+            debt: bill.debt.is_some(),
+            balance_minor: bill.debt.map(|debt| debt.balance_minor),
+            apr_basis_points: bill.debt.map(|debt| debt.apr_basis_points),
+            minimum_payment_minor: bill.debt.and_then(|debt| debt.minimum_payment_minor),
+            autopay: bill.autopay,
+            subscription: bill.subscription,
+            catalog_id: bill.catalog_id,
+        }
+    }
 }
 
 /// `NotFound` when an update or delete touched none of the user's rows.

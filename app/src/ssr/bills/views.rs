@@ -172,29 +172,28 @@ pub async fn tracked_in(
     first: Date,
     last: Date,
 ) -> Result<Vec<TrackedBill>, sqlx::Error> {
-    let paid: Vec<(i64, String)> = sqlx::query_as(
+    let reach_from = first
+        .add_days(-PAYMENTS_BEFORE_DAYS)
+        .unwrap_or(first)
+        .to_string();
+    let reach_to = last
+        .add_days(PAYMENTS_AFTER_DAYS)
+        .unwrap_or(last)
+        .to_string();
+    let paid = sqlx::query!(
         "SELECT bill_id, paid_on FROM payments
          WHERE user_id = ? AND kind = 'payment' AND autopay_failure = 0
              AND paid_on BETWEEN ? AND ?",
-    )
-    .bind(user)
-    .bind(
-        first
-            .add_days(-PAYMENTS_BEFORE_DAYS)
-            .unwrap_or(first)
-            .to_string(),
-    )
-    .bind(
-        last.add_days(PAYMENTS_AFTER_DAYS)
-            .unwrap_or(last)
-            .to_string(),
+        user,
+        reach_from,
+        reach_to
     )
     .fetch_all(pool)
     .await?;
     let mut paid_by_bill: HashMap<i64, Vec<Date>> = HashMap::new();
-    for (bill_id, paid_on) in paid {
-        if let Ok(date) = Date::parse(&paid_on) {
-            paid_by_bill.entry(bill_id).or_default().push(date);
+    for payment in paid {
+        if let Ok(date) = Date::parse(&payment.paid_on) {
+            paid_by_bill.entry(payment.bill_id).or_default().push(date);
         }
     }
     // Overrides of occurrences the payments' reach covers, and those

@@ -40,15 +40,17 @@ async fn last_of(
     kind: &str,
     failed: bool,
 ) -> Result<Option<(String, Option<String>)>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT coalesce(ended_at, updated_at), error_message FROM operations
-         WHERE kind = ? AND done = 1 AND (error_code IS NOT NULL) = ?
-         ORDER BY coalesce(ended_at, updated_at) DESC LIMIT 1",
+    let found = sqlx::query!(
+        r#"SELECT coalesce(ended_at, updated_at) AS "ended!: String", error_message
+           FROM operations
+           WHERE kind = ? AND done = 1 AND (error_code IS NOT NULL) = ?
+           ORDER BY coalesce(ended_at, updated_at) DESC LIMIT 1"#,
+        kind,
+        failed
     )
-    .bind(kind)
-    .bind(failed)
     .fetch_optional(pool)
-    .await
+    .await?;
+    Ok(found.map(|row| (row.ended, row.error_message)))
 }
 
 /// Seconds since `modified`, in words.
@@ -153,14 +155,16 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, sqlx::Er
     }
     sections.push(section("Backups", backup_rows));
 
-    let (running, failed_today): (i64, i64) = sqlx::query_as(
-        "SELECT
-             (SELECT count(*) FROM operations WHERE done = 0 AND deleted = 0),
+    let counts = sqlx::query!(
+        r#"SELECT
+             (SELECT count(*) FROM operations WHERE done = 0 AND deleted = 0) AS "running!: i64",
              (SELECT count(*) FROM operations WHERE done = 1 AND error_code IS NOT NULL AND error_code <> 1
-                 AND coalesce(ended_at, updated_at) >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day'))",
+                 AND coalesce(ended_at, updated_at) >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day'))
+                 AS "failed_today!: i64""#
     )
     .fetch_one(pool)
     .await?;
+    let (running, failed_today) = (counts.running, counts.failed_today);
     let worker = services.bank.worker.state();
     sections.push(section(
         "Operations and workers",
@@ -190,15 +194,16 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, sqlx::Er
         ],
     ));
 
-    let (pending, failed): (i64, i64) = sqlx::query_as(
-        "SELECT
+    let counts = sqlx::query!(
+        r#"SELECT
              (SELECT count(*) FROM leads WHERE crm_state = 'pending') +
-             (SELECT count(*) FROM support_requests WHERE crm_state = 'pending'),
+             (SELECT count(*) FROM support_requests WHERE crm_state = 'pending') AS "pending!: i64",
              (SELECT count(*) FROM leads WHERE crm_state = 'failed') +
-             (SELECT count(*) FROM support_requests WHERE crm_state = 'failed')",
+             (SELECT count(*) FROM support_requests WHERE crm_state = 'failed') AS "failed!: i64""#
     )
     .fetch_one(pool)
     .await?;
+    let (pending, failed) = (counts.pending, counts.failed);
     sections.push(section(
         "CRM",
         if instance.crm_configured {
@@ -231,11 +236,14 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, sqlx::Er
     ));
 
     let enabled = services.bank.enabled(pool).await?;
-    let (connections, in_error): (i64, i64) = sqlx::query_as(
-        "SELECT count(*), coalesce(sum(status = 'error'), 0) FROM bank_connections WHERE status <> 'disconnected'",
+    let counts = sqlx::query!(
+        r#"SELECT count(*) AS "connections!: i64",
+                  coalesce(sum(status = 'error'), 0) AS "in_error!: i64"
+           FROM bank_connections WHERE status <> 'disconnected'"#
     )
     .fetch_one(pool)
     .await?;
+    let (connections, in_error) = (counts.connections, counts.in_error);
     sections.push(section(
         "Bank sync",
         vec![
@@ -374,12 +382,15 @@ async fn failed_row(pool: &SqlitePool, applied: &[String]) -> Result<StatusRow, 
     .fetch_one(pool)
     .await?;
     let failures: Vec<(String, String, String)> = if table {
-        sqlx::query_as(
+        sqlx::query!(
             "SELECT version, failed_at, message FROM schema_migration_failures
-             ORDER BY failed_at DESC, id DESC LIMIT 100",
+             ORDER BY failed_at DESC, id DESC LIMIT 100"
         )
         .fetch_all(pool)
         .await?
+        .into_iter()
+        .map(|row| (row.version, row.failed_at, row.message))
+        .collect()
     } else {
         Vec::new()
     };

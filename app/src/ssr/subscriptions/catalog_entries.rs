@@ -17,10 +17,18 @@ use crate::domain::subscriptions::catalog_tier::{self, Tier};
 use crate::domain::text::{plain_text_problem, Lines};
 use crate::ssr::bills;
 
-/// A [`CatalogService`]'s columns.
-pub(super) const SELECT: &str = "SELECT id, name, category, website, typical_cadence,
-        starting_monthly_usd AS starting_monthly_minor, starting_annual_usd AS starting_annual_minor
-    FROM subscription_catalog ORDER BY name COLLATE NOCASE";
+/// Every service of the catalog, by name.
+pub(super) async fn all_services(pool: &SqlitePool) -> Result<Vec<CatalogService>, sqlx::Error> {
+    sqlx::query_as!(
+        CatalogService,
+        r#"SELECT id AS "id!", name, category, website, typical_cadence,
+             starting_monthly_usd AS starting_monthly_minor,
+             starting_annual_usd AS starting_annual_minor
+           FROM subscription_catalog ORDER BY name COLLATE NOCASE"#
+    )
+    .fetch_all(pool)
+    .await
+}
 
 /// The longest search text.
 pub const MAX_QUERY: usize = 100;
@@ -44,7 +52,7 @@ pub async fn search(pool: &SqlitePool, query: &CatalogQuery) -> Result<Catalog, 
         .split_whitespace()
         .map(|word| word.to_lowercase())
         .collect();
-    let entries: Vec<CatalogService> = sqlx::query_as(SELECT).fetch_all(pool).await?;
+    let entries: Vec<CatalogService> = all_services(pool).await?;
     let entries = entries
         .into_iter()
         .filter(|entry| {
@@ -75,7 +83,7 @@ pub async fn track(
             format!("choose 1 to {MAX_TRACK} services"),
         ));
     }
-    let all: Vec<CatalogService> = sqlx::query_as(SELECT).fetch_all(pool).await?;
+    let all: Vec<CatalogService> = all_services(pool).await?;
     let today = bills::today_for(pool, user_id).await?;
     let mut forms = Vec::new();
     for id in &request.catalog_ids {
@@ -144,7 +152,7 @@ pub async fn tracked(
     user_id: i64,
 ) -> Result<TrackedServices, SubscriptionError> {
     let bills = bills::list(pool, user_id).await?;
-    let all: Vec<CatalogService> = sqlx::query_as(SELECT).fetch_all(pool).await?;
+    let all: Vec<CatalogService> = all_services(pool).await?;
     let plans = tiers(pool).await?;
     let services = bills
         .into_iter()

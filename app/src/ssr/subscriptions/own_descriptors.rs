@@ -14,12 +14,13 @@ pub const MAX_CHARS: usize = 200;
 pub const MAX_PER_USER: i64 = 500;
 
 pub async fn list(pool: &SqlitePool, user_id: i64) -> Result<OwnDescriptors, SubscriptionError> {
-    let descriptors = sqlx::query_as(
-        "SELECT d.id, d.catalog_id, c.name AS service_name, d.descriptor, d.created_at
-         FROM user_catalog_descriptors d JOIN subscription_catalog c ON c.id = d.catalog_id
-         WHERE d.user_id = ? ORDER BY c.name COLLATE NOCASE, d.descriptor",
+    let descriptors = sqlx::query_as!(
+        OwnDescriptor,
+        r#"SELECT d.id AS "id!", d.catalog_id, c.name AS service_name, d.descriptor, d.created_at
+           FROM user_catalog_descriptors d JOIN subscription_catalog c ON c.id = d.catalog_id
+           WHERE d.user_id = ? ORDER BY c.name COLLATE NOCASE, d.descriptor"#,
+        user_id
     )
-    .bind(user_id)
     .fetch_all(pool)
     .await?;
     Ok(OwnDescriptors { descriptors })

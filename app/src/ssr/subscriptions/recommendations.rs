@@ -20,7 +20,7 @@ use crate::domain::money::{Currency, Locale, Money};
 use crate::domain::subscriptions::amount_pattern::AmountPattern;
 use crate::domain::subscriptions::catalog_index::{self as index, CatalogIndex, Kind};
 use crate::domain::subscriptions::recommend::{self, CadenceSource, Charge, Declined, Known};
-use crate::ssr::bank::transactions::{named, COLUMNS, FROM};
+use crate::ssr::bank::transactions::{select_transactions, transaction_from};
 use crate::ssr::bills;
 use crate::ssr::catalog::name_key;
 
@@ -42,9 +42,7 @@ pub(super) async fn catalog_index(
     pool: &SqlitePool,
     user_id: i64,
 ) -> Result<(CatalogIndex, HashMap<i64, CatalogService>), SubscriptionError> {
-    let entries: Vec<CatalogService> = sqlx::query_as(super::catalog_entries::SELECT)
-        .fetch_all(pool)
-        .await?;
+    let entries: Vec<CatalogService> = super::catalog_entries::all_services(pool).await?;
     let descriptors: Vec<(i64, String, String)> = sqlx::query!(
         r#"SELECT catalog_id AS "catalog_id!: i64",
              'own' AS "c1!: String",
@@ -92,16 +90,21 @@ pub(super) async fn catalog_index(
 /// Reads everything and runs the engine.
 pub(super) async fn facts(pool: &SqlitePool, user_id: i64) -> Result<Facts, SubscriptionError> {
     let (index, entries) = catalog_index(pool, user_id).await?;
-    let read: Vec<BankTransaction> = sqlx::query_as(&format!(
-        "SELECT {COLUMNS} {FROM}
-         WHERE t.user_id = ? AND a.monitored = 1 AND t.pending = 0 AND t.ignored_at IS NULL
+    let history = format!("-{HISTORY_DAYS} days");
+    let read: Vec<BankTransaction> = select_transactions!(
+        "WHERE t.user_id = ? AND a.monitored = 1 AND t.pending = 0 AND t.ignored_at IS NULL
            AND t.amount_cents < 0
-           AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-{HISTORY_DAYS} days')
-         ORDER BY t.posted_at DESC, t.id DESC LIMIT {MAX_CHARGES}"
-    ))
-    .bind(user_id)
+           AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?)
+         ORDER BY t.posted_at DESC, t.id DESC LIMIT ?",
+        user_id,
+        history,
+        MAX_CHARGES
+    )
     .fetch_all(pool)
-    .await?;
+    .await?
+    .into_iter()
+    .map(|row| transaction_from!(row))
+    .collect();
     let charges: Vec<Charge> = read
         .iter()
         .filter_map(|transaction| {
@@ -133,7 +136,7 @@ pub(super) async fn facts(pool: &SqlitePool, user_id: i64) -> Result<Facts, Subs
     );
     let transactions = read
         .into_iter()
-        .map(|transaction| (transaction.id, named(transaction)))
+        .map(|transaction| (transaction.id, transaction))
         .collect();
     Ok(Facts {
         entries,
@@ -146,22 +149,24 @@ pub(super) async fn facts(pool: &SqlitePool, user_id: i64) -> Result<Facts, Subs
 /// Declines, and unlinks (a bill that is not that service), as the engine
 /// reads them.
 async fn declined(pool: &SqlitePool, user_id: i64) -> Result<Vec<Declined>, SubscriptionError> {
-    let rows: Vec<(i64, Option<i64>, String)> = sqlx::query_as(
-        "SELECT catalog_id, amount_cents, created_at FROM subscription_recommendation_feedback
-         WHERE user_id = ? AND action IN ('decline', 'unlink') AND catalog_id IS NOT NULL
-           AND created_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || ? || ' days')",
+    let days = recommend::DECLINE_DAYS;
+    let rows = sqlx::query!(
+        r#"SELECT catalog_id AS "catalog_id!", amount_cents, created_at
+           FROM subscription_recommendation_feedback
+           WHERE user_id = ? AND action IN ('decline', 'unlink') AND catalog_id IS NOT NULL
+             AND created_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || ? || ' days')"#,
+        user_id,
+        days
     )
-    .bind(user_id)
-    .bind(recommend::DECLINE_DAYS)
     .fetch_all(pool)
     .await?;
     Ok(rows
         .into_iter()
-        .filter_map(|(catalog_id, amount_minor, at)| {
+        .filter_map(|row| {
             Some(Declined {
-                catalog_id,
-                amount_minor,
-                on: Date::parse(at.get(..10)?).ok()?,
+                catalog_id: row.catalog_id,
+                amount_minor: row.amount_cents,
+                on: Date::parse(row.created_at.get(..10)?).ok()?,
             })
         })
         .collect())
