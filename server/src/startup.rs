@@ -195,29 +195,34 @@ impl Application {
             SubmissionWriter::spawn(pool.clone(), write_gate.clone(), outbox.is_configured());
         let form_rate_limit = form_rate_limit(limits.submissions_per_minute).spawn_pruning();
         let keyring = Arc::new(keyring);
-        let bank = app::ssr::bank::service::Bank::new(
-            &settings.bank,
-            app::ssr::outbound::Outbound::from_settings(&settings.outbound),
-        );
         let notifier = Arc::new(app::ssr::notifications::Notifier::new(
             settings.notifications.clone(),
             app::ssr::outbound::Outbound::from_settings(&settings.outbound),
             Arc::clone(&keyring),
             &settings.public_base_url,
         ));
+        let login_history = LoginHistory::new(Geolocator::new(geolocation_url));
         let sso = Arc::new(app::ssr::sso::Sso::new(
             settings.sso.clone(),
             app::ssr::outbound::Outbound::from_settings(&settings.outbound),
             &settings.public_base_url,
+            pool.clone(),
+            Arc::clone(&keyring),
+            login_history.clone(),
         ));
         let backups =
             app::ssr::backup::Backups::new(pool.clone(), settings.backups_dir(), settings.backups);
         let reencrypt =
             app::ssr::secrets::ReencryptSecrets::new(pool.clone(), Arc::clone(&keyring));
-        let operations = operations_engine(
-            &settings, &pool, &keyring, &bank, &notifier, &backups, &reencrypt,
-        )
-        .await?;
+        let operations =
+            operations_engine(&settings, &pool, &notifier, &backups, &reencrypt).await?;
+        let bank = app::ssr::bank::service::Bank::new(
+            &settings.bank,
+            app::ssr::outbound::Outbound::from_settings(&settings.outbound),
+            pool.clone(),
+            Arc::clone(&keyring),
+            Arc::clone(&operations),
+        );
         let imports = app::ssr::statements::service::Imports::new(
             pool.clone(),
             Arc::clone(&operations),
@@ -229,13 +234,7 @@ impl Application {
             Arc::clone(&notifier),
             pool.clone(),
         );
-        bank.worker.spawn(
-            pool.clone(),
-            Arc::clone(&keyring),
-            bank.provider.clone(),
-            settings.bank.enabled,
-            settings.bank.user_budget,
-        );
+        bank.spawn_worker(settings.bank.user_budget);
         app::ssr::bills::spawn_accrual(pool.clone());
         let pkg = settings.site_root.join("pkg");
         let assets = StaticAssets::load(&pkg, settings.hash_files)
@@ -255,19 +254,28 @@ impl Application {
                     trusted_proxies: settings.trusted_proxies.clone(),
                     pool: pool.clone(),
                     db_health: Arc::new(db_health),
+                    auth: app::ssr::auth::Auth {
+                        pool: pool.clone(),
+                        keyring: Arc::clone(&keyring),
+                        sign_in_throttle: SignInThrottle::new(
+                            limits.sign_in_attempts_per_minute,
+                            limits.sign_in_account_burst,
+                        )
+                        .spawn_pruning(),
+                        login_history,
+                        security_keys,
+                        sso: Arc::clone(&sso),
+                        public_base_url: settings.public_base_url.clone(),
+                    },
                     keyring,
-                    sign_in_throttle: SignInThrottle::new(
-                        limits.sign_in_attempts_per_minute,
-                        limits.sign_in_account_burst,
-                    )
-                    .spawn_pruning(),
-                    login_history: LoginHistory::new(Geolocator::new(geolocation_url)),
-                    security_keys,
-                    form_rate_limit,
-                    bot_check,
-                    outbox,
                     write_gate,
-                    submissions,
+                    contact: app::ssr::contact::Contact {
+                        pool: pool.clone(),
+                        rate_limit: form_rate_limit,
+                        bot_check,
+                        submissions,
+                        outbox,
+                    },
                     operations,
                     bank,
                     notifier,
@@ -342,13 +350,11 @@ impl Application {
 }
 
 /// The operations engine, with the kinds of the features built before it
-/// registered (statement imports, which start operations themselves,
-/// register theirs when built). [`resume_operations`] runs once all are.
+/// registered (statement imports and bank sync, which start operations
+/// themselves, register theirs when built). [`resume_operations`] runs once all are.
 async fn operations_engine(
     settings: &Settings,
     pool: &SqlitePool,
-    keyring: &Arc<app::ssr::secrets::Keyring>,
-    bank: &app::ssr::bank::service::Bank,
     notifier: &Arc<app::ssr::notifications::Notifier>,
     backups: &app::ssr::backup::Backups,
     reencrypt: &app::ssr::secrets::ReencryptSecrets,
@@ -358,8 +364,6 @@ async fn operations_engine(
         .map_err(|error| StartupError::Operations(error.to_string()))?;
     backups.register(&engine);
     reencrypt.register(&engine);
-    app::ssr::bank::jobs::BankSyncs::new(pool.clone(), Arc::clone(keyring), bank.provider.clone())
-        .register(&engine);
     app::ssr::notifications::jobs::NotificationsRun::new(Arc::clone(notifier), pool.clone())
         .register(&engine);
     Ok(engine)

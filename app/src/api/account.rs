@@ -30,7 +30,10 @@ pub async fn get_me() -> Result<Me, ErrorBody> {
 pub async fn save_account(request: UpdateProfile) -> Result<Me, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let ip = me.client_ip()?;
-    Ok(crate::ssr::auth::account::update_profile(&me.services, ip, &me.current, request).await?)
+    Ok(
+        crate::ssr::auth::account::update_profile(&me.services.auth, ip, &me.current, request)
+            .await?,
+    )
 }
 
 /// A new password; the user's other sessions and API tokens end.
@@ -38,7 +41,10 @@ pub async fn save_account(request: UpdateProfile) -> Result<Me, ErrorBody> {
 pub async fn set_password(request: ChangePassword) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let ip = me.client_ip()?;
-    Ok(crate::ssr::auth::account::change_password(&me.services, ip, &me.current, request).await?)
+    Ok(
+        crate::ssr::auth::account::change_password(&me.services.auth, ip, &me.current, request)
+            .await?,
+    )
 }
 
 /// Whether TOTP is on, and how many recovery codes are left.
@@ -85,7 +91,10 @@ pub async fn confirm_totp(code: String) -> Result<RecoveryCodes, ErrorBody> {
 pub async fn stop_totp(request: CurrentPassword) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let ip = me.client_ip()?;
-    Ok(crate::ssr::auth::account::turn_off_totp(&me.services, ip, &me.current, request).await?)
+    Ok(
+        crate::ssr::auth::account::turn_off_totp(&me.services.auth, ip, &me.current, request)
+            .await?,
+    )
 }
 
 /// Signs out here, or everywhere (every session and API token); the
@@ -95,7 +104,7 @@ pub async fn stop_totp(request: CurrentPassword) -> Result<(), ErrorBody> {
 pub async fn sign_out(everywhere: bool) -> Result<crate::contract::account::SignedOut, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let signed_out =
-        crate::ssr::auth::account::sign_out(&me.services, &me.current, everywhere).await?;
+        crate::ssr::auth::account::sign_out(&me.services.auth, &me.current, everywhere).await?;
     super::signed_in::set_session_cookie(&me.services, "", 0);
     Ok(signed_out)
 }

@@ -57,7 +57,7 @@ pub async fn change_account(
 ) -> Result<(), ErrorBody> {
     let (services, admin) =
         super::signed_in::confirmed_administrator(&confirm.current_password).await?;
-    Ok(crate::ssr::auth::admin::apply(&services.pool, &admin, user, action).await?)
+    Ok(crate::ssr::auth::admin::apply(&services.auth.pool, &admin, user, action).await?)
 }
 
 /// A one-time invitation and its link (shown once), with the
@@ -66,7 +66,7 @@ pub async fn change_account(
 pub async fn invite_user(request: Invite) -> Result<Invited, ErrorBody> {
     let (services, admin) =
         super::signed_in::confirmed_administrator(&request.current_password).await?;
-    Ok(crate::ssr::auth::admin::invite(&services, &admin, &request).await?)
+    Ok(crate::ssr::auth::admin::invite(&services.auth, &admin, &request).await?)
 }
 
 /// Withdraws a pending invitation.
@@ -84,7 +84,7 @@ pub async fn set_registration(
 ) -> Result<RegistrationSetting, ErrorBody> {
     let (services, admin) =
         super::signed_in::confirmed_administrator(&setting.current_password).await?;
-    crate::ssr::auth::admin::set_registration(&services.pool, &admin, setting.open).await?;
+    crate::ssr::auth::admin::set_registration(&services.auth.pool, &admin, setting.open).await?;
     Ok(RegistrationSetting { open: setting.open })
 }
 
@@ -97,14 +97,17 @@ pub async fn list_submissions(
 ) -> Result<SubmissionPage, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
     let search = (!search.trim().is_empty()).then_some(search.as_str());
-    Ok(crate::ssr::contact::review::page(&admin.services, kind, search, None, before).await?)
+    Ok(
+        crate::ssr::contact::review::page(&admin.services.contact, kind, search, None, before)
+            .await?,
+    )
 }
 
 /// The CRM's health and how many posts are in each state.
 #[server(prefix = "/api/fn", endpoint = "admin/crm", input = GetUrl)]
 pub async fn get_crm_status() -> Result<CrmStatus, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    Ok(crate::ssr::contact::review::crm_status(&admin.services).await?)
+    Ok(crate::ssr::contact::review::crm_status(&admin.services.contact).await?)
 }
 
 /// Queues one failed CRM post again (`id`), or every failed one (none).
@@ -116,7 +119,7 @@ pub async fn resend_submissions(
     use crate::ssr::contact::review;
     let admin = super::signed_in::administrator().await?;
     Ok(match id {
-        Some(id) => review::resend(&admin.services, kind, id).await?,
-        None => review::resend_all(&admin.services).await?,
+        Some(id) => review::resend(&admin.services.contact, kind, id).await?,
+        None => review::resend_all(&admin.services.contact).await?,
     })
 }

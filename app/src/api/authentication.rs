@@ -18,7 +18,7 @@ use crate::ssr::api_error::ApiError;
 #[server(prefix = "/api/fn", endpoint = "admin/authentication", input = GetUrl)]
 pub async fn get_authentication() -> Result<AuthenticationSettings, ErrorBody> {
     let me = super::signed_in::administrator().await?;
-    Ok(crate::ssr::sso::authentication::read(&me.services)
+    Ok(crate::ssr::sso::authentication::read(&me.services.sso)
         .await
         .map_err(ApiError::from)?)
 }
@@ -44,7 +44,7 @@ pub async fn save_authentication(
     use crate::contract::authentication::AuthenticationChange;
     use crate::ssr::sso::authentication;
     let me = super::signed_in::administrator().await?;
-    let now = authentication::read(&me.services)
+    let now = authentication::read(&me.services.sso)
         .await
         .map_err(ApiError::from)?;
     let free = |field: &str| !now.fixed_by_environment.iter().any(|fixed| fixed == field);
@@ -81,7 +81,7 @@ pub async fn save_authentication(
             now.local_login_enabled,
         ),
     };
-    Ok(authentication::change(&me.services, change)
+    Ok(authentication::change(&me.services.sso, change)
         .await
         .map_err(ApiError::from)?)
 }
@@ -92,7 +92,7 @@ pub async fn test_discovery(issuer_url: Option<String>) -> Result<Discovery, Err
     use crate::contract::authentication::DiscoveryRequest;
     let me = super::signed_in::administrator().await?;
     Ok(crate::ssr::sso::authentication::test_discovery(
-        &me.services,
+        &me.services.sso,
         DiscoveryRequest { issuer_url },
     )
     .await
@@ -104,7 +104,7 @@ pub async fn test_discovery(issuer_url: Option<String>) -> Result<Discovery, Err
 pub async fn get_identities() -> Result<LinkedIdentities, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::sso::identities::list(&me.services, me.current.user.id)
+        crate::ssr::sso::identities::list(&me.services.sso, me.current.user.id)
             .await
             .map_err(ApiError::from)?,
     )
@@ -115,7 +115,7 @@ pub async fn get_identities() -> Result<LinkedIdentities, ErrorBody> {
 pub async fn unlink_identity(id: i64) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::sso::identities::unlink(&me.services, me.current.user.id, id)
+        crate::ssr::sso::identities::unlink(&me.services.sso, me.current.user.id, id)
             .await
             .map_err(ApiError::from)?,
     )

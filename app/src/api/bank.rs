@@ -20,7 +20,7 @@ use crate::ssr::api_error::ApiError;
 #[server(prefix = "/api/fn", endpoint = "bank/connections", input = GetUrl)]
 pub async fn get_bank_connections() -> Result<BankConnections, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::bank::service::overview(&me.services, me.current.user.id).await?)
+    Ok(crate::ssr::bank::service::overview(&me.services.bank, me.current.user.id).await?)
 }
 
 /// Connects a bank with a setup token (or the demo bank); the seed sync
@@ -28,7 +28,10 @@ pub async fn get_bank_connections() -> Result<BankConnections, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "bank/connect", input = Json, client = CsrfClient)]
 pub async fn add_bank_connection(request: ConnectBank) -> Result<Connected, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::bank::service::connect(&me.services, me.current.user.id, request, None).await?)
+    Ok(
+        crate::ssr::bank::service::connect(&me.services.bank, me.current.user.id, request, None)
+            .await?,
+    )
 }
 
 /// A new setup token for a connection.
@@ -36,8 +39,13 @@ pub async fn add_bank_connection(request: ConnectBank) -> Result<Connected, Erro
 pub async fn reconnect_bank(id: i64, request: ConnectBank) -> Result<Connected, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::bank::service::connect(&me.services, me.current.user.id, request, Some(id))
-            .await?,
+        crate::ssr::bank::service::connect(
+            &me.services.bank,
+            me.current.user.id,
+            request,
+            Some(id),
+        )
+        .await?,
     )
 }
 
@@ -45,17 +53,20 @@ pub async fn reconnect_bank(id: i64, request: ConnectBank) -> Result<Connected, 
 #[server(prefix = "/api/fn", endpoint = "bank/disconnect", input = Json, client = CsrfClient)]
 pub async fn disconnect_bank(id: i64) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::bank::service::disconnect(&me.services, me.current.user.id, id).await?)
+    Ok(crate::ssr::bank::service::disconnect(&me.services.bank, me.current.user.id, id).await?)
 }
 
 /// Switches an account in or out of syncing.
 #[server(prefix = "/api/fn", endpoint = "bank/monitor", input = Json, client = CsrfClient)]
 pub async fn set_account_monitored(id: i64, monitored: bool) -> Result<BankAccount, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::ssr::bank::service::set_monitored(&me.services, me.current.user.id, id, monitored)
-            .await?,
+    Ok(crate::ssr::bank::service::set_monitored(
+        &me.services.bank,
+        me.current.user.id,
+        id,
+        monitored,
     )
+    .await?)
 }
 
 /// Syncs one connection now (the last 30 days), or backfills it (44).
@@ -68,7 +79,10 @@ pub async fn sync_bank(id: i64, backfill: bool) -> Result<Operation, ErrorBody> 
     } else {
         SyncReason::Routine
     };
-    Ok(crate::ssr::bank::service::sync_one(&me.services, me.current.user.id, id, reason).await?)
+    Ok(
+        crate::ssr::bank::service::sync_one(&me.services.bank, me.current.user.id, id, reason)
+            .await?,
+    )
 }
 
 /// A page of the user's transactions.
@@ -145,19 +159,19 @@ pub async fn get_auto_matches() -> Result<AutoMatches, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "admin/bank-sync", input = GetUrl)]
 pub async fn get_bank_sync_status() -> Result<BankSyncStatus, ErrorBody> {
     let me = super::signed_in::administrator().await?;
-    Ok(crate::ssr::bank::service::status(&me.services).await?)
+    Ok(crate::ssr::bank::service::status(&me.services.bank).await?)
 }
 
 /// Turns bank sync on or off and sets the automatic sync's interval.
 #[server(prefix = "/api/fn", endpoint = "admin/bank-sync/save", input = Json, client = CsrfClient)]
 pub async fn save_bank_sync(request: UpdateBankSync) -> Result<BankSyncStatus, ErrorBody> {
     let me = super::signed_in::administrator().await?;
-    Ok(crate::ssr::bank::service::update(&me.services, request).await?)
+    Ok(crate::ssr::bank::service::update(&me.services.bank, request).await?)
 }
 
 /// Runs the automatic sync now rather than at its next time.
 #[server(prefix = "/api/fn", endpoint = "admin/bank-sync/run", input = Json, client = CsrfClient)]
 pub async fn run_bank_sync_now() -> Result<BankSyncStatus, ErrorBody> {
     let me = super::signed_in::administrator().await?;
-    Ok(crate::ssr::bank::service::run_now(&me.services).await?)
+    Ok(crate::ssr::bank::service::run_now(&me.services.bank).await?)
 }

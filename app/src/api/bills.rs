@@ -68,7 +68,7 @@ pub async fn get_tracker_page(
     Ok(TrackerPageData {
         tracker,
         drifts: crate::ssr::drift::service::list(me.pool(), user).await.ok(),
-        bank: crate::ssr::bank::service::overview(&me.services, user)
+        bank: crate::ssr::bank::service::overview(&me.services.bank, user)
             .await
             .ok(),
         spending: views::spending(me.pool(), user).await.ok(),

@@ -67,6 +67,7 @@ pub async fn get_sign_ins() -> Result<Vec<SignInRecord>, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(me
         .services
+        .auth
         .login_history
         .recent(me.pool(), &me.services.keyring, me.current.user.id)
         .await

@@ -30,6 +30,7 @@ pub async fn start_key_registration() -> Result<RegistrationStarted, ErrorBody> 
     let session = me.current.clone().browser_session()?;
     let (ceremony, options) = me
         .services
+        .auth
         .security_keys
         .begin_registration(me.pool(), &session.user)
         .await
@@ -47,6 +48,7 @@ pub async fn finish_key_registration(request: RegisterKey) -> Result<KeyInfo, Er
     let session = me.current.clone().browser_session()?;
     Ok(me
         .services
+        .auth
         .security_keys
         .finish_registration(
             me.pool(),
@@ -64,8 +66,12 @@ pub async fn finish_key_registration(request: RegisterKey) -> Result<KeyInfo, Er
 pub async fn remove_security_key(id: i64, request: RemoveKey) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let ip = me.client_ip()?;
-    Ok(
-        crate::ssr::auth::account::remove_security_key(&me.services, ip, &me.current, id, request)
-            .await?,
+    Ok(crate::ssr::auth::account::remove_security_key(
+        &me.services.auth,
+        ip,
+        &me.current,
+        id,
+        request,
     )
+    .await?)
 }

@@ -162,7 +162,7 @@ pub async fn confirmed_administrator(
     let ip = signed_in.client_ip()?;
     let session = signed_in.current.browser_session()?;
     let admin =
-        crate::ssr::auth::admin::confirm(&signed_in.services, session, ip, current_password)
+        crate::ssr::auth::admin::confirm(&signed_in.services.auth, session, ip, current_password)
             .await?;
     Ok((signed_in.services, admin))
 }

@@ -47,7 +47,7 @@ pub async fn disable(
     ApiPath(id): ApiPath<i64>,
     ApiJson(body): ApiJson<CurrentPassword>,
 ) -> Result<StatusCode, ApiError> {
-    let admin = admin::confirm(&state, session, ip, &body.current_password).await?;
+    let admin = admin::confirm(&state.services.auth, session, ip, &body.current_password).await?;
     admin::apply(&state.pool, &admin, id, AccountAction::Disable).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -68,7 +68,7 @@ pub async fn enable(
     ApiPath(id): ApiPath<i64>,
     ApiJson(body): ApiJson<CurrentPassword>,
 ) -> Result<StatusCode, ApiError> {
-    let admin = admin::confirm(&state, session, ip, &body.current_password).await?;
+    let admin = admin::confirm(&state.services.auth, session, ip, &body.current_password).await?;
     admin::apply(&state.pool, &admin, id, AccountAction::Enable).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -91,7 +91,7 @@ pub async fn reset_second_factor(
     ApiPath(id): ApiPath<i64>,
     ApiJson(body): ApiJson<CurrentPassword>,
 ) -> Result<StatusCode, ApiError> {
-    let admin = admin::confirm(&state, session, ip, &body.current_password).await?;
+    let admin = admin::confirm(&state.services.auth, session, ip, &body.current_password).await?;
     admin::apply(&state.pool, &admin, id, AccountAction::ResetSecondFactor).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -123,8 +123,8 @@ pub async fn invite(
     ClientIp(ip): ClientIp,
     ApiJson(body): ApiJson<Invite>,
 ) -> Result<(StatusCode, Json<Invited>), ApiError> {
-    let admin = admin::confirm(&state, session, ip, &body.current_password).await?;
-    let invited = admin::invite(&state, &admin, &body).await?;
+    let admin = admin::confirm(&state.services.auth, session, ip, &body.current_password).await?;
+    let invited = admin::invite(&state.services.auth, &admin, &body).await?;
     Ok((StatusCode::CREATED, Json(invited)))
 }
 
@@ -173,7 +173,7 @@ pub async fn set_registration(
     ClientIp(ip): ClientIp,
     ApiJson(body): ApiJson<RegistrationChange>,
 ) -> Result<Json<RegistrationSetting>, ApiError> {
-    let admin = admin::confirm(&state, session, ip, &body.current_password).await?;
+    let admin = admin::confirm(&state.services.auth, session, ip, &body.current_password).await?;
     admin::set_registration(&state.pool, &admin, body.open).await?;
     Ok(Json(RegistrationSetting { open: body.open }))
 }

@@ -59,7 +59,7 @@ pub async fn login(
     headers: HeaderMap,
     ApiJson(body): ApiJson<SignIn>,
 ) -> Result<Response, ApiError> {
-    let answer = entrance::password(&state, visitor(client, &headers), body).await?;
+    let answer = entrance::password(&state.services.auth, visitor(client, &headers), body).await?;
     Ok(answered(&state, answer))
 }
 
@@ -79,7 +79,7 @@ pub async fn login_second_factor(
     headers: HeaderMap,
     ApiJson(body): ApiJson<SecondFactorCode>,
 ) -> Result<Response, ApiError> {
-    let answer = entrance::code(&state, visitor(client, &headers), body).await?;
+    let answer = entrance::code(&state.services.auth, visitor(client, &headers), body).await?;
     Ok(answered(&state, answer))
 }
 
@@ -149,7 +149,7 @@ pub async fn totp_disable(
     current: CurrentUser,
     ApiJson(body): ApiJson<CurrentPassword>,
 ) -> Result<StatusCode, ApiError> {
-    account::turn_off_totp(&state, ip, &current, body).await?;
+    account::turn_off_totp(&state.services.auth, ip, &current, body).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -168,7 +168,7 @@ pub async fn logout(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> Result<Response, ApiError> {
-    let answer = account::sign_out(&state, &current, false).await?;
+    let answer = account::sign_out(&state.services.auth, &current, false).await?;
     Ok(signed_out_to(&state, answer))
 }
 
@@ -184,7 +184,7 @@ pub async fn logout_all(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> Result<Response, ApiError> {
-    account::sign_out(&state, &current, true).await?;
+    account::sign_out(&state.services.auth, &current, true).await?;
     Ok(signed_out(&state))
 }
 
@@ -237,6 +237,6 @@ pub async fn change_password(
     current: CurrentUser,
     ApiJson(body): ApiJson<ChangePassword>,
 ) -> Result<StatusCode, ApiError> {
-    account::change_password(&state, ip, &current, body).await?;
+    account::change_password(&state.services.auth, ip, &current, body).await?;
     Ok(StatusCode::NO_CONTENT)
 }

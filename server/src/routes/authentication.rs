@@ -28,7 +28,7 @@ pub async fn read(
     State(state): State<AppState>,
     _admin: AdminUser,
 ) -> Result<Json<AuthenticationSettings>, ApiError> {
-    Ok(Json(authentication::read(&state).await?))
+    Ok(Json(authentication::read(&state.services.sso).await?))
 }
 
 /// A partial change (`{"localLoginEnabled": false}` alone is a body). A
@@ -49,7 +49,9 @@ pub async fn change(
     _admin: AdminUser,
     ApiJson(body): ApiJson<AuthenticationChange>,
 ) -> Result<Json<AuthenticationSettings>, ApiError> {
-    Ok(Json(authentication::change(&state, body).await?))
+    Ok(Json(
+        authentication::change(&state.services.sso, body).await?,
+    ))
 }
 
 /// Fetches the provider's discovery document now (the issuer given, or
@@ -66,7 +68,9 @@ pub async fn discovery(
     _admin: AdminUser,
     ApiJson(body): ApiJson<DiscoveryRequest>,
 ) -> Result<Json<Discovery>, ApiError> {
-    Ok(Json(authentication::test_discovery(&state, body).await?))
+    Ok(Json(
+        authentication::test_discovery(&state.services.sso, body).await?,
+    ))
 }
 
 /// The identities at the provider linked to the account.
@@ -80,7 +84,9 @@ pub async fn list_identities(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> Result<Json<LinkedIdentities>, ApiError> {
-    Ok(Json(identities::list(&state, current.user.id).await?))
+    Ok(Json(
+        identities::list(&state.services.sso, current.user.id).await?,
+    ))
 }
 
 /// Unlinks an identity; refused (400 `FAILED_PRECONDITION`) while the
@@ -97,6 +103,6 @@ pub async fn unlink_identity(
     current: CurrentUser,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
-    identities::unlink(&state, current.user.id, id).await?;
+    identities::unlink(&state.services.sso, current.user.id, id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -29,7 +29,9 @@ pub async fn list(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> Result<Json<BankConnections>, ApiError> {
-    Ok(Json(service::overview(&state, current.user.id).await?))
+    Ok(Json(
+        service::overview(&state.services.bank, current.user.id).await?,
+    ))
 }
 
 /// Claims the setup token (once), stores the access sealed, reads the
@@ -53,7 +55,7 @@ pub async fn connect(
     current: CurrentUser,
     ApiJson(body): ApiJson<ConnectBank>,
 ) -> Result<(StatusCode, Json<Connected>), ApiError> {
-    let connected = service::connect(&state, current.user.id, body, None).await?;
+    let connected = service::connect(&state.services.bank, current.user.id, body, None).await?;
     Ok((StatusCode::CREATED, Json(connected)))
 }
 
@@ -77,7 +79,7 @@ pub async fn reconnect(
     ApiJson(body): ApiJson<ConnectBank>,
 ) -> Result<Json<Connected>, ApiError> {
     Ok(Json(
-        service::connect(&state, current.user.id, body, Some(id)).await?,
+        service::connect(&state.services.bank, current.user.id, body, Some(id)).await?,
     ))
 }
 
@@ -94,7 +96,7 @@ pub async fn disconnect(
     current: CurrentUser,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
-    service::disconnect(&state.services, current.user.id, id).await?;
+    service::disconnect(&state.services.bank, current.user.id, id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -113,7 +115,7 @@ pub async fn set_monitored(
     ApiJson(body): ApiJson<SetMonitored>,
 ) -> Result<Json<BankAccount>, ApiError> {
     Ok(Json(
-        service::set_monitored(&state.services, current.user.id, id, body.monitored).await?,
+        service::set_monitored(&state.services.bank, current.user.id, id, body.monitored).await?,
     ))
 }
 
@@ -132,7 +134,13 @@ pub async fn sync(
     ApiPath(id): ApiPath<i64>,
 ) -> Result<Json<Operation>, ApiError> {
     Ok(Json(
-        service::sync_one(&state, current.user.id, id, SyncReason::Routine).await?,
+        service::sync_one(
+            &state.services.bank,
+            current.user.id,
+            id,
+            SyncReason::Routine,
+        )
+        .await?,
     ))
 }
 
@@ -147,7 +155,9 @@ pub async fn sync_all(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> Result<Json<Operation>, ApiError> {
-    Ok(Json(service::sync_all(&state, current.user.id).await?))
+    Ok(Json(
+        service::sync_all(&state.services.bank, current.user.id).await?,
+    ))
 }
 
 /// Fetches the whole 44-day window again, to fill gaps.
@@ -164,7 +174,13 @@ pub async fn backfill(
     ApiPath(id): ApiPath<i64>,
 ) -> Result<Json<Operation>, ApiError> {
     Ok(Json(
-        service::sync_one(&state, current.user.id, id, SyncReason::Backfill).await?,
+        service::sync_one(
+            &state.services.bank,
+            current.user.id,
+            id,
+            SyncReason::Backfill,
+        )
+        .await?,
     ))
 }
 
@@ -198,7 +214,7 @@ pub async fn admin_status(
     State(state): State<AppState>,
     _admin: AdminUser,
 ) -> Result<Json<BankSyncStatus>, ApiError> {
-    Ok(Json(service::status(&state).await?))
+    Ok(Json(service::status(&state.services.bank).await?))
 }
 
 #[utoipa::path(
@@ -213,7 +229,7 @@ pub async fn admin_update(
     _admin: AdminUser,
     ApiJson(body): ApiJson<UpdateBankSync>,
 ) -> Result<Json<BankSyncStatus>, ApiError> {
-    Ok(Json(service::update(&state, body).await?))
+    Ok(Json(service::update(&state.services.bank, body).await?))
 }
 
 /// Runs the automatic sync now rather than at its next time.
@@ -227,7 +243,10 @@ pub async fn admin_run(
     State(state): State<AppState>,
     _admin: AdminUser,
 ) -> Result<(StatusCode, Json<BankSyncStatus>), ApiError> {
-    Ok((StatusCode::ACCEPTED, Json(service::run_now(&state).await?)))
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(service::run_now(&state.services.bank).await?),
+    ))
 }
 
 /// Bills each recent unmatched debit (or one, `transactionId`) may have

@@ -35,7 +35,7 @@ pub const MAX_BODY: usize = 1024 * 1024;
     responses((status = 200, body = ContactConfig)),
 )]
 pub async fn config(State(state): State<AppState>) -> Json<ContactConfig> {
-    Json(intake::config(&state))
+    Json(intake::config(&state.services.contact))
 }
 
 #[utoipa::path(
@@ -54,7 +54,7 @@ pub async fn create_lead(
     let form: LeadForm = admit(&state, ip, request.into_body()).await?;
     Ok((
         StatusCode::CREATED,
-        Json(intake::lead(&state, ip, form).await?),
+        Json(intake::lead(&state.services.contact, ip, form).await?),
     ))
 }
 
@@ -74,7 +74,7 @@ pub async fn create_support(
     let form: SupportForm = admit(&state, ip, request.into_body()).await?;
     Ok((
         StatusCode::CREATED,
-        Json(intake::support(&state, ip, form).await?),
+        Json(intake::support(&state.services.contact, ip, form).await?),
     ))
 }
 
@@ -84,7 +84,7 @@ async fn admit<T: DeserializeOwned>(
     ip: IpAddr,
     body: Body,
 ) -> Result<T, ApiError> {
-    intake::admit(state, ip)?;
+    intake::admit(&state.services.contact, ip)?;
     let bytes = axum::body::to_bytes(body, MAX_BODY)
         .await
         .map_err(|_| ApiError::PayloadTooLarge { limit: MAX_BODY })?;

@@ -349,8 +349,13 @@ pub async fn start_restore(
     ClientIp(ip): ClientIp,
     ApiJson(request): ApiJson<RestoreRequest>,
 ) -> Result<Json<Operation>, ApiError> {
-    let admin =
-        app::ssr::auth::admin::confirm(&state, session, ip, &request.current_password).await?;
+    let admin = app::ssr::auth::admin::confirm(
+        &state.services.auth,
+        session,
+        ip,
+        &request.current_password,
+    )
+    .await?;
     let record = app::ssr::backup::start_restore(
         &state.operations,
         &state.backups,

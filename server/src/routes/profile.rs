@@ -30,7 +30,7 @@ pub async fn update(
     ApiJson(body): ApiJson<UpdateProfile>,
 ) -> Result<Json<Me>, ApiError> {
     Ok(Json(
-        account::update_profile(&state, ip, &current, body).await?,
+        account::update_profile(&state.services.auth, ip, &current, body).await?,
     ))
 }
 
@@ -80,6 +80,8 @@ pub async fn sign_ins(
 ) -> Result<Json<Vec<SignInRecord>>, ApiError> {
     Ok(Json(
         state
+            .services
+            .auth
             .login_history
             .recent(&state.pool, &state.keyring, current.user.id)
             .await?,

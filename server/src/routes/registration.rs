@@ -37,7 +37,7 @@ pub async fn status(
     ApiQuery(query): ApiQuery<RegistrationQuery>,
 ) -> Result<Json<RegistrationStatus>, ApiError> {
     Ok(Json(
-        entrance::registration(&state, query.invitation.as_deref()).await?,
+        entrance::registration(&state.services.auth, query.invitation.as_deref()).await?,
     ))
 }
 
@@ -56,6 +56,6 @@ pub async fn register(
     headers: HeaderMap,
     ApiJson(body): ApiJson<Register>,
 ) -> Result<Response, ApiError> {
-    let answer = entrance::register(&state, visitor(client, &headers), body).await?;
+    let answer = entrance::register(&state.services.auth, visitor(client, &headers), body).await?;
     Ok(answered(&state, answer))
 }

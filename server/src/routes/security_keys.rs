@@ -47,6 +47,8 @@ pub async fn registration_options(
     session: BrowserSession,
 ) -> Result<Json<RegistrationStarted>, ApiError> {
     let (ceremony, options) = state
+        .services
+        .auth
         .security_keys
         .begin_registration(&state.pool, &session.user)
         .await?;
@@ -70,6 +72,8 @@ pub async fn register(
     ApiJson(body): ApiJson<RegisterKey>,
 ) -> Result<(StatusCode, Json<KeyInfo>), ApiError> {
     let key = state
+        .services
+        .auth
         .security_keys
         .finish_registration(
             &state.pool,
@@ -108,7 +112,7 @@ pub async fn remove(
         serde_json::from_slice(&body)
             .map_err(|error| ApiError::BadRequest(format!("the body is not valid JSON: {error}")))?
     };
-    account::remove_security_key(&state, ip, &current, id, body).await?;
+    account::remove_security_key(&state.services.auth, ip, &current, id, body).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -126,7 +130,9 @@ pub async fn sign_in_options(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<KeyChallenge>,
 ) -> Result<Json<KeySignInOptions>, ApiError> {
-    Ok(Json(entrance::key_options(&state, &body.challenge).await?))
+    Ok(Json(
+        entrance::key_options(&state.services.auth, &body.challenge).await?,
+    ))
 }
 
 /// `POST /api/auth/login/security-key`: the key's answer; a session on
@@ -145,6 +151,6 @@ pub async fn sign_in(
     headers: HeaderMap,
     ApiJson(body): ApiJson<KeySignIn>,
 ) -> Result<Response, ApiError> {
-    let answer = entrance::key(&state, visitor(client, &headers), body).await?;
+    let answer = entrance::key(&state.services.auth, visitor(client, &headers), body).await?;
     Ok(answered(&state, answer))
 }

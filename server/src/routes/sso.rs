@@ -33,7 +33,7 @@ const BROWSER_COOKIE_SECONDS: i64 = 10 * 60;
     responses((status = 200, body = AuthMethods)),
 )]
 pub async fn methods(State(state): State<AppState>) -> Result<Json<AuthMethods>, ApiError> {
-    Ok(Json(service::methods(&state).await?))
+    Ok(Json(service::methods(&state.services.sso).await?))
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
@@ -59,7 +59,7 @@ pub async fn start(
     ClientIp(ip): ClientIp,
     Query(query): Query<StartQuery>,
 ) -> Response {
-    let started = service::start(&state, ip, query.next.as_deref(), None).await;
+    let started = service::start(&state.services.sso, ip, query.next.as_deref(), None).await;
     to_provider(&state, ip, started)
 }
 
@@ -139,7 +139,14 @@ pub async fn callback(
         .ok()
         .flatten()
         .map(|current| current.user.id);
-    let finished = service::finish(&state, answer, &visitor, browser_token, signed_in_as).await;
+    let finished = service::finish(
+        &state.services.sso,
+        answer,
+        &visitor,
+        browser_token,
+        signed_in_as,
+    )
+    .await;
     let mut response = match finished {
         Ok(Finished::Linked { next }) => {
             tracing::info!(user = signed_in_as, "identity at the provider linked");

@@ -31,7 +31,7 @@ async fn list(
 ) -> Result<Json<SubmissionPage>, ApiError> {
     Ok(Json(
         review::page(
-            state,
+            &state.services.contact,
             kind,
             query.search.as_deref(),
             query.page_size,
@@ -96,7 +96,9 @@ pub async fn resend(
     ApiPath((segment, id)): ApiPath<(String, i64)>,
 ) -> Result<Json<Requeued>, ApiError> {
     let kind = kind_of(&segment)?;
-    Ok(Json(review::resend(&state, kind, id).await?))
+    Ok(Json(
+        review::resend(&state.services.contact, kind, id).await?,
+    ))
 }
 
 /// `POST /api/admin/crm/resend-failed`: queues every failed post again.
@@ -110,7 +112,7 @@ pub async fn resend_all(
     State(state): State<AppState>,
     _admin: AdminUser,
 ) -> Result<Json<Requeued>, ApiError> {
-    Ok(Json(review::resend_all(&state).await?))
+    Ok(Json(review::resend_all(&state.services.contact).await?))
 }
 
 /// `GET /api/admin/crm`: the CRM's health and how many posts are in each
@@ -125,5 +127,5 @@ pub async fn crm(
     State(state): State<AppState>,
     _admin: AdminUser,
 ) -> Result<Json<CrmStatus>, ApiError> {
-    Ok(Json(review::crm_status(&state).await?))
+    Ok(Json(review::crm_status(&state.services.contact).await?))
 }

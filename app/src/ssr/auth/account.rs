@@ -3,6 +3,7 @@
 //! name and email, the password, turning TOTP off; and signing out. REST
 //! and the Profile page's server functions both call these.
 
+use super::Auth;
 use super::AuthError;
 use std::net::IpAddr;
 
@@ -15,12 +16,10 @@ use crate::contract::account::{Me, SignedOut, UpdateProfile};
 use crate::contract::security_keys::RemoveKey;
 use crate::contract::two_factor::{ChangePassword, CurrentPassword};
 
-use crate::ssr::services::Services;
-
 /// Name and email. A new email needs the current password, so a borrowed
 /// session cannot take over the account.
 pub async fn update_profile(
-    services: &Services,
+    auth: &Auth,
     ip: IpAddr,
     current: &CurrentUser,
     request: UpdateProfile,
@@ -32,17 +31,10 @@ pub async fn update_profile(
         .eq_ignore_ascii_case(&session.user.email)
     {
         let password = request.current_password.unwrap_or_default();
-        services
-            .confirm_password(ip, &session.user, password)
-            .await?;
+        auth.confirm_password(ip, &session.user, password).await?;
     }
-    let user = users::update_profile(
-        &services.pool,
-        session.user.id,
-        &request.name,
-        &request.email,
-    )
-    .await?;
+    let user =
+        users::update_profile(&auth.pool, session.user.id, &request.name, &request.email).await?;
     Ok(Me { user })
 }
 
@@ -50,38 +42,36 @@ pub async fn update_profile(
 /// user and revokes every API token, so whoever knew the old password or
 /// copied a token is out.
 pub async fn change_password(
-    services: &Services,
+    auth: &Auth,
     ip: IpAddr,
     current: &CurrentUser,
     request: ChangePassword,
 ) -> Result<(), AuthError> {
     let session = current.clone().browser_session()?;
-    services
-        .confirm_password(ip, &session.user, request.current_password)
+    auth.confirm_password(ip, &session.user, request.current_password)
         .await?;
     users::set_password(
-        &services.pool,
+        &auth.pool,
         &session.user,
         SecretString::from(request.new_password),
     )
     .await?;
-    sessions::end_all(&services.pool, session.user.id, Some(&session.session_id)).await?;
-    api_tokens::revoke_all(&services.pool, session.user.id).await?;
+    sessions::end_all(&auth.pool, session.user.id, Some(&session.session_id)).await?;
+    api_tokens::revoke_all(&auth.pool, session.user.id).await?;
     Ok(())
 }
 
 /// Turns TOTP off, after the current password.
 pub async fn turn_off_totp(
-    services: &Services,
+    auth: &Auth,
     ip: IpAddr,
     current: &CurrentUser,
     request: CurrentPassword,
 ) -> Result<(), AuthError> {
     let session = current.clone().browser_session()?;
-    services
-        .confirm_password(ip, &session.user, request.current_password)
+    auth.confirm_password(ip, &session.user, request.current_password)
         .await?;
-    totp::turn_off(&services.pool, session.user.id).await?;
+    totp::turn_off(&auth.pool, session.user.id).await?;
     Ok(())
 }
 
@@ -89,7 +79,7 @@ pub async fn turn_off_totp(
 /// takes the current password, from a browser session. Someone else's key
 /// is 404 before any password is asked for.
 pub async fn remove_security_key(
-    services: &Services,
+    auth: &Auth,
     ip: IpAddr,
     current: &CurrentUser,
     id: i64,
@@ -97,7 +87,7 @@ pub async fn remove_security_key(
 ) -> Result<(), AuthError> {
     let session = current.clone().browser_session()?;
     let not_found = || AuthError::NotFound(format!("no security key {id}"));
-    if !security_keys::owns(&services.pool, session.user.id, id).await? {
+    if !security_keys::owns(&auth.pool, session.user.id, id).await? {
         return Err(not_found());
     }
     let password = request
@@ -109,10 +99,8 @@ pub async fn remove_security_key(
                 "give your current password to remove a key",
             )
         })?;
-    services
-        .confirm_password(ip, &session.user, password)
-        .await?;
-    if security_keys::remove(&services.pool, session.user.id, id).await? {
+    auth.confirm_password(ip, &session.user, password).await?;
+    if security_keys::remove(&auth.pool, session.user.id, id).await? {
         Ok(())
     } else {
         Err(not_found())
@@ -125,21 +113,21 @@ pub async fn remove_security_key(
 /// where to sign out at the provider too (RP-initiated logout), so the next
 /// visit does not silently sign back in.
 pub async fn sign_out(
-    services: &Services,
+    auth: &Auth,
     current: &CurrentUser,
     everywhere: bool,
 ) -> Result<SignedOut, AuthError> {
     let redirect = match &current.credential {
         Credential::Session { session_id } => {
-            crate::ssr::sso::service::end_session_url(services, session_id).await
+            crate::ssr::sso::service::end_session_url(&auth.sso, session_id).await
         }
         Credential::ApiToken { .. } => None,
     };
     if everywhere {
-        sessions::end_all(&services.pool, current.user.id, None).await?;
-        api_tokens::revoke_all(&services.pool, current.user.id).await?;
+        sessions::end_all(&auth.pool, current.user.id, None).await?;
+        api_tokens::revoke_all(&auth.pool, current.user.id).await?;
     } else if let Credential::Session { session_id } = &current.credential {
-        sessions::end(&services.pool, session_id).await?;
+        sessions::end(&auth.pool, session_id).await?;
     }
     Ok(SignedOut { redirect })
 }

@@ -7,6 +7,7 @@
 //! or let a stranger in; the REST routes and the Admin page's server
 //! functions both go through it.
 
+use super::Auth;
 use std::net::IpAddr;
 
 use sqlx::SqlitePool;
@@ -16,8 +17,6 @@ use super::users::User;
 use super::{invitations, AuthError};
 use crate::contract::admin::{AccountAction, Invite, Invited};
 use crate::domain::role::Role;
-
-use crate::ssr::services::Services;
 
 /// Why a token is refused the account-level actions.
 pub const NEEDS_A_PERSON: &str = "an API token cannot do this: invitations, registration, enabling or disabling accounts, resetting second factors and restoring need a signed-in administrator and their password";
@@ -38,7 +37,7 @@ impl ConfirmedAdmin {
 /// Checks that `session` is an administrator's and that
 /// `current_password` is their password (throttled like a sign-in).
 pub async fn confirm(
-    services: &Services,
+    auth: &Auth,
     session: BrowserSession,
     ip: IpAddr,
     current_password: &str,
@@ -52,8 +51,7 @@ pub async fn confirm(
             "enter your password to confirm this",
         ));
     }
-    services
-        .confirm_password(ip, &session.user, current_password.to_owned())
+    auth.confirm_password(ip, &session.user, current_password.to_owned())
         .await?;
     Ok(ConfirmedAdmin { user: session.user })
 }
@@ -90,19 +88,19 @@ pub async fn apply(
 /// A one-time invitation (a plain user unless `role` says otherwise) and
 /// its link, shown once.
 pub async fn invite(
-    services: &Services,
+    auth: &Auth,
     admin: &ConfirmedAdmin,
     request: &Invite,
 ) -> Result<Invited, AuthError> {
     let made = invitations::create(
-        &services.pool,
+        &auth.pool,
         Some(admin.user.id),
         request.email.as_deref(),
         request.role.unwrap_or(Role::User),
     )
     .await?;
     Ok(Invited {
-        link: services.invitation_link(&made.token),
+        link: auth.invitation_link(&made.token),
         invitation: made.invitation,
     })
 }

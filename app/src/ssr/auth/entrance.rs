@@ -4,6 +4,7 @@
 //! in; the contract answer and, when a session started, its token come out
 //! for the caller to set as the cookie.
 
+use super::Auth;
 use super::AuthError;
 use std::net::IpAddr;
 
@@ -18,8 +19,6 @@ use crate::contract::account::{
     SignIn, SignInAnswer,
 };
 use crate::contract::security_keys::{KeySignIn, KeySignInOptions, WebAuthnJson};
-
-use crate::ssr::services::Services;
 
 /// Who is knocking: the client's address (for the throttle and the sign-in
 /// history), its `User-Agent` (recorded with the session) and its device
@@ -41,11 +40,11 @@ pub struct Answered {
 /// The first step: email and password. The same answer for an unknown
 /// email and a wrong password; throttled per address and per account.
 pub async fn password(
-    services: &Services,
+    auth: &Auth,
     visitor: Visitor,
     request: SignIn,
 ) -> Result<Answered, AuthError> {
-    password_allowed(services).await?;
+    password_allowed(auth).await?;
     let attempt = Attempt {
         email: request.email,
         password: SecretString::from(request.password),
@@ -54,12 +53,12 @@ pub async fn password(
         device: visitor.device,
     };
     answered(
-        services,
+        auth,
         sign_in::sign_in(
-            &services.pool,
-            &services.keyring,
-            &services.login_history,
-            &services.sign_in_throttle,
+            &auth.pool,
+            &auth.keyring,
+            &auth.login_history,
+            &auth.sign_in_throttle,
             attempt,
         )
         .await,
@@ -73,11 +72,8 @@ pub const LOCAL_LOGIN_OFF: &str =
 
 /// Refuses (403) while email and password do not sign in here
 /// (Admin → Authentication, `LOCAL_LOGIN_ENABLED`).
-async fn password_allowed(services: &Services) -> Result<(), AuthError> {
-    let current = services
-        .sso
-        .current(&services.pool, &services.keyring)
-        .await?;
+async fn password_allowed(auth: &Auth) -> Result<(), AuthError> {
+    let current = auth.sso.current(&auth.pool, &auth.keyring).await?;
     if current.settings.local_login_enabled {
         Ok(())
     } else {
@@ -87,16 +83,16 @@ async fn password_allowed(services: &Services) -> Result<(), AuthError> {
 
 /// The second step with a TOTP or recovery code.
 pub async fn code(
-    services: &Services,
+    auth: &Auth,
     visitor: Visitor,
     request: SecondFactorCode,
 ) -> Result<Answered, AuthError> {
     answered(
-        services,
+        auth,
         sign_in::second_factor(
-            &services.pool,
-            &services.keyring,
-            &services.sign_in_throttle,
+            &auth.pool,
+            &auth.keyring,
+            &auth.sign_in_throttle,
             visitor.knock(),
             &request.challenge,
             &request.code,
@@ -106,13 +102,10 @@ pub async fn code(
 }
 
 /// The options for `navigator.credentials.get`, for a live challenge.
-pub async fn key_options(
-    services: &Services,
-    challenge: &str,
-) -> Result<KeySignInOptions, AuthError> {
-    match services
+pub async fn key_options(auth: &Auth, challenge: &str) -> Result<KeySignInOptions, AuthError> {
+    match auth
         .security_keys
-        .begin_sign_in(&services.pool, challenge)
+        .begin_sign_in(&auth.pool, challenge)
         .await?
     {
         Some(options) => Ok(KeySignInOptions {
@@ -126,18 +119,14 @@ pub async fn key_options(
 }
 
 /// The second step with a security key's answer.
-pub async fn key(
-    services: &Services,
-    visitor: Visitor,
-    request: KeySignIn,
-) -> Result<Answered, AuthError> {
+pub async fn key(auth: &Auth, visitor: Visitor, request: KeySignIn) -> Result<Answered, AuthError> {
     answered(
-        services,
+        auth,
         sign_in::security_key(
-            &services.pool,
-            &services.keyring,
-            &services.security_keys,
-            &services.sign_in_throttle,
+            &auth.pool,
+            &auth.keyring,
+            &auth.security_keys,
+            &auth.sign_in_throttle,
             visitor.knock(),
             &request.challenge,
             request.credential.0,
@@ -149,12 +138,12 @@ pub async fn key(
 /// Whether open registration is on and, for an invitation link's token,
 /// what it opens (`None` when the link is not valid).
 pub async fn registration(
-    services: &Services,
+    auth: &Auth,
     invitation: Option<&str>,
 ) -> Result<RegistrationStatus, AuthError> {
-    let open_registration = invitations::open_registration(&services.pool).await?;
+    let open_registration = invitations::open_registration(&auth.pool).await?;
     let invitation = match invitation.filter(|token| !token.is_empty()) {
-        Some(token) => invitations::find(&services.pool, token)
+        Some(token) => invitations::find(&auth.pool, token)
             .await?
             .map(|found| InvitationPreview {
                 email: found.email,
@@ -172,20 +161,19 @@ pub async fn registration(
 /// Creates the account (from an invitation, or freely while registration
 /// is open) and signs it in. Throttled like a sign-in.
 pub async fn register(
-    services: &Services,
+    auth: &Auth,
     visitor: Visitor,
     request: Register,
 ) -> Result<Answered, AuthError> {
-    services
-        .sign_in_throttle
+    auth.sign_in_throttle
         .attempt(visitor.ip, &request.email, Standing::Stranger)
         .map_err(|refusal| AuthError::throttled(refusal, "too many attempts; try again later"))?;
-    password_allowed(services).await?;
+    password_allowed(auth).await?;
     // Checked before an invitation is claimed for it.
     users::check_name(&request.name)?;
     let time_zone = request.time_zone;
     let user = invitations::register(
-        &services.pool,
+        &auth.pool,
         Registration {
             invitation: request.invitation,
             email: request.email,
@@ -195,16 +183,16 @@ pub async fn register(
     )
     .await?;
     if let Some(zone) = time_zone.as_deref().filter(|zone| !zone.is_empty()) {
-        users::start_in_time_zone(&services.pool, user.id, zone).await?;
+        users::start_in_time_zone(&auth.pool, user.id, zone).await?;
     }
     tracing::info!(
         user = user.id,
         role = user.role.as_str(),
         "account registered"
     );
-    let token = sessions::create(&services.pool, user.id, visitor.user_agent.as_deref()).await?;
+    let token = sessions::create(&auth.pool, user.id, visitor.user_agent.as_deref()).await?;
     Ok(Answered {
-        device: device::issue(&services.keyring, &user.email),
+        device: device::issue(&auth.keyring, &user.email),
         answer: SignInAnswer::SignedIn(Me { user }),
         session: Some(token),
     })
@@ -221,13 +209,10 @@ impl Visitor {
 }
 
 /// A sign-in step's outcome in contract terms.
-fn answered(
-    services: &Services,
-    outcome: Result<SignedIn, SignInError>,
-) -> Result<Answered, AuthError> {
+fn answered(auth: &Auth, outcome: Result<SignedIn, SignInError>) -> Result<Answered, AuthError> {
     match outcome {
         Ok(SignedIn::Session { user, token }) => Ok(Answered {
-            device: device::issue(&services.keyring, &user.email),
+            device: device::issue(&auth.keyring, &user.email),
             answer: SignInAnswer::SignedIn(Me { user }),
             session: Some(token),
         }),

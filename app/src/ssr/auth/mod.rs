@@ -25,6 +25,52 @@ pub mod token;
 pub mod totp;
 pub mod users;
 
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use sqlx::SqlitePool;
+
+/// What signing in, registering and the account and Admin use cases work
+/// with, assembled once at start-up: the database, the key that seals
+/// second factors and device tokens, the sign-in throttle, the sign-in
+/// history, the WebAuthn relying party, single sign-on (whether email and
+/// password still sign in, signing out at the provider) and the public
+/// address (for invitation links).
+pub struct Auth {
+    pub pool: SqlitePool,
+    pub keyring: Arc<crate::ssr::secrets::Keyring>,
+    pub sign_in_throttle: Arc<throttle::SignInThrottle>,
+    pub login_history: login_history::LoginHistory,
+    pub security_keys: security_keys::SecurityKeys,
+    pub sso: Arc<crate::ssr::sso::Sso>,
+    pub public_base_url: String,
+}
+
+impl Auth {
+    /// Checks the signed-in user's current password before a sensitive
+    /// change (throttled like a sign-in).
+    pub async fn confirm_password(
+        &self,
+        ip: IpAddr,
+        user: &users::User,
+        current_password: String,
+    ) -> Result<(), password_check::PasswordCheckError> {
+        password_check::confirm(
+            &self.pool,
+            &self.sign_in_throttle,
+            ip,
+            user,
+            current_password,
+        )
+        .await
+    }
+
+    /// The one-time registration link of an invitation.
+    pub fn invitation_link(&self, token: &str) -> String {
+        invitations::link(&self.public_base_url, token)
+    }
+}
+
 /// Why an account operation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum AuthError {

@@ -19,17 +19,23 @@ use crate::contract::bank::{
 use crate::contract::operations::Operation;
 use crate::domain::bank::sync_window::SyncReason;
 use crate::domain::bank::sync_window::{LOOKBACK_CAP_DAYS, SEED_DAYS};
+use crate::ssr::operations::Engine;
 use crate::ssr::outbound::Outbound;
-use crate::ssr::secrets::KeySource;
-use crate::ssr::services::Services;
+use crate::ssr::secrets::{KeySource, Keyring};
 use crate::ssr::settings::{self, Scope};
 
 /// The instance setting an administrator's choice is kept in.
 const ENABLED_KEY: &str = "bank_sync_enabled";
 
-/// The long-lived part of bank sync: the provider's client, the sync
-/// limit, and the switch's starting value.
+/// Bank sync as its use cases need it, assembled once at start-up: the
+/// database, the key that seals access URLs, the operations engine and the
+/// feature's jobs, the provider's client, the sync limit, the automatic
+/// sync's worker and the switch's starting value.
 pub struct Bank {
+    pool: SqlitePool,
+    keyring: Arc<Keyring>,
+    operations: Arc<Engine>,
+    syncs: BankSyncs,
     pub provider: Provider,
     pub sync_limit: Arc<SyncLimit>,
     pub enabled_by_default: bool,
@@ -39,11 +45,25 @@ pub struct Bank {
 }
 
 impl Bank {
+    /// The feature, its operation kinds registered with `operations`.
     /// Needs the runtime (the sync limit forgets idle users on a timer).
     /// The provider is called through `outbound`, the one guard.
-    pub fn new(settings: &BankSettings, outbound: Outbound) -> Self {
+    pub fn new(
+        settings: &BankSettings,
+        outbound: Outbound,
+        pool: SqlitePool,
+        keyring: Arc<Keyring>,
+        operations: Arc<Engine>,
+    ) -> Self {
+        let provider = Provider::new(settings.timeout, settings.allow_http).with_outbound(outbound);
+        let syncs = BankSyncs::new(pool.clone(), Arc::clone(&keyring), provider.clone());
+        syncs.register(&operations);
         Self {
-            provider: Provider::new(settings.timeout, settings.allow_http).with_outbound(outbound),
+            pool,
+            keyring,
+            operations,
+            syncs,
+            provider,
             sync_limit: super::sync_limit::sync_limit().spawn_pruning(),
             enabled_by_default: settings.enabled,
             worker: Arc::new(Worker::default()),
@@ -51,19 +71,31 @@ impl Bank {
         }
     }
 
-    /// Whether bank sync is on: the administrator's choice, or
-    /// `BANK_SYNC_ENABLED` until one is made.
-    pub async fn enabled(&self, pool: &SqlitePool) -> Result<bool, sqlx::Error> {
-        enabled(pool, self.enabled_by_default).await
+    /// Starts the automatic sync (`budget`: what one user's connections may
+    /// spend of a pass).
+    pub fn spawn_worker(&self, budget: Duration) {
+        self.worker.spawn(
+            self.pool.clone(),
+            Arc::clone(&self.keyring),
+            self.provider.clone(),
+            self.enabled_by_default,
+            budget,
+        );
     }
 
-    pub async fn set_enabled(&self, pool: &SqlitePool, enabled: bool) -> Result<(), BankError> {
-        Ok(settings::set_flag(pool, Scope::Instance, ENABLED_KEY, enabled).await?)
+    /// Whether bank sync is on: the administrator's choice, or
+    /// `BANK_SYNC_ENABLED` until one is made.
+    pub async fn enabled(&self) -> Result<bool, sqlx::Error> {
+        enabled(&self.pool, self.enabled_by_default).await
+    }
+
+    pub async fn set_enabled(&self, enabled: bool) -> Result<(), BankError> {
+        Ok(settings::set_flag(&self.pool, Scope::Instance, ENABLED_KEY, enabled).await?)
     }
 
     /// `Disabled` (403) while bank sync is off.
-    pub async fn require_enabled(&self, pool: &SqlitePool) -> Result<(), BankError> {
-        if self.enabled(pool).await? {
+    pub async fn require_enabled(&self) -> Result<(), BankError> {
+        if self.enabled().await? {
             Ok(())
         } else {
             Err(BankError::Disabled)
@@ -91,13 +123,13 @@ pub async fn enabled(pool: &SqlitePool, default: bool) -> Result<bool, sqlx::Err
 /// The user's connections with their accounts, the windows the page
 /// states, and whether the demo bank is offered (what REST's
 /// `GET /api/bank/connections` and the page's server function answer).
-pub async fn overview(services: &Services, user_id: i64) -> Result<BankConnections, BankError> {
-    services.bank.require_enabled(&services.pool).await?;
+pub async fn overview(bank: &Bank, user_id: i64) -> Result<BankConnections, BankError> {
+    bank.require_enabled().await?;
     Ok(BankConnections {
-        connections: store::connections(&services.pool, user_id).await?,
+        connections: store::connections(&bank.pool, user_id).await?,
         seed_days: SEED_DAYS,
         lookback_cap_days: LOOKBACK_CAP_DAYS,
-        demo_bank: services.bank.demo,
+        demo_bank: bank.demo,
     })
 }
 
@@ -109,21 +141,21 @@ const ACCOUNTS_BY: Duration = Duration::from_secs(25);
 /// that connection), reads its accounts and balances, and starts its seed
 /// sync. Counts against the per-user sync limit.
 pub async fn connect(
-    services: &Services,
+    bank: &Bank,
     user_id: i64,
     request: ConnectBank,
     reconnect: Option<i64>,
 ) -> Result<Connected, BankError> {
     let started = tokio::time::Instant::now();
-    services.bank.require_enabled(&services.pool).await?;
-    services.bank.admit_sync(user_id)?;
-    let id = if services.bank.demo && request.setup_token.trim() == super::demo::SETUP_TOKEN {
-        connections::connect_demo(&services.pool, &services.keyring, user_id, reconnect).await?
+    bank.require_enabled().await?;
+    bank.admit_sync(user_id)?;
+    let id = if bank.demo && request.setup_token.trim() == super::demo::SETUP_TOKEN {
+        connections::connect_demo(&bank.pool, &bank.keyring, user_id, reconnect).await?
     } else {
         connections::claim(
-            &services.pool,
-            &services.keyring,
-            &services.bank.provider,
+            &bank.pool,
+            &bank.keyring,
+            &bank.provider,
             user_id,
             &request.setup_token,
             reconnect,
@@ -133,13 +165,7 @@ pub async fn connect(
     // The answer carries the accounts (balances, no transactions) when the
     // provider gives them in time; the seed sync writes them anyway.
     let now = jiff::Timestamp::now().as_second();
-    let read = sync::balances(
-        &services.pool,
-        &services.keyring,
-        &services.bank.provider,
-        id,
-        now,
-    );
+    let read = sync::balances(&bank.pool, &bank.keyring, &bank.provider, id, now);
     match tokio::time::timeout_at(started + ACCOUNTS_BY, read).await {
         Ok(Ok(())) => {}
         Ok(Err(error)) => {
@@ -152,81 +178,70 @@ pub async fn connect(
             );
         }
     }
-    let operation = start(services, user_id, &[id], SyncReason::Seed).await?;
+    let operation = start(bank, user_id, &[id], SyncReason::Seed).await?;
     Ok(Connected {
-        connection: store::connection_of(&services.pool, user_id, id).await?,
+        connection: store::connection_of(&bank.pool, user_id, id).await?,
         operation,
     })
 }
 
 /// Stops syncing one of the user's connections; its history stays.
-pub async fn disconnect(services: &Services, user_id: i64, id: i64) -> Result<(), BankError> {
-    services.bank.require_enabled(&services.pool).await?;
-    connections::disconnect(&services.pool, &services.keyring, user_id, id).await?;
+pub async fn disconnect(bank: &Bank, user_id: i64, id: i64) -> Result<(), BankError> {
+    bank.require_enabled().await?;
+    connections::disconnect(&bank.pool, &bank.keyring, user_id, id).await?;
     Ok(())
 }
 
 /// Switches one of the user's accounts in or out of syncing.
 pub async fn set_monitored(
-    services: &Services,
+    bank: &Bank,
     user_id: i64,
     id: i64,
     monitored: bool,
 ) -> Result<BankAccount, BankError> {
-    services.bank.require_enabled(&services.pool).await?;
-    store::set_monitored(&services.pool, user_id, id, monitored).await
+    bank.require_enabled().await?;
+    store::set_monitored(&bank.pool, user_id, id, monitored).await
 }
 
 /// Starts a sync of one connection (`Routine` or `Backfill`), within the
 /// limit.
 pub async fn sync_one(
-    services: &Services,
+    bank: &Bank,
     user_id: i64,
     id: i64,
     reason: SyncReason,
 ) -> Result<Operation, BankError> {
-    services.bank.require_enabled(&services.pool).await?;
-    services.bank.admit_sync(user_id)?;
-    connections::check_syncable(&services.pool, user_id, id).await?;
-    start(services, user_id, &[id], reason).await
+    bank.require_enabled().await?;
+    bank.admit_sync(user_id)?;
+    connections::check_syncable(&bank.pool, user_id, id).await?;
+    start(bank, user_id, &[id], reason).await
 }
 
 /// Starts a sync of every connection of the user, within the limit.
-pub async fn sync_all(services: &Services, user_id: i64) -> Result<Operation, BankError> {
-    services.bank.require_enabled(&services.pool).await?;
-    services.bank.admit_sync(user_id)?;
-    let ids = connections::syncable(&services.pool, user_id).await?;
-    let job = syncs(services).all(ids);
-    let record = services.operations.start(Some(user_id), job).await?;
+pub async fn sync_all(bank: &Bank, user_id: i64) -> Result<Operation, BankError> {
+    bank.require_enabled().await?;
+    bank.admit_sync(user_id)?;
+    let ids = connections::syncable(&bank.pool, user_id).await?;
+    let job = bank.syncs.all(ids);
+    let record = bank.operations.start(Some(user_id), job).await?;
     Ok(record.to_operation())
 }
 
-fn syncs(services: &Services) -> BankSyncs {
-    BankSyncs::new(
-        services.pool.clone(),
-        Arc::clone(&services.keyring),
-        services.bank.provider.clone(),
-    )
-}
-
 async fn start(
-    services: &Services,
+    bank: &Bank,
     user_id: i64,
     ids: &[i64],
     reason: SyncReason,
 ) -> Result<Operation, BankError> {
-    let syncs = syncs(services);
     let record = match ids {
         [id] => {
-            services
-                .operations
-                .start(Some(user_id), syncs.one(*id, reason))
+            bank.operations
+                .start(Some(user_id), bank.syncs.one(*id, reason))
                 .await?
         }
         ids => {
-            services
-                .operations
-                .start(Some(user_id), syncs.all(ids.to_vec()))
+            bank.operations
+                .start(Some(user_id), bank.syncs.all(ids.to_vec()))
                 .await?
         }
     };
@@ -235,8 +250,8 @@ async fn start(
 
 /// Admin → Bank Sync: the switch, the interval, the windows, the worker,
 /// the key source and every connection's last result.
-pub async fn status(services: &Services) -> Result<BankSyncStatus, BankError> {
-    let pool = &services.pool;
+pub async fn status(bank: &Bank) -> Result<BankSyncStatus, BankError> {
+    let pool = &bank.pool;
     let connections: Vec<ConnectionHealth> = sqlx::query_as!(
         ConnectionHealth,
         r#"SELECT c.id AS "id!", u.email AS owner_email, c.institution, c.status, c.last_synced_at,
@@ -246,12 +261,12 @@ pub async fn status(services: &Services) -> Result<BankSyncStatus, BankError> {
     .fetch_all(pool)
     .await?;
     Ok(BankSyncStatus {
-        enabled: services.bank.enabled(pool).await?,
+        enabled: bank.enabled().await?,
         interval_hours: worker::interval_hours(pool).await?,
         seed_days: SEED_DAYS,
         lookback_cap_days: LOOKBACK_CAP_DAYS,
-        worker: services.bank.worker.state(),
-        key_source: match services.keyring.source() {
+        worker: bank.worker.state(),
+        key_source: match bank.keyring.source() {
             KeySource::EnvironmentKey => "TOKEN_ENCRYPTION_KEY",
             KeySource::DatabaseKey => "database key",
         }
@@ -261,28 +276,22 @@ pub async fn status(services: &Services) -> Result<BankSyncStatus, BankError> {
 }
 
 /// Starts the automatic sync now (while bank sync is on).
-pub async fn run_now(services: &Services) -> Result<BankSyncStatus, BankError> {
-    services.bank.require_enabled(&services.pool).await?;
-    services.bank.worker.run_now();
-    status(services).await
+pub async fn run_now(bank: &Bank) -> Result<BankSyncStatus, BankError> {
+    bank.require_enabled().await?;
+    bank.worker.run_now();
+    status(bank).await
 }
 
 /// Turns bank sync on or off and sets the automatic sync's interval.
-pub async fn update(
-    services: &Services,
-    request: UpdateBankSync,
-) -> Result<BankSyncStatus, BankError> {
+pub async fn update(bank: &Bank, request: UpdateBankSync) -> Result<BankSyncStatus, BankError> {
     if !(1..=worker::MAX_INTERVAL_HOURS).contains(&request.interval_hours) {
         return Err(BankError::field(
             "intervalHours",
             format!("choose 1 to {} hours", worker::MAX_INTERVAL_HOURS),
         ));
     }
-    services
-        .bank
-        .set_enabled(&services.pool, request.enabled)
-        .await?;
-    worker::set_interval_hours(&services.pool, request.interval_hours).await?;
-    services.bank.worker.reschedule();
-    status(services).await
+    bank.set_enabled(request.enabled).await?;
+    worker::set_interval_hours(&bank.pool, request.interval_hours).await?;
+    bank.worker.reschedule();
+    status(bank).await
 }

@@ -9,72 +9,67 @@ use std::net::IpAddr;
 
 use super::bot_check::BotCheckError;
 use super::group_commit::Submission;
-use super::ContactError;
+use super::{Contact, ContactError};
 use crate::contract::contact::{ContactConfig, Created};
 use crate::domain::contact::{LeadForm, SupportForm};
 use crate::domain::validation::FieldViolation;
-use crate::ssr::services::Services;
 
 /// What the forms need to know: whether the bot check is on, its site key
 /// and the provider's script.
-pub fn config(services: &Services) -> ContactConfig {
+pub fn config(contact: &Contact) -> ContactConfig {
     ContactConfig {
-        bot_check: services.bot_check.site_key().is_some(),
-        captcha_site_key: services.bot_check.site_key().map(str::to_owned),
-        captcha_script_url: services.bot_check.script_url().map(str::to_owned),
+        bot_check: contact.bot_check.site_key().is_some(),
+        captcha_site_key: contact.bot_check.site_key().map(str::to_owned),
+        captcha_script_url: contact.bot_check.script_url().map(str::to_owned),
     }
 }
 
 /// Refuses a client over its submission rate (leads and support together).
 /// The REST door asks before it reads the body; the server functions, once
 /// the body is decoded.
-pub fn admit(services: &Services, ip: IpAddr) -> Result<(), ContactError> {
-    services
-        .form_rate_limit
+pub fn admit(contact: &Contact, ip: IpAddr) -> Result<(), ContactError> {
+    contact
+        .rate_limit
         .check(&crate::ssr::limiter::ClientKey::of(ip))
         .map_err(|wait| ContactError::TooMany { retry_after: wait })
 }
 
 /// Stores a sales lead from an admitted client.
-pub async fn lead(
-    services: &Services,
-    ip: IpAddr,
-    form: LeadForm,
-) -> Result<Created, ContactError> {
+pub async fn lead(contact: &Contact, ip: IpAddr, form: LeadForm) -> Result<Created, ContactError> {
     let lead = form.validate().map_err(ContactError::Invalid)?;
-    verify_bot(services, form.captcha_token.as_deref(), ip).await?;
-    let id = services
+    verify_bot(contact, form.captcha_token.as_deref(), ip).await?;
+    let id = contact
         .submissions
         .store(Submission::Lead(lead), ip.to_string())
         .await?;
-    services.outbox.wake();
+    contact.outbox.wake();
     tracing::info!(lead = id, "lead stored");
     Ok(Created { id })
 }
 
 /// Stores a support request from an admitted client.
 pub async fn support(
-    services: &Services,
+    contact: &Contact,
     ip: IpAddr,
     form: SupportForm,
 ) -> Result<Created, ContactError> {
     let support = form.validate().map_err(ContactError::Invalid)?;
-    verify_bot(services, form.captcha_token.as_deref(), ip).await?;
-    let id = services
+    verify_bot(contact, form.captcha_token.as_deref(), ip).await?;
+    let id = contact
         .submissions
         .store(Submission::Support(support), ip.to_string())
         .await?;
-    services.outbox.wake();
+    contact.outbox.wake();
     tracing::info!(support_request = id, "support request stored");
     Ok(Created { id })
 }
 
 async fn verify_bot(
-    services: &Services,
+    contact: &Contact,
     token: Option<&str>,
     ip: IpAddr,
 ) -> Result<(), ContactError> {
-    services
+    contact
         .bot_check
         .verify(token, &ip.to_string())
         .await

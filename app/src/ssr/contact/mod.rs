@@ -14,6 +14,21 @@ pub mod store;
 
 pub use error::ContactError;
 
+use std::sync::Arc;
+
+use sqlx::SqlitePool;
+
+/// What the submission use cases work with, assembled once at start-up:
+/// the database, the per-address rate limit, the bot check, the writer
+/// that commits submissions together, and the CRM outbox.
+pub struct Contact {
+    pub pool: SqlitePool,
+    pub rate_limit: Arc<rate_limit::FormRateLimit>,
+    pub bot_check: Arc<bot_check::BotCheck>,
+    pub submissions: group_commit::SubmissionWriter,
+    pub outbox: Arc<outbox::Outbox>,
+}
+
 /// Which form a submission came from (the contract's `SubmissionKind`).
 pub use crate::contract::contact::SubmissionKind as Kind;
 

@@ -3,17 +3,16 @@
 //! rules shared by `/api/admin/{leads|support-requests|crm}…` and the Admin
 //! page's server functions.
 
-use super::ContactError;
 use super::{store, Kind};
+use super::{Contact, ContactError};
 use crate::contract::contact::{CrmStatus, Requeued, SubmissionPage};
-use crate::ssr::services::Services;
 
 /// Rows a page holds when the caller does not say.
 pub const DEFAULT_PAGE_SIZE: i64 = 25;
 
 /// One page of `kind`, below the id `before` when given.
 pub async fn page(
-    services: &Services,
+    contact: &Contact,
     kind: Kind,
     search: Option<&str>,
     page_size: Option<i64>,
@@ -23,7 +22,7 @@ pub async fn page(
     if !(1..=200).contains(&page_size) {
         return Err(ContactError::PageSize);
     }
-    let items = store::list(&services.pool, kind, search, page_size, before).await?;
+    let items = store::list(&contact.pool, kind, search, page_size, before).await?;
     let next_before = (items.len() as i64 == page_size)
         .then(|| items.last().map(|row| row.id))
         .flatten();
@@ -31,36 +30,36 @@ pub async fn page(
 }
 
 /// Queues one failed CRM post again; 404 when `id` has none.
-pub async fn resend(services: &Services, kind: Kind, id: i64) -> Result<Requeued, ContactError> {
-    let queued = store::resend_failed(&services.pool, kind, Some(id)).await?;
+pub async fn resend(contact: &Contact, kind: Kind, id: i64) -> Result<Requeued, ContactError> {
+    let queued = store::resend_failed(&contact.pool, kind, Some(id)).await?;
     if queued == 0 {
         return Err(ContactError::NothingToResend(format!(
             "/api/admin/{}/{id}",
             kind.path_segment()
         )));
     }
-    services.outbox.wake();
+    contact.outbox.wake();
     Ok(Requeued { queued })
 }
 
 /// Queues every failed CRM post again.
-pub async fn resend_all(services: &Services) -> Result<Requeued, ContactError> {
+pub async fn resend_all(contact: &Contact) -> Result<Requeued, ContactError> {
     let mut queued = 0;
     for kind in Kind::ALL {
-        queued += store::resend_failed(&services.pool, kind, None).await?;
+        queued += store::resend_failed(&contact.pool, kind, None).await?;
     }
-    services.outbox.wake();
+    contact.outbox.wake();
     Ok(Requeued { queued })
 }
 
 /// The CRM's health and how many posts are in each state.
-pub async fn crm_status(services: &Services) -> Result<CrmStatus, ContactError> {
-    let counts = store::crm_counts(&services.pool)
+pub async fn crm_status(contact: &Contact) -> Result<CrmStatus, ContactError> {
+    let counts = store::crm_counts(&contact.pool)
         .await?
         .into_iter()
         .collect();
     Ok(CrmStatus {
-        health: services.outbox.health(),
+        health: contact.outbox.health(),
         counts,
     })
 }

@@ -7,12 +7,11 @@ use openidconnect::IssuerUrl;
 use secrecy::ExposeSecret;
 
 use super::settings::{self, SsoLayer, SsoSettings};
-use super::{admin_layer, provider, store, SsoError};
+use super::{admin_layer, provider, store, Sso, SsoError};
 use crate::contract::authentication::{
     AuthenticationChange, AuthenticationSettings, Discovery, DiscoveryRequest,
 };
 use crate::ssr::secrets::OIDC_CLIENT_SECRET;
-use crate::ssr::services::Services;
 
 /// What can go wrong with Admin → Authentication and Profile's identities.
 #[derive(Debug, thiserror::Error)]
@@ -44,12 +43,11 @@ impl From<SsoError> for AuthenticationError {
 }
 
 /// `GET /api/admin/authentication`.
-pub async fn read(services: &Services) -> Result<AuthenticationSettings, AuthenticationError> {
-    let sso = &services.sso;
-    let current = sso.current(&services.pool, &services.keyring).await?;
+pub async fn read(sso: &Sso) -> Result<AuthenticationSettings, AuthenticationError> {
+    let current = sso.current(&sso.pool, &sso.keyring).await?;
     let settings = &current.settings;
     let admin_signed_in_through_provider = match &settings.issuer {
-        Some(issuer) => store::admin_signed_in_through(&services.pool, issuer).await?,
+        Some(issuer) => store::admin_signed_in_through(&sso.pool, issuer).await?,
         None => false,
     };
     Ok(AuthenticationSettings {
@@ -79,22 +77,21 @@ pub async fn read(services: &Services) -> Result<AuthenticationSettings, Authent
 /// administrator has signed in through it; never both off. Changing local
 /// sign-in ends a break-glass.
 pub async fn change(
-    services: &Services,
+    sso: &Sso,
     change: AuthenticationChange,
 ) -> Result<AuthenticationSettings, AuthenticationError> {
-    let sso = &services.sso;
     let change = checked(change, sso.environment.allow_http)?;
     let environment = &sso.environment.layer;
     refuse_fixed(&change, environment)?;
 
-    let current = sso.current(&services.pool, &services.keyring).await?;
+    let current = sso.current(&sso.pool, &sso.keyring).await?;
     let mut stored = current.stored.clone();
-    apply(&mut stored, &change, services)?;
+    apply(&mut stored, &change, sso)?;
     let touched_local = change.local_login_enabled.is_some();
     if touched_local {
         stored.local_login_break_glass = false;
     }
-    let layer = environment.over(&admin_layer(&stored, &services.keyring));
+    let layer = environment.over(&admin_layer(&stored, &sso.keyring));
     let after = SsoSettings::resolve(
         &layer,
         sso.environment.allow_http,
@@ -112,7 +109,7 @@ pub async fn change(
             )));
         }
         if let Some(issuer) = after.issuer.as_deref().filter(|_| after.is_on()) {
-            let found = discover_at(services, issuer).await;
+            let found = discover_at(sso, issuer).await;
             if let Some(error) = found.error {
                 return Err(AuthenticationError::Refused(format!(
                     "the provider's discovery failed, so nothing was changed: {error}"
@@ -134,7 +131,7 @@ pub async fn change(
                 ))
             }
             Some(issuer) => {
-                if !store::admin_signed_in_through(&services.pool, issuer).await? {
+                if !store::admin_signed_in_through(&sso.pool, issuer).await? {
                     return Err(AuthenticationError::Refused(
                         "local sign-in can be switched off only after an administrator has signed in through the identity provider".into(),
                     ));
@@ -143,7 +140,7 @@ pub async fn change(
         }
     }
 
-    let mut tx = crate::ssr::db::write(&services.pool).await?;
+    let mut tx = crate::ssr::db::write(&sso.pool).await?;
     store::save(&mut tx, &stored).await?;
     tx.commit().await?;
     tracing::info!(
@@ -152,7 +149,7 @@ pub async fn change(
         local_login = after.local_login_enabled,
         "authentication settings changed"
     );
-    read(services).await
+    read(sso).await
 }
 
 /// `tally auth local-login on`: email and password sign in again, whatever
@@ -164,10 +161,9 @@ pub async fn break_glass(pool: &sqlx::SqlitePool) -> Result<(), sqlx::Error> {
 /// `POST /api/admin/authentication/discovery`: the provider's discovery
 /// document, for the issuer given or the one in force.
 pub async fn test_discovery(
-    services: &Services,
+    sso: &Sso,
     request: DiscoveryRequest,
 ) -> Result<Discovery, AuthenticationError> {
-    let sso = &services.sso;
     let issuer = match request
         .issuer_url
         .as_deref()
@@ -183,7 +179,7 @@ pub async fn test_discovery(
             })?
         }
         None => sso
-            .current(&services.pool, &services.keyring)
+            .current(&sso.pool, &sso.keyring)
             .await?
             .settings
             .issuer
@@ -192,11 +188,11 @@ pub async fn test_discovery(
                 description: "no issuer is set; enter the provider's issuer URL".into(),
             })?,
     };
-    Ok(discover_at(services, &issuer).await)
+    Ok(discover_at(sso, &issuer).await)
 }
 
 /// Discovery from scratch at `issuer`, through the outbound guard.
-async fn discover_at(services: &Services, issuer: &str) -> Discovery {
+async fn discover_at(sso: &Sso, issuer: &str) -> Discovery {
     let failed = |error: String| Discovery {
         ok: false,
         issuer_url: issuer.to_owned(),
@@ -206,7 +202,7 @@ async fn discover_at(services: &Services, issuer: &str) -> Discovery {
     let Ok(url) = IssuerUrl::new(issuer.to_owned()) else {
         return failed("not a URL".into());
     };
-    let provider = provider::Provider::new(url, services.sso.http());
+    let provider = provider::Provider::new(url, sso.http());
     match provider.discover().await {
         Ok(metadata) => Discovery {
             ok: true,
@@ -372,7 +368,7 @@ fn refuse_fixed(
 fn apply(
     stored: &mut store::Stored,
     change: &AuthenticationChange,
-    services: &Services,
+    sso: &Sso,
 ) -> Result<(), AuthenticationError> {
     fn set<T: Clone>(field: &mut Option<T>, asked: &Option<Option<T>>) {
         if let Some(asked) = asked {
@@ -391,8 +387,7 @@ fn apply(
     if let Some(secret) = &change.client_secret {
         stored.client_secret = match secret {
             Some(secret) => Some(
-                services
-                    .keyring
+                sso.keyring
                     .seal(OIDC_CLIENT_SECRET, secret)
                     .map_err(|error| AuthenticationError::Sealing(error.to_string()))?,
             ),

@@ -4,20 +4,13 @@
 //! with the account to link to.
 
 use super::authentication::AuthenticationError;
-use super::store;
+use super::{store, Sso};
 use crate::contract::authentication::{LinkedIdentities, LinkedIdentity};
-use crate::ssr::services::Services;
 
 /// `GET /api/profile/identities`.
-pub async fn list(
-    services: &Services,
-    user_id: i64,
-) -> Result<LinkedIdentities, AuthenticationError> {
-    let current = services
-        .sso
-        .current(&services.pool, &services.keyring)
-        .await?;
-    let identities = store::identities(&services.pool, user_id)
+pub async fn list(sso: &Sso, user_id: i64) -> Result<LinkedIdentities, AuthenticationError> {
+    let current = sso.current(&sso.pool, &sso.keyring).await?;
+    let identities = store::identities(&sso.pool, user_id)
         .await?
         .into_iter()
         .map(|identity| LinkedIdentity {
@@ -28,7 +21,7 @@ pub async fn list(
             last_sign_in_at: identity.last_sign_in_at,
         })
         .collect();
-    let mut conn = services.pool.acquire().await?;
+    let mut conn = sso.pool.acquire().await?;
     Ok(LinkedIdentities {
         identities,
         has_password: store::has_password(&mut conn, user_id).await?,
@@ -37,12 +30,8 @@ pub async fn list(
 }
 
 /// `DELETE /api/profile/identities/{id}`.
-pub async fn unlink(
-    services: &Services,
-    user_id: i64,
-    identity_id: i64,
-) -> Result<(), AuthenticationError> {
-    let mut tx = crate::ssr::db::write(&services.pool).await?;
+pub async fn unlink(sso: &Sso, user_id: i64, identity_id: i64) -> Result<(), AuthenticationError> {
+    let mut tx = crate::ssr::db::write(&sso.pool).await?;
     if !store::has_password(&mut tx, user_id).await? {
         return Err(AuthenticationError::Refused(
             "this account has no password and signs in only through the identity provider, so its identity stays linked".into(),

@@ -33,6 +33,7 @@ pub use error::SsoError;
 pub use settings::{SsoEnvironment, SsoSettings};
 
 use crate::contract::account::{AuthMethods, SingleSignOnMethod};
+use crate::ssr::auth::login_history::LoginHistory;
 use crate::ssr::outbound::Outbound;
 use crate::ssr::secrets::{Keyring, OIDC_CLIENT_SECRET};
 use settings::SsoLayer;
@@ -50,6 +51,9 @@ pub const BROWSER_COOKIE: &str = "tally_sso";
 /// use, so a change (or `tally auth local-login on` from another process)
 /// takes effect at once.
 pub struct Sso {
+    pool: SqlitePool,
+    keyring: Arc<Keyring>,
+    login_history: LoginHistory,
     environment: SsoEnvironment,
     outbound: Outbound,
     public_base_url: String,
@@ -86,8 +90,20 @@ impl Current {
 impl Sso {
     /// Needs the runtime (the start limit forgets idle addresses in the
     /// background).
-    pub fn new(environment: SsoEnvironment, outbound: Outbound, public_base_url: &str) -> Self {
+    /// Single sign-on over the database, the key that seals its secrets
+    /// and the sign-in history it records to.
+    pub fn new(
+        environment: SsoEnvironment,
+        outbound: Outbound,
+        public_base_url: &str,
+        pool: SqlitePool,
+        keyring: Arc<Keyring>,
+        login_history: LoginHistory,
+    ) -> Self {
         Self {
+            pool,
+            keyring,
+            login_history,
             environment,
             outbound,
             public_base_url: public_base_url.trim_end_matches('/').to_owned(),

@@ -19,7 +19,7 @@ use super::error::SsoError;
 use super::pending::Waiting;
 use super::provider::describe;
 use super::rules::{self, Claims, Entry, Known};
-use super::store;
+use super::{store, Sso};
 use crate::domain::redirect::next_or_default;
 use crate::domain::role::Role;
 use crate::ssr::auth::entrance::Visitor;
@@ -29,7 +29,6 @@ use crate::ssr::auth::token::{random_token, sha256_hex};
 use crate::ssr::auth::users::{self, User};
 use crate::ssr::limiter::ClientKey;
 use crate::ssr::secrets::SESSION_ID_TOKEN;
-use crate::ssr::services::Services;
 
 /// Where to send the browser, and the token its `tally_sso` cookie keeps
 /// (binding the provider's answer to this browser).
@@ -39,29 +38,22 @@ pub struct Started {
 }
 
 /// `GET /api/auth/methods`: how people can sign in now.
-pub async fn methods(
-    services: &Services,
-) -> Result<crate::contract::account::AuthMethods, SsoError> {
-    Ok(services
-        .sso
-        .current(&services.pool, &services.keyring)
-        .await?
-        .methods())
+pub async fn methods(sso: &Sso) -> Result<crate::contract::account::AuthMethods, SsoError> {
+    Ok(sso.current(&sso.pool, &sso.keyring).await?.methods())
 }
 
 /// `GET /api/auth/oidc/start[?next=]`, and linking from Profile
 /// (`link_to`: the account signed in, which the identity is added to).
 pub async fn start(
-    services: &Services,
+    sso: &Sso,
     client: IpAddr,
     next: Option<&str>,
     link_to: Option<i64>,
 ) -> Result<Started, SsoError> {
-    let sso = &services.sso;
     sso.starts
         .check(&ClientKey::of(client))
         .map_err(SsoError::Throttled)?;
-    let current = sso.current(&services.pool, &services.keyring).await?;
+    let current = sso.current(&sso.pool, &sso.keyring).await?;
     let provider = current.provider()?;
     let metadata = provider.metadata().await?;
     let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
@@ -126,14 +118,13 @@ pub enum Finished {
 /// `visitor` is who finishes it; `browser_token`, their `tally_sso`
 /// cookie; `signed_in_as`, the account of their session, if any.
 pub async fn finish(
-    services: &Services,
+    sso: &Sso,
     answer: ProviderAnswer,
     visitor: &Visitor,
     browser_token: Option<&str>,
     signed_in_as: Option<i64>,
 ) -> Result<Finished, SsoError> {
-    let sso = &services.sso;
-    let current = sso.current(&services.pool, &services.keyring).await?;
+    let current = sso.current(&sso.pool, &sso.keyring).await?;
     let settings = &current.settings;
     let provider = current.provider()?;
     let redirect = sso.redirect()?;
@@ -259,30 +250,26 @@ pub async fn finish(
         if signed_in_as != Some(account) {
             return Err(SsoError::State);
         }
-        link(services, account, &issuer, &claims).await?;
+        link(sso, account, &issuer, &claims).await?;
         return Ok(Finished::Linked { next: waiting.next });
     }
-    let user_id = enter(services, settings, &issuer, &claims).await?;
-    let user = users::by_id(&services.pool, user_id)
+    let user_id = enter(sso, settings, &issuer, &claims).await?;
+    let user = users::by_id(&sso.pool, user_id)
         .await?
         .ok_or(SsoError::Disabled)?;
     let user_agent = visitor.user_agent.as_deref();
-    let session = sessions::create(&services.pool, user.id, user_agent).await?;
+    let session = sessions::create(&sso.pool, user.id, user_agent).await?;
     // Kept (sealed) for signing out at the provider when this session ends.
-    match services
-        .keyring
-        .seal(SESSION_ID_TOKEN, &id_token.to_string())
-    {
-        Ok(sealed) => store::keep_id_token(&services.pool, &sha256_hex(&session), &sealed).await?,
+    match sso.keyring.seal(SESSION_ID_TOKEN, &id_token.to_string()) {
+        Ok(sealed) => store::keep_id_token(&sso.pool, &sha256_hex(&session), &sealed).await?,
         Err(error) => {
             tracing::warn!(%error, "the ID token is not kept; signing out will not reach the provider")
         }
     }
-    services
-        .login_history
+    sso.login_history
         .record_provider_sign_in(
-            &services.pool,
-            &services.keyring,
+            &sso.pool,
+            &sso.keyring,
             user.id,
             Origin {
                 ip: visitor.ip,
@@ -299,13 +286,8 @@ pub async fn finish(
 
 /// Adds the identity to `account` (linking from Profile): refused when it
 /// already belongs to another account; nothing to do when it is this one's.
-async fn link(
-    services: &Services,
-    account: i64,
-    issuer: &str,
-    claims: &Claims,
-) -> Result<(), SsoError> {
-    let mut tx = crate::ssr::db::write(&services.pool).await?;
+async fn link(sso: &Sso, account: i64, issuer: &str, claims: &Claims) -> Result<(), SsoError> {
+    let mut tx = crate::ssr::db::write(&sso.pool).await?;
     match store::linked_in(&mut tx, issuer, &claims.subject).await? {
         Some(linked) if linked.user_id != account => return Err(SsoError::IdentityTaken),
         Some(_) => {}
@@ -329,16 +311,14 @@ async fn link(
 /// The account the identity signs into, linked or created as the settings
 /// say, with its role from the groups; one transaction.
 async fn enter(
-    services: &Services,
+    sso: &Sso,
     settings: &super::SsoSettings,
     issuer: &str,
     claims: &Claims,
 ) -> Result<i64, SsoError> {
-    let linked = store::linked(&services.pool, issuer, &claims.subject).await?;
+    let linked = store::linked(&sso.pool, issuer, &claims.subject).await?;
     let same_email = match claims.email.as_deref() {
-        Some(email) => users::by_email(&services.pool, email)
-            .await?
-            .map(|user| user.id),
+        Some(email) => users::by_email(&sso.pool, email).await?.map(|user| user.id),
         None => None,
     };
     let known = Known {
@@ -351,7 +331,7 @@ async fn enter(
         settings.link_by_email,
         settings.auto_provision,
     );
-    let mut tx = crate::ssr::db::write(&services.pool).await?;
+    let mut tx = crate::ssr::db::write(&sso.pool).await?;
     let (user_id, provisioned) = match entry {
         Entry::Linked(user_id) => (user_id, linked.is_some_and(|linked| linked.provisioned)),
         Entry::Link(user_id) => {
@@ -486,15 +466,14 @@ fn client_of(
 /// where to come back. `None` for a password session, or when the provider
 /// offers no end-session endpoint or cannot be reached (the session still
 /// ends here).
-pub async fn end_session_url(services: &Services, session_id: &str) -> Option<String> {
-    let sso = &services.sso;
-    let current = sso.current(&services.pool, &services.keyring).await.ok()?;
+pub async fn end_session_url(sso: &Sso, session_id: &str) -> Option<String> {
+    let current = sso.current(&sso.pool, &sso.keyring).await.ok()?;
     let provider = current.provider().ok()?;
-    let sealed = store::id_token(&services.pool, session_id)
+    let sealed = store::id_token(&sso.pool, session_id)
         .await
         .ok()
         .flatten()?;
-    let id_token: CoreIdToken = services
+    let id_token: CoreIdToken = sso
         .keyring
         .open(SESSION_ID_TOKEN, &sealed)
         .ok()?

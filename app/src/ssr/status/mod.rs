@@ -224,7 +224,7 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, sqlx::Er
     // operator reads it here.
     sections.push(section(
         "Public forms",
-        vec![if services.bot_check.site_key().is_some() {
+        vec![if services.contact.bot_check.site_key().is_some() {
             row("Bot check", "on", "ok")
         } else {
             row(
@@ -235,7 +235,7 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, sqlx::Er
         }],
     ));
 
-    let enabled = services.bank.enabled(pool).await?;
+    let enabled = services.bank.enabled().await?;
     let counts = sqlx::query!(
         r#"SELECT count(*) AS "connections!: i64",
                   coalesce(sum(status = 'error'), 0) AS "in_error!: i64"

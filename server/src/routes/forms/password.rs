@@ -45,7 +45,7 @@ pub async fn submit(
         current_password: form.current_password,
         new_password: form.new_password,
     };
-    match account::change_password(&state, ip, &current, request).await {
+    match account::change_password(&state.services.auth, ip, &current, request).await {
         Ok(()) => outcome(PAGE, FormOutcome::PasswordChanged),
         Err(error) => outcome(PAGE, failure(&ApiError::from(error))),
     }

@@ -64,7 +64,7 @@ pub async fn submit(
         time_zone: (!form.time_zone.is_empty()).then_some(form.time_zone),
     };
     let visitor = session_answer::visitor(client, &headers);
-    match entrance::register(&state, visitor, request).await {
+    match entrance::register(&state.services.auth, visitor, request).await {
         Ok(answered) => {
             let cookies = session_answer::answered(&state, answered);
             with_cookies(see_other(redirect::AFTER_SIGN_IN), &cookies)

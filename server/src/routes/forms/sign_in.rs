@@ -68,7 +68,7 @@ pub async fn submit(
         password: form.password,
     };
     let visitor = session_answer::visitor(client, &headers);
-    match entrance::password(&state, visitor, request).await {
+    match entrance::password(&state.services.auth, visitor, request).await {
         Ok(answered) => {
             let second_factor = matches!(answered.answer, SignInAnswer::SecondFactor(_));
             if second_factor {

@@ -25,7 +25,7 @@ pub async fn submit(
     ClientIp(ip): ClientIp,
     current: CurrentUser,
 ) -> Response {
-    match service::start(&state, ip, Some(BACK), Some(current.user.id)).await {
+    match service::start(&state.services.sso, ip, Some(BACK), Some(current.user.id)).await {
         Ok(started) => {
             let page = onward(
                 &state,

@@ -129,7 +129,7 @@ pub async fn turn_off(
     let request = CurrentPassword {
         current_password: form.current_password,
     };
-    match account::turn_off_totp(&state, ip, &current, request).await {
+    match account::turn_off_totp(&state.services.auth, ip, &current, request).await {
         Ok(()) => outcome(PAGE, FormOutcome::TwoFactorOff),
         Err(error) => outcome(PAGE, failure(&ApiError::from(error))),
     }
