@@ -176,3 +176,31 @@ test("without JavaScript a person signs in, adds a bill, records payments and su
   expect(leads.items[0]).toMatchObject({ email: "noor@example.com" });
   await admin.close();
 });
+
+test("without JavaScript an administrator saves Admin → Bank Sync's settings and starts a run", async ({ browser }) => {
+  const context = await adminContext(browser, { javaScriptEnabled: false });
+  const before = await (await context.request.get("/api/admin/bank-sync")).json();
+  const page = await context.newPage();
+  await page.goto("/admin/bank");
+  const interval = page.getByLabel("Automatic sync every (hours)");
+  await expect(interval).toHaveValue(String(before.intervalHours));
+  await interval.fill("9");
+  await page.getByRole("button", { name: "Save" }).click();
+  // The server answers the browser's own post with the page again.
+  await expect(page).toHaveURL(/\/admin\/bank\??$/);
+  await expect(interval).toHaveValue("9");
+  const saved = await (await context.request.get("/api/admin/bank-sync")).json();
+  expect(saved.intervalHours).toBe(9);
+  expect(saved.enabled).toBe(before.enabled);
+
+  await page.getByRole("button", { name: "Run the automatic sync now" }).click();
+  await expect(page).toHaveURL(/\/admin\/bank\??$/);
+  await expect(page.getByTestId("bank-worker")).toBeVisible();
+
+  const restored = await context.request.put("/api/admin/bank-sync", {
+    headers: { "x-csrf-token": await csrf(context) },
+    data: { enabled: before.enabled, intervalHours: before.intervalHours },
+  });
+  expect(restored.status()).toBe(200);
+  await context.close();
+});

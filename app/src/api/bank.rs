@@ -9,7 +9,7 @@ use leptos::server_fn::codec::{GetUrl, Json};
 use super::CsrfClient;
 use crate::contract::bank::{
     AutoMatches, BankAccount, BankConnections, BankSyncStatus, BankTransaction, ConnectBank,
-    Connected, MatchTransaction, Suggestions, TransactionPage, TransactionQuery, UpdateBankSync,
+    Connected, MatchTransaction, Suggestions, TransactionPage, TransactionQuery,
 };
 use crate::contract::error::ErrorBody;
 use crate::contract::operations::Operation;
@@ -162,15 +162,35 @@ pub async fn get_bank_sync_status() -> Result<BankSyncStatus, ErrorBody> {
     Ok(crate::ssr::bank::service::status(&me.services.bank).await?)
 }
 
-/// Turns bank sync on or off and sets the automatic sync's interval.
-#[server(prefix = "/api/fn", endpoint = "admin/bank-sync/save", input = Json, client = CsrfClient)]
-pub async fn save_bank_sync(request: UpdateBankSync) -> Result<BankSyncStatus, ErrorBody> {
+/// Turns bank sync on or off and sets the automatic sync's interval: Admin
+/// → Bank Sync's form as it posts, with or without JavaScript (`enabled`
+/// is the checkbox, present when ticked; `interval_hours` the text typed).
+#[server(prefix = "/api/fn", endpoint = "admin/bank-sync/save", client = CsrfClient)]
+pub async fn save_bank_sync(
+    enabled: Option<String>,
+    interval_hours: String,
+) -> Result<BankSyncStatus, ErrorBody> {
+    use crate::contract::bank::UpdateBankSync;
+    use crate::ssr::bank::worker::MAX_INTERVAL_HOURS;
     let me = super::signed_in::administrator().await?;
+    let interval_hours =
+        interval_hours
+            .trim()
+            .parse::<u32>()
+            .map_err(|_| ApiError::InvalidField {
+                field: "intervalHours".into(),
+                description: format!("enter a whole number of hours, 1 to {MAX_INTERVAL_HOURS}"),
+            })?;
+    let request = UpdateBankSync {
+        enabled: enabled.is_some(),
+        interval_hours,
+    };
     Ok(crate::ssr::bank::service::update(&me.services.bank, request).await?)
 }
 
-/// Runs the automatic sync now rather than at its next time.
-#[server(prefix = "/api/fn", endpoint = "admin/bank-sync/run", input = Json, client = CsrfClient)]
+/// Runs the automatic sync now rather than at its next time (a form of
+/// one button).
+#[server(prefix = "/api/fn", endpoint = "admin/bank-sync/run", client = CsrfClient)]
 pub async fn run_bank_sync_now() -> Result<BankSyncStatus, ErrorBody> {
     let me = super::signed_in::administrator().await?;
     Ok(crate::ssr::bank::service::run_now(&me.services.bank).await?)

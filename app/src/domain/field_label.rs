@@ -36,6 +36,7 @@ pub fn label(wire: &str) -> Option<&'static str> {
         "message" => "Message",
         "company" => "Company",
         "subject" => "Subject",
+        "intervalHours" => "Interval",
         _ => return None,
     })
 }

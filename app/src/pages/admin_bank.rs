@@ -2,17 +2,19 @@
 //! interval, the lookback windows, the worker (running or idle, its last
 //! and next run), every connection's last error, and which key protects
 //! the stored bank access. Administrators only; it arrives with the page.
+//! Its two writes are forms that work without JavaScript.
 
 use super::split_route::split_route;
-use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 
-use crate::api::bank::{get_bank_sync_status, run_bank_sync_now, save_bank_sync};
+use crate::api::bank::{get_bank_sync_status, RunBankSyncNow, SaveBankSync};
 use crate::api::{self, ApiFailure};
 use crate::components::admin_only::AdminOnly;
-use crate::contract::bank::{BankSyncStatus, UpdateBankSync};
+use crate::components::csrf_field::CsrfField;
+use crate::contract::bank::BankSyncStatus;
+use crate::contract::error::ErrorBody;
 use crate::domain::timestamp;
 
 #[component]
@@ -33,76 +35,57 @@ pub fn AdminBankPage() -> impl IntoView {
     }
 }
 
+/// The words of a failed answer, if the last one failed.
+fn failure<T>(result: Option<Result<T, ErrorBody>>) -> Option<String> {
+    result
+        .and_then(Result::err)
+        .map(|error| ApiFailure::from(error).message())
+}
+
 #[component]
 fn Panel(found: BankSyncStatus) -> impl IntoView {
+    // Both are forms that post without JavaScript too: the server answers
+    // by showing this page again, with its state (and a refusal) in it.
+    let save = ServerAction::<SaveBankSync>::new();
+    let run = ServerAction::<RunBankSyncNow>::new();
     let current = RwSignal::new(found);
-    let enabled = RwSignal::new(current.get_untracked().enabled);
-    let hours = RwSignal::new(current.get_untracked().interval_hours.to_string());
-    let error = RwSignal::new(None::<String>);
-    let saved = RwSignal::new(None::<&'static str>);
-    let answer = move |result: Result<BankSyncStatus, ApiFailure>, done: &'static str| match result
-    {
-        Ok(now) => {
-            enabled.set(now.enabled);
-            hours.set(now.interval_hours.to_string());
+    // With JavaScript, each answer is the page's new state.
+    Effect::new(move || {
+        if let Some(Ok(now)) = save.value().get() {
             current.set(now);
-            error.set(None);
-            saved.set(Some(done));
         }
-        Err(failure) => {
-            saved.set(None);
-            error.set(Some(failure.message()));
+    });
+    Effect::new(move || {
+        if let Some(Ok(now)) = run.value().get() {
+            current.set(now);
         }
-    };
-    let save = move |event: SubmitEvent| {
-        event.prevent_default();
-        let Ok(interval_hours) = hours.get_untracked().trim().parse::<u32>() else {
-            error.set(Some(
-                "Interval: enter a whole number of hours, 1 to 168.".into(),
-            ));
-            return;
-        };
-        let request = UpdateBankSync {
-            enabled: enabled.get_untracked(),
-            interval_hours,
-        };
-        leptos::task::spawn_local(async move {
-            answer(
-                save_bank_sync(request).await.map_err(ApiFailure::from),
-                "Saved.",
-            );
-        });
-    };
-    let run = move |_| {
-        leptos::task::spawn_local(async move {
-            answer(
-                run_bank_sync_now().await.map_err(ApiFailure::from),
-                "The automatic sync is starting.",
-            );
-        });
-    };
+    });
+    let found = current.get_untracked();
     view! {
         <section class="card" aria-labelledby="bank-switch-title">
             <h2 id="bank-switch-title">"Settings"</h2>
-            <form on:submit=save>
+            <ActionForm action=save>
+                <CsrfField/>
                 <p><label>
-                    <input type="checkbox" prop:checked=move || enabled.get()
-                        on:change=move |ev| enabled.set(event_target_checked(&ev))/>
+                    <input type="checkbox" name="enabled" value="on" checked=found.enabled/>
                     " Bank sync is on (people can connect their banks under Data → Bank Sync)"
                 </label></p>
                 <p>
                     <label for="bank-interval">"Automatic sync every (hours)"</label>
-                    <input id="bank-interval" type="number" min="1" max="168" required
-                        prop:value=move || hours.get()
-                        on:input=move |ev| hours.set(event_target_value(&ev))/>
+                    <input id="bank-interval" name="interval_hours" type="number" min="1" max="168"
+                        required inputmode="numeric" value=found.interval_hours.to_string()/>
                 </p>
-                <button type="submit" class="button">"Save"</button>
-                " "
-                <button type="button" class="button button--quiet" on:click=run
+                <button type="submit" class="button" aria-busy=move || save.pending().get().then_some("true")>"Save"</button>
+                <p class="field-error" role="alert">{move || failure(save.value().get())}</p>
+                <p role="status">{move || matches!(save.value().get(), Some(Ok(_))).then_some("Saved.")}</p>
+            </ActionForm>
+            <ActionForm action=run>
+                <CsrfField/>
+                <button type="submit" class="button button--quiet"
                     disabled=move || !current.get().enabled>"Run the automatic sync now"</button>
-            </form>
-            <p class="field-error" role="alert">{move || error.get()}</p>
-            <p role="status">{move || saved.get()}</p>
+                <p class="field-error" role="alert">{move || failure(run.value().get())}</p>
+                <p role="status">{move || matches!(run.value().get(), Some(Ok(_))).then_some("The automatic sync is starting.")}</p>
+            </ActionForm>
         </section>
         {move || {
             let now = current.get();

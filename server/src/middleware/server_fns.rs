@@ -71,6 +71,8 @@ pub const FORM_ACTIONS: &[&str] = &[
     "admin/notifications/save-mail",
     "admin/notifications/test-email",
     "admin/notifications/run",
+    "admin/bank-sync/save",
+    "admin/bank-sync/run",
     "admin/authentication/save",
     "admin/authentication/discovery",
     "profile/unlink-identity",

@@ -923,3 +923,80 @@ async fn security_keys_through_server_functions_are_the_users_own_and_need_the_p
     let keys: Vec<KeyInfo> = admin.get("/api/fn/security-keys").await;
     assert!(keys.is_empty());
 }
+
+/// Admin → Bank Sync's form as a browser posts it.
+async fn save_bank_sync(browser: &Browser, fields: &[(&str, &str)]) -> reqwest::Response {
+    browser
+        .request(Method::POST, "/api/fn/admin/bank-sync/save")
+        .form(fields)
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn admin_bank_sync_saves_and_runs_as_forms_with_the_rest_doors_rules() {
+    use app::contract::bank::BankSyncStatus;
+    let (app, admin) = with_admin(&[("BANK_SYNC_ENABLED", "true")]).await;
+
+    // The box unticked (absent from the form) turns bank sync off.
+    let response = save_bank_sync(&admin, &[("interval_hours", " 12 ")]).await;
+    assert_eq!(response.status(), 200);
+    let saved: BankSyncStatus = response.json().await.unwrap();
+    assert!(!saved.enabled);
+    assert_eq!(saved.interval_hours, 12);
+    let rest: BankSyncStatus = admin.get("/api/admin/bank-sync").await;
+    assert_eq!((rest.enabled, rest.interval_hours), (false, 12));
+    // Off, the automatic sync cannot be started (the service's one check).
+    let response = admin
+        .request(Method::POST, "/api/fn/admin/bank-sync/run")
+        .form(&[("csrf_token", "")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 403);
+
+    // Ticked: on again, and the run starts.
+    let response = save_bank_sync(&admin, &[("enabled", "on"), ("interval_hours", "6")]).await;
+    let saved: BankSyncStatus = response.json().await.unwrap();
+    assert_eq!((saved.enabled, saved.interval_hours), (true, 6));
+    let response = admin
+        .request(Method::POST, "/api/fn/admin/bank-sync/run")
+        .form(&[("csrf_token", "")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+
+    // What is not a whole number of hours, or out of range, is named.
+    for bad in ["six", "", "0", "169", "-1"] {
+        let response = save_bank_sync(&admin, &[("enabled", "on"), ("interval_hours", bad)]).await;
+        assert_eq!(response.status(), 400, "{bad:?}");
+        let error: ErrorBody = response.json().await.unwrap();
+        assert_eq!(
+            error.field_violations()[0].field,
+            "intervalHours",
+            "{bad:?}"
+        );
+    }
+    let rest: BankSyncStatus = admin.get("/api/admin/bank-sync").await;
+    assert_eq!((rest.enabled, rest.interval_hours), (true, 6));
+
+    // Administrators only; and no token, no change.
+    let anonymous = Browser::open(&app.address).await;
+    assert_eq!(
+        save_bank_sync(&anonymous, &[("interval_hours", "3")])
+            .await
+            .status(),
+        401
+    );
+    let response = admin
+        .request_without_csrf(Method::POST, "/api/fn/admin/bank-sync/save")
+        .form(&[("interval_hours", "3")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 403);
+    let rest: BankSyncStatus = admin.get("/api/admin/bank-sync").await;
+    assert_eq!(rest.interval_hours, 6);
+}
