@@ -170,6 +170,7 @@ test("a security key as the second factor, with privacy and sign-in history in P
   const toggle = page.getByLabel("Show where I signed in from");
   await expect(toggle).not.toBeChecked();
   await toggle.check();
+  await page.getByRole("button", { name: "Save privacy" }).click();
   await expect(page.getByText("Saved: your next sign-ins")).toBeVisible();
 
   await page.getByRole("button", { name: "Sign out", exact: true }).click();

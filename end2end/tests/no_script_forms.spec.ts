@@ -204,3 +204,52 @@ test("without JavaScript an administrator saves Admin → Bank Sync's settings a
   expect(restored.status()).toBe(200);
   await context.close();
 });
+
+test("without JavaScript Profile's preferences and privacy are saved, and a bad field is named", async ({ browser }) => {
+  await openRegistration(browser);
+  const joining = await browser.newContext();
+  const registered = await joining.request.post("/api/auth/register", {
+    headers: { "x-csrf-token": await csrf(joining) },
+    data: { email: "no-script-profile@example.com", name: "Pia", password: USER_PASSWORD },
+  });
+  expect(registered.status(), await registered.text()).toBe(200);
+  await joining.close();
+
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/login");
+  await page.getByLabel("Email").fill("no-script-profile@example.com");
+  await page.getByLabel("Password").fill(USER_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/tracker$/);
+
+  await page.goto("/profile");
+  // The payday appears with a schedule counted from one, by the stylesheet.
+  await expect(page.getByLabel("One payday")).toBeHidden();
+  await page.getByLabel(/Pay schedule/).selectOption("biweekly");
+  await expect(page.getByLabel("One payday")).toBeVisible();
+  await page.getByLabel(/Pay schedule/).selectOption("");
+
+  await page.getByLabel("Time zone (like Europe/Berlin)").fill("Mars/Olympus");
+  await page.getByRole("button", { name: "Save preferences" }).click();
+  await expect(page).toHaveURL(/\/profile/);
+  await expect(page.locator("#timeZone-error")).not.toBeEmpty();
+  await expect(page.getByLabel("Time zone (like Europe/Berlin)")).toHaveAttribute("aria-invalid", "true");
+
+  await page.getByLabel("Time zone (like Europe/Berlin)").fill("Europe/Berlin");
+  await page.getByLabel("Write amounts as in").selectOption("de-DE");
+  await page.getByRole("button", { name: "Save preferences" }).click();
+  await expect(page).toHaveURL(/\/profile\??$/);
+  await expect(page.getByLabel("Time zone (like Europe/Berlin)")).toHaveValue("Europe/Berlin");
+  await expect(page.getByLabel("Write amounts as in")).toHaveValue("de-DE");
+
+  const privacy = page.getByLabel("Show where I signed in from");
+  await expect(privacy).not.toBeChecked();
+  await privacy.check();
+  await page.getByRole("button", { name: "Save privacy" }).click();
+  await expect(page).toHaveURL(/\/profile\??$/);
+  await expect(page.getByLabel("Show where I signed in from")).toBeChecked();
+  const read = await (await context.request.get("/api/profile/privacy")).json();
+  expect(read.geolocationEnabled).toBe(true);
+  await context.close();
+});

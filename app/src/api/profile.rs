@@ -1,8 +1,8 @@
 //! Profile's server functions, over the same services as `/api/profile…`
 //! and `/api/tokens`: reads (GET) of the preferences, the privacy choice,
 //! the recent sign-ins and the API tokens, rendered with the page; writes
-//! (JSON through [`CsrfClient`]) that save preferences and privacy and make
-//! or revoke tokens.
+//! through [`CsrfClient`]: the preferences and privacy forms (their fields,
+//! posted with or without JavaScript), and making or revoking tokens (JSON).
 
 use leptos::prelude::*;
 use leptos::server_fn::codec::{GetUrl, Json};
@@ -10,7 +10,7 @@ use leptos::server_fn::codec::{GetUrl, Json};
 use super::CsrfClient;
 use crate::contract::account::{PrivacySettings, SignInRecord};
 use crate::contract::error::ErrorBody;
-use crate::contract::preferences::{Preferences, UpdatePreferences};
+use crate::contract::preferences::Preferences;
 use crate::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
 #[cfg(feature = "ssr")]
 use crate::ssr::api_error::ApiError;
@@ -24,10 +24,52 @@ pub async fn get_preferences() -> Result<Preferences, ErrorBody> {
         .map_err(ApiError::from)?)
 }
 
-/// Saves the preferences; every bad field is named.
-#[server(prefix = "/api/fn", endpoint = "profile/save-preferences", input = Json, client = CsrfClient)]
-pub async fn save_preferences(preferences: UpdatePreferences) -> Result<Preferences, ErrorBody> {
+/// Saves the preferences: Profile's form as it posts, with or without
+/// JavaScript. The price-drift threshold comes as typed (a whole percent,
+/// an amount); every bad field is named as REST names it.
+#[server(prefix = "/api/fn", endpoint = "profile/save-preferences", client = CsrfClient)]
+pub async fn save_preferences(
+    locale: String,
+    currency: String,
+    time_zone: String,
+    pay_schedule: Option<String>,
+    payday: Option<String>,
+    drift_percent: Option<String>,
+    drift_min: Option<String>,
+) -> Result<Preferences, ErrorBody> {
+    use crate::contract::preferences::UpdatePreferences;
+    use crate::domain::amount::Amount;
     let me = super::signed_in::signed_in().await?;
+    let typed = |text: Option<String>| text.filter(|text| !text.trim().is_empty());
+    let drift_percent = typed(drift_percent)
+        .map(|text| {
+            text.trim()
+                .parse::<i64>()
+                .map_err(|_| ApiError::InvalidField {
+                    field: "driftPercent".into(),
+                    description: "enter a whole percent, like 10".into(),
+                })
+        })
+        .transpose()?;
+    let drift_min_minor = typed(drift_min)
+        .map(|text| {
+            Amount::parse(&text)
+                .map(Amount::minor)
+                .map_err(|error| ApiError::InvalidField {
+                    field: "driftMinMinor".into(),
+                    description: error.to_string(),
+                })
+        })
+        .transpose()?;
+    let preferences = UpdatePreferences {
+        locale,
+        currency,
+        time_zone,
+        pay_schedule: pay_schedule.unwrap_or_default(),
+        payday: payday.unwrap_or_default(),
+        drift_percent,
+        drift_min_minor,
+    };
     Ok(
         crate::ssr::preferences::set(me.pool(), me.current.user.id, &preferences)
             .await
@@ -47,10 +89,16 @@ pub async fn get_privacy() -> Result<PrivacySettings, ErrorBody> {
     })
 }
 
-/// Turns locating sign-ins on or off.
-#[server(prefix = "/api/fn", endpoint = "profile/set-privacy", input = Json, client = CsrfClient)]
-pub async fn set_privacy(settings: PrivacySettings) -> Result<PrivacySettings, ErrorBody> {
+/// Turns locating sign-ins on or off: Profile → Privacy's form (the box
+/// is sent when ticked).
+#[server(prefix = "/api/fn", endpoint = "profile/set-privacy", client = CsrfClient)]
+pub async fn set_privacy(
+    geolocation_enabled: Option<String>,
+) -> Result<PrivacySettings, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
+    let settings = PrivacySettings {
+        geolocation_enabled: geolocation_enabled.is_some(),
+    };
     crate::ssr::auth::geolocation::set_enabled(
         me.pool(),
         me.current.user.id,

@@ -76,6 +76,8 @@ pub const FORM_ACTIONS: &[&str] = &[
     "admin/authentication/save",
     "admin/authentication/discovery",
     "profile/unlink-identity",
+    "profile/save-preferences",
+    "profile/set-privacy",
     "data/commit-statement-import",
 ];
 

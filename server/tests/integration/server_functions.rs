@@ -366,39 +366,92 @@ async fn admin_invites_and_changes_accounts_through_server_functions_as_rest_doe
 async fn profile_writes_through_server_functions_keep_the_token_rules() {
     let (app, admin) = with_admin(&[]).await;
 
-    // Preferences: a bad field is named; a good one is what REST reads.
-    let response = post(
-        &admin,
-        "/api/fn/profile/save-preferences",
-        json!({"preferences": {"locale": "en-US", "currency": "USD", "timeZone": "Mars/Olympus"}}),
-    )
-    .await;
-    assert_eq!(response.status(), 400);
-    let error: ErrorBody = response.json().await.unwrap();
-    assert_eq!(error.field_violations()[0].field, "timeZone");
-    let response = post(
-        &admin,
-        "/api/fn/profile/save-preferences",
-        json!({"preferences": {"locale": "de-DE", "currency": "EUR", "timeZone": "Europe/Berlin"}}),
-    )
-    .await;
+    // Preferences, as the form posts them: a bad field is named as REST
+    // names it; a good one is what REST reads.
+    let preferences_form = |fields: &[(&str, &str)]| {
+        admin
+            .request(Method::POST, "/api/fn/profile/save-preferences")
+            .form(fields)
+            .send()
+    };
+    let base = [
+        ("locale", "en-US"),
+        ("currency", "USD"),
+        ("time_zone", "UTC"),
+    ];
+    for (field, value, named) in [
+        ("time_zone", "Mars/Olympus", "timeZone"),
+        ("drift_percent", "ten", "driftPercent"),
+        ("drift_percent", "0", "driftPercent"),
+        ("drift_min", "1.234", "driftMinMinor"),
+        ("pay_schedule", "biweekly", "payday"),
+    ] {
+        let mut fields: Vec<(&str, &str)> = base
+            .iter()
+            .copied()
+            .filter(|(name, _)| *name != field)
+            .collect();
+        fields.push((field, value));
+        let response = preferences_form(&fields).await.unwrap();
+        assert_eq!(response.status(), 400, "{field}={value}");
+        let error: ErrorBody = response.json().await.unwrap();
+        assert_eq!(error.field_violations()[0].field, named, "{field}={value}");
+    }
+    let response = preferences_form(&[
+        ("locale", "de-DE"),
+        ("currency", "EUR"),
+        ("time_zone", "Europe/Berlin"),
+        ("drift_percent", "15"),
+        ("drift_min", "2.50"),
+        ("pay_schedule", "biweekly"),
+        ("payday", "2026-11-13"),
+    ])
+    .await
+    .unwrap();
     assert_eq!(response.status(), 200);
     let preferences: Preferences = admin.get("/api/profile/preferences").await;
     assert_eq!(
         (preferences.locale.as_str(), preferences.currency.as_str()),
         ("de-DE", "EUR")
     );
+    assert_eq!(
+        (preferences.drift_percent, preferences.drift_min_minor),
+        (15, 250)
+    );
+    assert_eq!(
+        (
+            preferences.pay_schedule.as_str(),
+            preferences.payday.as_str()
+        ),
+        ("biweekly", "2026-11-13")
+    );
+    // Left out, the threshold stays as it was.
+    let response = preferences_form(&base).await.unwrap();
+    assert_eq!(response.status(), 200);
+    let preferences: Preferences = admin.get("/api/profile/preferences").await;
+    assert_eq!(
+        (preferences.drift_percent, preferences.drift_min_minor),
+        (15, 250)
+    );
+    assert_eq!(preferences.pay_schedule, "");
 
-    // Privacy, read back by REST.
-    let response = post(
-        &admin,
-        "/api/fn/profile/set-privacy",
-        json!({"settings": PrivacySettings { geolocation_enabled: true }}),
-    )
-    .await;
+    // Privacy: the box ticked turns lookups on, left out turns them off.
+    let privacy_form = |fields: &[(&str, &str)]| {
+        admin
+            .request(Method::POST, "/api/fn/profile/set-privacy")
+            .form(fields)
+            .send()
+    };
+    let response = privacy_form(&[("geolocation_enabled", "on")])
+        .await
+        .unwrap();
     assert_eq!(response.status(), 200);
     let privacy: PrivacySettings = admin.get("/api/profile/privacy").await;
     assert!(privacy.geolocation_enabled);
+    let response = privacy_form(&[("csrf_token", "")]).await.unwrap();
+    assert_eq!(response.status(), 200);
+    let privacy: PrivacySettings = admin.get("/api/profile/privacy").await;
+    assert!(!privacy.geolocation_enabled);
 
     // A token made here works as a bearer token, and cannot make another.
     let response = post(

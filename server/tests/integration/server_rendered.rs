@@ -196,9 +196,11 @@ async fn signed_in_pages_arrive_with_their_data() {
     // Profile's own data, written through its server functions.
     let saved = admin
         .request(Method::POST, "/api/fn/profile/save-preferences")
-        .json(&serde_json::json!({"preferences": {
-            "locale": "en-US", "currency": "USD", "timeZone": "Europe/Berlin"
-        }}))
+        .form(&[
+            ("locale", "en-US"),
+            ("currency", "USD"),
+            ("time_zone", "Europe/Berlin"),
+        ])
         .send()
         .await
         .unwrap();
