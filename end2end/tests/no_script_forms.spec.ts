@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN, PASSWORD, USER_PASSWORD, adminContext, csrf, openRegistration } from "./support";
+import { ADMIN, PASSWORD, USER_PASSWORD, addMonthlyBill, adminContext, csrf, newUser, openRegistration } from "./support";
 
 // Issue 28, item 12: every form that carries a secret is a POST form, so
 // with JavaScript off (or submitted before the page hydrated) no field
@@ -251,5 +251,50 @@ test("without JavaScript Profile's preferences and privacy are saved, and a bad 
   await expect(page.getByLabel("Show where I signed in from")).toBeChecked();
   const read = await (await context.request.get("/api/profile/privacy")).json();
   expect(read.geolocationEnabled).toBe(true);
+  await context.close();
+});
+
+test("without JavaScript a bill's page undoes a payment, ends, restarts, edits and deletes the bill", async ({ browser }) => {
+  await openRegistration(browser);
+  const setup = await newUser(browser, "no-script-bill-page@example.com");
+  const id = await addMonthlyBill(setup.context, { name: "Gym", amountMinor: 3000, anchorDate: "2026-12-01" });
+  const paid = await setup.context.request.post(`/api/bills/${id}/payments`, {
+    headers: { "x-csrf-token": await csrf(setup.context) },
+    data: {},
+  });
+  expect(paid.status(), await paid.text()).toBe(201);
+  const context = await browser.newContext({ storageState: await setup.context.storageState(), javaScriptEnabled: false });
+  await setup.context.close();
+  const page = await context.newPage();
+  const facts = page.getByTestId("bill-facts");
+
+  await page.goto(`/bills/${id}`);
+  await expect(page.getByTestId("payment-row")).toHaveCount(1);
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect(page).toHaveURL(new RegExp(`/bills/${id}\\??$`));
+  await expect(page.getByTestId("payment-row")).toHaveCount(0);
+
+  await page.getByLabel("Why it ended").fill("moved gyms");
+  await page.getByRole("button", { name: "End this bill" }).click();
+  await expect(facts).toContainText("Ended: moved gyms");
+  await page.getByRole("button", { name: "Restart this bill" }).click();
+  await expect(facts).toContainText("Active");
+
+  await page.getByRole("button", { name: "Edit" }).click();
+  await expect(page).toHaveURL(new RegExp(`/bills/${id}\\?edit`));
+  await page.getByLabel("Amount", { exact: true }).fill("35.00");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page).toHaveURL(new RegExp(`/bills/${id}$`));
+  await expect(facts).toContainText("$35.00");
+
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  const ask = page.getByTestId("delete-confirm");
+  await expect(ask).toContainText("Delete Gym for good?");
+  await ask.getByRole("button", { name: "Keep it" }).click();
+  await expect(page.getByTestId("delete-confirm")).toHaveCount(0);
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  await page.getByTestId("delete-confirm").getByRole("button", { name: "Delete for good" }).click();
+  await expect(page).toHaveURL(/\/bills$/);
+  expect((await context.request.get(`/api/bills/${id}`)).status()).toBe(404);
   await context.close();
 });

@@ -146,28 +146,6 @@ pub async fn pay_bill(
     )
 }
 
-/// Takes a payment back (on a debt, with the interest charged with it).
-#[server(prefix = "/api/fn", endpoint = "undo-payment", input = Json, client = CsrfClient)]
-pub async fn undo_payment(payment: i64) -> Result<(), ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::ssr::bills::undo_payment(me.pool(), me.current.user.id, payment)
-            .await
-            .map_err(ApiError::from)?,
-    )
-}
-
-/// Marks (or clears) an autopay payment as failed.
-#[server(prefix = "/api/fn", endpoint = "autopay-failure", input = Json, client = CsrfClient)]
-pub async fn flag_autopay_failure(payment: i64, failed: bool) -> Result<Payment, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::ssr::bills::flag_autopay_failure(me.pool(), me.current.user.id, payment, failed)
-            .await
-            .map_err(ApiError::from)?,
-    )
-}
-
 /// How an autopay bill has fared against the bank (`✓ 12/12`).
 #[server(prefix = "/api/fn", endpoint = "autopay-trust", input = GetUrl)]
 pub async fn get_autopay_trust(bill: i64) -> Result<AutopayTrust, ErrorBody> {
@@ -203,39 +181,64 @@ pub async fn save_bill(id: Option<i64>, bill: BillInput) -> Result<BillRecord, E
     Ok(saved)
 }
 
-/// Ends a bill (it stays, inactive, with the reason given).
-#[server(prefix = "/api/fn", endpoint = "end-bill", input = Json, client = CsrfClient)]
-pub async fn end_bill(id: i64, reason: String) -> Result<BillRecord, ErrorBody> {
-    use crate::ssr::bills::{self, views};
+/// Every write of a bill's page but recording a payment, as one server
+/// function (one form decoder in the bundle, as the Tracker's
+/// `tracker/act`): `undo-payment`, `autopay-failed` and `autopay-ok` (of
+/// `payment`), `end` (with `reason`), `restart` and `delete`, which then
+/// opens the bill list. Each is a form that posts without JavaScript too.
+/// Answers whether the bill is gone.
+#[server(prefix = "/api/fn", endpoint = "bill/act", client = CsrfClient)]
+pub async fn bill_act(
+    act: String,
+    bill: i64,
+    payment: Option<i64>,
+    reason: Option<String>,
+) -> Result<bool, ErrorBody> {
+    use crate::ssr::bills;
     let me = super::signed_in::signed_in().await?;
-    let bill = bills::deactivate(me.pool(), me.current.user.id, id, &reason)
-        .await
-        .map_err(ApiError::from)?;
-    Ok(views::shown_for(me.pool(), me.current.user.id, &bill)
-        .await
-        .map_err(ApiError::from)?)
-}
-
-/// Makes an ended bill active again.
-#[server(prefix = "/api/fn", endpoint = "restart-bill", input = Json, client = CsrfClient)]
-pub async fn restart_bill(id: i64) -> Result<BillRecord, ErrorBody> {
-    use crate::ssr::bills::{self, views};
-    let me = super::signed_in::signed_in().await?;
-    let bill = bills::reactivate(me.pool(), me.current.user.id, id)
-        .await
-        .map_err(ApiError::from)?;
-    Ok(views::shown_for(me.pool(), me.current.user.id, &bill)
-        .await
-        .map_err(ApiError::from)?)
-}
-
-/// Deletes a bill and its payments.
-#[server(prefix = "/api/fn", endpoint = "remove-bill", input = Json, client = CsrfClient)]
-pub async fn remove_bill(id: i64) -> Result<(), ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::bills::delete(me.pool(), me.current.user.id, id)
-        .await
-        .map_err(ApiError::from)?)
+    let (pool, user) = (me.pool(), me.current.user.id);
+    let payment = || {
+        payment.ok_or_else(|| ApiError::InvalidField {
+            field: "payment".into(),
+            description: "name the payment".into(),
+        })
+    };
+    match act.as_str() {
+        "undo-payment" => bills::undo_payment(pool, user, payment()?)
+            .await
+            .map_err(ApiError::from)?,
+        "autopay-failed" | "autopay-ok" => {
+            let failed = act == "autopay-failed";
+            bills::flag_autopay_failure(pool, user, payment()?, failed)
+                .await
+                .map_err(ApiError::from)?;
+        }
+        "end" => {
+            bills::deactivate(pool, user, bill, reason.as_deref().unwrap_or_default())
+                .await
+                .map_err(ApiError::from)?;
+        }
+        "restart" => {
+            bills::reactivate(pool, user, bill)
+                .await
+                .map_err(ApiError::from)?;
+        }
+        "delete" => {
+            bills::delete(pool, user, bill)
+                .await
+                .map_err(ApiError::from)?;
+            super::form_post::then_open("/bills");
+            return Ok(true);
+        }
+        other => {
+            return Err(ApiError::InvalidField {
+                field: "act".into(),
+                description: format!("{other} is not a write of a bill's page"),
+            }
+            .into())
+        }
+    }
+    Ok(false)
 }
 
 /// The Custom order of the user's bills: every id once.

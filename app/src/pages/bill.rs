@@ -6,12 +6,9 @@ use super::split_route::split_route;
 use leptos::prelude::*;
 use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
-use leptos_router::hooks::{use_navigate, use_params_map};
+use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
 
-use crate::api::bills::{
-    end_bill, flag_autopay_failure, get_autopay_trust, get_bill, get_bills, get_payments, pay_bill,
-    remove_bill, restart_bill, undo_payment, PayBill,
-};
+use crate::api::bills::{get_autopay_trust, get_bill, get_bills, get_payments, BillAct, PayBill};
 use crate::api::{self, ApiFailure};
 use crate::components::bill_form::{bill_form, BillFormOpen};
 use crate::components::csrf_field::CsrfField;
@@ -20,15 +17,24 @@ use crate::contract::bills::PaymentInput;
 use crate::contract::error::ErrorBody;
 use crate::domain::money::{minor_to_input, Locale, Money};
 
-/// Runs one change to the bill in the background and hands its outcome to
-/// `settled` (which clears the error and asks for the bill again, or says
-/// why not).
-fn change<T: 'static>(
-    work: impl std::future::Future<Output = Result<T, ErrorBody>> + 'static,
-    settled: impl Fn(Result<(), ApiFailure>) + 'static,
-) {
-    leptos::task::spawn_local(async move {
-        settled(work.await.map(drop).map_err(ApiFailure::from));
+/// Hands each answer of `action` to `settled`: a refusal that came back in
+/// the address after a post without JavaScript at once (on the server
+/// too), then every answer the page's own posts get.
+fn follow<S>(action: ServerAction<S>, settled: impl Fn(Result<S::Output, ApiFailure>) + 'static)
+where
+    S: ServerFn<Error = ErrorBody> + Clone + Send + Sync + 'static,
+    S::Output: Clone + Send + Sync + 'static,
+{
+    if let Some(Err(refused)) = action.value().get_untracked() {
+        settled(Err(refused.into()));
+    }
+    Effect::new(move |seen: Option<()>| {
+        let answer = action.value().get();
+        if seen.is_some() {
+            if let Some(answer) = answer {
+                settled(answer.map_err(ApiFailure::from));
+            }
+        }
     });
 }
 
@@ -56,15 +62,22 @@ pub fn BillPage() -> impl IntoView {
     });
     // The user's locale and today's date.
     let context = api::page_data(get_bills);
-    let editing = RwSignal::new(false);
+    // Editing and the delete question are in the address (`?edit`,
+    // `?delete`), so their links open them without JavaScript too.
+    let query = use_query_map();
+    let editing = Memo::new(move |_| query.with(|query| query.get("edit").is_some()));
+    let confirming = Memo::new(move |_| query.with(|query| query.get("delete").is_some()));
     let error = RwSignal::new(None::<String>);
     let pay_amount = RwSignal::new(String::new());
     let pay_date = RwSignal::new(String::new());
     let pay_method = RwSignal::new(String::new());
     let reason = RwSignal::new(String::new());
-    // Delete asks first: it removes the bill and its payments for good.
-    let confirming = RwSignal::new(false);
     let navigate = use_navigate();
+    // Saved from the edit form: the bill's page without `?edit`.
+    let to_page = StoredValue::new_local(navigate.clone());
+    let close_edit = move || {
+        to_page.with_value(|navigate| navigate(&format!("/bills/{}", id()), Default::default()));
+    };
 
     let refresh = move || {
         bill.refetch();
@@ -79,33 +92,29 @@ pub fn BillPage() -> impl IntoView {
         }
         Err(failure) => error.set(Some(failure.message())),
     };
-    let pay = move |bill: i64, payment: PaymentInput| change(pay_bill(bill, payment), settled);
-    // A payment posted without JavaScript that the server refused comes
-    // back here with its error in the address.
-    if let Some(Err(refused)) = ServerAction::<PayBill>::new().value().get_untracked() {
-        error.set(Some(ApiFailure::from(refused).message()));
-    }
-    let undo = move |payment: i64| change(undo_payment(payment), settled);
-    let flag =
-        move |payment: i64, failed: bool| change(flag_autopay_failure(payment, failed), settled);
-    let end = move |bill: i64, reason: String| change(end_bill(bill, reason), settled);
-    let restart = move |bill: i64| change(restart_bill(bill), settled);
-    let delete_bill = move |_| {
-        let navigate = navigate.clone();
-        let id = id();
-        leptos::task::spawn_local(async move {
-            match remove_bill(id).await {
-                Ok(()) => navigate("/bills", Default::default()),
-                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
-            }
+    // Every write is a form posting to its server function; with
+    // JavaScript the page sends it the same fields and then asks again.
+    let pay = ServerAction::<PayBill>::new();
+    follow(pay, move |done| settled(done.map(drop)));
+    let act = ServerAction::<BillAct>::new();
+    follow(act, move |done| match done {
+        // Deleted: the bill list (a post without JavaScript opens it too).
+        Ok(true) => navigate("/bills", Default::default()),
+        other => settled(other.map(drop)),
+    });
+    let send = move |ev: leptos::ev::SubmitEvent, what: &str, payment: Option<i64>| {
+        ev.prevent_default();
+        act.dispatch(BillAct {
+            act: what.to_owned(),
+            bill: id(),
+            payment,
+            reason: (what == "end").then(|| reason.get_untracked()),
         });
     };
-
     view! {
         <Title text="Bill"/>
         <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
         {move || {
-        let delete_bill = delete_bill.clone();
         Suspend::new(async move {
             let context = context.await.ok();
             let locale = Locale::parse(&context.as_ref().map(|c| c.locale.clone()).unwrap_or_default());
@@ -124,6 +133,9 @@ pub fn BillPage() -> impl IntoView {
                     let delete_question = format!("Delete {} for good?", record.name);
                     let money = move |minor: i64| Money::new(minor, currency).format(locale);
                     let bill_id = record.id;
+                    let here = format!("/bills/{bill_id}");
+                    let (edit_open, edit_closed) = (format!("{here}?edit"), here.clone());
+                    let here_for_keep = here.clone();
                     let for_edit = record.clone();
                     let digits = currency.digits();
                     let default_amount = minor_to_input(record.amount_minor, digits);
@@ -140,7 +152,7 @@ pub fn BillPage() -> impl IntoView {
                             error.set(Some(format!("Amount: {}", problem.description)));
                             return;
                         }
-                        pay(bill_id, typed);
+                        pay.dispatch(PayBill { bill: bill_id, payment: typed });
                         pay_amount.set(String::new());
                     };
                     let payoff = record.debt.then(|| {
@@ -225,9 +237,17 @@ pub fn BillPage() -> impl IntoView {
                                                 <td>{money(payment.amount_minor)}</td>
                                                 <td>{money(payment.interest_delta_minor)}</td>
                                                 <td>{payment.method.clone()}</td>
-                                                <td><input type="checkbox" aria-label="Autopay failed" prop:checked=failed
-                                                    on:change=move |ev| flag(id, event_target_checked(&ev))/></td>
-                                                <td><button class="button button--quiet" on:click=move |_| undo(id)>"Undo"</button></td>
+                                                <td>
+                                                    <BillActForm bill=bill_id what=if failed { "autopay-ok" } else { "autopay-failed" } payment=id send>
+                                                        <button type="submit" class="button button--quiet" aria-pressed=failed.to_string()
+                                                            aria-label=format!("Autopay of {} failed", payment.paid_on)>{if failed { "Failed" } else { "No" }}</button>
+                                                    </BillActForm>
+                                                </td>
+                                                <td>
+                                                    <BillActForm bill=bill_id what="undo-payment" payment=id send>
+                                                        <button type="submit" class="button button--quiet">"Undo"</button>
+                                                    </BillActForm>
+                                                </td>
                                             </tr>
                                         }.into_any()
                                     }).collect_view()}
@@ -237,26 +257,37 @@ pub fn BillPage() -> impl IntoView {
                         <section class="card" aria-labelledby="manage-title">
                             <h2 id="manage-title">"Manage"</h2>
                             <div class="actions">
-                                <button class="button" on:click=move |_| editing.update(|open| *open = !*open)>"Edit"</button>
+                                <a href=move || if editing.get() { edit_closed.clone() } else { edit_open.clone() }
+                                    class="button" role="button" data-noscroll=true
+                                    aria-expanded=move || editing.get().to_string()>"Edit"</a>
                                 {if record.active {
                                     view! {
-                                        <label for="end-reason" class="visually-hidden">"Why it ended"</label>
-                                        <input id="end-reason" placeholder="Why it ended (optional)" maxlength="500" on:input=move |ev| reason.set(event_target_value(&ev))/>
-                                        <button class="button button--quiet" on:click=move |_| end(bill_id, reason.get_untracked())>"End this bill"</button>
+                                        <BillActForm bill=bill_id what="end" send>
+                                            <label for="end-reason" class="visually-hidden">"Why it ended"</label>
+                                            <input id="end-reason" name="reason" placeholder="Why it ended (optional)" maxlength="500"
+                                                on:input=move |ev| reason.set(event_target_value(&ev))/>
+                                            <button type="submit" class="button button--quiet">"End this bill"</button>
+                                        </BillActForm>
                                     }.into_any()
                                 } else {
-                                    view! { <button class="button button--quiet" on:click=move |_| restart(bill_id)>"Restart this bill"</button> }.into_any()
+                                    view! {
+                                        <BillActForm bill=bill_id what="restart" send>
+                                            <button type="submit" class="button button--quiet">"Restart this bill"</button>
+                                        </BillActForm>
+                                    }.into_any()
                                 }}
-                                <button class="button button--danger" aria-expanded=move || confirming.get().to_string()
-                                    on:click=move |_| confirming.set(true)>"Delete"</button>
+                                <a href=format!("{here}?delete") class="button button--danger" role="button" data-noscroll=true
+                                    aria-expanded=move || confirming.get().to_string()>"Delete"</a>
                             </div>
                             <Show when=move || confirming.get()>
                                 <div class="notice notice--danger" role="alertdialog" aria-labelledby="delete-title" data-testid="delete-confirm">
                                     <p id="delete-title"><strong>{delete_question.clone()}</strong></p>
                                     <p>{delete_detail.clone()}</p>
                                     <div class="actions">
-                                        <button class="button button--danger" on:click=delete_bill.clone()>"Delete for good"</button>
-                                        <button class="button button--quiet" on:click=move |_| confirming.set(false)>"Keep it"</button>
+                                        <BillActForm bill=bill_id what="delete" send>
+                                            <button type="submit" class="button button--danger">"Delete for good"</button>
+                                        </BillActForm>
+                                        <a href=here_for_keep.clone() class="button button--quiet" role="button" data-noscroll=true>"Keep it"</a>
                                     </div>
                                 </div>
                             </Show>
@@ -266,7 +297,7 @@ pub fn BillPage() -> impl IntoView {
                                         existing: Some(for_edit.clone()),
                                         default_currency: String::new(),
                                         today: String::new(),
-                                        on_saved: Callback::new(move |_| { editing.set(false); refresh(); }),
+                                        on_saved: Callback::new(move |_| { close_edit(); refresh(); }),
                                     };
                                     Suspend::new(bill_form(open))
                                 }
@@ -277,6 +308,27 @@ pub fn BillPage() -> impl IntoView {
             }
         })}}
         </Transition>
+    }
+}
+
+/// One write of a bill's page as a form: the browser posts it without
+/// JavaScript; with it, `send` hands the same fields to the page's action.
+#[component]
+fn BillActForm(
+    bill: i64,
+    what: &'static str,
+    #[prop(optional)] payment: Option<i64>,
+    send: impl Fn(leptos::ev::SubmitEvent, &str, Option<i64>) + Copy + 'static,
+    children: Children,
+) -> impl IntoView {
+    view! {
+        <form class="inline-form" method="post" action=BillAct::url() on:submit=move |ev| send(ev, what, payment)>
+            <CsrfField/>
+            <input type="hidden" name="act" value=what/>
+            <input type="hidden" name="bill" value=bill/>
+            {payment.map(|payment| view! { <input type="hidden" name="payment" value=payment/> })}
+            {children()}
+        </form>
     }
 }
 

@@ -61,6 +61,7 @@ pub const FORM_ACTIONS: &[&str] = &[
     "tracker/act",
     "save-bill",
     "pay-bill",
+    "bill/act",
     "notifications/add-channel",
     "notifications/test-channel",
     "notifications/change-channel",

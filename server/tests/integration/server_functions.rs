@@ -10,7 +10,7 @@ use app::contract::account::{
     Me, PrivacySettings, Register, RegistrationStatus, SecondFactorCode, SignIn, SignInAnswer,
 };
 use app::contract::admin::{AccountAction, Invitation, Invited, RegistrationSetting, UserSummary};
-use app::contract::bills::{BillList, BillRecord, Catalog, Payment, Spending, Tracker};
+use app::contract::bills::{BillList, BillRecord, Catalog, Payment, Payments, Spending, Tracker};
 use app::contract::contact::{ContactConfig, Created, Requeued, SubmissionKind, SubmissionPage};
 use app::contract::data::{ImportPreview, Imported};
 use app::contract::error::ErrorBody;
@@ -54,6 +54,16 @@ async fn pay(browser: &Browser, fields: &[(&str, String)]) -> reqwest::Response 
         .unwrap()
 }
 
+/// A bill page's forms (`bill/act`), posted with the CSRF header.
+async fn bill_act(browser: &Browser, fields: &[(&str, &str)]) -> reqwest::Response {
+    browser
+        .request(Method::POST, "/api/fn/bill/act")
+        .form(fields)
+        .send()
+        .await
+        .unwrap()
+}
+
 async fn post(browser: &Browser, path: &str, body: serde_json::Value) -> reqwest::Response {
     browser
         .request(Method::POST, path)
@@ -87,19 +97,54 @@ async fn marking_paid_through_the_server_function_is_what_the_tracker_counts() {
     let tracker: Tracker = admin.get("/api/tracker").await;
     assert_eq!(tracker.totals.paid_minor, 4_250);
 
-    let response = post(
+    // A bill page's own forms: flag the payment, then take it back.
+    let payment_id = payment.id.to_string();
+    let bill_id = water.id.to_string();
+    let response = bill_act(
         &admin,
-        "/api/fn/autopay-failure",
-        json!({"payment": payment.id, "failed": true}),
+        &[
+            ("act", "autopay-failed"),
+            ("bill", &bill_id),
+            ("payment", &payment_id),
+        ],
     )
     .await;
     assert_eq!(response.status(), 200);
-    assert!(response.json::<Payment>().await.unwrap().autopay_failure);
-
-    let response = post(
+    let payments: Payments = admin
+        .get(&format!("/api/bills/{}/payments", water.id))
+        .await;
+    assert!(payments.payments[0].autopay_failure);
+    let response = bill_act(
         &admin,
-        "/api/fn/undo-payment",
-        json!({"payment": payment.id}),
+        &[
+            ("act", "autopay-ok"),
+            ("bill", &bill_id),
+            ("payment", &payment_id),
+        ],
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let payments: Payments = admin
+        .get(&format!("/api/bills/{}/payments", water.id))
+        .await;
+    assert!(!payments.payments[0].autopay_failure);
+    // A payment act without its payment, or an act no page has, is named.
+    let response = bill_act(&admin, &[("act", "undo-payment"), ("bill", &bill_id)]).await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    assert_eq!(error.field_violations()[0].field, "payment");
+    let response = bill_act(&admin, &[("act", "shred"), ("bill", &bill_id)]).await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    assert_eq!(error.field_violations()[0].field, "act");
+
+    let response = bill_act(
+        &admin,
+        &[
+            ("act", "undo-payment"),
+            ("bill", &bill_id),
+            ("payment", &payment_id),
+        ],
     )
     .await;
     assert_eq!(response.status(), 200);
@@ -205,17 +250,20 @@ async fn a_bill_is_added_changed_ended_restarted_reordered_and_deleted_through_s
     let listed: BillRecord = admin.get(&format!("/api/bills/{}", rent.id)).await;
     assert_eq!(listed, rent);
 
-    let response = post(
+    let rent_id = rent.id.to_string();
+    let response = bill_act(
         &admin,
-        "/api/fn/end-bill",
-        json!({"id": rent.id, "reason": "moved out"}),
+        &[("act", "end"), ("bill", &rent_id), ("reason", "moved out")],
     )
     .await;
-    let ended: BillRecord = response.json().await.unwrap();
+    assert_eq!(response.status(), 200);
+    let ended: BillRecord = admin.get(&format!("/api/bills/{}", rent.id)).await;
     assert!(!ended.active);
     assert_eq!(ended.inactive_reason.as_deref(), Some("moved out"));
-    let response = post(&admin, "/api/fn/restart-bill", json!({"id": rent.id})).await;
-    assert!(response.json::<BillRecord>().await.unwrap().active);
+    let response = bill_act(&admin, &[("act", "restart"), ("bill", &rent_id)]).await;
+    assert_eq!(response.status(), 200);
+    let restarted: BillRecord = admin.get(&format!("/api/bills/{}", rent.id)).await;
+    assert!(restarted.active);
 
     let water = due_today(&admin, "Water").await;
     let response = post(
@@ -233,9 +281,10 @@ async fn a_bill_is_added_changed_ended_restarted_reordered_and_deleted_through_s
     .await;
     assert_eq!(response.status(), 400);
 
-    let response = post(&admin, "/api/fn/remove-bill", json!({"id": rent.id})).await;
+    let response = bill_act(&admin, &[("act", "delete"), ("bill", &rent_id)]).await;
     assert_eq!(response.status(), 200);
-    let response = post(&admin, "/api/fn/remove-bill", json!({"id": rent.id})).await;
+    assert!(response.json::<bool>().await.unwrap(), "gone");
+    let response = bill_act(&admin, &[("act", "delete"), ("bill", &rent_id)]).await;
     assert_eq!(response.status(), 404);
     let left = admin.get::<BillList>("/api/bills").await.bills;
     assert_eq!(left.len(), 1);
