@@ -175,6 +175,9 @@ test("a security key as the second factor, with privacy and sign-in history in P
 
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/login$/);
+  // The address changes before the sign-in page replaces Profile (its
+  // code may still be loading): wait for the page itself.
+  await expect(page.getByRole("heading", { name: "Sign in to Tally" })).toBeVisible();
   await page.getByLabel("Email").fill(CAROL);
   await page.getByLabel("Password").fill(CAROL_PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();

@@ -73,11 +73,19 @@ pub fn BillPage() -> impl IntoView {
     let pay_method = RwSignal::new(String::new());
     let reason = RwSignal::new(String::new());
     let navigate = use_navigate();
-    // Saved from the edit form: the bill's page without `?edit`.
-    let to_page = StoredValue::new_local(navigate.clone());
-    let close_edit = move || {
-        to_page.with_value(|navigate| navigate(&format!("/bills/{}", id()), Default::default()));
-    };
+    // Saved from the edit form: the bill's page without `?edit`. The
+    // router's navigation is not `Send`, so an effect (which runs in the
+    // browser only) takes it, not the form's callback.
+    let edit_saved = RwSignal::new(false);
+    {
+        let navigate = navigate.clone();
+        Effect::new(move || {
+            if edit_saved.get() {
+                edit_saved.set(false);
+                navigate(&format!("/bills/{}", id()), Default::default());
+            }
+        });
+    }
 
     let refresh = move || {
         bill.refetch();
@@ -297,7 +305,7 @@ pub fn BillPage() -> impl IntoView {
                                         existing: Some(for_edit.clone()),
                                         default_currency: String::new(),
                                         today: String::new(),
-                                        on_saved: Callback::new(move |_| { close_edit(); refresh(); }),
+                                        on_saved: Callback::new(move |_| { edit_saved.set(true); refresh(); }),
                                     };
                                     Suspend::new(bill_form(open))
                                 }
