@@ -72,8 +72,9 @@ pub async fn wait_operation(name: String) -> Result<Operation, ErrorBody> {
     Ok(record.to_operation())
 }
 
-/// Asks a running operation to stop.
-#[server(prefix = "/api/fn", endpoint = "operations/cancel", input = Json, client = CsrfClient)]
+/// Asks a running operation to stop: the viewer's Cancel, a form that
+/// posts without JavaScript too.
+#[server(prefix = "/api/fn", endpoint = "operations/cancel", client = CsrfClient)]
 pub async fn cancel_operation(name: String) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let id = id_of(&name)?;
@@ -85,8 +86,9 @@ pub async fn cancel_operation(name: String) -> Result<(), ErrorBody> {
     Ok(())
 }
 
-/// Forgets an operation (a running one keeps running).
-#[server(prefix = "/api/fn", endpoint = "operations/delete", input = Json, client = CsrfClient)]
+/// Forgets an operation (a running one keeps running): the viewer's
+/// Delete, a form that posts without JavaScript too.
+#[server(prefix = "/api/fn", endpoint = "operations/delete", client = CsrfClient)]
 pub async fn delete_operation(name: String) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let id = id_of(&name)?;

@@ -4,13 +4,15 @@
 
 use super::split_route::split_route;
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 use leptos_router::components::A;
 use serde_json::json;
 
-use crate::api::operations::{cancel_operation, delete_operation, list_operations};
+use crate::api::operations::{list_operations, CancelOperation, DeleteOperation};
 use crate::api::session::current_session;
 use crate::api::ApiFailure;
+use crate::components::csrf_field::CsrfField;
 use crate::components::live_operation::{follow, OperationProgressBar};
 use crate::contract::operations::{Operation, OperationList};
 use crate::domain::operation::{self, State};
@@ -102,7 +104,44 @@ fn OperationsTable(filter: String, page: OperationList, me: Option<i64>) -> impl
             }
         });
     };
-    let remove = move |name: String| rows.update(|all| all.retain(|op| op.name != name));
+    // Cancel and Delete are forms (they post without JavaScript too, and
+    // the page comes back with any refusal shown here); with JavaScript
+    // the rows send them through these actions.
+    let actions = RowActions {
+        cancel: ServerAction::new(),
+        delete: ServerAction::new(),
+        deleting: RwSignal::new(None),
+    };
+    for refused in [
+        actions.cancel.value().get_untracked().and_then(Result::err),
+        actions.delete.value().get_untracked().and_then(Result::err),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        error.set(Some(ApiFailure::from(refused).message()));
+    }
+    Effect::new(move |seen: Option<()>| {
+        let answer = actions.cancel.value().get();
+        if let (Some(()), Some(Err(refused))) = (seen, answer) {
+            error.set(Some(ApiFailure::from(refused).message()));
+        }
+    });
+    Effect::new(move |seen: Option<()>| {
+        let answer = actions.delete.value().get();
+        if seen.is_none() {
+            return;
+        }
+        match answer {
+            Some(Ok(())) => {
+                if let Some(name) = actions.deleting.get_untracked() {
+                    rows.update(|all| all.retain(|op| op.name != name));
+                }
+            }
+            Some(Err(refused)) => error.set(Some(ApiFailure::from(refused).message())),
+            None => {}
+        }
+    });
 
     view! {
         <p class="field-error" role="alert">{move || error.get()}</p>
@@ -120,7 +159,7 @@ fn OperationsTable(filter: String, page: OperationList, me: Option<i64>) -> impl
                 </thead>
                 <tbody>
                     <For each=move || rows.get() key=|op| op.name.clone() let:op>
-                        <OperationRow operation=op on_deleted=remove me/>
+                        <OperationRow operation=op actions me/>
                     </For>
                 </tbody>
             </table>
@@ -134,30 +173,28 @@ fn OperationsTable(filter: String, page: OperationList, me: Option<i64>) -> impl
     }
 }
 
+/// The viewer's two writes, shared by its rows.
+#[derive(Clone, Copy)]
+struct RowActions {
+    cancel: ServerAction<CancelOperation>,
+    delete: ServerAction<DeleteOperation>,
+    /// The operation whose delete was sent last, taken off the list once
+    /// the server answers.
+    deleting: RwSignal<Option<String>>,
+}
+
 #[component]
-fn OperationRow(
-    operation: Operation,
-    on_deleted: impl Fn(String) + Copy + Send + Sync + 'static,
-    me: Option<i64>,
-) -> impl IntoView {
+fn OperationRow(operation: Operation, actions: RowActions, me: Option<i64>) -> impl IntoView {
     let live = follow(operation);
-    let problem = RwSignal::new(None::<String>);
-    let cancel = move |_| {
-        let name = live.get_untracked().name;
-        leptos::task::spawn_local(async move {
-            if let Err(failure) = cancel_operation(name).await {
-                problem.set(Some(ApiFailure::from(failure).message()));
-            }
-        });
+    let name = move || live.with(|op| op.name.clone());
+    let cancel = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        actions.cancel.dispatch(CancelOperation { name: name() });
     };
-    let delete = move |_| {
-        let name = live.get_untracked().name;
-        leptos::task::spawn_local(async move {
-            match delete_operation(name.clone()).await {
-                Ok(()) => on_deleted(name),
-                Err(failure) => problem.set(Some(ApiFailure::from(failure).message())),
-            }
-        });
+    let delete = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        actions.deleting.set(Some(name()));
+        actions.delete.dispatch(DeleteOperation { name: name() });
     };
     let state = move || live.get().state();
     let details = move || {
@@ -191,15 +228,22 @@ fn OperationRow(
             <td>
                 <div class="actions">
                     <Show when=move || state() == State::Running && !live.get().cancel_requested()>
-                        <button class="button button--quiet" on:click=cancel>"Cancel"</button>
+                        <form class="inline-form" method="post" action=CancelOperation::url() on:submit=cancel>
+                            <CsrfField/>
+                            <input type="hidden" name="name" value=name/>
+                            <button type="submit" class="button button--quiet">"Cancel"</button>
+                        </form>
                     </Show>
-                    <button
-                        class="button button--quiet"
-                        title="Forget this operation; a running one keeps running"
-                        on:click=delete
-                    >"Delete"</button>
+                    <form class="inline-form" method="post" action=DeleteOperation::url() on:submit=delete>
+                        <CsrfField/>
+                        <input type="hidden" name="name" value=name/>
+                        <button
+                            type="submit"
+                            class="button button--quiet"
+                            title="Forget this operation; a running one keeps running"
+                        >"Delete"</button>
+                    </form>
                 </div>
-                <span class="field-error">{move || problem.get()}</span>
             </td>
         </tr>
     }

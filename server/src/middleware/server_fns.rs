@@ -80,6 +80,8 @@ pub const FORM_ACTIONS: &[&str] = &[
     "profile/save-preferences",
     "profile/set-privacy",
     "data/commit-statement-import",
+    "operations/cancel",
+    "operations/delete",
 ];
 
 /// Who may call the server function at `path`: [`ANYONE`]'s, the

@@ -100,34 +100,15 @@ async fn marking_paid_through_the_server_function_is_what_the_tracker_counts() {
     // A bill page's own forms: flag the payment, then take it back.
     let payment_id = payment.id.to_string();
     let bill_id = water.id.to_string();
-    let response = bill_act(
-        &admin,
-        &[
-            ("act", "autopay-failed"),
-            ("bill", &bill_id),
-            ("payment", &payment_id),
-        ],
-    )
-    .await;
-    assert_eq!(response.status(), 200);
-    let payments: Payments = admin
-        .get(&format!("/api/bills/{}/payments", water.id))
-        .await;
-    assert!(payments.payments[0].autopay_failure);
-    let response = bill_act(
-        &admin,
-        &[
-            ("act", "autopay-ok"),
-            ("bill", &bill_id),
-            ("payment", &payment_id),
-        ],
-    )
-    .await;
-    assert_eq!(response.status(), 200);
-    let payments: Payments = admin
-        .get(&format!("/api/bills/{}/payments", water.id))
-        .await;
-    assert!(!payments.payments[0].autopay_failure);
+    for (act, failed) in [("autopay-failed", true), ("autopay-ok", false)] {
+        let fields = [("act", act), ("bill", &bill_id), ("payment", &payment_id)];
+        let response = bill_act(&admin, &fields).await;
+        assert_eq!(response.status(), 200, "{act}");
+        let payments: Payments = admin
+            .get(&format!("/api/bills/{}/payments", water.id))
+            .await;
+        assert_eq!(payments.payments[0].autopay_failure, failed, "{act}");
+    }
     // A payment act without its payment, or an act no page has, is named.
     let response = bill_act(&admin, &[("act", "undo-payment"), ("bill", &bill_id)]).await;
     assert_eq!(response.status(), 400);
@@ -683,12 +664,22 @@ async fn maintenance_and_the_viewer_follow_cancel_and_delete_operations_through_
         })
         .await;
     assert_eq!(response.status(), 200);
-    for path in [
+    let response = post(
+        &sam,
         "/api/fn/operations/wait",
-        "/api/fn/operations/cancel",
-        "/api/fn/operations/delete",
-    ] {
-        let response = post(&sam, path, json!({"name": started.name})).await;
+        json!({"name": started.name}),
+    )
+    .await;
+    assert_eq!(response.status(), 404);
+    // The viewer's Cancel and Delete are forms.
+    let form = |browser: &Browser, path: &str, name: &str| {
+        browser
+            .request(Method::POST, path)
+            .form(&[("name", name.to_owned())])
+            .send()
+    };
+    for path in ["/api/fn/operations/cancel", "/api/fn/operations/delete"] {
+        let response = form(&sam, path, &started.name).await.unwrap();
         assert_eq!(response.status(), 404, "{path}");
     }
     let response = post(
@@ -707,19 +698,13 @@ async fn maintenance_and_the_viewer_follow_cancel_and_delete_operations_through_
     assert_eq!(response.status(), 404);
 
     // Cancelling a finished one changes nothing; deleting forgets it.
-    let response = post(
-        &admin,
-        "/api/fn/operations/cancel",
-        json!({"name": started.name}),
-    )
-    .await;
+    let response = form(&admin, "/api/fn/operations/cancel", &started.name)
+        .await
+        .unwrap();
     assert_eq!(response.status(), 200);
-    let response = post(
-        &admin,
-        "/api/fn/operations/delete",
-        json!({"name": started.name}),
-    )
-    .await;
+    let response = form(&admin, "/api/fn/operations/delete", &started.name)
+        .await
+        .unwrap();
     assert_eq!(response.status(), 200);
     assert_eq!(
         admin
