@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { ADMIN, PASSWORD, USER_PASSWORD, addMonthlyBill, adminContext, csrf, newUser, openRegistration } from "./support";
 
 // Issue 28, item 12: every form that carries a secret is a POST form, so
@@ -83,16 +83,14 @@ test("registration, password change, token creation and the second factor work w
   await context.close();
 });
 
-// Issue 33, point 5: the writes work without JavaScript. The forms are
-// `ActionForm`s posting to the same server functions the pages call; the
-// server answers a browser's own post with the page to open, or the form
-// again with each field's message.
-test("without JavaScript a person signs in, adds a bill, records payments and submits a lead", async ({ browser }, testInfo) => {
+/** Someone who joined (through the API) and then signed in with the form,
+ * in a browser with JavaScript off: on their Tracker. */
+async function joinedWithoutScript(browser: Browser, email: string, name: string) {
   await openRegistration(browser);
   const joining = await browser.newContext();
   const registered = await joining.request.post("/api/auth/register", {
     headers: { "x-csrf-token": await csrf(joining) },
-    data: { email: "no-script-bills@example.com", name: "Noor", password: USER_PASSWORD },
+    data: { email, name, password: USER_PASSWORD },
   });
   expect(registered.status(), await registered.text()).toBe(200);
   await joining.close();
@@ -100,10 +98,19 @@ test("without JavaScript a person signs in, adds a bill, records payments and su
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto("/login");
-  await page.getByLabel("Email").fill("no-script-bills@example.com");
+  await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(USER_PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/tracker$/);
+  return { context, page };
+}
+
+// Issue 33, point 5: the writes work without JavaScript. The forms are
+// `ActionForm`s posting to the same server functions the pages call; the
+// server answers a browser's own post with the page to open, or the form
+// again with each field's message.
+test("without JavaScript a person signs in, adds a bill, records payments and submits a lead", async ({ browser }, testInfo) => {
+  const { context, page } = await joinedWithoutScript(browser, "no-script-bills@example.com", "Noor");
 
   // The "New bill" link opens the form; the server checks what was typed.
   await page.goto("/bills");
@@ -206,22 +213,7 @@ test("without JavaScript an administrator saves Admin → Bank Sync's settings a
 });
 
 test("without JavaScript Profile's preferences and privacy are saved, and a bad field is named", async ({ browser }) => {
-  await openRegistration(browser);
-  const joining = await browser.newContext();
-  const registered = await joining.request.post("/api/auth/register", {
-    headers: { "x-csrf-token": await csrf(joining) },
-    data: { email: "no-script-profile@example.com", name: "Pia", password: USER_PASSWORD },
-  });
-  expect(registered.status(), await registered.text()).toBe(200);
-  await joining.close();
-
-  const context = await browser.newContext({ javaScriptEnabled: false });
-  const page = await context.newPage();
-  await page.goto("/login");
-  await page.getByLabel("Email").fill("no-script-profile@example.com");
-  await page.getByLabel("Password").fill(USER_PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/tracker$/);
+  const { context, page } = await joinedWithoutScript(browser, "no-script-profile@example.com", "Pia");
 
   await page.goto("/profile");
   // The payday appears with a schedule counted from one, by the stylesheet.

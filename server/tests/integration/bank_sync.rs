@@ -791,18 +791,7 @@ async fn an_unmatch_that_fails_to_unlink_keeps_the_payment_and_the_match() {
     finished(&admin, &connected.operation).await;
     let water = bill(&admin, "Water", 4200, false).await;
     let transaction = transaction_named(&admin, "CITY WATER").await;
-    let _: BankTransaction = admin
-        .call(
-            Method::POST,
-            &format!("/api/bank/transactions/{}/match", transaction.id),
-            &MatchTransaction {
-                bill_id: water.id,
-                remember: false,
-            },
-        )
-        .await
-        .unwrap()
-        .unwrap();
+    let _ = matched(&admin, transaction.id, water.id, false).await;
     assert_eq!(payments_of(&admin, water.id).await.len(), 1);
     // The unlink step fails after the payment was undone.
     let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
@@ -957,18 +946,7 @@ async fn a_match_that_fails_to_link_leaves_no_payment_behind() {
         .execute(&pool)
         .await
         .unwrap();
-    let matched: BankTransaction = admin
-        .call(
-            Method::POST,
-            &format!("/api/bank/transactions/{}/match", transaction.id),
-            &MatchTransaction {
-                bill_id: water.id,
-                remember: false,
-            },
-        )
-        .await
-        .unwrap()
-        .unwrap();
+    let matched = matched(&admin, transaction.id, water.id, false).await;
     assert_eq!(matched.bill_id, Some(water.id));
     assert_eq!(payments_of(&admin, water.id).await.len(), 1);
 }
@@ -1341,18 +1319,7 @@ async fn a_match_by_hand_pays_the_bill_teaches_a_rule_and_the_next_sync_matches_
     // By hand, remembering the payee: the payment is the transaction's,
     // and the autopay is verified.
     let charge = transaction_named(&admin, "CITY POWER & LIGHT AUTOPAY").await;
-    let matched: BankTransaction = admin
-        .call(
-            Method::POST,
-            &format!("/api/bank/transactions/{}/match", charge.id),
-            &MatchTransaction {
-                bill_id: power.id,
-                remember: true,
-            },
-        )
-        .await
-        .unwrap()
-        .unwrap();
+    let matched = matched(&admin, charge.id, power.id, true).await;
     assert_eq!(
         (matched.bill_id, matched.matched_by.as_deref()),
         (Some(power.id), Some("manual"))
@@ -1523,18 +1490,7 @@ async fn suggestions_are_scored_and_explained_never_applied_and_auto_matches_can
 
     // Taught by hand; the next charge matches itself and is up for review.
     let charge = transaction_named(&admin, "NETFLIX.COM 866-579-7172 CA").await;
-    let _: BankTransaction = admin
-        .call(
-            Method::POST,
-            &format!("/api/bank/transactions/{}/match", charge.id),
-            &MatchTransaction {
-                bill_id: netflix.id,
-                remember: true,
-            },
-        )
-        .await
-        .unwrap()
-        .unwrap();
+    let _ = matched(&admin, charge.id, netflix.id, true).await;
     let review: AutoMatches = admin.get("/api/bank/auto-matches").await;
     assert!(review.matches.is_empty(), "a match by hand is not reviewed");
     assert_eq!(review.review_days, 7);
@@ -1591,18 +1547,7 @@ async fn autopay_debits_missing_late_or_returned_show_in_the_trust_indicator() {
     let connected = connect(&admin, &fake.setup_token("autopay")).await.unwrap();
     finished(&admin, &connected.operation).await;
     let first = transaction_named(&admin, "CITY POWER & LIGHT AUTOPAY").await;
-    let _: BankTransaction = admin
-        .call(
-            Method::POST,
-            &format!("/api/bank/transactions/{}/match", first.id),
-            &MatchTransaction {
-                bill_id: power.id,
-                remember: true,
-            },
-        )
-        .await
-        .unwrap()
-        .unwrap();
+    let _ = matched(&admin, first.id, power.id, true).await;
 
     // The next due date passed its grace with no debit: a failed autopay.
     sync(&admin, connected.connection.id, "sync").await;
@@ -1747,18 +1692,7 @@ async fn undoing_an_automatic_match_on_a_debt_restores_its_balance_and_interest(
     let connected = connect(&admin, &fake.setup_token("loan")).await.unwrap();
     finished(&admin, &connected.operation).await;
     let first = transaction_named(&admin, "BIGBANK CARD LOAN PMT").await;
-    let _: BankTransaction = admin
-        .call(
-            Method::POST,
-            &format!("/api/bank/transactions/{}/match", first.id),
-            &MatchTransaction {
-                bill_id: loan.id,
-                remember: true,
-            },
-        )
-        .await
-        .unwrap()
-        .unwrap();
+    let _ = matched(&admin, first.id, loan.id, true).await;
     let before: BillRecord = admin.get(&format!("/api/bills/{}", loan.id)).await;
 
     fake.set(vec![
@@ -1811,6 +1745,24 @@ async fn a_transaction_stored_under_its_v0_93_id_is_adopted_not_duplicated() {
     assert_eq!(ids.len(), 2);
 }
 
+/// Matches a transaction to a bill by hand; the transaction as matched.
+async fn matched(
+    browser: &Browser,
+    transaction: i64,
+    bill_id: i64,
+    remember: bool,
+) -> BankTransaction {
+    browser
+        .call(
+            Method::POST,
+            &format!("/api/bank/transactions/{transaction}/match"),
+            &MatchTransaction { bill_id, remember },
+        )
+        .await
+        .unwrap()
+        .unwrap()
+}
+
 /// `GET /api/bank/transactions?{query}`.
 async fn listed(browser: &Browser, query: &str) -> TransactionPage {
     browser
@@ -1843,18 +1795,7 @@ async fn the_transaction_list_filters_searches_literally_and_pages_without_gaps(
     finished(&admin, &connected.operation).await;
     let water = bill(&admin, "Water", 4200, false).await;
     let city = transaction_named(&admin, "CITY WATER").await;
-    let _: BankTransaction = admin
-        .call(
-            Method::POST,
-            &format!("/api/bank/transactions/{}/match", city.id),
-            &MatchTransaction {
-                bill_id: water.id,
-                remember: false,
-            },
-        )
-        .await
-        .unwrap()
-        .unwrap();
+    let _ = matched(&admin, city.id, water.id, false).await;
 
     let all = all_transactions(&admin).await;
     assert_eq!(

@@ -179,6 +179,34 @@ pub async fn check_catalog(pool: &SqlitePool, catalog_id: Option<i64>) -> Result
     Ok(())
 }
 
+/// `query_scalar!` of `$sql` with a bill's sixteen [`Stored`] columns bound
+/// first, in the order both the insert and the update name them, then the
+/// rest.
+macro_rules! with_stored {
+    ($sql:literal, $stored:ident $(, $rest:expr)* $(,)?) => {
+        sqlx::query_scalar!(
+            $sql,
+            $stored.name,
+            $stored.amount_minor,
+            $stored.currency,
+            $stored.cadence,
+            $stored.interval,
+            $stored.due_day,
+            $stored.anchor,
+            $stored.category,
+            $stored.notes,
+            $stored.debt,
+            $stored.balance_minor,
+            $stored.apr_basis_points,
+            $stored.minimum_payment_minor,
+            $stored.autopay,
+            $stored.subscription,
+            $stored.catalog_id,
+            $($rest),*
+        )
+    };
+}
+
 pub async fn create(pool: &SqlitePool, user_id: i64, bill: &ValidBill) -> Result<Bill, BillError> {
     check_catalog(pool, bill.catalog_id).await?;
     let today = today_for(pool, user_id).await?;
@@ -199,7 +227,7 @@ pub async fn create_in(
 ) -> Result<i64, BillError> {
     let charged_through = bill.debt.map(|_| today.year_month().previous().to_string());
     let stored = Stored::of(bill);
-    let id = sqlx::query_scalar!(
+    let id = with_stored!(
         r#"INSERT INTO bills (name, amount_cents, currency, cadence, cadence_interval, due_day,
              anchor_date, category, notes, is_debt, balance_cents, apr_basis_points,
              minimum_payment_cents, autopay, is_subscription, catalog_id,
@@ -207,22 +235,7 @@ pub async fn create_in(
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
                  (SELECT ifnull(max(sort_order), 0) + 1 FROM bills WHERE user_id = ?))
          RETURNING id AS "id!""#,
-        stored.name,
-        stored.amount_minor,
-        stored.currency,
-        stored.cadence,
-        stored.interval,
-        stored.due_day,
-        stored.anchor,
-        stored.category,
-        stored.notes,
-        stored.debt,
-        stored.balance_minor,
-        stored.apr_basis_points,
-        stored.minimum_payment_minor,
-        stored.autopay,
-        stored.subscription,
-        stored.catalog_id,
+        stored,
         charged_through,
         user_id,
         user_id
@@ -240,29 +253,14 @@ pub async fn update(
 ) -> Result<Bill, BillError> {
     check_catalog(pool, bill.catalog_id).await?;
     let stored = Stored::of(bill);
-    let changed = sqlx::query_scalar!(
+    let changed = with_stored!(
         r#"UPDATE bills SET name = ?, amount_cents = ?, currency = ?, cadence = ?,
              cadence_interval = ?, due_day = ?, anchor_date = ?, category = ?, notes = ?,
              is_debt = ?, balance_cents = ?, apr_basis_points = ?, minimum_payment_cents = ?,
              autopay = ?, is_subscription = ?, catalog_id = ?,
              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ? AND user_id = ? RETURNING id AS "id!""#,
-        stored.name,
-        stored.amount_minor,
-        stored.currency,
-        stored.cadence,
-        stored.interval,
-        stored.due_day,
-        stored.anchor,
-        stored.category,
-        stored.notes,
-        stored.debt,
-        stored.balance_minor,
-        stored.apr_basis_points,
-        stored.minimum_payment_minor,
-        stored.autopay,
-        stored.subscription,
-        stored.catalog_id,
+        stored,
         id,
         user_id
     )
