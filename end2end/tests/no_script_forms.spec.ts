@@ -274,7 +274,8 @@ test("without JavaScript a bill's page undoes a payment, ends, restarts, edits a
 
   await page.getByRole("button", { name: "Edit" }).click();
   await expect(page).toHaveURL(new RegExp(`/bills/${id}\\?edit`));
-  await page.getByLabel("Amount", { exact: true }).fill("35.00");
+  // The edit form sits in Manage (the payment form has an Amount too).
+  await page.getByRole("region", { name: "Manage" }).getByLabel("Amount", { exact: true }).fill("35.00");
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page).toHaveURL(new RegExp(`/bills/${id}$`));
   await expect(facts).toContainText("$35.00");
