@@ -59,6 +59,8 @@ pub use csrf_client::CsrfClient;
 pub mod form_post;
 
 pub mod account;
+mod action_answers;
+pub use action_answers::each_answer;
 mod browser_resource;
 mod page_resource;
 pub use browser_resource::BrowserResource;

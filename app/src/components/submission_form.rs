@@ -70,26 +70,14 @@ impl FormState {
         S: ServerFn<Error = ErrorBody> + Clone + Send + Sync + 'static,
         S::Output: Clone + Send + Sync + 'static,
     {
-        if let Some(Err(refused)) = action.value().get_untracked() {
-            self.failed(refused.into());
-        }
         Effect::new(move || self.sending.set(action.pending().get()));
-        Effect::new(move |seen: Option<()>| {
-            let answer = action.value().get();
-            // The first run only starts the watch: what the page opened
-            // with is shown above, on the server as in the browser.
-            if seen.is_none() {
-                return;
+        api::each_answer(action, move |answer| match answer {
+            Ok(output) => {
+                self.violations.set(Vec::new());
+                self.error.set(None);
+                done(output);
             }
-            match answer {
-                Some(Ok(output)) => {
-                    self.violations.set(Vec::new());
-                    self.error.set(None);
-                    done(output);
-                }
-                Some(Err(refused)) => self.failed(refused.into()),
-                None => {}
-            }
+            Err(failure) => self.failed(failure),
         });
     }
 

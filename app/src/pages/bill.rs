@@ -14,29 +14,7 @@ use crate::components::bill_form::{bill_form, BillFormOpen};
 use crate::components::csrf_field::CsrfField;
 use crate::components::payoff_chart::PayoffChart;
 use crate::contract::bills::PaymentInput;
-use crate::contract::error::ErrorBody;
 use crate::domain::money::{minor_to_input, Locale, Money};
-
-/// Hands each answer of `action` to `settled`: a refusal that came back in
-/// the address after a post without JavaScript at once (on the server
-/// too), then every answer the page's own posts get.
-fn follow<S>(action: ServerAction<S>, settled: impl Fn(Result<S::Output, ApiFailure>) + 'static)
-where
-    S: ServerFn<Error = ErrorBody> + Clone + Send + Sync + 'static,
-    S::Output: Clone + Send + Sync + 'static,
-{
-    if let Some(Err(refused)) = action.value().get_untracked() {
-        settled(Err(refused.into()));
-    }
-    Effect::new(move |seen: Option<()>| {
-        let answer = action.value().get();
-        if seen.is_some() {
-            if let Some(answer) = answer {
-                settled(answer.map_err(ApiFailure::from));
-            }
-        }
-    });
-}
 
 #[component]
 pub fn BillPage() -> impl IntoView {
@@ -103,9 +81,9 @@ pub fn BillPage() -> impl IntoView {
     // Every write is a form posting to its server function; with
     // JavaScript the page sends it the same fields and then asks again.
     let pay = ServerAction::<PayBill>::new();
-    follow(pay, move |done| settled(done.map(drop)));
+    api::each_answer(pay, move |done| settled(done.map(drop)));
     let act = ServerAction::<BillAct>::new();
-    follow(act, move |done| match done {
+    api::each_answer(act, move |done| match done {
         // Deleted: the bill list (a post without JavaScript opens it too).
         Ok(true) => navigate("/bills", Default::default()),
         other => settled(other.map(drop)),

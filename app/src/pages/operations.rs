@@ -11,7 +11,7 @@ use serde_json::json;
 
 use crate::api::operations::{list_operations, CancelOperation, DeleteOperation};
 use crate::api::session::current_session;
-use crate::api::ApiFailure;
+use crate::api::{self, ApiFailure};
 use crate::components::csrf_field::CsrfField;
 use crate::components::live_operation::{follow, OperationProgressBar};
 use crate::contract::operations::{Operation, OperationList};
@@ -112,35 +112,18 @@ fn OperationsTable(filter: String, page: OperationList, me: Option<i64>) -> impl
         delete: ServerAction::new(),
         deleting: RwSignal::new(None),
     };
-    for refused in [
-        actions.cancel.value().get_untracked().and_then(Result::err),
-        actions.delete.value().get_untracked().and_then(Result::err),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        error.set(Some(ApiFailure::from(refused).message()));
-    }
-    Effect::new(move |seen: Option<()>| {
-        let answer = actions.cancel.value().get();
-        if let (Some(()), Some(Err(refused))) = (seen, answer) {
-            error.set(Some(ApiFailure::from(refused).message()));
+    api::each_answer(actions.cancel, move |answer| {
+        if let Err(failure) = answer {
+            error.set(Some(failure.message()));
         }
     });
-    Effect::new(move |seen: Option<()>| {
-        let answer = actions.delete.value().get();
-        if seen.is_none() {
-            return;
-        }
-        match answer {
-            Some(Ok(())) => {
-                if let Some(name) = actions.deleting.get_untracked() {
-                    rows.update(|all| all.retain(|op| op.name != name));
-                }
+    api::each_answer(actions.delete, move |answer| match answer {
+        Ok(()) => {
+            if let Some(name) = actions.deleting.get_untracked() {
+                rows.update(|all| all.retain(|op| op.name != name));
             }
-            Some(Err(refused)) => error.set(Some(ApiFailure::from(refused).message())),
-            None => {}
         }
+        Err(failure) => error.set(Some(failure.message())),
     });
 
     view! {

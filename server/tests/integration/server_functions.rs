@@ -1021,6 +1021,16 @@ async fn save_bank_sync(browser: &Browser, fields: &[(&str, &str)]) -> reqwest::
         .unwrap()
 }
 
+/// Admin → Bank Sync's "Run the automatic sync now", a form of one button.
+async fn run_bank_sync(browser: &Browser) -> reqwest::Response {
+    browser
+        .request(Method::POST, "/api/fn/admin/bank-sync/run")
+        .form(&[("csrf_token", "")])
+        .send()
+        .await
+        .unwrap()
+}
+
 #[tokio::test]
 async fn admin_bank_sync_saves_and_runs_as_forms_with_the_rest_doors_rules() {
     use app::contract::bank::BankSyncStatus;
@@ -1035,24 +1045,14 @@ async fn admin_bank_sync_saves_and_runs_as_forms_with_the_rest_doors_rules() {
     let rest: BankSyncStatus = admin.get("/api/admin/bank-sync").await;
     assert_eq!((rest.enabled, rest.interval_hours), (false, 12));
     // Off, the automatic sync cannot be started (the service's one check).
-    let response = admin
-        .request(Method::POST, "/api/fn/admin/bank-sync/run")
-        .form(&[("csrf_token", "")])
-        .send()
-        .await
-        .unwrap();
+    let response = run_bank_sync(&admin).await;
     assert_eq!(response.status(), 403);
 
     // Ticked: on again, and the run starts.
     let response = save_bank_sync(&admin, &[("enabled", "on"), ("interval_hours", "6")]).await;
     let saved: BankSyncStatus = response.json().await.unwrap();
     assert_eq!((saved.enabled, saved.interval_hours), (true, 6));
-    let response = admin
-        .request(Method::POST, "/api/fn/admin/bank-sync/run")
-        .form(&[("csrf_token", "")])
-        .send()
-        .await
-        .unwrap();
+    let response = run_bank_sync(&admin).await;
     assert_eq!(response.status(), 200);
 
     // What is not a whole number of hours, or out of range, is named.

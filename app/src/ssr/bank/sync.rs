@@ -200,18 +200,7 @@ pub async fn run(
     now: i64,
     mut progress: impl FnMut(usize, usize, &AccountSynced),
 ) -> Result<SyncReport, BankError> {
-    let connection = sqlx::query!(
-        "SELECT user_id, access_secret, status FROM bank_connections WHERE id = ?",
-        connection_id
-    )
-    .fetch_optional(pool)
-    .await?
-    .ok_or_else(|| BankError::NotFound(format!("no bank connection {connection_id}")))?;
-    let (user_id, sealed, status) = (
-        connection.user_id,
-        connection.access_secret,
-        connection.status,
-    );
+    let (user_id, sealed, status) = sealed_access(pool, connection_id).await?;
     if status == "disconnected" {
         return Err(BankError::Disconnected);
     }
@@ -305,6 +294,25 @@ async fn mark_synced(
     Ok(())
 }
 
+/// A connection's owner, its sealed access URL and its status.
+async fn sealed_access(
+    pool: &SqlitePool,
+    connection_id: i64,
+) -> Result<(i64, String, String), BankError> {
+    let connection = sqlx::query!(
+        "SELECT user_id, access_secret, status FROM bank_connections WHERE id = ?",
+        connection_id
+    )
+    .fetch_optional(pool)
+    .await?
+    .ok_or_else(|| BankError::NotFound(format!("no bank connection {connection_id}")))?;
+    Ok((
+        connection.user_id,
+        connection.access_secret,
+        connection.status,
+    ))
+}
+
 /// Reads a connection's accounts and balances (no transactions) and
 /// stores them: what a new connection answers with before its seed sync.
 pub async fn balances(
@@ -314,14 +322,7 @@ pub async fn balances(
     connection_id: i64,
     now: i64,
 ) -> Result<(), BankError> {
-    let connection = sqlx::query!(
-        "SELECT user_id, access_secret FROM bank_connections WHERE id = ?",
-        connection_id
-    )
-    .fetch_optional(pool)
-    .await?
-    .ok_or_else(|| BankError::NotFound(format!("no bank connection {connection_id}")))?;
-    let (user_id, sealed) = (connection.user_id, connection.access_secret);
+    let (user_id, sealed, _) = sealed_access(pool, connection_id).await?;
     let opened = keyring.open(BANK_ACCESS_SECRET, &sealed)?;
     let raw = secrecy::ExposeSecret::expose_secret(&opened);
     let mut fetched = if raw == super::demo::ACCESS {
