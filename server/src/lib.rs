@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod csrf_cookie;
 pub mod extract;
 pub mod health_check;
 pub mod log_writer;

@@ -445,7 +445,7 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
         &settings.site_root.join(&*leptos_options.site_pkg_dir),
     );
     let metrics = state.metrics.clone();
-    let router = routes::api_router(state.settings.diagnostics, cors(&settings))
+    let router = routes::api_router(&state, cors(&settings))
         .route("/metrics", axum::routing::get(routes::metrics::serve))
         .route(
             "/api/fn/{*name}",
@@ -518,7 +518,7 @@ async fn server_functions(
 
 /// Cross-origin access for `CORS_ORIGIN` only (preflight answered here);
 /// without it, no origin gets a grant. Applied to the public forms' routes
-/// only (`routes::CROSS_ORIGIN`): nothing else is meant to be called from
+/// only (the use cases declared `cross_origin`): nothing else is meant to be called from
 /// another site.
 fn cors(settings: &Settings) -> CorsLayer {
     let layer = CorsLayer::new()

@@ -17,51 +17,27 @@ use app::ssr::api_error::ApiError;
 use app::ssr::auth::token::{constant_time_eq, random_token};
 use app::ssr::cookies;
 
+use crate::routes::policy::policy;
+
 use crate::extract::MAX_API_BODY;
 
 pub const HEADER: HeaderName = HeaderName::from_static("x-csrf-token");
 
-/// How long a CSRF cookie lives (renewed whenever a token is handed out).
-pub const MAX_AGE: i64 = 30 * 24 * 3600;
-
-/// The `Set-Cookie` of a CSRF token: [`MAX_AGE`], SameSite=Strict,
-/// HttpOnly unless the settings say otherwise, Secure behind https.
-pub fn cookie(state: &crate::state::AppState, token: &str) -> Option<HeaderValue> {
-    cookies::set(
-        cookies::CSRF,
-        token,
-        MAX_AGE,
-        state.settings.accounts.csrf_http_only,
-        state.secure_cookies(),
-        "Strict",
-    )
-}
-
-/// The public forms: anyone may post them, from this site or (with
-/// `CORS_ORIGIN`) another, signed in or not, and the contact pages post
-/// them without JavaScript (those pages stay cacheable, so they carry no
-/// token). They act for no account, so a forged cross-site post gains
-/// nothing; the rate limit and bot check guard them instead.
-pub const EXEMPT: &[&str] = &[
-    "/api/leads",
-    "/api/support",
-    "/api/fn/contact/lead",
-    "/api/fn/contact/support",
-];
-
 /// Forms a browser posts without JavaScript (`routes::forms` serves
 /// them): no header can ride along, so the token comes in the form's
 /// `csrf_token` field.
-pub const FORM_POSTS: &[&str] = &[
-    "/login",
-    "/register",
-    "/profile/password",
-    "/profile/tokens",
-    "/profile/two-factor",
-    "/profile/two-factor/confirm",
-    "/profile/two-factor/off",
-    "/profile/single-sign-on",
-];
+pub use crate::routes::forms::PATHS as FORM_POSTS;
+
+/// Whether a post to `path` goes without a CSRF token: the public forms
+/// (their use cases are declared `public_form`). Anyone may post them,
+/// from this site or (with `CORS_ORIGIN`) another, signed in or not, and
+/// the contact pages post them without JavaScript (those pages stay
+/// cacheable, so they carry no token). They act for no account, so a
+/// forged cross-site post gains nothing; the rate limit and bot check
+/// guard them instead.
+pub fn exempt(path: &str) -> bool {
+    policy().csrf_exempt().iter().any(|exempt| exempt == path)
+}
 
 /// The pages that hold such forms (and everything under them): a browser
 /// opening one without a CSRF cookie gets one with the page, so the page's
@@ -85,7 +61,7 @@ pub const FORM_PAGES: &[&str] = &[
 pub async fn check(request: Request) -> Result<Request, Response> {
     if is_safe(request.method())
         || bearer_without_cookies(request.headers())
-        || EXEMPT.contains(&request.uri().path())
+        || exempt(request.uri().path())
     {
         return Ok(request);
     }
@@ -127,12 +103,10 @@ fn refused() -> Response {
 }
 
 /// A urlencoded form post to one of [`FORM_POSTS`] or to a server function
-/// a page's `ActionForm` posts ([`super::server_fns::FORM_ACTIONS`]).
+/// a page's form posts (its use case is declared `form`).
 fn form_post(request: &Request) -> bool {
     let path = request.uri().path();
-    let form_action = path
-        .strip_prefix(super::server_fns::PREFIX)
-        .is_some_and(|endpoint| super::server_fns::FORM_ACTIONS.contains(&endpoint));
+    let form_action = policy().is_form_action(path);
     let urlencoded = request
         .headers()
         .get(header::CONTENT_TYPE)

@@ -25,7 +25,7 @@ pub async fn apply(State(state): State<AppState>, mut request: Request, next: Ne
         Ok(response) => response,
         Err(_) => deadline::exceeded(&path, limit),
     };
-    if let Some(cookie) = issued.and_then(|token| csrf::cookie(&state, &token)) {
+    if let Some(cookie) = issued.and_then(|token| crate::csrf_cookie::cookie(&state, &token)) {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
     cache_control::apply(&path, &mut response);

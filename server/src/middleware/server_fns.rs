@@ -1,11 +1,12 @@
 //! The UI's server functions (`/api/fn/…`) under the REST API's rules. Leptos
 //! routes them itself, outside the API router, so three of its rules are
 //! applied here:
-//! - who may call each one is declared once, in [`caller`], and checked
-//!   before it decodes anything ([`gate`]): anyone, a signed-in browser
-//!   session (the default, so a new function is never open by accident),
-//!   or an administrator's; the user found rides along in the request for
-//!   the function (`api::signed_in`), so it is looked up once;
+//! - who may call each one is declared once, with its use case
+//!   (`routes::use_cases`), and checked before it decodes anything
+//!   ([`gate`]): anyone, a signed-in browser session (also the default,
+//!   so a function no use case names is never open by accident), or an
+//!   administrator's; the user found rides along in the request for the
+//!   function (`api::signed_in`), so it is looked up once;
 //! - a body is read up to [`MAX_API_BODY`] (more answers 413 in the JSON
 //!   error shape, before the function decodes anything);
 //! - a failure answers with the status its error body names (401, 404, …)
@@ -23,78 +24,17 @@ use axum::response::{IntoResponse, Response};
 use leptos::server_fn::error::SERVER_FN_ERROR_HEADER;
 
 use crate::extract::MAX_API_BODY;
+use crate::routes::policy::{policy, SERVER_FN_PREFIX};
+pub use crate::routes::use_case::{Caller, PageCaller};
 use crate::state::AppState;
 
 /// Where Leptos serves the server functions.
-pub const PREFIX: &str = "/api/fn/";
+pub const PREFIX: &str = SERVER_FN_PREFIX;
 
-/// Who may call a server function.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Caller {
-    Anyone,
-    SignedIn,
-    Administrator,
-}
-
-/// The server functions anyone may call (by endpoint, after [`PREFIX`]):
-/// signing in and joining, who is signed in, signing out, and the public
-/// forms. Each still applies its own limits (throttle, bot check).
-pub const ANYONE: &[&str] = &[
-    "session",
-    "sign-in",
-    "sign-in/code",
-    "sign-in/key-options",
-    "sign-in/key",
-    "sign-out",
-    "registration",
-    "register",
-    "contact/config",
-    "contact/lead",
-    "contact/support",
-];
-
-/// The server functions a page's `ActionForm` posts: without JavaScript
-/// the browser posts the form itself (no CSRF header can ride along), so
-/// these take the token from the form's `csrf_token` field instead
-/// (`middleware::csrf`).
-pub const FORM_ACTIONS: &[&str] = &[
-    "tracker/act",
-    "save-bill",
-    "pay-bill",
-    "bill/act",
-    "notifications/add-channel",
-    "notifications/test-channel",
-    "notifications/change-channel",
-    "notifications/remove-channel",
-    "notifications/save-preferences",
-    "notifications/create-calendar",
-    "notifications/delete-calendar",
-    "admin/notifications/save-mail",
-    "admin/notifications/test-email",
-    "admin/notifications/run",
-    "admin/bank-sync/save",
-    "admin/bank-sync/run",
-    "admin/authentication/save",
-    "admin/authentication/discovery",
-    "profile/unlink-identity",
-    "profile/save-preferences",
-    "profile/set-privacy",
-    "data/commit-statement-import",
-    "operations/cancel",
-    "operations/delete",
-];
-
-/// Who may call the server function at `path`: [`ANYONE`]'s, the
-/// administrator's (`admin/…`), and a signed-in user for every other.
+/// Who may call the server function at `path`, as its use case declares
+/// (`routes::use_cases`); a signed-in user for one no use case names.
 pub fn caller(path: &str) -> Caller {
-    let endpoint = path.strip_prefix(PREFIX).unwrap_or(path);
-    if ANYONE.contains(&endpoint) {
-        Caller::Anyone
-    } else if endpoint.starts_with("admin/") {
-        Caller::Administrator
-    } else {
-        Caller::SignedIn
-    }
+    policy().server_fn_caller(path)
 }
 
 /// Checks the caller a server function declares ([`caller`]) before it
@@ -104,13 +44,13 @@ pub async fn gate(State(state): State<AppState>, mut request: Request, next: Nex
     if !path.starts_with(PREFIX) {
         return next.run(request).await;
     }
-    let needed = caller(path);
-    if needed == Caller::Anyone {
+    let needed = caller(path).at_a_browser();
+    if needed == PageCaller::Anyone {
         return next.run(request).await;
     }
     match current::authenticate_browser(&state.pool, request.headers()).await {
         Ok(Some(found)) => {
-            if needed == Caller::Administrator && !found.user.is_admin() {
+            if needed == PageCaller::Administrator && !found.user.is_admin() {
                 return ApiError::Forbidden("administrators only".into()).into_response();
             }
             request.extensions_mut().insert(found);

@@ -35,7 +35,7 @@ pub async fn csrf_token(State(state): State<AppState>, headers: HeaderMap) -> Re
     let token = cookies::csrf_token(&headers)
         .map(str::to_owned)
         .unwrap_or_else(random_token);
-    let cookie = crate::middleware::csrf::cookie(&state, &token);
+    let cookie = crate::csrf_cookie::cookie(&state, &token);
     let mut response = Json(CsrfToken { csrf_token: token }).into_response();
     if let Some(cookie) = cookie {
         response.headers_mut().append(header::SET_COOKIE, cookie);

@@ -5,29 +5,24 @@
 use std::time::Duration;
 
 use crate::extract::ApiQuery;
-use axum::routing::{get, post};
 use serde::Deserialize;
 
-use super::{route, ApiRoute};
+use super::use_case::Caller::Administrator;
+use super::use_case::{case, UseCase};
 use app::ssr::api_error::ApiError;
 use app::ssr::auth::extractors::AdminUser;
 
 const MAX_SLOW_MS: u64 = 20_000;
 
-pub fn routes() -> Vec<ApiRoute> {
+/// The diagnostics use cases, for administrators only.
+pub fn use_cases() -> Vec<UseCase> {
     vec![
-        route("/api/diagnostics/slow", &["GET"], get(slow)),
-        route(
-            "/v1/diagnostics:sleep",
-            &["POST"],
-            post(super::operations::start_sleep),
-        ),
-        route("/api/diagnostics/panic", &["POST"], post(panic_in_handler)),
-        route(
-            "/api/diagnostics/panic-task",
-            &["POST"],
-            post(panic_in_task),
-        ),
+        case("diagnostics.slow", Administrator).get("/api/diagnostics/slow", slow),
+        case("diagnostics.sleep", Administrator)
+            .post("/v1/diagnostics:sleep", super::operations::start_sleep),
+        case("diagnostics.panic", Administrator).post("/api/diagnostics/panic", panic_in_handler),
+        case("diagnostics.panic_task", Administrator)
+            .post("/api/diagnostics/panic-task", panic_in_task),
     ]
 }
 

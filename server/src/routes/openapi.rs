@@ -20,6 +20,7 @@ use app::ssr::api_error::ApiError;
 use app::ssr::cookies;
 
 use crate::routes;
+use crate::routes::policy::policy;
 
 /// Tally's REST API, as Google's client libraries and people read it.
 #[derive(OpenApi)]
@@ -225,24 +226,47 @@ impl Modify for Conventions {
                     .build(),
             )
             .build();
-        for item in openapi.paths.paths.values_mut() {
-            for operation in [
-                &mut item.get,
-                &mut item.put,
-                &mut item.post,
-                &mut item.delete,
-                &mut item.patch,
-            ]
-            .into_iter()
-            .flatten()
-            {
+        for (path, item) in openapi.paths.paths.iter_mut() {
+            for (method, operation) in [
+                ("GET", &mut item.get),
+                ("PUT", &mut item.put),
+                ("POST", &mut item.post),
+                ("DELETE", &mut item.delete),
+                ("PATCH", &mut item.patch),
+            ] {
+                let Some(operation) = operation else {
+                    continue;
+                };
                 operation
                     .responses
                     .responses
                     .entry("default".to_owned())
                     .or_insert_with(|| RefOr::T(error.clone()));
+                // Who may call it, as its use case declares.
+                if let Some(caller) = policy().rest_caller(method, routed(path)) {
+                    operation
+                        .extensions
+                        .get_or_insert_with(Default::default)
+                        .insert(CALLER.to_owned(), caller.as_str().into());
+                }
             }
         }
+    }
+}
+
+/// The extension naming an operation's caller (`routes::use_case::Caller`):
+/// `anyone`, `signed-in`, `operations`, `administrator`,
+/// `backup-administrator`, `browser-session` or
+/// `administrator-browser-session`.
+pub const CALLER: &str = "x-tally-caller";
+
+/// The route that serves a documented path: one axum route serves
+/// google.longrunning's `operations/{id}` and its `:cancel`/`:wait` verbs.
+fn routed(documented: &str) -> &str {
+    if documented.starts_with("/v1/operations/{operation}") {
+        "/v1/operations/{*name}"
+    } else {
+        documented
     }
 }
 
@@ -312,7 +336,7 @@ mod tests {
                 // One axum route serves the methods of google.longrunning on
                 // `operations/{id}` and its `:cancel`/`:wait` verbs.
                 if route.path == "/v1/operations/{*name}" {
-                    let documented_as = match *method {
+                    let documented_as = match method {
                         "POST" => vec![
                             "/v1/operations/{operation}:cancel",
                             "/v1/operations/{operation}:wait",
@@ -320,10 +344,10 @@ mod tests {
                         _ => vec!["/v1/operations/{operation}"],
                     };
                     for path in documented_as {
-                        routed.insert(((*method).to_owned(), path.to_owned()));
+                        routed.insert((method.to_owned(), path.to_owned()));
                     }
                 } else {
-                    routed.insert(((*method).to_owned(), route.path.to_owned()));
+                    routed.insert((method.to_owned(), route.path.to_owned()));
                 }
             }
         }
@@ -344,6 +368,10 @@ mod tests {
                 assert_eq!(
                     default["schema"]["$ref"], "#/components/schemas/ErrorBody",
                     "{method} {path}"
+                );
+                assert!(
+                    operation[CALLER].is_string(),
+                    "{method} {path} names no caller"
                 );
             }
         }
@@ -368,6 +396,21 @@ mod tests {
             paths["/api/leads"]["post"]["security"],
             serde_json::json!([{}])
         );
+        // Who may call each, from its use case's declaration.
+        for (path, method, caller) in [
+            ("/api/leads", "post", "anyone"),
+            ("/api/bills", "get", "signed-in"),
+            ("/api/admin/users", "get", "administrator"),
+            (
+                "/api/admin/users/{id}/disable",
+                "post",
+                "administrator-browser-session",
+            ),
+            ("/v1/operations/{operation}:cancel", "post", "operations"),
+            ("/v1/admin:backup", "post", "backup-administrator"),
+        ] {
+            assert_eq!(paths[path][method][CALLER], caller, "{method} {path}");
+        }
         assert_eq!(
             doc["security"],
             serde_json::json!([{"bearer": []}, {"session": []}])

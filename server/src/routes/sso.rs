@@ -162,7 +162,7 @@ pub async fn callback(
                 response.headers_mut().append(header::SET_COOKIE, cookie);
             }
             if cookies::csrf_token(&headers).is_none() {
-                if let Some(cookie) = crate::middleware::csrf::cookie(&state, &random_token()) {
+                if let Some(cookie) = crate::csrf_cookie::cookie(&state, &random_token()) {
                     response.headers_mut().append(header::SET_COOKIE, cookie);
                 }
             }

@@ -103,15 +103,29 @@ impl CurrentUser {
 }
 
 /// Whoever the request's token or cookie stands for, before any scope.
-async fn caller<S>(parts: &Parts, state: &S) -> Result<CurrentUser, ApiError>
+/// Looked up once a request: the REST door's gate asks first (for the
+/// caller its use case declares) and the handler's extractor then finds
+/// the answer kept in the request.
+async fn caller<S>(parts: &mut Parts, state: &S) -> Result<CurrentUser, ApiError>
 where
     Arc<Services>: FromRef<S>,
 {
+    if let Some(Authenticated(found)) = parts.extensions.get::<Authenticated>() {
+        return Ok(found.clone());
+    }
     let services = Arc::<Services>::from_ref(state);
-    current::authenticate(&services.pool, &parts.headers)
+    let found = current::authenticate(&services.pool, &parts.headers)
         .await?
-        .ok_or(ApiError::Unauthenticated)
+        .ok_or(ApiError::Unauthenticated)?;
+    parts.extensions.insert(Authenticated(found.clone()));
+    Ok(found)
 }
+
+/// The caller found for this request, kept in its extensions. A type of
+/// its own, so nothing else put there (the server functions' gate keeps
+/// a browser session's user) is taken for it.
+#[derive(Clone)]
+struct Authenticated(CurrentUser);
 
 /// What a token needs for a method: reading changes nothing.
 fn by_method(method: &Method) -> Scope {

@@ -7,7 +7,7 @@
 //! Each runs the same service as the other doors. A form post cannot carry
 //! the CSRF header: instead it carries the token in its `csrf_token` field,
 //! checked against the cookie exactly like the header
-//! (`middleware::csrf::FORM_POSTS`, which [`PATHS`] is). Each answers
+//! ([`PATHS`]). Each answers
 //! with a redirect carrying a code (`domain::form_outcome`), never a field,
 //! or, for what is shown once (a new token, a second factor's key and
 //! recovery codes), with a page of its own that no cache keeps.
@@ -25,9 +25,18 @@ use axum::Router;
 
 use crate::state::AppState;
 
-/// Where the forms post: the CSRF check's list, which reads their token
-/// from a field.
-pub const PATHS: &[&str] = crate::middleware::csrf::FORM_POSTS;
+/// Where the forms post: the CSRF check reads their token from a field
+/// (`middleware::csrf::FORM_POSTS`).
+pub const PATHS: &[&str] = &[
+    "/login",
+    "/register",
+    "/profile/password",
+    "/profile/tokens",
+    "/profile/two-factor",
+    "/profile/two-factor/confirm",
+    "/profile/two-factor/off",
+    "/profile/single-sign-on",
+];
 
 /// The routes for [`PATHS`]; the pages at the same paths stay Leptos's.
 pub fn router() -> Router<AppState> {

@@ -1,0 +1,222 @@
+//! A use case as declared once ([`super::use_cases::declared`]): who may
+//! call it, its REST route(s) and its server function, and what its
+//! form may do. Both doors are mounted from these declarations: the REST
+//! routes ([`super::api_routes`]), and the server functions' gate, CSRF
+//! and form rules (`middleware::server_fns`, `middleware::csrf`, through
+//! [`super::policy`]); the OpenAPI document names each operation's caller
+//! from them.
+
+use axum::extract::DefaultBodyLimit;
+use axum::handler::Handler;
+use axum::http::request::Parts;
+use axum::routing::{self, MethodRouter};
+
+use app::ssr::api_error::ApiError;
+use app::ssr::auth::extractors::{
+    AdminSession, AdminUser, BackupAdmin, BrowserSession, CurrentUser, OperationsCaller,
+};
+use axum::extract::FromRequestParts;
+
+use crate::extract::MAX_API_BODY;
+use crate::state::AppState;
+
+/// Who may call a use case, and with which credential. Every one but
+/// [`Caller::Anyone`] is refused before its handler (or server function)
+/// runs: 401 for nobody, 403 for someone else or a token without the
+/// scope. A browser session may do whatever its user may; a token needs
+/// the scope named here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Caller {
+    /// Nobody need be signed in (each applies its own limits).
+    Anyone,
+    /// Anyone signed in; a token needs `read` to read, `write` to change.
+    SignedIn,
+    /// The operations API: reading and waiting take `read` or
+    /// `admin:backup`, cancelling and deleting `write`.
+    Operations,
+    /// An administrator; a token needs `admin`.
+    Administrator,
+    /// An administrator; a token needs `admin:backup`.
+    BackupAdmin,
+    /// A person at a browser: no token, whatever its scopes.
+    BrowserSession,
+    /// An administrator at a browser: no token.
+    AdminSession,
+}
+
+/// Who may call a server function: the pages' door sees browser sessions
+/// only, so a use case's caller comes down to one of three (in order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PageCaller {
+    Anyone,
+    SignedIn,
+    Administrator,
+}
+
+impl Caller {
+    /// The caller as the server functions' gate checks it.
+    pub fn at_a_browser(self) -> PageCaller {
+        match self {
+            Caller::Anyone => PageCaller::Anyone,
+            Caller::SignedIn | Caller::Operations | Caller::BrowserSession => PageCaller::SignedIn,
+            Caller::Administrator | Caller::BackupAdmin | Caller::AdminSession => {
+                PageCaller::Administrator
+            }
+        }
+    }
+
+    /// How the OpenAPI document names it (`x-tally-caller`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Caller::Anyone => "anyone",
+            Caller::SignedIn => "signed-in",
+            Caller::Operations => "operations",
+            Caller::Administrator => "administrator",
+            Caller::BackupAdmin => "backup-administrator",
+            Caller::BrowserSession => "browser-session",
+            Caller::AdminSession => "administrator-browser-session",
+        }
+    }
+
+    /// Lets the request's caller through, or answers why not. The user
+    /// found is kept in the request, so the handler's own extractor does
+    /// not look it up again.
+    pub async fn admit(self, parts: &mut Parts, state: &AppState) -> Result<(), ApiError> {
+        match self {
+            Caller::Anyone => Ok(()),
+            Caller::SignedIn => CurrentUser::from_request_parts(parts, state)
+                .await
+                .map(drop),
+            Caller::Operations => OperationsCaller::from_request_parts(parts, state)
+                .await
+                .map(drop),
+            Caller::Administrator => AdminUser::from_request_parts(parts, state).await.map(drop),
+            Caller::BackupAdmin => BackupAdmin::from_request_parts(parts, state)
+                .await
+                .map(drop),
+            Caller::BrowserSession => BrowserSession::from_request_parts(parts, state)
+                .await
+                .map(drop),
+            Caller::AdminSession => AdminSession::from_request_parts(parts, state)
+                .await
+                .map(drop),
+        }
+    }
+}
+
+/// One REST route of a use case.
+pub struct Rest {
+    pub method: &'static str,
+    pub path: &'static str,
+    pub route: MethodRouter<AppState>,
+    /// [`MAX_API_BODY`], or more for a route whose body is a whole file.
+    pub body_limit: usize,
+}
+
+/// A use case's declaration (see the module's documentation).
+pub struct UseCase {
+    pub name: &'static str,
+    pub caller: Caller,
+    pub rest: Vec<Rest>,
+    /// Its server function's endpoint, after `/api/fn/`.
+    pub server_fn: Option<&'static str>,
+    /// Its server function is posted by a page's form, which works
+    /// without JavaScript: the CSRF token may come in the form's field.
+    pub form: bool,
+    /// It acts for no account (the contact and support forms): no CSRF
+    /// token, and another site may post it (`CORS_ORIGIN`).
+    pub public_form: bool,
+    /// Another site's pages may call it (`CORS_ORIGIN`).
+    pub cross_origin: bool,
+}
+
+/// Starts the declaration of the use case `name`.
+pub fn case(name: &'static str, caller: Caller) -> UseCase {
+    UseCase {
+        name,
+        caller,
+        rest: Vec::new(),
+        server_fn: None,
+        form: false,
+        public_form: false,
+        cross_origin: false,
+    }
+}
+
+impl UseCase {
+    fn rest(
+        mut self,
+        method: &'static str,
+        path: &'static str,
+        route: MethodRouter<AppState>,
+    ) -> Self {
+        self.rest.push(Rest {
+            method,
+            path,
+            route,
+            body_limit: MAX_API_BODY,
+        });
+        self
+    }
+
+    pub fn get<H: Handler<T, AppState>, T: 'static>(self, path: &'static str, handler: H) -> Self {
+        self.rest("GET", path, routing::get(handler))
+    }
+
+    pub fn post<H: Handler<T, AppState>, T: 'static>(self, path: &'static str, handler: H) -> Self {
+        self.rest("POST", path, routing::post(handler))
+    }
+
+    pub fn put<H: Handler<T, AppState>, T: 'static>(self, path: &'static str, handler: H) -> Self {
+        self.rest("PUT", path, routing::put(handler))
+    }
+
+    pub fn patch<H: Handler<T, AppState>, T: 'static>(
+        self,
+        path: &'static str,
+        handler: H,
+    ) -> Self {
+        self.rest("PATCH", path, routing::patch(handler))
+    }
+
+    pub fn delete<H: Handler<T, AppState>, T: 'static>(
+        self,
+        path: &'static str,
+        handler: H,
+    ) -> Self {
+        self.rest("DELETE", path, routing::delete(handler))
+    }
+
+    /// The last REST route's body is a whole file of up to `limit` bytes.
+    pub fn upload(mut self, limit: usize) -> Self {
+        if let Some(last) = self.rest.pop() {
+            self.rest.push(Rest {
+                route: last.route.layer(DefaultBodyLimit::max(limit)),
+                body_limit: limit,
+                ..last
+            });
+        }
+        self
+    }
+
+    pub fn server_fn(mut self, endpoint: &'static str) -> Self {
+        self.server_fn = Some(endpoint);
+        self
+    }
+
+    pub fn form(mut self) -> Self {
+        self.form = true;
+        self
+    }
+
+    pub fn public_form(mut self) -> Self {
+        self.public_form = true;
+        self.cross_origin = true;
+        self
+    }
+
+    pub fn cross_origin(mut self) -> Self {
+        self.cross_origin = true;
+        self
+    }
+}

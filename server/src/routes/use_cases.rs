@@ -1,0 +1,596 @@
+//! Every use case of the API, declared once (see [`super::use_case`]):
+//! the REST routes are mounted from here, and the server functions' gate,
+//! CSRF and form rules read it. A new REST route or server function is
+//! added here or it is not served (a server function no use case names is
+//! refused to everyone but a signed-in user, and a test fails).
+//!
+//! Grouped as the API is: bills and the Tracker, imports and exports,
+//! operations, bank sync, notifications, the public forms, accounts, and
+//! Admin.
+
+use super::use_case::Caller::{
+    AdminSession, Administrator, Anyone, BackupAdmin, BrowserSession, Operations, SignedIn,
+};
+use super::use_case::{case, UseCase};
+use super::{
+    admin, admin_backups, admin_status, api_tokens, auth, authentication, bank, bill_months, bills,
+    contact, data, diagnostics, drift, health, history, imports, notifications, openapi,
+    operations, personal_data, preferences, profile, registration, security_keys, sso,
+    submissions_admin, subscriptions,
+};
+
+/// Every use case; the diagnostics routes only when enabled.
+pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
+    let mut cases = vec![
+        case("health.check", Anyone).get("/api/health", health::health),
+        case("openapi.document", Anyone).get("/api/openapi.json", openapi::document),
+        case("bills.list", SignedIn)
+            .get("/api/bills", bills::list)
+            .server_fn("bills"),
+        case("bills.create", SignedIn)
+            .post("/api/bills", bills::create)
+            .server_fn("save-bill")
+            .form(),
+        case("bills.reorder", SignedIn)
+            .put("/api/bills/order", bills::reorder)
+            .server_fn("reorder-bills"),
+        case("bills.get", SignedIn)
+            .get("/api/bills/{id}", bills::get)
+            .server_fn("bill"),
+        case("bills.update", SignedIn)
+            .put("/api/bills/{id}", bills::update)
+            .server_fn("save-bill"),
+        case("bills.delete", SignedIn)
+            .delete("/api/bills/{id}", bills::delete)
+            .server_fn("bill/act")
+            .form(),
+        case("bills.deactivate", SignedIn)
+            .post("/api/bills/{id}/deactivate", bills::deactivate)
+            .server_fn("bill/act"),
+        case("bills.reactivate", SignedIn)
+            .post("/api/bills/{id}/reactivate", bills::reactivate)
+            .server_fn("bill/act"),
+        case("bills.autopay_trust", SignedIn)
+            .get("/api/bills/{id}/autopay", bills::autopay_trust)
+            .server_fn("autopay-trust"),
+        case("bills.catalog_link", SignedIn)
+            .put("/api/bills/{id}/catalog-link", subscriptions::catalog_link)
+            .server_fn("catalog/link"),
+        case("payments.list", SignedIn)
+            .get("/api/bills/{id}/payments", bills::payments)
+            .server_fn("payments"),
+        case("payments.record", SignedIn)
+            .post("/api/bills/{id}/payments", bills::record_payment)
+            .server_fn("tracker/act")
+            .form(),
+        case("payments.record_typed", SignedIn)
+            .server_fn("pay-bill")
+            .form(),
+        case("payments.undo", SignedIn)
+            .delete("/api/payments/{id}", bills::undo_payment)
+            .server_fn("bill/act"),
+        case("payments.flag_autopay_failure", SignedIn)
+            .put(
+                "/api/payments/{id}/autopay-failure",
+                bills::flag_autopay_failure,
+            )
+            .server_fn("bill/act"),
+        case("drift.list", SignedIn)
+            .get("/api/bills/drift", drift::list)
+            .server_fn("drift"),
+        case("drift.accept", SignedIn)
+            .post("/api/bills/{id}/drift/accept", drift::accept)
+            .server_fn("tracker/act"),
+        case("drift.dismiss", SignedIn)
+            .post("/api/bills/{id}/drift/dismiss", drift::dismiss)
+            .server_fn("tracker/act"),
+        case("bill_months.get", SignedIn).get("/api/bills/{id}/months/{month}", bill_months::get),
+        case("bill_months.put", SignedIn).put("/api/bills/{id}/months/{month}", bill_months::put),
+        case("bill_months.delete", SignedIn)
+            .delete("/api/bills/{id}/months/{month}", bill_months::delete),
+        case("tracker.get", SignedIn)
+            .get("/api/tracker", bills::tracker)
+            .server_fn("tracker"),
+        case("tracker.page", SignedIn).server_fn("tracker/page"),
+        case("reports.spending", SignedIn)
+            .get("/api/reports/spending", bills::spending)
+            .server_fn("spending"),
+        case("statements.upload", SignedIn)
+            .post("/api/imports", imports::upload)
+            .upload(imports::MAX_UPLOAD_BODY),
+        case("statements.read", SignedIn)
+            .get("/api/imports/{id}", imports::read)
+            .server_fn("data/statement-import"),
+        case("statements.commit", SignedIn)
+            .post("/api/imports/{id}/commit", imports::commit)
+            .server_fn("data/commit-statement-import")
+            .form(),
+        case("admin.status", Administrator)
+            .get("/api/admin/status", admin_status::status)
+            .server_fn("admin/status"),
+        case("admin.schema", Administrator).server_fn("admin/schema"),
+        case("admin.roll_back_migration", Administrator).server_fn("admin/roll-back-migration"),
+        case("authentication.read", Administrator)
+            .get("/api/admin/authentication", authentication::read)
+            .server_fn("admin/authentication"),
+        case("authentication.change", Administrator)
+            .put("/api/admin/authentication", authentication::change)
+            .server_fn("admin/authentication/save")
+            .form(),
+        case("authentication.discovery", Administrator)
+            .post(
+                "/api/admin/authentication/discovery",
+                authentication::discovery,
+            )
+            .server_fn("admin/authentication/discovery")
+            .form(),
+        case("identities.list", SignedIn)
+            .get("/api/profile/identities", authentication::list_identities)
+            .server_fn("profile/identities"),
+        case("identities.unlink", SignedIn)
+            .delete(
+                "/api/profile/identities/{id}",
+                authentication::unlink_identity,
+            )
+            .server_fn("profile/unlink-identity")
+            .form(),
+        case("backups.list", BackupAdmin)
+            .get("/api/admin/backups", admin_backups::list)
+            .server_fn("admin/backups"),
+        case("backups.download", BackupAdmin)
+            .get("/api/admin/backups/{name}", admin_backups::download),
+        case("catalog.search", SignedIn)
+            .get("/api/catalog", subscriptions::catalog)
+            .server_fn("catalog"),
+        case("catalog.track", SignedIn)
+            .post("/api/catalog/track", subscriptions::track_catalog)
+            .server_fn("catalog/track"),
+        case("catalog.tracked", SignedIn)
+            .get("/api/catalog/tracked", subscriptions::tracked)
+            .server_fn("catalog/tracked"),
+        case("descriptors.list", SignedIn)
+            .get("/api/catalog/descriptors", subscriptions::descriptors)
+            .server_fn("catalog/descriptors"),
+        case("descriptors.add", SignedIn)
+            .post("/api/catalog/descriptors", subscriptions::add_descriptor)
+            .server_fn("catalog/descriptors/add"),
+        case("descriptors.delete", SignedIn)
+            .delete(
+                "/api/catalog/descriptors/{id}",
+                subscriptions::delete_descriptor,
+            )
+            .server_fn("catalog/descriptors/delete"),
+        case("recommendations.list", SignedIn)
+            .get("/api/subscriptions/recommendations", subscriptions::list)
+            .server_fn("subscriptions/recommendations"),
+        case("recommendations.track", SignedIn)
+            .post(
+                "/api/subscriptions/recommendations/{id}/track",
+                subscriptions::track,
+            )
+            .server_fn("subscriptions/track"),
+        case("recommendations.decline", SignedIn)
+            .post(
+                "/api/subscriptions/recommendations/{id}/decline",
+                subscriptions::decline,
+            )
+            .server_fn("subscriptions/decline"),
+        case("recommendations.link", SignedIn)
+            .post(
+                "/api/subscriptions/recommendations/{id}/link",
+                subscriptions::link,
+            )
+            .server_fn("subscriptions/link"),
+        case("recommendations.relink", SignedIn)
+            .post(
+                "/api/subscriptions/recommendations/{id}/relink",
+                subscriptions::relink,
+            )
+            .server_fn("subscriptions/relink"),
+        case("data.export_bills_csv", SignedIn).get("/api/data/bills.csv", data::export_csv),
+        case("data.export_payments_csv", SignedIn)
+            .get("/api/data/payments.csv", data::export_payments_csv),
+        case("data.export_months_csv", SignedIn)
+            .get("/api/data/months.csv", data::export_months_csv),
+        case("data.export_json", SignedIn).get("/api/data/export.json", data::export_json),
+        case("data.export_xlsx", SignedIn).get("/api/data/export.xlsx", data::export_xlsx),
+        case("personal_data.export", SignedIn)
+            .get("/api/data/export.sqlite", personal_data::export),
+        case("personal_data.import", SignedIn)
+            .post("/api/data/import.sqlite", personal_data::import)
+            .upload(personal_data::MAX_UPLOAD_BODY),
+        case("history.sheets", SignedIn)
+            .post("/api/data/history/sheets", history::sheets)
+            .upload(history::MAX_UPLOAD_BODY),
+        case("history.preview", SignedIn)
+            .post("/api/data/history/preview", history::preview)
+            .upload(history::MAX_UPLOAD_BODY),
+        case("history.import", SignedIn)
+            .post("/api/data/history/import", history::import)
+            .upload(history::MAX_UPLOAD_BODY),
+        case("bill_import.preview", SignedIn)
+            .post("/api/data/import/preview", data::preview)
+            .upload(data::MAX_IMPORT_BODY)
+            .server_fn("data/preview-import"),
+        case("bill_import.import", SignedIn)
+            .post("/api/data/import", data::import)
+            .upload(data::MAX_IMPORT_BODY)
+            .server_fn("data/import"),
+        case("preferences.get", SignedIn)
+            .get("/api/profile/preferences", preferences::get)
+            .server_fn("profile/preferences"),
+        case("preferences.set", SignedIn)
+            .put("/api/profile/preferences", preferences::set)
+            .server_fn("profile/save-preferences")
+            .form(),
+        case("operations.list", Operations)
+            .get("/v1/operations", operations::list)
+            .server_fn("operations"),
+        case("operations.list_for_user", Operations)
+            .get("/v1/users/{user}/operations", operations::list_for_user),
+        case("operations.get", Operations).get("/v1/operations/{*name}", operations::get),
+        case("operations.delete", Operations)
+            .delete("/v1/operations/{*name}", operations::delete)
+            .server_fn("operations/delete")
+            .form(),
+        case("operations.cancel", Operations)
+            .post("/v1/operations/{*name}", operations::post)
+            .server_fn("operations/cancel")
+            .form(),
+        case("operations.wait", Operations).server_fn("operations/wait"),
+        case("maintenance.backup", BackupAdmin)
+            .post("/v1/admin:backup", operations::start_backup)
+            .server_fn("operations/maintenance"),
+        case("maintenance.restore_check", BackupAdmin)
+            .post("/v1/admin:restoreCheck", operations::start_restore_check)
+            .server_fn("admin/check-backup"),
+        case("maintenance.restore", AdminSession)
+            .post("/v1/admin:restore", operations::start_restore)
+            .server_fn("admin/restore-backup"),
+        case("maintenance.reencrypt_secrets", Administrator)
+            .post(
+                "/v1/admin:reencryptSecrets",
+                operations::start_reencrypt_secrets,
+            )
+            .server_fn("operations/maintenance"),
+        case("bank.connections", SignedIn)
+            .get("/api/bank/connections", bank::list)
+            .server_fn("bank/connections"),
+        case("bank.connect", SignedIn)
+            .post("/api/bank/connections", bank::connect)
+            .server_fn("bank/connect"),
+        case("bank.sync_all", SignedIn).post("/api/bank/connections/sync-all", bank::sync_all),
+        case("bank.disconnect", SignedIn)
+            .delete("/api/bank/connections/{id}", bank::disconnect)
+            .server_fn("bank/disconnect"),
+        case("bank.reconnect", SignedIn)
+            .post("/api/bank/connections/{id}/reconnect", bank::reconnect)
+            .server_fn("bank/reconnect"),
+        case("bank.sync", SignedIn)
+            .post("/api/bank/connections/{id}/sync", bank::sync)
+            .server_fn("bank/sync"),
+        case("bank.backfill", SignedIn)
+            .post("/api/bank/connections/{id}/backfill", bank::backfill)
+            .server_fn("bank/sync"),
+        case("bank.set_monitored", SignedIn)
+            .patch("/api/bank/accounts/{id}", bank::set_monitored)
+            .server_fn("bank/monitor"),
+        case("bank.transactions", SignedIn)
+            .get("/api/bank/transactions", bank::list_transactions)
+            .server_fn("bank/transactions"),
+        case("bank.suggestions", SignedIn)
+            .get("/api/bank/suggestions", bank::suggestions)
+            .server_fn("bank/suggestions"),
+        case("bank.auto_matches", SignedIn)
+            .get("/api/bank/auto-matches", bank::auto_matches)
+            .server_fn("bank/auto-matches"),
+        case("bank.match", SignedIn)
+            .post("/api/bank/transactions/{id}/match", bank::match_transaction)
+            .server_fn("bank/match"),
+        case("bank.unmatch", SignedIn)
+            .post(
+                "/api/bank/transactions/{id}/unmatch",
+                bank::unmatch_transaction,
+            )
+            .server_fn("bank/unmatch"),
+        case("bank.ignore", SignedIn)
+            .post(
+                "/api/bank/transactions/{id}/ignore",
+                bank::ignore_transaction,
+            )
+            .server_fn("bank/ignore"),
+        case("bank.unignore", SignedIn)
+            .post(
+                "/api/bank/transactions/{id}/unignore",
+                bank::unignore_transaction,
+            )
+            .server_fn("bank/ignore"),
+        case("bank_sync.status", Administrator)
+            .get("/api/admin/bank-sync", bank::admin_status)
+            .server_fn("admin/bank-sync"),
+        case("bank_sync.update", Administrator)
+            .put("/api/admin/bank-sync", bank::admin_update)
+            .server_fn("admin/bank-sync/save")
+            .form(),
+        case("bank_sync.run", Administrator)
+            .post("/api/admin/bank-sync/run", bank::admin_run)
+            .server_fn("admin/bank-sync/run")
+            .form(),
+        case("notifications.channels", SignedIn)
+            .get("/api/notifications/channels", notifications::channels),
+        case("notifications.page", SignedIn).server_fn("notifications/page"),
+        case("notifications.create_channel", SignedIn)
+            .post("/api/notifications/channels", notifications::create_channel)
+            .server_fn("notifications/add-channel")
+            .form(),
+        case("notifications.change_channel", SignedIn)
+            .patch(
+                "/api/notifications/channels/{id}",
+                notifications::change_channel,
+            )
+            .server_fn("notifications/change-channel")
+            .form(),
+        case("notifications.delete_channel", SignedIn)
+            .delete(
+                "/api/notifications/channels/{id}",
+                notifications::delete_channel,
+            )
+            .server_fn("notifications/remove-channel")
+            .form(),
+        case("notifications.test_channel", SignedIn)
+            .post(
+                "/api/notifications/channels/{id}/test",
+                notifications::test_channel,
+            )
+            .server_fn("notifications/test-channel")
+            .form(),
+        case("notifications.preferences", SignedIn)
+            .get("/api/notifications/preferences", notifications::preferences),
+        case("notifications.set_preferences", SignedIn)
+            .put(
+                "/api/notifications/preferences",
+                notifications::set_preferences,
+            )
+            .server_fn("notifications/save-preferences")
+            .form(),
+        case("notifications.deliveries", SignedIn)
+            .get("/api/notifications/deliveries", notifications::deliveries),
+        case("notifications.calendar_state", SignedIn)
+            .get("/api/notifications/calendar", notifications::calendar_state),
+        case("notifications.create_calendar", SignedIn)
+            .post(
+                "/api/notifications/calendar",
+                notifications::create_calendar,
+            )
+            .server_fn("notifications/create-calendar")
+            .form(),
+        case("notifications.delete_calendar", SignedIn)
+            .delete(
+                "/api/notifications/calendar",
+                notifications::delete_calendar,
+            )
+            .server_fn("notifications/delete-calendar")
+            .form(),
+        case("notifications.admin", Administrator)
+            .get("/api/admin/notifications", notifications::admin)
+            .server_fn("admin/notifications"),
+        case("notifications.set_mail", Administrator)
+            .put("/api/admin/notifications", notifications::set_admin)
+            .server_fn("admin/notifications/save-mail")
+            .form(),
+        case("notifications.test_email", Administrator)
+            .post(
+                "/api/admin/notifications/test-email",
+                notifications::test_email,
+            )
+            .server_fn("admin/notifications/test-email")
+            .form(),
+        case("notifications.run", Administrator)
+            .post("/api/admin/notifications/run", notifications::run_now)
+            .server_fn("admin/notifications/run")
+            .form(),
+        case("contact.config", Anyone)
+            .get("/api/contact/config", contact::config)
+            .server_fn("contact/config")
+            .cross_origin(),
+        case("contact.lead", Anyone)
+            .post("/api/leads", contact::create_lead)
+            .server_fn("contact/lead")
+            .public_form(),
+        case("contact.support", Anyone)
+            .post("/api/support", contact::create_support)
+            .server_fn("contact/support")
+            .public_form(),
+        case("auth.csrf_token", Anyone).get("/api/auth/csrf-token", auth::csrf_token),
+        case("auth.sign_in", Anyone)
+            .post("/api/auth/login", auth::login)
+            .server_fn("sign-in"),
+        case("auth.sign_in_code", Anyone)
+            .post("/api/auth/login/totp", auth::login_second_factor)
+            .server_fn("sign-in/code"),
+        case("auth.key_options", Anyone)
+            .post(
+                "/api/auth/login/security-key/options",
+                security_keys::sign_in_options,
+            )
+            .server_fn("sign-in/key-options"),
+        case("auth.sign_in_key", Anyone)
+            .post("/api/auth/login/security-key", security_keys::sign_in)
+            .server_fn("sign-in/key"),
+        case("auth.methods", Anyone)
+            .get("/api/auth/methods", sso::methods)
+            .server_fn("sign-in/methods"),
+        case("auth.oidc_start", Anyone).get("/api/auth/oidc/start", sso::start),
+        case("auth.oidc_callback", Anyone).get("/api/auth/oidc/callback", sso::callback),
+        case("auth.sign_out", SignedIn)
+            .post("/api/auth/logout", auth::logout)
+            .server_fn("sign-out"),
+        case("auth.sign_out_everywhere", SignedIn)
+            .post("/api/auth/logout-all", auth::logout_all)
+            .server_fn("sign-out"),
+        case("auth.me", SignedIn)
+            .get("/api/auth/me", auth::me)
+            .server_fn("me"),
+        case("auth.session", Anyone)
+            .get("/api/auth/session", auth::session)
+            .server_fn("session"),
+        case("totp.status", SignedIn)
+            .get("/api/auth/totp", auth::totp_status)
+            .server_fn("totp"),
+        case("totp.begin", BrowserSession)
+            .post("/api/auth/totp/setup", auth::totp_setup)
+            .server_fn("totp/start"),
+        case("totp.confirm", BrowserSession)
+            .post("/api/auth/totp/confirm", auth::totp_confirm)
+            .server_fn("totp/confirm"),
+        case("totp.disable", SignedIn)
+            .post("/api/auth/totp/disable", auth::totp_disable)
+            .server_fn("totp/stop"),
+        case("account.change_password", SignedIn)
+            .post("/api/auth/password", auth::change_password)
+            .server_fn("account/password"),
+        case("profile.update", SignedIn)
+            .put("/api/profile", profile::update)
+            .server_fn("account/save"),
+        case("profile.privacy", SignedIn)
+            .get("/api/profile/privacy", profile::privacy)
+            .server_fn("profile/privacy"),
+        case("profile.set_privacy", SignedIn)
+            .put("/api/profile/privacy", profile::set_privacy)
+            .server_fn("profile/set-privacy")
+            .form(),
+        case("profile.sign_ins", SignedIn)
+            .get("/api/profile/sign-ins", profile::sign_ins)
+            .server_fn("profile/sign-ins"),
+        case("tokens.list", SignedIn)
+            .get("/api/tokens", api_tokens::list)
+            .server_fn("tokens"),
+        case("tokens.create", SignedIn)
+            .post("/api/tokens", api_tokens::create)
+            .server_fn("make-token"),
+        case("tokens.revoke", SignedIn)
+            .delete("/api/tokens/{id}", api_tokens::revoke)
+            .server_fn("revoke-token"),
+        case("registration.status", Anyone)
+            .get("/api/auth/registration", registration::status)
+            .server_fn("registration"),
+        case("registration.register", Anyone)
+            .post("/api/auth/register", registration::register)
+            .server_fn("register"),
+        case("security_keys.list", SignedIn)
+            .get("/api/auth/security-keys", security_keys::list)
+            .server_fn("security-keys"),
+        case("security_keys.begin_registration", BrowserSession)
+            .post(
+                "/api/auth/security-keys/options",
+                security_keys::registration_options,
+            )
+            .server_fn("security-keys/start"),
+        case("security_keys.register", BrowserSession)
+            .post("/api/auth/security-keys", security_keys::register)
+            .server_fn("security-keys/finish"),
+        case("security_keys.remove", SignedIn)
+            .delete("/api/auth/security-keys/{id}", security_keys::remove)
+            .server_fn("security-keys/remove"),
+        case("admin.users", Administrator)
+            .get("/api/admin/users", admin::users)
+            .server_fn("admin/users"),
+        case("admin.disable_user", AdminSession)
+            .post("/api/admin/users/{id}/disable", admin::disable)
+            .server_fn("admin/change-account"),
+        case("admin.enable_user", AdminSession)
+            .post("/api/admin/users/{id}/enable", admin::enable)
+            .server_fn("admin/change-account"),
+        case("admin.reset_second_factor", AdminSession)
+            .post(
+                "/api/admin/users/{id}/reset-second-factor",
+                admin::reset_second_factor,
+            )
+            .server_fn("admin/change-account"),
+        case("admin.invitations", Administrator)
+            .get("/api/admin/invitations", admin::invitations)
+            .server_fn("admin/invitations"),
+        case("admin.invite", AdminSession)
+            .post("/api/admin/invitations", admin::invite)
+            .server_fn("admin/invite"),
+        case("admin.withdraw_invitation", Administrator)
+            .delete("/api/admin/invitations/{id}", admin::revoke_invitation)
+            .server_fn("admin/withdraw-invitation"),
+        case("admin.registration", Administrator)
+            .get("/api/admin/registration", admin::registration)
+            .server_fn("admin/registration"),
+        case("admin.set_registration", AdminSession)
+            .put("/api/admin/registration", admin::set_registration)
+            .server_fn("admin/set-registration"),
+        case("admin.leads", Administrator)
+            .get("/api/admin/leads", submissions_admin::leads)
+            .server_fn("admin/submissions"),
+        case("admin.support_requests", Administrator)
+            .get(
+                "/api/admin/support-requests",
+                submissions_admin::support_requests,
+            )
+            .server_fn("admin/submissions"),
+        case("admin.resend", Administrator)
+            .post("/api/admin/{kind}/{id}/resend", submissions_admin::resend)
+            .server_fn("admin/resend"),
+        case("admin.crm", Administrator)
+            .get("/api/admin/crm", submissions_admin::crm)
+            .server_fn("admin/crm"),
+        case("admin.resend_all", Administrator)
+            .post(
+                "/api/admin/crm/resend-failed",
+                submissions_admin::resend_all,
+            )
+            .server_fn("admin/resend"),
+    ];
+    if diagnostics_enabled {
+        cases.extend(diagnostics::use_cases());
+    }
+    cases
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use super::*;
+
+    #[test]
+    fn no_route_is_declared_twice_and_every_use_case_has_a_door() {
+        let mut routes = BTreeSet::new();
+        let mut names = BTreeSet::new();
+        for case in declared(true) {
+            assert!(names.insert(case.name), "{} declared twice", case.name);
+            assert!(
+                !case.rest.is_empty() || case.server_fn.is_some(),
+                "{} has no door",
+                case.name
+            );
+            for rest in &case.rest {
+                assert!(
+                    routes.insert((rest.method, rest.path)),
+                    "{} {} declared twice",
+                    rest.method,
+                    rest.path
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_use_cases_a_server_function_serves_agree_on_who_may_call_it() {
+        let mut callers: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+        for case in declared(true) {
+            if let Some(endpoint) = case.server_fn {
+                callers
+                    .entry(endpoint)
+                    .or_default()
+                    .insert(format!("{:?}", case.caller.at_a_browser()));
+            }
+        }
+        for (endpoint, found) in callers {
+            assert_eq!(found.len(), 1, "{endpoint}: {found:?}");
+        }
+    }
+}
