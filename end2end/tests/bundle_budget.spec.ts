@@ -3,7 +3,7 @@ import { addMonthlyBill, hydrated, newUser, openRegistration } from "./support";
 import { request as httpRequest } from "node:http";
 
 // What a first visit downloads, in brotli bytes, against the budgets of
-// the README: the marketing home page at most 215 KB; a signed-in page
+// the README: the marketing home page at most 200 KB; a signed-in page
 // opened first (the Tracker, a bill's page) in at most 25 requests and
 // 350 KB (issue 30). Deterministic for a given build: the browser decides
 // what is loaded, and each of those answers is fetched again with
@@ -15,7 +15,11 @@ const KB = 1000;
 // `split_slack`, docs/decisions.md, "Each area's data in its own chunk"):
 // the home page is 205.5 KB. Falling back to one data section puts it
 // back at about 250 KB, so this budget also guards that.
-const HOME_BUDGET = 215 * KB;
+// 200 KB (issue 33) since the header asks who is signed in without the
+// server functions' client or a JSON decoder (`api::signed_in_as`), which
+// left the main module: the home page is 174.0 KB. Either coming back into
+// the main module puts it at about 207 KB, so this budget guards that.
+const HOME_BUDGET = 200 * KB;
 // Issue 30's target for a signed-in page: 350 KB in at most 25 requests.
 // Grouping the split by area (`pages::split_route!`) took the Tracker from
 // 137 requests and 478 KB to 21 and 379 KB; each area's files as one pack
@@ -23,7 +27,8 @@ const HOME_BUDGET = 215 * KB;
 // 343.8 KB (a bill's page 345.0 KB): docs/decisions.md, "Each area's WASM
 // in one download". The bill form in a chunk of its own (issue 33) took a
 // bill's page to 318.4 KB, and its payment form working without
-// JavaScript to 327.4 KB; the Tracker is 345.5 KB.
+// JavaScript to 327.4 KB; the Tracker is 345.5 KB. The header's own
+// question (above) took the Tracker to 340.2 KB, a bill's page to 322.7 KB.
 const SIGNED_IN_BUDGET = 350 * KB;
 const SIGNED_IN_REQUESTS = 25;
 
@@ -80,7 +85,7 @@ async function expectWithinSignedInBudget(context: BrowserContext, urls: string[
   expect(bytes).toBeLessThanOrEqual(SIGNED_IN_BUDGET);
 }
 
-test("the home page's first visit stays within 215 KB", async ({ browser, baseURL }) => {
+test("the home page's first visit stays within 200 KB", async ({ browser, baseURL }) => {
   const context = await browser.newContext();
   const page = await context.newPage();
   const urls = await firstVisit(page, new URL(baseURL!).origin, "/");

@@ -42,6 +42,15 @@ pub mod page_csrf;
 #[path = "page_csrf_unavailable.rs"]
 pub mod page_csrf;
 
+#[cfg(feature = "ssr")]
+pub mod signed_in_as;
+#[cfg(feature = "hydrate")]
+#[path = "signed_in_as_browser.rs"]
+pub mod signed_in_as;
+#[cfg(not(any(feature = "ssr", feature = "hydrate")))]
+#[path = "signed_in_as_unavailable.rs"]
+pub mod signed_in_as;
+
 #[cfg(feature = "hydrate")]
 pub mod time_zone;
 #[cfg(not(feature = "hydrate"))]

@@ -2,7 +2,10 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_location;
 
-use crate::api::session::current_session;
+use leptos::server::codee::{Decoder, Encoder};
+
+use crate::api::signed_in_as::signed_in_as;
+use crate::contract::account::Nav;
 
 /// The frame every page sits in: a skip link, the site header with its
 /// navigation, the page's `<main>`, and the footer.
@@ -21,15 +24,14 @@ pub fn Layout(children: Children) -> impl IntoView {
     // renders the page (the resource blocks the response until it is), so
     // the header is right without JavaScript too; asked again on every
     // navigation, so signing in or out shows at once.
+    // The answer goes with the page as one word, and the browser asks
+    // with its own fetch (`api::signed_in_as`): the first download then
+    // needs neither a JSON decoder nor the server functions' client.
     let location = use_location();
-    let user = crate::api::page_resource(
+    let nav = Resource::<Nav, NavWord>::new_with_options(
         move || location.pathname.get(),
-        |_| async move {
-            current_session()
-                .await
-                .ok()
-                .and_then(|session| session.user)
-        },
+        |_| signed_in_as(),
+        true,
     );
 
     view! {
@@ -44,9 +46,10 @@ pub fn Layout(children: Children) -> impl IntoView {
                     <ul>
                         <Transition fallback=public_links>
                             {move || Suspend::new(async move {
-                                match user.await {
-                                    Some(user) => app_links(user.is_admin()).into_any(),
-                                    None => public_links().into_any(),
+                                match nav.await {
+                                    Nav::Visitor => public_links().into_any(),
+                                    Nav::Member => app_links(false).into_any(),
+                                    Nav::Admin => app_links(true).into_any(),
                                 }
                             })}
                         </Transition>
@@ -71,6 +74,27 @@ pub fn Layout(children: Children) -> impl IntoView {
                 <p><A href="/privacy">"Privacy"</A></p>
             </div>
         </footer>
+    }
+}
+
+/// [`Nav`] in a page's data: one word (`Nav::as_str`).
+struct NavWord;
+
+impl Encoder<Nav> for NavWord {
+    type Error = ();
+    type Encoded = String;
+
+    fn encode(nav: &Nav) -> Result<String, ()> {
+        Ok(nav.as_str().to_owned())
+    }
+}
+
+impl Decoder<Nav> for NavWord {
+    type Error = String;
+    type Encoded = str;
+
+    fn decode(word: &str) -> Result<Nav, String> {
+        Nav::parse(word).ok_or_else(|| format!("no navigation {word:?}"))
     }
 }
 

@@ -21,6 +21,41 @@ impl User {
     }
 }
 
+/// Which navigation the header shows: the public site's, the app's, or
+/// the app's with Admin. What the server renders the header with, sent
+/// with the page as one word (`Nav::as_str`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Nav {
+    Visitor,
+    Member,
+    Admin,
+}
+
+impl Nav {
+    /// The navigation for `user`, or nobody's.
+    pub fn of(user: Option<&User>) -> Self {
+        match user {
+            None => Nav::Visitor,
+            Some(user) if user.is_admin() => Nav::Admin,
+            Some(_) => Nav::Member,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Nav::Visitor => "visitor",
+            Nav::Member => "member",
+            Nav::Admin => "admin",
+        }
+    }
+
+    pub fn parse(word: &str) -> Option<Self> {
+        [Nav::Visitor, Nav::Member, Nav::Admin]
+            .into_iter()
+            .find(|nav| nav.as_str() == word)
+    }
+}
+
 /// `GET /api/auth/session`: the user, or `null` when nobody is signed in.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
@@ -216,6 +251,32 @@ impl std::fmt::Debug for Register {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_navigation_is_one_word_each_way_and_the_session_names_the_role_the_browser_reads() {
+        for nav in [Nav::Visitor, Nav::Member, Nav::Admin] {
+            assert_eq!(Nav::parse(nav.as_str()), Some(nav));
+        }
+        assert_eq!(Nav::parse("root"), None);
+        let user = |role| User {
+            id: 1,
+            email: "a@example.com".into(),
+            name: "A".into(),
+            role,
+        };
+        assert_eq!(Nav::of(None), Nav::Visitor);
+        assert_eq!(Nav::of(Some(&user(Role::User))), Nav::Member);
+        assert_eq!(Nav::of(Some(&user(Role::Admin))), Nav::Admin);
+        // The browser reads `user.role` of this answer as text
+        // (`api::signed_in_as`), comparing it with `Role::as_str`.
+        let session = serde_json::to_value(Session {
+            user: Some(user(Role::Admin)),
+        })
+        .unwrap();
+        assert_eq!(session["user"]["role"], Role::Admin.as_str());
+        let nobody = serde_json::to_value(Session { user: None }).unwrap();
+        assert!(nobody["user"].is_null());
+    }
 
     #[test]
     fn sign_in_answers_keep_their_documented_shapes() {
