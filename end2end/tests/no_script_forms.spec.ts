@@ -291,3 +291,57 @@ test("without JavaScript a bill's page undoes a payment, ends, restarts, edits a
   expect((await context.request.get(`/api/bills/${id}`)).status()).toBe(404);
   await context.close();
 });
+
+test("without JavaScript the operations viewer filters by state and kind through the address", async ({ browser }) => {
+  const context = await adminContext(browser, { javaScriptEnabled: false });
+  // A finished backup to find.
+  const started = await context.request.post("/v1/admin:backup", {
+    headers: { "x-csrf-token": await csrf(context) },
+    data: {},
+  });
+  expect(started.status()).toBe(200);
+  const name = (await started.json()).name as string;
+  await expect
+    .poll(async () => (await (await context.request.get(`/v1/${name}`)).json()).done, { timeout: 30_000 })
+    .toBe(true);
+
+  const page = await context.newPage();
+  await page.goto("/operations");
+  await page.getByLabel("State").selectOption("done");
+  await page.getByLabel("Kind").selectOption("backup");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/\/operations\?state=done&kind=backup$/);
+  // The page came back filtered, with the filter still chosen.
+  await expect(page.getByLabel("State")).toHaveValue("done");
+  await expect(page.getByLabel("Kind")).toHaveValue("backup");
+  const rows = page.getByTestId("operation-row");
+  await expect(rows.first()).toBeVisible();
+  await expect(page.locator('[data-testid="operation-row"]:not([data-kind="backup"])')).toHaveCount(0);
+  await expect(rows.locator(".op-state", { hasText: "Running" })).toHaveCount(0);
+
+  await page.getByLabel("State").selectOption("running");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/\/operations\?state=running&kind=backup$/);
+  await expect(page.getByLabel("State")).toHaveValue("running");
+  await expect(rows.locator(".op-state", { hasText: "Succeeded" })).toHaveCount(0);
+
+  // More than a page (20) of one kind: "Show more" opens the next page.
+  const headers = { "x-csrf-token": await csrf(context) };
+  const made: string[] = [];
+  for (let i = 0; i < 21; i++) {
+    const slept = await context.request.post("/v1/diagnostics:sleep", { headers, data: { duration: "0s" } });
+    expect(slept.status()).toBe(200);
+    made.push((await slept.json()).name);
+  }
+  await page.goto("/operations?kind=sleep");
+  await expect(rows).toHaveCount(20);
+  const newest = await rows.first().locator("pre").textContent();
+  await page.getByRole("link", { name: "Show more" }).click();
+  await expect(page).toHaveURL(/\/operations\?kind=sleep&page=/);
+  await expect(rows.first()).toBeVisible();
+  expect(await rows.first().locator("pre").textContent()).not.toBe(newest);
+  for (const name of made) {
+    expect((await context.request.delete(`/v1/${name}`, { headers })).status()).toBe(200);
+  }
+  await context.close();
+});

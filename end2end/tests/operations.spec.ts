@@ -84,10 +84,15 @@ test("a long diagnostics operation runs with live progress, is cancelled and end
   expect(operation.done).toBe(true);
   expect(operation.error.code).toBe(1);
 
-  // Finished now: it is gone from the "running" filter, and deleting forgets it.
+  // Finished now: it is gone from the "running" filter (which the address
+  // keeps), and deleting forgets it.
+  await expect(page).toHaveURL(/\/operations\?state=running&kind=sleep$/);
   await page.reload();
   await hydrated(page);
-  await page.getByLabel("Kind").selectOption("sleep");
+  await expect(page.getByLabel("State")).toHaveValue("running");
+  await expect(rows).toHaveCount(0);
+  await page.getByLabel("State").selectOption("");
+  await expect(page).toHaveURL(/\/operations\?kind=sleep$/);
   await expect(rows).toHaveCount(1);
   await rows.first().getByRole("button", { name: "Delete" }).click();
   await expect(rows).toHaveCount(0);

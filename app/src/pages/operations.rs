@@ -1,12 +1,17 @@
 //! `/operations`: the viewer. The signed-in user's long-running operations
 //! (everyone's for administrators), filtered by state and kind, newest
 //! first, with live progress for running ones, details, cancel and delete.
+//! The filters and the page are in the address (`?state=&kind=&page=`), so
+//! they work without JavaScript (a GET form, and "Show more" a link to the
+//! next page); with JavaScript a filter applies as it is chosen and "Show
+//! more" adds the next page below.
 
 use super::split_route::split_route;
 use leptos::prelude::*;
 use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 use leptos_router::components::A;
+use leptos_router::hooks::{use_navigate, use_query_map};
 use serde_json::json;
 
 use crate::api::operations::{list_operations, CancelOperation, DeleteOperation};
@@ -17,21 +22,65 @@ use crate::components::live_operation::{follow, OperationProgressBar};
 use crate::contract::operations::{Operation, OperationList};
 use crate::domain::operation::{self, State};
 use crate::domain::operation_kind::{self, OperationKind};
-use crate::domain::timestamp;
+use crate::domain::{query_string, timestamp};
+
+const PATH: &str = "/operations";
+
+/// What the address asks for: a state (`running`, `done`), a kind, and
+/// the page to start from (a page token).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+struct Asked {
+    state: String,
+    kind: String,
+    page: String,
+}
+
+impl Asked {
+    fn filter(&self) -> String {
+        operation::filter(&self.state, &self.kind)
+    }
+
+    /// This filter's address from `page` (the first page when empty).
+    fn link(&self, page: &str) -> String {
+        query_string::link(
+            PATH,
+            &[("state", &self.state), ("kind", &self.kind), ("page", page)],
+        )
+    }
+}
 
 #[component]
 pub fn OperationsPage() -> impl IntoView {
-    let state_choice = RwSignal::new(String::new());
-    let kind_choice = RwSignal::new(String::new());
-    // The first page, rendered on the server with the page (a blocking
-    // resource) and asked again when a filter changes.
-    let first = crate::api::page_resource(
-        move || operation::filter(&state_choice.get(), &kind_choice.get()),
-        |filter| async move {
-            let page = list_operations(filter.clone(), None).await;
-            page.map(|page| (filter, page)).map_err(ApiFailure::from)
-        },
-    );
+    let query = use_query_map();
+    let asked = move || {
+        query.with(|map| Asked {
+            state: map.get("state").unwrap_or_default(),
+            kind: map.get("kind").unwrap_or_default(),
+            page: map.get("page").unwrap_or_default(),
+        })
+    };
+    // The page the address asks for, rendered on the server with the page
+    // (a blocking resource) and asked again when the address changes.
+    let first = crate::api::page_resource(asked, |asked: Asked| async move {
+        let token = (!asked.page.is_empty()).then(|| asked.page.clone());
+        let page = list_operations(asked.filter(), token).await;
+        page.map(|page| (asked, page)).map_err(ApiFailure::from)
+    });
+    // With JavaScript a filter applies as it is chosen: the address
+    // changes (from the page's first), and with it the list.
+    let now = untrack(asked);
+    let state_choice = RwSignal::new(now.state);
+    let kind_choice = RwSignal::new(now.kind);
+    let navigate = use_navigate();
+    let choose = move || {
+        let wanted = Asked {
+            state: state_choice.get_untracked(),
+            kind: kind_choice.get_untracked(),
+            page: String::new(),
+        };
+        navigate(&wanted.link(""), Default::default());
+    };
+    let choose_kind = choose.clone();
     // Who is looking: their own operations say "You", not "users/1".
     let me = crate::api::page_resource(
         || (),
@@ -51,18 +100,28 @@ pub fn OperationsPage() -> impl IntoView {
             "Slow work (backups, restore checks, re-encrypting secrets) runs in the background as operations. "
             "The same list is at " <code>"GET /v1/operations"</code> " for API clients."
         </p>
-        <form class="filters" on:submit=|event| event.prevent_default() aria-label="Filter operations">
+        <form class="filters" method="get" action=PATH aria-label="Filter operations">
             <label for="op-state">"State"</label>
-            <select id="op-state" on:change=move |ev| state_choice.set(event_target_value(&ev))>
-                <option value="">"All"</option>
-                <option value="running">"Running"</option>
-                <option value="done">"Finished"</option>
+            <select id="op-state" name="state" on:change=move |ev| {
+                state_choice.set(event_target_value(&ev));
+                choose();
+            }>
+                <option value="" selected=move || asked().state.is_empty()>"All"</option>
+                <option value="running" selected=move || asked().state == "running">"Running"</option>
+                <option value="done" selected=move || asked().state == "done">"Finished"</option>
             </select>
             <label for="op-kind">"Kind"</label>
-            <select id="op-kind" on:change=move |ev| kind_choice.set(event_target_value(&ev))>
-                <option value="">"All kinds"</option>
-                {operation_kind::ALL.iter().map(|kind: &OperationKind| view! { <option value=kind.name()>{kind.label()}</option> }).collect_view()}
+            <select id="op-kind" name="kind" on:change=move |ev| {
+                kind_choice.set(event_target_value(&ev));
+                choose_kind();
+            }>
+                <option value="" selected=move || asked().kind.is_empty()>"All kinds"</option>
+                {operation_kind::ALL.iter().map(|kind: &OperationKind| {
+                    let name = kind.name();
+                    view! { <option value=name selected=move || asked().kind == name>{kind.label()}</option> }
+                }).collect_view()}
             </select>
+            <button type="submit" class="button button--quiet">"Filter"</button>
         </form>
         <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
             {move || Suspend::new(async move {
@@ -71,9 +130,9 @@ pub fn OperationsPage() -> impl IntoView {
                         <p>"You are signed out. " <A href="/login">"Sign in"</A> " to see your operations."</p>
                     }.into_any(),
                     Err(failure) => view! { <p class="field-error" role="alert">{failure.message()}</p> }.into_any(),
-                    Ok((filter, page)) => {
+                    Ok((asked, page)) => {
                         let me = me.await;
-                        view! { <OperationsTable filter page me/> }.into_any()
+                        view! { <OperationsTable asked page me/> }.into_any()
                     }
                 }
             })}
@@ -81,20 +140,21 @@ pub fn OperationsPage() -> impl IntoView {
     }
 }
 
-/// The operations matching `filter`, from its first `page`; "Show more"
-/// appends the next.
+/// The operations `asked` for, from the `page` it names; "Show more"
+/// appends the next (without JavaScript it opens the next page).
 #[component]
-fn OperationsTable(filter: String, page: OperationList, me: Option<i64>) -> impl IntoView {
+fn OperationsTable(asked: Asked, page: OperationList, me: Option<i64>) -> impl IntoView {
     let rows = RwSignal::new(page.operations);
     let next = RwSignal::new(page.next_page_token);
     let error = RwSignal::new(None::<String>);
-    let filter = StoredValue::new(filter);
-    let more = move |_| {
+    let asked = StoredValue::new(asked);
+    let more = move |ev: leptos::ev::MouseEvent| {
+        ev.prevent_default();
         let Some(token) = next.get_untracked() else {
             return;
         };
         leptos::task::spawn_local(async move {
-            match list_operations(filter.get_value(), Some(token)).await {
+            match list_operations(asked.with_value(Asked::filter), Some(token)).await {
                 Ok(page) => {
                     error.set(None);
                     next.set(page.next_page_token);
@@ -150,9 +210,11 @@ fn OperationsTable(filter: String, page: OperationList, me: Option<i64>) -> impl
         <Show when=move || rows.with(Vec::is_empty)>
             <p data-testid="no-operations">"No operations match."</p>
         </Show>
-        <Show when=move || next.with(Option::is_some)>
-            <button class="button button--quiet" on:click=more>"Show more"</button>
-        </Show>
+        {move || next.get().map(|token| view! {
+            <a class="button button--quiet" href=asked.with_value(|asked| asked.link(&token)) on:click=more>
+                "Show more"
+            </a>
+        })}
     }
 }
 
