@@ -1,12 +1,15 @@
 //! Who the header's navigation is for, asked again in the browser after
-//! a navigation: `GET /api/fn/session` read with the browser's own JSON
-//! and fetch, so the first download carries no server-function client
-//! and no JSON decoder (they come with the pages that need them).
+//! a navigation: a GET of the `session` server function's address, read
+//! with the browser's own fetch and JSON, so the first download carries
+//! no server-function client and no JSON decoder (they come with the
+//! pages that need them).
 
+use leptos::server_fn::ServerFn;
 use leptos::wasm_bindgen::{JsCast, JsValue};
 use send_wrapper::SendWrapper;
 use wasm_bindgen_futures::JsFuture;
 
+use super::session::CurrentSession;
 use crate::contract::account::Nav;
 use crate::domain::role::Role;
 
@@ -19,7 +22,7 @@ pub fn signed_in_as() -> impl std::future::Future<Output = Nav> + Send {
 async fn asked() -> Result<Nav, JsValue> {
     let window = leptos::web_sys::window().ok_or_else(|| JsValue::from_str("no window"))?;
     let response: leptos::web_sys::Response =
-        JsFuture::from(window.fetch_with_str("/api/fn/session"))
+        JsFuture::from(window.fetch_with_str(CurrentSession::url()))
             .await?
             .dyn_into()?;
     if !response.ok() {
