@@ -97,8 +97,9 @@ test("an admin invites someone, who joins through the link; disabling signs them
   await page.getByLabel(/Their email/).fill(CAROL);
   // Account-level changes ask for the password each time.
   await page.getByRole("button", { name: "Create invitation link" }).click();
-  await expect(page.getByRole("alert").first()).toContainText("Current password: enter your password");
-  await page.getByLabel("Your password").fill(PASSWORD);
+  const inviting = page.getByRole("region", { name: "Invite someone" });
+  await expect(inviting.getByRole("alert")).toContainText("Current password: enter your password");
+  await page.getByLabel("Your password, to invite").fill(PASSWORD);
   await page.getByRole("button", { name: "Create invitation link" }).click();
   const link = (await page.getByTestId("invitation-link").textContent()) ?? "";
   expect(link).toMatch(/\/register\?invitation=[A-Za-z0-9_-]{43}$/);
@@ -130,14 +131,30 @@ test("an admin invites someone, who joins through the link; disabling signs them
   // Disabled: Carol's session ends at once.
   await page.reload();
   await hydrated(page);
-  await page.getByLabel("Your password").fill(PASSWORD);
+  await page.getByLabel("Your password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: `Disable ${CAROL}` }).click();
   await expect(page.getByRole("status").first()).toContainText("Account disabled");
   await carol.goto("/profile");
   await expect(carol.getByText("You are signed out.")).toBeVisible();
-  await page.getByLabel("Your password").fill(PASSWORD);
+  await page.getByLabel("Your password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: `Enable ${CAROL}` }).click();
   await expect(page.getByRole("button", { name: `Disable ${CAROL}` })).toBeVisible();
+  await expect(page.getByLabel("Your password", { exact: true })).toHaveValue("");
+
+  // Registration: saved with the password, the setting in force said.
+  const box = page.getByLabel("Let anyone who can reach this Tally create an account");
+  const registrationPassword = page.getByLabel("Your password, to change registration");
+  await box.check();
+  await registrationPassword.fill(PASSWORD);
+  await page.getByRole("button", { name: "Save registration" }).click();
+  await expect(page.getByTestId("registration-state")).toContainText("Open");
+  await expect(registrationPassword).toHaveValue("");
+  await expect(box).toBeChecked();
+  await box.uncheck();
+  await registrationPassword.fill(PASSWORD);
+  await page.getByRole("button", { name: "Save registration" }).click();
+  await expect(page.getByTestId("registration-state")).toContainText("By invitation only");
+  await expect(box).not.toBeChecked();
   await carolContext.close();
 });
 

@@ -345,3 +345,142 @@ test("without JavaScript the operations viewer filters by state and kind through
   }
   await context.close();
 });
+
+test("without JavaScript Data → Bank Sync connects, switches an account, matches, ignores, disconnects and reconnects", async ({ browser }) => {
+  await openRegistration(browser);
+  const setup = await newUser(browser, "no-script-bank@example.com");
+  for (const bill of [
+    { name: "Netflix", amountMinor: 1549, cadence: "monthly", dueDay: 5, anchorDate: "2026-01-05" },
+    { name: "Power", amountMinor: 8420, cadence: "monthly", dueDay: 12, anchorDate: "2026-01-12", autopay: true },
+  ]) {
+    const added = await setup.context.request.post("/api/bills", { headers: { "x-csrf-token": await csrf(setup.context) }, data: bill });
+    expect(added.status(), await added.text()).toBe(201);
+  }
+  const context = await browser.newContext({ storageState: await setup.context.storageState(), javaScriptEnabled: false });
+  await setup.context.close();
+  const page = await context.newPage();
+  const connection = page.getByTestId("bank-connection");
+
+  await page.goto("/data/bank");
+  // A token that is not one: refused on the page, nothing connected.
+  await page.getByLabel("Setup token").fill("not a token");
+  await page.getByRole("button", { name: "Connect", exact: true }).click();
+  await expect(page.getByRole("alert").filter({ hasText: /setup token|https/i })).toBeVisible();
+  await expect(connection).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Connect the demo bank" }).click();
+  await expect(page).toHaveURL(/\/data\/bank\??$/);
+  await expect(connection).toContainText("Demo Bank (not a real bank)");
+  // The seed sync carries on after the answer: a later page has its transactions.
+  await expect
+    .poll(async () => {
+      await page.goto("/data/bank");
+      return page.getByTestId("bank-transactions").getByText("CITY POWER & LIGHT AUTOPAY").count();
+    }, { timeout: 20_000 })
+    .toBeGreaterThan(0);
+
+  // An account out of syncing: the box and its Save button.
+  await page.getByLabel("Sync Demo Checking").uncheck();
+  await page.getByRole("button", { name: "Save whether Demo Checking syncs" }).click();
+  await expect(page).toHaveURL(/\/data\/bank\??$/);
+  await expect(page.getByLabel("Sync Demo Checking")).not.toBeChecked();
+  await expect(page.getByLabel("Sync Demo Credit Card")).toBeChecked();
+  await page.getByLabel("Sync Demo Checking").check();
+  await page.getByRole("button", { name: "Save whether Demo Checking syncs" }).click();
+  await expect(page.getByLabel("Sync Demo Checking")).toBeChecked();
+
+  // Match the power debit to its bill, then undo it.
+  const power = () => page.getByTestId("bank-transactions").locator("tr", { hasText: "CITY POWER & LIGHT AUTOPAY" }).first();
+  await power().getByRole("combobox").selectOption({ label: "Power" });
+  await power().getByRole("button", { name: "Match" }).click();
+  await expect(page).toHaveURL(/\/data\/bank\??$/);
+  await expect(power()).toContainText("Power");
+  await power().getByRole("button", { name: "Unmatch" }).click();
+  await expect(power().getByRole("button", { name: "Match" })).toBeVisible();
+
+  // The Transactions page: a suggestion applied, a debit ignored and back.
+  await page.goto("/data/transactions?q=NETFLIX");
+  const netflix = page.getByTestId("transactions").locator("tr", { hasText: "NETFLIX.COM" }).first();
+  await netflix.getByRole("button", { name: "Match to Netflix" }).click();
+  await expect(page).toHaveURL(/\/data\/transactions\?q=NETFLIX$/);
+  await expect(netflix.getByRole("button", { name: "Unmatch" })).toBeVisible();
+  await page.goto("/data/transactions?q=BLUE%20BOTTLE");
+  const coffee = page.getByTestId("transactions").locator("tbody tr").first();
+  await coffee.getByRole("button", { name: /^Ignore BLUE BOTTLE/ }).click();
+  await expect(coffee).toContainText("(ignored)");
+  await coffee.getByRole("button", { name: /^Stop ignoring BLUE BOTTLE/ }).click();
+  await expect(coffee).not.toContainText("(ignored)");
+
+  // Sync now starts a sync; disconnect, then reconnect with the demo token.
+  const syncs = async () =>
+    ((await (await context.request.get("/v1/operations?filter=kind%3D%22bank_sync%22&pageSize=100")).json()).operations ?? []).length;
+  const before = await syncs();
+  await page.goto("/data/bank");
+  await page.getByRole("button", { name: "Sync now" }).click();
+  await expect(page).toHaveURL(/\/data\/bank\??$/);
+  await expect.poll(syncs).toBe(before + 1);
+  await page.getByRole("button", { name: "Disconnect" }).click();
+  await expect(connection).toContainText("Disconnected");
+  await page.getByLabel("New setup token").fill("demo");
+  await page.getByRole("button", { name: "Reconnect" }).click();
+  await expect(connection).toContainText("Connected");
+  await expect(connection).toHaveCount(1);
+  await context.close();
+});
+
+test("without JavaScript Admin invites (the link shown once), withdraws, disables and enables an account, and sets registration", async ({ browser }) => {
+  await openRegistration(browser);
+  const target = "no-script-admin-target@example.com";
+  await (await newUser(browser, target)).context.close();
+  const context = await adminContext(browser, { javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/admin");
+
+  // An invitation without the password is refused on the page.
+  await page.getByLabel(/Their email/).fill("no-script-invited@example.com");
+  await page.getByRole("button", { name: "Create invitation link" }).click();
+  await expect(page).toHaveURL(/\/admin\?form=/);
+  await expect(page.getByRole("alert").filter({ hasText: /password/i })).toBeVisible();
+  await page.getByLabel(/Their email/).fill("no-script-invited@example.com");
+  await page.getByLabel("Your password, to invite").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create invitation link" }).click();
+  // The link, once, on a page of its own; never in the address.
+  await expect(page.getByRole("heading", { name: "Invitation link" })).toBeVisible();
+  expect(await page.getByTestId("invitation-link").textContent()).toMatch(/\/register\?invitation=[A-Za-z0-9_-]{43}$/);
+  expectClean(page, [PASSWORD, "no-script-invited"]);
+  await page.getByRole("link", { name: "Back to Administration" }).click();
+  const invited = page.getByRole("listitem").filter({ hasText: "no-script-invited@example.com" });
+  await expect(invited).toBeVisible();
+  await invited.getByRole("button", { name: "Withdraw" }).click();
+  await expect(page).toHaveURL(/\/admin\??$/);
+  await expect(invited).toHaveCount(0);
+
+  // The users table is one form: the pressed button says what, for whom.
+  const users = page.getByRole("region", { name: "Users" });
+  await page.getByRole("button", { name: `Disable ${target}` }).click();
+  await expect(users.getByRole("alert")).toContainText(/password/i);
+  await expect(page.getByRole("button", { name: `Disable ${target}` })).toBeVisible();
+  await page.getByLabel("Your password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: `Disable ${target}` }).click();
+  await expect(page).toHaveURL(/\/admin\??$/);
+  await expect(page.getByRole("button", { name: `Enable ${target}` })).toBeVisible();
+  await page.getByLabel("Your password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: `Enable ${target}` }).click();
+  await expect(page.getByRole("button", { name: `Disable ${target}` })).toBeVisible();
+
+  // Registration closed, then open again, each with the password.
+  const state = page.getByTestId("registration-state");
+  const box = page.getByLabel("Let anyone who can reach this Tally create an account");
+  await expect(state).toContainText("Open");
+  await box.uncheck();
+  await page.getByLabel("Your password, to change registration").fill(PASSWORD);
+  await page.getByRole("button", { name: "Save registration" }).click();
+  await expect(state).toContainText("By invitation only");
+  await expect(box).not.toBeChecked();
+  await box.check();
+  await page.getByLabel("Your password, to change registration").fill(PASSWORD);
+  await page.getByRole("button", { name: "Save registration" }).click();
+  await expect(state).toContainText("Open");
+  await expect(box).toBeChecked();
+  await context.close();
+});

@@ -1,17 +1,16 @@
 //! Admin's server functions, for administrators only, over the same
 //! services as `/api/admin/…`: reads (GET) of the users, the pending
-//! invitations and whether anyone may register; writes (JSON through
-//! [`CsrfClient`]) that change an account, invite, withdraw an invitation
-//! and open or close registration; and the submissions of the public forms
-//! with their CRM state.
+//! invitations and whether anyone may register; writes that change an
+//! account, invite, withdraw an invitation and open or close registration
+//! (forms that post without JavaScript too, through [`CsrfClient`] with
+//! it); and the submissions of the public forms with their CRM state.
 
 use leptos::prelude::*;
 use leptos::server_fn::codec::{GetUrl, Json};
 
 use super::CsrfClient;
 use crate::contract::admin::{
-    AccountAction, Invitation, Invite, Invited, RegistrationChange, RegistrationSetting,
-    UserSummary,
+    AccountChange, Invitation, Invite, Invited, RegistrationSetting, UserSummary,
 };
 use crate::contract::contact::{CrmStatus, Requeued, SubmissionKind, SubmissionPage};
 use crate::contract::error::ErrorBody;
@@ -48,44 +47,62 @@ pub async fn get_registration() -> Result<RegistrationSetting, ErrorBody> {
 }
 
 /// Disables, enables or resets the second factor of an account, with the
-/// administrator's password asked again.
-#[server(prefix = "/api/fn", endpoint = "admin/change-account", input = Json, client = CsrfClient)]
+/// administrator's password asked again: the users table's form as it
+/// posts (the pressed button is `change[disable]=<id>` and so on). Answers
+/// the table as it now stands.
+#[server(prefix = "/api/fn", endpoint = "admin/change-account", client = CsrfClient)]
 pub async fn change_account(
-    user: i64,
-    action: AccountAction,
+    change: Option<AccountChange>,
     confirm: CurrentPassword,
-) -> Result<(), ErrorBody> {
+) -> Result<Vec<UserSummary>, ErrorBody> {
+    // No button's field at all is a refusal naming it, as two are.
+    let chosen = change.unwrap_or_default().chosen();
+    let (user, action) = chosen.ok_or_else(|| ApiError::InvalidField {
+        field: "change".into(),
+        description: "choose one account and what to do with it".into(),
+    })?;
     let (services, admin) =
         super::signed_in::confirmed_administrator(&confirm.current_password).await?;
-    Ok(crate::ssr::auth::admin::apply(&services.auth.pool, &admin, user, action).await?)
+    let pool = &services.auth.pool;
+    crate::ssr::auth::admin::apply(pool, &admin, user, action).await?;
+    Ok(crate::ssr::auth::admin::list(pool)
+        .await
+        .map_err(ApiError::from)?)
 }
 
 /// A one-time invitation and its link (shown once), with the
-/// administrator's password asked again.
-#[server(prefix = "/api/fn", endpoint = "admin/invite", input = Json, client = CsrfClient)]
+/// administrator's password asked again: the invitation form as it posts
+/// (`request[email]`, `request[role]`, `request[currentPassword]`).
+#[server(prefix = "/api/fn", endpoint = "admin/invite", client = CsrfClient)]
 pub async fn invite_user(request: Invite) -> Result<Invited, ErrorBody> {
     let (services, admin) =
         super::signed_in::confirmed_administrator(&request.current_password).await?;
     Ok(crate::ssr::auth::admin::invite(&services.auth, &admin, &request).await?)
 }
 
-/// Withdraws a pending invitation.
-#[server(prefix = "/api/fn", endpoint = "admin/withdraw-invitation", input = Json, client = CsrfClient)]
-pub async fn withdraw_invitation(id: i64) -> Result<(), ErrorBody> {
+/// Withdraws a pending invitation; answers the ones still open.
+#[server(prefix = "/api/fn", endpoint = "admin/withdraw-invitation", client = CsrfClient)]
+pub async fn withdraw_invitation(id: i64) -> Result<Vec<Invitation>, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    Ok(crate::ssr::auth::admin::withdraw_invitation(admin.pool(), id).await?)
+    crate::ssr::auth::admin::withdraw_invitation(admin.pool(), id).await?;
+    Ok(crate::ssr::auth::invitations::pending(admin.pool())
+        .await
+        .map_err(ApiError::from)?)
 }
 
 /// Opens registration to anyone who can reach this Tally, or closes it,
-/// with the administrator's password asked again.
-#[server(prefix = "/api/fn", endpoint = "admin/set-registration", input = Json, client = CsrfClient)]
+/// with the administrator's password asked again: the registration form
+/// as it posts (`open` is the checkbox, present when ticked).
+#[server(prefix = "/api/fn", endpoint = "admin/set-registration", client = CsrfClient)]
 pub async fn set_registration(
-    setting: RegistrationChange,
+    open: Option<String>,
+    confirm: CurrentPassword,
 ) -> Result<RegistrationSetting, ErrorBody> {
+    let open = open.is_some();
     let (services, admin) =
-        super::signed_in::confirmed_administrator(&setting.current_password).await?;
-    crate::ssr::auth::admin::set_registration(&services.auth.pool, &admin, setting.open).await?;
-    Ok(RegistrationSetting { open: setting.open })
+        super::signed_in::confirmed_administrator(&confirm.current_password).await?;
+    crate::ssr::auth::admin::set_registration(&services.auth.pool, &admin, open).await?;
+    Ok(RegistrationSetting { open })
 }
 
 /// One page of leads or support requests, newest first, below `before`.

@@ -1,10 +1,11 @@
 //! Data → Bank Sync's server functions, over the same services as
 //! `/api/bank/…`: the connections and transactions (GET, rendered with the
-//! page), and connecting, syncing, switching accounts and disconnecting
-//! (JSON through [`CsrfClient`]), each sync answered with its operation.
+//! page), and connecting, syncing, switching accounts, disconnecting and
+//! matching: forms that post without JavaScript too (through
+//! [`CsrfClient`] with it), each sync answered with its operation.
 
 use leptos::prelude::*;
-use leptos::server_fn::codec::{GetUrl, Json};
+use leptos::server_fn::codec::GetUrl;
 
 use super::CsrfClient;
 use crate::contract::bank::{
@@ -25,7 +26,7 @@ pub async fn get_bank_connections() -> Result<BankConnections, ErrorBody> {
 
 /// Connects a bank with a setup token (or the demo bank); the seed sync
 /// starts.
-#[server(prefix = "/api/fn", endpoint = "bank/connect", input = Json, client = CsrfClient)]
+#[server(prefix = "/api/fn", endpoint = "bank/connect", client = CsrfClient)]
 pub async fn add_bank_connection(request: ConnectBank) -> Result<Connected, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
@@ -35,7 +36,7 @@ pub async fn add_bank_connection(request: ConnectBank) -> Result<Connected, Erro
 }
 
 /// A new setup token for a connection.
-#[server(prefix = "/api/fn", endpoint = "bank/reconnect", input = Json, client = CsrfClient)]
+#[server(prefix = "/api/fn", endpoint = "bank/reconnect", client = CsrfClient)]
 pub async fn reconnect_bank(id: i64, request: ConnectBank) -> Result<Connected, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
@@ -50,27 +51,31 @@ pub async fn reconnect_bank(id: i64, request: ConnectBank) -> Result<Connected, 
 }
 
 /// Stops syncing a connection; its history stays.
-#[server(prefix = "/api/fn", endpoint = "bank/disconnect", input = Json, client = CsrfClient)]
+#[server(prefix = "/api/fn", endpoint = "bank/disconnect", client = CsrfClient)]
 pub async fn disconnect_bank(id: i64) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(crate::ssr::bank::service::disconnect(&me.services.bank, me.current.user.id, id).await?)
 }
 
-/// Switches an account in or out of syncing.
-#[server(prefix = "/api/fn", endpoint = "bank/monitor", input = Json, client = CsrfClient)]
-pub async fn set_account_monitored(id: i64, monitored: bool) -> Result<BankAccount, ErrorBody> {
+/// Switches an account in or out of syncing: its form's checkbox as it
+/// posts (`monitored` is present when ticked).
+#[server(prefix = "/api/fn", endpoint = "bank/monitor", client = CsrfClient)]
+pub async fn set_account_monitored(
+    id: i64,
+    monitored: Option<String>,
+) -> Result<BankAccount, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(crate::ssr::bank::service::set_monitored(
         &me.services.bank,
         me.current.user.id,
         id,
-        monitored,
+        monitored.is_some(),
     )
     .await?)
 }
 
 /// Syncs one connection now (the last 30 days), or backfills it (44).
-#[server(prefix = "/api/fn", endpoint = "bank/sync", input = Json, client = CsrfClient)]
+#[server(prefix = "/api/fn", endpoint = "bank/sync", client = CsrfClient)]
 pub async fn sync_bank(id: i64, backfill: bool) -> Result<Operation, ErrorBody> {
     use crate::domain::bank::sync_window::SyncReason;
     let me = super::signed_in::signed_in().await?;
@@ -99,7 +104,7 @@ pub async fn get_bank_transactions(query: TransactionQuery) -> Result<Transactio
 
 /// Matches a transaction to a bill (the payment is recorded); `remember`
 /// teaches the payee.
-#[server(prefix = "/api/fn", endpoint = "bank/match", input = Json, client = CsrfClient)]
+#[server(prefix = "/api/fn", endpoint = "bank/match", client = CsrfClient)]
 pub async fn link_transaction_to_bill(
     id: i64,
     request: MatchTransaction,
@@ -112,14 +117,14 @@ pub async fn link_transaction_to_bill(
 }
 
 /// Undoes a match and the payment it recorded.
-#[server(prefix = "/api/fn", endpoint = "bank/unmatch", input = Json, client = CsrfClient)]
+#[server(prefix = "/api/fn", endpoint = "bank/unmatch", client = CsrfClient)]
 pub async fn unlink_transaction(id: i64) -> Result<BankTransaction, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(crate::ssr::bank::matching::unmatch(me.pool(), me.current.user.id, id).await?)
 }
 
 /// Ignores a transaction (or stops): matching and suggestions leave it be.
-#[server(prefix = "/api/fn", endpoint = "bank/ignore", input = Json, client = CsrfClient)]
+#[server(prefix = "/api/fn", endpoint = "bank/ignore", client = CsrfClient)]
 pub async fn ignore_transaction(id: i64, ignored: bool) -> Result<BankTransaction, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(

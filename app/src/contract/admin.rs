@@ -113,6 +113,32 @@ pub enum AccountAction {
     ResetSecondFactor,
 }
 
+/// The users table's form as the page posts it: the pressed button names
+/// what to do and carries the account's id (`change[disable]=5`). Exactly
+/// one is set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AccountChange {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disable: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enable: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reset_second_factor: Option<i64>,
+}
+
+impl AccountChange {
+    /// The account and what to do with it, when exactly one is asked.
+    pub fn chosen(self) -> Option<(i64, AccountAction)> {
+        match (self.disable, self.enable, self.reset_second_factor) {
+            (Some(id), None, None) => Some((id, AccountAction::Disable)),
+            (None, Some(id), None) => Some((id, AccountAction::Enable)),
+            (None, None, Some(id)) => Some((id, AccountAction::ResetSecondFactor)),
+            _ => None,
+        }
+    }
+}
+
 /// One backup in `DATA_DIR/backups`, as `GET /api/admin/backups` lists it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
@@ -174,4 +200,32 @@ pub struct StatusRow {
     pub value: String,
     /// `ok`, `warn`, `error` or `info`.
     pub state: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_account_change_is_the_one_button_pressed() {
+        let one = |disable, enable, reset_second_factor| AccountChange {
+            disable,
+            enable,
+            reset_second_factor,
+        };
+        assert_eq!(
+            one(Some(5), None, None).chosen(),
+            Some((5, AccountAction::Disable))
+        );
+        assert_eq!(
+            one(None, Some(6), None).chosen(),
+            Some((6, AccountAction::Enable))
+        );
+        assert_eq!(
+            one(None, None, Some(7)).chosen(),
+            Some((7, AccountAction::ResetSecondFactor))
+        );
+        assert_eq!(one(None, None, None).chosen(), None);
+        assert_eq!(one(Some(5), Some(5), None).chosen(), None);
+    }
 }

@@ -1,19 +1,19 @@
 use super::split_route::split_route;
 use crate::api::account::get_me;
 use crate::api::admin::{
-    change_account, get_registration, invite_user, list_invitations, list_users, set_registration,
-    withdraw_invitation,
+    get_registration, list_invitations, list_users, ChangeAccount, InviteUser, SetRegistration,
+    WithdrawInvitation,
 };
 use crate::api::{self, ApiFailure};
 use crate::components::admin_only::AdminOnly;
+use crate::components::csrf_field::CsrfField;
+use crate::components::form_outcome_notice::FormOutcomeNotice;
 use crate::components::submissions::Submissions;
-use crate::contract::admin::{
-    AccountAction, Invitation, Invite, RegistrationChange, RegistrationSetting, UserSummary,
-};
-use crate::contract::two_factor::CurrentPassword;
+use crate::contract::admin::{AccountAction, Invitation, RegistrationSetting, UserSummary};
 use crate::domain::role::Role;
 use crate::domain::timestamp;
 use leptos::ev::SubmitEvent;
+use leptos::form::FromFormData;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
@@ -57,8 +57,10 @@ pub fn AdminPage() -> impl IntoView {
     }
 }
 
-/// The page once loaded: the lists are kept here and asked again after a
-/// change, so the sections below (a backup being watched) stay as they are.
+/// The page once loaded: the lists are kept here and replaced by each
+/// write's answer, so the sections below (a backup being watched) stay as
+/// they are. Every write is a form that posts without JavaScript too;
+/// each account-level one asks for the password again, in its own form.
 #[component]
 fn AdminPanel(
     registration: RegistrationSetting,
@@ -68,180 +70,166 @@ fn AdminPanel(
 ) -> impl IntoView {
     let users = RwSignal::new(users);
     let invitations = RwSignal::new(invitations);
-    let invite_email = RwSignal::new(String::new());
-    let invite_role = RwSignal::new(Role::User);
-    let new_link = RwSignal::new(None::<String>);
-    let error = RwSignal::new(None::<String>);
-    let status = RwSignal::new(None::<String>);
-    // Account-level changes are confirmed with the password each time.
-    let password = RwSignal::new(String::new());
-    let confirmation = move || CurrentPassword {
-        current_password: password.get_untracked(),
-    };
     let open = RwSignal::new(registration.open);
-
-    let reload_users = move || {
-        leptos::task::spawn_local(async move {
-            match list_users().await {
-                Ok(list) => users.set(list),
-                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
-            }
-        });
+    let new_link = RwSignal::new(None::<String>);
+    let status = RwSignal::new(None::<String>);
+    let change = ServerAction::<ChangeAccount>::new();
+    let invite = ServerAction::<InviteUser>::new();
+    let withdraw = ServerAction::<WithdrawInvitation>::new();
+    let set_open = ServerAction::<SetRegistration>::new();
+    // Each form's refusal, shown beside it: a refusal the address carries
+    // (a post without JavaScript) is heard as the form is made.
+    let change_error = RwSignal::new(None::<String>);
+    let invite_error = RwSignal::new(None::<String>);
+    let registration_error = RwSignal::new(None::<String>);
+    let users_form = NodeRef::<leptos::html::Form>::new();
+    let invite_form = NodeRef::<leptos::html::Form>::new();
+    let registration_password = NodeRef::<leptos::html::Input>::new();
+    let clear = |form: NodeRef<leptos::html::Form>| {
+        if let Some(form) = form.get_untracked() {
+            form.reset();
+        }
     };
-    let reload_invitations = move || {
-        leptos::task::spawn_local(async move {
-            match list_invitations().await {
-                Ok(list) => invitations.set(list),
-                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
+    // What the last press asked, for the words once it is done (an action
+    // forgets its input when it answers).
+    let asked = RwSignal::new(None::<AccountAction>);
+    Effect::new(move || {
+        if let Some(input) = change.input().get() {
+            let chosen = input.change.unwrap_or_default().chosen();
+            asked.set(chosen.map(|(_, action)| action));
+        }
+    });
+    api::each_answer(change, move |answer| match answer {
+        Ok(now) => {
+            users.set(now);
+            change_error.set(None);
+            clear(users_form);
+            status.set(asked.get_untracked().map(|action| done(action).to_owned()));
+        }
+        Err(failure) => change_error.set(Some(failure.message())),
+    });
+    api::each_answer(invite, move |answer| match answer {
+        Ok(made) => {
+            invite_error.set(None);
+            clear(invite_form);
+            invitations.update(|list| list.insert(0, made.invitation));
+            new_link.set(Some(made.link));
+        }
+        Err(failure) => invite_error.set(Some(failure.message())),
+    });
+    api::each_answer(withdraw, move |answer| match answer {
+        Ok(now) => invitations.set(now),
+        Err(failure) => invite_error.set(Some(failure.message())),
+    });
+    api::each_answer(set_open, move |answer| match answer {
+        Ok(setting) => {
+            registration_error.set(None);
+            // Not the whole form: its box keeps what was just saved.
+            if let Some(field) = registration_password.get_untracked() {
+                field.set_value("");
             }
-        });
-    };
-    let act = move |user: i64, action: AccountAction, done: &'static str| {
-        let confirm = confirmation();
-        leptos::task::spawn_local(async move {
-            match change_account(user, action, confirm).await {
-                Ok(()) => {
-                    password.set(String::new());
-                    error.set(None);
-                    status.set(Some(done.to_owned()));
-                    reload_users();
+            open.set(setting.open);
+            status.set(Some(
+                if setting.open {
+                    "Anyone who can reach this Tally may now create an account."
+                } else {
+                    "Accounts are by invitation only."
                 }
-                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
-            }
-        });
-    };
-    let invite = move |event: SubmitEvent| {
-        event.prevent_default();
-        let email = invite_email.get_untracked().trim().to_owned();
-        let request = Invite {
-            email: (!email.is_empty()).then_some(email),
-            role: Some(invite_role.get_untracked()),
-            current_password: password.get_untracked(),
-        };
-        leptos::task::spawn_local(async move {
-            match invite_user(request).await {
-                Ok(made) => {
-                    password.set(String::new());
-                    error.set(None);
-                    new_link.set(Some(made.link));
-                    invite_email.set(String::new());
-                    reload_invitations();
-                }
-                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
-            }
-        });
-    };
-    let withdraw = move |id: i64| {
-        leptos::task::spawn_local(async move {
-            match withdraw_invitation(id).await {
-                Ok(()) => reload_invitations(),
-                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
-            }
-        });
-    };
-    let set_open = move |ev| {
-        let wanted = event_target_checked(&ev);
-        let setting = RegistrationChange {
-            open: wanted,
-            current_password: password.get_untracked(),
-        };
-        leptos::task::spawn_local(async move {
-            match set_registration(setting).await {
-                Ok(setting) => {
-                    password.set(String::new());
-                    error.set(None);
-                    open.set(setting.open);
-                    status.set(Some(if setting.open {
-                        "Anyone who can reach this Tally may now create an account.".to_owned()
-                    } else {
-                        "Accounts are by invitation only.".to_owned()
-                    }));
-                }
-                Err(failure) => {
-                    // The box shows what is in force, not what was asked.
-                    open.set(!wanted);
-                    error.set(Some(ApiFailure::from(failure).message()));
-                }
-            }
-        });
+                .to_owned(),
+            ));
+        }
+        Err(failure) => registration_error.set(Some(failure.message())),
+    });
+    // The invitation form posts to `/admin/invite` without JavaScript,
+    // whose answer is a page showing the link once; with it, the same
+    // fields go to the server function and the link shows here.
+    let send_invite = move |event: SubmitEvent| {
+        if let Ok(input) = InviteUser::from_event(&event) {
+            event.prevent_default();
+            invite.dispatch(input);
+        }
     };
 
     view! {
-        <p class="field-error" role="alert">{move || error.get()}</p>
         <p role="status">{move || status.get()}</p>
-        <section class="card" aria-labelledby="confirm-title">
-            <h2 id="confirm-title">"Confirm account changes"</h2>
-            <div class="field">
-                <label for="admin-password">"Your password"</label>
-                <input
-                    id="admin-password"
-                    type="password"
-                    autocomplete="current-password"
-                    aria-describedby="admin-password-hint"
-                    prop:value=move || password.get()
-                    on:input=move |ev| password.set(event_target_value(&ev))
-                />
-                <p id="admin-password-hint" class="hint">
-                    "Enabling, disabling, resetting a second factor, inviting and opening registration each ask for it again. No API token can do these."
-                </p>
-            </div>
-        </section>
+        <FormOutcomeNotice/>
         <section class="card" aria-labelledby="users-title">
             <h2 id="users-title">"Users"</h2>
-            <div class="table-wrap">
-                <table class="data-table" data-testid="users">
-                    <thead>
-                        <tr>
-                            <th scope="col">"Email"</th>
-                            <th scope="col">"Name"</th>
-                            <th scope="col">"Role"</th>
-                            <th scope="col">"Second factor"</th>
-                            <th scope="col">"Last active"</th>
-                            <th scope="col">"Status"</th>
-                            <th scope="col">"Actions"</th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        {move || users.get().into_iter().map(|user| {
-                            let id = user.id;
-                            let factors = match (user.totp_enabled, user.security_keys) {
-                                (false, 0) => "none".to_owned(),
-                                (true, 0) => "app".to_owned(),
-                                (false, keys) => format!("{keys} key(s)"),
-                                (true, keys) => format!("app, {keys} key(s)"),
-                            };
-                            let has_factor = user.totp_enabled || user.security_keys > 0;
-                            let email = user.email.clone();
-                            let is_me = my_id == Some(id);
-                            view! {
-                                <tr>
-                                    <td>{user.email.clone()}</td>
-                                    <td>{user.name.clone()}</td>
-                                    <td>{user.role.as_str()}</td>
-                                    <td>{factors}</td>
-                                    <td>{last_active(&user)}</td>
-                                    <td>{if user.disabled { "disabled" } else { "active" }}</td>
-                                    <td class="actions">
-                                        {if user.disabled {
-                                            view! { <button type="button" class="button button--quiet" aria-label=format!("Enable {email}")
-                                                on:click=move |_| act(id, AccountAction::Enable, "Account enabled.")>"Enable"</button> }.into_any()
-                                        } else {
-                                            view! { <button type="button" class="button button--quiet" aria-label=format!("Disable {email}") hidden=is_me
-                                                on:click=move |_| act(id, AccountAction::Disable, "Account disabled; its sessions ended.")>"Disable"</button> }.into_any()
-                                        }}
-                                        {has_factor.then(|| view! {
-                                            <button type="button" class="button button--quiet" aria-label=format!("Reset second factor of {}", user.email)
-                                                on:click=move |_| act(id, AccountAction::ResetSecondFactor, "Second factor removed; they can sign in with their password and set it up again.")>
-                                                "Reset second factor"
-                                            </button>
-                                        })}
-                                    </td>
-                                </tr>
-                            }
-                        }).collect_view()}
-                    </tbody>
-                </table>
-            </div>
+            <ActionForm action=change node_ref=users_form>
+                // Enter in the password field submits with the form's
+                // first button: this one, disabled, so Enter does nothing
+                // rather than act on the first account of the table.
+                <button type="submit" disabled hidden tabindex="-1" aria-hidden="true"></button>
+                <CsrfField/>
+                <div class="field">
+                    <label for="admin-password">"Your password"</label>
+                    <input
+                        id="admin-password"
+                        name="confirm[currentPassword]"
+                        type="password"
+                        autocomplete="current-password"
+                        aria-describedby="admin-password-hint"
+                    />
+                    <p id="admin-password-hint" class="hint">
+                        "Enabling, disabling and resetting a second factor each ask for it again. No API token can do these."
+                    </p>
+                </div>
+                <p class="field-error" role="alert">{move || change_error.get()}</p>
+                <div class="table-wrap">
+                    <table class="data-table" data-testid="users">
+                        <thead>
+                            <tr>
+                                <th scope="col">"Email"</th>
+                                <th scope="col">"Name"</th>
+                                <th scope="col">"Role"</th>
+                                <th scope="col">"Second factor"</th>
+                                <th scope="col">"Last active"</th>
+                                <th scope="col">"Status"</th>
+                                <th scope="col">"Actions"</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {move || users.get().into_iter().map(|user| {
+                                let id = user.id;
+                                let factors = match (user.totp_enabled, user.security_keys) {
+                                    (false, 0) => "none".to_owned(),
+                                    (true, 0) => "app".to_owned(),
+                                    (false, keys) => format!("{keys} key(s)"),
+                                    (true, keys) => format!("app, {keys} key(s)"),
+                                };
+                                let has_factor = user.totp_enabled || user.security_keys > 0;
+                                let email = user.email.clone();
+                                let is_me = my_id == Some(id);
+                                view! {
+                                    <tr>
+                                        <td>{user.email.clone()}</td>
+                                        <td>{user.name.clone()}</td>
+                                        <td>{user.role.as_str()}</td>
+                                        <td>{factors}</td>
+                                        <td>{last_active(&user)}</td>
+                                        <td>{if user.disabled { "disabled" } else { "active" }}</td>
+                                        <td class="actions">
+                                            {if user.disabled {
+                                                view! { <button type="submit" name="change[enable]" value=id class="button button--quiet"
+                                                    aria-label=format!("Enable {email}")>"Enable"</button> }.into_any()
+                                            } else {
+                                                view! { <button type="submit" name="change[disable]" value=id class="button button--quiet"
+                                                    aria-label=format!("Disable {email}") hidden=is_me>"Disable"</button> }.into_any()
+                                            }}
+                                            {has_factor.then(|| view! {
+                                                <button type="submit" name="change[resetSecondFactor]" value=id class="button button--quiet"
+                                                    aria-label=format!("Reset second factor of {}", user.email)>
+                                                    "Reset second factor"
+                                                </button>
+                                            })}
+                                        </td>
+                                    </tr>
+                                }
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                </div>
+            </ActionForm>
         </section>
         <section class="card" aria-labelledby="invite-title">
             <h2 id="invite-title">"Invite someone"</h2>
@@ -251,28 +239,33 @@ fn AdminPanel(
                     <code data-testid="invitation-link">{link}</code>
                 </div>
             })}
-            <form class="inline-form" on:submit=invite>
+            <form class="inline-form" method="post" action=INVITE_FORM node_ref=invite_form on:submit=send_invite>
+                <CsrfField/>
                 <label for="invite-email">"Their email (optional: limits the link to this address)"</label>
-                <input id="invite-email" type="email" prop:value=move || invite_email.get()
-                    on:input=move |ev| invite_email.set(event_target_value(&ev))/>
+                <input id="invite-email" name="request[email]" type="email"/>
                 <label for="invite-role" class="visually-hidden">"Role"</label>
-                <select id="invite-role" on:change=move |ev| invite_role.set(Role::parse(&event_target_value(&ev)).unwrap_or_default())>
+                <select id="invite-role" name="request[role]">
                     <option value=Role::User.as_str() selected>{Role::User.label()}</option>
                     <option value=Role::Admin.as_str()>{Role::Admin.label()}</option>
                 </select>
+                <label for="invite-password">"Your password, to invite"</label>
+                <input id="invite-password" name="request[currentPassword]" type="password"
+                    autocomplete="current-password"/>
                 <button type="submit" class="button">"Create invitation link"</button>
             </form>
+            <p class="field-error" role="alert">{move || invite_error.get()}</p>
             <h3>"Open invitations"</h3>
             <ul class="token-list">
-                {move || invitations.get().into_iter().map(|invitation| {
-                    let id = invitation.id;
-                    view! {
-                        <li>
-                            <span>{invitation.email.unwrap_or_else(|| "anyone with the link".into())}</span>
-                            <span class="hint">{format!("{}, expires {}", invitation.role.as_str(), timestamp::day(&invitation.expires_at))}</span>
-                            <button type="button" class="button button--quiet" on:click=move |_| withdraw(id)>"Withdraw"</button>
-                        </li>
-                    }
+                {move || invitations.get().into_iter().map(|invitation| view! {
+                    <li>
+                        <span>{invitation.email.unwrap_or_else(|| "anyone with the link".into())}</span>
+                        <span class="hint">{format!("{}, expires {}", invitation.role.as_str(), timestamp::day(&invitation.expires_at))}</span>
+                        <ActionForm action=withdraw attr:class="inline-form">
+                            <CsrfField/>
+                            <input type="hidden" name="id" value=invitation.id/>
+                            <button type="submit" class="button button--quiet">"Withdraw"</button>
+                        </ActionForm>
+                    </li>
                 }).collect_view()}
             </ul>
         </section>
@@ -280,11 +273,46 @@ fn AdminPanel(
         <Submissions/>
         <section class="card" aria-labelledby="registration-title">
             <h2 id="registration-title">"Registration"</h2>
-            <div class="check-field">
-                <input id="open-registration" type="checkbox" prop:checked=move || open.get() on:change=set_open/>
-                <label for="open-registration">"Let anyone who can reach this Tally create an account"</label>
-            </div>
+            <p data-testid="registration-state">{move || registration_words(open.get())}</p>
+            <ActionForm action=set_open>
+                <CsrfField/>
+                <div class="check-field">
+                    <input id="open-registration" name="open" value="on" type="checkbox" checked=registration.open/>
+                    <label for="open-registration">"Let anyone who can reach this Tally create an account"</label>
+                </div>
+                <div class="field">
+                    <label for="registration-password">"Your password, to change registration"</label>
+                    <input id="registration-password" name="confirm[currentPassword]" type="password"
+                        autocomplete="current-password" node_ref=registration_password/>
+                </div>
+                <button type="submit" class="button">"Save registration"</button>
+                <p class="field-error" role="alert">{move || registration_error.get()}</p>
+            </ActionForm>
         </section>
+    }
+}
+
+/// Where the invitation form posts without JavaScript (a page of its own
+/// shows the link once).
+const INVITE_FORM: &str = "/admin/invite";
+
+/// The words once an account change is done.
+fn done(action: AccountAction) -> &'static str {
+    match action {
+        AccountAction::Enable => "Account enabled.",
+        AccountAction::Disable => "Account disabled; its sessions ended.",
+        AccountAction::ResetSecondFactor => {
+            "Second factor removed; they can sign in with their password and set it up again."
+        }
+    }
+}
+
+/// Registration as it is in force.
+fn registration_words(open: bool) -> &'static str {
+    if open {
+        "Open: anyone who can reach this Tally may create an account."
+    } else {
+        "By invitation only."
     }
 }
 

@@ -2,25 +2,26 @@
 //! token (or the demo bank), see its accounts with their balances and
 //! switch any out of syncing, sync now or backfill with live progress,
 //! reconnect or disconnect, review what was matched automatically, and the
-//! latest transactions. It all arrives with the page.
+//! latest transactions. It all arrives with the page, and each write is a
+//! form that posts without JavaScript too.
 
 use super::split_route::split_route;
-use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 
 use crate::api::bank::{
-    add_bank_connection, disconnect_bank, get_auto_matches, get_bank_connections,
-    get_bank_transactions, reconnect_bank, set_account_monitored, sync_bank, unlink_transaction,
+    get_auto_matches, get_bank_connections, get_bank_transactions, AddBankConnection,
+    DisconnectBank, ReconnectBank, SetAccountMonitored, SyncBank, UnlinkTransaction,
 };
 use crate::api::bills::get_bills;
-use crate::api::ApiFailure;
+use crate::api::{self, ApiFailure};
+use crate::components::csrf_field::CsrfField;
 use crate::components::live_operation::{follow, OperationProgressBar};
 use crate::components::match_cell::MatchCell;
 use crate::contract::bank::{
-    AutoMatches, BankConnection, BankConnections, ConnectBank, ConnectionStatus, TransactionPage,
-    TransactionQuery,
+    AutoMatches, BankConnection, BankConnections, ConnectionStatus, TransactionPage,
+    TransactionQuery, DEMO_SETUP_TOKEN,
 };
 use crate::contract::bills::BillRecord;
 use crate::contract::operations::Operation;
@@ -54,14 +55,12 @@ pub fn BankSyncPage() -> impl IntoView {
     );
     // The sync (or seed) being followed; the lists load again when it ends.
     let running = RwSignal::new(None::<Operation>);
-    let error = RwSignal::new(None::<String>);
     let started = move |operation: Operation| running.set(Some(operation));
 
     view! {
         <Title text="Bank sync"/>
         <p><A href="/data">"Data"</A> " › Bank sync"</p>
         <h1>"Bank sync"</h1>
-        <p class="field-error" role="alert">{move || error.get()}</p>
         {move || running.get().map(|operation| view! {
             <SyncProgress operation done=Callback::new(move |()| connections.refetch())/>
         })}
@@ -74,9 +73,9 @@ pub fn BankSyncPage() -> impl IntoView {
                     }.into_any(),
                     Err(failure) => view! { <p class="field-error" role="alert">{failure.message()}</p> }.into_any(),
                     Ok((found, transactions, bills, review)) => view! {
-                        <Connect found=found.clone() started=Callback::new(started) error/>
+                        <Connect found=found.clone() started=Callback::new(started)/>
                         {found.connections.into_iter().map(|connection| view! {
-                            <ConnectionCard connection started=Callback::new(started) error
+                            <ConnectionCard connection started=Callback::new(started)
                                 refresh=Callback::new(move |()| connections.refetch())/>
                         }).collect_view()}
                         <Review review refresh=Callback::new(move |()| connections.refetch())/>
@@ -113,43 +112,27 @@ fn SyncProgress(operation: Operation, done: Callback<()>) -> impl IntoView {
     }
 }
 
-/// Connecting: the setup token, or the demo bank when it is offered.
+/// Connecting: the setup token, or the demo bank when it is offered. Both
+/// are forms that post without JavaScript too; with it, the seed sync's
+/// progress shows here.
 #[component]
-fn Connect(
-    found: BankConnections,
-    started: Callback<Operation>,
-    error: RwSignal<Option<String>>,
-) -> impl IntoView {
-    let token = RwSignal::new(String::new());
-    let busy = RwSignal::new(false);
-    let send = move |setup_token: String| {
-        busy.set(true);
-        error.set(None);
-        leptos::task::spawn_local(async move {
-            let answer = add_bank_connection(ConnectBank { setup_token })
-                .await
-                .map_err(ApiFailure::from);
-            busy.set(false);
-            match answer {
-                Ok(connected) => {
-                    token.set(String::new());
-                    started.run(connected.operation);
-                }
-                Err(failure) => error.set(Some(failure.message())),
+fn Connect(found: BankConnections, started: Callback<Operation>) -> impl IntoView {
+    // Here, not at the top of the page: a refusal the address carries
+    // (a post without JavaScript) is heard as this part is made.
+    let error = RwSignal::new(None::<String>);
+    let connect = ServerAction::<AddBankConnection>::new();
+    let form = NodeRef::<leptos::html::Form>::new();
+    api::each_answer(connect, move |answer| match answer {
+        Ok(connected) => {
+            error.set(None);
+            if let Some(form) = form.get_untracked() {
+                form.reset();
             }
-        });
-    };
-    let submit = move |event: SubmitEvent| {
-        event.prevent_default();
-        let typed = token.get_untracked().trim().to_owned();
-        if typed.is_empty() {
-            error.set(Some(
-                "Paste the setup token from your bank-connection provider.".into(),
-            ));
-            return;
+            started.run(connected.operation);
         }
-        send(typed);
-    };
+        Err(failure) => error.set(Some(failure.message())),
+    });
+    let busy = connect.pending();
     view! {
         <section class="card" aria-labelledby="connect-title">
             <h2 id="connect-title">"Connect a bank"</h2>
@@ -159,77 +142,76 @@ fn Connect(
                     found.seed_days, found.lookback_cap_days
                 )}
             </p>
-            <form method="post" on:submit=submit class="inline-form">
+            <p class="field-error" role="alert">{move || error.get()}</p>
+            <ActionForm action=connect node_ref=form attr:class="inline-form">
+                <CsrfField/>
                 <label for="setup-token">"Setup token"</label>
-                <textarea id="setup-token" rows="2" autocomplete="off" spellcheck="false"
-                    prop:value=move || token.get()
-                    on:input=move |ev| token.set(event_target_value(&ev))></textarea>
+                <textarea id="setup-token" name="request[setupToken]" rows="2" required
+                    autocomplete="off" spellcheck="false"></textarea>
                 <button type="submit" class="button" disabled=move || busy.get()>
                     {move || if busy.get() { "Connecting…" } else { "Connect" }}
                 </button>
-            </form>
+            </ActionForm>
             {found.demo_bank.then(|| view! {
-                <p>
-                    <button type="button" class="button button--quiet" disabled=move || busy.get()
-                        on:click=move |_| send(crate::contract::bank::DEMO_SETUP_TOKEN.to_owned())>
+                <ActionForm action=connect>
+                    <CsrfField/>
+                    <input type="hidden" name="request[setupToken]" value=DEMO_SETUP_TOKEN/>
+                    <button type="submit" class="button button--quiet" disabled=move || busy.get()>
                         "Connect the demo bank"
                     </button>
                     <span class="hint">" Made-up accounts and transactions, to try bank sync."</span>
-                </p>
+                </ActionForm>
             })}
         </section>
     }
 }
 
-/// One connection: its accounts, its last sync, and what can be done.
+/// One connection: its accounts, its last sync, and what can be done, each
+/// a form that posts without JavaScript too.
 #[component]
 fn ConnectionCard(
     connection: BankConnection,
     started: Callback<Operation>,
-    error: RwSignal<Option<String>>,
     refresh: Callback<()>,
 ) -> impl IntoView {
+    let error = RwSignal::new(None::<String>);
     let id = connection.id;
     let active = connection.status != ConnectionStatus::Disconnected;
-    let act = move |backfill: bool| {
-        error.set(None);
-        leptos::task::spawn_local(async move {
-            match sync_bank(id, backfill).await.map_err(ApiFailure::from) {
-                Ok(operation) => started.run(operation),
-                Err(failure) => error.set(Some(failure.message())),
-            }
-        });
-    };
-    let disconnect = move |_| {
-        leptos::task::spawn_local(async move {
-            match disconnect_bank(id).await.map_err(ApiFailure::from) {
-                Ok(()) => refresh.run(()),
-                Err(failure) => error.set(Some(failure.message())),
-            }
-        });
-    };
-    let token = RwSignal::new(String::new());
-    let reconnect = move |event: SubmitEvent| {
-        event.prevent_default();
-        let setup_token = token.get_untracked().trim().to_owned();
-        if setup_token.is_empty() {
-            error.set(Some("Paste a new setup token to reconnect.".into()));
-            return;
+    let sync = ServerAction::<SyncBank>::new();
+    let disconnect = ServerAction::<DisconnectBank>::new();
+    let reconnect = ServerAction::<ReconnectBank>::new();
+    let monitor = ServerAction::<SetAccountMonitored>::new();
+    let reconnect_form = NodeRef::<leptos::html::Form>::new();
+    api::each_answer(sync, move |answer| match answer {
+        Ok(operation) => {
+            error.set(None);
+            started.run(operation);
         }
-        error.set(None);
-        leptos::task::spawn_local(async move {
-            match reconnect_bank(id, ConnectBank { setup_token })
-                .await
-                .map_err(ApiFailure::from)
-            {
-                Ok(connected) => {
-                    token.set(String::new());
-                    started.run(connected.operation);
-                }
-                Err(failure) => error.set(Some(failure.message())),
+        Err(failure) => error.set(Some(failure.message())),
+    });
+    api::each_answer(disconnect, move |answer| match answer {
+        Ok(()) => refresh.run(()),
+        Err(failure) => error.set(Some(failure.message())),
+    });
+    api::each_answer(reconnect, move |answer| match answer {
+        Ok(connected) => {
+            error.set(None);
+            if let Some(form) = reconnect_form.get_untracked() {
+                form.reset();
             }
-        });
-    };
+            started.run(connected.operation);
+        }
+        Err(failure) => error.set(Some(failure.message())),
+    });
+    api::each_answer(monitor, move |answer| {
+        if let Err(failure) = answer {
+            error.set(Some(failure.message()));
+        }
+    });
+    // With JavaScript a ticked or cleared box sends its form at once, so
+    // its Save button (for a browser without) goes.
+    let live = RwSignal::new(false);
+    Effect::new(move || live.set(true));
     let token_id = format!("reconnect-token-{id}");
     let status = match connection.status {
         ConnectionStatus::Active => "Connected",
@@ -244,53 +226,70 @@ fn ConnectionCard(
                 {connection.last_synced_at.as_deref().map(|at| format!(" · last synced {}", timestamp::minute(at)))}
             </p>
             {connection.last_error.clone().map(|message| view! { <p class="field-error">{message}</p> })}
+            <p class="field-error" role="alert">{move || error.get()}</p>
             <div class="table-wrap">
                 <table class="data-table" data-testid="bank-accounts">
                     <thead><tr><th>"Account"</th><th>"Balance"</th><th>"Pending"</th><th>"Synced"</th></tr></thead>
                     <tbody>
                         {connection.accounts.into_iter().map(|account| {
-                            let account_id = account.id;
                             let label = format!("Sync {}", account.name);
+                            let save_label = format!("Save whether {} syncs", account.name);
                             view! {
                                 <tr>
                                     <td>{account.name.clone()}</td>
                                     <td>{account.balance_minor.map(|minor| money(minor, &account.currency))}
                                         {account.balance_date.as_deref().map(|at| view! { <span class="hint">{format!(" as of {}", timestamp::day(at))}</span> })}</td>
                                     <td>{money(account.pending_minor, &account.currency)}</td>
-                                    <td><input type="checkbox" aria-label=label prop:checked=account.monitored
-                                        disabled=!active
-                                        on:change=move |ev| {
-                                            let monitored = event_target_checked(&ev);
-                                            leptos::task::spawn_local(async move {
-                                                if let Err(failure) = set_account_monitored(account_id, monitored).await {
-                                                    error.set(Some(ApiFailure::from(failure).message()));
+                                    <td><ActionForm action=monitor attr:class="inline-form">
+                                        <CsrfField/>
+                                        <input type="hidden" name="id" value=account.id/>
+                                        <input type="checkbox" name="monitored" value="on" aria-label=label
+                                            checked=account.monitored disabled=!active
+                                            on:change=move |ev| {
+                                                let form = event_target::<leptos::web_sys::HtmlInputElement>(&ev).form();
+                                                if let Some(form) = form {
+                                                    let _ = form.request_submit();
                                                 }
-                                            });
-                                        }/></td>
+                                            }/>
+                                        " "
+                                        <button type="submit" class="button button--quiet" aria-label=save_label
+                                            disabled=!active hidden=move || live.get()>"Save"</button>
+                                    </ActionForm></td>
                                 </tr>
                             }
                         }).collect_view()}
                     </tbody>
                 </table>
             </div>
+            // A `div`, not a `p`: a form inside a `p` closes it in the
+            // browser's parser, and the page would not hydrate.
             {active.then(|| view! {
-                <p>
-                    <button type="button" class="button" on:click=move |_| act(false)>"Sync now"</button>
+                <div class="actions">
+                    <ActionForm action=sync attr:class="inline-form">
+                        <CsrfField/>
+                        <input type="hidden" name="id" value=id/>
+                        <button type="submit" name="backfill" value="false" class="button">"Sync now"</button>
+                        " "
+                        <button type="submit" name="backfill" value="true" class="button button--quiet">"Backfill"</button>
+                    </ActionForm>
                     " "
-                    <button type="button" class="button button--quiet" on:click=move |_| act(true)>"Backfill"</button>
-                    " "
-                    <button type="button" class="button button--quiet" on:click=disconnect>"Disconnect"</button>
-                </p>
+                    <ActionForm action=disconnect attr:class="inline-form">
+                        <CsrfField/>
+                        <input type="hidden" name="id" value=id/>
+                        <button type="submit" class="button button--quiet">"Disconnect"</button>
+                    </ActionForm>
+                </div>
             })}
             <details open=!active || connection.status == ConnectionStatus::Error>
                 <summary>"Reconnect with a new setup token"</summary>
-                <form method="post" on:submit=reconnect class="inline-form">
+                <ActionForm action=reconnect node_ref=reconnect_form attr:class="inline-form">
+                    <CsrfField/>
+                    <input type="hidden" name="id" value=id/>
                     <label for=token_id.clone()>"New setup token"</label>
-                    <textarea id=token_id rows="2" autocomplete="off" spellcheck="false"
-                        prop:value=move || token.get()
-                        on:input=move |ev| token.set(event_target_value(&ev))></textarea>
+                    <textarea id=token_id name="request[setupToken]" rows="2" required
+                        autocomplete="off" spellcheck="false"></textarea>
                     <button type="submit" class="button">"Reconnect"</button>
-                </form>
+                </ActionForm>
                 <p class="hint">"The accounts and their history carry on; nothing is fetched twice."</p>
             </details>
         </section>
@@ -302,6 +301,11 @@ fn ConnectionCard(
 #[component]
 fn Review(review: AutoMatches, refresh: Callback<()>) -> impl IntoView {
     let error = RwSignal::new(None::<String>);
+    let undo = ServerAction::<UnlinkTransaction>::new();
+    api::each_answer(undo, move |answer| match answer {
+        Ok(_) => refresh.run(()),
+        Err(failure) => error.set(Some(failure.message())),
+    });
     let body = if review.matches.is_empty() {
         view! { <p>"Nothing was matched automatically in the last " {review.review_days} " days."</p> }
             .into_any()
@@ -310,23 +314,18 @@ fn Review(review: AutoMatches, refresh: Callback<()>) -> impl IntoView {
             <div class="table-wrap"><table class="data-table" data-testid="auto-matches">
                 <thead><tr><th>"Date"</th><th>"Description"</th><th>"Amount"</th><th>"Bill"</th><th></th></tr></thead>
                 <tbody>{review.matches.into_iter().map(|found| {
-                    let id = found.transaction.id;
                     let label = format!("Undo matching {} to {}", found.transaction.description, found.bill_name);
-                    let undo = move |_| {
-                        leptos::task::spawn_local(async move {
-                            match unlink_transaction(id).await {
-                                Ok(_) => refresh.run(()),
-                                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
-                            }
-                        });
-                    };
                     view! {
                         <tr>
                             <td>{timestamp::day(&found.transaction.posted_at).to_owned()}</td>
                             <td>{found.transaction.description.clone()}</td>
                             <td>{money(found.transaction.amount_minor, &found.transaction.currency)}</td>
                             <td>{found.bill_name.clone()}</td>
-                            <td><button type="button" class="button button--quiet" aria-label=label on:click=undo>"Undo"</button></td>
+                            <td><ActionForm action=undo attr:class="inline-form">
+                                <CsrfField/>
+                                <input type="hidden" name="id" value=found.transaction.id/>
+                                <button type="submit" class="button button--quiet" aria-label=label>"Undo"</button>
+                            </ActionForm></td>
                         </tr>
                     }
                 }).collect_view()}</tbody>

@@ -3,7 +3,8 @@
 //! &page=…`, so a search can be bookmarked and works before the page's
 //! code arrives), with match / unmatch / ignore on each row and the bills
 //! an unmatched debit may have paid, with why. A suggestion is applied only
-//! when the person presses its button. It all arrives with the page.
+//! when the person presses its button. It all arrives with the page, and
+//! each write is a form that posts without JavaScript too.
 
 use std::collections::HashMap;
 
@@ -14,12 +15,13 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_query_map;
 
 use crate::api::bank::{
-    get_bank_suggestions, get_bank_transactions, ignore_transaction, link_transaction_to_bill,
+    get_bank_suggestions, get_bank_transactions, IgnoreTransaction, LinkTransactionToBill,
 };
 use crate::api::bills::get_bills;
-use crate::api::ApiFailure;
+use crate::api::{self, ApiFailure};
+use crate::components::csrf_field::CsrfField;
 use crate::components::match_cell::MatchCell;
-use crate::contract::bank::{BankTransaction, MatchTransaction, Suggestion, TransactionQuery};
+use crate::contract::bank::{BankTransaction, Suggestion, TransactionQuery};
 use crate::domain::money::Money;
 use crate::domain::query_string;
 use crate::domain::timestamp;
@@ -88,7 +90,6 @@ pub fn TransactionsPage() -> impl IntoView {
         <Title text="Transactions"/>
         <p><A href="/data">"Data"</A> " › " <A href="/data/bank">"Bank sync"</A> " › Transactions"</p>
         <h1>"Transactions"</h1>
-        <p class="field-error" role="alert">{move || error.get()}</p>
         <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 match data.await {
@@ -102,7 +103,11 @@ pub fn TransactionsPage() -> impl IntoView {
                         let older = (!page.next_page_token.is_empty())
                             .then(|| asked.link(&page.next_page_token));
                         let newest = (!asked.page.is_empty()).then(|| asked.link(""));
+                        // Shown here, with the rows: a refusal the address
+                        // carries (a post without JavaScript) is heard as
+                        // they are made.
                         view! {
+                            <p class="field-error" role="alert">{move || error.get()}</p>
                             <Search asked=asked.clone()/>
                             {if page.transactions.is_empty() {
                                 view! { <p>"No transactions match."</p> }.into_any()
@@ -170,14 +175,11 @@ fn Row(
 ) -> impl IntoView {
     let id = transaction.id;
     let ignored = transaction.ignored;
-    let toggle = move |_| {
-        leptos::task::spawn_local(async move {
-            match ignore_transaction(id, !ignored).await {
-                Ok(_) => refresh.run(()),
-                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
-            }
-        });
-    };
+    let ignore = ServerAction::<IgnoreTransaction>::new();
+    api::each_answer(ignore, move |answer| match answer {
+        Ok(_) => refresh.run(()),
+        Err(failure) => error.set(Some(failure.message())),
+    });
     let ignore_label = format!(
         "{} {}",
         if ignored { "Stop ignoring" } else { "Ignore" },
@@ -201,9 +203,14 @@ fn Row(
                 <MatchCell transaction=transaction.clone() bill_name bills error changed=refresh/>
             })}</td>
             <td>{transaction.bill_id.is_none().then(|| view! {
-                <button type="button" class="button button--quiet" aria-label=ignore_label on:click=toggle>
-                    {if ignored { "Unignore" } else { "Ignore" }}
-                </button>
+                <ActionForm action=ignore attr:class="inline-form">
+                    <CsrfField/>
+                    <input type="hidden" name="id" value=id/>
+                    <input type="hidden" name="ignored" value=(!ignored).to_string()/>
+                    <button type="submit" class="button button--quiet" aria-label=ignore_label>
+                        {if ignored { "Unignore" } else { "Ignore" }}
+                    </button>
+                </ActionForm>
             })}</td>
         </tr>
     }
@@ -219,27 +226,25 @@ fn Suggested(
     refresh: Callback<()>,
 ) -> impl IntoView {
     let id = transaction.id;
+    let apply = ServerAction::<LinkTransactionToBill>::new();
+    api::each_answer(apply, move |answer| match answer {
+        Ok(_) => refresh.run(()),
+        Err(failure) => error.set(Some(failure.message())),
+    });
     view! {
         <ul class="suggestions" aria-label=format!("Bills {} may have paid", transaction.description)>
-            {offered.into_iter().map(|suggestion| {
-                let bill_id = suggestion.bill_id;
-                let apply = move |_| {
-                    leptos::task::spawn_local(async move {
-                        let request = MatchTransaction { bill_id, remember: false };
-                        match link_transaction_to_bill(id, request).await {
-                            Ok(_) => refresh.run(()),
-                            Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
-                        }
-                    });
-                };
-                view! {
-                    <li>
-                        <button type="button" class="button button--quiet" on:click=apply>
+            {offered.into_iter().map(|suggestion| view! {
+                <li>
+                    <ActionForm action=apply attr:class="inline-form">
+                        <CsrfField/>
+                        <input type="hidden" name="id" value=id/>
+                        <input type="hidden" name="request[billId]" value=suggestion.bill_id/>
+                        <button type="submit" class="button button--quiet">
                             {format!("Match to {}", suggestion.bill_name)}
                         </button>
-                        <span class="hint">{format!(" {} of 100: {}", suggestion.score, suggestion.reasons.join("; "))}</span>
-                    </li>
-                }
+                    </ActionForm>
+                    <span class="hint">{format!(" {} of 100: {}", suggestion.score, suggestion.reasons.join("; "))}</span>
+                </li>
             }).collect_view()}
         </ul>
     }

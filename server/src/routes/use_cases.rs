@@ -258,23 +258,29 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .server_fn("bank/connections"),
         case("bank.connect", SignedIn)
             .post("/api/bank/connections", bank::connect)
-            .server_fn("bank/connect"),
+            .server_fn("bank/connect")
+            .form(),
         case("bank.sync_all", SignedIn).post("/api/bank/connections/sync-all", bank::sync_all),
         case("bank.disconnect", SignedIn)
             .delete("/api/bank/connections/{id}", bank::disconnect)
-            .server_fn("bank/disconnect"),
+            .server_fn("bank/disconnect")
+            .form(),
         case("bank.reconnect", SignedIn)
             .post("/api/bank/connections/{id}/reconnect", bank::reconnect)
-            .server_fn("bank/reconnect"),
+            .server_fn("bank/reconnect")
+            .form(),
         case("bank.sync", SignedIn)
             .post("/api/bank/connections/{id}/sync", bank::sync)
-            .server_fn("bank/sync"),
+            .server_fn("bank/sync")
+            .form(),
         case("bank.backfill", SignedIn)
             .post("/api/bank/connections/{id}/backfill", bank::backfill)
-            .server_fn("bank/sync"),
+            .server_fn("bank/sync")
+            .form(),
         case("bank.set_monitored", SignedIn)
             .patch("/api/bank/accounts/{id}", bank::set_monitored)
-            .server_fn("bank/monitor"),
+            .server_fn("bank/monitor")
+            .form(),
         case("bank.transactions", SignedIn)
             .get("/api/bank/transactions", bank::list_transactions)
             .server_fn("bank/transactions"),
@@ -286,25 +292,29 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .server_fn("bank/auto-matches"),
         case("bank.match", SignedIn)
             .post("/api/bank/transactions/{id}/match", bank::match_transaction)
-            .server_fn("bank/match"),
+            .server_fn("bank/match")
+            .form(),
         case("bank.unmatch", SignedIn)
             .post(
                 "/api/bank/transactions/{id}/unmatch",
                 bank::unmatch_transaction,
             )
-            .server_fn("bank/unmatch"),
+            .server_fn("bank/unmatch")
+            .form(),
         case("bank.ignore", SignedIn)
             .post(
                 "/api/bank/transactions/{id}/ignore",
                 bank::ignore_transaction,
             )
-            .server_fn("bank/ignore"),
+            .server_fn("bank/ignore")
+            .form(),
         case("bank.unignore", SignedIn)
             .post(
                 "/api/bank/transactions/{id}/unignore",
                 bank::unignore_transaction,
             )
-            .server_fn("bank/ignore"),
+            .server_fn("bank/ignore")
+            .form(),
         case("bank_sync.status", Administrator)
             .get("/api/admin/bank-sync", bank::admin_status)
             .server_fn("admin/bank-sync"),
@@ -497,16 +507,19 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .server_fn("admin/users"),
         case("admin.disable_user", AdminSession)
             .post("/api/admin/users/{id}/disable", admin::disable)
-            .server_fn("admin/change-account"),
+            .server_fn("admin/change-account")
+            .form(),
         case("admin.enable_user", AdminSession)
             .post("/api/admin/users/{id}/enable", admin::enable)
-            .server_fn("admin/change-account"),
+            .server_fn("admin/change-account")
+            .form(),
         case("admin.reset_second_factor", AdminSession)
             .post(
                 "/api/admin/users/{id}/reset-second-factor",
                 admin::reset_second_factor,
             )
-            .server_fn("admin/change-account"),
+            .server_fn("admin/change-account")
+            .form(),
         case("admin.invitations", Administrator)
             .get("/api/admin/invitations", admin::invitations)
             .server_fn("admin/invitations"),
@@ -515,13 +528,15 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .server_fn("admin/invite"),
         case("admin.withdraw_invitation", Administrator)
             .delete("/api/admin/invitations/{id}", admin::revoke_invitation)
-            .server_fn("admin/withdraw-invitation"),
+            .server_fn("admin/withdraw-invitation")
+            .form(),
         case("admin.registration", Administrator)
             .get("/api/admin/registration", admin::registration)
             .server_fn("admin/registration"),
         case("admin.set_registration", AdminSession)
             .put("/api/admin/registration", admin::set_registration)
-            .server_fn("admin/set-registration"),
+            .server_fn("admin/set-registration")
+            .form(),
         case("admin.leads", Administrator)
             .get("/api/admin/leads", submissions_admin::leads)
             .server_fn("admin/submissions"),

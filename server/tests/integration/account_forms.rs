@@ -289,3 +289,86 @@ async fn the_second_factor_is_set_up_and_turned_off_without_javascript() {
     let status: serde_json::Value = admin.get("/api/auth/totp").await;
     assert_eq!(status["enabled"], false);
 }
+
+#[tokio::test]
+async fn an_invitation_made_without_javascript_shows_its_link_once_and_asks_the_password() {
+    let (app, admin) = with_admin(&[]).await;
+    let email = "invited-by-form@example.com";
+
+    // The password first; the code, never the email, comes back.
+    let refused = post_form(
+        &admin,
+        &app.address,
+        "/admin/invite",
+        &[("request[email]", email), ("request[role]", "user")],
+    )
+    .await;
+    assert_eq!(refused.status(), 303);
+    let back = location(&refused);
+    assert!(back.starts_with("/admin?form="), "{back}");
+    clean(&back, &[email]);
+    let pending: Vec<serde_json::Value> = admin.get("/api/admin/invitations").await;
+    assert!(pending.is_empty(), "nothing made: {pending:?}");
+
+    let made = post_form(
+        &admin,
+        &app.address,
+        "/admin/invite",
+        &[
+            ("request[email]", email),
+            ("request[role]", "admin"),
+            ("request[currentPassword]", ADMIN_PASSWORD),
+        ],
+    )
+    .await;
+    assert_eq!(made.status(), 200);
+    assert_eq!(made.headers()[CACHE_CONTROL], "no-store");
+    let page = made.text().await.unwrap();
+    let link = page
+        .split("data-testid=\"invitation-link\">")
+        .nth(1)
+        .and_then(|rest| rest.split('<').next())
+        .expect("the link on the page")
+        .to_owned();
+    assert!(link.contains("/register?invitation="), "{link}");
+    let pending: Vec<serde_json::Value> = admin.get("/api/admin/invitations").await;
+    assert_eq!(pending.len(), 1);
+    assert_eq!(pending[0]["email"], email);
+    assert_eq!(pending[0]["role"], "admin");
+
+    // Not for someone who is not an administrator, nor without a session.
+    let mut sam = Browser::open(&app.address).await;
+    let opened = admin
+        .request(Method::PUT, "/api/admin/registration")
+        .json(&registration(true))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(opened.status(), 200);
+    let joined = sam
+        .register(&app::contract::account::Register {
+            invitation: None,
+            email: "sam-not-admin@example.com".into(),
+            name: String::new(),
+            password: "a long enough passphrase".into(),
+            time_zone: None,
+        })
+        .await;
+    assert_eq!(joined.status(), 200);
+    let by_user = post_form(
+        &sam,
+        &app.address,
+        "/admin/invite",
+        &[("request[currentPassword]", "a long enough passphrase")],
+    )
+    .await;
+    assert_eq!(location(&by_user), "/admin?form=refused");
+    let nobody = Browser::open(&app.address).await;
+    let signed_out = post_form(&nobody, &app.address, "/admin/invite", &[]).await;
+    assert!(
+        location(&signed_out).starts_with("/login?next="),
+        "{signed_out:?}"
+    );
+    let pending: Vec<serde_json::Value> = admin.get("/api/admin/invitations").await;
+    assert_eq!(pending.len(), 1, "neither made one");
+}

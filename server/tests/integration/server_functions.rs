@@ -9,7 +9,7 @@ use crate::support;
 use app::contract::account::{
     Me, PrivacySettings, Register, RegistrationStatus, SecondFactorCode, SignIn, SignInAnswer,
 };
-use app::contract::admin::{AccountAction, Invitation, Invited, RegistrationSetting, UserSummary};
+use app::contract::admin::{Invitation, Invited, RegistrationSetting, UserSummary};
 use app::contract::bills::{BillList, BillRecord, Catalog, Payment, Payments, Spending, Tracker};
 use app::contract::contact::{ContactConfig, Created, Requeued, SubmissionKind, SubmissionPage};
 use app::contract::data::{ImportPreview, Imported};
@@ -58,6 +58,17 @@ async fn pay(browser: &Browser, fields: &[(&str, String)]) -> reqwest::Response 
 async fn bill_act(browser: &Browser, fields: &[(&str, &str)]) -> reqwest::Response {
     browser
         .request(Method::POST, "/api/fn/bill/act")
+        .form(fields)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// A page's form, posted as the browser posts it (with the CSRF header, as
+/// the page's script sends it; the field does the same without).
+async fn post_form(browser: &Browser, path: &str, fields: &[(&str, &str)]) -> reqwest::Response {
+    browser
+        .request(Method::POST, path)
         .form(fields)
         .send()
         .await
@@ -280,10 +291,14 @@ async fn admin_invites_and_changes_accounts_through_server_functions_as_rest_doe
     let (app, admin) = with_admin(&[]).await;
 
     // An invitation: the link registers the account it names.
-    let response = post(
+    // The page's forms, as they post.
+    let response = post_form(
         &admin,
         "/api/fn/admin/invite",
-        json!({"request": support::invitation(Some("sam@example.com"), None)}),
+        &[
+            ("request[email]", "sam@example.com"),
+            ("request[currentPassword]", support::ADMIN_PASSWORD),
+        ],
     )
     .await;
     assert_eq!(response.status(), 200);
@@ -310,16 +325,24 @@ async fn admin_invites_and_changes_accounts_through_server_functions_as_rest_doe
     let sam_id = sam.get::<Me>("/api/auth/me").await.user.id;
 
     // Only administrators; and never without the CSRF token.
-    let response = post(
+    let sam_key = sam_id.to_string();
+    let disable_sam = [
+        ("change[disable]", sam_key.as_str()),
+        ("confirm[currentPassword]", support::ADMIN_PASSWORD),
+    ];
+    let response = post_form(
         &sam,
         "/api/fn/admin/change-account",
-        json!({"user": sam_id, "action": "disable", "confirm": {"currentPassword": "a long enough passphrase"}}),
+        &[
+            ("change[disable]", sam_key.as_str()),
+            ("confirm[currentPassword]", "a long enough passphrase"),
+        ],
     )
     .await;
     assert_eq!(response.status(), 403);
     let response = admin
         .request_without_csrf(Method::POST, "/api/fn/admin/change-account")
-        .json(&json!({"user": sam_id, "action": "disable", "confirm": support::admin_confirms()}))
+        .form(&disable_sam)
         .send()
         .await
         .unwrap();
@@ -327,48 +350,72 @@ async fn admin_invites_and_changes_accounts_through_server_functions_as_rest_doe
     assert_eq!(sam.status(Method::GET, "/api/auth/me").await, 200);
 
     // Disabling ends the account's session at once, as REST's does.
-    let response = post(
-        &admin,
-        "/api/fn/admin/change-account",
-        json!({"user": sam_id, "action": AccountAction::Disable, "confirm": support::admin_confirms()}),
-    )
-    .await;
+    let response = post_form(&admin, "/api/fn/admin/change-account", &disable_sam).await;
     assert_eq!(response.status(), 200);
     assert_eq!(sam.status(Method::GET, "/api/auth/me").await, 401);
+    // The answer is the table as it now stands, as REST lists it.
+    let answered: Vec<UserSummary> = response.json().await.unwrap();
+    assert!(answered
+        .iter()
+        .any(|user| user.id == sam_id && user.disabled));
     let users: Vec<UserSummary> = admin.get("/api/admin/users").await;
-    assert!(users.iter().any(|user| user.id == sam_id && user.disabled));
+    assert_eq!(answered, users);
+    // One button at a time: none, or two, is a named refusal.
+    for fields in [
+        vec![("confirm[currentPassword]", support::ADMIN_PASSWORD)],
+        vec![
+            ("change[disable]", sam_key.as_str()),
+            ("change[enable]", sam_key.as_str()),
+            ("confirm[currentPassword]", support::ADMIN_PASSWORD),
+        ],
+    ] {
+        let response = post_form(&admin, "/api/fn/admin/change-account", &fields).await;
+        assert_eq!(response.status(), 400);
+        let error: ErrorBody = response.json().await.unwrap();
+        assert_eq!(error.field_violations()[0].field, "change");
+    }
 
     // Not one's own account (the field is named), nor a missing one.
     let me = admin.get::<Me>("/api/auth/me").await.user.id;
-    let response = post(
+    let me_key = me.to_string();
+    let response = post_form(
         &admin,
         "/api/fn/admin/change-account",
-        json!({"user": me, "action": "disable", "confirm": support::admin_confirms()}),
+        &[
+            ("change[disable]", me_key.as_str()),
+            ("confirm[currentPassword]", support::ADMIN_PASSWORD),
+        ],
     )
     .await;
     assert_eq!(response.status(), 400);
     let error: ErrorBody = response.json().await.unwrap();
     assert_eq!(error.field_violations()[0].field, "disabled");
-    let response = post(
+    let response = post_form(
         &admin,
         "/api/fn/admin/change-account",
-        json!({"user": 9_999, "action": "enable", "confirm": support::admin_confirms()}),
+        &[
+            ("change[enable]", "9999"),
+            ("confirm[currentPassword]", support::ADMIN_PASSWORD),
+        ],
     )
     .await;
     assert_eq!(response.status(), 404);
-    let response = post(
+    let response = post_form(
         &admin,
         "/api/fn/admin/withdraw-invitation",
-        json!({"id": 9_999}),
+        &[("id", "9999")],
     )
     .await;
     assert_eq!(response.status(), 404);
 
     // Open registration, read back by REST.
-    let response = post(
+    let response = post_form(
         &admin,
         "/api/fn/admin/set-registration",
-        json!({"setting": support::registration(true)}),
+        &[
+            ("open", "on"),
+            ("confirm[currentPassword]", support::ADMIN_PASSWORD),
+        ],
     )
     .await;
     assert_eq!(response.status(), 200);
@@ -648,10 +695,13 @@ async fn maintenance_and_the_viewer_follow_cancel_and_delete_operations_through_
 
     // Someone else sees no such operation and cannot start maintenance.
     let mut sam = Browser::open(&app.address).await;
-    post(
+    post_form(
         &admin,
         "/api/fn/admin/set-registration",
-        json!({"setting": support::registration(true)}),
+        &[
+            ("open", "on"),
+            ("confirm[currentPassword]", support::ADMIN_PASSWORD),
+        ],
     )
     .await;
     let response = sam

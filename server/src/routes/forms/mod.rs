@@ -10,9 +10,11 @@
 //! ([`PATHS`]). Each answers
 //! with a redirect carrying a code (`domain::form_outcome`), never a field,
 //! or, for what is shown once (a new token, a second factor's key and
-//! recovery codes), with a page of its own that no cache keeps.
+//! recovery codes, an invitation link), with a page of its own that no
+//! cache keeps.
 
 pub mod answer;
+pub mod invitation;
 pub mod password;
 pub mod register;
 pub mod sign_in;
@@ -36,6 +38,7 @@ pub const PATHS: &[&str] = &[
     "/profile/two-factor/confirm",
     "/profile/two-factor/off",
     "/profile/single-sign-on",
+    "/admin/invite",
 ];
 
 /// The routes for [`PATHS`]; the pages at the same paths stay Leptos's.
@@ -49,4 +52,5 @@ pub fn router() -> Router<AppState> {
         .route(PATHS[5], post(two_factor::confirm))
         .route(PATHS[6], post(two_factor::turn_off))
         .route(PATHS[7], post(sso_link::submit))
+        .route(PATHS[8], post(invitation::submit))
 }
