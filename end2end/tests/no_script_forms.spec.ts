@@ -484,3 +484,143 @@ test("without JavaScript Admin invites (the link shown once), withdraws, disable
   await expect(box).toBeChecked();
   await context.close();
 });
+
+test("without JavaScript Admin → Backups takes and checks a backup, opens a restore, names refusals, and Status re-encrypts", async ({ browser }) => {
+  const context = await adminContext(browser, { javaScriptEnabled: false });
+  const page = await context.newPage();
+  const backups = async () =>
+    ((await (await context.request.get("/api/admin/backups")).json()).backups as { name: string }[]).map((file) => file.name);
+  const operations = async (kind: string) =>
+    ((await (await context.request.get(`/v1/operations?filter=kind%3D%22${kind}%22&pageSize=100`)).json()).operations ?? []).length;
+  const before = await backups();
+
+  await page.goto("/admin/backups");
+  await page.getByRole("button", { name: "Take a backup" }).click();
+  await expect(page).toHaveURL(/\/admin\/backups\??$/);
+  await expect.poll(async () => (await backups()).length, { timeout: 30_000 }).toBe(before.length + 1);
+  const name = (await backups()).find((file) => !before.includes(file))!;
+
+  await page.goto("/admin/backups");
+  const row = page.getByTestId("backup-files").locator("tr", { hasText: name });
+  const checks = await operations("restore_check");
+  await row.getByRole("button", { name: "Check" }).click();
+  await expect(page).toHaveURL(/\/admin\/backups\??$/);
+  await expect.poll(() => operations("restore_check")).toBe(checks + 1);
+
+  // "Restore…" opens its form through the address; a wrong name is refused on the page.
+  await page.getByTestId("backup-files").locator("tr", { hasText: name }).getByRole("button", { name: "Restore…" }).click();
+  await expect(page).toHaveURL(/\/admin\/backups\?restore=bills-/);
+  await page.getByLabel(`Type ${name} to confirm`).fill("not the name");
+  await page.getByLabel("Your password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Restore this backup" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: `type the backup's name, ${name}` })).toBeVisible();
+  expectClean(page, [PASSWORD]);
+  await page.getByRole("link", { name: "Cancel" }).click();
+  await expect(page).toHaveURL(/\/admin\/backups$/);
+  await expect(page.getByRole("button", { name: "Restore this backup" })).toHaveCount(0);
+
+  // Rolling back asks for the migration's name too.
+  await page.getByLabel(/^Type .* to roll it back$/).fill("v0.01");
+  await page.getByRole("button", { name: "Roll back" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: /v\d+\.\d+/ })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Rolled back" })).toHaveCount(0);
+
+  // Admin → Status's maintenance button starts its operation.
+  const sealed = await operations("reencrypt_secrets");
+  await page.goto("/admin/status");
+  await page.getByRole("button", { name: "Re-encrypt secrets" }).click();
+  await expect(page).toHaveURL(/\/admin\/status\??$/);
+  await expect.poll(() => operations("reencrypt_secrets")).toBe(sealed + 1);
+  await context.close();
+});
+
+test("without JavaScript a recommendation is tracked, declined as not a subscription, and a refusal named", async ({ browser }) => {
+  await openRegistration(browser);
+  const setup = await newUser(browser, "no-script-subscriber@example.com");
+  const headers = { "x-csrf-token": await csrf(setup.context) };
+  const connected = await setup.context.request.post("/api/bank/connections", { headers, data: { setupToken: "demo" } });
+  expect(connected.status(), await connected.text()).toBe(201);
+  const { operation } = await connected.json();
+  const waited = await setup.context.request.post(`/v1/${operation.name}:wait`, { headers, data: { timeout: "20s" } });
+  expect((await waited.json()).done).toBe(true);
+  const context = await browser.newContext({ storageState: await setup.context.storageState(), javaScriptEnabled: false });
+  await setup.context.close();
+  const page = await context.newPage();
+
+  await page.goto("/subscriptions");
+  const netflix = page.locator('[data-testid="recommendation"][data-service="Netflix"]');
+  await netflix.getByRole("button", { name: "Track Subscription" }).click();
+  await expect(page).toHaveURL(/\/subscriptions\??$/);
+  await expect(netflix).toHaveCount(0);
+  await expect(page.getByTestId("subscription").filter({ hasText: "Netflix" })).toBeVisible();
+
+  // The More menu opens without JavaScript (a details element).
+  const spotify = page.locator('[data-testid="recommendation"][data-service="Spotify"]');
+  await spotify.getByText("More ▾").click();
+  await spotify.getByRole("button", { name: "Not a subscription" }).click();
+  await expect(page).toHaveURL(/\/subscriptions\??$/);
+  await expect(spotify).toHaveCount(0);
+  const declined = await (await context.request.get("/api/subscriptions/recommendations")).json();
+  expect(declined.recommendations.map((r: { serviceName: string }) => r.serviceName)).not.toContain("Spotify");
+
+  // A recommendation gone meanwhile (tracked in another tab): the refusal is said on the page.
+  const card = page.locator('[data-testid="recommendation"]').first();
+  const id = await card.locator('input[name="id"]').first().getAttribute("value");
+  const tracked = await context.request.post(`/api/subscriptions/recommendations/${id}/track`, {
+    headers: { "x-csrf-token": await csrf(context) },
+    data: {},
+  });
+  expect(tracked.status(), await tracked.text()).toBe(201);
+  await card.getByRole("button", { name: /Track Subscription|Link Existing Bill/ }).click();
+  await expect(page.getByRole("alert").filter({ hasText: /\S/ })).toBeVisible();
+  await context.close();
+});
+
+test("without JavaScript the Service Catalog tracks several services, re-links and unlinks a bill, and keeps a descriptor", async ({ browser }) => {
+  await openRegistration(browser);
+  const setup = await newUser(browser, "no-script-catalog@example.com");
+  const context = await browser.newContext({ storageState: await setup.context.storageState(), javaScriptEnabled: false });
+  await setup.context.close();
+  const page = await context.newPage();
+  const tracked = page.getByTestId("tracked-services");
+  const trackedRow = (name: string) => tracked.locator("tr").filter({ has: page.getByRole("link", { name, exact: true }) });
+
+  // Nothing picked: the server says so on the page.
+  await page.goto("/subscriptions/catalog");
+  await page.getByRole("button", { name: "Track selected" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: /choose|at least|1 to/i })).toBeVisible();
+
+  // Two picked boxes go with "Track selected" (they belong to its form).
+  await page.goto("/subscriptions/catalog");
+  const services = page.getByTestId("catalog-services");
+  const names = (await services.locator("tbody tr td:nth-child(2)").allTextContents()).slice(0, 2);
+  for (const name of names) await page.getByLabel(`Pick ${name}`, { exact: true }).check();
+  await page.getByRole("button", { name: "Track selected" }).click();
+  await expect(page).toHaveURL(/\/subscriptions\/catalog\??$/);
+  for (const name of names) await expect(trackedRow(name)).toBeVisible();
+
+  // One row's own Track button tracks that service alone.
+  await page.goto("/subscriptions/catalog?q=disney");
+  await page.getByTestId("catalog-services").getByRole("button", { name: "Track Disney+", exact: true }).click();
+  await expect(page).toHaveURL(/\/subscriptions\/catalog\?q=disney$/);
+  await expect(trackedRow("Disney+")).toBeVisible();
+  await expect(tracked.locator("tbody tr")).toHaveCount(names.includes("Disney+") ? 2 : 3);
+
+  // Re-link the first bill to Disney+, then unlink it.
+  const first = names[0];
+  await trackedRow(first).getByLabel(`Service of ${first}`).selectOption({ label: "Disney+" });
+  await trackedRow(first).getByRole("button", { name: "Re-link" }).click();
+  await expect(trackedRow(first)).toContainText("Disney+");
+  await trackedRow(first).getByRole("button", { name: `Unlink ${first}` }).click();
+  await expect(trackedRow(first)).toHaveCount(0);
+
+  // A descriptor of one's own, then forgotten.
+  await page.getByLabel("Descriptor").fill("PF CLUB FEES 0412");
+  await page.getByLabel("is", { exact: true }).selectOption({ label: "Disney+" });
+  await page.getByRole("button", { name: "Add descriptor" }).click();
+  await expect(page.getByTestId("own-descriptors")).toContainText("PF CLUB FEES 0412");
+  await page.getByRole("button", { name: "Delete PF CLUB FEES 0412" }).click();
+  await expect(page.getByTestId("own-descriptors")).toHaveCount(0);
+  expectClean(page, ["PF CLUB"]);
+  await context.close();
+});

@@ -1,9 +1,10 @@
 //! Admin → Backups and Admin → Status: server functions over the same
 //! services as `/api/admin/backups`, `/api/admin/status` and
-//! `/v1/admin:restore`, for administrators only.
+//! `/v1/admin:restore`, for administrators only. Its writes are the
+//! page's forms, which post without JavaScript too.
 
 use leptos::prelude::*;
-use leptos::server_fn::codec::{GetUrl, Json};
+use leptos::server_fn::codec::GetUrl;
 
 use super::CsrfClient;
 use crate::contract::admin::{BackupFiles, SchemaState, SystemStatus};
@@ -36,7 +37,7 @@ pub async fn get_schema_state() -> Result<SchemaState, ErrorBody> {
 }
 
 /// Replays one backup into a scratch database (an operation).
-#[server(prefix = "/api/fn", endpoint = "admin/check-backup", input = Json, client = CsrfClient)]
+#[server(prefix = "/api/fn", endpoint = "admin/check-backup", client = CsrfClient)]
 pub async fn check_backup_file(name: String) -> Result<Operation, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
     if !crate::ssr::backup::is_backup_name(&name) {
@@ -56,7 +57,7 @@ pub async fn check_backup_file(name: String) -> Result<Operation, ErrorBody> {
 
 /// Restores a backup into the live database (an operation), when `confirm`
 /// repeats its name and the administrator's password is right.
-#[server(prefix = "/api/fn", endpoint = "admin/restore-backup", input = Json, client = CsrfClient)]
+#[server(prefix = "/api/fn", endpoint = "admin/restore-backup", client = CsrfClient)]
 pub async fn restore_backup_file(request: RestoreRequest) -> Result<Operation, ErrorBody> {
     let (services, admin) =
         super::signed_in::confirmed_administrator(&request.current_password).await?;
@@ -68,11 +69,13 @@ pub async fn restore_backup_file(request: RestoreRequest) -> Result<Operation, E
         &request.confirm,
     )
     .await?;
+    // Without JavaScript, back to the list (not its restore form).
+    super::form_post::then_open("/admin/backups");
     Ok(record.to_operation())
 }
 
 /// Rolls back the newest migration, when `confirm` names its version.
-#[server(prefix = "/api/fn", endpoint = "admin/roll-back-migration", input = Json, client = CsrfClient)]
+#[server(prefix = "/api/fn", endpoint = "admin/roll-back-migration", client = CsrfClient)]
 pub async fn roll_back_migration(confirm: String) -> Result<SchemaState, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
     Ok(crate::ssr::migrate::admin::roll_back_latest(admin.pool(), &confirm).await?)

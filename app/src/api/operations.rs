@@ -101,7 +101,7 @@ pub async fn delete_operation(name: String) -> Result<(), ErrorBody> {
 }
 
 /// Starts a maintenance task as an operation (administrators only).
-#[server(prefix = "/api/fn", endpoint = "operations/maintenance", input = Json, client = CsrfClient)]
+#[server(prefix = "/api/fn", endpoint = "operations/maintenance", client = CsrfClient)]
 pub async fn start_maintenance(task: MaintenanceTask) -> Result<Operation, ErrorBody> {
     use crate::ssr::operations::Job;
     let admin = super::signed_in::administrator().await?;

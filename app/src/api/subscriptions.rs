@@ -1,10 +1,11 @@
 //! The Subscriptions and Service Catalog pages' server functions, over the
 //! same `ssr::subscriptions` services as `/api/subscriptions/…` and
-//! `/api/catalog/…`: reads are GET (rendered with the page), writes JSON
-//! through [`CsrfClient`].
+//! `/api/catalog/…`: reads are GET (rendered with the page), writes are
+//! the pages' forms, which post without JavaScript too (through
+//! [`CsrfClient`] with it).
 
 use leptos::prelude::*;
-use leptos::server_fn::codec::{GetUrl, Json};
+use leptos::server_fn::codec::GetUrl;
 
 use super::CsrfClient;
 use crate::contract::bills::BillRecord;
@@ -26,14 +27,14 @@ pub async fn get_recommendations() -> Result<Recommendations, ErrorBody> {
 }
 
 /// Tracks a recommendation as a new subscription bill.
-#[server(prefix = "/api/fn", endpoint = "subscriptions/track", input = Json, client = CsrfClient)]
+#[server(prefix = "/api/fn", endpoint = "subscriptions/track", client = CsrfClient)]
 pub async fn track_suggested_service(id: String) -> Result<Tracked, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(crate::ssr::subscriptions::feedback::track(me.pool(), me.current.user.id, &id).await?)
 }
 
 /// Links a recommendation to a bill the user already has.
-#[server(prefix = "/api/fn", endpoint = "subscriptions/link", input = Json, client = CsrfClient)]
+#[server(prefix = "/api/fn", endpoint = "subscriptions/link", client = CsrfClient)]
 pub async fn link_suggested_service(
     id: String,
     request: LinkRecommendation,
@@ -45,12 +46,15 @@ pub async fn link_suggested_service(
     )
 }
 
-/// Declines a recommendation (for 180 days, or until its amount changes).
-#[server(prefix = "/api/fn", endpoint = "subscriptions/decline", input = Json, client = CsrfClient)]
+/// Declines a recommendation (for 180 days, or until its amount changes):
+/// the card's Decline (no `request`) or Not a subscription
+/// (`request[reason]=not_a_subscription`).
+#[server(prefix = "/api/fn", endpoint = "subscriptions/decline", client = CsrfClient)]
 pub async fn decline_suggested_service(
     id: String,
-    request: DeclineRecommendation,
+    request: Option<DeclineRecommendation>,
 ) -> Result<(), ErrorBody> {
+    let request = request.unwrap_or_default();
     let me = super::signed_in::signed_in().await?;
     Ok(
         crate::ssr::subscriptions::feedback::decline(me.pool(), me.current.user.id, &id, &request)
@@ -59,7 +63,7 @@ pub async fn decline_suggested_service(
 }
 
 /// Says a recommendation's charges are another service's.
-#[server(prefix = "/api/fn", endpoint = "subscriptions/relink", input = Json, client = CsrfClient)]
+#[server(prefix = "/api/fn", endpoint = "subscriptions/relink", client = CsrfClient)]
 pub async fn relink_suggested_service(
     id: String,
     request: RelinkRecommendation,
@@ -71,9 +75,15 @@ pub async fn relink_suggested_service(
     )
 }
 
-/// Links a bill to a catalog service, or unlinks it (`None`).
-#[server(prefix = "/api/fn", endpoint = "catalog/link", input = Json, client = CsrfClient)]
-pub async fn set_catalog_link(bill_id: i64, request: CatalogLink) -> Result<BillRecord, ErrorBody> {
+/// Links a bill to a catalog service, or unlinks it: the Service
+/// Catalog's Re-link and Unlink forms as they post (Unlink sends no
+/// `request`).
+#[server(prefix = "/api/fn", endpoint = "catalog/link", client = CsrfClient)]
+pub async fn set_catalog_link(
+    bill_id: i64,
+    request: Option<CatalogLink>,
+) -> Result<BillRecord, ErrorBody> {
+    let request = request.unwrap_or(CatalogLink { catalog_id: None });
     let me = super::signed_in::signed_in().await?;
     Ok(crate::ssr::subscriptions::feedback::catalog_link(
         me.pool(),
@@ -91,9 +101,16 @@ pub async fn get_tracked_services() -> Result<TrackedServices, ErrorBody> {
     Ok(crate::ssr::subscriptions::catalog_entries::tracked(me.pool(), me.current.user.id).await?)
 }
 
-/// Subscription bills for catalog services at their starting prices.
-#[server(prefix = "/api/fn", endpoint = "catalog/track", input = Json, client = CsrfClient)]
-pub async fn track_catalog_services(request: TrackCatalog) -> Result<TrackedBills, ErrorBody> {
+/// Subscription bills for catalog services at their starting prices: a
+/// row's Track form, or "Track selected" with the boxes ticked (none
+/// ticked sends no `request`, which the service refuses by name).
+#[server(prefix = "/api/fn", endpoint = "catalog/track", client = CsrfClient)]
+pub async fn track_catalog_services(
+    request: Option<TrackCatalog>,
+) -> Result<TrackedBills, ErrorBody> {
+    let request = request.unwrap_or(TrackCatalog {
+        catalog_ids: Vec::new(),
+    });
     let me = super::signed_in::signed_in().await?;
     Ok(
         crate::ssr::subscriptions::catalog_entries::track(me.pool(), me.current.user.id, &request)
@@ -109,7 +126,7 @@ pub async fn get_own_descriptors() -> Result<OwnDescriptors, ErrorBody> {
 }
 
 /// Teaches Tally a bank descriptor for a service.
-#[server(prefix = "/api/fn", endpoint = "catalog/descriptors/add", input = Json, client = CsrfClient)]
+#[server(prefix = "/api/fn", endpoint = "catalog/descriptors/add", client = CsrfClient)]
 pub async fn add_own_descriptor(request: NewDescriptor) -> Result<OwnDescriptor, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
@@ -119,7 +136,7 @@ pub async fn add_own_descriptor(request: NewDescriptor) -> Result<OwnDescriptor,
 }
 
 /// Forgets one of the user's descriptors.
-#[server(prefix = "/api/fn", endpoint = "catalog/descriptors/delete", input = Json, client = CsrfClient)]
+#[server(prefix = "/api/fn", endpoint = "catalog/descriptors/delete", client = CsrfClient)]
 pub async fn delete_own_descriptor(id: i64) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(

@@ -4,20 +4,19 @@
 //! the person likely has it already), a Details button that shows the
 //! evidence in words and the charges behind it, and a compact More menu
 //! (decline, not a subscription, another service). Ambiguous ones carry a
-//! Review mark (spec, Versioning 5).
+//! Review mark (spec, Versioning 5). Each action is a form that posts
+//! without JavaScript too.
 
 use leptos::prelude::*;
 
 use crate::api::bills::get_catalog;
 use crate::api::subscriptions::{
-    decline_suggested_service, link_suggested_service, relink_suggested_service,
-    track_suggested_service,
+    DeclineSuggestedService, LinkSuggestedService, RelinkSuggestedService, TrackSuggestedService,
 };
-use crate::api::ApiFailure;
+use crate::api::{self, ApiFailure};
+use crate::components::csrf_field::CsrfField;
 use crate::contract::bills::CatalogService;
-use crate::contract::subscriptions::{
-    DeclineRecommendation, LinkRecommendation, Recommendation, RelinkRecommendation,
-};
+use crate::contract::subscriptions::Recommendation;
 use crate::domain::money::Money;
 use crate::domain::timestamp;
 
@@ -34,9 +33,7 @@ pub fn RecommendationCard(recommendation: Recommendation, events: CardEvents) ->
     let r = recommendation;
     let id = r.id.clone();
     let name = r.service_name.clone();
-    let busy = RwSignal::new(false);
     let details_open = RwSignal::new(false);
-    let relinking = RwSignal::new(false);
     let details_id = format!("rec-details-{}", r.id);
     let money = |minor: i64| Money::shown(minor, &r.currency);
     let amount = if r.evidence.amount.pattern == "range" {
@@ -56,82 +53,68 @@ pub fn RecommendationCard(recommendation: Recommendation, events: CardEvents) ->
             r.evidence.amount.changed_on.clone().unwrap_or_default()
         )
     });
-    // Runs one action; the page reloads once it is done.
-    let act = move |work: std::pin::Pin<
-        Box<dyn std::future::Future<Output = Result<String, ApiFailure>>>,
-    >| {
-        busy.set(true);
-        leptos::task::spawn_local(async move {
-            match work.await {
-                Ok(said) => {
-                    events.failed.set(None);
-                    events.changed.run(said);
-                }
-                Err(failure) => events.failed.set(Some(failure.message())),
+    // Each action is a form that posts without JavaScript too; with it,
+    // the page reloads the lists once one is done.
+    let track = ServerAction::<TrackSuggestedService>::new();
+    let link = ServerAction::<LinkSuggestedService>::new();
+    let decline = ServerAction::<DeclineSuggestedService>::new();
+    let relink = ServerAction::<RelinkSuggestedService>::new();
+    let heard = move |said: String| {
+        move |answer: Result<(), ApiFailure>| match answer {
+            Ok(()) => {
+                events.failed.set(None);
+                events.changed.run(said.clone());
             }
-            busy.set(false);
-        });
+            Err(failure) => events.failed.set(Some(failure.message())),
+        }
     };
+    let tracked = heard(format!("{name} is tracked."));
+    api::each_answer(track, move |answer| tracked(answer.map(drop)));
+    let linked = heard(format!(
+        "{name} linked to {}.",
+        r.suggested_bill_name.clone().unwrap_or_default()
+    ));
+    api::each_answer(link, move |answer| linked(answer.map(drop)));
+    api::each_answer(
+        decline,
+        heard(format!(
+            "{name} will not be suggested again unless its price changes."
+        )),
+    );
+    api::each_answer(relink, heard("Linked to that service.".to_owned()));
+    let busy = Signal::derive(move || {
+        track.pending().get()
+            || link.pending().get()
+            || decline.pending().get()
+            || relink.pending().get()
+    });
+    let primary_id = id.clone();
     let primary = match (r.suggested_bill_id, r.suggested_bill_name.clone()) {
-        (Some(bill_id), Some(bill_name)) => {
-            let id = id.clone();
-            let name = name.clone();
-            let label = format!("Link Existing Bill ({bill_name})");
-            view! {
-                <button type="button" class="button" disabled=move || busy.get()
-                    on:click=move |_| {
-                        let id = id.clone();
-                        let said = format!("{} linked to {bill_name}.", name);
-                        act(Box::pin(async move {
-                            link_suggested_service(id, LinkRecommendation { bill_id })
-                                .await
-                                .map(|_| said)
-                                .map_err(ApiFailure::from)
-                        }))
-                    }>{label}</button>
-            }
-            .into_any()
+        (Some(bill_id), Some(bill_name)) => view! {
+            <ActionForm action=link attr:class="inline-form">
+                <CsrfField/>
+                <input type="hidden" name="id" value=primary_id/>
+                <input type="hidden" name="request[billId]" value=bill_id/>
+                <button type="submit" class="button" disabled=move || busy.get()>
+                    {format!("Link Existing Bill ({bill_name})")}
+                </button>
+            </ActionForm>
         }
-        _ => {
-            let id = id.clone();
-            let name = name.clone();
-            view! {
-                <button type="button" class="button" disabled=move || busy.get()
-                    on:click=move |_| {
-                        let id = id.clone();
-                        let said = format!("{name} is tracked.");
-                        act(Box::pin(async move {
-                            track_suggested_service(id).await.map(|_| said).map_err(ApiFailure::from)
-                        }))
-                    }>"Track Subscription"</button>
-            }
-            .into_any()
+        .into_any(),
+        _ => view! {
+            <ActionForm action=track attr:class="inline-form">
+                <CsrfField/>
+                <input type="hidden" name="id" value=primary_id/>
+                <button type="submit" class="button" disabled=move || busy.get()>"Track Subscription"</button>
+            </ActionForm>
         }
+        .into_any(),
     };
-    let decline = {
-        let id = id.clone();
-        let name = name.clone();
-        move |reason: Option<&'static str>| {
-            let id = id.clone();
-            let said = format!("{name} will not be suggested again unless its price changes.");
-            act(Box::pin(async move {
-                decline_suggested_service(
-                    id,
-                    DeclineRecommendation {
-                        reason: reason.map(str::to_owned),
-                    },
-                )
-                .await
-                .map(|_| said)
-                .map_err(ApiFailure::from)
-            }))
-        }
-    };
-    let decline_not = decline.clone();
     let evidence = r.evidence.clone();
     let transactions = r.transactions.clone();
     let alternatives = r.alternatives.clone();
     let relink_id = id.clone();
+    let decline_id = id.clone();
     view! {
         <li class="card recommendation" data-testid="recommendation" data-service=name.clone()>
             <div class="card-head">
@@ -161,18 +144,21 @@ pub fn RecommendationCard(recommendation: Recommendation, events: CardEvents) ->
                 <details class="more">
                     <summary class="button button--quiet" aria-label=format!("More actions for {}", r.service_name)>"More ▾"</summary>
                     <div class="menu">
-                        <button type="button" class="button button--quiet" disabled=move || busy.get()
-                            on:click=move |_| decline(None)>"Decline"</button>
-                        <button type="button" class="button button--quiet" disabled=move || busy.get()
-                            on:click=move |_| decline_not(Some("not_a_subscription"))>"Not a subscription"</button>
-                        <button type="button" class="button button--quiet"
-                            on:click=move |_| relinking.set(true)>"Link to another service…"</button>
+                        <ActionForm action=decline>
+                            <CsrfField/>
+                            <input type="hidden" name="id" value=decline_id/>
+                            <button type="submit" class="button button--quiet"
+                                disabled=move || busy.get()>"Decline"</button>
+                            <button type="submit" name="request[reason]" value="not_a_subscription"
+                                class="button button--quiet" disabled=move || busy.get()>"Not a subscription"</button>
+                        </ActionForm>
+                        <details class="relink">
+                            <summary class="button button--quiet">"Link to another service…"</summary>
+                            <Relink id=relink_id alternatives relink busy/>
+                        </details>
                     </div>
                 </details>
             </div>
-            {move || relinking.get().then(|| view! {
-                <Relink id=relink_id.clone() alternatives=alternatives.clone() busy act_changed=events/>
-            })}
             <div id=details_id.clone() hidden=move || !details_open.get() data-testid="recommendation-details">
                 <dl class="evidence">
                     <dt>"Who"</dt><dd>{evidence.identity.summary.clone()}</dd>
@@ -196,50 +182,31 @@ pub fn RecommendationCard(recommendation: Recommendation, events: CardEvents) ->
 }
 
 /// Picks the service these charges really are: the descriptor's other
-/// services first, then the whole catalog.
+/// services first, then (with JavaScript) the whole catalog.
 #[component]
 fn Relink(
     id: String,
     alternatives: Vec<CatalogService>,
-    busy: RwSignal<bool>,
-    act_changed: CardEvents,
+    relink: ServerAction<RelinkSuggestedService>,
+    busy: Signal<bool>,
 ) -> impl IntoView {
     let catalog = crate::api::BrowserResource::new(|| async {
         get_catalog(None).await.map_err(ApiFailure::from)
     });
-    let chosen = RwSignal::new(String::new());
     let select_id = format!("relink-{id}");
-    let submit = move |event: leptos::ev::SubmitEvent| {
-        event.prevent_default();
-        let Ok(catalog_id) = chosen.get_untracked().parse::<i64>() else {
-            act_changed
-                .failed
-                .set(Some("service: choose the service these charges are".into()));
-            return;
-        };
-        let id = id.clone();
-        busy.set(true);
-        leptos::task::spawn_local(async move {
-            match relink_suggested_service(id, RelinkRecommendation { catalog_id }).await {
-                Ok(()) => act_changed.changed.run("Linked to that service.".into()),
-                Err(failure) => act_changed
-                    .failed
-                    .set(Some(ApiFailure::from(failure).message())),
-            }
-            busy.set(false);
-        });
-    };
     view! {
-        <form class="inline-form" on:submit=submit>
+        <ActionForm action=relink attr:class="inline-form">
+            <CsrfField/>
+            <input type="hidden" name="id" value=id/>
             <label for=select_id.clone()>"These charges are"</label>
-            <select id=select_id on:change=move |event| chosen.set(event_target_value(&event))>
+            <select id=select_id name="request[catalogId]" required>
                 <option value="">"Choose a service"</option>
-                {alternatives.into_iter().map(|s| view! { <option value=s.id.to_string()>{s.name}</option> }).collect_view()}
+                {alternatives.into_iter().map(|s| view! { <option value=s.id>{s.name}</option> }).collect_view()}
                 {move || catalog.get().and_then(Result::ok).map(|all| all.services.into_iter().map(|s| {
-                    view! { <option value=s.id.to_string()>{s.name}</option> }
+                    view! { <option value=s.id>{s.name}</option> }
                 }).collect_view())}
             </select>
             <button type="submit" class="button" disabled=move || busy.get()>"Link"</button>
-        </form>
+        </ActionForm>
     }
 }

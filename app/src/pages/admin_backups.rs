@@ -2,7 +2,9 @@
 //! backups with size and age, download one, check that it restores,
 //! restore it (confirmed by typing its name; the current database is saved
 //! as a backup first), and roll back the newest migration when it has a
-//! rollback definition. Administrators only; it arrives with the page.
+//! rollback definition. Administrators only; it arrives with the page, and
+//! each write is a form that posts without JavaScript too (an operation
+//! it starts is then followed in the Operations viewer).
 
 use super::split_route::split_route;
 use leptos::ev::SubmitEvent;
@@ -10,17 +12,18 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 
+use leptos_router::hooks::use_query_map;
+
 use crate::api::admin_backups::{
-    check_backup_file, get_schema_state, list_backup_files, restore_backup_file,
-    roll_back_migration,
+    get_schema_state, list_backup_files, CheckBackupFile, RestoreBackupFile, RollBackMigration,
 };
-use crate::api::operations::start_maintenance;
+use crate::api::operations::StartMaintenance;
 use crate::api::{self, ApiFailure};
 use crate::components::admin_only::AdminOnly;
+use crate::components::csrf_field::CsrfField;
 use crate::components::live_operation::LiveOperationCard;
 use crate::contract::admin::{BackupFile, BackupFiles, SchemaState};
 use crate::contract::operations::Operation;
-use crate::contract::operations::{MaintenanceTask, RestoreRequest};
 use crate::domain::{timestamp, words};
 
 #[component]
@@ -42,13 +45,29 @@ pub fn AdminBackupsPage() -> impl IntoView {
     }
 }
 
+/// Set once the page's script runs (effects run only in the browser): a
+/// button that waits for what is typed is enabled until then, so a form
+/// posted without JavaScript goes (the server checks it all the same).
+fn live() -> RwSignal<bool> {
+    let live = RwSignal::new(false);
+    Effect::new(move || live.set(true));
+    live
+}
+
 #[component]
 fn Panel(files: BackupFiles, schema: SchemaState) -> impl IntoView {
     let files = RwSignal::new(files.backups);
     let schema = RwSignal::new(schema);
     let started = RwSignal::new(Vec::<Operation>::new());
     let error = RwSignal::new(None::<String>);
-    let restoring = RwSignal::new(None::<String>);
+    // The backup whose restore form is open: `?restore=<name>` without
+    // JavaScript, the same at once with it.
+    let restoring = RwSignal::new(
+        use_query_map()
+            .with_untracked(|query| query.get("restore").filter(|name| !name.is_empty())),
+    );
+    // The list again once an operation being watched has ended (no form:
+    // live progress).
     let reload = Callback::new(move |()| {
         leptos::task::spawn_local(async move {
             if let Ok(list) = list_backup_files().await {
@@ -59,6 +78,9 @@ fn Panel(files: BackupFiles, schema: SchemaState) -> impl IntoView {
             }
         });
     });
+    let take = ServerAction::<StartMaintenance>::new();
+    let check = ServerAction::<CheckBackupFile>::new();
+    let restore = ServerAction::<RestoreBackupFile>::new();
     let answer = move |result: Result<Operation, ApiFailure>| match result {
         Ok(operation) => {
             error.set(None);
@@ -66,33 +88,22 @@ fn Panel(files: BackupFiles, schema: SchemaState) -> impl IntoView {
         }
         Err(failure) => error.set(Some(failure.message())),
     };
-    let take = move |_| {
-        leptos::task::spawn_local(async move {
-            answer(
-                start_maintenance(MaintenanceTask::Backup)
-                    .await
-                    .map_err(ApiFailure::from),
-            );
-        });
-    };
-    let check = Callback::new(move |name: String| {
-        leptos::task::spawn_local(async move {
-            answer(check_backup_file(name).await.map_err(ApiFailure::from));
-        });
-    });
-    let restore = Callback::new(move |request: RestoreRequest| {
-        leptos::task::spawn_local(async move {
-            let result = restore_backup_file(request).await.map_err(ApiFailure::from);
-            if result.is_ok() {
-                restoring.set(None);
-            }
-            answer(result);
-        });
+    api::each_answer(take, answer);
+    api::each_answer(check, answer);
+    api::each_answer(restore, move |result| {
+        if result.is_ok() {
+            restoring.set(None);
+        }
+        answer(result);
     });
     view! {
         <section class="card" aria-labelledby="backups-title">
             <h2 id="backups-title">"Backups"</h2>
-            <p><button class="button" on:click=take>"Take a backup"</button></p>
+            <ActionForm action=take>
+                <CsrfField/>
+                <input type="hidden" name="task" value="backup"/>
+                <p><button type="submit" class="button">"Take a backup"</button></p>
+            </ActionForm>
             <p class="field-error" role="alert">{move || error.get()}</p>
             <For each=move || started.get() key=|op| op.name.clone() let:op>
                 <LiveOperationCard operation=op on_done=reload/>
@@ -121,11 +132,17 @@ fn Panel(files: BackupFiles, schema: SchemaState) -> impl IntoView {
 #[component]
 fn BackupRow(
     file: BackupFile,
-    check: Callback<String>,
+    check: ServerAction<CheckBackupFile>,
     restoring: RwSignal<Option<String>>,
 ) -> impl IntoView {
     let name = file.name.clone();
     let (for_check, for_restore) = (name.clone(), name.clone());
+    // Opening the restore form: a plain GET without JavaScript
+    // (`?restore=<name>`), at once with it.
+    let open_restore = move |event: SubmitEvent| {
+        event.prevent_default();
+        restoring.set(Some(for_restore.clone()));
+    };
     view! {
         <tr>
             <td>{name.clone()}</td>
@@ -136,50 +153,53 @@ fn BackupRow(
             </td>
             <td class="actions">
                 <a class="button button--quiet" href=format!("/api/admin/backups/{name}") download=name.clone()>"Download"</a>
-                <button class="button button--quiet" on:click=move |_| check.run(for_check.clone())>"Check"</button>
-                <button class="button button--quiet" on:click=move |_| restoring.set(Some(for_restore.clone()))>"Restore…"</button>
+                <ActionForm action=check attr:class="inline-form">
+                    <CsrfField/>
+                    <input type="hidden" name="name" value=for_check/>
+                    <button type="submit" class="button button--quiet">"Check"</button>
+                </ActionForm>
+                <form class="inline-form" method="get" action=PATH on:submit=open_restore>
+                    <input type="hidden" name="restore" value=name.clone()/>
+                    <button type="submit" class="button button--quiet">"Restore…"</button>
+                </form>
             </td>
         </tr>
     }
 }
 
+/// The page's address.
+const PATH: &str = "/admin/backups";
+
 #[component]
 fn RestoreForm(
     name: String,
-    restore: Callback<RestoreRequest>,
+    restore: ServerAction<RestoreBackupFile>,
     cancel: RwSignal<Option<String>>,
 ) -> impl IntoView {
     let typed = RwSignal::new(String::new());
-    let password = RwSignal::new(String::new());
     let expected = name.clone();
+    let live = live();
     let matches = move || typed.get().trim() == expected;
-    let submit = {
-        let name = name.clone();
-        move |event: SubmitEvent| {
-            event.prevent_default();
-            restore.run(RestoreRequest {
-                backup_file: name.clone(),
-                confirm: typed.get_untracked(),
-                current_password: password.get_untracked(),
-            });
-        }
-    };
     view! {
-        <form class="card" method="post" on:submit=submit aria-labelledby="restore-title">
+        <ActionForm action=restore attr:class="card" attr:aria-labelledby="restore-title">
+            <CsrfField/>
+            <input type="hidden" name="request[backupFile]" value=name.clone()/>
             <h3 id="restore-title">"Restore " {name.clone()}</h3>
             <p class="hint">"Later changes are replaced; the current data is backed up first. Passwords, second factors, sessions, API tokens and invitations stay as they are now: nothing revoked or disabled since the backup comes back."</p>
             <label for="restore-confirm">"Type " <code>{name.clone()}</code> " to confirm"</label>
-            <input id="restore-confirm" autocomplete="off" spellcheck="false"
+            <input id="restore-confirm" name="request[confirm]" autocomplete="off" spellcheck="false"
                 on:input=move |ev| typed.set(event_target_value(&ev))/>
             <label for="restore-password">"Your password"</label>
-            <input id="restore-password" type="password" autocomplete="current-password"
-                on:input=move |ev| password.set(event_target_value(&ev))/>
-            <p>
-                <button type="submit" class="button" disabled=move || !matches()>"Restore this backup"</button>
-                " "
-                <button type="button" class="button button--quiet" on:click=move |_| cancel.set(None)>"Cancel"</button>
-            </p>
-        </form>
+            <input id="restore-password" name="request[currentPassword]" type="password"
+                autocomplete="current-password"/>
+            <div class="actions">
+                <button type="submit" class="button" disabled=move || live.get() && !matches()>"Restore this backup"</button>
+                <a class="button button--quiet" href=PATH on:click=move |event| {
+                    event.prevent_default();
+                    cancel.set(None);
+                }>"Cancel"</a>
+            </div>
+        </ActionForm>
     }
 }
 
@@ -188,23 +208,28 @@ fn SchemaSection(schema: RwSignal<SchemaState>) -> impl IntoView {
     let typed = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     let done = RwSignal::new(None::<String>);
-    let submit = move |event: SubmitEvent| {
-        event.prevent_default();
-        let confirm = typed.get_untracked();
-        leptos::task::spawn_local(async move {
-            match roll_back_migration(confirm.clone()).await {
-                Ok(now) => {
-                    error.set(None);
-                    typed.set(String::new());
-                    done.set(Some(format!(
-                        "Rolled back {confirm}; a restart applies it again."
-                    )));
-                    schema.set(now);
-                }
-                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
-            }
-        });
-    };
+    let roll_back = ServerAction::<RollBackMigration>::new();
+    let live = live();
+    // What was typed, for the words once it is done (an action forgets
+    // its input when it answers).
+    let asked = RwSignal::new(String::new());
+    Effect::new(move || {
+        if let Some(input) = roll_back.input().get() {
+            asked.set(input.confirm);
+        }
+    });
+    api::each_answer(roll_back, move |answer| match answer {
+        Ok(now) => {
+            error.set(None);
+            typed.set(String::new());
+            done.set(Some(format!(
+                "Rolled back {}; a restart applies it again.",
+                asked.get_untracked()
+            )));
+            schema.set(now);
+        }
+        Err(failure) => error.set(Some(failure.message())),
+    });
     view! {
         <section class="card" aria-labelledby="schema-title">
             <h2 id="schema-title">"Schema"</h2>
@@ -219,14 +244,15 @@ fn SchemaSection(schema: RwSignal<SchemaState>) -> impl IntoView {
                     {if now.can_roll_back {
                         let label = format!("Type {latest} to roll it back");
                         view! {
-                            <form on:submit=submit>
+                            <ActionForm action=roll_back>
+                                <CsrfField/>
                                 <label for="rollback-confirm">{label}</label>
-                                <input id="rollback-confirm" autocomplete="off"
+                                <input id="rollback-confirm" name="confirm" autocomplete="off"
                                     prop:value=move || typed.get()
                                     on:input=move |ev| typed.set(event_target_value(&ev))/>
                                 <button type="submit" class="button button--quiet"
-                                    disabled=move || typed.get().trim() != latest>"Roll back"</button>
-                            </form>
+                                    disabled=move || live.get() && typed.get().trim() != latest>"Roll back"</button>
+                            </ActionForm>
                         }.into_any()
                     } else {
                         view! { <p class="hint">"No rollback; restore a backup."</p> }.into_any()

@@ -4,7 +4,8 @@
 //! every known service, searchable through the address (`?q=`, so a search
 //! works before the page's code arrives), to track one at a time or
 //! several at once. It all arrives with the page, whose code is loaded
-//! with the Subscriptions page's (`subscriptions::SubscriptionsRoute`).
+//! with the Subscriptions page's (`subscriptions::SubscriptionsRoute`), and
+//! each write is a form that posts without JavaScript too.
 
 use std::collections::BTreeSet;
 
@@ -14,15 +15,17 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_query_map;
 
 use crate::api::bills::get_catalog;
+use leptos::server_fn::ServerFn;
+
 use crate::api::subscriptions::{
-    add_own_descriptor, delete_own_descriptor, get_own_descriptors, get_tracked_services,
-    set_catalog_link, track_catalog_services,
+    get_own_descriptors, get_tracked_services, AddOwnDescriptor, DeleteOwnDescriptor,
+    SetCatalogLink, TrackCatalogServices,
 };
-use crate::api::ApiFailure;
-use crate::contract::bills::CatalogService;
-use crate::contract::subscriptions::{
-    CatalogLink, NewDescriptor, OwnDescriptor, TrackCatalog, TrackedService,
-};
+use crate::api::{self, ApiFailure};
+use crate::components::csrf_field::CsrfField;
+use crate::contract::bills::{BillRecord, CatalogService};
+use crate::contract::error::ErrorBody;
+use crate::contract::subscriptions::{OwnDescriptor, TrackedBills, TrackedService};
 use crate::domain::money::Money;
 
 /// What a change reports to the page.
@@ -34,20 +37,20 @@ struct Events {
 }
 
 impl Events {
-    /// Runs `work`; on success says `done` and reloads the page's data.
-    fn run<F>(self, done: String, work: F)
+    /// Hears `action`'s answers: on success says what `done` words and
+    /// reloads the page's data, otherwise says what was refused.
+    fn follow<S>(self, action: ServerAction<S>, done: impl Fn(&S::Output) -> String + 'static)
     where
-        F: std::future::Future<Output = Result<(), ApiFailure>> + 'static,
+        S: ServerFn<Error = ErrorBody> + Clone + Send + Sync + 'static,
+        S::Output: Clone + Send + Sync + 'static,
     {
-        leptos::task::spawn_local(async move {
-            match work.await {
-                Ok(()) => {
-                    self.failed.set(None);
-                    self.said.set(Some(done));
-                    self.refresh.run(());
-                }
-                Err(failure) => self.failed.set(Some(failure.message())),
+        api::each_answer(action, move |answer| match answer {
+            Ok(output) => {
+                self.failed.set(None);
+                self.said.set(Some(done(&output)));
+                self.refresh.run(());
             }
+            Err(failure) => self.failed.set(Some(failure.message())),
         });
     }
 }
@@ -82,16 +85,19 @@ pub fn ServiceCatalogPage() -> impl IntoView {
         <p><A href="/subscriptions">"Subscriptions"</A>" › Service Catalog"</p>
         <h1>"Service Catalog"</h1>
         <p role="status" data-testid="catalog-status">{move || events.said.get()}</p>
-        <p class="field-error" role="alert">{move || events.failed.get()}</p>
         <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 match data.await {
                     Err(failure) => view! { <p class="field-error" role="alert">{failure.message()}</p> }.into_any(),
+                    // The alert with the forms: a refusal the address
+                    // carries (a post without JavaScript) is heard as they
+                    // are made.
                     Ok((q, tracked, own, all, shown)) => view! {
+                        <p class="field-error" role="alert">{move || events.failed.get()}</p>
                         <div data-testid="service-catalog" data-live=move || live.get().then_some("true")>
                             <Tracked tracked all=all.clone() events/>
                             <Descriptors own all events/>
-                            <Services q shown events/>
+                            <Services q shown events live/>
                         </div>
                     }.into_any(),
                 }
@@ -130,6 +136,14 @@ fn Tracked(
         }
         .into_any();
     }
+    let link = ServerAction::<SetCatalogLink>::new();
+    events.follow(link, |bill: &BillRecord| {
+        if bill.catalog_id.is_some() {
+            format!("{} re-linked.", bill.name)
+        } else {
+            format!("{} is no longer linked to a service.", bill.name)
+        }
+    });
     view! {
         <h2>"Your tracked services"</h2>
         <div class="table-wrap"><table class="data-table" data-testid="tracked-services">
@@ -138,31 +152,13 @@ fn Tracked(
                 let (drift, class) = drift_text(&service);
                 let bill_id = service.bill_id;
                 let select_id = format!("relink-bill-{bill_id}");
-                let chosen = RwSignal::new(service.catalog_id.to_string());
                 let bill_name = service.bill_name.clone();
-                let relink_name = bill_name.clone();
-                let relink = move |event: leptos::ev::SubmitEvent| {
-                    event.prevent_default();
-                    let catalog_id = chosen.get_untracked().parse::<i64>().ok();
-                    events.run(format!("{relink_name} re-linked."), async move {
-                        set_catalog_link(bill_id, CatalogLink { catalog_id })
-                            .await
-                            .map(|_| ())
-                            .map_err(ApiFailure::from)
-                    });
-                };
-                let unlink_name = bill_name.clone();
-                let unlink = move |_| {
-                    events.run(format!("{unlink_name} is no longer linked to a service."), async move {
-                        set_catalog_link(bill_id, CatalogLink { catalog_id: None })
-                            .await
-                            .map(|_| ())
-                            .map_err(ApiFailure::from)
-                    });
-                };
                 let current = service.catalog_id;
                 let service_label = format!("Service of {bill_name}");
                 let unlink_label = format!("Unlink {bill_name}");
+                let options = all.iter().map(|s| view! {
+                    <option value=s.id selected=s.id == current>{s.name.clone()}</option>
+                }).collect_view();
                 view! {
                     <tr>
                         <td><A href=format!("/bills/{bill_id}")>{bill_name}</A></td>
@@ -170,17 +166,20 @@ fn Tracked(
                         <td>{Money::shown(service.amount_minor, &service.currency)}" · "{service.cadence_label.clone()}</td>
                         <td><span class=class data-testid="drift">{drift}</span></td>
                         <td>
-                            <form class="inline-form" on:submit=relink>
+                            <ActionForm action=link attr:class="inline-form">
+                                <CsrfField/>
+                                <input type="hidden" name="bill_id" value=bill_id/>
                                 <label class="visually-hidden" for=select_id.clone()>{service_label}</label>
-                                <select id=select_id on:change=move |event| chosen.set(event_target_value(&event))>
-                                    {all.iter().map(|s| view! {
-                                        <option value=s.id.to_string() selected=s.id == current>{s.name.clone()}</option>
-                                    }).collect_view()}
-                                </select>
+                                <select id=select_id name="request[catalogId]">{options}</select>
                                 <button type="submit" class="button button--quiet">"Re-link"</button>
-                                <button type="button" class="button button--quiet" on:click=unlink
+                            </ActionForm>
+                            // No service at all: the same function, without one.
+                            <ActionForm action=link attr:class="inline-form">
+                                <CsrfField/>
+                                <input type="hidden" name="bill_id" value=bill_id/>
+                                <button type="submit" class="button button--quiet"
                                     aria-label=unlink_label>"Unlink"</button>
-                            </form>
+                            </ActionForm>
                         </td>
                     </tr>
                 }
@@ -193,27 +192,16 @@ fn Tracked(
 /// The person's own bank descriptors, and a form to add one.
 #[component]
 fn Descriptors(own: Vec<OwnDescriptor>, all: Vec<CatalogService>, events: Events) -> impl IntoView {
-    let text = RwSignal::new(String::new());
-    let service = RwSignal::new(String::new());
-    let add = move |event: leptos::ev::SubmitEvent| {
-        event.prevent_default();
-        let descriptor = text.get_untracked();
-        let Ok(catalog_id) = service.get_untracked().parse::<i64>() else {
-            events
-                .failed
-                .set(Some("catalogId: choose the service it is".into()));
-            return;
-        };
-        events.run("Descriptor added.".into(), async move {
-            add_own_descriptor(NewDescriptor {
-                catalog_id,
-                descriptor,
-            })
-            .await
-            .map(|_| ())
-            .map_err(ApiFailure::from)
-        });
-    };
+    let add = ServerAction::<AddOwnDescriptor>::new();
+    let delete = ServerAction::<DeleteOwnDescriptor>::new();
+    let form = NodeRef::<leptos::html::Form>::new();
+    events.follow(add, move |_| {
+        if let Some(form) = form.get_untracked() {
+            form.reset();
+        }
+        "Descriptor added.".into()
+    });
+    events.follow(delete, |_| "Descriptor forgotten.".into());
     view! {
         <h2>"Your bank descriptors"</h2>
         <p class="hint">"How a service appears on your statement; yours are matched first."</p>
@@ -223,61 +211,57 @@ fn Descriptors(own: Vec<OwnDescriptor>, all: Vec<CatalogService>, events: Events
             view! {
                 <ul data-testid="own-descriptors">
                     {own.into_iter().map(|d| {
-                        let id = d.id;
                         let label = format!("Delete {}", d.descriptor);
-                        let said = format!("“{}” forgotten.", d.descriptor);
                         view! {
                             <li><code>{d.descriptor.clone()}</code>" → "{d.service_name.clone()}" "
-                                <button type="button" class="button button--quiet" aria-label=label
-                                    on:click=move |_| {
-                                        let said = said.clone();
-                                        events.run(said, async move {
-                                            delete_own_descriptor(id).await.map_err(ApiFailure::from)
-                                        })
-                                    }>"Delete"</button>
+                                <ActionForm action=delete attr:class="inline-form">
+                                    <CsrfField/>
+                                    <input type="hidden" name="id" value=d.id/>
+                                    <button type="submit" class="button button--quiet" aria-label=label>"Delete"</button>
+                                </ActionForm>
                             </li>
                         }
                     }).collect_view()}
                 </ul>
             }.into_any()
         }}
-        <form class="inline-form" on:submit=add>
+        <ActionForm action=add node_ref=form attr:class="inline-form">
+            <CsrfField/>
             <label for="descriptor-text">"Descriptor"</label>
-            <input id="descriptor-text" name="descriptor" maxlength="200" required
-                placeholder="e.g. PF CLUB FEES 0412"
-                on:input=move |event| text.set(event_target_value(&event)) prop:value=move || text.get()/>
+            <input id="descriptor-text" name="request[descriptor]" maxlength="200" required
+                placeholder="e.g. PF CLUB FEES 0412"/>
             <label for="descriptor-service">"is"</label>
-            <select id="descriptor-service" name="catalogId" required
-                on:change=move |event| service.set(event_target_value(&event))>
+            <select id="descriptor-service" name="request[catalogId]" required>
                 <option value="">"Choose a service"</option>
-                {all.into_iter().map(|s| view! { <option value=s.id.to_string()>{s.name}</option> }).collect_view()}
+                {all.into_iter().map(|s| view! { <option value=s.id>{s.name}</option> }).collect_view()}
             </select>
             <button type="submit" class="button">"Add descriptor"</button>
-        </form>
+        </ActionForm>
     }
 }
 
+/// The form "Track selected" posts: the rows' boxes belong to it through
+/// their `form` attribute, so each row can hold a form of its own (its
+/// Track button) without nesting one form in another.
+const TRACK_SELECTED: &str = "track-selected";
+
 /// Every service (or those matching `q`), each trackable, several at once.
 #[component]
-fn Services(q: String, shown: Vec<CatalogService>, events: Events) -> impl IntoView {
+fn Services(
+    q: String,
+    shown: Vec<CatalogService>,
+    events: Events,
+    live: RwSignal<bool>,
+) -> impl IntoView {
     let picked = RwSignal::new(BTreeSet::<i64>::new());
-    let track = move |ids: Vec<i64>| {
-        let count = ids.len();
+    let track = ServerAction::<TrackCatalogServices>::new();
+    events.follow(track, move |tracked: &TrackedBills| {
         picked.set(BTreeSet::new());
-        events.run(
-            if count == 1 {
-                "Tracked.".into()
-            } else {
-                format!("{count} services tracked.")
-            },
-            async move {
-                track_catalog_services(TrackCatalog { catalog_ids: ids })
-                    .await
-                    .map(|_| ())
-                    .map_err(ApiFailure::from)
-            },
-        );
-    };
+        match tracked.bills.len() {
+            1 => "Tracked.".into(),
+            count => format!("{count} services tracked."),
+        }
+    });
     let count = shown.len();
     view! {
         <h2>"All services"</h2>
@@ -288,12 +272,18 @@ fn Services(q: String, shown: Vec<CatalogService>, events: Events) -> impl IntoV
             <button type="submit" class="button">"Search"</button>
         </form>
         <p class="hint">{format!("{count} services")}</p>
-        <p>
-            <button type="button" class="button" disabled=move || picked.with(BTreeSet::is_empty)
-                on:click=move |_| track(picked.get_untracked().into_iter().collect())>
-                {move || format!("Track selected ({})", picked.with(BTreeSet::len))}
-            </button>
-        </p>
+        <ActionForm action=track attr:id=TRACK_SELECTED>
+            <CsrfField/>
+            // Enabled until the page's script runs: without it the server
+            // says when nothing was picked.
+            <p><button type="submit" class="button" disabled=move || live.get() && picked.with(BTreeSet::is_empty)>
+                {move || if live.get() {
+                    format!("Track selected ({})", picked.with(BTreeSet::len))
+                } else {
+                    "Track selected".to_owned()
+                }}
+            </button></p>
+        </ActionForm>
         <div class="table-wrap"><table class="data-table" data-testid="catalog-services">
             <thead><tr><th>"Pick"</th><th>"Service"</th><th>"Category"</th><th>"From"</th><th></th></tr></thead>
             <tbody>{shown.into_iter().map(|s| {
@@ -307,14 +297,18 @@ fn Services(q: String, shown: Vec<CatalogService>, events: Events) -> impl IntoV
                 let track_label = format!("Track {}", s.name);
                 view! {
                     <tr>
-                        <td><input type="checkbox" aria-label=pick_label
+                        <td><input type="checkbox" form=TRACK_SELECTED name=format!("request[catalogIds][{id}]")
+                            value=id aria-label=pick_label
                             prop:checked=move || picked.with(|all| all.contains(&id))
                             on:change=move |_| picked.update(|all| if !all.remove(&id) { all.insert(id); })/></td>
                         <td>{s.name.clone()}</td>
                         <td>{s.category.clone()}</td>
                         <td>{price}</td>
-                        <td><button type="button" class="button button--quiet" aria-label=track_label
-                            on:click=move |_| track(vec![id])>"Track"</button></td>
+                        <td><ActionForm action=track attr:class="inline-form">
+                            <CsrfField/>
+                            <input type="hidden" name="request[catalogIds][0]" value=id/>
+                            <button type="submit" class="button button--quiet" aria-label=track_label>"Track"</button>
+                        </ActionForm></td>
                     </tr>
                 }
             }).collect_view()}</tbody>

@@ -58,11 +58,14 @@ pub fn SubscriptionsPage() -> impl IntoView {
         <h1>"Subscriptions"</h1>
         <p class="hint">"Found from your bank charges. "<A href="/subscriptions/catalog">"Improve matching"</A></p>
         <p role="status" data-testid="recommendation-status">{move || said.get()}</p>
-        <p class="field-error" role="alert">{move || failed.get()}</p>
         <Transition fallback=|| view! { <p aria-busy="true">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 match data.await {
+                    // The alert with the cards: a refusal the address
+                    // carries (a post without JavaScript) is heard as they
+                    // are made.
                     Ok((list, found)) => view! {
+                        <p class="field-error" role="alert">{move || failed.get()}</p>
                         <Recommended found events live/>
                         <section aria-labelledby="tracked">
                             <h2 id="tracked">"Tracked Subscriptions"</h2>

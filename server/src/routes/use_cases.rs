@@ -55,7 +55,8 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .server_fn("autopay-trust"),
         case("bills.catalog_link", SignedIn)
             .put("/api/bills/{id}/catalog-link", subscriptions::catalog_link)
-            .server_fn("catalog/link"),
+            .server_fn("catalog/link")
+            .form(),
         case("payments.list", SignedIn)
             .get("/api/bills/{id}/payments", bills::payments)
             .server_fn("payments"),
@@ -109,7 +110,9 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .get("/api/admin/status", admin_status::status)
             .server_fn("admin/status"),
         case("admin.schema", Administrator).server_fn("admin/schema"),
-        case("admin.roll_back_migration", Administrator).server_fn("admin/roll-back-migration"),
+        case("admin.roll_back_migration", Administrator)
+            .server_fn("admin/roll-back-migration")
+            .form(),
         case("authentication.read", Administrator)
             .get("/api/admin/authentication", authentication::read)
             .server_fn("admin/authentication"),
@@ -144,7 +147,8 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .server_fn("catalog"),
         case("catalog.track", SignedIn)
             .post("/api/catalog/track", subscriptions::track_catalog)
-            .server_fn("catalog/track"),
+            .server_fn("catalog/track")
+            .form(),
         case("catalog.tracked", SignedIn)
             .get("/api/catalog/tracked", subscriptions::tracked)
             .server_fn("catalog/tracked"),
@@ -153,13 +157,15 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .server_fn("catalog/descriptors"),
         case("descriptors.add", SignedIn)
             .post("/api/catalog/descriptors", subscriptions::add_descriptor)
-            .server_fn("catalog/descriptors/add"),
+            .server_fn("catalog/descriptors/add")
+            .form(),
         case("descriptors.delete", SignedIn)
             .delete(
                 "/api/catalog/descriptors/{id}",
                 subscriptions::delete_descriptor,
             )
-            .server_fn("catalog/descriptors/delete"),
+            .server_fn("catalog/descriptors/delete")
+            .form(),
         case("recommendations.list", SignedIn)
             .get("/api/subscriptions/recommendations", subscriptions::list)
             .server_fn("subscriptions/recommendations"),
@@ -168,25 +174,29 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
                 "/api/subscriptions/recommendations/{id}/track",
                 subscriptions::track,
             )
-            .server_fn("subscriptions/track"),
+            .server_fn("subscriptions/track")
+            .form(),
         case("recommendations.decline", SignedIn)
             .post(
                 "/api/subscriptions/recommendations/{id}/decline",
                 subscriptions::decline,
             )
-            .server_fn("subscriptions/decline"),
+            .server_fn("subscriptions/decline")
+            .form(),
         case("recommendations.link", SignedIn)
             .post(
                 "/api/subscriptions/recommendations/{id}/link",
                 subscriptions::link,
             )
-            .server_fn("subscriptions/link"),
+            .server_fn("subscriptions/link")
+            .form(),
         case("recommendations.relink", SignedIn)
             .post(
                 "/api/subscriptions/recommendations/{id}/relink",
                 subscriptions::relink,
             )
-            .server_fn("subscriptions/relink"),
+            .server_fn("subscriptions/relink")
+            .form(),
         case("data.export_bills_csv", SignedIn).get("/api/data/bills.csv", data::export_csv),
         case("data.export_payments_csv", SignedIn)
             .get("/api/data/payments.csv", data::export_payments_csv),
@@ -240,19 +250,23 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
         case("operations.wait", Operations).server_fn("operations/wait"),
         case("maintenance.backup", BackupAdmin)
             .post("/v1/admin:backup", operations::start_backup)
-            .server_fn("operations/maintenance"),
+            .server_fn("operations/maintenance")
+            .form(),
         case("maintenance.restore_check", BackupAdmin)
             .post("/v1/admin:restoreCheck", operations::start_restore_check)
-            .server_fn("admin/check-backup"),
+            .server_fn("admin/check-backup")
+            .form(),
         case("maintenance.restore", AdminSession)
             .post("/v1/admin:restore", operations::start_restore)
-            .server_fn("admin/restore-backup"),
+            .server_fn("admin/restore-backup")
+            .form(),
         case("maintenance.reencrypt_secrets", Administrator)
             .post(
                 "/v1/admin:reencryptSecrets",
                 operations::start_reencrypt_secrets,
             )
-            .server_fn("operations/maintenance"),
+            .server_fn("operations/maintenance")
+            .form(),
         case("bank.connections", SignedIn)
             .get("/api/bank/connections", bank::list)
             .server_fn("bank/connections"),

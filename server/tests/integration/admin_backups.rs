@@ -389,7 +389,7 @@ async fn the_newest_migration_rolls_back_from_admin_only_when_named() {
 
     let refused = admin
         .request(Method::POST, "/api/fn/admin/roll-back-migration")
-        .json(&json!({ "confirm": "v0.01" }))
+        .form(&[("confirm", "v0.01")])
         .send()
         .await
         .unwrap();
@@ -398,7 +398,7 @@ async fn the_newest_migration_rolls_back_from_admin_only_when_named() {
 
     let rolled = admin
         .request(Method::POST, "/api/fn/admin/roll-back-migration")
-        .json(&json!({ "confirm": latest }))
+        .form(&[("confirm", latest.as_str())])
         .send()
         .await
         .unwrap();

@@ -14,7 +14,7 @@ use app::contract::bills::{BillList, BillRecord, Catalog, Payment, Payments, Spe
 use app::contract::contact::{ContactConfig, Created, Requeued, SubmissionKind, SubmissionPage};
 use app::contract::data::{ImportPreview, Imported};
 use app::contract::error::ErrorBody;
-use app::contract::operations::{MaintenanceTask, Operation};
+use app::contract::operations::Operation;
 use app::contract::preferences::Preferences;
 use app::contract::security_keys::{KeyInfo, RegistrationStarted, RemoveKey};
 use app::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
@@ -667,10 +667,11 @@ async fn password_and_totp_changes_through_server_functions_need_the_password_an
 async fn maintenance_and_the_viewer_follow_cancel_and_delete_operations_through_server_functions() {
     let (app, admin) = with_admin(&[]).await;
 
-    let response = post(
+    // Admin's maintenance buttons, as their forms post.
+    let response = post_form(
         &admin,
         "/api/fn/operations/maintenance",
-        json!({"task": MaintenanceTask::Backup}),
+        &[("task", "backup")],
     )
     .await;
     assert_eq!(response.status(), 200);
@@ -732,10 +733,10 @@ async fn maintenance_and_the_viewer_follow_cancel_and_delete_operations_through_
         let response = form(&sam, path, &started.name).await.unwrap();
         assert_eq!(response.status(), 404, "{path}");
     }
-    let response = post(
+    let response = post_form(
         &sam,
         "/api/fn/operations/maintenance",
-        json!({"task": "backup"}),
+        &[("task", "backup")],
     )
     .await;
     assert_eq!(response.status(), 403);
