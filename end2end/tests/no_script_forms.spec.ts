@@ -624,3 +624,19 @@ test("without JavaScript the Service Catalog tracks several services, re-links a
   expectClean(page, ["PF CLUB"]);
   await context.close();
 });
+
+test("without JavaScript Profile signs out, and the session is over", async ({ browser }) => {
+  await openRegistration(browser);
+  const setup = await newUser(browser, "no-script-sign-out@example.com");
+  const context = await browser.newContext({ storageState: await setup.context.storageState(), javaScriptEnabled: false });
+  await setup.context.close();
+  const page = await context.newPage();
+  await page.goto("/profile");
+  expect((await context.request.get("/api/auth/me")).status()).toBe(200);
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect((await context.request.get("/api/auth/me")).status()).toBe(401);
+  await page.goto("/profile");
+  await expect(page.getByText("You are signed out.")).toBeVisible();
+  await context.close();
+});

@@ -1,14 +1,17 @@
 use super::split_route::split_route;
+use leptos::ev::SubmitEvent;
+use leptos::form::FromFormData;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 
-use crate::api::account::{get_me, get_totp_status, sign_out};
+use crate::api::account::{get_me, get_totp_status, SignOut};
 use crate::api::profile::{get_preferences, get_privacy, get_sign_ins, list_tokens};
 use crate::api::{self, ApiFailure};
 use crate::components::account_details::AccountDetails;
 use crate::components::api_tokens::ApiTokens;
+use crate::components::csrf_field::CsrfField;
 use crate::components::form_outcome_notice::FormOutcomeNotice;
 use crate::components::linked_identities::LinkedIdentities;
 use crate::components::preferences::PreferencesForm;
@@ -44,27 +47,28 @@ pub fn ProfilePage() -> impl IntoView {
     let navigate = use_navigate();
     let error = RwSignal::new(None::<String>);
 
-    let leave = move |everywhere: bool| {
-        let navigate = navigate.clone();
-        leptos::task::spawn_local(async move {
-            match sign_out(everywhere).await {
-                // Signed in through the identity provider: sign out there
-                // too (a full page load, to another site).
-                Ok(SignedOut {
-                    redirect: Some(url),
-                }) => {
-                    let _ = window().location().set_href(&url);
-                }
-                Ok(SignedOut { redirect: None }) => navigate("/login", Default::default()),
-                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
-            }
-        });
+    // Signing out is a form: without JavaScript it posts to
+    // `/profile/sign-out`, which answers with the sign-in page (or the
+    // identity provider's sign-out); with it, the pressed button's
+    // `everywhere` goes to the server function.
+    let leave = ServerAction::<SignOut>::new();
+    api::each_answer(leave, move |answer| match answer {
+        // Signed in through the identity provider: sign out there too (a
+        // full page load, to another site).
+        Ok(SignedOut {
+            redirect: Some(url),
+        }) => {
+            let _ = window().location().set_href(&url);
+        }
+        Ok(SignedOut { redirect: None }) => navigate("/login", Default::default()),
+        Err(failure) => error.set(Some(failure.message())),
+    });
+    let sign_out = move |event: SubmitEvent| {
+        if let Ok(input) = SignOut::from_event(&event) {
+            event.prevent_default();
+            leave.dispatch(input);
+        }
     };
-    let sign_out_here = {
-        let leave = leave.clone();
-        move |_| leave(false)
-    };
-    let sign_out_everywhere = move |_| leave(true);
 
     view! {
         <Title text="Profile"/>
@@ -103,15 +107,19 @@ pub fn ProfilePage() -> impl IntoView {
         <section class="card" aria-labelledby="sessions-title">
             <h2 id="sessions-title">"Sessions"</h2>
             <p class="field-error" role="alert">{move || error.get()}</p>
-            <div class="actions">
-                <button type="button" class="button" on:click=sign_out_here>"Sign out"</button>
-                <button type="button" class="button button--quiet" on:click=sign_out_everywhere>
+            <form class="actions" method="post" action=SIGN_OUT_FORM on:submit=sign_out>
+                <CsrfField/>
+                <button type="submit" name="everywhere" value="false" class="button">"Sign out"</button>
+                <button type="submit" name="everywhere" value="true" class="button button--quiet">
                     "Sign out everywhere"
                 </button>
-            </div>
+            </form>
         </section>
     }
 }
+
+/// Where the sign-out form posts without JavaScript.
+const SIGN_OUT_FORM: &str = "/profile/sign-out";
 
 /// `ProfilePage` as a route whose code is left out of the first download:
 /// `cargo leptos build --split` puts it in its area's chunk (`split_route!`),

@@ -372,3 +372,50 @@ async fn an_invitation_made_without_javascript_shows_its_link_once_and_asks_the_
     let pending: Vec<serde_json::Value> = admin.get("/api/admin/invitations").await;
     assert_eq!(pending.len(), 1, "neither made one");
 }
+
+#[tokio::test]
+async fn signing_out_without_javascript_ends_the_session_and_clears_its_cookie() {
+    let (app, admin) = with_admin(&[]).await;
+    let opened = admin
+        .request(Method::PUT, "/api/admin/registration")
+        .json(&registration(true))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(opened.status(), 200);
+    let mut sam = Browser::open(&app.address).await;
+    let joined = sam
+        .register(&app::contract::account::Register {
+            invitation: None,
+            email: "sam-signs-out@example.com".into(),
+            name: String::new(),
+            password: "a long enough passphrase".into(),
+            time_zone: None,
+        })
+        .await;
+    assert_eq!(joined.status(), 200);
+    assert_eq!(sam.status(Method::GET, "/api/auth/me").await, 200);
+
+    let left = post_form(
+        &sam,
+        &app.address,
+        "/profile/sign-out",
+        &[("everywhere", "false")],
+    )
+    .await;
+    assert_eq!(left.status(), 303);
+    assert_eq!(location(&left), "/login");
+    let cleared = left
+        .headers()
+        .get_all(SET_COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .any(|cookie| cookie.contains("Max-Age=0"));
+    assert!(cleared, "the session cookie is cleared: {left:?}");
+    assert_eq!(sam.status(Method::GET, "/api/auth/me").await, 401);
+    // Signed out already: back to the sign-in page, nothing else.
+    let again = post_form(&sam, &app.address, "/profile/sign-out", &[]).await;
+    assert_eq!(location(&again), "/login");
+    // The administrator, who did nothing, is still signed in.
+    assert_eq!(admin.status(Method::GET, "/api/auth/me").await, 200);
+}

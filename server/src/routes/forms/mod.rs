@@ -18,6 +18,7 @@ pub mod invitation;
 pub mod password;
 pub mod register;
 pub mod sign_in;
+pub mod sign_out;
 pub mod sso_link;
 pub mod tokens;
 pub mod two_factor;
@@ -39,6 +40,7 @@ pub const PATHS: &[&str] = &[
     "/profile/two-factor/off",
     "/profile/single-sign-on",
     "/admin/invite",
+    "/profile/sign-out",
 ];
 
 /// The routes for [`PATHS`]; the pages at the same paths stay Leptos's.
@@ -53,4 +55,5 @@ pub fn router() -> Router<AppState> {
         .route(PATHS[6], post(two_factor::turn_off))
         .route(PATHS[7], post(sso_link::submit))
         .route(PATHS[8], post(invitation::submit))
+        .route(PATHS[9], post(sign_out::submit))
 }
