@@ -337,24 +337,7 @@ async fn an_invitation_made_without_javascript_shows_its_link_once_and_asks_the_
     assert_eq!(pending[0]["role"], "admin");
 
     // Not for someone who is not an administrator, nor without a session.
-    let mut sam = Browser::open(&app.address).await;
-    let opened = admin
-        .request(Method::PUT, "/api/admin/registration")
-        .json(&registration(true))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(opened.status(), 200);
-    let joined = sam
-        .register(&app::contract::account::Register {
-            invitation: None,
-            email: "sam-not-admin@example.com".into(),
-            name: String::new(),
-            password: "a long enough passphrase".into(),
-            time_zone: None,
-        })
-        .await;
-    assert_eq!(joined.status(), 200);
+    let sam = support::plain_user(&app, &admin, "sam-not-admin@example.com").await;
     let by_user = post_form(
         &sam,
         &app.address,
@@ -376,24 +359,7 @@ async fn an_invitation_made_without_javascript_shows_its_link_once_and_asks_the_
 #[tokio::test]
 async fn signing_out_without_javascript_ends_the_session_and_clears_its_cookie() {
     let (app, admin) = with_admin(&[]).await;
-    let opened = admin
-        .request(Method::PUT, "/api/admin/registration")
-        .json(&registration(true))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(opened.status(), 200);
-    let mut sam = Browser::open(&app.address).await;
-    let joined = sam
-        .register(&app::contract::account::Register {
-            invitation: None,
-            email: "sam-signs-out@example.com".into(),
-            name: String::new(),
-            password: "a long enough passphrase".into(),
-            time_zone: None,
-        })
-        .await;
-    assert_eq!(joined.status(), 200);
+    let sam = support::plain_user(&app, &admin, "sam-signs-out@example.com").await;
     assert_eq!(sam.status(Method::GET, "/api/auth/me").await, 200);
 
     let left = post_form(
