@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { ADMIN, PASSWORD, USER_PASSWORD, addMonthlyBill, adminContext, csrf, newUser, openRegistration } from "./support";
+import { ADMIN, PASSWORD, USER_PASSWORD, addMonthlyBill, adminContext, csrf, hydrated, newUser, openRegistration } from "./support";
 
 // Issue 28, item 12: every form that carries a secret is a POST form, so
 // with JavaScript off (or submitted before the page hydrated) no field
@@ -639,4 +639,109 @@ test("without JavaScript Profile signs out, and the session is over", async ({ b
   await page.goto("/profile");
   await expect(page.getByText("You are signed out.")).toBeVisible();
   await context.close();
+});
+
+test("without JavaScript the tracked subscriptions move up and down, and the order is kept", async ({ browser }) => {
+  await openRegistration(browser);
+  const setup = await newUser(browser, "no-script-order@example.com");
+  const token = await csrf(setup.context);
+  for (const [name, cadence, amountMinor] of [
+    ["Music", "monthly", 999],
+    ["Cloud storage", "yearly", 12_000],
+    ["News", "monthly", 500],
+  ] as const) {
+    const made = await setup.context.request.post("/api/bills", {
+      headers: { "x-csrf-token": token },
+      data: { name, amountMinor, cadence, dueDay: 3, anchorDate: "2026-01-03", subscription: true, category: "Streaming" },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+  }
+  const context = await browser.newContext({ storageState: await setup.context.storageState(), javaScriptEnabled: false });
+  await setup.context.close();
+  const page = await context.newPage();
+  await page.goto("/subscriptions");
+  const names = page.getByTestId("subscription").getByRole("link");
+  await expect(names).toHaveText(["Music", "Cloud storage", "News"]);
+  await expect(page.getByRole("button", { name: "Move Music up" })).toBeDisabled();
+
+  await page.getByRole("button", { name: "Move News up" }).click();
+  await expect(page).toHaveURL(/\/subscriptions\??$/);
+  await expect(names).toHaveText(["Music", "News", "Cloud storage"]);
+  await page.getByRole("button", { name: "Move Music down" }).click();
+  await expect(names).toHaveText(["News", "Music", "Cloud storage"]);
+  // Kept by the server, not by this page.
+  await page.goto("/subscriptions");
+  await expect(names).toHaveText(["News", "Music", "Cloud storage"]);
+  await context.close();
+});
+
+test("Admin searches the leads and the support requests through the address, without JavaScript and with it", async ({ browser }) => {
+  // One of each from a visitor (the public forms allow five a minute from
+  // one address; a refusal says when to come back).
+  const visitor = await browser.newContext();
+  for (const [path, data] of [
+    ["/api/leads", { name: "Lena Listed", email: "lena@example.com", message: "We track forty bills." }],
+    ["/api/support", { name: "Sam Support", email: "sam@example.com", subject: "Import fails", message: "Row 3 is refused." }],
+  ] as const) {
+    let sent = await visitor.request.post(path, { data });
+    if (sent.status() === 429) {
+      await new Promise((done) => setTimeout(done, 1000 * Number(sent.headers()["retry-after"] ?? "60")));
+      sent = await visitor.request.post(path, { data });
+    }
+    expect(sent.status(), await sent.text()).toBe(201);
+  }
+  await visitor.close();
+
+  const context = await adminContext(browser, { javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/admin");
+  const card = page.getByRole("region", { name: "Leads and support requests" });
+  const rows = card.getByTestId("submissions").locator("tbody tr");
+  await expect(card.getByTestId("crm-health")).toContainText("CRM not configured");
+  await expect(card.getByRole("link", { name: "Leads" })).toHaveAttribute("aria-current", "page");
+  await expect(rows.filter({ hasText: "Lena Listed" })).toHaveCount(1);
+
+  await card.getByLabel("Search").fill("nobody by this name");
+  await card.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/\/admin\?q=nobody/);
+  await expect(rows).toHaveCount(0);
+  await card.getByLabel("Search").fill("Lena Listed");
+  await card.getByRole("button", { name: "Search" }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toContainText("lena@example.com");
+  await expect(rows).toContainText("skipped");
+
+  await card.getByRole("link", { name: "Support requests" }).click();
+  await expect(page).toHaveURL(/\/admin\?submissions=support#submissions$/);
+  await expect(card.getByRole("link", { name: "Support requests" })).toHaveAttribute("aria-current", "page");
+  await expect(card.getByRole("columnheader", { name: "Subject" })).toBeVisible();
+  await expect(rows.filter({ hasText: "Sam Support" })).toContainText("Import fails");
+  await expect(rows.filter({ hasText: "Lena Listed" })).toHaveCount(0);
+  // The search stays on this list.
+  await card.getByLabel("Search").fill("Sam Support");
+  await card.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/submissions=support&q=Sam/);
+  await expect(rows).toHaveCount(1);
+
+  // Re-send all failed: the form posts, and the page comes back to the list.
+  await card.getByRole("button", { name: "Re-send all failed" }).click();
+  await expect(page).toHaveURL(/submissions=support&q=Sam/);
+  await expect(rows).toHaveCount(1);
+  await expect(card.getByRole("alert")).toHaveText("");
+  await context.close();
+
+  // With JavaScript the same links reload the list alone, and Re-send
+  // all failed answers on the page.
+  const live = await adminContext(browser);
+  const livePage = await live.newPage();
+  await livePage.goto("/admin");
+  await hydrated(livePage);
+  const liveCard = livePage.getByRole("region", { name: "Leads and support requests" });
+  await liveCard.getByRole("link", { name: "Support requests" }).click();
+  await expect(liveCard.getByRole("columnheader", { name: "Subject" })).toBeVisible();
+  await expect(liveCard.getByTestId("submissions").locator("tbody tr").filter({ hasText: "Sam Support" })).toHaveCount(1);
+  await liveCard.getByRole("button", { name: "Re-send all failed" }).click();
+  await expect(livePage).toHaveURL(/\/admin\?submissions=support#submissions$/);
+  await expect(liveCard.getByRole("alert")).toHaveText("");
+  await live.close();
 });

@@ -6,7 +6,7 @@
 //! it); and the submissions of the public forms with their CRM state.
 
 use leptos::prelude::*;
-use leptos::server_fn::codec::{GetUrl, Json};
+use leptos::server_fn::codec::GetUrl;
 
 use super::CsrfClient;
 use crate::contract::admin::{
@@ -128,7 +128,8 @@ pub async fn get_crm_status() -> Result<CrmStatus, ErrorBody> {
 }
 
 /// Queues one failed CRM post again (`id`), or every failed one (none).
-#[server(prefix = "/api/fn", endpoint = "admin/resend", input = Json, client = CsrfClient)]
+/// Posted as a form: each failed row's Re-send, and "Re-send all failed".
+#[server(prefix = "/api/fn", endpoint = "admin/resend", client = CsrfClient)]
 pub async fn resend_submissions(
     kind: SubmissionKind,
     id: Option<i64>,

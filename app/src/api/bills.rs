@@ -2,16 +2,16 @@
 //! `ssr::bills` services as `/api/bills…` and `/api/tracker`. Reads are GET
 //! (no CSRF token): the pages call them while the server renders them, so
 //! the data is in the HTML, and over HTTP after a change. Writes are POSTs
-//! through [`CsrfClient`], which sends the CSRF token: JSON, or the bill
-//! form's fields as the page's form posts them.
+//! through [`CsrfClient`], which sends the CSRF token, of each form's
+//! fields as the page's form posts them.
 
 use leptos::prelude::*;
-use leptos::server_fn::codec::{GetUrl, Json};
+use leptos::server_fn::codec::GetUrl;
 
 use super::CsrfClient;
 use crate::contract::bills::{
-    AutopayTrust, BillList, BillRecord, Catalog, Payment, PaymentInput, Payments, Spending,
-    Tracker, TrackerPageData,
+    AutopayTrust, BillList, BillRecord, Catalog, OrderShift, Payment, PaymentInput, Payments,
+    Spending, Tracker, TrackerPageData,
 };
 use crate::contract::error::ErrorBody;
 use crate::domain::bill_input::BillInput;
@@ -241,13 +241,25 @@ pub async fn bill_act(
     Ok(false)
 }
 
-/// The Custom order of the user's bills: every id once.
-#[server(prefix = "/api/fn", endpoint = "reorder-bills", input = Json, client = CsrfClient)]
-pub async fn reorder_bills(ids: Vec<i64>) -> Result<(), ErrorBody> {
+/// The Custom order of the user's bills: every id once, as the
+/// Subscriptions page's form posts it (`ids[0]`, `ids[1]`…), with the
+/// button pressed (`shift[up]` or `shift[down]`) applied to it. Answers the
+/// order kept.
+#[server(prefix = "/api/fn", endpoint = "reorder-bills", client = CsrfClient)]
+pub async fn reorder_bills(
+    ids: Vec<i64>,
+    shift: Option<OrderShift>,
+) -> Result<Vec<i64>, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::ssr::bills::reorder(me.pool(), me.current.user.id, &ids)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    let ids = match shift {
+        None => ids,
+        Some(shift) => shift.applied(ids).ok_or_else(|| ApiError::InvalidField {
+            field: "shift".into(),
+            description: "move one listed bill up or down".into(),
+        })?,
+    };
+    crate::ssr::bills::reorder(me.pool(), me.current.user.id, &ids)
+        .await
+        .map_err(ApiError::from)?;
+    Ok(ids)
 }

@@ -188,6 +188,36 @@ pub struct BillOrder {
     pub ids: Vec<i64>,
 }
 
+/// The Subscriptions page's move up / move down, as its form posts it:
+/// the pressed button is `shift[up]=<id>` or `shift[down]=<id>`, beside
+/// the order the page showed (`ids[0]`, `ids[1]`…).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrderShift {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub up: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub down: Option<i64>,
+}
+
+impl OrderShift {
+    /// `ids` with the chosen bill swapped with its neighbour; at either
+    /// end it stays where it is. `None` unless exactly one button was
+    /// pressed, for a bill in `ids`.
+    pub fn applied(&self, mut ids: Vec<i64>) -> Option<Vec<i64>> {
+        let (id, up) = match (self.up, self.down) {
+            (Some(id), None) => (id, true),
+            (None, Some(id)) => (id, false),
+            _ => return None,
+        };
+        let at = ids.iter().position(|listed| *listed == id)?;
+        let other = if up { at.checked_sub(1) } else { Some(at + 1) };
+        if let Some(other) = other.filter(|other| *other < ids.len()) {
+            ids.swap(at, other);
+        }
+        Some(ids)
+    }
+}
+
 /// Whether the Tracker shows a calendar month, a pay period, or half a
 /// month (the 1st to the 14th, the 15th to the end) for people without a
 /// pay schedule.
@@ -432,6 +462,29 @@ impl BillRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shift_swaps_one_bill_with_its_neighbour_and_stops_at_the_ends() {
+        let up = |id| OrderShift {
+            up: Some(id),
+            down: None,
+        };
+        let down = |id| OrderShift {
+            up: None,
+            down: Some(id),
+        };
+        assert_eq!(up(3).applied(vec![1, 2, 3]), Some(vec![1, 3, 2]));
+        assert_eq!(down(1).applied(vec![1, 2, 3]), Some(vec![2, 1, 3]));
+        assert_eq!(up(1).applied(vec![1, 2, 3]), Some(vec![1, 2, 3]));
+        assert_eq!(down(3).applied(vec![1, 2, 3]), Some(vec![1, 2, 3]));
+        assert_eq!(up(9).applied(vec![1, 2, 3]), None, "not in the list");
+        let both = OrderShift {
+            up: Some(1),
+            down: Some(2),
+        };
+        assert_eq!(both.applied(vec![1, 2]), None);
+        assert_eq!(OrderShift::default().applied(vec![1, 2]), None);
+    }
 
     #[test]
     fn a_typed_payment_becomes_minor_units_and_empty_fields_mean_the_defaults() {

@@ -8,7 +8,7 @@ use crate::api::{self, ApiFailure};
 use crate::components::admin_only::AdminOnly;
 use crate::components::csrf_field::CsrfField;
 use crate::components::form_outcome_notice::FormOutcomeNotice;
-use crate::components::submissions::Submissions;
+use crate::components::submissions::{self, Submissions};
 use crate::contract::admin::{AccountAction, Invitation, RegistrationSetting, UserSummary};
 use crate::domain::role::Role;
 use crate::domain::timestamp;
@@ -28,6 +28,8 @@ pub fn AdminPage() -> impl IntoView {
     let invitations = api::page_data(list_invitations);
     let registration = api::page_data(get_registration);
     let me = api::page_data(get_me);
+    // Its own, read again alone when the address asks for another page.
+    let submissions = submissions::page_data();
     let loaded = move || async move {
         let registration = registration.await?;
         let users = users.await?;
@@ -50,7 +52,7 @@ pub fn AdminPage() -> impl IntoView {
         {move || Suspend::new(async move { match loaded().await {
             Err(failure) => view! { <AdminOnly failure/> }.into_any(),
             Ok((registration, users, invitations, my_id)) => view! {
-                <AdminPanel registration users invitations my_id/>
+                <AdminPanel registration users invitations my_id submissions/>
             }.into_any(),
         }})}
         </Transition>
@@ -67,6 +69,7 @@ fn AdminPanel(
     users: Vec<UserSummary>,
     invitations: Vec<Invitation>,
     my_id: Option<i64>,
+    submissions: api::PageResource<Result<submissions::Loaded, ApiFailure>>,
 ) -> impl IntoView {
     let users = RwSignal::new(users);
     let invitations = RwSignal::new(invitations);
@@ -269,8 +272,7 @@ fn AdminPanel(
                 }).collect_view()}
             </ul>
         </section>
-        // Loads its own data in the browser.
-        <Submissions/>
+        <Submissions data=submissions/>
         <section class="card" aria-labelledby="registration-title">
             <h2 id="registration-title">"Registration"</h2>
             <p data-testid="registration-state">{move || registration_words(open.get())}</p>

@@ -1,6 +1,7 @@
 //! `/subscriptions`: what Tally recommends from the bank charges (cards,
 //! see `components::recommendation_card`), then the tracked subscriptions
-//! with their monthly and yearly cost. Custom sort keeps the user's order (move up and down);
+//! with their monthly and yearly cost. Custom sort keeps the user's order
+//! (move up and down, a form that posts without JavaScript too);
 //! Cadence sort groups them Weekly, Biweekly, Monthly, Quarterly, Yearly,
 //! Other, and reordering is off while it is active (spec, Versioning 5).
 
@@ -9,9 +10,10 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 
-use crate::api::bills::{get_bills, reorder_bills};
+use crate::api::bills::{get_bills, ReorderBills};
 use crate::api::subscriptions::get_recommendations;
-use crate::api::ApiFailure;
+use crate::api::{self, ApiFailure};
+use crate::components::csrf_field::CsrfField;
 use crate::components::recommendation_card::{CardEvents, RecommendationCard};
 use crate::contract::bills::{BillList, BillRecord};
 use crate::contract::subscriptions::Recommendations;
@@ -127,41 +129,36 @@ fn Subscriptions(data: BillList) -> impl IntoView {
     tracked.sort_by_key(|b| (b.sort_order, b.id));
     let order = RwSignal::new(tracked);
     let error = RwSignal::new(None::<String>);
-    // Said while the new order is on its way and once it is kept, so
+    // Said once the new order is kept (and while it is on its way), so
     // nobody leaves (or reloads) believing an unsaved order was saved.
     let saved = RwSignal::new(None::<&'static str>);
     let context = RwSignal::new((
         Locale::parse(&data.locale),
         Currency::parse(&data.currency).unwrap_or(Currency::USD),
     ));
-    let save_order = move || {
-        let ids: Vec<i64> = order.get_untracked().iter().map(|b| b.id).collect();
-        saved.set(Some("Saving the order…"));
-        leptos::task::spawn_local(async move {
-            match reorder_bills(ids).await {
-                Ok(()) => {
-                    error.set(None);
-                    saved.set(Some("Order saved."));
-                }
-                Err(failure) => {
-                    saved.set(None);
-                    error.set(Some(ApiFailure::from(failure).message()));
-                }
-            }
-        });
-    };
-    let shift = move |index: usize, up: bool| {
-        order.update(|all| {
-            let other = if up {
-                index.checked_sub(1)
-            } else {
-                Some(index + 1)
-            };
-            if let Some(other) = other.filter(|o| *o < all.len()) {
-                all.swap(index, other);
-            }
-        });
-        save_order();
+    // Move up / move down: a form posting the order shown and the button
+    // pressed; the server answers the order it kept.
+    let reorder = ServerAction::<ReorderBills>::new();
+    let pending = reorder.pending();
+    api::each_answer(reorder, move |answer| match answer {
+        Ok(kept) => {
+            order.update(|all| {
+                all.sort_by_key(|bill| kept.iter().position(|id| *id == bill.id));
+            });
+            error.set(None);
+            saved.set(Some("Order saved."));
+        }
+        Err(failure) => {
+            saved.set(None);
+            error.set(Some(failure.message()));
+        }
+    });
+    let status = move || {
+        if pending.get() {
+            Some("Saving the order…")
+        } else {
+            saved.get()
+        }
     };
     let totals = move || {
         let (locale, home) = context.get();
@@ -196,9 +193,11 @@ fn Subscriptions(data: BillList) -> impl IntoView {
                 <span class="hint">{yearly.map(|y| format!("{y} a year"))}</span>
                 {reorderable.then(|| view! {
                     <span class="actions">
-                        <button class="button button--quiet" disabled=index == 0 on:click=move |_| shift(index, true)
+                        <button type="submit" name="shift[up]" value=bill.id class="button button--quiet"
+                            disabled=move || index == 0 || pending.get()
                             aria-label=format!("Move {name} up")>"↑"</button>
-                        <button class="button button--quiet" disabled=index + 1 == count on:click=move |_| shift(index, false)
+                        <button type="submit" name="shift[down]" value=bill.id class="button button--quiet"
+                            disabled=move || index + 1 == count || pending.get()
                             aria-label=format!("Move {name} down")>"↓"</button>
                     </span>
                 })}
@@ -207,7 +206,7 @@ fn Subscriptions(data: BillList) -> impl IntoView {
     };
     view! {
         <p class="field-error" role="alert">{move || error.get()}</p>
-        <p role="status" data-testid="order-status">{move || saved.get()}</p>
+        <p role="status" data-testid="order-status">{status}</p>
         <section class="totals" aria-label="Subscription totals">
             <div class="total"><span>"Per month"</span><strong data-testid="subs-monthly">{move || totals().0}</strong></div>
             <div class="total"><span>"Per year"</span><strong data-testid="subs-yearly">{move || totals().1}</strong></div>
@@ -247,9 +246,15 @@ fn Subscriptions(data: BillList) -> impl IntoView {
             } else {
                 let count = all.len();
                 view! {
-                    <ul class="subscriptions">
-                        {all.into_iter().enumerate().map(|(i, bill)| row(i, bill, true, count)).collect_view()}
-                    </ul>
+                    <ActionForm action=reorder>
+                        <CsrfField/>
+                        {all.iter().enumerate().map(|(i, bill)| view! {
+                            <input type="hidden" name=format!("ids[{i}]") value=bill.id/>
+                        }).collect_view()}
+                        <ul class="subscriptions">
+                            {all.into_iter().enumerate().map(|(i, bill)| row(i, bill, true, count)).collect_view()}
+                        </ul>
+                    </ActionForm>
                 }.into_any()
             }
         }}

@@ -33,7 +33,8 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .form(),
         case("bills.reorder", SignedIn)
             .put("/api/bills/order", bills::reorder)
-            .server_fn("reorder-bills"),
+            .server_fn("reorder-bills")
+            .form(),
         case("bills.get", SignedIn)
             .get("/api/bills/{id}", bills::get)
             .server_fn("bill"),
@@ -562,7 +563,8 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .server_fn("admin/submissions"),
         case("admin.resend", Administrator)
             .post("/api/admin/{kind}/{id}/resend", submissions_admin::resend)
-            .server_fn("admin/resend"),
+            .server_fn("admin/resend")
+            .form(),
         case("admin.crm", Administrator)
             .get("/api/admin/crm", submissions_admin::crm)
             .server_fn("admin/crm"),
@@ -571,7 +573,8 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
                 "/api/admin/crm/resend-failed",
                 submissions_admin::resend_all,
             )
-            .server_fn("admin/resend"),
+            .server_fn("admin/resend")
+            .form(),
     ];
     if diagnostics_enabled {
         cases.extend(diagnostics::use_cases());

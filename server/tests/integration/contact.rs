@@ -415,6 +415,39 @@ async fn a_post_that_keeps_failing_is_marked_and_an_admin_resends_it() {
     let nobody: SubmissionPage = admin.get("/api/admin/leads?search=nobody").await;
     assert_eq!(nobody.items, []);
 
+    // Admin's page lists it, searched through the address, with a Re-send
+    // form; posted as a browser without JavaScript posts it (the CRM still
+    // failing), it is tried once more and the browser goes back to the list.
+    let page = admin
+        .request(Method::GET, "/admin?q=unlucky")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("aria-label=\"Re-send Unlucky\""), "{page}");
+    assert!(page.contains(&format!("name=\"id\" value=\"{id}\"")));
+    let listed_page = app.url("/admin?q=unlucky");
+    let response = admin
+        .request_without_csrf(Method::POST, "/api/fn/admin/resend")
+        .header(reqwest::header::ACCEPT, "text/html")
+        .header(reqwest::header::REFERER, &listed_page)
+        .form(&[
+            ("csrf_token", admin.csrf.as_str()),
+            ("kind", "lead"),
+            ("id", &id.to_string()),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert!(response.status().is_redirection(), "{}", response.status());
+    assert_eq!(response.headers()[reqwest::header::LOCATION], listed_page);
+    eventually("posted again, and failed again", || async {
+        crm.count("lead") == 2 && rows(&app, "leads").await == [(id, "failed".to_owned())]
+    })
+    .await;
+
     crm.set(CrmMode::Ok);
     let resend = format!("/api/admin/leads/{id}/resend");
     let _: Requeued = admin

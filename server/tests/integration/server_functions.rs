@@ -11,7 +11,7 @@ use app::contract::account::{
 };
 use app::contract::admin::{Invitation, Invited, RegistrationSetting, UserSummary};
 use app::contract::bills::{BillList, BillRecord, Catalog, Payment, Payments, Spending, Tracker};
-use app::contract::contact::{ContactConfig, Created, Requeued, SubmissionKind, SubmissionPage};
+use app::contract::contact::{ContactConfig, Created, Requeued, SubmissionPage};
 use app::contract::data::{ImportPreview, Imported};
 use app::contract::error::ErrorBody;
 use app::contract::operations::Operation;
@@ -257,21 +257,48 @@ async fn a_bill_is_added_changed_ended_restarted_reordered_and_deleted_through_s
     let restarted: BillRecord = admin.get(&format!("/api/bills/{}", rent.id)).await;
     assert!(restarted.active);
 
+    // The order as the Subscriptions page's form posts it: the list it
+    // showed and the button pressed (rent up, above water); the answer is
+    // the order kept.
     let water = due_today(&admin, "Water").await;
-    let response = post(
+    let water_id = water.id.to_string();
+    let response = post_form(
         &admin,
         "/api/fn/reorder-bills",
-        json!({"ids": [water.id, rent.id]}),
+        &[
+            ("ids[0]", water_id.as_str()),
+            ("ids[1]", rent_id.as_str()),
+            ("shift[up]", rent_id.as_str()),
+        ],
     )
     .await;
     assert_eq!(response.status(), 200);
-    let response = post(
+    assert_eq!(
+        response.json::<Vec<i64>>().await.unwrap(),
+        [rent.id, water.id]
+    );
+    let response = post_form(
         &admin,
         "/api/fn/reorder-bills",
-        json!({"ids": [water.id, water.id]}),
+        &[("ids[0]", water_id.as_str()), ("ids[1]", rent_id.as_str())],
     )
     .await;
-    assert_eq!(response.status(), 400);
+    assert_eq!(response.status(), 200);
+    for (fields, named) in [
+        (
+            vec![("ids[0]", water_id.as_str()), ("ids[1]", water_id.as_str())],
+            "ids",
+        ),
+        (
+            vec![("ids[0]", water_id.as_str()), ("shift[up]", "999999")],
+            "shift",
+        ),
+    ] {
+        let response = post_form(&admin, "/api/fn/reorder-bills", &fields).await;
+        assert_eq!(response.status(), 400);
+        let body = response.text().await.unwrap();
+        assert!(body.contains(&format!("\"{named}\"")), "{body}");
+    }
 
     let response = bill_act(&admin, &[("act", "delete"), ("bill", &rent_id)]).await;
     assert_eq!(response.status(), 200);
@@ -427,14 +454,14 @@ async fn admin_invites_and_changes_accounts_through_server_functions_as_rest_doe
         .get("/api/fn/admin/submissions?kind=lead&search=")
         .await;
     assert!(page.items.is_empty() && page.next_before.is_none());
-    let response = post(
+    let response = post_form(
         &admin,
         "/api/fn/admin/resend",
-        json!({"kind": SubmissionKind::Support, "id": 1}),
+        &[("kind", "support"), ("id", "1")],
     )
     .await;
     assert_eq!(response.status(), 404);
-    let response = post(&admin, "/api/fn/admin/resend", json!({"kind": "lead"})).await;
+    let response = post_form(&admin, "/api/fn/admin/resend", &[("kind", "lead")]).await;
     assert_eq!(response.status(), 200);
     assert_eq!(response.json::<Requeued>().await.unwrap().queued, 0);
 }
