@@ -14,6 +14,8 @@ use std::time::Duration;
 use sqlx::SqlitePool;
 
 use super::payments::get_in;
+use super::store::accrual as stored;
+use super::store::payments;
 use super::store::{date_in, BillError};
 use crate::domain::date::YearMonth;
 use crate::domain::interest::charges_due;
@@ -34,13 +36,7 @@ pub async fn accrue_interest(
     pool: &SqlitePool,
     now: jiff::Timestamp,
 ) -> Result<Accrued, BillError> {
-    let debts = sqlx::query!(
-        r#"SELECT b.id AS "id!", b.user_id AS "user_id!", u.time_zone
-           FROM bills b JOIN users u ON u.id = b.user_id
-           WHERE b.is_debt = 1 AND b.active = 1 ORDER BY b.id"#
-    )
-    .fetch_all(pool)
-    .await?;
+    let debts = stored::active_debts(pool).await?;
     let mut accrued = Accrued::default();
     for debt in debts {
         let through = date_in(Some(&debt.time_zone), now).year_month().previous();
@@ -77,14 +73,7 @@ async fn charge_through(
     else {
         // A debt with no charged month (made a debt by an edit, or from
         // before v0.93) starts being charged with the current month.
-        let through = through.to_string();
-        sqlx::query!(
-            "UPDATE bills SET interest_accrued_month = ? WHERE id = ?",
-            through,
-            bill_id,
-        )
-        .execute(&mut *tx)
-        .await?;
+        stored::start_charging(&mut tx, bill_id, &through.to_string()).await?;
         tx.commit().await?;
         return Ok(0);
     };
@@ -106,29 +95,11 @@ async fn charge_through(
         }
         charged += 1;
         let day = charge.month.last_day().map(|day| day.to_string());
-        sqlx::query!(
-            "INSERT INTO payments (bill_id, user_id, amount_cents, paid_on, method,
-                 interest_delta, kind)
-             VALUES (?, ?, 0, ?, 'interest', ?, 'interest')",
-            bill_id,
-            user_id,
-            day,
-            charge.interest,
-        )
-        .execute(&mut *tx)
-        .await?;
+        payments::insert_interest(&mut tx, user_id, bill_id, day.as_deref(), charge.interest)
+            .await?;
     }
     let month = last.month.to_string();
-    sqlx::query!(
-        "UPDATE bills SET balance_cents = ?, interest_accrued_month = ?,
-             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ?",
-        balance,
-        month,
-        bill_id,
-    )
-    .execute(&mut *tx)
-    .await?;
+    payments::set_balance(&mut tx, user_id, bill_id, balance, Some(&month)).await?;
     tx.commit().await?;
     Ok(charged)
 }

@@ -7,6 +7,7 @@
 
 use sqlx::SqlitePool;
 
+use super::store::payments as stored;
 use super::store::{found, get, Bill, BillError};
 use crate::domain::date::{Date, YearMonth};
 use crate::domain::interest::charges_due;
@@ -15,7 +16,7 @@ use crate::domain::text::{plain_text_problem, Lines};
 pub const METHOD_MAX: usize = 40;
 
 pub use crate::contract::bills::Payment;
-use crate::contract::bills::{PaymentInput, PaymentKind, RecordPayment};
+use crate::contract::bills::{PaymentInput, RecordPayment};
 
 pub struct NewPayment {
     pub amount_minor: i64,
@@ -36,29 +37,12 @@ pub async fn list_payments(
     bill_id: i64,
 ) -> Result<Vec<Payment>, BillError> {
     get(pool, user_id, bill_id).await?;
-    Ok(sqlx::query_as!(
-        Payment,
-        r#"SELECT id AS "id!", bill_id, amount_cents AS amount_minor, paid_on, method,
-    interest_delta AS interest_delta_minor, autopay_failure AS "autopay_failure: bool",
-    kind AS "kind: PaymentKind", created_at FROM payments WHERE bill_id = ? AND user_id = ? ORDER BY paid_on DESC, id DESC"#,
-        bill_id,
-        user_id,
-    )
-    .fetch_all(pool)
-    .await?)
+    Ok(stored::of_bill(pool, user_id, bill_id).await?)
 }
 
 /// All of the user's payments, oldest first (for the export).
 pub async fn list_all_payments(pool: &SqlitePool, user_id: i64) -> Result<Vec<Payment>, BillError> {
-    Ok(sqlx::query_as!(
-        Payment,
-        r#"SELECT id AS "id!", bill_id, amount_cents AS amount_minor, paid_on, method,
-    interest_delta AS interest_delta_minor, autopay_failure AS "autopay_failure: bool",
-    kind AS "kind: PaymentKind", created_at FROM payments WHERE user_id = ? ORDER BY paid_on, id"#,
-        user_id,
-    )
-    .fetch_all(pool)
-    .await?)
+    Ok(stored::of_user(pool, user_id).await?)
 }
 
 /// Records a payment as a client asks for one (`POST /api/bills/{id}/
@@ -179,68 +163,33 @@ pub async fn record_payment_in(
             .map(|charge| charge.month.to_string())
             .or(bill.interest_accrued_month.clone());
         let owed = owed - payment.amount_minor;
-        sqlx::query!(
-            "UPDATE bills SET balance_cents = ?, interest_accrued_month = ?,
-                 updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-             WHERE id = ? AND user_id = ?",
-            owed,
-            charged_through,
-            bill_id,
-            user_id,
-        )
-        .execute(&mut **tx)
-        .await?;
+        stored::set_balance(tx, user_id, bill_id, owed, charged_through.as_deref()).await?;
     }
     let paid_on = payment.paid_on.to_string();
-    let id: i64 = sqlx::query_scalar!(
-        r#"INSERT INTO payments (bill_id, user_id, amount_cents, paid_on, method, interest_delta)
-         VALUES (?, ?, ?, ?, ?, ?) RETURNING id AS "id!""#,
-        bill_id,
-        user_id,
-        payment.amount_minor,
-        paid_on,
+    let row = stored::NewRow {
+        amount_minor: payment.amount_minor,
+        paid_on: &paid_on,
         method,
-        interest,
-    )
-    .fetch_one(&mut **tx)
-    .await?;
+        interest_delta_minor: interest,
+    };
+    let id = stored::insert(tx, user_id, bill_id, &row).await?;
     Ok(id)
 }
 
+/// One of the user's bills, read inside the caller's write transaction
+/// (`store::payments::bill_for_update`).
 pub(super) async fn get_in(
     tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
     user_id: i64,
     bill_id: i64,
-) -> Result<super::store::Bill, BillError> {
-    // Reading inside the transaction makes the check-and-charge one step:
-    // SQLite allows one writer, and this transaction writes right after.
-    sqlx::query!(
-        "UPDATE bills SET updated_at = updated_at WHERE id = ? AND user_id = ?",
-        bill_id,
-        user_id,
-    )
-    .execute(&mut **tx)
-    .await?;
-    let bill = super::store::select_bills!("WHERE id = ? AND user_id = ?", bill_id, user_id)
-        .fetch_optional(&mut **tx)
-        .await?;
-    bill.map(super::store::Bill::from)
-        .ok_or(BillError::NotFound)
+) -> Result<Bill, BillError> {
+    stored::bill_for_update(tx, user_id, bill_id).await
 }
 
 /// One of the user's payments.
 pub async fn payment_by_id(pool: &SqlitePool, user_id: i64, id: i64) -> Result<Payment, BillError> {
-    sqlx::query_as!(
-        Payment,
-        r#"SELECT id AS "id!", bill_id, amount_cents AS amount_minor, paid_on, method,
-    interest_delta AS interest_delta_minor, autopay_failure AS "autopay_failure: bool",
-    kind AS "kind: PaymentKind", created_at FROM payments WHERE id = ? AND user_id = ?"#,
-        id,
-        user_id,
-    )
-    .fetch_optional(pool)
-    .await?
-    .ok_or(BillError::NotFound)
+    let mut conn = pool.acquire().await?;
+    stored::one(&mut conn, user_id, id).await
 }
 
 /// Undoes a payment: a debt's balance is restored and the interest charged
@@ -263,18 +212,7 @@ pub async fn undo_payment_in(
     user_id: i64,
     payment_id: i64,
 ) -> Result<(), BillError> {
-    let payment: Payment = sqlx::query_as!(
-        Payment,
-        r#"SELECT id AS "id!", bill_id, amount_cents AS amount_minor, paid_on, method,
-             interest_delta AS interest_delta_minor, autopay_failure AS "autopay_failure: bool",
-             kind AS "kind: PaymentKind", created_at
-         FROM payments WHERE id = ? AND user_id = ?"#,
-        payment_id,
-        user_id,
-    )
-    .fetch_optional(&mut **tx)
-    .await?
-    .ok_or(BillError::NotFound)?;
+    let payment = stored::one(tx, user_id, payment_id).await?;
     if payment.is_interest_charge() {
         // The accrual would only charge the month again.
         return Err(invalid(
@@ -283,39 +221,17 @@ pub async fn undo_payment_in(
         ));
     }
     let bill = get_in(tx, user_id, payment.bill_id).await?;
-    sqlx::query!(
-        "DELETE FROM payments WHERE id = ? AND user_id = ?",
-        payment_id,
-        user_id,
-    )
-    .execute(&mut **tx)
-    .await?;
+    stored::delete(tx, user_id, payment_id).await?;
     if bill.debt {
         let restored =
             bill.balance_minor.unwrap_or(0) + payment.amount_minor - payment.interest_delta_minor;
-        let accrued: Option<String> = if payment.interest_delta_minor > 0 {
-            sqlx::query_scalar!(
-                r#"SELECT max(substr(paid_on, 1, 7)) AS "month: String" FROM payments
-                 WHERE bill_id = ? AND interest_delta > 0"#,
-                payment.bill_id,
-            )
-            .fetch_one(&mut **tx)
-            .await?
+        let accrued = if payment.interest_delta_minor > 0 {
+            stored::last_month_charged(tx, payment.bill_id).await?
         } else {
             bill.interest_accrued_month.clone()
         };
         let restored = restored.max(0);
-        sqlx::query!(
-            "UPDATE bills SET balance_cents = ?, interest_accrued_month = ?,
-                 updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-             WHERE id = ? AND user_id = ?",
-            restored,
-            accrued,
-            payment.bill_id,
-            user_id,
-        )
-        .execute(&mut **tx)
-        .await?;
+        stored::set_balance(tx, user_id, payment.bill_id, restored, accrued.as_deref()).await?;
     }
     Ok(())
 }
@@ -327,15 +243,7 @@ pub async fn flag_autopay_failure(
     payment_id: i64,
     failed: bool,
 ) -> Result<Payment, BillError> {
-    let changed = sqlx::query!(
-        "UPDATE payments SET autopay_failure = ? WHERE id = ? AND user_id = ?",
-        failed,
-        payment_id,
-        user_id,
-    )
-    .execute(pool)
-    .await?
-    .rows_affected();
+    let changed = stored::set_autopay_failure(pool, user_id, payment_id, failed).await?;
     found(changed)?;
     payment_by_id(pool, user_id, payment_id).await
 }

@@ -1,4 +1,8 @@
-//! SQL for `bills`.
+//! SQL for `bills`; its payments' in `payments`, the interest accrual's
+//! own in `accrual`.
+
+pub mod accrual;
+pub mod payments;
 
 use sqlx::SqlitePool;
 

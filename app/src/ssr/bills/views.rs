@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use sqlx::SqlitePool;
 
+use super::store::payments;
 use super::{list, today_for, Bill, BillError};
 use crate::contract::bills::{
     BillList, BillRecord, CategorySpending, Period, PeriodKind, Spending, Tracker, TrackerEntry,
@@ -180,20 +181,11 @@ pub async fn tracked_in(
         .add_days(PAYMENTS_AFTER_DAYS)
         .unwrap_or(last)
         .to_string();
-    let paid = sqlx::query!(
-        "SELECT bill_id, paid_on FROM payments
-         WHERE user_id = ? AND kind = 'payment' AND autopay_failure = 0
-             AND paid_on BETWEEN ? AND ?",
-        user,
-        reach_from,
-        reach_to
-    )
-    .fetch_all(pool)
-    .await?;
+    let paid = payments::paid_dates(pool, user, &reach_from, &reach_to).await?;
     let mut paid_by_bill: HashMap<i64, Vec<Date>> = HashMap::new();
-    for payment in paid {
-        if let Ok(date) = Date::parse(&payment.paid_on) {
-            paid_by_bill.entry(payment.bill_id).or_default().push(date);
+    for (bill_id, paid_on) in paid {
+        if let Ok(date) = Date::parse(&paid_on) {
+            paid_by_bill.entry(bill_id).or_default().push(date);
         }
     }
     // Overrides of occurrences the payments' reach covers, and those
@@ -238,16 +230,7 @@ async fn paid_between(
 ) -> Result<i64, sqlx::Error> {
     let first = first.to_string();
     let last = last.to_string();
-    sqlx::query_scalar!(
-        "SELECT coalesce(sum(amount_cents), 0) FROM payments
-         WHERE user_id = ? AND kind = 'payment' AND autopay_failure = 0
-             AND paid_on BETWEEN ? AND ?",
-        user,
-        first,
-        last,
-    )
-    .fetch_one(pool)
-    .await
+    payments::paid_sum(pool, user, &first, &last).await
 }
 
 /// The period `shown` asks for: `(kind, first, last)`.
@@ -371,22 +354,7 @@ pub async fn spending(pool: &SqlitePool, user: i64) -> Result<Spending, BillErro
         months.insert(0, months[0].previous());
     }
     let first = format!("{}-01", months[0]);
-    let rows: Vec<(String, String, i64)> = sqlx::query!(
-        r#"SELECT b.category AS "category!: String",
-             substr(p.paid_on, 1, 7) AS "month!: String",
-             sum(p.amount_cents) AS "c2!: i64"
-         FROM payments p JOIN bills b ON b.id = p.bill_id
-         WHERE p.user_id = ? AND p.paid_on >= ? AND p.autopay_failure = 0
-             AND p.kind = 'payment'
-         GROUP BY 1, 2 ORDER BY b.category"#,
-        user,
-        first,
-    )
-    .fetch_all(pool)
-    .await?
-    .into_iter()
-    .map(|row| (row.category, row.month, row.c2))
-    .collect();
+    let rows = payments::spent_by_category(pool, user, &first).await?;
     let labels: Vec<String> = months.iter().map(ToString::to_string).collect();
     let mut categories: Vec<CategorySpending> = Vec::new();
     for (category, month, total) in rows {
