@@ -8,6 +8,8 @@
 
 use sqlx::SqlitePool;
 
+use super::store::autopay as stored;
+
 use crate::contract::bills::AutopayTrust;
 use crate::domain::bank::autopay::{self, Trust, EARLY_DAYS, LATE_DAYS, RETURN_DAYS};
 use crate::domain::bank::merchant;
@@ -29,54 +31,22 @@ pub async fn check(pool: &SqlitePool, user_id: i64) -> Result<Checked, BillError
     })
 }
 
-struct Credit {
-    id: i64,
-    posted_at: String,
-    amount_cents: i64,
-    description: String,
-}
-
-struct Debit {
-    payment_id: i64,
-    bill_id: i64,
-    description: String,
-}
-
 /// Flags the autopay payment each new returned debit gave back.
 async fn returns(pool: &SqlitePool, user_id: i64) -> Result<u32, BillError> {
-    let credits: Vec<Credit> = sqlx::query_as!(
-        Credit,
-        r#"SELECT t.id AS "id!", t.posted_at, t.amount_cents, t.description
-         FROM transactions t JOIN bank_accounts a ON a.id = t.account_id
-         WHERE t.user_id = ? AND t.bill_id IS NULL AND t.pending = 0 AND t.amount_cents > 0
-           AND t.ignored_at IS NULL AND t.unmatched_at IS NULL AND a.monitored = 1
-           AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-45 days')
-         ORDER BY t.posted_at, t.id"#,
-        user_id,
-    )
-    .fetch_all(pool)
-    .await?;
+    let credits = stored::recent_credits(pool, user_id).await?;
     let return_window = days(-RETURN_DAYS);
     let mut flagged = 0;
     for credit in credits {
         let Some(key) = autopay::returned_debit(&credit.description, credit.amount_cents) else {
             continue;
         };
-        let debits: Vec<Debit> = sqlx::query_as!(
-            Debit,
-            r#"SELECT p.id AS "payment_id!", p.bill_id, d.description
-             FROM payments p JOIN transactions d ON d.id = p.transaction_id
-             JOIN bills b ON b.id = p.bill_id
-             WHERE p.user_id = ?1 AND b.autopay = 1 AND p.autopay_failure = 0
-               AND p.amount_cents = ?2 AND d.posted_at <= ?3
-               AND d.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', ?3, ?4)
-             ORDER BY d.posted_at DESC, d.id DESC"#,
+        let debits = stored::debits_before(
+            pool,
             user_id,
             credit.amount_cents,
-            credit.posted_at,
-            return_window
+            &credit.posted_at,
+            &return_window,
         )
-        .fetch_all(pool)
         .await?;
         let Some(debit) = debits
             .into_iter()
@@ -85,22 +55,7 @@ async fn returns(pool: &SqlitePool, user_id: i64) -> Result<u32, BillError> {
             continue;
         };
         let mut tx = crate::ssr::db::write(pool).await?;
-        sqlx::query!(
-            "UPDATE payments SET autopay_failure = 1 WHERE id = ?",
-            debit.payment_id,
-        )
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query!(
-            "UPDATE transactions SET bill_id = ?, returns_payment_id = ?,
-                 matched_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-             WHERE id = ?",
-            debit.bill_id,
-            debit.payment_id,
-            credit.id,
-        )
-        .execute(&mut *tx)
-        .await?;
+        stored::flag_return(&mut tx, &debit, credit.id).await?;
         tx.commit().await?;
         tracing::info!(
             bill = debit.bill_id,
@@ -117,13 +72,7 @@ pub async fn unflag_return(
     tx: &mut sqlx::SqliteConnection,
     payment_id: i64,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query!(
-        "UPDATE payments SET autopay_failure = 0 WHERE id = ?",
-        payment_id,
-    )
-    .execute(&mut *tx)
-    .await?;
-    Ok(())
+    stored::unflag_return(tx, payment_id).await
 }
 
 /// `n` days as an SQLite date modifier: `+5 days`, `-10 days`.
@@ -138,39 +87,17 @@ pub async fn clear_missed(
     day: &str,
 ) -> Result<(), sqlx::Error> {
     let (late, early) = (days(-LATE_DAYS), days(EARLY_DAYS));
-    sqlx::query!(
-        "DELETE FROM payments
-         WHERE bill_id = ?1 AND autopay_failure = 1 AND amount_cents = 0 AND method = 'bank'
-           AND transaction_id IS NULL AND kind = 'payment'
-           AND paid_on BETWEEN date(?2, ?3) AND date(?2, ?4)",
-        bill_id,
-        day,
-        late,
-        early
-    )
-    .execute(&mut *tx)
-    .await?;
-    Ok(())
+    stored::clear_missed(tx, bill_id, day, &late, &early).await
 }
 
 /// Records a failed autopay for each due date whose debit is missing, on
 /// bills whose autopay the bank has verified before (so their debits are
 /// known to come through a connected account).
 async fn missing(pool: &SqlitePool, user_id: i64) -> Result<u32, BillError> {
-    let coverage = sqlx::query!(
-        r#"SELECT (SELECT min(substr(t.posted_at, 1, 10)) FROM transactions t
-                 JOIN bank_accounts a ON a.id = t.account_id
-                 WHERE t.user_id = ?1 AND a.monitored = 1 AND t.pending = 0)
-                   AS "covered_from: String",
-                (SELECT min(substr(last_synced_at, 1, 10)) FROM bank_connections
-                 WHERE user_id = ?1 AND status != 'disconnected') AS "synced_through: String""#,
-        user_id
-    )
-    .fetch_one(pool)
-    .await?;
+    let (covered_from, synced_through) = stored::coverage(pool, user_id).await?;
     let (Some(Ok(covered_from)), Some(Ok(synced_through))) = (
-        coverage.covered_from.as_deref().map(Date::parse),
-        coverage.synced_through.as_deref().map(Date::parse),
+        covered_from.as_deref().map(Date::parse),
+        synced_through.as_deref().map(Date::parse),
     ) else {
         return Ok(0);
     };
@@ -204,30 +131,12 @@ async fn record_if_missing(
     due: Date,
 ) -> Result<bool, sqlx::Error> {
     let (day, early, late) = (due.to_string(), days(-EARLY_DAYS), days(LATE_DAYS));
-    let answered = sqlx::query_scalar!(
-        r#"SELECT EXISTS (SELECT 1 FROM payments
-         WHERE bill_id = ?1 AND kind = 'payment'
-           AND paid_on BETWEEN date(?2, ?3) AND date(?2, ?4)) AS "answered!: bool""#,
-        bill_id,
-        day,
-        early,
-        late
-    )
-    .fetch_one(pool)
-    .await?;
+    let answered = stored::answered(pool, bill_id, &day, &early, &late).await?;
     if answered {
         return Ok(false);
     }
     let due = due.to_string();
-    sqlx::query!(
-        "INSERT INTO payments (bill_id, user_id, amount_cents, paid_on, method, autopay_failure)
-         VALUES (?, ?, 0, ?, 'bank', 1)",
-        bill_id,
-        user_id,
-        due,
-    )
-    .execute(pool)
-    .await?;
+    stored::record_missed(pool, user_id, bill_id, &due).await?;
     tracing::info!(bill = bill_id, %due, "autopay debit missing");
     Ok(true)
 }
@@ -253,13 +162,7 @@ pub async fn trust(
             from = next;
         }
     }
-    let failures: Vec<String> = sqlx::query_scalar!(
-        "SELECT paid_on FROM payments WHERE bill_id = ? AND user_id = ? AND autopay_failure = 1",
-        bill_id,
-        user_id,
-    )
-    .fetch_all(pool)
-    .await?;
+    let failures = stored::failure_dates(pool, user_id, bill_id).await?;
     let failures: Vec<Date> = failures
         .iter()
         .filter_map(|day| Date::parse(day.get(..10)?).ok())

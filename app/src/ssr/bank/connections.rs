@@ -9,11 +9,12 @@ use std::sync::Arc;
 use sqlx::SqlitePool;
 
 use super::simplefin::{ClaimUrl, Provider};
+use super::store::connections as stored;
 use super::BankError;
 
 /// The most connections (not disconnected) one user may have: each one is
 /// a sync the automatic worker makes every interval.
-pub const MAX_PER_USER: i64 = 10;
+pub const MAX_PER_USER: i64 = super::store::connections::MAX_PER_USER;
 
 /// Fails when connecting (or reconnecting a disconnected connection) would
 /// take the user past [`MAX_PER_USER`]; checked before a setup token is
@@ -23,17 +24,7 @@ async fn check_room(
     user_id: i64,
     reconnect: Option<i64>,
 ) -> Result<(), BankError> {
-    let found = sqlx::query!(
-        r#"SELECT (SELECT count(*) FROM bank_connections
-                 WHERE user_id = ?1 AND status <> 'disconnected') AS "active!: i64",
-                coalesce((SELECT status = 'disconnected' FROM bank_connections
-                          WHERE id = ?2 AND user_id = ?1), 1) AS "reviving!: bool""#,
-        user_id,
-        reconnect
-    )
-    .fetch_one(pool)
-    .await?;
-    let (active, reviving) = (found.active, found.reviving);
+    let (active, reviving) = stored::room(pool, user_id, reconnect).await?;
     if reviving && active >= MAX_PER_USER {
         Err(BankError::TooManyConnections(active))
     } else {
@@ -41,51 +32,6 @@ async fn check_room(
     }
 }
 
-/// Stores a new connection, or the new access of a reconnected one, in one
-/// statement that checks the cap again (two connects at once cannot both
-/// take the last place: SQLite runs one write at a time).
-async fn store_access(
-    pool: &SqlitePool,
-    user_id: i64,
-    reconnect: Option<i64>,
-    provider: &str,
-    institution: &str,
-    sealed: &str,
-) -> Result<i64, BankError> {
-    let stored: Option<i64> = match reconnect {
-        Some(id) => sqlx::query_scalar!(
-            r#"UPDATE bank_connections SET access_secret = ?3, status = 'active', last_error = NULL
-             WHERE id = ?1 AND user_id = ?2
-               AND (status <> 'disconnected'
-                    OR (SELECT count(*) FROM bank_connections
-                        WHERE user_id = ?2 AND status <> 'disconnected') < ?4)
-             RETURNING id AS "id!""#,
-            id,
-            user_id,
-            sealed,
-            MAX_PER_USER,
-        )
-        .fetch_optional(pool)
-        .await?,
-        None => {
-            sqlx::query_scalar!(
-                r#"INSERT INTO bank_connections (user_id, provider, institution, access_secret)
-             SELECT ?1, ?2, ?3, ?4
-             WHERE (SELECT count(*) FROM bank_connections
-                    WHERE user_id = ?1 AND status <> 'disconnected') < ?5
-             RETURNING id AS "id!""#,
-                user_id,
-                provider,
-                institution,
-                sealed,
-                MAX_PER_USER,
-            )
-            .fetch_optional(pool)
-            .await?
-        }
-    };
-    stored.ok_or(BankError::TooManyConnections(MAX_PER_USER))
-}
 use crate::ssr::secrets::{Keyring, BANK_ACCESS_SECRET};
 
 /// Claims `setup_token` and stores the sealed access URL: on a new
@@ -111,7 +57,7 @@ pub async fn claim(
     let task = tokio::spawn(async move {
         let access = provider.claim(&claim_url).await?;
         let sealed = keyring.seal(BANK_ACCESS_SECRET, access.expose())?;
-        let id = store_access(
+        let id = stored::store_access(
             &pool,
             user_id,
             reconnect,
@@ -140,7 +86,7 @@ pub async fn connect_demo(
     }
     check_room(pool, user_id, reconnect).await?;
     let sealed = keyring.seal(BANK_ACCESS_SECRET, super::demo::ACCESS)?;
-    store_access(
+    stored::store_access(
         pool,
         user_id,
         reconnect,
@@ -153,15 +99,9 @@ pub async fn connect_demo(
 
 /// Fails with "not found" unless the connection is the user's.
 async fn owned(pool: &SqlitePool, user_id: i64, id: i64) -> Result<(), BankError> {
-    let found: Option<i64> = sqlx::query_scalar!(
-        r#"SELECT id AS "id!" FROM bank_connections WHERE id = ? AND user_id = ?"#,
-        id,
-        user_id,
-    )
-    .fetch_optional(pool)
-    .await?;
+    let found = stored::exists(pool, user_id, id).await?;
     found
-        .map(|_| ())
+        .then_some(())
         .ok_or_else(|| BankError::NotFound(format!("no bank connection {id}")))
 }
 
@@ -176,37 +116,18 @@ pub async fn disconnect(
 ) -> Result<(), BankError> {
     owned(pool, user_id, id).await?;
     let emptied = keyring.seal(BANK_ACCESS_SECRET, "")?;
-    sqlx::query!(
-        "UPDATE bank_connections SET status = 'disconnected', access_secret = ?, last_error = NULL
-         WHERE id = ? AND user_id = ?",
-        emptied,
-        id,
-        user_id,
-    )
-    .execute(pool)
-    .await?;
+    stored::disconnect(pool, user_id, id, &emptied).await?;
     Ok(())
 }
 
 /// The user's connections a "sync all" covers: every one not disconnected.
 pub async fn syncable(pool: &SqlitePool, user_id: i64) -> Result<Vec<i64>, BankError> {
-    Ok(sqlx::query_scalar!(
-        r#"SELECT id AS "id!" FROM bank_connections WHERE user_id = ? AND status <> 'disconnected' ORDER BY id"#,
-        user_id,
-    )
-    .fetch_all(pool)
-    .await?)
+    Ok(stored::syncable(pool, user_id).await?)
 }
 
 /// Fails unless the connection is the user's and can sync.
 pub async fn check_syncable(pool: &SqlitePool, user_id: i64, id: i64) -> Result<(), BankError> {
-    let status: Option<String> = sqlx::query_scalar!(
-        "SELECT status FROM bank_connections WHERE id = ? AND user_id = ?",
-        id,
-        user_id,
-    )
-    .fetch_optional(pool)
-    .await?;
+    let status = stored::status(pool, user_id, id).await?;
     match status.as_deref() {
         None => Err(BankError::NotFound(format!("no bank connection {id}"))),
         Some("disconnected") => Err(BankError::Disconnected),

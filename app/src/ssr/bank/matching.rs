@@ -20,6 +20,7 @@ use std::collections::HashMap;
 
 use sqlx::SqlitePool;
 
+use super::store::matching::{self as stored, Candidate};
 use super::transactions::{select_transactions, transaction_from};
 use super::BankError;
 use crate::contract::bank::{BankTransaction, MatchTransaction};
@@ -33,28 +34,10 @@ const SAME_PAYMENT_DAYS: i64 = 5;
 /// Transactions older than this are left alone by automatic matching.
 const AUTO_MATCH_DAYS: i64 = 45;
 
-struct Candidate {
-    id: i64,
-    posted_at: String,
-    amount_cents: i64,
-    description: String,
-    pending: bool,
-    bill_id: Option<i64>,
-    returns_payment_id: Option<i64>,
-}
-
 async fn candidate(pool: &SqlitePool, user_id: i64, id: i64) -> Result<Candidate, BankError> {
-    sqlx::query_as!(
-        Candidate,
-        r#"SELECT id AS "id!", posted_at, amount_cents, description, pending = 1 AS "pending!: bool", bill_id,
-                returns_payment_id
-         FROM transactions WHERE id = ? AND user_id = ?"#,
-        id,
-        user_id,
-    )
-    .fetch_optional(pool)
-    .await?
-    .ok_or_else(|| BankError::NotFound(format!("no transaction {id}")))
+    stored::candidate(pool, user_id, id)
+        .await?
+        .ok_or_else(|| BankError::NotFound(format!("no transaction {id}")))
 }
 
 /// One transaction as the contract shows it.
@@ -106,15 +89,7 @@ pub async fn match_by_hand(
     let mut tx = crate::ssr::db::write(pool).await?;
     link(&mut tx, user_id, &found, request.bill_id, "manual").await?;
     if request.remember {
-        sqlx::query!(
-            "INSERT INTO merchant_rules (user_id, bill_id, merchant) VALUES (?, ?, ?)
-             ON CONFLICT (user_id, merchant, bill_id) DO NOTHING",
-            user_id,
-            request.bill_id,
-            key,
-        )
-        .execute(&mut *tx)
-        .await?;
+        stored::remember_rule(&mut tx, user_id, request.bill_id, &key).await?;
     }
     tx.commit().await?;
     transaction(pool, user_id, id).await
@@ -132,20 +107,7 @@ async fn link(
     let day = found.posted_at.get(..10).unwrap_or_default();
     let paid_on = Date::parse(day)
         .map_err(|_| BankError::Internal(format!("transaction {} has date {day:?}", found.id)))?;
-    let by_hand: Option<i64> = sqlx::query_scalar!(
-        r#"SELECT id AS "id!" FROM payments
-         WHERE bill_id = ? AND user_id = ? AND transaction_id IS NULL AND kind = 'payment'
-           AND autopay_failure = 0
-           AND abs(julianday(paid_on) - julianday(?)) <= ?
-         ORDER BY abs(julianday(paid_on) - julianday(?)) LIMIT 1"#,
-        bill_id,
-        user_id,
-        day,
-        SAME_PAYMENT_DAYS,
-        day,
-    )
-    .fetch_optional(&mut **tx)
-    .await?;
+    let by_hand = stored::payment_near(tx, user_id, bill_id, day, SAME_PAYMENT_DAYS).await?;
     let payment_id = match by_hand {
         Some(id) => id,
         None => {
@@ -162,30 +124,7 @@ async fn link(
             .await?
         }
     };
-    sqlx::query!(
-        "UPDATE payments SET transaction_id = ? WHERE id = ?",
-        found.id,
-        payment_id,
-    )
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query!(
-        "UPDATE transactions SET bill_id = ?, matched_by = ?,
-             matched_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ?",
-        bill_id,
-        by,
-        found.id,
-    )
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query!(
-        "UPDATE bills SET autopay_verified_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ? AND autopay = 1",
-        bill_id,
-    )
-    .execute(&mut **tx)
-    .await?;
+    stored::link(tx, found.id, payment_id, bill_id, by).await?;
     // A debit that came late answers the due date it was missing for.
     super::autopay::clear_missed(tx, bill_id, day).await?;
     Ok(())
@@ -211,37 +150,17 @@ pub async fn unmatch(
         // A returned debit: the payment it failed counts again.
         super::autopay::unflag_return(&mut tx, payment_id).await?;
     }
-    let payment = sqlx::query!(
-        r#"SELECT id AS "id!", method FROM payments WHERE transaction_id = ? AND user_id = ?"#,
-        id,
-        user_id
-    )
-    .fetch_optional(&mut *tx)
-    .await?
-    .map(|row| (row.id, row.method));
+    let payment = stored::linked_payment(&mut tx, user_id, id).await?;
     match payment {
         Some((payment_id, method)) if method == "bank" => {
             payments::undo_payment_in(&mut tx, user_id, payment_id).await?;
         }
         Some((payment_id, _)) => {
-            sqlx::query!(
-                "UPDATE payments SET transaction_id = NULL WHERE id = ?",
-                payment_id,
-            )
-            .execute(&mut *tx)
-            .await?;
+            stored::unlink_payment(&mut tx, payment_id).await?;
         }
         None => {}
     }
-    sqlx::query!(
-        "UPDATE transactions SET bill_id = NULL, matched_by = NULL, matched_at = NULL,
-             returns_payment_id = NULL, unmatched_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ? AND user_id = ?",
-        id,
-        user_id,
-    )
-    .execute(&mut *tx)
-    .await?;
+    stored::unmatch(&mut tx, user_id, id).await?;
     tx.commit().await?;
     transaction(pool, user_id, id).await
 }
@@ -255,16 +174,7 @@ pub async fn set_ignored(
     ignored: bool,
 ) -> Result<BankTransaction, BankError> {
     candidate(pool, user_id, id).await?;
-    sqlx::query!(
-        "UPDATE transactions SET ignored_at = CASE WHEN ? THEN
-             coalesce(ignored_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) ELSE NULL END
-         WHERE id = ? AND user_id = ?",
-        ignored,
-        id,
-        user_id,
-    )
-    .execute(pool)
-    .await?;
+    stored::set_ignored(pool, user_id, id, ignored).await?;
     transaction(pool, user_id, id).await
 }
 
@@ -274,35 +184,14 @@ pub async fn set_ignored(
 pub async fn auto_match(pool: &SqlitePool, user_id: i64) -> Result<u32, BankError> {
     // The user's rules, read once: payee key → the active bills it names.
     let mut rules: HashMap<String, Vec<i64>> = HashMap::new();
-    let rows = sqlx::query!(
-        "SELECT DISTINCT r.merchant, r.bill_id FROM merchant_rules r
-         JOIN bills b ON b.id = r.bill_id
-         WHERE r.user_id = ? AND b.active = 1",
-        user_id
-    )
-    .fetch_all(pool)
-    .await?;
-    for rule in rows {
-        rules.entry(rule.merchant).or_default().push(rule.bill_id);
+    for (merchant, bill_id) in stored::rules(pool, user_id).await? {
+        rules.entry(merchant).or_default().push(bill_id);
     }
     if rules.is_empty() {
         return Ok(0);
     }
     let window = format!("-{AUTO_MATCH_DAYS} days");
-    let candidates: Vec<Candidate> = sqlx::query_as!(
-        Candidate,
-        r#"SELECT t.id AS "id!", t.posted_at, t.amount_cents, t.description,
-                t.pending = 1 AS "pending!: bool", t.bill_id, t.returns_payment_id
-         FROM transactions t JOIN bank_accounts a ON a.id = t.account_id
-         WHERE t.user_id = ? AND t.bill_id IS NULL AND t.pending = 0 AND t.ignored_at IS NULL
-           AND t.unmatched_at IS NULL AND t.amount_cents < 0 AND a.monitored = 1
-           AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?)
-         ORDER BY t.posted_at, t.id"#,
-        user_id,
-        window
-    )
-    .fetch_all(pool)
-    .await?;
+    let candidates = stored::unmatched_debits(pool, user_id, &window).await?;
     let mut matched = 0;
     for found in candidates {
         if merchant::never_a_bill(&found.description, found.amount_cents) {

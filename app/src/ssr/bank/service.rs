@@ -13,8 +13,7 @@ use super::sync_limit::SyncLimit;
 use super::worker::{self, Worker};
 use super::{connections, store, sync, BankError, BankSettings};
 use crate::contract::bank::{
-    BankAccount, BankConnections, BankSyncStatus, ConnectBank, Connected, ConnectionHealth,
-    UpdateBankSync,
+    BankAccount, BankConnections, BankSyncStatus, ConnectBank, Connected, UpdateBankSync,
 };
 use crate::contract::operations::Operation;
 use crate::domain::bank::sync_window::SyncReason;
@@ -252,14 +251,7 @@ async fn start(
 /// the key source and every connection's last result.
 pub async fn status(bank: &Bank) -> Result<BankSyncStatus, BankError> {
     let pool = &bank.pool;
-    let connections: Vec<ConnectionHealth> = sqlx::query_as!(
-        ConnectionHealth,
-        r#"SELECT c.id AS "id!", u.email AS owner_email, c.institution, c.status, c.last_synced_at,
-                c.last_error
-         FROM bank_connections c JOIN users u ON u.id = c.user_id ORDER BY c.id"#,
-    )
-    .fetch_all(pool)
-    .await?;
+    let connections = super::store::connections::health(pool).await?;
     Ok(BankSyncStatus {
         enabled: bank.enabled().await?,
         interval_hours: worker::interval_hours(pool).await?,

@@ -2,6 +2,11 @@
 //! Every read is scoped to the user: another user's connection is "not
 //! found", never "forbidden".
 
+pub mod autopay;
+pub mod connections;
+pub mod matching;
+pub mod sync;
+
 use sqlx::SqlitePool;
 
 use super::BankError;

@@ -115,29 +115,8 @@ async fn matched_before(
     pool: &SqlitePool,
     user_id: i64,
 ) -> Result<HashSet<(String, i64)>, sqlx::Error> {
-    let rules: Vec<(String, i64)> = sqlx::query!(
-        r#"SELECT merchant AS "merchant!: String",
-             bill_id AS "bill_id!: i64"
-         FROM merchant_rules WHERE user_id = ?"#,
-        user_id,
-    )
-    .fetch_all(pool)
-    .await?
-    .into_iter()
-    .map(|row| (row.merchant, row.bill_id))
-    .collect();
-    let matched: Vec<(String, i64)> = sqlx::query!(
-        r#"SELECT description AS "description!: String",
-             bill_id AS "bill_id!: i64"
-         FROM transactions
-         WHERE user_id = ? AND bill_id IS NOT NULL AND matched_by IN ('auto', 'manual')"#,
-        user_id,
-    )
-    .fetch_all(pool)
-    .await?
-    .into_iter()
-    .map(|row| (row.description, row.bill_id))
-    .collect();
+    let rules = super::store::matching::all_rules(pool, user_id).await?;
+    let matched = super::store::matching::matched_descriptions(pool, user_id).await?;
     Ok(rules
         .into_iter()
         .chain(

@@ -19,9 +19,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use sqlx::{SqliteConnection, SqlitePool};
+use sqlx::SqlitePool;
 
 use super::simplefin::{self, AccessUrl, Provider, ProviderError};
+use super::store::sync::{self as stored, Incoming, IncomingAccount, Stored};
 use super::BankError;
 use crate::domain::bank::fingerprint::{self, Identity};
 use crate::domain::bank::provider_amount::signed_minor;
@@ -63,30 +64,6 @@ pub struct SyncReport {
     pub messages: Vec<String>,
     /// Transactions matched to bills by the user's merchant rules.
     pub matched: u32,
-}
-
-/// A transaction read and checked, ready to store.
-struct Incoming {
-    provider_id: String,
-    stable_id: String,
-    posted_at: String,
-    transacted_at: Option<String>,
-    amount_minor: i64,
-    description: String,
-    payee: Option<String>,
-    memo: Option<String>,
-    pending: bool,
-}
-
-struct IncomingAccount {
-    provider_id: String,
-    name: String,
-    currency: String,
-    institution: String,
-    balance_minor: Option<i64>,
-    available_minor: Option<i64>,
-    balance_date: Option<String>,
-    transactions: Vec<Incoming>,
 }
 
 fn rfc3339(epoch: i64) -> Option<String> {
@@ -243,7 +220,7 @@ pub async fn run(
         progress(index + 1, total, &synced);
         report.accounts.push(synced);
     }
-    mark_synced(pool, connection_id, institution).await?;
+    stored::mark_synced(pool, connection_id, institution).await?;
     // Matching is part of the sync, so a manual and an automatic sync end
     // the same; a failure here leaves the synced data in place.
     report.matched = match super::matching::auto_match(pool, user_id).await {
@@ -262,36 +239,10 @@ pub async fn run(
 /// Notes a failed sync on the connection; the data stays as it was.
 async fn record_failure(pool: &SqlitePool, connection_id: i64, error: &BankError) {
     let error = error.to_string();
-    let recorded = sqlx::query!(
-        "UPDATE bank_connections SET status = 'error', last_error = ?
-         WHERE id = ? AND status <> 'disconnected'",
-        error,
-        connection_id,
-    )
-    .execute(pool)
-    .await;
+    let recorded = stored::record_failure(pool, connection_id, &error).await;
     if let Err(problem) = recorded {
         tracing::error!(%problem, connection = connection_id, "recording a sync failure");
     }
-}
-
-/// The connection synced now: active, no error, its institution's name.
-async fn mark_synced(
-    pool: &SqlitePool,
-    connection_id: i64,
-    institution: Option<String>,
-) -> Result<(), sqlx::Error> {
-    sqlx::query!(
-        "UPDATE bank_connections SET status = 'active', last_error = NULL,
-             last_synced_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-             institution = CASE WHEN ?2 IS NOT NULL AND ?2 <> '' THEN ?2 ELSE institution END
-         WHERE id = ?1",
-        connection_id,
-        institution,
-    )
-    .execute(pool)
-    .await?;
-    Ok(())
 }
 
 /// A connection's owner, its sealed access URL and its status.
@@ -299,18 +250,9 @@ async fn sealed_access(
     pool: &SqlitePool,
     connection_id: i64,
 ) -> Result<(i64, String, String), BankError> {
-    let connection = sqlx::query!(
-        "SELECT user_id, access_secret, status FROM bank_connections WHERE id = ?",
-        connection_id
-    )
-    .fetch_optional(pool)
-    .await?
-    .ok_or_else(|| BankError::NotFound(format!("no bank connection {connection_id}")))?;
-    Ok((
-        connection.user_id,
-        connection.access_secret,
-        connection.status,
-    ))
+    stored::sealed_access(pool, connection_id)
+        .await?
+        .ok_or_else(|| BankError::NotFound(format!("no bank connection {connection_id}")))
 }
 
 /// Reads a connection's accounts and balances (no transactions) and
@@ -347,80 +289,11 @@ pub async fn balances(
         .find(|name| !name.is_empty());
     let mut tx = crate::ssr::db::write(pool).await?;
     for account in &accounts {
-        upsert_account(&mut tx, user_id, connection_id, account).await?;
+        stored::upsert_account(&mut tx, user_id, connection_id, account).await?;
     }
-    sqlx::query!(
-        "UPDATE bank_connections
-         SET institution = CASE WHEN ?2 IS NOT NULL AND ?2 <> '' THEN ?2 ELSE institution END
-         WHERE id = ?1",
-        connection_id,
-        institution,
-    )
-    .execute(&mut *tx)
-    .await?;
+    stored::set_institution(&mut tx, connection_id, institution.as_deref()).await?;
     tx.commit().await?;
     Ok(())
-}
-
-/// Stores one account and its balance; its id and whether it is monitored.
-async fn upsert_account(
-    tx: &mut SqliteConnection,
-    user_id: i64,
-    connection_id: i64,
-    account: &IncomingAccount,
-) -> Result<(i64, bool), BankError> {
-    // The same bank account seen through an earlier connection of the same
-    // user (disconnected and connected again) is that account: it moves to
-    // this connection and keeps its history.
-    let existing = sqlx::query!(
-        r#"SELECT id AS "id!", monitored AS "monitored: bool" FROM bank_accounts
-         WHERE user_id = ? AND provider_account_id = ?
-         ORDER BY connection_id = ? DESC, id LIMIT 1"#,
-        user_id,
-        account.provider_id,
-        connection_id
-    )
-    .fetch_optional(&mut *tx)
-    .await?
-    .map(|row| (row.id, row.monitored));
-    let (account_id, monitored) = match existing {
-        Some((id, monitored)) => {
-            sqlx::query!(
-                "UPDATE bank_accounts SET connection_id = ?, name = ?, currency = ?,
-                     balance_cents = ?, available_cents = ?, balance_date = ?
-                 WHERE id = ?",
-                connection_id,
-                account.name,
-                account.currency,
-                account.balance_minor,
-                account.available_minor,
-                account.balance_date,
-                id,
-            )
-            .execute(&mut *tx)
-            .await?;
-            (id, monitored)
-        }
-        None => {
-            let id: i64 = sqlx::query_scalar!(
-                r#"INSERT INTO bank_accounts (connection_id, user_id, provider_account_id, name,
-                     currency, balance_cents, available_cents, balance_date)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id AS "id!""#,
-                connection_id,
-                user_id,
-                account.provider_id,
-                account.name,
-                account.currency,
-                account.balance_minor,
-                account.available_minor,
-                account.balance_date,
-            )
-            .fetch_one(&mut *tx)
-            .await?;
-            (id, true)
-        }
-    };
-    Ok((account_id, monitored))
 }
 
 /// A write transaction of a sync that commits and starts again once it has
@@ -468,7 +341,7 @@ async fn write_account(
 ) -> Result<AccountSynced, BankError> {
     let mut batch = Batch::open(pool).await?;
     let (account_id, monitored) =
-        upsert_account(&mut batch.tx, user_id, connection_id, &account).await?;
+        stored::upsert_account(&mut batch.tx, user_id, connection_id, &account).await?;
     let mut synced = AccountSynced {
         account_id,
         name: account.name,
@@ -481,12 +354,7 @@ async fn write_account(
     }
     // Pending transactions are whatever the provider lists as pending now:
     // one that posted is gone from that list and arrives as posted.
-    sqlx::query!(
-        "DELETE FROM transactions WHERE account_id = ? AND pending = 1",
-        account_id,
-    )
-    .execute(&mut *batch.tx)
-    .await?;
+    stored::clear_pending(&mut batch.tx, account_id).await?;
     batch.commit().await?;
     // What the account holds already, read once and outside the write lock
     // (tens of thousands of rows take a while): a sync is then one
@@ -494,41 +362,22 @@ async fn write_account(
     // seed and every later sync of tens of thousands stay near a plain
     // insert loop). A row another sync of the same connection writes in
     // between is met by `ON CONFLICT DO NOTHING`.
-    let mut stored: HashMap<String, Stored> = sqlx::query_as!(
-        Stored,
-        r#"SELECT provider_transaction_id, provider_id, payee, memo,
-                user_edited_at IS NOT NULL AS "edited!: bool"
-         FROM transactions WHERE account_id = ? AND pending = 0"#,
-        account_id,
-    )
-    .fetch_all(pool)
-    .await?
-    .into_iter()
-    .map(|row| (row.provider_transaction_id.clone(), row))
-    .collect();
+    let mut known_rows: HashMap<String, Stored> = stored::posted(pool, account_id)
+        .await?
+        .into_iter()
+        .map(|row| (row.provider_transaction_id.clone(), row))
+        .collect();
     let mut batch = Batch::open(pool).await?;
     for incoming in account.transactions {
         if incoming.pending {
-            insert(&mut batch.tx, user_id, account_id, &incoming).await?;
+            stored::insert(&mut batch.tx, user_id, account_id, &incoming).await?;
             batch = batch.wrote().await?;
             synced.pending += 1;
             continue;
         }
-        if let Some(known) = stored.get(&incoming.stable_id) {
+        if let Some(known) = known_rows.get(&incoming.stable_id) {
             if !known.same_as(&incoming) {
-                sqlx::query!(
-                    "UPDATE transactions SET provider_id = ?3,
-                         payee = CASE WHEN user_edited_at IS NULL THEN ?4 ELSE payee END,
-                         memo = CASE WHEN user_edited_at IS NULL THEN ?5 ELSE memo END
-                     WHERE account_id = ?1 AND provider_transaction_id = ?2",
-                    account_id,
-                    incoming.stable_id,
-                    incoming.provider_id,
-                    incoming.payee,
-                    incoming.memo,
-                )
-                .execute(&mut *batch.tx)
-                .await?;
+                stored::refresh(&mut batch.tx, account_id, &incoming).await?;
                 batch = batch.wrote().await?;
             }
             synced.seen += 1;
@@ -537,40 +386,21 @@ async fn write_account(
         // Stored before stable ids by fingerprint (v0.93's
         // `<account>:<provider id>`): adopt it under its stable id.
         let legacy = format!("{}:{}", account.provider_id, incoming.provider_id);
-        if let Some(mut adopted) = stored.remove(&legacy) {
-            sqlx::query!(
-                "UPDATE transactions SET provider_transaction_id = ?3, provider_id = ?4
-                 WHERE account_id = ?1 AND provider_transaction_id = ?2",
-                account_id,
-                legacy,
-                incoming.stable_id,
-                incoming.provider_id,
-            )
-            .execute(&mut *batch.tx)
-            .await?;
+        if let Some(mut adopted) = known_rows.remove(&legacy) {
+            stored::adopt(&mut batch.tx, account_id, &legacy, &incoming).await?;
             batch = batch.wrote().await?;
             adopted.provider_id = Some(incoming.provider_id.clone());
-            stored.insert(incoming.stable_id.clone(), adopted);
+            known_rows.insert(incoming.stable_id.clone(), adopted);
             synced.seen += 1;
             continue;
         }
-        insert(&mut batch.tx, user_id, account_id, &incoming).await?;
+        stored::insert(&mut batch.tx, user_id, account_id, &incoming).await?;
         batch = batch.wrote().await?;
-        stored.insert(incoming.stable_id.clone(), Stored::of(&incoming));
+        known_rows.insert(incoming.stable_id.clone(), Stored::of(&incoming));
         synced.added += 1;
     }
     batch.commit().await?;
     Ok(synced)
-}
-
-/// A stored posted transaction, as far as a sync compares it.
-#[derive(sqlx::FromRow)]
-struct Stored {
-    provider_transaction_id: String,
-    provider_id: Option<String>,
-    payee: Option<String>,
-    memo: Option<String>,
-    edited: bool,
 }
 
 impl Stored {
@@ -589,32 +419,4 @@ impl Stored {
         self.provider_id.as_deref() == Some(incoming.provider_id.as_str())
             && (self.edited || (self.payee == incoming.payee && self.memo == incoming.memo))
     }
-}
-
-async fn insert(
-    tx: &mut SqliteConnection,
-    user_id: i64,
-    account_id: i64,
-    incoming: &Incoming,
-) -> Result<(), sqlx::Error> {
-    sqlx::query!(
-        "INSERT INTO transactions (user_id, account_id, provider_transaction_id, provider_id,
-             posted_at, transacted_at, amount_cents, description, payee, memo, pending)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (account_id, provider_transaction_id) DO NOTHING",
-        user_id,
-        account_id,
-        incoming.stable_id,
-        incoming.provider_id,
-        incoming.posted_at,
-        incoming.transacted_at,
-        incoming.amount_minor,
-        incoming.description,
-        incoming.payee,
-        incoming.memo,
-        incoming.pending,
-    )
-    .execute(&mut *tx)
-    .await?;
-    Ok(())
 }

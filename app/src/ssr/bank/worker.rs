@@ -90,19 +90,7 @@ async fn pass(
     budget: Duration,
     failing: &Mutex<HashMap<i64, Failing>>,
 ) -> Result<Pass, sqlx::Error> {
-    let due: Vec<(i64, i64, String)> = sqlx::query!(
-        r#"SELECT id AS "id!", user_id, status FROM bank_connections
-         WHERE status <> 'disconnected'
-           AND (last_synced_at IS NULL
-                OR last_synced_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?))
-         ORDER BY last_synced_at IS NOT NULL, last_synced_at, id"#,
-        FRESH
-    )
-    .fetch_all(pool)
-    .await?
-    .into_iter()
-    .map(|row| (row.id, row.user_id, row.status))
-    .collect();
+    let due = super::store::connections::due_for_sync(pool, FRESH).await?;
     let failing_now = |id: i64| {
         failing
             .lock()
