@@ -1243,14 +1243,7 @@ async fn the_demo_bank_connects_without_a_provider_and_its_page_arrives_with_the
     assert_eq!(all_transactions(&admin).await.transactions.len(), first);
 
     // The page is rendered with the accounts in it.
-    let html = admin
-        .request(Method::GET, "/data/bank")
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let html = admin.text("/data/bank").await;
     assert!(
         html.contains("Demo Checking") && html.contains("Demo Credit Card"),
         "{html}"

@@ -418,14 +418,7 @@ async fn a_post_that_keeps_failing_is_marked_and_an_admin_resends_it() {
     // Admin's page lists it, searched through the address, with a Re-send
     // form; posted as a browser without JavaScript posts it (the CRM still
     // failing), it is tried once more and the browser goes back to the list.
-    let page = admin
-        .request(Method::GET, "/admin?q=unlucky")
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let page = admin.text("/admin?q=unlucky").await;
     assert!(page.contains("aria-label=\"Re-send Unlucky\""), "{page}");
     assert!(page.contains(&format!("name=\"id\" value=\"{id}\"")));
     let listed_page = app.url("/admin?q=unlucky");

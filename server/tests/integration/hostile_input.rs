@@ -288,14 +288,7 @@ async fn csv_exports_escape_formulas_and_import_reads_them_back_exactly() {
         "/api/data/payments.csv",
         "/api/data/months.csv",
     ] {
-        let csv = browser
-            .request(Method::GET, path)
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let csv = browser.text(path).await;
         for line in csv.lines() {
             for cell in line.split(',') {
                 let formula = cell.starts_with(['=', '+', '-', '@', '\t', '\r']);

@@ -163,14 +163,7 @@ async fn secrets_are_write_only_and_the_webhook_secret_is_shown_once() {
     assert!(!discord.to_string().contains("discord_secret_part"));
     assert!(!telegram.to_string().contains("ABCdefGhIJKlmno"));
     // Nor does the page, rendered on the server with its data.
-    let page = admin
-        .request(Method::GET, "/profile/notifications")
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let page = admin.text("/profile/notifications").await;
     assert!(
         page.contains("Phone") && page.contains("Server"),
         "the channels are on the page"

@@ -796,14 +796,7 @@ async fn maintenance_and_the_viewer_follow_cancel_and_delete_operations_through_
 async fn the_data_page_previews_and_imports_through_server_functions() {
     let (_app, admin) = with_admin(&[]).await;
     due_today(&admin, "Water").await;
-    let csv = admin
-        .request(Method::GET, "/api/data/bills.csv")
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let csv = admin.text("/api/data/bills.csv").await;
 
     let response = post(&admin, "/api/fn/data/preview-import", json!({"csv": csv})).await;
     assert_eq!(response.status(), 200);

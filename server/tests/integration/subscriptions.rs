@@ -195,25 +195,11 @@ async fn bank_charges_become_explained_recommendations_and_never_groceries_or_pa
         .iter()
         .all(|u| !u.description.contains("FRESHMART")));
     // Both pages arrive with their data in the HTML.
-    let html = admin
-        .request(Method::GET, "/subscriptions")
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let html = admin.text("/subscriptions").await;
     assert!(html.contains("Recommended from your bank"), "{html}");
     assert!(html.contains(r#"data-service="Netflix""#), "{html}");
     assert!(html.contains("WAGS DOG WALKING JAMIE"));
-    let html = admin
-        .request(Method::GET, "/subscriptions/catalog?q=disney")
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let html = admin.text("/subscriptions/catalog?q=disney").await;
     assert!(html.contains("Disney+"), "{html}");
     let disney: Catalog = admin.get("/api/catalog?q=disney").await;
     assert!(

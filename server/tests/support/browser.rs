@@ -173,6 +173,13 @@ impl Browser {
         response.json().await.unwrap()
     }
 
+    /// `GET path` as text (a page's HTML, a CSV), expecting 200.
+    pub async fn text(&self, path: &str) -> String {
+        let response = self.request(Method::GET, path).send().await.unwrap();
+        assert_eq!(response.status(), 200, "GET {path}");
+        response.text().await.unwrap()
+    }
+
     /// `GET path` into a contract type, expecting 200.
     pub async fn get<T: DeserializeOwned>(&self, path: &str) -> T {
         let response = self.request(Method::GET, path).send().await.unwrap();
