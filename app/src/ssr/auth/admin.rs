@@ -13,6 +13,7 @@ use std::net::IpAddr;
 use sqlx::SqlitePool;
 
 use super::extractors::BrowserSession;
+use super::store::admin as stored;
 use super::users::User;
 use super::{invitations, AuthError};
 use crate::contract::admin::{AccountAction, Invite, Invited};
@@ -126,22 +127,7 @@ pub async fn withdraw_invitation(pool: &SqlitePool, id: i64) -> Result<(), AuthE
 }
 
 pub async fn list(pool: &SqlitePool) -> Result<Vec<UserSummary>, AuthError> {
-    Ok(sqlx::query_as!(
-        UserSummary,
-        r#"SELECT u.id AS "id!", u.email, u.name, u.role AS "role: Role",
-                u.disabled_at IS NOT NULL AS "disabled!: bool",
-                u.totp_enabled = 1 AS "totp_enabled!: bool",
-                (SELECT count(*) FROM webauthn_credentials k WHERE k.user_id = u.id)
-                    AS "security_keys!: i64",
-                u.created_at,
-                (SELECT max(h.at) FROM login_history h WHERE h.user_id = u.id AND h.success = 1)
-                    AS "last_sign_in_at: String",
-                (SELECT max(s.last_seen_at) FROM sessions s WHERE s.user_id = u.id)
-                    AS "last_seen_at: String"
-         FROM users u ORDER BY u.email"#,
-    )
-    .fetch_all(pool)
-    .await?)
+    Ok(stored::users(pool).await?)
 }
 
 /// Disables or re-enables `user_id`. Disabling ends the user's sessions and
@@ -159,25 +145,9 @@ pub async fn set_disabled(
         ));
     }
     let mut tx = crate::ssr::db::write(pool).await?;
-    let done = sqlx::query!(
-        "UPDATE users SET disabled_at = CASE WHEN ?1 THEN coalesce(disabled_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) END,
-                          updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ?2",
-        disabled,
-        user_id,
-    )
-    .execute(&mut *tx)
-    .await?;
-    if disabled {
-        sqlx::query!("DELETE FROM sessions WHERE user_id = ?", user_id)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query!("DELETE FROM pending_sign_ins WHERE user_id = ?", user_id)
-            .execute(&mut *tx)
-            .await?;
-    }
+    let found = stored::set_disabled(&mut tx, user_id, disabled).await?;
     tx.commit().await?;
-    Ok(done.rows_affected() > 0)
+    Ok(found)
 }
 
 /// Removes every second factor of `user_id` (TOTP, its recovery codes,
@@ -185,30 +155,7 @@ pub async fn set_disabled(
 /// False when no such user.
 pub async fn reset_second_factor(pool: &SqlitePool, user_id: i64) -> Result<bool, AuthError> {
     let mut tx = crate::ssr::db::write(pool).await?;
-    let done = sqlx::query!(
-        "UPDATE users SET totp_secret = NULL, totp_enabled = 0, totp_last_step = NULL,
-                          webauthn_enabled = 0,
-                          updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ?",
-        user_id,
-    )
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query!("DELETE FROM recovery_codes WHERE user_id = ?", user_id)
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query!(
-        "DELETE FROM webauthn_credentials WHERE user_id = ?",
-        user_id
-    )
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query!("DELETE FROM webauthn_challenges WHERE user_id = ?", user_id)
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query!("DELETE FROM pending_sign_ins WHERE user_id = ?", user_id)
-        .execute(&mut *tx)
-        .await?;
+    let found = stored::reset_second_factor(&mut tx, user_id).await?;
     tx.commit().await?;
-    Ok(done.rows_affected() > 0)
+    Ok(found)
 }

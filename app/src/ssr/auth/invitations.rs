@@ -6,6 +6,7 @@
 use secrecy::SecretString;
 use sqlx::SqlitePool;
 
+use super::store::invitations as stored;
 use super::token::{random_token, sha256_hex};
 use super::users::{self, Role, User};
 use super::AuthError;
@@ -40,20 +41,15 @@ pub async fn create(
         .transpose()?;
     let token = random_token();
     let token_hash = sha256_hex(&token);
-    let role_name = role.as_str();
     let lifetime = format!("+{LIFETIME_DAYS} days");
-    let invitation: Invitation = sqlx::query_as!(
-        Invitation,
-        r#"INSERT INTO invitations (token_hash, email, role, created_by, expires_at)
-         VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?))
-         RETURNING id AS "id!", email, role AS "role: Role", created_at, expires_at"#,
-        token_hash,
-        email,
-        role_name,
+    let invitation = stored::insert(
+        pool,
+        &token_hash,
+        email.as_deref(),
+        role,
         created_by,
-        lifetime,
+        &lifetime,
     )
-    .fetch_one(pool)
     .await?;
     Ok(NewInvitation { invitation, token })
 }
@@ -67,49 +63,24 @@ pub fn link(public_base_url: &str, token: &str) -> String {
 /// The setup link for a fresh install: an admin invitation, replacing any
 /// earlier setup link (so only the one in the latest log works).
 pub async fn create_setup_link(pool: &SqlitePool) -> Result<NewInvitation, AuthError> {
-    sqlx::query!("DELETE FROM invitations WHERE created_by IS NULL AND used_at IS NULL")
-        .execute(pool)
-        .await?;
+    stored::delete_setup_links(pool).await?;
     create(pool, None, None, Role::Admin).await
 }
 
 /// Invitations not yet used and not expired, newest first.
 pub async fn pending(pool: &SqlitePool) -> Result<Vec<Invitation>, AuthError> {
-    Ok(sqlx::query_as!(
-        Invitation,
-        r#"SELECT id AS "id!", email, role AS "role: Role", created_at, expires_at
-         FROM invitations
-         WHERE used_at IS NULL AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         ORDER BY id DESC"#,
-    )
-    .fetch_all(pool)
-    .await?)
+    Ok(stored::pending(pool).await?)
 }
 
 /// Withdraws an unused invitation; false when there was none.
 pub async fn revoke(pool: &SqlitePool, id: i64) -> Result<bool, AuthError> {
-    let done = sqlx::query!(
-        "DELETE FROM invitations WHERE id = ? AND used_at IS NULL",
-        id,
-    )
-    .execute(pool)
-    .await?;
-    Ok(done.rows_affected() > 0)
+    Ok(stored::revoke(pool, id).await?)
 }
 
 /// The invitation behind a link's token, when it can still be used.
 pub async fn find(pool: &SqlitePool, token: &str) -> Result<Option<Invitation>, AuthError> {
     let token_hash = sha256_hex(token);
-    Ok(sqlx::query_as!(
-        Invitation,
-        r#"SELECT id AS "id!", email, role AS "role: Role", created_at, expires_at
-         FROM invitations
-         WHERE token_hash = ? AND used_at IS NULL
-           AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"#,
-        token_hash,
-    )
-    .fetch_optional(pool)
-    .await?)
+    Ok(stored::usable(pool, &token_hash).await?)
 }
 
 /// Whether anyone may register without an invitation.
@@ -167,13 +138,7 @@ pub async fn register(pool: &SqlitePool, registration: Registration) -> Result<U
     .await;
     match created {
         Ok(user) => {
-            sqlx::query!(
-                "UPDATE invitations SET used_by = ? WHERE id = ?",
-                user.id,
-                invitation.id,
-            )
-            .execute(pool)
-            .await?;
+            stored::set_used_by(pool, invitation.id, user.id).await?;
             Ok(user)
         }
         Err(error) => {
@@ -186,16 +151,7 @@ pub async fn register(pool: &SqlitePool, registration: Registration) -> Result<U
 /// Marks the invitation used, atomically, so two people cannot both use it.
 async fn claim(pool: &SqlitePool, token: &str) -> Result<Invitation, AuthError> {
     let token_hash = sha256_hex(token);
-    let claimed: Option<Invitation> = sqlx::query_as!(
-        Invitation,
-        r#"UPDATE invitations SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE token_hash = ? AND used_at IS NULL
-           AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         RETURNING id AS "id!", email, role AS "role: Role", created_at, expires_at"#,
-        token_hash,
-    )
-    .fetch_optional(pool)
-    .await?;
+    let claimed = stored::claim(pool, &token_hash).await?;
     claimed.ok_or_else(|| {
         AuthError::Invalid(
             "invitation: this invitation link is not valid; it may have expired or been used"
@@ -207,8 +163,6 @@ async fn claim(pool: &SqlitePool, token: &str) -> Result<Invitation, AuthError> 
 /// Gives back an invitation whose registration failed, so the person can
 /// fix their input and try again.
 async fn release(pool: &SqlitePool, id: i64) -> Result<(), AuthError> {
-    sqlx::query!("UPDATE invitations SET used_at = NULL WHERE id = ?", id)
-        .execute(pool)
-        .await?;
+    stored::release(pool, id).await?;
     Ok(())
 }

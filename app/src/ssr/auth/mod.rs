@@ -20,6 +20,7 @@ pub mod security_keys;
 pub mod sessions;
 pub mod settings;
 pub mod sign_in;
+mod store;
 pub mod throttle;
 pub mod token;
 pub mod totp;

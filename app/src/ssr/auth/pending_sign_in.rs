@@ -8,6 +8,7 @@
 
 use sqlx::SqlitePool;
 
+use super::store::sessions as stored;
 use super::token::{random_token, sha256_hex};
 use super::AuthError;
 
@@ -34,35 +35,16 @@ pub async fn begin(
         .collect::<Vec<_>>()
         .join(",");
     let challenge = random_token();
-    sqlx::query!(
-        "DELETE FROM pending_sign_ins WHERE expires_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-    )
-    .execute(pool)
-    .await?;
     let challenge_hash = sha256_hex(&challenge);
     let lifetime = format!("+{PENDING_MINUTES} minutes");
-    sqlx::query!(
-        "INSERT INTO pending_sign_ins (id, user_id, expires_at, methods)
-         VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?), ?)",
-        challenge_hash,
-        user_id,
-        lifetime,
-        offered,
-    )
-    .execute(pool)
-    .await?;
+    stored::insert_pending(pool, &challenge_hash, user_id, &lifetime, &offered).await?;
     Ok(challenge)
 }
 
 /// The user a live challenge belongs to.
 pub async fn user(pool: &SqlitePool, challenge: &str) -> Result<Option<i64>, AuthError> {
     let challenge_hash = sha256_hex(challenge);
-    Ok(sqlx::query_scalar!(
-        "SELECT user_id FROM pending_sign_ins WHERE id = ? AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
-        challenge_hash,
-    )
-    .fetch_optional(pool)
-    .await?)
+    Ok(stored::pending_user(pool, &challenge_hash).await?)
 }
 
 /// The user of a live challenge that offered `method`; `None` when the
@@ -74,22 +56,12 @@ pub async fn user_offered(
 ) -> Result<Option<i64>, AuthError> {
     let challenge_hash = sha256_hex(challenge);
     let method = method.as_str();
-    Ok(sqlx::query_scalar!(
-        "SELECT user_id FROM pending_sign_ins
-         WHERE id = ? AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-           AND instr(',' || methods || ',', ',' || ? || ',') > 0",
-        challenge_hash,
-        method,
-    )
-    .fetch_optional(pool)
-    .await?)
+    Ok(stored::pending_user_offered(pool, &challenge_hash, method).await?)
 }
 
 /// Ends a challenge once its second factor was accepted.
 pub async fn spend(pool: &SqlitePool, challenge: &str) -> Result<(), AuthError> {
     let challenge_hash = sha256_hex(challenge);
-    sqlx::query!("DELETE FROM pending_sign_ins WHERE id = ?", challenge_hash)
-        .execute(pool)
-        .await?;
+    stored::delete_pending(pool, &challenge_hash).await?;
     Ok(())
 }

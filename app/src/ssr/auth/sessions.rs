@@ -4,8 +4,9 @@
 
 use sqlx::SqlitePool;
 
+use super::store::sessions as stored;
 use super::token::{random_token, sha256_hex};
-use super::users::{User, UserRow};
+use super::users::User;
 use super::AuthError;
 
 pub const LIFETIME_DAYS: i64 = 30;
@@ -29,16 +30,7 @@ pub async fn create(
     let session_id = sha256_hex(&token);
     let lifetime = format!("+{LIFETIME_DAYS} days");
     let user_agent = user_agent.map(|agent| agent.chars().take(300).collect::<String>());
-    sqlx::query!(
-        "INSERT INTO sessions (id, user_id, expires_at, user_agent)
-         VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?), ?)",
-        session_id,
-        user_id,
-        lifetime,
-        user_agent,
-    )
-    .execute(pool)
-    .await?;
+    stored::insert(pool, &session_id, user_id, &lifetime, user_agent.as_deref()).await?;
     Ok(token)
 }
 
@@ -50,27 +42,9 @@ pub async fn authenticate(
 ) -> Result<Option<SessionUser>, AuthError> {
     let session_id = sha256_hex(token);
     let idle = format!("-{IDLE_DAYS} days");
-    let row: Option<UserRow> = sqlx::query_as!(
-        UserRow,
-        r#"SELECT u.id AS "id!", u.email, u.name, u.role
-         FROM sessions s JOIN users u ON u.id = s.user_id
-         WHERE s.id = ?1
-           AND s.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-           AND s.last_seen_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?2)
-           AND u.disabled_at IS NULL"#,
-        session_id,
-        idle,
-    )
-    .fetch_optional(pool)
-    .await?;
+    let row = stored::live_user(pool, &session_id, &idle).await?;
     let Some(row) = row else { return Ok(None) };
-    sqlx::query!(
-        "UPDATE sessions SET last_seen_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ? AND last_seen_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 minute')",
-        session_id,
-    )
-    .execute(pool)
-    .await?;
+    stored::touch(pool, &session_id).await?;
     Ok(Some(SessionUser {
         user: row.into(),
         session_id,
@@ -79,9 +53,7 @@ pub async fn authenticate(
 
 /// Ends one session.
 pub async fn end(pool: &SqlitePool, session_id: &str) -> Result<(), AuthError> {
-    sqlx::query!("DELETE FROM sessions WHERE id = ?", session_id)
-        .execute(pool)
-        .await?;
+    stored::delete(pool, session_id).await?;
     Ok(())
 }
 
@@ -91,12 +63,5 @@ pub async fn end_all(
     user_id: i64,
     keep: Option<&str>,
 ) -> Result<u64, AuthError> {
-    let done = sqlx::query!(
-        "DELETE FROM sessions WHERE user_id = ? AND id IS NOT ?",
-        user_id,
-        keep,
-    )
-    .execute(pool)
-    .await?;
-    Ok(done.rows_affected())
+    Ok(stored::delete_all(pool, user_id, keep).await?)
 }

@@ -4,34 +4,13 @@ use secrecy::SecretString;
 use sqlx::SqlitePool;
 
 use super::password::{self, PasswordHashString};
+use super::store::users as stored;
 use super::AuthError;
 use crate::domain::password_policy;
 use crate::domain::text::{plain_text_problem, Lines};
 
 pub use crate::contract::account::User;
 pub use crate::domain::role::Role;
-
-pub(crate) struct UserRow {
-    pub id: i64,
-    pub email: String,
-    pub name: String,
-    pub role: String,
-}
-
-impl From<UserRow> for User {
-    fn from(row: UserRow) -> Self {
-        Self {
-            id: row.id,
-            email: row.email,
-            name: row.name,
-            role: if row.role == "admin" {
-                Role::Admin
-            } else {
-                Role::User
-            },
-        }
-    }
-}
 
 /// A plausible email address (the shared rule in `domain::email`).
 pub fn check_email(email: &str) -> Result<String, AuthError> {
@@ -40,31 +19,17 @@ pub fn check_email(email: &str) -> Result<String, AuthError> {
 }
 
 pub async fn count(pool: &SqlitePool) -> Result<i64, AuthError> {
-    Ok(sqlx::query_scalar!("SELECT count(*) FROM users")
-        .fetch_one(pool)
-        .await?)
+    Ok(stored::count(pool).await?)
 }
 
 pub async fn by_id(pool: &SqlitePool, id: i64) -> Result<Option<User>, AuthError> {
-    let row: Option<UserRow> = sqlx::query_as!(
-        UserRow,
-        r#"SELECT id AS "id!", email, name, role FROM users WHERE id = ?"#,
-        id,
-    )
-    .fetch_optional(pool)
-    .await?;
+    let row = stored::by_id(pool, id).await?;
     Ok(row.map(User::from))
 }
 
 pub async fn by_email(pool: &SqlitePool, email: &str) -> Result<Option<User>, AuthError> {
     let email = email.trim();
-    let row: Option<UserRow> = sqlx::query_as!(
-        UserRow,
-        r#"SELECT id AS "id!", email, name, role FROM users WHERE email = ?"#,
-        email,
-    )
-    .fetch_optional(pool)
-    .await?;
+    let row = stored::by_email(pool, email).await?;
     Ok(row.map(User::from))
 }
 
@@ -74,26 +39,8 @@ pub(crate) async fn for_sign_in(
     email: &str,
 ) -> Result<Option<(User, Option<String>)>, AuthError> {
     let email = email.trim();
-    let row = sqlx::query!(
-        r#"SELECT id AS "id!", email, name, role, password_hash FROM users
-         WHERE email = ? AND disabled_at IS NULL"#,
-        email,
-    )
-    .fetch_optional(pool)
-    .await?;
-    Ok(row.map(|row| {
-        let hash = row.password_hash;
-        (
-            UserRow {
-                id: row.id,
-                email: row.email,
-                name: row.name,
-                role: row.role,
-            }
-            .into(),
-            hash,
-        )
-    }))
+    let found = stored::for_sign_in(pool, email).await?;
+    Ok(found.map(|(row, hash)| (row.into(), hash)))
 }
 
 /// A person's name: one line of plain text, at most 200 characters.
@@ -124,30 +71,9 @@ pub async fn create(
     password_policy::check(password.expose_secret(), &email)
         .map_err(|problem| AuthError::Invalid(format!("password: {problem}")))?;
     let PasswordHashString(hash) = password::hash(password).await?;
-    let role_name = role.as_str();
-    let row: UserRow = sqlx::query_as!(
-        UserRow,
-        r#"INSERT INTO users (email, name, password_hash, role) VALUES (?, ?, ?, ?)
-         RETURNING id AS "id!", email, name, role"#,
-        email,
-        name,
-        hash,
-        role_name,
-    )
-    .fetch_one(pool)
-    .await
-    .map_err(|error| match &error {
-        sqlx::Error::Database(db) if db.is_unique_violation() => {
-            AuthError::Invalid("email: an account with this address exists".into())
-        }
-        _ => AuthError::Database(error),
-    })?;
-    sqlx::query!(
-        "INSERT INTO settings (user_id, key, value) VALUES (?, 'geolocation_enabled', 'false') ON CONFLICT DO NOTHING",
-        row.id,
-    )
-        .execute(pool)
-        .await?;
+    let row = stored::insert(pool, &email, name, &hash, role)
+        .await
+        .map_err(taken_email)?;
     Ok(row.into())
 }
 
@@ -158,9 +84,7 @@ pub async fn start_in_time_zone(pool: &SqlitePool, id: i64, zone: &str) -> Resul
     if !crate::ssr::bills::known_time_zone(zone) {
         return Ok(false);
     }
-    sqlx::query!("UPDATE users SET time_zone = ? WHERE id = ?", zone, id)
-        .execute(pool)
-        .await?;
+    stored::set_time_zone(pool, id, zone).await?;
     Ok(true)
 }
 
@@ -170,11 +94,7 @@ pub async fn password_matches(
     user_id: i64,
     password: SecretString,
 ) -> Result<bool, AuthError> {
-    let stored: Option<String> =
-        sqlx::query_scalar!("SELECT password_hash FROM users WHERE id = ?", user_id)
-            .fetch_optional(pool)
-            .await?
-            .flatten();
+    let stored = stored::password_hash(pool, user_id).await?;
     password::verify(password, stored).await
 }
 
@@ -188,13 +108,7 @@ pub async fn set_password(
     password_policy::check(password.expose_secret(), &user.email)
         .map_err(|problem| AuthError::Invalid(format!("newPassword: {problem}")))?;
     let PasswordHashString(hash) = password::hash(password).await?;
-    sqlx::query!(
-        "UPDATE users SET password_hash = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
-        hash,
-        user.id,
-    )
-        .execute(pool)
-        .await?;
+    stored::set_password_hash(pool, user.id, &hash).await?;
     Ok(())
 }
 
@@ -227,21 +141,18 @@ pub async fn update_profile(
 ) -> Result<User, AuthError> {
     let email = check_email(email)?;
     let name = check_name(name)?;
-    let row: UserRow = sqlx::query_as!(
-        UserRow,
-        r#"UPDATE users SET name = ?, email = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ? RETURNING id AS "id!", email, name, role"#,
-        name,
-        email,
-        user_id,
-    )
-    .fetch_one(pool)
-    .await
-    .map_err(|error| match &error {
+    let row = stored::set_profile(pool, user_id, name, &email)
+        .await
+        .map_err(taken_email)?;
+    Ok(row.into())
+}
+
+/// A unique violation on `users.email` is an address already taken.
+fn taken_email(error: sqlx::Error) -> AuthError {
+    match &error {
         sqlx::Error::Database(db) if db.is_unique_violation() => {
             AuthError::Invalid("email: an account with this address exists".into())
         }
         _ => AuthError::Database(error),
-    })?;
-    Ok(row.into())
+    }
 }
