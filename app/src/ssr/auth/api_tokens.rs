@@ -7,6 +7,7 @@
 use sqlx::SqlitePool;
 
 use super::extractors::CurrentUser;
+use super::store::api_tokens::{self as stored, InfoRow};
 use super::token::{random_token, sha256_hex};
 use super::users::{by_id, User};
 use super::AuthError;
@@ -19,17 +20,6 @@ use crate::domain::token_scope::Scopes;
 pub const PREFIX: &str = "tally_pat_";
 
 pub use crate::contract::tokens::ApiTokenInfo;
-
-/// A token as stored: its scopes as written (`read,write`).
-struct InfoRow {
-    id: i64,
-    name: String,
-    scopes: String,
-    created_at: String,
-    last_used_at: Option<String>,
-    expires_at: String,
-    expired: bool,
-}
 
 impl From<InfoRow> for ApiTokenInfo {
     fn from(row: InfoRow) -> Self {
@@ -82,63 +72,26 @@ pub async fn create(
     let token_hash = sha256_hex(&token);
     let lifetime = format!("+{} days", lifetime.days());
     let scopes = scopes.to_string();
-    let info: InfoRow = sqlx::query_as!(
-        InfoRow,
-        r#"INSERT INTO api_tokens (user_id, name, token_hash, expires_at, scopes)
-         VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?), ?)
-         RETURNING id AS "id!", name, scopes, created_at, last_used_at, expires_at,
-             expires_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS "expired!: bool""#,
-        user.id,
-        name,
-        token_hash,
-        lifetime,
-        scopes,
-    )
-    .fetch_one(pool)
-    .await?;
+    let info = stored::insert(pool, user.id, &name, &token_hash, &lifetime, &scopes).await?;
     Ok((info.into(), token))
 }
 
 /// The user's tokens that were not revoked (expired ones too), newest
 /// first.
 pub async fn list(pool: &SqlitePool, user_id: i64) -> Result<Vec<ApiTokenInfo>, AuthError> {
-    let rows: Vec<InfoRow> = sqlx::query_as!(
-        InfoRow,
-        r#"SELECT id AS "id!", name, scopes, created_at, last_used_at, expires_at,
-             expires_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS "expired!: bool"
-         FROM api_tokens
-         WHERE user_id = ? AND revoked_at IS NULL ORDER BY id DESC"#,
-        user_id,
-    )
-    .fetch_all(pool)
-    .await?;
+    let rows = stored::of_user(pool, user_id).await?;
     Ok(rows.into_iter().map(ApiTokenInfo::from).collect())
 }
 
 /// Revokes one of the user's tokens; false when the user has no such token.
 pub async fn revoke(pool: &SqlitePool, user_id: i64, id: i64) -> Result<bool, AuthError> {
-    let done = sqlx::query!(
-        "UPDATE api_tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ? AND user_id = ? AND revoked_at IS NULL",
-        id,
-        user_id,
-    )
-    .execute(pool)
-    .await?;
-    Ok(done.rows_affected() == 1)
+    Ok(stored::revoke(pool, user_id, id).await? == 1)
 }
 
 /// Revokes every token of the user: a new password or "sign out
 /// everywhere" must also shut out whoever holds a copy of a token.
 pub async fn revoke_all(pool: &SqlitePool, user_id: i64) -> Result<u64, AuthError> {
-    let done = sqlx::query!(
-        "UPDATE api_tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE user_id = ? AND revoked_at IS NULL",
-        user_id,
-    )
-    .execute(pool)
-    .await?;
-    Ok(done.rows_affected())
+    Ok(stored::revoke_all(pool, user_id).await?)
 }
 
 /// The owner of a live (not revoked, not expired) `token` and the token's
@@ -151,17 +104,7 @@ pub async fn authenticate(
         return Ok(None);
     }
     let token_hash = sha256_hex(token);
-    let owner = sqlx::query!(
-        "UPDATE api_tokens SET last_used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE token_hash = ? AND revoked_at IS NULL
-           AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-           AND user_id IN (SELECT id FROM users WHERE disabled_at IS NULL)
-         RETURNING user_id, scopes",
-        token_hash,
-    )
-    .fetch_optional(pool)
-    .await?;
-    let Some((id, scopes)) = owner.map(|row| (row.user_id, row.scopes)) else {
+    let Some((id, scopes)) = stored::use_live(pool, &token_hash).await? else {
         return Ok(None);
     };
     // Scopes this code did not write make the token do nothing.

@@ -12,6 +12,7 @@ use sqlx::SqlitePool;
 use tokio::sync::Notify;
 
 use super::geolocation::{self, Geolocator};
+use super::store::login_history as stored;
 use super::AuthError;
 use crate::ssr::secrets::{Keyring, SecretColumn, LOGIN_IP, LOGIN_LOCATION, LOGIN_USER_AGENT};
 
@@ -271,19 +272,16 @@ async fn write(
     let location = location
         .map(|location| seal(LOGIN_LOCATION, &location))
         .transpose()?;
-    sqlx::query!(
-        "INSERT INTO login_history (user_id, at, success, ip, user_agent, location, method)
-         VALUES (?, ?, ?, ?, ?, ?, ?)",
+    let attempt = stored::SealedAttempt {
         user_id,
         at,
         success,
-        ip,
-        agent,
-        location,
+        ip: &ip,
+        user_agent: agent.as_deref(),
+        location: location.as_deref(),
         method,
-    )
-    .execute(pool)
-    .await?;
+    };
+    stored::insert(pool, &attempt).await?;
     Ok(())
 }
 
@@ -293,14 +291,7 @@ async fn recent(
     keyring: &Keyring,
     user_id: i64,
 ) -> Result<Vec<SignInRecord>, AuthError> {
-    let rows = sqlx::query!(
-        r#"SELECT at, success AS "success: bool", ip, user_agent, location FROM login_history
-         WHERE user_id = ? ORDER BY at DESC, id DESC LIMIT ?"#,
-        user_id,
-        RECENT,
-    )
-    .fetch_all(pool)
-    .await?;
+    let rows = stored::recent(pool, user_id, RECENT).await?;
     // A value that no longer opens (a lost key) shows as unknown rather than
     // hiding the whole history.
     let open = |column: SecretColumn, stored: Option<String>| {

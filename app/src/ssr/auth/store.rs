@@ -1,8 +1,11 @@
-//! The accounts' SQL, one file per part: what an administrator changes
-//! (`admin`), invitations and open registration (`invitations`), the accounts
-//! themselves (`users`), sessions and pending sign-ins (`sessions`).
+//! The accounts' SQL, one file per part: the accounts themselves
+//! (`users`), what an administrator changes on them (`admin`), personal
+//! API tokens (`api_tokens`), invitations (`invitations`), sessions and
+//! pending sign-ins (`sessions`), and the sign-in history (`login_history`).
 
 pub mod admin;
+pub mod api_tokens;
 pub mod invitations;
+pub mod login_history;
 pub mod sessions;
 pub mod users;
