@@ -98,7 +98,7 @@ pub async fn set_balance(
     Ok(())
 }
 
-/// A payment as it is stored; its id.
+/// A payment of kind `payment`, as [`insert`] stores it.
 pub struct NewRow<'a> {
     pub amount_minor: i64,
     pub paid_on: &'a str,
@@ -106,7 +106,7 @@ pub struct NewRow<'a> {
     pub interest_delta_minor: i64,
 }
 
-/// Adds a payment (kind `payment`); its id.
+/// Adds a payment (kind `payment`); answers its id.
 pub async fn insert(
     conn: &mut SqliteConnection,
     user_id: i64,
