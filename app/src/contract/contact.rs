@@ -35,6 +35,14 @@ pub enum SubmissionKind {
 }
 
 impl SubmissionKind {
+    /// As the wire spells it (`lead`, `support`), as a form posts it too.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Lead => "lead",
+            Self::Support => "support",
+        }
+    }
+
     /// Its segment in `/api/admin/{leads|support-requests}`.
     pub fn path_segment(self) -> &'static str {
         match self {
@@ -123,4 +131,19 @@ pub struct CrmStatus {
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Requeued {
     pub queued: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_submission_kind_is_spelled_as_the_wire_spells_it() {
+        for kind in [SubmissionKind::Lead, SubmissionKind::Support] {
+            assert_eq!(
+                serde_json::to_value(kind).unwrap(),
+                serde_json::Value::from(kind.as_str())
+            );
+        }
+    }
 }

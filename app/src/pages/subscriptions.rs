@@ -129,9 +129,6 @@ fn Subscriptions(data: BillList) -> impl IntoView {
     tracked.sort_by_key(|b| (b.sort_order, b.id));
     let order = RwSignal::new(tracked);
     let error = RwSignal::new(None::<String>);
-    // Said once the new order is kept (and while it is on its way), so
-    // nobody leaves (or reloads) believing an unsaved order was saved.
-    let saved = RwSignal::new(None::<&'static str>);
     let context = RwSignal::new((
         Locale::parse(&data.locale),
         Currency::parse(&data.currency).unwrap_or(Currency::USD),
@@ -146,18 +143,18 @@ fn Subscriptions(data: BillList) -> impl IntoView {
                 all.sort_by_key(|bill| kept.iter().position(|id| *id == bill.id));
             });
             error.set(None);
-            saved.set(Some("Order saved."));
         }
-        Err(failure) => {
-            saved.set(None);
-            error.set(Some(failure.message()));
-        }
+        Err(failure) => error.set(Some(failure.message())),
     });
+    // Said while the new order is on its way and once it is kept, so
+    // nobody leaves (or reloads) believing an unsaved order was saved.
     let status = move || {
         if pending.get() {
             Some("Saving the order…")
+        } else if reorder.value().with(|answer| matches!(answer, Some(Ok(_)))) {
+            Some("Order saved.")
         } else {
-            saved.get()
+            None
         }
     };
     let totals = move || {

@@ -12,9 +12,7 @@ use super::simplefin::{ClaimUrl, Provider};
 use super::store::connections as stored;
 use super::BankError;
 
-/// The most connections (not disconnected) one user may have: each one is
-/// a sync the automatic worker makes every interval.
-pub const MAX_PER_USER: i64 = super::store::connections::MAX_PER_USER;
+pub use super::store::connections::MAX_PER_USER;
 
 /// Fails when connecting (or reconnecting a disconnected connection) would
 /// take the user past [`MAX_PER_USER`]; checked before a setup token is

@@ -13,7 +13,6 @@ use std::time::Duration;
 
 use sqlx::SqlitePool;
 
-use super::payments::get_in;
 use super::store::accrual as stored;
 use super::store::payments;
 use super::store::{date_in, BillError};
@@ -57,7 +56,7 @@ async fn charge_through(
     through: YearMonth,
 ) -> Result<u64, BillError> {
     let mut tx = crate::ssr::db::write(pool).await?;
-    let bill = match get_in(&mut tx, user_id, bill_id).await {
+    let bill = match payments::bill_for_update(&mut tx, user_id, bill_id).await {
         Ok(bill) => bill,
         // Deleted since the list was read.
         Err(BillError::NotFound) => return Ok(0),

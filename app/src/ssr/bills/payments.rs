@@ -136,7 +136,7 @@ pub async fn record_payment_in(
         return Err(invalid("method", problem));
     }
     let method = if method.is_empty() { "manual" } else { method };
-    let bill = get_in(tx, user_id, bill_id).await?;
+    let bill = stored::bill_for_update(tx, user_id, bill_id).await?;
     let mut interest = 0;
     if bill.debt {
         let balance = bill.balance_minor.unwrap_or(0);
@@ -176,16 +176,6 @@ pub async fn record_payment_in(
     Ok(id)
 }
 
-/// One of the user's bills, read inside the caller's write transaction
-/// (`store::payments::bill_for_update`).
-pub(super) async fn get_in(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
-    user_id: i64,
-    bill_id: i64,
-) -> Result<Bill, BillError> {
-    stored::bill_for_update(tx, user_id, bill_id).await
-}
-
 /// One of the user's payments.
 pub async fn payment_by_id(pool: &SqlitePool, user_id: i64, id: i64) -> Result<Payment, BillError> {
     let mut conn = pool.acquire().await?;
@@ -220,7 +210,7 @@ pub async fn undo_payment_in(
             "an interest charge cannot be undone; edit the debt's balance instead",
         ));
     }
-    let bill = get_in(tx, user_id, payment.bill_id).await?;
+    let bill = stored::bill_for_update(tx, user_id, payment.bill_id).await?;
     stored::delete(tx, user_id, payment_id).await?;
     if bill.debt {
         let restored =
