@@ -13,6 +13,7 @@ use webauthn_rs::prelude::{
     SecurityKeyAuthentication, SecurityKeyRegistration, Url, Uuid, Webauthn, WebauthnBuilder,
 };
 
+use super::store::security_keys as store;
 use super::token::{random_token, sha256_hex};
 use super::users::User;
 use super::{pending_sign_in, AuthError};
@@ -21,7 +22,7 @@ use crate::domain::text::{plain_text_problem, Lines};
 /// How long a ceremony may take (the browser's own timeout is the same).
 const CHALLENGE_MINUTES: i64 = 5;
 
-pub use crate::contract::security_keys::KeyInfo;
+pub use store::KeyInfo;
 
 /// Why the relying party could not be set up.
 #[derive(Debug, thiserror::Error)]
@@ -121,32 +122,14 @@ impl SecurityKeys {
             })?;
         let stored = serde_json::to_string(&key).map_err(|e| AuthError::Sealing(e.to_string()))?;
         let credential_id = credential_id_text(key.cred_id());
-        let mut tx = crate::ssr::db::write(pool).await?;
-        let info: KeyInfo = sqlx::query_as!(
-            KeyInfo,
-            r#"INSERT INTO webauthn_credentials (user_id, credential_id, name, passkey)
-             VALUES (?, ?, ?, ?) RETURNING id AS "id!", name, created_at, last_used_at"#,
-            user.id,
-            credential_id,
-            name,
-            stored,
-        )
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(|error| match &error {
-            sqlx::Error::Database(db) if db.is_unique_violation() => {
-                AuthError::Invalid("credential: this key is already registered".into())
-            }
-            _ => AuthError::Database(error),
-        })?;
-        sqlx::query!(
-            "UPDATE users SET webauthn_enabled = 1 WHERE id = ?",
-            user.id,
-        )
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(info)
+        store::insert(pool, user.id, &credential_id, name, &stored)
+            .await
+            .map_err(|error| match error {
+                store::InsertError::AlreadyRegistered => {
+                    AuthError::Invalid(format!("credential: {error}"))
+                }
+                store::InsertError::Database(error) => AuthError::Database(error),
+            })
     }
 
     /// After a correct password: the options for `navigator.credentials.get`
@@ -220,15 +203,7 @@ impl SecurityKeys {
             key.update_credential(&result);
             let stored =
                 serde_json::to_string(&key).map_err(|e| AuthError::Sealing(e.to_string()))?;
-            sqlx::query!(
-                "UPDATE webauthn_credentials
-                 SET passkey = ?, last_used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-                 WHERE id = ?",
-                stored,
-                id,
-            )
-            .execute(pool)
-            .await?;
+            store::update_used(pool, id, &stored).await?;
         }
         pending_sign_in::spend(pool, challenge).await?;
         Ok(Some(user_id))
@@ -237,46 +212,17 @@ impl SecurityKeys {
 
 /// Whether the user has a key (sign-in then asks for one).
 pub async fn is_enabled(pool: &SqlitePool, user_id: i64) -> Result<bool, AuthError> {
-    Ok(sqlx::query_scalar!(
-        r#"SELECT webauthn_enabled = 1 AS "on!: bool" FROM users WHERE id = ?"#,
-        user_id,
-    )
-    .fetch_one(pool)
-    .await?)
+    Ok(store::is_enabled(pool, user_id).await?)
 }
 
 pub async fn list(pool: &SqlitePool, user_id: i64) -> Result<Vec<KeyInfo>, AuthError> {
-    Ok(sqlx::query_as!(
-        KeyInfo,
-        r#"SELECT id AS "id!", name, created_at, last_used_at FROM webauthn_credentials
-         WHERE user_id = ? ORDER BY id"#,
-        user_id,
-    )
-    .fetch_all(pool)
-    .await?)
+    Ok(store::list(pool, user_id).await?)
 }
 
 /// Removes one of the user's keys; with the last one gone, sign-in no
 /// longer asks for a key. False when the user has no such key.
 pub async fn remove(pool: &SqlitePool, user_id: i64, id: i64) -> Result<bool, AuthError> {
-    let mut tx = crate::ssr::db::write(pool).await?;
-    let done = sqlx::query!(
-        "DELETE FROM webauthn_credentials WHERE id = ? AND user_id = ?",
-        id,
-        user_id,
-    )
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query!(
-        "UPDATE users SET webauthn_enabled =
-            EXISTS (SELECT 1 FROM webauthn_credentials WHERE user_id = ?1)
-         WHERE id = ?1",
-        user_id,
-    )
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(done.rows_affected() > 0)
+    Ok(store::delete(pool, user_id, id).await?)
 }
 
 /// The user of a live pending sign-in that offered a security key.
@@ -292,14 +238,7 @@ async fn offered_to(pool: &SqlitePool, challenge: &str) -> Result<Option<i64>, A
 /// Whether `user_id` has the key `id` (so asking for their password to
 /// remove it makes sense).
 pub async fn owns(pool: &SqlitePool, user_id: i64, id: i64) -> Result<bool, AuthError> {
-    Ok(sqlx::query_scalar!(
-        r#"SELECT EXISTS (SELECT 1 FROM webauthn_credentials WHERE id = ? AND user_id = ?)
-             AS "owns!: bool""#,
-        id,
-        user_id,
-    )
-    .fetch_one(pool)
-    .await?)
+    Ok(store::owns(pool, user_id, id).await?)
 }
 
 fn sign_in_state_id(challenge: &str) -> String {
@@ -318,35 +257,19 @@ fn to_json(value: &impl Serialize) -> Result<Value, AuthError> {
 /// The user's WebAuthn handle (a random UUID, not their row id), made on
 /// first use.
 async fn webauthn_user_id(pool: &SqlitePool, user_id: i64) -> Result<Uuid, AuthError> {
-    let existing: Option<String> =
-        sqlx::query_scalar!("SELECT webauthn_user_id FROM users WHERE id = ?", user_id)
-            .fetch_one(pool)
-            .await?;
+    let existing = store::handle(pool, user_id).await?;
     if let Some(id) = existing.and_then(|text| Uuid::parse_str(&text).ok()) {
         return Ok(id);
     }
     let id = Uuid::new_v4();
-    let id_text = id.to_string();
-    sqlx::query!(
-        "UPDATE users SET webauthn_user_id = ? WHERE id = ?",
-        id_text,
-        user_id,
-    )
-    .execute(pool)
-    .await?;
+    store::set_handle(pool, user_id, &id.to_string()).await?;
     Ok(id)
 }
 
 async fn keys_of(pool: &SqlitePool, user_id: i64) -> Result<Vec<(i64, SecurityKey)>, AuthError> {
-    let rows = sqlx::query!(
-        r#"SELECT id AS "id!", passkey FROM webauthn_credentials WHERE user_id = ?"#,
-        user_id,
-    )
-    .fetch_all(pool)
-    .await?;
-    Ok(rows
+    Ok(store::keys(pool, user_id)
+        .await?
         .into_iter()
-        .map(|row| (row.id, row.passkey))
         .filter_map(|(id, stored)| {
             serde_json::from_str(&stored)
                 .map_err(|error| tracing::warn!(key = id, %error, "unreadable security key"))
@@ -363,25 +286,9 @@ async fn store_state(
     purpose: &str,
     state: &impl Serialize,
 ) -> Result<(), AuthError> {
-    sqlx::query!(
-        "DELETE FROM webauthn_challenges WHERE expires_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-    )
-    .execute(pool)
-    .await?;
-    let serde_json = serde_json::to_string(state).map_err(|e| AuthError::Sealing(e.to_string()))?;
-    let text = format!("+{CHALLENGE_MINUTES} minutes");
-    sqlx::query!(
-        "INSERT OR REPLACE INTO webauthn_challenges (id, user_id, purpose, state, expires_at)
-         VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?))",
-        id,
-        user_id,
-        purpose,
-        serde_json,
-        text,
-    )
-    .execute(pool)
-    .await?;
-    Ok(())
+    let state = serde_json::to_string(state).map_err(|e| AuthError::Sealing(e.to_string()))?;
+    let lifetime = format!("+{CHALLENGE_MINUTES} minutes");
+    Ok(store::put_state(pool, id, user_id, purpose, &state, &lifetime).await?)
 }
 
 /// Takes (and deletes) a live state: each ceremony is answered once.
@@ -391,18 +298,8 @@ async fn take_state<T: serde::de::DeserializeOwned>(
     user_id: i64,
     purpose: &str,
 ) -> Result<T, AuthError> {
-    let state: Option<String> = sqlx::query_scalar!(
-        "DELETE FROM webauthn_challenges
-         WHERE id = ? AND user_id = ? AND purpose = ?
-           AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         RETURNING state",
-        id,
-        user_id,
-        purpose,
-    )
-    .fetch_optional(pool)
-    .await?;
-    state
+    store::take_state(pool, id, user_id, purpose)
+        .await?
         .and_then(|text| serde_json::from_str(&text).ok())
         .ok_or_else(|| {
             AuthError::Invalid(

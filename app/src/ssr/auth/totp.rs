@@ -10,6 +10,7 @@ use sqlx::SqlitePool;
 use totp_rs::{Algorithm, TOTP};
 
 use super::pending_sign_in;
+use super::store::totp as store;
 use super::token::{constant_time_eq, random_token, sha256_hex};
 use super::users::User;
 use super::AuthError;
@@ -51,13 +52,7 @@ pub async fn begin_enrolment(
     keyring: &Keyring,
     user: &User,
 ) -> Result<TotpEnrolment, AuthError> {
-    let enabled: bool = sqlx::query_scalar!(
-        r#"SELECT totp_enabled AS "on: bool" FROM users WHERE id = ?"#,
-        user.id
-    )
-    .fetch_one(pool)
-    .await?;
-    if enabled {
+    if store::is_enabled(pool, user.id).await? {
         return Err(AuthError::Invalid(
             "totp: two-factor sign-in is already on".into(),
         ));
@@ -67,13 +62,7 @@ pub async fn begin_enrolment(
     let totp = totp(secret, &user.email)?;
     let encoded = totp.get_secret_base32();
     let sealed = keyring.seal(TOTP_SECRET, &encoded).map_err(sealing)?;
-    sqlx::query!(
-        "UPDATE users SET totp_secret = ?, totp_enabled = 0, totp_last_step = NULL WHERE id = ?",
-        sealed,
-        user.id,
-    )
-    .execute(pool)
-    .await?;
+    store::set_pending_secret(pool, user.id, &sealed).await?;
     let otpauth_url = totp.get_url();
     let qr_svg = QrCode::new(otpauth_url.as_bytes())
         .map_err(|error| AuthError::Invalid(format!("totp: {error}")))?
@@ -94,14 +83,12 @@ async fn accept_code(
     user_id: i64,
     code: &str,
 ) -> Result<bool, AuthError> {
-    let row = sqlx::query!(
-        "SELECT totp_secret, email, totp_last_step FROM users WHERE id = ?",
-        user_id,
-    )
-    .fetch_optional(pool)
-    .await?
-    .map(|row| (row.totp_secret, row.email, row.totp_last_step));
-    let Some((Some(sealed), email, last_step)) = row else {
+    let Some(store::SecretRow {
+        sealed: Some(sealed),
+        email,
+        last_step,
+    }) = store::secret(pool, user_id).await?
+    else {
         return Ok(false);
     };
     let encoded = keyring.open(TOTP_SECRET, &sealed).map_err(sealing)?;
@@ -120,15 +107,7 @@ async fn accept_code(
     if last_step.is_some_and(|last| step <= last) {
         return Ok(false);
     }
-    // The guard holds even for two requests racing with the same code.
-    let claimed = sqlx::query!(
-        "UPDATE users SET totp_last_step = ?1 WHERE id = ?2 AND (totp_last_step IS NULL OR totp_last_step < ?1)",
-        step,
-        user_id,
-    )
-        .execute(pool)
-        .await?;
-    Ok(claimed.rows_affected() == 1)
+    Ok(store::claim_step(pool, user_id, step).await?)
 }
 
 /// Confirms enrolment with a first code; returns the recovery codes, shown
@@ -150,67 +129,27 @@ pub async fn confirm_enrolment(
             format!("{}-{}", &token[..5], &token[5..10])
         })
         .collect();
-    let mut tx = crate::ssr::db::write(pool).await?;
-    sqlx::query!("DELETE FROM recovery_codes WHERE user_id = ?", user.id)
-        .execute(&mut *tx)
-        .await?;
-    for code in &codes {
-        let code_hash = sha256_hex(code);
-        sqlx::query!(
-            "INSERT INTO recovery_codes (user_id, code_hash) VALUES (?, ?)",
-            user.id,
-            code_hash,
-        )
-        .execute(&mut *tx)
-        .await?;
-    }
-    sqlx::query!("UPDATE users SET totp_enabled = 1 WHERE id = ?", user.id)
-        .execute(&mut *tx)
-        .await?;
-    tx.commit().await?;
+    let hashes: Vec<String> = codes.iter().map(|code| sha256_hex(code)).collect();
+    store::enable(pool, user.id, &hashes).await?;
     Ok(codes)
 }
 
 pub async fn status(pool: &SqlitePool, user_id: i64) -> Result<TotpStatus, AuthError> {
-    let row = sqlx::query!(
-        r#"SELECT totp_enabled = 1 AS "enabled!: bool",
-                (SELECT count(*) FROM recovery_codes WHERE user_id = ?1 AND used_at IS NULL)
-                    AS "left!: i64"
-         FROM users WHERE id = ?1"#,
-        user_id,
-    )
-    .fetch_one(pool)
-    .await?;
+    let (enabled, recovery_codes_left) = store::status(pool, user_id).await?;
     Ok(TotpStatus {
-        enabled: row.enabled,
-        recovery_codes_left: row.left,
+        enabled,
+        recovery_codes_left,
     })
 }
 
 /// Turns TOTP off: forgets the secret and the recovery codes.
 pub async fn turn_off(pool: &SqlitePool, user_id: i64) -> Result<(), AuthError> {
-    let mut tx = crate::ssr::db::write(pool).await?;
-    sqlx::query!(
-        "UPDATE users SET totp_secret = NULL, totp_enabled = 0, totp_last_step = NULL WHERE id = ?",
-        user_id,
-    )
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query!("DELETE FROM recovery_codes WHERE user_id = ?", user_id)
-        .execute(&mut *tx)
-        .await?;
-    tx.commit().await?;
-    Ok(())
+    Ok(store::disable(pool, user_id).await?)
 }
 
 /// Whether the user must give a second factor.
 pub async fn is_enabled(pool: &SqlitePool, user_id: i64) -> Result<bool, AuthError> {
-    Ok(sqlx::query_scalar!(
-        r#"SELECT totp_enabled AS "on: bool" FROM users WHERE id = ?"#,
-        user_id
-    )
-    .fetch_one(pool)
-    .await?)
+    Ok(store::is_enabled(pool, user_id).await?)
 }
 
 /// Completes the second step with a TOTP code or an unused recovery code;
@@ -234,15 +173,7 @@ pub async fn finish_sign_in(
     }
     let accepted = if code.contains('-') {
         let code_hash = sha256_hex(code.trim().to_lowercase().as_str());
-        let used = sqlx::query!(
-            "UPDATE recovery_codes SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-             WHERE user_id = ? AND code_hash = ? AND used_at IS NULL",
-            user_id,
-            code_hash,
-        )
-        .execute(pool)
-        .await?;
-        used.rows_affected() == 1
+        store::spend_recovery_code(pool, user_id, &code_hash).await?
     } else {
         accept_code(pool, keyring, user_id, code).await?
     };
