@@ -21,7 +21,6 @@ use std::collections::HashMap;
 use sqlx::SqlitePool;
 
 use super::store::matching::{self as stored, Candidate};
-use super::transactions::{select_transactions, transaction_from};
 use super::BankError;
 use crate::contract::bank::{BankTransaction, MatchTransaction};
 use crate::domain::bank::merchant;
@@ -46,10 +45,8 @@ pub async fn transaction(
     user_id: i64,
     id: i64,
 ) -> Result<BankTransaction, BankError> {
-    select_transactions!("WHERE t.id = ? AND t.user_id = ?", id, user_id)
-        .fetch_optional(pool)
+    super::store::transactions::one(pool, user_id, id)
         .await?
-        .map(|row| transaction_from!(row))
         .ok_or_else(|| BankError::NotFound(format!("no transaction {id}")))
 }
 

@@ -6,6 +6,7 @@ pub mod autopay;
 pub mod connections;
 pub mod matching;
 pub mod sync;
+pub mod transactions;
 
 use sqlx::SqlitePool;
 

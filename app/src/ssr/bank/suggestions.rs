@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use sqlx::SqlitePool;
 
-use super::transactions::{select_transactions, transaction_from};
+use super::store;
 use super::BankError;
 use crate::contract::bank::{
     BankTransaction, Suggestion, SuggestionQuery, Suggestions, TransactionSuggestions,
@@ -33,19 +33,7 @@ pub async fn suggestions(
             let found = super::matching::transaction(pool, user_id, id).await?;
             vec![found]
         }
-        None => select_transactions!(
-            "WHERE t.user_id = ? AND t.bill_id IS NULL AND t.pending = 0
-                 AND t.ignored_at IS NULL AND t.amount_cents < 0 AND a.monitored = 1
-                 AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-45 days')
-               ORDER BY t.posted_at DESC, t.id DESC LIMIT ?",
-            user_id,
-            MAX_TRANSACTIONS
-        )
-        .fetch_all(pool)
-        .await?
-        .into_iter()
-        .map(|row| transaction_from!(row))
-        .collect(),
+        None => store::transactions::recent_unmatched(pool, user_id, MAX_TRANSACTIONS).await?,
     };
     let bills: Vec<bills::Bill> = bills::list(pool, user_id)
         .await?

@@ -5,57 +5,9 @@
 use base64::Engine as _;
 use sqlx::SqlitePool;
 
+use super::store::transactions as store;
 use super::BankError;
-use crate::contract::bank::{BankTransaction, TransactionPage, TransactionQuery};
-
-/// A compile-checked read of transactions with their accounts:
-/// `select_transactions!("WHERE t.id = ?", id)` is `query!` over the
-/// transaction `t` and its account `a`, with every column a
-/// [`BankTransaction`] has and the rest of the statement appended; a
-/// leading literal `extra = ", b.name AS bill_name"` adds columns. Each row
-/// becomes a transaction with [`transaction_from!`].
-macro_rules! select_transactions {
-    (extra = $extra:literal, $rest:literal $(, $arg:expr)* $(,)?) => {
-        sqlx::query!(
-            r#"SELECT t.id AS "id!", t.account_id, t.posted_at, t.amount_cents AS amount_minor,
-                 a.currency, t.description, t.payee, t.memo, t.pending = 1 AS "pending!: bool",
-                 t.bill_id,
-                 CASE WHEN t.returns_payment_id IS NOT NULL THEN 'return' ELSE t.matched_by END
-                     AS "matched_by: String",
-                 t.ignored_at IS NOT NULL AS "ignored!: bool""# + $extra + "
-               FROM transactions t JOIN bank_accounts a ON a.id = t.account_id " + $rest
-            $(, $arg)*
-        )
-    };
-    ($rest:literal $(, $arg:expr)* $(,)?) => {
-        $crate::ssr::bank::transactions::select_transactions!(extra = "", $rest $(, $arg)*)
-    };
-}
-pub(crate) use select_transactions;
-
-/// A row of [`select_transactions!`] as a [`BankTransaction`], with its
-/// cleaned-up name filled in. Moves the row's transaction fields, so other
-/// columns of the row can be taken before or after.
-macro_rules! transaction_from {
-    ($row:ident) => {
-        $crate::contract::bank::BankTransaction {
-            name: $crate::domain::bank::merchant::normalize(&$row.description),
-            id: $row.id,
-            account_id: $row.account_id,
-            posted_at: $row.posted_at,
-            amount_minor: $row.amount_minor,
-            currency: $row.currency,
-            description: $row.description,
-            payee: $row.payee,
-            memo: $row.memo,
-            pending: $row.pending,
-            bill_id: $row.bill_id,
-            matched_by: $row.matched_by,
-            ignored: $row.ignored,
-        }
-    };
-}
-pub(crate) use transaction_from;
+use crate::contract::bank::{TransactionPage, TransactionQuery};
 
 pub const DEFAULT_PAGE: u32 = 50;
 /// Sorts after every posting time (RFC 3339 text): the first page's bound.
@@ -142,31 +94,16 @@ pub async fn page(
         .as_deref()
         .and_then(read_token)
         .unwrap_or_else(|| (AFTER_EVERY_POSTING.to_owned(), i64::MAX));
-    let matched = query.matched;
-    let limit = i64::from(size) + 1;
-    let mut transactions: Vec<BankTransaction> = select_transactions!(
-        r#"WHERE t.user_id = ?1
-             AND (?2 IS NULL OR t.account_id = ?2)
-             AND (?3 IS NULL OR t.pending = ?3)
-             AND (?4 IS NULL OR (t.bill_id IS NOT NULL) = ?4)
-             AND (?5 IS NULL OR t.description LIKE ?5 ESCAPE '\'
-                  OR t.payee LIKE ?5 ESCAPE '\' OR t.memo LIKE ?5 ESCAPE '\')
-             AND t.posted_at <= ?6 AND (t.posted_at < ?6 OR t.id < ?7)
-           ORDER BY t.posted_at DESC, t.id DESC LIMIT ?8"#,
-        user_id,
-        query.account_id,
-        query.pending,
-        matched,
-        pattern,
-        before_posted,
+    let filter = store::PageFilter {
+        account_id: query.account_id,
+        pending: query.pending,
+        matched: query.matched,
+        pattern: pattern.as_deref(),
+        before_posted: &before_posted,
         before_id,
-        limit
-    )
-    .fetch_all(pool)
-    .await?
-    .into_iter()
-    .map(|row| transaction_from!(row))
-    .collect();
+        limit: i64::from(size) + 1,
+    };
+    let mut transactions = store::page(pool, user_id, &filter).await?;
     let next_page_token = if transactions.len() > size as usize {
         transactions.truncate(size as usize);
         transactions
