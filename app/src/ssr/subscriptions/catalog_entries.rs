@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use sqlx::SqlitePool;
 
+use super::store;
 use super::SubscriptionError;
 use crate::contract::bills::{BillRecord, Catalog, CatalogService};
 use crate::contract::subscriptions::{
@@ -16,19 +17,6 @@ use crate::domain::cadence::Cadence;
 use crate::domain::subscriptions::catalog_tier::{self, Tier};
 use crate::domain::text::{plain_text_problem, Lines};
 use crate::ssr::bills;
-
-/// Every service of the catalog, by name.
-pub(super) async fn all_services(pool: &SqlitePool) -> Result<Vec<CatalogService>, sqlx::Error> {
-    sqlx::query_as!(
-        CatalogService,
-        r#"SELECT id AS "id!", name, category, website, typical_cadence,
-             starting_monthly_usd AS starting_monthly_minor,
-             starting_annual_usd AS starting_annual_minor
-           FROM subscription_catalog ORDER BY name COLLATE NOCASE"#
-    )
-    .fetch_all(pool)
-    .await
-}
 
 /// The longest search text.
 pub const MAX_QUERY: usize = 100;
@@ -52,7 +40,7 @@ pub async fn search(pool: &SqlitePool, query: &CatalogQuery) -> Result<Catalog, 
         .split_whitespace()
         .map(|word| word.to_lowercase())
         .collect();
-    let entries: Vec<CatalogService> = all_services(pool).await?;
+    let entries: Vec<CatalogService> = store::catalog_entries::all_services(pool).await?;
     let entries = entries
         .into_iter()
         .filter(|entry| {
@@ -83,7 +71,7 @@ pub async fn track(
             format!("choose 1 to {MAX_TRACK} services"),
         ));
     }
-    let all: Vec<CatalogService> = all_services(pool).await?;
+    let all: Vec<CatalogService> = store::catalog_entries::all_services(pool).await?;
     let today = bills::today_for(pool, user_id).await?;
     let mut forms = Vec::new();
     for id in &request.catalog_ids {
@@ -119,10 +107,10 @@ pub async fn track(
     let mut ids = Vec::new();
     for (bill, name) in &forms {
         let id = bills::create_in(&mut tx, user_id, bill, today).await?;
-        super::feedback::record(
+        store::feedback::record(
             &mut tx,
             user_id,
-            super::feedback::Feedback {
+            store::feedback::Feedback {
                 action: "accept",
                 catalog_id: bill.catalog_id,
                 bill_id: Some(id),
@@ -152,7 +140,7 @@ pub async fn tracked(
     user_id: i64,
 ) -> Result<TrackedServices, SubscriptionError> {
     let bills = bills::list(pool, user_id).await?;
-    let all: Vec<CatalogService> = all_services(pool).await?;
+    let all: Vec<CatalogService> = store::catalog_entries::all_services(pool).await?;
     let plans = tiers(pool).await?;
     let services = bills
         .into_iter()
@@ -197,25 +185,13 @@ pub async fn tracked(
 
 /// Every service's plans, cheapest first.
 async fn tiers(pool: &SqlitePool) -> Result<HashMap<i64, Vec<Tier>>, SubscriptionError> {
-    let rows: Vec<(i64, String, Option<i64>, Option<i64>)> = sqlx::query!(
-        r#"SELECT catalog_id AS "catalog_id!: i64",
-             name AS "name!: String",
-             monthly_usd AS "monthly_usd: i64",
-             annual_usd AS "annual_usd: i64"
-         FROM subscription_catalog_tiers
-         ORDER BY catalog_id, position"#,
-    )
-    .fetch_all(pool)
-    .await?
-    .into_iter()
-    .map(|row| (row.catalog_id, row.name, row.monthly_usd, row.annual_usd))
-    .collect();
+    let rows = store::catalog_entries::tiers(pool).await?;
     let mut plans: HashMap<i64, Vec<Tier>> = HashMap::new();
-    for (catalog_id, name, monthly_minor, annual_minor) in rows {
-        plans.entry(catalog_id).or_default().push(Tier {
-            name,
-            monthly_minor,
-            annual_minor,
+    for row in rows {
+        plans.entry(row.catalog_id).or_default().push(Tier {
+            name: row.name,
+            monthly_minor: row.monthly_minor,
+            annual_minor: row.annual_minor,
         });
     }
     Ok(plans)

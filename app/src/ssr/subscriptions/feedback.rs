@@ -12,9 +12,11 @@
 //!   a bill it changes the service the bill tracks;
 //! - **unlink** takes a bill off its service and counts as a decline of it.
 
-use sqlx::{Sqlite, SqlitePool, Transaction};
+use sqlx::SqlitePool;
 
 use super::recommendations::{facts, find};
+use super::store;
+use super::store::feedback::Feedback;
 use super::SubscriptionError;
 use crate::contract::bank::MatchTransaction;
 use crate::contract::subscriptions::{
@@ -30,47 +32,13 @@ use crate::ssr::bills;
 /// The longest decline reason.
 pub const REASON_MAX: usize = 200;
 
-/// One feedback row.
-pub(super) struct Feedback<'a> {
-    pub action: &'static str,
-    pub catalog_id: Option<i64>,
-    pub bill_id: Option<i64>,
-    pub merchant_key: &'a str,
-    pub amount_minor: Option<i64>,
-    pub currency: Option<&'a str>,
-    pub reason: Option<&'a str>,
-}
-
-pub(super) async fn record(
-    tx: &mut Transaction<'_, Sqlite>,
-    user_id: i64,
-    feedback: Feedback<'_>,
-) -> Result<(), sqlx::Error> {
-    sqlx::query!(
-        "INSERT INTO subscription_recommendation_feedback
-             (user_id, catalog_id, bill_id, merchant_key, action, amount_cents, currency, reason)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        user_id,
-        feedback.catalog_id,
-        feedback.bill_id,
-        feedback.merchant_key,
-        feedback.action,
-        feedback.amount_minor,
-        feedback.currency,
-        feedback.reason,
-    )
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
 async fn record_alone(
     pool: &SqlitePool,
     user_id: i64,
     feedback: Feedback<'_>,
 ) -> Result<(), sqlx::Error> {
     let mut tx = crate::ssr::db::write(pool).await?;
-    record(&mut tx, user_id, feedback).await?;
+    store::feedback::record(&mut tx, user_id, feedback).await?;
     tx.commit().await
 }
 
@@ -133,7 +101,7 @@ pub async fn track(
     let today = bills::today_for(pool, user_id).await?;
     let mut tx = crate::ssr::db::write(pool).await?;
     let bill_id = bills::create_in(&mut tx, user_id, &bill, today).await?;
-    record(
+    store::feedback::record(
         &mut tx,
         user_id,
         Feedback {
@@ -187,17 +155,8 @@ pub async fn link(
         ));
     }
     let mut tx = crate::ssr::db::write(pool).await?;
-    sqlx::query!(
-        "UPDATE bills SET catalog_id = ?, is_subscription = 1,
-             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ? AND user_id = ?",
-        found.catalog_id,
-        bill.id,
-        user_id,
-    )
-    .execute(&mut *tx)
-    .await?;
-    record(
+    store::feedback::link_bill(&mut tx, user_id, bill.id, found.catalog_id).await?;
+    store::feedback::record(
         &mut tx,
         user_id,
         Feedback {
@@ -284,9 +243,9 @@ pub async fn relink(
         ));
     }
     let mut tx = crate::ssr::db::write(pool).await?;
-    super::own_descriptors::upsert(&mut tx, user_id, request.catalog_id, &found.merchant_key)
+    store::own_descriptors::upsert(&mut tx, user_id, request.catalog_id, &found.merchant_key)
         .await?;
-    record(
+    store::feedback::record(
         &mut tx,
         user_id,
         Feedback {
@@ -318,26 +277,11 @@ pub async fn catalog_link(
         return Ok(bill);
     }
     // The merchant the bill's latest bank charge came from, else its name.
-    let latest: Option<String> = sqlx::query_scalar!(
-        "SELECT description FROM transactions WHERE bill_id = ? AND user_id = ?
-         ORDER BY posted_at DESC, id DESC LIMIT 1",
-        bill.id,
-        user_id,
-    )
-    .fetch_optional(pool)
-    .await?;
+    let latest = store::feedback::latest_charge_description(pool, user_id, bill.id).await?;
     let key = merchant::normalize(latest.as_deref().unwrap_or(&bill.name));
     let mut tx = crate::ssr::db::write(pool).await?;
-    sqlx::query!(
-        "UPDATE bills SET catalog_id = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ? AND user_id = ?",
-        request.catalog_id,
-        bill.id,
-        user_id,
-    )
-    .execute(&mut *tx)
-    .await?;
-    record(
+    store::feedback::set_bill_catalog(&mut tx, user_id, bill.id, request.catalog_id).await?;
+    store::feedback::record(
         &mut tx,
         user_id,
         Feedback {

@@ -7,5 +7,6 @@ mod error;
 pub mod feedback;
 pub mod own_descriptors;
 pub mod recommendations;
+mod store;
 
 pub use error::SubscriptionError;

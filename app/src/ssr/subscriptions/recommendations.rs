@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use sqlx::SqlitePool;
 
+use super::store;
 use super::SubscriptionError;
 use crate::contract::bank::BankTransaction;
 use crate::contract::bills::CatalogService;
@@ -20,7 +21,6 @@ use crate::domain::money::{Currency, Locale, Money};
 use crate::domain::subscriptions::amount_pattern::AmountPattern;
 use crate::domain::subscriptions::catalog_index::{self as index, CatalogIndex, Kind};
 use crate::domain::subscriptions::recommend::{self, CadenceSource, Charge, Declined, Known};
-use crate::ssr::bank::transactions::{select_transactions, transaction_from};
 use crate::ssr::bills;
 use crate::ssr::catalog::name_key;
 
@@ -42,31 +42,18 @@ pub(super) async fn catalog_index(
     pool: &SqlitePool,
     user_id: i64,
 ) -> Result<(CatalogIndex, HashMap<i64, CatalogService>), SubscriptionError> {
-    let entries: Vec<CatalogService> = super::catalog_entries::all_services(pool).await?;
-    let descriptors: Vec<(i64, String, String)> = sqlx::query!(
-        r#"SELECT catalog_id AS "catalog_id!: i64",
-             'own' AS "c1!: String",
-             descriptor AS "descriptor!: String"
-         FROM user_catalog_descriptors WHERE user_id = ?
-         UNION ALL
-         SELECT catalog_id, kind, descriptor FROM subscription_catalog_descriptors"#,
-        user_id,
-    )
-    .fetch_all(pool)
-    .await?
-    .into_iter()
-    .map(|row| (row.catalog_id, row.c1, row.descriptor))
-    .collect();
-    let descriptors: Vec<index::Descriptor> = descriptors
+    let entries: Vec<CatalogService> = store::catalog_entries::all_services(pool).await?;
+    let descriptors: Vec<index::Descriptor> = store::recommendations::descriptors(pool, user_id)
+        .await?
         .into_iter()
-        .map(|(catalog_id, kind, text)| index::Descriptor {
-            catalog_id,
-            kind: match kind.as_str() {
+        .map(|row| index::Descriptor {
+            catalog_id: row.catalog_id,
+            kind: match row.kind.as_str() {
                 "own" => Kind::Own,
                 "bank" => Kind::Bank,
                 _ => Kind::Slang,
             },
-            text,
+            text: row.text,
         })
         .collect();
     let services = entries
@@ -91,20 +78,8 @@ pub(super) async fn catalog_index(
 pub(super) async fn facts(pool: &SqlitePool, user_id: i64) -> Result<Facts, SubscriptionError> {
     let (index, entries) = catalog_index(pool, user_id).await?;
     let history = format!("-{HISTORY_DAYS} days");
-    let read: Vec<BankTransaction> = select_transactions!(
-        "WHERE t.user_id = ? AND a.monitored = 1 AND t.pending = 0 AND t.ignored_at IS NULL
-           AND t.amount_cents < 0
-           AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?)
-         ORDER BY t.posted_at DESC, t.id DESC LIMIT ?",
-        user_id,
-        history,
-        MAX_CHARGES
-    )
-    .fetch_all(pool)
-    .await?
-    .into_iter()
-    .map(|row| transaction_from!(row))
-    .collect();
+    let read: Vec<BankTransaction> =
+        store::recommendations::charges(pool, user_id, &history, MAX_CHARGES).await?;
     let charges: Vec<Charge> = read
         .iter()
         .filter_map(|transaction| {
@@ -150,22 +125,13 @@ pub(super) async fn facts(pool: &SqlitePool, user_id: i64) -> Result<Facts, Subs
 /// reads them.
 async fn declined(pool: &SqlitePool, user_id: i64) -> Result<Vec<Declined>, SubscriptionError> {
     let days = recommend::DECLINE_DAYS;
-    let rows = sqlx::query!(
-        r#"SELECT catalog_id AS "catalog_id!", amount_cents, created_at
-           FROM subscription_recommendation_feedback
-           WHERE user_id = ? AND action IN ('decline', 'unlink') AND catalog_id IS NOT NULL
-             AND created_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || ? || ' days')"#,
-        user_id,
-        days
-    )
-    .fetch_all(pool)
-    .await?;
+    let rows = store::recommendations::declines(pool, user_id, days).await?;
     Ok(rows
         .into_iter()
         .filter_map(|row| {
             Some(Declined {
                 catalog_id: row.catalog_id,
-                amount_minor: row.amount_cents,
+                amount_minor: row.amount_minor,
                 on: Date::parse(row.created_at.get(..10)?).ok()?,
             })
         })
@@ -183,12 +149,7 @@ pub async fn recommendations(
     user_id: i64,
 ) -> Result<Recommendations, SubscriptionError> {
     let facts = facts(pool, user_id).await?;
-    let bank_connected: bool = sqlx::query_scalar!(
-        r#"SELECT EXISTS (SELECT 1 FROM bank_connections WHERE user_id = ?) AS "found!: bool""#,
-        user_id,
-    )
-    .fetch_one(pool)
-    .await?;
+    let bank_connected = store::recommendations::bank_connected(pool, user_id).await?;
     let recommendations = facts
         .found
         .recommendations
