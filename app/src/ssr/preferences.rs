@@ -3,6 +3,8 @@
 //! Tracker's pay period). The first three are columns of `users`; the
 //! schedule and its payday are per-user `settings`.
 
+mod store;
+
 use sqlx::SqlitePool;
 
 use super::settings::{self, Scope};
@@ -81,20 +83,15 @@ pub async fn locale_and_currency(
     pool: &SqlitePool,
     user: i64,
 ) -> Result<(String, String), sqlx::Error> {
-    let row = sqlx::query!("SELECT locale, currency FROM users WHERE id = ?", user)
-        .fetch_one(pool)
-        .await?;
-    Ok((row.locale, row.currency))
+    store::locale_and_currency(pool, user).await
 }
 
 pub async fn read(pool: &SqlitePool, user: i64) -> Result<Preferences, sqlx::Error> {
-    let row = sqlx::query!(
-        "SELECT locale, currency, time_zone FROM users WHERE id = ?",
-        user
-    )
-    .fetch_one(pool)
-    .await?;
-    let (locale, currency, time_zone) = (row.locale, row.currency, row.time_zone);
+    let store::Columns {
+        locale,
+        currency,
+        time_zone,
+    } = store::columns(pool, user).await?;
     let schedule = pay_schedule(pool, user).await?;
     let drift = drift_thresholds(pool, user).await?;
     Ok(Preferences {
@@ -177,36 +174,17 @@ pub async fn set(
         .map(|c| c.code().to_owned())
         .unwrap_or_else(|_| "USD".into());
     let mut tx = crate::ssr::db::write(pool).await?;
-    sqlx::query!(
-        "UPDATE users SET locale = ?, currency = ?, time_zone = ?,
-             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ?",
-        wanted.locale,
-        code,
-        wanted.time_zone,
-        user,
-    )
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query!(
-        "DELETE FROM settings WHERE user_id = ? AND key IN (?, ?)",
-        user,
-        PAY_SCHEDULE,
-        PAYDAY,
-    )
-    .execute(&mut *tx)
-    .await?;
+    let columns = store::Columns {
+        locale: wanted.locale.clone(),
+        currency: code,
+        time_zone: wanted.time_zone.clone(),
+    };
+    store::update_columns(&mut tx, user, &columns).await?;
+    store::delete_pair(&mut tx, user, [PAY_SCHEDULE, PAYDAY]).await?;
     if let Some(schedule) = schedule {
         let payday = payday.map(|day| day.to_string()).unwrap_or_default();
         for (key, value) in [(PAY_SCHEDULE, schedule.as_str()), (PAYDAY, payday.as_str())] {
-            sqlx::query!(
-                "INSERT INTO settings (user_id, key, value) VALUES (?, ?, ?)",
-                user,
-                key,
-                value,
-            )
-            .execute(&mut *tx)
-            .await?;
+            store::insert(&mut tx, user, key, value).await?;
         }
     }
     for (key, value) in [
@@ -216,22 +194,8 @@ pub async fn set(
         let Some(value) = value else {
             continue;
         };
-        sqlx::query!(
-            "DELETE FROM settings WHERE user_id = ? AND key = ?",
-            user,
-            key,
-        )
-        .execute(&mut *tx)
-        .await?;
-        let value = value.to_string();
-        sqlx::query!(
-            "INSERT INTO settings (user_id, key, value) VALUES (?, ?, ?)",
-            user,
-            key,
-            value,
-        )
-        .execute(&mut *tx)
-        .await?;
+        store::delete(&mut tx, user, key).await?;
+        store::insert(&mut tx, user, key, &value.to_string()).await?;
     }
     tx.commit().await?;
     Ok(read(pool, user).await?)

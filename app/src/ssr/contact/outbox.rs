@@ -12,7 +12,7 @@ use sqlx::SqlitePool;
 use tokio::sync::Notify;
 
 use super::crm::{Crm, Outgoing, Posted};
-use super::store::update;
+use super::store;
 use super::Kind;
 use crate::ssr::write_gate::WriteGate;
 
@@ -146,62 +146,15 @@ impl Outbox {
     }
 
     async fn due(&self, kind: Kind) -> Result<Vec<Outgoing>, sqlx::Error> {
-        // A lead's headline is its company, a support request's its subject.
-        match kind {
-            Kind::Lead => {
-                sqlx::query_as!(
-                    Outgoing,
-                    r#"SELECT id AS "id!", name, email, company AS headline, phone,
-                            NULL AS "category: String", message, crm_attempts
-                     FROM leads
-                     WHERE crm_state = 'pending'
-                       AND coalesce(crm_next_attempt_at, '')
-                           <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-                     ORDER BY id LIMIT ?"#,
-                    BATCH,
-                )
-                .fetch_all(&self.pool)
-                .await
-            }
-            Kind::Support => {
-                sqlx::query_as!(
-                    Outgoing,
-                    r#"SELECT id AS "id!", name, email, subject AS headline,
-                            NULL AS "phone: String", category, message, crm_attempts
-                     FROM support_requests
-                     WHERE crm_state = 'pending'
-                       AND coalesce(crm_next_attempt_at, '')
-                           <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-                     ORDER BY id LIMIT ?"#,
-                    BATCH,
-                )
-                .fetch_all(&self.pool)
-                .await
-            }
-        }
+        store::due(&self.pool, kind, BATCH).await
     }
 
     /// Seconds until the earliest pending post is due.
     async fn next_due_in(&self) -> Option<Duration> {
         let mut soonest: Option<f64> = None;
         for kind in Kind::ALL {
-            let seconds =
-                match kind {
-                    Kind::Lead => sqlx::query_scalar!(
-                        r#"SELECT min((julianday(crm_next_attempt_at) - julianday('now')) * 86400.0)
-                             AS "seconds: f64"
-                         FROM leads WHERE crm_state = 'pending'"#
-                    )
-                    .fetch_one(&self.pool)
-                    .await,
-                    Kind::Support => sqlx::query_scalar!(
-                        r#"SELECT min((julianday(crm_next_attempt_at) - julianday('now')) * 86400.0)
-                             AS "seconds: f64"
-                         FROM support_requests WHERE crm_state = 'pending'"#
-                    )
-                    .fetch_one(&self.pool)
-                    .await,
-                }
+            let seconds = store::seconds_until_due(&self.pool, kind)
+                .await
                 .ok()
                 .flatten();
             soonest = match (soonest, seconds) {
@@ -223,15 +176,7 @@ impl Outbox {
         let _turn = self.gate.enter().await;
         match posted {
             Posted::Sent => {
-                update!(
-                    kind,
-                    "SET crm_state = 'sent', crm_attempts = crm_attempts + 1,
-                         crm_next_attempt_at = NULL, crm_last_error = NULL
-                     WHERE id = ?",
-                    outgoing.id,
-                )
-                .execute(&self.pool)
-                .await?;
+                store::mark_sent(&self.pool, kind, outgoing.id).await?;
                 if let Ok(mut health) = self.health.lock() {
                     health.last_sent_at = Some(now_text());
                 }
@@ -239,18 +184,7 @@ impl Outbox {
             }
             Posted::Exhausted(message) => {
                 let cooldown = self.settings.cooldown;
-                let wait = format!("+{} seconds", cooldown.as_secs_f64());
-                update!(
-                    kind,
-                    "SET crm_last_error = ?,
-                         crm_next_attempt_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)
-                     WHERE id = ?",
-                    message,
-                    wait,
-                    outgoing.id,
-                )
-                .execute(&self.pool)
-                .await?;
+                store::postpone(&self.pool, kind, outgoing.id, &message, cooldown).await?;
                 let until = jiff::Timestamp::now()
                     .checked_add(jiff::SignedDuration::try_from(cooldown).unwrap_or_default())
                     .map(|at| at.to_string())
@@ -273,23 +207,13 @@ impl Outbox {
                     .retry_base
                     .saturating_mul(1_u32 << attempts.clamp(0, 20))
                     .min(MAX_RETRY);
-                let wait = format!("+{} seconds", delay.as_secs_f64());
-                update!(
-                    kind,
-                    "SET crm_attempts = ?, crm_last_error = ?,
-                         crm_state = CASE WHEN ? THEN 'failed' ELSE 'pending' END,
-                         crm_next_attempt_at = CASE WHEN ? THEN NULL
-                             ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?) END
-                     WHERE id = ?",
+                let attempt = store::FailedAttempt {
                     attempts,
-                    message,
+                    message: &message,
                     give_up,
-                    give_up,
-                    wait,
-                    outgoing.id,
-                )
-                .execute(&self.pool)
-                .await?;
+                    retry_in: delay,
+                };
+                store::record_failure(&self.pool, kind, outgoing.id, &attempt).await?;
                 tracing::warn!(table, id = outgoing.id, attempts, give_up, %message, "CRM post failed");
                 if let Ok(mut health) = self.health.lock() {
                     health.last_error = Some(message);

@@ -1,7 +1,11 @@
-//! Storing submissions and reading them back for Admin.
+//! Storing submissions, reading them back for Admin, and the CRM
+//! outbox's queue (the submissions' `crm_*` columns).
+
+use std::time::Duration;
 
 use sqlx::{SqliteConnection, SqlitePool};
 
+use super::crm::Outgoing;
 use super::Kind;
 use crate::domain::contact::{Lead, SupportRequest};
 
@@ -134,7 +138,6 @@ macro_rules! update {
         }
     };
 }
-pub(super) use update;
 
 /// Puts failed posts back in the queue for the outbox; returns how many.
 pub async fn resend_failed(
@@ -167,4 +170,139 @@ pub async fn crm_counts(pool: &SqlitePool) -> Result<Vec<(CrmState, i64)>, sqlx:
         .into_iter()
         .map(|row| (row.crm_state, row.count))
         .collect())
+}
+
+/// Up to `limit` pending posts of `kind` that are due, oldest first. A
+/// lead's headline is its company, a support request's its subject.
+pub async fn due(pool: &SqlitePool, kind: Kind, limit: i64) -> Result<Vec<Outgoing>, sqlx::Error> {
+    match kind {
+        Kind::Lead => {
+            sqlx::query_as!(
+                Outgoing,
+                r#"SELECT id AS "id!", name, email, company AS headline, phone,
+                        NULL AS "category: String", message, crm_attempts
+                 FROM leads
+                 WHERE crm_state = 'pending'
+                   AND coalesce(crm_next_attempt_at, '')
+                       <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                 ORDER BY id LIMIT ?"#,
+                limit,
+            )
+            .fetch_all(pool)
+            .await
+        }
+        Kind::Support => {
+            sqlx::query_as!(
+                Outgoing,
+                r#"SELECT id AS "id!", name, email, subject AS headline,
+                        NULL AS "phone: String", category, message, crm_attempts
+                 FROM support_requests
+                 WHERE crm_state = 'pending'
+                   AND coalesce(crm_next_attempt_at, '')
+                       <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                 ORDER BY id LIMIT ?"#,
+                limit,
+            )
+            .fetch_all(pool)
+            .await
+        }
+    }
+}
+
+/// Seconds until the earliest pending post of `kind` is due (negative when
+/// overdue); none when nothing is pending.
+pub async fn seconds_until_due(pool: &SqlitePool, kind: Kind) -> Result<Option<f64>, sqlx::Error> {
+    match kind {
+        Kind::Lead => {
+            sqlx::query_scalar!(
+                r#"SELECT min((julianday(crm_next_attempt_at) - julianday('now')) * 86400.0)
+                     AS "seconds: f64"
+                 FROM leads WHERE crm_state = 'pending'"#
+            )
+            .fetch_one(pool)
+            .await
+        }
+        Kind::Support => {
+            sqlx::query_scalar!(
+                r#"SELECT min((julianday(crm_next_attempt_at) - julianday('now')) * 86400.0)
+                     AS "seconds: f64"
+                 FROM support_requests WHERE crm_state = 'pending'"#
+            )
+            .fetch_one(pool)
+            .await
+        }
+    }
+}
+
+/// The CRM took the post.
+pub async fn mark_sent(pool: &SqlitePool, kind: Kind, id: i64) -> Result<(), sqlx::Error> {
+    update!(
+        kind,
+        "SET crm_state = 'sent', crm_attempts = crm_attempts + 1,
+             crm_next_attempt_at = NULL, crm_last_error = NULL
+         WHERE id = ?",
+        id,
+    )
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// The CRM is out of credits: the post waits `cooldown`, its attempts
+/// untouched.
+pub async fn postpone(
+    pool: &SqlitePool,
+    kind: Kind,
+    id: i64,
+    message: &str,
+    cooldown: Duration,
+) -> Result<(), sqlx::Error> {
+    let wait = format!("+{} seconds", cooldown.as_secs_f64());
+    update!(
+        kind,
+        "SET crm_last_error = ?,
+             crm_next_attempt_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)
+         WHERE id = ?",
+        message,
+        wait,
+        id,
+    )
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// A post the CRM refused: its attempts so far, the reason, and whether
+/// this was the last try (else it is tried again in `retry_in`).
+pub struct FailedAttempt<'a> {
+    pub attempts: i64,
+    pub message: &'a str,
+    pub give_up: bool,
+    pub retry_in: Duration,
+}
+
+pub async fn record_failure(
+    pool: &SqlitePool,
+    kind: Kind,
+    id: i64,
+    attempt: &FailedAttempt<'_>,
+) -> Result<(), sqlx::Error> {
+    let wait = format!("+{} seconds", attempt.retry_in.as_secs_f64());
+    update!(
+        kind,
+        "SET crm_attempts = ?, crm_last_error = ?,
+             crm_state = CASE WHEN ? THEN 'failed' ELSE 'pending' END,
+             crm_next_attempt_at = CASE WHEN ? THEN NULL
+                 ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?) END
+         WHERE id = ?",
+        attempt.attempts,
+        attempt.message,
+        attempt.give_up,
+        attempt.give_up,
+        wait,
+        id,
+    )
+    .execute(pool)
+    .await?;
+    Ok(())
 }

@@ -11,6 +11,7 @@ use sqlx::SqlitePool;
 
 use super::columns::SECRET_COLUMNS;
 use super::keyring::Keyring;
+use super::store::{self, Sealed};
 use crate::domain::operation_kind::OperationKind;
 use crate::ssr::operations::messages::{
     Message, ReencryptSecretsMetadata, ReencryptSecretsResponse,
@@ -71,13 +72,9 @@ fn progress(total: i64, done: i64) -> Value {
 async fn run(context: &JobContext, resources: &ReencryptSecrets) -> Result<Value, Status> {
     let mut total = 0_i64;
     for column in SECRET_COLUMNS {
-        let count: i64 = sqlx::query_scalar(&format!(
-            "SELECT count(*) FROM {} WHERE {} IS NOT NULL",
-            column.table, column.column
-        ))
-        .fetch_one(&resources.pool)
-        .await
-        .map_err(internal)?;
+        let count = store::count(&resources.pool, *column)
+            .await
+            .map_err(internal)?;
         total += count;
     }
     context.report(progress(total, 0), 0).await;
@@ -87,28 +84,16 @@ async fn run(context: &JobContext, resources: &ReencryptSecrets) -> Result<Value
         let mut tx = crate::ssr::db::write(&resources.pool)
             .await
             .map_err(internal)?;
-        let rows: Vec<(i64, String)> = sqlx::query_as(&format!(
-            "SELECT rowid, {col} FROM {table} WHERE {col} IS NOT NULL",
-            col = column.column,
-            table = column.table
-        ))
-        .fetch_all(&mut *tx)
-        .await
-        .map_err(internal)?;
-        let update = format!(
-            "UPDATE {} SET {} = ? WHERE rowid = ?",
-            column.table, column.column
-        );
+        let rows = store::values(&mut *tx, *column, Sealed::Any)
+            .await
+            .map_err(internal)?;
         for (rowid, stored) in &rows {
             let plain = resources.keyring.open(*column, stored).map_err(internal)?;
             let sealed = resources
                 .keyring
                 .seal(*column, plain.expose_secret())
                 .map_err(internal)?;
-            sqlx::query(&update)
-                .bind(sealed)
-                .bind(rowid)
-                .execute(&mut *tx)
+            store::reseal(&mut *tx, *column, *rowid, &sealed)
                 .await
                 .map_err(internal)?;
         }

@@ -9,6 +9,7 @@ mod columns;
 mod jobs;
 mod keyring;
 mod reencrypt;
+mod store;
 
 pub use cipher::{CipherError, Key, KeyFormatError};
 pub use columns::*;

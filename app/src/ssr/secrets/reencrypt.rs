@@ -6,6 +6,7 @@ use sqlx::{SqliteConnection, SqlitePool};
 use super::cipher::Key;
 use super::columns::{SecretColumn, SECRET_COLUMNS};
 use super::keyring::{KeySource, Keyring, KeyringError};
+use super::store::{self, Sealed};
 
 /// A value sealed with the environment key whose only job is to tell, on the
 /// next start, whether `TOKEN_ENCRYPTION_KEY` is still the same key.
@@ -70,35 +71,16 @@ async fn reencrypt(conn: &mut SqliteConnection, keyring: &Keyring) -> Result<usi
     }
     let mut changed = 0;
     for column in SECRET_COLUMNS {
-        let select = format!(
-            "SELECT rowid, {col} FROM {table} WHERE {col} IS NOT NULL AND {col} NOT LIKE 'e2:%'",
-            col = column.column,
-            table = column.table
-        );
-        let rows: Vec<(i64, String)> = sqlx::query_as(&select).fetch_all(&mut *conn).await?;
-        let update = format!(
-            "UPDATE {} SET {} = ? WHERE rowid = ?",
-            column.table, column.column
-        );
+        let rows = store::values(&mut *conn, *column, Sealed::NotWithEnvironmentKey).await?;
         for (rowid, stored) in rows {
             let plain = keyring.open(*column, &stored)?;
             let sealed = keyring.seal(*column, plain.expose_secret())?;
-            sqlx::query(&update)
-                .bind(sealed)
-                .bind(rowid)
-                .execute(&mut *conn)
-                .await?;
+            store::reseal(&mut *conn, *column, rowid, &sealed).await?;
             changed += 1;
         }
     }
     let check = keyring.seal(KEY_CHECK, KEY_CHECK_TEXT)?;
-    sqlx::query(
-        "INSERT INTO settings (user_id, key, value) VALUES (NULL, 'token_key_check', ?)
-         ON CONFLICT DO NOTHING",
-    )
-    .bind(check)
-    .execute(&mut *conn)
-    .await?;
+    store::insert_key_check(&mut *conn, &check).await?;
     Ok(changed)
 }
 
@@ -107,23 +89,11 @@ async fn verify_environment_key(
     conn: &mut SqliteConnection,
     keyring: &Keyring,
 ) -> Result<(), SecretsError> {
-    let check: Option<String> = sqlx::query_scalar(
-        "SELECT value FROM settings WHERE user_id IS NULL AND key = 'token_key_check'",
-    )
-    .fetch_optional(&mut *conn)
-    .await?;
+    let check = store::key_check(&mut *conn).await?;
     let mut sealed_with_environment = check.map(|value| (KEY_CHECK, value));
     if sealed_with_environment.is_none() {
         for column in SECRET_COLUMNS {
-            let select = format!(
-                "SELECT {col} FROM {table} WHERE {col} LIKE 'e2:%' LIMIT 1",
-                col = column.column,
-                table = column.table
-            );
-            if let Some(value) = sqlx::query_scalar::<_, String>(&select)
-                .fetch_optional(&mut *conn)
-                .await?
-            {
+            if let Some(value) = store::one_with_environment_key(&mut *conn, *column).await? {
                 sealed_with_environment = Some((*column, value));
                 break;
             }

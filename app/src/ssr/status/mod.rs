@@ -6,6 +6,7 @@
 //! a secret.
 
 mod recent_errors;
+mod store;
 
 pub use recent_errors::{recent, LoggedError};
 
@@ -34,25 +35,6 @@ fn section(title: &str, rows: Vec<StatusRow>) -> StatusSection {
     }
 }
 
-/// The newest finished operation of `kind`: (ended, error message).
-async fn last_of(
-    pool: &SqlitePool,
-    kind: &str,
-    failed: bool,
-) -> Result<Option<(String, Option<String>)>, sqlx::Error> {
-    let found = sqlx::query!(
-        r#"SELECT coalesce(ended_at, updated_at) AS "ended!: String", error_message
-           FROM operations
-           WHERE kind = ? AND done = 1 AND (error_code IS NOT NULL) = ?
-           ORDER BY coalesce(ended_at, updated_at) DESC LIMIT 1"#,
-        kind,
-        failed
-    )
-    .fetch_optional(pool)
-    .await?;
-    Ok(found.map(|row| (row.ended, row.error_message)))
-}
-
 /// Seconds since `modified`, in words.
 fn age(modified: Option<std::time::SystemTime>) -> String {
     modified.and_then(|at| at.elapsed().ok()).map_or_else(
@@ -67,9 +49,7 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, sqlx::Er
     let instance = &services.instance;
     let mut sections = Vec::new();
 
-    let sqlite: String = sqlx::query_scalar!(r#"SELECT sqlite_version() AS "version!: String""#)
-        .fetch_one(pool)
-        .await?;
+    let sqlite = store::sqlite_version(pool).await?;
     sections.push(section(
         "Tally",
         vec![
@@ -90,8 +70,8 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, sqlx::Er
     let file = |path: &std::path::Path| std::fs::metadata(path).map_or(0, |m| m.len());
     let mut wal = instance.database.clone().into_os_string();
     wal.push("-wal");
-    let checked = last_of(pool, "backup", false).await?;
-    let check_failed = last_of(pool, "backup", true).await?;
+    let checked = store::last_finished(pool, "backup", false).await?;
+    let check_failed = store::last_finished(pool, "backup", true).await?;
     let integrity = match (&checked, &check_failed) {
         (_, Some((at, message))) if checked.as_ref().is_none_or(|(ok, _)| ok < at) => row(
             "Last integrity check",
@@ -155,16 +135,7 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, sqlx::Er
     }
     sections.push(section("Backups", backup_rows));
 
-    let counts = sqlx::query!(
-        r#"SELECT
-             (SELECT count(*) FROM operations WHERE done = 0 AND deleted = 0) AS "running!: i64",
-             (SELECT count(*) FROM operations WHERE done = 1 AND error_code IS NOT NULL AND error_code <> 1
-                 AND coalesce(ended_at, updated_at) >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day'))
-                 AS "failed_today!: i64""#
-    )
-    .fetch_one(pool)
-    .await?;
-    let (running, failed_today) = (counts.running, counts.failed_today);
+    let (running, failed_today) = store::operation_counts(pool).await?;
     let worker = services.bank.worker.state();
     sections.push(section(
         "Operations and workers",
@@ -194,16 +165,7 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, sqlx::Er
         ],
     ));
 
-    let counts = sqlx::query!(
-        r#"SELECT
-             (SELECT count(*) FROM leads WHERE crm_state = 'pending') +
-             (SELECT count(*) FROM support_requests WHERE crm_state = 'pending') AS "pending!: i64",
-             (SELECT count(*) FROM leads WHERE crm_state = 'failed') +
-             (SELECT count(*) FROM support_requests WHERE crm_state = 'failed') AS "failed!: i64""#
-    )
-    .fetch_one(pool)
-    .await?;
-    let (pending, failed) = (counts.pending, counts.failed);
+    let (pending, failed) = store::crm_counts(pool).await?;
     sections.push(section(
         "CRM",
         if instance.crm_configured {
@@ -236,14 +198,7 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, sqlx::Er
     ));
 
     let enabled = services.bank.enabled().await?;
-    let counts = sqlx::query!(
-        r#"SELECT count(*) AS "connections!: i64",
-                  coalesce(sum(status = 'error'), 0) AS "in_error!: i64"
-           FROM bank_connections WHERE status <> 'disconnected'"#
-    )
-    .fetch_one(pool)
-    .await?;
-    let (connections, in_error) = (counts.connections, counts.in_error);
+    let (connections, in_error) = store::bank_connection_counts(pool).await?;
     sections.push(section(
         "Bank sync",
         vec![
@@ -325,11 +280,7 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, sqlx::Er
 /// The schema history against this build's migrations (read only: the
 /// checksums are checked at every start, which refuses an edited one).
 async fn migration_rows(pool: &SqlitePool) -> Result<Vec<StatusRow>, sqlx::Error> {
-    let applied: Vec<String> = sqlx::query_scalar!(
-        r#"SELECT version AS "version!" FROM schema_migrations ORDER BY applied_at"#
-    )
-    .fetch_all(pool)
-    .await?;
+    let applied = store::applied_migrations(pool).await?;
     let known: Vec<String> = crate::ssr::migrate::registry::all()
         .iter()
         .map(|migration| migration.version.to_string())
@@ -375,25 +326,7 @@ async fn migration_rows(pool: &SqlitePool) -> Result<Vec<StatusRow>, sqlx::Error
 /// not applied is an error; when every failed one was applied since, the
 /// newest is history.
 async fn failed_row(pool: &SqlitePool, applied: &[String]) -> Result<StatusRow, sqlx::Error> {
-    let table: bool = sqlx::query_scalar!(
-        r#"SELECT EXISTS (SELECT 1 FROM sqlite_master
-               WHERE type = 'table' AND name = 'schema_migration_failures') AS "found!: bool""#
-    )
-    .fetch_one(pool)
-    .await?;
-    let failures: Vec<(String, String, String)> = if table {
-        sqlx::query!(
-            "SELECT version, failed_at, message FROM schema_migration_failures
-             ORDER BY failed_at DESC, id DESC LIMIT 100"
-        )
-        .fetch_all(pool)
-        .await?
-        .into_iter()
-        .map(|row| (row.version, row.failed_at, row.message))
-        .collect()
-    } else {
-        Vec::new()
-    };
+    let failures = store::migration_failures(pool).await?;
     let newest = failures
         .iter()
         .find(|(version, _, _)| !applied.contains(version))
