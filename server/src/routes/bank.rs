@@ -47,7 +47,6 @@ pub async fn list(
     responses(
         (status = 201, description = "Connected, with its accounts; the seed sync is running", body = Connected),
         (status = 400, description = "The setup token is not one, its address is refused, or the provider refused it; or the user has 10 connections"),
-        (status = 429, description = "Over the per-user limit of bank requests"),
     ),
 )]
 pub async fn connect(
@@ -69,7 +68,6 @@ pub async fn connect(
     request_body = ConnectBank,
     responses(
         (status = 200, description = "Reconnected; the seed sync is running", body = Connected),
-        (status = 429, description = "Over the per-user limit of bank requests"),
     ),
 )]
 pub async fn reconnect(

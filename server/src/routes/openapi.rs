@@ -242,12 +242,29 @@ impl Modify for Conventions {
                     .responses
                     .entry("default".to_owned())
                     .or_insert_with(|| RefOr::T(error.clone()));
-                // Who may call it, as its use case declares.
-                if let Some(caller) = policy().rest_caller(method, routed(path)) {
+                // Who may call it, how often, and whether it asks for the
+                // password again, as its use case declares.
+                let Some(rule) = policy().rest_rule(method, routed(path)) else {
+                    continue;
+                };
+                let extensions = operation.extensions.get_or_insert_with(Default::default);
+                extensions.insert(CALLER.to_owned(), rule.caller.as_str().into());
+                if rule.fresh_password {
+                    extensions.insert(FRESH_PASSWORD.to_owned(), true.into());
+                }
+                if let Some(limit) = rule.limit {
+                    extensions.insert(RATE_LIMIT.to_owned(), limit.as_str().into());
                     operation
-                        .extensions
-                        .get_or_insert_with(Default::default)
-                        .insert(CALLER.to_owned(), caller.as_str().into());
+                        .responses
+                        .responses
+                        .entry("429".to_owned())
+                        .or_insert_with(|| {
+                            RefOr::T(
+                                ResponseBuilder::new()
+                                    .description(limit.description())
+                                    .build(),
+                            )
+                        });
                 }
             }
         }
@@ -259,6 +276,16 @@ impl Modify for Conventions {
 /// `backup-administrator`, `browser-session` or
 /// `administrator-browser-session`.
 pub const CALLER: &str = "x-tally-caller";
+
+/// The extension naming an operation's rate limit
+/// (`routes::use_case::RateLimit`): `sign-in`, `public-forms`,
+/// `single-sign-on-start` or `bank-syncs`. Each such operation documents
+/// its 429 answer.
+pub const RATE_LIMIT: &str = "x-tally-rate-limit";
+
+/// The extension marking an operation that asks for the current password
+/// again (`currentPassword` in its request).
+pub const FRESH_PASSWORD: &str = "x-tally-fresh-password";
 
 /// The route that serves a documented path: one axum route serves
 /// google.longrunning's `operations/{id}` and its `:cancel`/`:wait` verbs.
@@ -415,5 +442,95 @@ mod tests {
             doc["security"],
             serde_json::json!([{"bearer": []}, {"session": []}])
         );
+    }
+
+    /// The schemas a request body names, followed through `$ref`s.
+    fn request_properties(
+        doc: &serde_json::Value,
+        operation: &serde_json::Value,
+    ) -> BTreeSet<String> {
+        fn walk(doc: &serde_json::Value, value: &serde_json::Value, found: &mut BTreeSet<String>) {
+            match value {
+                serde_json::Value::Object(map) => {
+                    if let Some(name) = map
+                        .get("$ref")
+                        .and_then(|r| r.as_str())
+                        .and_then(|r| r.strip_prefix("#/components/schemas/"))
+                    {
+                        walk(doc, &doc["components"]["schemas"][name], found);
+                    }
+                    if let Some(properties) = map.get("properties").and_then(|p| p.as_object()) {
+                        found.extend(properties.keys().cloned());
+                    }
+                    for (key, inner) in map {
+                        if key != "properties" {
+                            walk(doc, inner, found);
+                        }
+                    }
+                }
+                serde_json::Value::Array(items) => {
+                    for item in items {
+                        walk(doc, item, found);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut found = BTreeSet::new();
+        walk(doc, &operation["requestBody"], &mut found);
+        found
+    }
+
+    #[test]
+    fn the_declared_password_checks_and_rate_limits_are_the_documented_ones() {
+        let doc: serde_json::Value = serde_json::from_str(json().unwrap()).unwrap();
+        let mut fresh = BTreeSet::new();
+        let mut limited = BTreeSet::new();
+        let mut wrong = Vec::new();
+        for (path, item) in doc["paths"].as_object().unwrap() {
+            for (method, operation) in item.as_object().unwrap() {
+                let asks = request_properties(&doc, operation).contains("currentPassword");
+                let declared = operation[FRESH_PASSWORD] == serde_json::json!(true);
+                if asks != declared {
+                    wrong.push(format!(
+                        "{method} {path}: its request {} currentPassword but its use case {} .fresh_password()",
+                        if asks { "has" } else { "has no" },
+                        if declared { "declares" } else { "does not declare" },
+                    ));
+                }
+                if declared {
+                    fresh.insert(format!("{method} {path}"));
+                    assert_eq!(operation[RATE_LIMIT], "sign-in", "{method} {path}");
+                }
+                // A 429 written by hand on a route that declares no limit
+                // fails here: the declaration is where a limit is said.
+                let answers_429 = operation["responses"].get("429").is_some();
+                if answers_429 != operation[RATE_LIMIT].is_string() {
+                    wrong.push(format!(
+                        "{method} {path}: a 429 answer and a declared rate limit go together"
+                    ));
+                }
+                if let Some(limit) = operation[RATE_LIMIT].as_str() {
+                    limited.insert(format!("{method} {path} {limit}"));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+        for expected in [
+            "post /api/auth/password",
+            "post /api/auth/totp/disable",
+            "post /v1/admin:restore",
+        ] {
+            assert!(fresh.contains(expected), "{expected} in {fresh:?}");
+        }
+        for expected in [
+            "post /api/leads public-forms",
+            "post /api/support public-forms",
+            "post /api/auth/login sign-in",
+            "get /api/auth/oidc/start single-sign-on-start",
+            "post /api/bank/connections/{id}/sync bank-syncs",
+        ] {
+            assert!(limited.contains(expected), "{expected} in {limited:?}");
+        }
     }
 }

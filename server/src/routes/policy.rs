@@ -10,17 +10,26 @@ use axum::extract::{MatchedPath, Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::use_case::{Caller, UseCase};
+use super::use_case::{Caller, RateLimit, UseCase};
 use super::use_cases::declared;
 use crate::state::AppState;
 
 /// Where Leptos serves the server functions.
 pub const SERVER_FN_PREFIX: &str = "/api/fn/";
 
+/// What a use case declares of one of its REST routes.
+#[derive(Clone, Copy, Debug)]
+pub struct RestRule {
+    pub method: &'static str,
+    pub caller: Caller,
+    pub limit: Option<RateLimit>,
+    pub fresh_password: bool,
+}
+
 /// The declarations' rules, by path.
 pub struct Policy {
-    /// A route's path → its methods and who may call each.
-    rest: HashMap<&'static str, Vec<(&'static str, Caller)>>,
+    /// A route's path → its methods, each with its rule.
+    rest: HashMap<&'static str, Vec<RestRule>>,
     /// A server function's endpoint → who may call it.
     server_fns: HashMap<&'static str, Caller>,
     /// The server functions a page's form posts.
@@ -42,11 +51,12 @@ impl Policy {
         };
         for case in cases {
             for rest in &case.rest {
-                policy
-                    .rest
-                    .entry(rest.path)
-                    .or_default()
-                    .push((rest.method, case.caller));
+                policy.rest.entry(rest.path).or_default().push(RestRule {
+                    method: rest.method,
+                    caller: case.caller,
+                    limit: case.limit,
+                    fresh_password: case.fresh_password,
+                });
                 if case.public_form {
                     policy.csrf_exempt.push(rest.path.to_owned());
                 }
@@ -78,11 +88,16 @@ impl Policy {
     /// Who may call the route at `path` (as routed, with its `{id}`s)
     /// with `method`; `None` for a route no use case declares.
     pub fn rest_caller(&self, method: &str, path: &str) -> Option<Caller> {
+        self.rest_rule(method, path).map(|rule| rule.caller)
+    }
+
+    /// What the use case of the route at `path` with `method` declares.
+    pub fn rest_rule(&self, method: &str, path: &str) -> Option<RestRule> {
         self.rest
             .get(path)?
             .iter()
-            .find(|(declared, _)| *declared == method)
-            .map(|(_, caller)| *caller)
+            .find(|rule| rule.method == method)
+            .copied()
     }
 
     /// Who may call the server function at `path` (`/api/fn/…`): as

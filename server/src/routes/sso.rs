@@ -51,7 +51,6 @@ pub struct StartQuery {
     params(StartQuery),
     responses(
         (status = 302, description = "To the provider; on any failure to /login?error=<code>"),
-        (status = 429, description = "More than 20 starts in 15 minutes from this address"),
     ),
 )]
 pub async fn start(

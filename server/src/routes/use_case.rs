@@ -3,8 +3,8 @@
 //! form may do. Both doors are mounted from these declarations: the REST
 //! routes ([`super::api_routes`]), and the server functions' gate, CSRF
 //! and form rules (`middleware::server_fns`, `middleware::csrf`, through
-//! [`super::policy`]); the OpenAPI document names each operation's caller
-//! from them.
+//! [`super::policy`]); the OpenAPI document names each operation's
+//! caller, rate limit and password check from them.
 
 use axum::extract::DefaultBodyLimit;
 use axum::handler::Handler;
@@ -104,6 +104,49 @@ impl Caller {
     }
 }
 
+/// A limit on how often a client may call a use case; the operator sets
+/// each (`ssr::limits`). The service that knows the limit's key enforces
+/// it (an address, the account a body names, the signed-in user), so both
+/// doors get it; the declaration says which limit applies, and the OpenAPI
+/// document names it (`x-tally-rate-limit`) with its 429 answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RateLimit {
+    /// Sign-in attempts, per address and per account; a check of the
+    /// current password counts as one.
+    SignIn,
+    /// Lead and support submissions together, per address.
+    PublicForms,
+    /// Single sign-on starts, per address.
+    SingleSignOnStart,
+    /// Requests that start bank syncs, per user.
+    BankSyncs,
+}
+
+impl RateLimit {
+    /// How the OpenAPI document names it (`x-tally-rate-limit`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RateLimit::SignIn => "sign-in",
+            RateLimit::PublicForms => "public-forms",
+            RateLimit::SingleSignOnStart => "single-sign-on-start",
+            RateLimit::BankSyncs => "bank-syncs",
+        }
+    }
+
+    /// The 429 answer's description in the OpenAPI document (its
+    /// `Retry-After` says when to try again).
+    pub fn description(self) -> &'static str {
+        match self {
+            RateLimit::SignIn => {
+                "Too many sign-in attempts or password checks from this address or for this account"
+            }
+            RateLimit::PublicForms => "Too many lead and support submissions from this address",
+            RateLimit::SingleSignOnStart => "More than 20 starts in 15 minutes from this address",
+            RateLimit::BankSyncs => "Over the per-user limit of bank requests",
+        }
+    }
+}
+
 /// One REST route of a use case.
 pub struct Rest {
     pub method: &'static str,
@@ -128,6 +171,12 @@ pub struct UseCase {
     pub public_form: bool,
     /// Another site's pages may call it (`CORS_ORIGIN`).
     pub cross_origin: bool,
+    /// How often a client may call it.
+    pub limit: Option<RateLimit>,
+    /// It asks for the current password again (`currentPassword` in its
+    /// request; some ask only for some changes), which counts against the
+    /// sign-in limit.
+    pub fresh_password: bool,
 }
 
 /// Starts the declaration of the use case `name`.
@@ -140,6 +189,8 @@ pub fn case(name: &'static str, caller: Caller) -> UseCase {
         form: false,
         public_form: false,
         cross_origin: false,
+        limit: None,
+        fresh_password: false,
     }
 }
 
@@ -218,5 +269,17 @@ impl UseCase {
     pub fn cross_origin(mut self) -> Self {
         self.cross_origin = true;
         self
+    }
+
+    pub fn limited(mut self, limit: RateLimit) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// It asks for the current password again; each check counts as a
+    /// sign-in attempt.
+    pub fn fresh_password(mut self) -> Self {
+        self.fresh_password = true;
+        self.limited(RateLimit::SignIn)
     }
 }

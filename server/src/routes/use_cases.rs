@@ -1,6 +1,7 @@
 //! Every use case of the API, declared once (see [`super::use_case`]):
 //! the REST routes are mounted from here, and the server functions' gate,
-//! CSRF and form rules read it. A new REST route or server function is
+//! CSRF and form rules read it, as the OpenAPI document reads who may
+//! call each, its rate limit and whether it asks for the password again. A new REST route or server function is
 //! added here or it is not served (a server function no use case names is
 //! refused to everyone but a signed-in user, and a test fails).
 //!
@@ -11,6 +12,7 @@
 use super::use_case::Caller::{
     AdminSession, Administrator, Anyone, BackupAdmin, BrowserSession, Operations, SignedIn,
 };
+use super::use_case::RateLimit::{BankSyncs, PublicForms, SignIn, SingleSignOnStart};
 use super::use_case::{case, UseCase};
 use super::{
     admin, admin_backups, admin_status, api_tokens, auth, authentication, bank, bill_months, bills,
@@ -258,6 +260,7 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .server_fn("admin/check-backup")
             .form(),
         case("maintenance.restore", AdminSession)
+            .fresh_password()
             .post("/v1/admin:restore", operations::start_restore)
             .server_fn("admin/restore-backup")
             .form(),
@@ -272,23 +275,29 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .get("/api/bank/connections", bank::list)
             .server_fn("bank/connections"),
         case("bank.connect", SignedIn)
+            .limited(BankSyncs)
             .post("/api/bank/connections", bank::connect)
             .server_fn("bank/connect")
             .form(),
-        case("bank.sync_all", SignedIn).post("/api/bank/connections/sync-all", bank::sync_all),
+        case("bank.sync_all", SignedIn)
+            .limited(BankSyncs)
+            .post("/api/bank/connections/sync-all", bank::sync_all),
         case("bank.disconnect", SignedIn)
             .delete("/api/bank/connections/{id}", bank::disconnect)
             .server_fn("bank/disconnect")
             .form(),
         case("bank.reconnect", SignedIn)
+            .limited(BankSyncs)
             .post("/api/bank/connections/{id}/reconnect", bank::reconnect)
             .server_fn("bank/reconnect")
             .form(),
         case("bank.sync", SignedIn)
+            .limited(BankSyncs)
             .post("/api/bank/connections/{id}/sync", bank::sync)
             .server_fn("bank/sync")
             .form(),
         case("bank.backfill", SignedIn)
+            .limited(BankSyncs)
             .post("/api/bank/connections/{id}/backfill", bank::backfill)
             .server_fn("bank/sync")
             .form(),
@@ -419,18 +428,22 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .server_fn("contact/config")
             .cross_origin(),
         case("contact.lead", Anyone)
+            .limited(PublicForms)
             .post("/api/leads", contact::create_lead)
             .server_fn("contact/lead")
             .public_form(),
         case("contact.support", Anyone)
+            .limited(PublicForms)
             .post("/api/support", contact::create_support)
             .server_fn("contact/support")
             .public_form(),
         case("auth.csrf_token", Anyone).get("/api/auth/csrf-token", auth::csrf_token),
         case("auth.sign_in", Anyone)
+            .limited(SignIn)
             .post("/api/auth/login", auth::login)
             .server_fn("sign-in"),
         case("auth.sign_in_code", Anyone)
+            .limited(SignIn)
             .post("/api/auth/login/totp", auth::login_second_factor)
             .server_fn("sign-in/code"),
         case("auth.key_options", Anyone)
@@ -440,12 +453,15 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             )
             .server_fn("sign-in/key-options"),
         case("auth.sign_in_key", Anyone)
+            .limited(SignIn)
             .post("/api/auth/login/security-key", security_keys::sign_in)
             .server_fn("sign-in/key"),
         case("auth.methods", Anyone)
             .get("/api/auth/methods", sso::methods)
             .server_fn("sign-in/methods"),
-        case("auth.oidc_start", Anyone).get("/api/auth/oidc/start", sso::start),
+        case("auth.oidc_start", Anyone)
+            .limited(SingleSignOnStart)
+            .get("/api/auth/oidc/start", sso::start),
         case("auth.oidc_callback", Anyone).get("/api/auth/oidc/callback", sso::callback),
         case("auth.sign_out", SignedIn)
             .post("/api/auth/logout", auth::logout)
@@ -469,12 +485,15 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .post("/api/auth/totp/confirm", auth::totp_confirm)
             .server_fn("totp/confirm"),
         case("totp.disable", SignedIn)
+            .fresh_password()
             .post("/api/auth/totp/disable", auth::totp_disable)
             .server_fn("totp/stop"),
         case("account.change_password", SignedIn)
+            .fresh_password()
             .post("/api/auth/password", auth::change_password)
             .server_fn("account/password"),
         case("profile.update", SignedIn)
+            .fresh_password()
             .put("/api/profile", profile::update)
             .server_fn("account/save"),
         case("profile.privacy", SignedIn)
@@ -515,20 +534,24 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .post("/api/auth/security-keys", security_keys::register)
             .server_fn("security-keys/finish"),
         case("security_keys.remove", SignedIn)
+            .fresh_password()
             .delete("/api/auth/security-keys/{id}", security_keys::remove)
             .server_fn("security-keys/remove"),
         case("admin.users", Administrator)
             .get("/api/admin/users", admin::users)
             .server_fn("admin/users"),
         case("admin.disable_user", AdminSession)
+            .fresh_password()
             .post("/api/admin/users/{id}/disable", admin::disable)
             .server_fn("admin/change-account")
             .form(),
         case("admin.enable_user", AdminSession)
+            .fresh_password()
             .post("/api/admin/users/{id}/enable", admin::enable)
             .server_fn("admin/change-account")
             .form(),
         case("admin.reset_second_factor", AdminSession)
+            .fresh_password()
             .post(
                 "/api/admin/users/{id}/reset-second-factor",
                 admin::reset_second_factor,
@@ -539,6 +562,7 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .get("/api/admin/invitations", admin::invitations)
             .server_fn("admin/invitations"),
         case("admin.invite", AdminSession)
+            .fresh_password()
             .post("/api/admin/invitations", admin::invite)
             .server_fn("admin/invite"),
         case("admin.withdraw_invitation", Administrator)
@@ -549,6 +573,7 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .get("/api/admin/registration", admin::registration)
             .server_fn("admin/registration"),
         case("admin.set_registration", AdminSession)
+            .fresh_password()
             .put("/api/admin/registration", admin::set_registration)
             .server_fn("admin/set-registration")
             .form(),
