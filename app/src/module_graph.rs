@@ -1,7 +1,7 @@
 //! The layering of both crates, checked on their sources: no import circle
-//! between top-level modules (`app::api` → `app::ssr` → `app::api` would be
+//! between top-level modules (`app::api` → `app::backend` → `app::api` would be
 //! one), `domain` importing nothing of the app above it, and no service
-//! under `ssr/` answering in HTTP's terms (`ApiError`).
+//! under `backend/` answering in HTTP's terms (`ApiError`).
 //!
 //! A module's imports are the `crate::<module>` paths in its files (and
 //! `server::<module>` in the server's binary), leaving out comments and
@@ -154,20 +154,20 @@ fn domain_imports_nothing_above_it() {
     );
 }
 
-/// The files under `ssr/` that may name `ApiError`: its one mapping, and
+/// The files under `backend/` that may name `ApiError`: its one mapping, and
 /// the REST routes' extractors (a door, kept in `app` by the orphan rule).
 const HTTP_AWARE: &[&str] = &["api_error.rs", "auth/extractors.rs"];
 
-/// The files under `ssr` (relative paths) whose code names `ApiError`.
-fn naming_api_error(ssr: &Path) -> Vec<String> {
+/// The files under `backend` (relative paths) whose code names `ApiError`.
+fn naming_api_error(backend: &Path) -> Vec<String> {
     let mut files = Vec::new();
-    sources(ssr, &mut files);
+    sources(backend, &mut files);
     let mut found: Vec<String> = files
         .iter()
         .filter(|file| {
             std::fs::read_to_string(file).is_ok_and(|text| code(&text).contains("ApiError"))
         })
-        .filter_map(|file| file.strip_prefix(ssr).ok())
+        .filter_map(|file| file.strip_prefix(backend).ok())
         .map(|file| file.to_string_lossy().replace('\\', "/"))
         .filter(|file| !HTTP_AWARE.contains(&file.as_str()))
         .collect();
@@ -177,12 +177,12 @@ fn naming_api_error(ssr: &Path) -> Vec<String> {
 
 #[test]
 fn services_return_their_own_errors_not_http_ones() {
-    let ssr = crate_dir("app").join("ssr");
-    assert!(ssr.join("api_error.rs").is_file(), "sources read");
+    let backend = crate_dir("app").join("backend");
+    assert!(backend.join("api_error.rs").is_file(), "sources read");
     assert_eq!(
-        naming_api_error(&ssr),
+        naming_api_error(&backend),
         Vec::<String>::new(),
-        "a service returns its feature's error enum; ssr::api_error maps it to HTTP"
+        "a service returns its feature's error enum; backend::api_error maps it to HTTP"
     );
 }
 
@@ -193,7 +193,7 @@ fn a_service_naming_api_error_is_found() {
     std::fs::write(dir.join("api_error.rs"), "pub enum ApiError {}\n").unwrap();
     std::fs::write(
         dir.join("bills").join("service.rs"),
-        "use crate::ssr::api_error::ApiError;\n",
+        "use crate::backend::api_error::ApiError;\n",
     )
     .unwrap();
     std::fs::write(dir.join("bills").join("rules.rs"), "// not ApiError here\n").unwrap();

@@ -22,8 +22,8 @@ pub fn set_status(_status: StatusCode) {}
 pub fn apply_content_security_policy() {
     use leptos::prelude::use_context;
     let nonce = leptos::nonce::use_nonce();
-    let sources = use_context::<crate::ssr::csp::ThirdPartySources>().unwrap_or_default();
-    let policy = crate::ssr::csp::content_security_policy(nonce.as_deref(), &sources);
+    let sources = use_context::<crate::backend::csp::ThirdPartySources>().unwrap_or_default();
+    let policy = crate::backend::csp::content_security_policy(nonce.as_deref(), &sources);
     if let (Some(response), Ok(value)) = (
         use_context::<leptos_axum::ResponseOptions>(),
         http::HeaderValue::from_str(&policy),

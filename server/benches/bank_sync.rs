@@ -105,7 +105,7 @@ async fn wait(browser: &Browser, operation: &Operation) -> Operation {
 /// The yardstick: the same number of rows by a raw prepared INSERT loop.
 async fn raw_sqlite_loop() -> Duration {
     let dir = tempfile::tempdir().unwrap();
-    let pool = app::ssr::db::connect(&dir.path().join("raw.db"))
+    let pool = app::backend::db::connect(&dir.path().join("raw.db"))
         .await
         .unwrap();
     sqlx::query(

@@ -55,7 +55,7 @@ async fn run(admin: &Browser) -> (Duration, Operation) {
 /// 1,000 users, 20 bills each (due from 10 days ago to 20 days ahead), an
 /// ntfy channel each, reminders started a week ago.
 async fn populate(database: &std::path::Path, receiver: &str) {
-    let pool = app::ssr::db::connect(database).await.unwrap();
+    let pool = app::backend::db::connect(database).await.unwrap();
     let mut tx = pool.begin().await.unwrap();
     for user in 0..USERS {
         let id: i64 = sqlx::query_scalar(
@@ -143,7 +143,7 @@ fn main() {
         println!("a second run (nothing new): {second:.2?}");
 
         // Yardsticks: reading the bills raw, and posting as many messages.
-        let pool = app::ssr::db::connect(&database).await.unwrap();
+        let pool = app::backend::db::connect(&database).await.unwrap();
         let started = Instant::now();
         let rows: Vec<(i64, i64, String, i64)> = sqlx::query_as(
             "SELECT id, user_id, anchor_date, amount_cents FROM bills ORDER BY user_id",

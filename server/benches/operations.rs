@@ -18,7 +18,7 @@ mod support;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use app::ssr::operations::{Engine, ListRequest, OperationKind, Outcome, Viewer};
+use app::backend::operations::{Engine, ListRequest, OperationKind, Outcome, Viewer};
 use reqwest::Method;
 use serde_json::json;
 use support::browser::Browser;
@@ -50,8 +50,10 @@ fn report(label: &str, mut timings: Vec<Duration>) {
 }
 
 async fn engine(dir: &std::path::Path) -> Arc<Engine> {
-    let pool = app::ssr::db::connect(&dir.join("bench.db")).await.unwrap();
-    app::ssr::migrate::Migrator::default()
+    let pool = app::backend::db::connect(&dir.join("bench.db"))
+        .await
+        .unwrap();
+    app::backend::migrate::Migrator::default()
         .run(&pool)
         .await
         .unwrap();

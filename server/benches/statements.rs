@@ -92,7 +92,7 @@ async fn preview(admin: &Browser, file: &[u8]) -> (ImportStarted, Operation) {
 /// The yardstick: the same number of rows by a raw prepared INSERT loop.
 async fn raw_sqlite_loop() -> Duration {
     let dir = tempfile::tempdir().unwrap();
-    let pool = app::ssr::db::connect(&dir.path().join("raw.db"))
+    let pool = app::backend::db::connect(&dir.path().join("raw.db"))
         .await
         .unwrap();
     sqlx::query(

@@ -10,8 +10,8 @@
 use std::time::{Duration, Instant};
 
 use aho_corasick::{AhoCorasick, MatchKind};
+use app::backend::catalog;
 use app::domain::subscriptions::recommend::{recommend, Charge, Known};
-use app::ssr::catalog;
 
 const TRANSACTIONS: usize = 10_000;
 const ROUNDS: usize = 20;

@@ -44,7 +44,7 @@ fn main() {
             ("BOOTSTRAP_ADMIN_PASSWORD", "correct horse battery staple"),
         ])
         .await;
-        let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+        let pool = app::backend::db::connect(&app.database_path()).await.unwrap();
         sqlx::query(
             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
              INSERT INTO bills (user_id, name, amount_cents, cadence, cadence_interval, due_day,
@@ -91,7 +91,7 @@ fn main() {
         // Overrides on the monthly bills' occurrences of this month and the
         // next: every third an amount and a note, every third a skip, every
         // third a snooze by five days.
-        let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+        let pool = app::backend::db::connect(&app.database_path()).await.unwrap();
         let overridden = sqlx::query(
             "WITH months(first) AS (SELECT date('now', 'start of month')
                                     UNION ALL SELECT date('now', 'start of month', '+1 month'))

@@ -8,7 +8,7 @@ mod legacy;
 
 use std::time::Instant;
 
-use app::ssr::migrate::Migrator;
+use app::backend::migrate::Migrator;
 
 const TRANSACTIONS: usize = 100_000;
 const RUNS: usize = 3;

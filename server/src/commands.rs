@@ -4,14 +4,14 @@
 
 use std::process::ExitCode;
 
-use app::ssr::backup;
-use app::ssr::data_dir_lock::DataDirLock;
-use app::ssr::db;
-use app::ssr::migrate::Migrator;
+use app::backend::backup;
+use app::backend::data_dir_lock::DataDirLock;
+use app::backend::db;
+use app::backend::migrate::Migrator;
 
+use app::backend::auth::{api_tokens, users};
 use app::domain::token_lifetime::TokenLifetime;
 use app::domain::token_scope::Scopes;
-use app::ssr::auth::{api_tokens, users};
 
 use crate::cli::{AuthAction, BackupAction, LocalLoginState, TokenAction};
 use crate::config::Settings;
@@ -155,12 +155,14 @@ pub async fn token(settings: &Settings, action: TokenAction) -> ExitCode {
     };
     let result = async {
         let user = users::by_email(&pool, &email).await?.ok_or_else(|| {
-            app::ssr::auth::AuthError::Invalid(format!("email: no user has the address {email}"))
+            app::backend::auth::AuthError::Invalid(format!(
+                "email: no user has the address {email}"
+            ))
         })?;
         let lifetime = TokenLifetime::parse(days)
-            .map_err(|error| app::ssr::auth::AuthError::Invalid(format!("days: {error}")))?;
+            .map_err(|error| app::backend::auth::AuthError::Invalid(format!("days: {error}")))?;
         let scopes = Scopes::parse(&scopes)
-            .map_err(|error| app::ssr::auth::AuthError::Invalid(format!("scopes: {error}")))?;
+            .map_err(|error| app::backend::auth::AuthError::Invalid(format!("scopes: {error}")))?;
         api_tokens::create(&pool, &user, &name, lifetime, scopes).await
     }
     .await;
@@ -198,7 +200,7 @@ pub async fn auth(settings: &Settings, action: AuthAction) -> ExitCode {
         Ok(pool) => pool,
         Err(error) => return fail(error),
     };
-    let result = app::ssr::sso::authentication::break_glass(&pool).await;
+    let result = app::backend::sso::authentication::break_glass(&pool).await;
     pool.close().await;
     match result {
         Ok(()) => {

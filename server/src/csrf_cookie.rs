@@ -3,7 +3,7 @@
 
 use axum::http::HeaderValue;
 
-use app::ssr::cookies;
+use app::backend::cookies;
 
 use crate::state::AppState;
 

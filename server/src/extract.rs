@@ -10,7 +10,7 @@ use axum::http::StatusCode;
 use axum::Json;
 use serde::de::DeserializeOwned;
 
-use app::ssr::api_error::ApiError;
+use app::backend::api_error::ApiError;
 
 /// The largest request body any API route reads: 1 MiB, as the lead-site
 /// specification caps API requests (`routes::api_router` applies it).

@@ -45,7 +45,7 @@ fn with_sqlite_version() -> Cli {
     let sqlite = tokio::runtime::Builder::new_current_thread()
         .build()
         .ok()
-        .and_then(|runtime| runtime.block_on(app::ssr::db::sqlite_version()).ok())
+        .and_then(|runtime| runtime.block_on(app::backend::db::sqlite_version()).ok())
         .unwrap_or_else(|| "unknown".to_owned());
     // Leaked once: clap keeps a `&'static str`, and this process prints it
     // and exits.

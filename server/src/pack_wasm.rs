@@ -1,6 +1,6 @@
 //! `tally pack-wasm`: each area's WASM files of the split bundle written
 //! one after another into one file, so a page's first load fetches one
-//! answer instead of about fifteen (`app::ssr::wasm_packs` says why and
+//! answer instead of about fifteen (`app::backend::wasm_packs` says why and
 //! serves them). Run after `cargo leptos build --release --split`; the
 //! build scripts do.
 //!
@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use app::ssr::wasm_packs::{safe_name, Pack, PackIndex, INDEX_FILE};
+use app::backend::wasm_packs::{safe_name, Pack, PackIndex, INDEX_FILE};
 use sha2::{Digest, Sha256};
 
 /// What was written for one area.

@@ -24,10 +24,10 @@ use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use app::ssr::auth::token::random_token;
+use app::backend::auth::token::random_token;
 
 use app::api::signed_in::PERSONAL;
-use app::ssr::cookies;
+use app::backend::cookies;
 
 /// How long a rendered page is served before it is rendered again.
 const LIFETIME: Duration = Duration::from_secs(60);

@@ -7,12 +7,12 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
-use app::ssr::auth::entrance::{Answered, Visitor};
-use app::ssr::auth::sessions;
-use app::ssr::client_ip::ClientIp;
+use app::backend::auth::entrance::{Answered, Visitor};
+use app::backend::auth::sessions;
+use app::backend::client_ip::ClientIp;
 
 use crate::state::AppState;
-use app::ssr::cookies;
+use app::backend::cookies;
 
 const SESSION_MAX_AGE: i64 = sessions::LIFETIME_DAYS * 24 * 3600;
 

@@ -15,7 +15,7 @@
 use std::convert::Infallible;
 use std::pin::Pin;
 
-use app::ssr::csp::ThirdPartySources;
+use app::backend::csp::ThirdPartySources;
 use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{Method, StatusCode};

@@ -19,25 +19,25 @@ use tokio::net::TcpListener;
 use tower_http::compression::CompressionLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
-use app::ssr::auth::geolocation::Geolocator;
-use app::ssr::auth::login_history::LoginHistory;
-use app::ssr::auth::security_keys::{RelyingPartyError, SecurityKeys};
-use app::ssr::auth::throttle::SignInThrottle;
-use app::ssr::auth::{invitations, users, AuthError};
-use app::ssr::contact::bot_check::BotCheck;
-use app::ssr::contact::crm::Crm;
-use app::ssr::contact::group_commit::SubmissionWriter;
-use app::ssr::contact::outbox::Outbox;
-use app::ssr::contact::rate_limit::form_rate_limit;
-use app::ssr::csp::ThirdPartySources;
-use app::ssr::data_dir_lock::{DataDirLock, LockError};
-use app::ssr::db::{self, DbError};
-use app::ssr::db_health::DbHealth;
-use app::ssr::instance::Instance;
-use app::ssr::migrate::{MigrateError, Migrator};
-use app::ssr::operations::Engine;
-use app::ssr::secrets::{self, Key, SecretsError};
-use app::ssr::write_gate::WriteGate;
+use app::backend::auth::geolocation::Geolocator;
+use app::backend::auth::login_history::LoginHistory;
+use app::backend::auth::security_keys::{RelyingPartyError, SecurityKeys};
+use app::backend::auth::throttle::SignInThrottle;
+use app::backend::auth::{invitations, users, AuthError};
+use app::backend::contact::bot_check::BotCheck;
+use app::backend::contact::crm::Crm;
+use app::backend::contact::group_commit::SubmissionWriter;
+use app::backend::contact::outbox::Outbox;
+use app::backend::contact::rate_limit::form_rate_limit;
+use app::backend::csp::ThirdPartySources;
+use app::backend::data_dir_lock::{DataDirLock, LockError};
+use app::backend::db::{self, DbError};
+use app::backend::db_health::DbHealth;
+use app::backend::instance::Instance;
+use app::backend::migrate::{MigrateError, Migrator};
+use app::backend::operations::Engine;
+use app::backend::secrets::{self, Key, SecretsError};
+use app::backend::write_gate::WriteGate;
 use secrecy::ExposeSecret;
 
 use crate::config::{Settings, HASH_FILE_NAME};
@@ -47,7 +47,7 @@ use crate::page_cache::PageCache;
 use crate::routes;
 use crate::state::{AppState, ServerState};
 use crate::static_assets::{self, StaticAssets};
-use app::ssr::services::Services;
+use app::backend::services::Services;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartupError {
@@ -195,47 +195,50 @@ impl Application {
             SubmissionWriter::spawn(pool.clone(), write_gate.clone(), outbox.is_configured());
         let form_rate_limit = form_rate_limit(limits.submissions_per_minute).spawn_pruning();
         let keyring = Arc::new(keyring);
-        let notifier = Arc::new(app::ssr::notifications::Notifier::new(
+        let notifier = Arc::new(app::backend::notifications::Notifier::new(
             settings.notifications.clone(),
-            app::ssr::outbound::Outbound::from_settings(&settings.outbound),
+            app::backend::outbound::Outbound::from_settings(&settings.outbound),
             Arc::clone(&keyring),
             &settings.public_base_url,
         ));
         let login_history = LoginHistory::new(Geolocator::new(geolocation_url));
-        let sso = Arc::new(app::ssr::sso::Sso::new(
+        let sso = Arc::new(app::backend::sso::Sso::new(
             settings.sso.clone(),
-            app::ssr::outbound::Outbound::from_settings(&settings.outbound),
+            app::backend::outbound::Outbound::from_settings(&settings.outbound),
             &settings.public_base_url,
             pool.clone(),
             Arc::clone(&keyring),
             login_history.clone(),
         ));
-        let backups =
-            app::ssr::backup::Backups::new(pool.clone(), settings.backups_dir(), settings.backups);
+        let backups = app::backend::backup::Backups::new(
+            pool.clone(),
+            settings.backups_dir(),
+            settings.backups,
+        );
         let reencrypt =
-            app::ssr::secrets::ReencryptSecrets::new(pool.clone(), Arc::clone(&keyring));
+            app::backend::secrets::ReencryptSecrets::new(pool.clone(), Arc::clone(&keyring));
         let operations =
             operations_engine(&settings, &pool, &notifier, &backups, &reencrypt).await?;
-        let bank = app::ssr::bank::service::Bank::new(
+        let bank = app::backend::bank::service::Bank::new(
             &settings.bank,
-            app::ssr::outbound::Outbound::from_settings(&settings.outbound),
+            app::backend::outbound::Outbound::from_settings(&settings.outbound),
             pool.clone(),
             Arc::clone(&keyring),
             Arc::clone(&operations),
         );
-        let imports = app::ssr::statements::service::Imports::new(
+        let imports = app::backend::statements::service::Imports::new(
             pool.clone(),
             Arc::clone(&operations),
             Arc::clone(&keyring),
         );
         resume_operations(&operations).await?;
-        app::ssr::notifications::run::spawn_scheduler(
+        app::backend::notifications::run::spawn_scheduler(
             Arc::clone(&operations),
             Arc::clone(&notifier),
             pool.clone(),
         );
         bank.spawn_worker(settings.bank.user_budget);
-        app::ssr::bills::spawn_accrual(pool.clone());
+        app::backend::bills::spawn_accrual(pool.clone());
         let pkg = settings.site_root.join("pkg");
         let assets = StaticAssets::load(&pkg, settings.hash_files)
             .map_err(|source| StartupError::Assets { path: pkg, source })?;
@@ -254,7 +257,7 @@ impl Application {
                     trusted_proxies: settings.trusted_proxies.clone(),
                     pool: pool.clone(),
                     db_health: Arc::new(db_health),
-                    auth: app::ssr::auth::Auth {
+                    auth: app::backend::auth::Auth {
                         pool: pool.clone(),
                         keyring: Arc::clone(&keyring),
                         sign_in_throttle: SignInThrottle::new(
@@ -269,7 +272,7 @@ impl Application {
                     },
                     keyring,
                     write_gate,
-                    contact: app::ssr::contact::Contact {
+                    contact: app::backend::contact::Contact {
                         pool: pool.clone(),
                         rate_limit: form_rate_limit,
                         bot_check,
@@ -355,16 +358,16 @@ impl Application {
 async fn operations_engine(
     settings: &Settings,
     pool: &SqlitePool,
-    notifier: &Arc<app::ssr::notifications::Notifier>,
-    backups: &app::ssr::backup::Backups,
-    reencrypt: &app::ssr::secrets::ReencryptSecrets,
+    notifier: &Arc<app::backend::notifications::Notifier>,
+    backups: &app::backend::backup::Backups,
+    reencrypt: &app::backend::secrets::ReencryptSecrets,
 ) -> Result<Arc<Engine>, StartupError> {
     let engine = Engine::new(pool.clone(), settings.operations_retention)
         .await
         .map_err(|error| StartupError::Operations(error.to_string()))?;
     backups.register(&engine);
     reencrypt.register(&engine);
-    app::ssr::notifications::jobs::NotificationsRun::new(Arc::clone(notifier), pool.clone())
+    app::backend::notifications::jobs::NotificationsRun::new(Arc::clone(notifier), pool.clone())
         .register(&engine);
     Ok(engine)
 }
@@ -441,7 +444,7 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
     );
     let page_sources = sources.clone();
     let page_services = state.services.clone();
-    let wasm_packs = app::ssr::wasm_packs::WasmPacks::load(
+    let wasm_packs = app::backend::wasm_packs::WasmPacks::load(
         &settings.site_root.join(&*leptos_options.site_pkg_dir),
     );
     let metrics = state.metrics.clone();

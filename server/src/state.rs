@@ -8,7 +8,7 @@ use std::sync::Arc;
 use axum::extract::FromRef;
 use leptos::config::LeptosOptions;
 
-use app::ssr::services::Services;
+use app::backend::services::Services;
 
 use crate::config::Settings;
 use crate::metrics::HttpMetrics;

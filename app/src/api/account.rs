@@ -8,13 +8,13 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::{GetUrl, Json};
 
 use super::CsrfClient;
+#[cfg(feature = "ssr")]
+use crate::backend::api_error::ApiError;
 use crate::contract::account::{Me, UpdateProfile};
 use crate::contract::error::ErrorBody;
 use crate::contract::two_factor::{
     ChangePassword, CurrentPassword, RecoveryCodes, TotpEnrolment, TotpStatus,
 };
-#[cfg(feature = "ssr")]
-use crate::ssr::api_error::ApiError;
 
 /// The signed-in user; 401 when nobody is.
 #[server(prefix = "/api/fn", endpoint = "me", input = GetUrl)]
@@ -31,7 +31,7 @@ pub async fn save_account(request: UpdateProfile) -> Result<Me, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let ip = me.client_ip()?;
     Ok(
-        crate::ssr::auth::account::update_profile(&me.services.auth, ip, &me.current, request)
+        crate::backend::auth::account::update_profile(&me.services.auth, ip, &me.current, request)
             .await?,
     )
 }
@@ -42,7 +42,7 @@ pub async fn set_password(request: ChangePassword) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let ip = me.client_ip()?;
     Ok(
-        crate::ssr::auth::account::change_password(&me.services.auth, ip, &me.current, request)
+        crate::backend::auth::account::change_password(&me.services.auth, ip, &me.current, request)
             .await?,
     )
 }
@@ -52,7 +52,7 @@ pub async fn set_password(request: ChangePassword) -> Result<(), ErrorBody> {
 pub async fn get_totp_status() -> Result<TotpStatus, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::auth::totp::status(me.pool(), me.current.user.id)
+        crate::backend::auth::totp::status(me.pool(), me.current.user.id)
             .await
             .map_err(ApiError::from)?,
     )
@@ -64,7 +64,7 @@ pub async fn start_totp() -> Result<TotpEnrolment, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let session = me.current.clone().browser_session()?;
     Ok(
-        crate::ssr::auth::totp::begin_enrolment(me.pool(), &me.services.keyring, &session.user)
+        crate::backend::auth::totp::begin_enrolment(me.pool(), &me.services.keyring, &session.user)
             .await
             .map_err(ApiError::from)?,
     )
@@ -75,7 +75,7 @@ pub async fn start_totp() -> Result<TotpEnrolment, ErrorBody> {
 pub async fn confirm_totp(code: String) -> Result<RecoveryCodes, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let session = me.current.clone().browser_session()?;
-    let recovery_codes = crate::ssr::auth::totp::confirm_enrolment(
+    let recovery_codes = crate::backend::auth::totp::confirm_enrolment(
         me.pool(),
         &me.services.keyring,
         &session.user,
@@ -92,7 +92,7 @@ pub async fn stop_totp(request: CurrentPassword) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let ip = me.client_ip()?;
     Ok(
-        crate::ssr::auth::account::turn_off_totp(&me.services.auth, ip, &me.current, request)
+        crate::backend::auth::account::turn_off_totp(&me.services.auth, ip, &me.current, request)
             .await?,
     )
 }
@@ -104,7 +104,7 @@ pub async fn stop_totp(request: CurrentPassword) -> Result<(), ErrorBody> {
 pub async fn sign_out(everywhere: bool) -> Result<crate::contract::account::SignedOut, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let signed_out =
-        crate::ssr::auth::account::sign_out(&me.services.auth, &me.current, everywhere).await?;
+        crate::backend::auth::account::sign_out(&me.services.auth, &me.current, everywhere).await?;
     super::signed_in::set_session_cookie(&me.services, "", 0);
     Ok(signed_out)
 }

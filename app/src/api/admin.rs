@@ -9,20 +9,20 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::GetUrl;
 
 use super::CsrfClient;
+#[cfg(feature = "ssr")]
+use crate::backend::api_error::ApiError;
 use crate::contract::admin::{
     AccountChange, Invitation, Invite, Invited, RegistrationSetting, UserSummary,
 };
 use crate::contract::contact::{CrmStatus, Requeued, SubmissionKind, SubmissionPage};
 use crate::contract::error::ErrorBody;
 use crate::contract::two_factor::CurrentPassword;
-#[cfg(feature = "ssr")]
-use crate::ssr::api_error::ApiError;
 
 /// Every account, for the users table.
 #[server(prefix = "/api/fn", endpoint = "admin/users", input = GetUrl)]
 pub async fn list_users() -> Result<Vec<UserSummary>, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    Ok(crate::ssr::auth::admin::list(admin.pool())
+    Ok(crate::backend::auth::admin::list(admin.pool())
         .await
         .map_err(ApiError::from)?)
 }
@@ -31,7 +31,7 @@ pub async fn list_users() -> Result<Vec<UserSummary>, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "admin/invitations", input = GetUrl)]
 pub async fn list_invitations() -> Result<Vec<Invitation>, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    Ok(crate::ssr::auth::invitations::pending(admin.pool())
+    Ok(crate::backend::auth::invitations::pending(admin.pool())
         .await
         .map_err(ApiError::from)?)
 }
@@ -40,7 +40,7 @@ pub async fn list_invitations() -> Result<Vec<Invitation>, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "admin/registration", input = GetUrl)]
 pub async fn get_registration() -> Result<RegistrationSetting, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    let open = crate::ssr::auth::invitations::open_registration(admin.pool())
+    let open = crate::backend::auth::invitations::open_registration(admin.pool())
         .await
         .map_err(ApiError::from)?;
     Ok(RegistrationSetting { open })
@@ -64,8 +64,8 @@ pub async fn change_account(
     let (services, admin) =
         super::signed_in::confirmed_administrator(&confirm.current_password).await?;
     let pool = &services.auth.pool;
-    crate::ssr::auth::admin::apply(pool, &admin, user, action).await?;
-    Ok(crate::ssr::auth::admin::list(pool)
+    crate::backend::auth::admin::apply(pool, &admin, user, action).await?;
+    Ok(crate::backend::auth::admin::list(pool)
         .await
         .map_err(ApiError::from)?)
 }
@@ -77,15 +77,15 @@ pub async fn change_account(
 pub async fn invite_user(request: Invite) -> Result<Invited, ErrorBody> {
     let (services, admin) =
         super::signed_in::confirmed_administrator(&request.current_password).await?;
-    Ok(crate::ssr::auth::admin::invite(&services.auth, &admin, &request).await?)
+    Ok(crate::backend::auth::admin::invite(&services.auth, &admin, &request).await?)
 }
 
 /// Withdraws a pending invitation; answers the ones still open.
 #[server(prefix = "/api/fn", endpoint = "admin/withdraw-invitation", client = CsrfClient)]
 pub async fn withdraw_invitation(id: i64) -> Result<Vec<Invitation>, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    crate::ssr::auth::admin::withdraw_invitation(admin.pool(), id).await?;
-    Ok(crate::ssr::auth::invitations::pending(admin.pool())
+    crate::backend::auth::admin::withdraw_invitation(admin.pool(), id).await?;
+    Ok(crate::backend::auth::invitations::pending(admin.pool())
         .await
         .map_err(ApiError::from)?)
 }
@@ -101,7 +101,7 @@ pub async fn set_registration(
     let open = open.is_some();
     let (services, admin) =
         super::signed_in::confirmed_administrator(&confirm.current_password).await?;
-    crate::ssr::auth::admin::set_registration(&services.auth.pool, &admin, open).await?;
+    crate::backend::auth::admin::set_registration(&services.auth.pool, &admin, open).await?;
     Ok(RegistrationSetting { open })
 }
 
@@ -115,7 +115,7 @@ pub async fn list_submissions(
     let admin = super::signed_in::administrator().await?;
     let search = (!search.trim().is_empty()).then_some(search.as_str());
     Ok(
-        crate::ssr::contact::review::page(&admin.services.contact, kind, search, None, before)
+        crate::backend::contact::review::page(&admin.services.contact, kind, search, None, before)
             .await?,
     )
 }
@@ -124,7 +124,7 @@ pub async fn list_submissions(
 #[server(prefix = "/api/fn", endpoint = "admin/crm", input = GetUrl)]
 pub async fn get_crm_status() -> Result<CrmStatus, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    Ok(crate::ssr::contact::review::crm_status(&admin.services.contact).await?)
+    Ok(crate::backend::contact::review::crm_status(&admin.services.contact).await?)
 }
 
 /// Queues one failed CRM post again (`id`), or every failed one (none).
@@ -134,7 +134,7 @@ pub async fn resend_submissions(
     kind: SubmissionKind,
     id: Option<i64>,
 ) -> Result<Requeued, ErrorBody> {
-    use crate::ssr::contact::review;
+    use crate::backend::contact::review;
     let admin = super::signed_in::administrator().await?;
     Ok(match id {
         Some(id) => review::resend(&admin.services.contact, kind, id).await?,

@@ -7,25 +7,25 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::GetUrl;
 
 use super::CsrfClient;
+#[cfg(feature = "ssr")]
+use crate::backend::api_error::ApiError;
 use crate::contract::admin::{BackupFiles, SchemaState, SystemStatus};
 use crate::contract::error::ErrorBody;
 use crate::contract::operations::Operation;
 use crate::contract::operations::RestoreRequest;
-#[cfg(feature = "ssr")]
-use crate::ssr::api_error::ApiError;
 
 /// How the instance is, worded as rows.
 #[server(prefix = "/api/fn", endpoint = "admin/status", input = GetUrl)]
 pub async fn get_system_status() -> Result<SystemStatus, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    Ok(crate::ssr::status::system_status(&admin.services).await?)
+    Ok(crate::backend::status::system_status(&admin.services).await?)
 }
 
 /// The backups, newest first.
 #[server(prefix = "/api/fn", endpoint = "admin/backups", input = GetUrl)]
 pub async fn list_backup_files() -> Result<BackupFiles, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    crate::ssr::backup::files(&admin.services.instance.backups_dir)
+    crate::backend::backup::files(&admin.services.instance.backups_dir)
         .map_err(|error| ApiError::Internal(error.to_string()).into())
 }
 
@@ -33,14 +33,14 @@ pub async fn list_backup_files() -> Result<BackupFiles, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "admin/schema", input = GetUrl)]
 pub async fn get_schema_state() -> Result<SchemaState, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    Ok(crate::ssr::migrate::admin::schema_state(admin.pool()).await?)
+    Ok(crate::backend::migrate::admin::schema_state(admin.pool()).await?)
 }
 
 /// Replays one backup into a scratch database (an operation).
 #[server(prefix = "/api/fn", endpoint = "admin/check-backup", client = CsrfClient)]
 pub async fn check_backup_file(name: String) -> Result<Operation, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    if !crate::ssr::backup::is_backup_name(&name) {
+    if !crate::backend::backup::is_backup_name(&name) {
         return Err(ApiError::invalid(&format!("name: {name:?} is not a backup name")).into());
     }
     let record = admin
@@ -61,7 +61,7 @@ pub async fn check_backup_file(name: String) -> Result<Operation, ErrorBody> {
 pub async fn restore_backup_file(request: RestoreRequest) -> Result<Operation, ErrorBody> {
     let (services, admin) =
         super::signed_in::confirmed_administrator(&request.current_password).await?;
-    let record = crate::ssr::backup::start_restore(
+    let record = crate::backend::backup::start_restore(
         &services.operations,
         &services.backups,
         &admin,
@@ -78,5 +78,5 @@ pub async fn restore_backup_file(request: RestoreRequest) -> Result<Operation, E
 #[server(prefix = "/api/fn", endpoint = "admin/roll-back-migration", client = CsrfClient)]
 pub async fn roll_back_migration(confirm: String) -> Result<SchemaState, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    Ok(crate::ssr::migrate::admin::roll_back_latest(admin.pool(), &confirm).await?)
+    Ok(crate::backend::migrate::admin::roll_back_latest(admin.pool(), &confirm).await?)
 }

@@ -9,16 +9,16 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::GetUrl;
 
 use super::CsrfClient;
+#[cfg(feature = "ssr")]
+use crate::backend::api_error::ApiError;
 use crate::contract::authentication::{AuthenticationSettings, Discovery, LinkedIdentities};
 use crate::contract::error::ErrorBody;
-#[cfg(feature = "ssr")]
-use crate::ssr::api_error::ApiError;
 
 /// The settings in force, and which fields the environment fixed.
 #[server(prefix = "/api/fn", endpoint = "admin/authentication", input = GetUrl)]
 pub async fn get_authentication() -> Result<AuthenticationSettings, ErrorBody> {
     let me = super::signed_in::administrator().await?;
-    Ok(crate::ssr::sso::authentication::read(&me.services.sso)
+    Ok(crate::backend::sso::authentication::read(&me.services.sso)
         .await
         .map_err(ApiError::from)?)
 }
@@ -41,8 +41,8 @@ pub async fn save_authentication(
     button_label: Option<String>,
     local_login_enabled: Option<String>,
 ) -> Result<AuthenticationSettings, ErrorBody> {
+    use crate::backend::sso::authentication;
     use crate::contract::authentication::AuthenticationChange;
-    use crate::ssr::sso::authentication;
     let me = super::signed_in::administrator().await?;
     let now = authentication::read(&me.services.sso)
         .await
@@ -91,7 +91,7 @@ pub async fn save_authentication(
 pub async fn test_discovery(issuer_url: Option<String>) -> Result<Discovery, ErrorBody> {
     use crate::contract::authentication::DiscoveryRequest;
     let me = super::signed_in::administrator().await?;
-    Ok(crate::ssr::sso::authentication::test_discovery(
+    Ok(crate::backend::sso::authentication::test_discovery(
         &me.services.sso,
         DiscoveryRequest { issuer_url },
     )
@@ -104,7 +104,7 @@ pub async fn test_discovery(issuer_url: Option<String>) -> Result<Discovery, Err
 pub async fn get_identities() -> Result<LinkedIdentities, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::sso::identities::list(&me.services.sso, me.current.user.id)
+        crate::backend::sso::identities::list(&me.services.sso, me.current.user.id)
             .await
             .map_err(ApiError::from)?,
     )
@@ -115,7 +115,7 @@ pub async fn get_identities() -> Result<LinkedIdentities, ErrorBody> {
 pub async fn unlink_identity(id: i64) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::sso::identities::unlink(&me.services.sso, me.current.user.id, id)
+        crate::backend::sso::identities::unlink(&me.services.sso, me.current.user.id, id)
             .await
             .map_err(ApiError::from)?,
     )

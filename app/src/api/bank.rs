@@ -8,20 +8,20 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::GetUrl;
 
 use super::CsrfClient;
+#[cfg(feature = "ssr")]
+use crate::backend::api_error::ApiError;
 use crate::contract::bank::{
     AutoMatches, BankAccount, BankConnections, BankSyncStatus, BankTransaction, ConnectBank,
     Connected, MatchTransaction, Suggestions, TransactionPage, TransactionQuery,
 };
 use crate::contract::error::ErrorBody;
 use crate::contract::operations::Operation;
-#[cfg(feature = "ssr")]
-use crate::ssr::api_error::ApiError;
 
 /// The user's connections with their accounts.
 #[server(prefix = "/api/fn", endpoint = "bank/connections", input = GetUrl)]
 pub async fn get_bank_connections() -> Result<BankConnections, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::bank::service::overview(&me.services.bank, me.current.user.id).await?)
+    Ok(crate::backend::bank::service::overview(&me.services.bank, me.current.user.id).await?)
 }
 
 /// Connects a bank with a setup token (or the demo bank); the seed sync
@@ -30,8 +30,13 @@ pub async fn get_bank_connections() -> Result<BankConnections, ErrorBody> {
 pub async fn add_bank_connection(request: ConnectBank) -> Result<Connected, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::bank::service::connect(&me.services.bank, me.current.user.id, request, None)
-            .await?,
+        crate::backend::bank::service::connect(
+            &me.services.bank,
+            me.current.user.id,
+            request,
+            None,
+        )
+        .await?,
     )
 }
 
@@ -39,22 +44,23 @@ pub async fn add_bank_connection(request: ConnectBank) -> Result<Connected, Erro
 #[server(prefix = "/api/fn", endpoint = "bank/reconnect", client = CsrfClient)]
 pub async fn reconnect_bank(id: i64, request: ConnectBank) -> Result<Connected, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::ssr::bank::service::connect(
-            &me.services.bank,
-            me.current.user.id,
-            request,
-            Some(id),
-        )
-        .await?,
+    Ok(crate::backend::bank::service::connect(
+        &me.services.bank,
+        me.current.user.id,
+        request,
+        Some(id),
     )
+    .await?)
 }
 
 /// Stops syncing a connection; its history stays.
 #[server(prefix = "/api/fn", endpoint = "bank/disconnect", client = CsrfClient)]
 pub async fn disconnect_bank(id: i64) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::bank::service::disconnect(&me.services.bank, me.current.user.id, id).await?)
+    Ok(
+        crate::backend::bank::service::disconnect(&me.services.bank, me.current.user.id, id)
+            .await?,
+    )
 }
 
 /// Switches an account in or out of syncing: its form's checkbox as it
@@ -65,7 +71,7 @@ pub async fn set_account_monitored(
     monitored: Option<String>,
 ) -> Result<BankAccount, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::bank::service::set_monitored(
+    Ok(crate::backend::bank::service::set_monitored(
         &me.services.bank,
         me.current.user.id,
         id,
@@ -85,7 +91,7 @@ pub async fn sync_bank(id: i64, backfill: bool) -> Result<Operation, ErrorBody> 
         SyncReason::Routine
     };
     Ok(
-        crate::ssr::bank::service::sync_one(&me.services.bank, me.current.user.id, id, reason)
+        crate::backend::bank::service::sync_one(&me.services.bank, me.current.user.id, id, reason)
             .await?,
     )
 }
@@ -94,9 +100,9 @@ pub async fn sync_bank(id: i64, backfill: bool) -> Result<Operation, ErrorBody> 
 #[server(prefix = "/api/fn", endpoint = "bank/transactions", input = GetUrl)]
 pub async fn get_bank_transactions(query: TransactionQuery) -> Result<TransactionPage, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    crate::ssr::bank::transactions::check(&query)?;
+    crate::backend::bank::transactions::check(&query)?;
     Ok(
-        crate::ssr::bank::transactions::page(me.pool(), me.current.user.id, &query)
+        crate::backend::bank::transactions::page(me.pool(), me.current.user.id, &query)
             .await
             .map_err(ApiError::from)?,
     )
@@ -111,7 +117,7 @@ pub async fn link_transaction_to_bill(
 ) -> Result<BankTransaction, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::bank::matching::match_by_hand(me.pool(), me.current.user.id, id, request)
+        crate::backend::bank::matching::match_by_hand(me.pool(), me.current.user.id, id, request)
             .await?,
     )
 }
@@ -120,7 +126,7 @@ pub async fn link_transaction_to_bill(
 #[server(prefix = "/api/fn", endpoint = "bank/unmatch", client = CsrfClient)]
 pub async fn unlink_transaction(id: i64) -> Result<BankTransaction, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::bank::matching::unmatch(me.pool(), me.current.user.id, id).await?)
+    Ok(crate::backend::bank::matching::unmatch(me.pool(), me.current.user.id, id).await?)
 }
 
 /// Ignores a transaction (or stops): matching and suggestions leave it be.
@@ -128,7 +134,7 @@ pub async fn unlink_transaction(id: i64) -> Result<BankTransaction, ErrorBody> {
 pub async fn ignore_transaction(id: i64, ignored: bool) -> Result<BankTransaction, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::bank::matching::set_ignored(me.pool(), me.current.user.id, id, ignored)
+        crate::backend::bank::matching::set_ignored(me.pool(), me.current.user.id, id, ignored)
             .await
             .map_err(ApiError::from)?,
     )
@@ -142,7 +148,7 @@ pub async fn get_bank_suggestions(transaction_id: Option<i64>) -> Result<Suggest
     let me = super::signed_in::signed_in().await?;
     let query = crate::contract::bank::SuggestionQuery { transaction_id };
     Ok(
-        crate::ssr::bank::suggestions::suggestions(me.pool(), me.current.user.id, &query)
+        crate::backend::bank::suggestions::suggestions(me.pool(), me.current.user.id, &query)
             .await
             .map_err(ApiError::from)?,
     )
@@ -153,7 +159,7 @@ pub async fn get_bank_suggestions(transaction_id: Option<i64>) -> Result<Suggest
 pub async fn get_auto_matches() -> Result<AutoMatches, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::bank::review::auto_matches(me.pool(), me.current.user.id)
+        crate::backend::bank::review::auto_matches(me.pool(), me.current.user.id)
             .await
             .map_err(ApiError::from)?,
     )
@@ -164,7 +170,7 @@ pub async fn get_auto_matches() -> Result<AutoMatches, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "admin/bank-sync", input = GetUrl)]
 pub async fn get_bank_sync_status() -> Result<BankSyncStatus, ErrorBody> {
     let me = super::signed_in::administrator().await?;
-    Ok(crate::ssr::bank::service::status(&me.services.bank).await?)
+    Ok(crate::backend::bank::service::status(&me.services.bank).await?)
 }
 
 /// Turns bank sync on or off and sets the automatic sync's interval: Admin
@@ -175,8 +181,8 @@ pub async fn save_bank_sync(
     enabled: Option<String>,
     interval_hours: String,
 ) -> Result<BankSyncStatus, ErrorBody> {
+    use crate::backend::bank::worker::MAX_INTERVAL_HOURS;
     use crate::contract::bank::UpdateBankSync;
-    use crate::ssr::bank::worker::MAX_INTERVAL_HOURS;
     let me = super::signed_in::administrator().await?;
     let interval_hours =
         interval_hours
@@ -190,7 +196,7 @@ pub async fn save_bank_sync(
         enabled: enabled.is_some(),
         interval_hours,
     };
-    Ok(crate::ssr::bank::service::update(&me.services.bank, request).await?)
+    Ok(crate::backend::bank::service::update(&me.services.bank, request).await?)
 }
 
 /// Runs the automatic sync now rather than at its next time (a form of
@@ -198,5 +204,5 @@ pub async fn save_bank_sync(
 #[server(prefix = "/api/fn", endpoint = "admin/bank-sync/run", client = CsrfClient)]
 pub async fn run_bank_sync_now() -> Result<BankSyncStatus, ErrorBody> {
     let me = super::signed_in::administrator().await?;
-    Ok(crate::ssr::bank::service::run_now(&me.services.bank).await?)
+    Ok(crate::backend::bank::service::run_now(&me.services.bank).await?)
 }

@@ -1,5 +1,5 @@
 //! The bill tracker's server functions for its pages, over the same
-//! `ssr::bills` services as `/api/bills…` and `/api/tracker`. Reads are GET
+//! `backend::bills` services as `/api/bills…` and `/api/tracker`. Reads are GET
 //! (no CSRF token): the pages call them while the server renders them, so
 //! the data is in the HTML, and over HTTP after a change. Writes are POSTs
 //! through [`CsrfClient`], which sends the CSRF token, of each form's
@@ -9,14 +9,14 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::GetUrl;
 
 use super::CsrfClient;
+#[cfg(feature = "ssr")]
+use crate::backend::api_error::ApiError;
 use crate::contract::bills::{
     AutopayTrust, BillList, BillRecord, Catalog, OrderShift, Payment, PaymentInput, Payments,
     Spending, Tracker, TrackerPageData,
 };
 use crate::contract::error::ErrorBody;
 use crate::domain::bill_input::BillInput;
-#[cfg(feature = "ssr")]
-use crate::ssr::api_error::ApiError;
 
 /// A month or a pay period (`period`: `month` or `pay`; none: the pay
 /// period when the user has a pay schedule): today's, or the month `year`
@@ -41,7 +41,7 @@ async fn tracker_shown(
     month: Option<String>,
     from: Option<String>,
 ) -> Result<Tracker, ApiError> {
-    use crate::ssr::bills::views::{self, Shown};
+    use crate::backend::bills::views::{self, Shown};
     let shown = Shown::parse(
         period.as_deref(),
         year.as_deref(),
@@ -61,14 +61,16 @@ pub async fn get_tracker_page(
     month: Option<String>,
     from: Option<String>,
 ) -> Result<TrackerPageData, ErrorBody> {
-    use crate::ssr::bills::views;
+    use crate::backend::bills::views;
     let me = super::signed_in::signed_in().await?;
     let user = me.current.user.id;
     let tracker = tracker_shown(&me, period, year, month, from).await?;
     Ok(TrackerPageData {
         tracker,
-        drifts: crate::ssr::drift::service::list(me.pool(), user).await.ok(),
-        bank: crate::ssr::bank::service::overview(&me.services.bank, user)
+        drifts: crate::backend::drift::service::list(me.pool(), user)
+            .await
+            .ok(),
+        bank: crate::backend::bank::service::overview(&me.services.bank, user)
             .await
             .ok(),
         spending: views::spending(me.pool(), user).await.ok(),
@@ -80,7 +82,7 @@ pub async fn get_tracker_page(
 pub async fn get_spending() -> Result<Spending, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::bills::views::spending(me.pool(), me.current.user.id)
+        crate::backend::bills::views::spending(me.pool(), me.current.user.id)
             .await
             .map_err(ApiError::from)?,
     )
@@ -92,7 +94,10 @@ pub async fn get_spending() -> Result<Spending, ErrorBody> {
 pub async fn get_catalog(q: Option<String>) -> Result<Catalog, ErrorBody> {
     use crate::contract::subscriptions::CatalogQuery;
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::subscriptions::catalog_entries::search(me.pool(), &CatalogQuery { q }).await?)
+    Ok(
+        crate::backend::subscriptions::catalog_entries::search(me.pool(), &CatalogQuery { q })
+            .await?,
+    )
 }
 
 /// Every bill of the signed-in user, with the locale and today's date.
@@ -100,7 +105,7 @@ pub async fn get_catalog(q: Option<String>) -> Result<Catalog, ErrorBody> {
 pub async fn get_bills() -> Result<BillList, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::bills::views::bill_list(me.pool(), me.current.user.id)
+        crate::backend::bills::views::bill_list(me.pool(), me.current.user.id)
             .await
             .map_err(ApiError::from)?,
     )
@@ -109,7 +114,7 @@ pub async fn get_bills() -> Result<BillList, ErrorBody> {
 /// One bill of the signed-in user; anyone else's answers 404.
 #[server(prefix = "/api/fn", endpoint = "bill", input = GetUrl)]
 pub async fn get_bill(id: i64) -> Result<BillRecord, ErrorBody> {
-    use crate::ssr::bills::{self, views};
+    use crate::backend::bills::{self, views};
     let me = super::signed_in::signed_in().await?;
     let bill = bills::get(me.pool(), me.current.user.id, id)
         .await
@@ -123,7 +128,7 @@ pub async fn get_bill(id: i64) -> Result<BillRecord, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "payments", input = GetUrl)]
 pub async fn get_payments(id: i64) -> Result<Payments, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    let payments = crate::ssr::bills::list_payments(me.pool(), me.current.user.id, id)
+    let payments = crate::backend::bills::list_payments(me.pool(), me.current.user.id, id)
         .await
         .map_err(ApiError::from)?;
     Ok(Payments { payments })
@@ -140,7 +145,7 @@ pub async fn pay_bill(
 ) -> Result<Payment, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::bills::record_typed(me.pool(), me.current.user.id, bill, &payment)
+        crate::backend::bills::record_typed(me.pool(), me.current.user.id, bill, &payment)
             .await
             .map_err(ApiError::from)?,
     )
@@ -151,7 +156,7 @@ pub async fn pay_bill(
 pub async fn get_autopay_trust(bill: i64) -> Result<AutopayTrust, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::bank::autopay::trust(me.pool(), me.current.user.id, bill)
+        crate::backend::bank::autopay::trust(me.pool(), me.current.user.id, bill)
             .await
             .map_err(ApiError::from)?,
     )
@@ -163,8 +168,8 @@ pub async fn get_autopay_trust(bill: i64) -> Result<AutopayTrust, ErrorBody> {
 /// post without JavaScript then opens the bill's page.
 #[server(prefix = "/api/fn", endpoint = "save-bill", client = CsrfClient)]
 pub async fn save_bill(id: Option<i64>, bill: BillInput) -> Result<BillRecord, ErrorBody> {
+    use crate::backend::subscriptions::catalog_entries;
     use crate::contract::subscriptions::CatalogQuery;
-    use crate::ssr::subscriptions::catalog_entries;
     let me = super::signed_in::signed_in().await?;
     let catalog = if bill.is_subscription() && !bill.catalog.trim().is_empty() {
         Some(catalog_entries::search(me.pool(), &CatalogQuery { q: None }).await?)
@@ -174,7 +179,7 @@ pub async fn save_bill(id: Option<i64>, bill: BillInput) -> Result<BillRecord, E
     let form = bill
         .to_form(|text| catalog.as_ref().and_then(|catalog| catalog.find(text)))
         .map_err(ApiError::InvalidFields)?;
-    let saved = crate::ssr::bills::forms::save(me.pool(), me.current.user.id, id, &form)
+    let saved = crate::backend::bills::forms::save(me.pool(), me.current.user.id, id, &form)
         .await
         .map_err(ApiError::from)?;
     super::form_post::then_open(&format!("/bills/{}", saved.id));
@@ -194,7 +199,7 @@ pub async fn bill_act(
     payment: Option<i64>,
     reason: Option<String>,
 ) -> Result<bool, ErrorBody> {
-    use crate::ssr::bills;
+    use crate::backend::bills;
     let me = super::signed_in::signed_in().await?;
     let (pool, user) = (me.pool(), me.current.user.id);
     let payment = || {
@@ -258,7 +263,7 @@ pub async fn reorder_bills(
             description: "move one listed bill up or down".into(),
         })?,
     };
-    crate::ssr::bills::reorder(me.pool(), me.current.user.id, &ids)
+    crate::backend::bills::reorder(me.pool(), me.current.user.id, &ids)
         .await
         .map_err(ApiError::from)?;
     Ok(ids)

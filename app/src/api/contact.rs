@@ -17,7 +17,7 @@ use crate::domain::contact::{LeadForm, SupportForm};
 #[server(prefix = "/api/fn", endpoint = "contact/config", input = GetUrl)]
 pub async fn get_contact_config() -> Result<ContactConfig, ErrorBody> {
     let services = super::signed_in::services()?;
-    Ok(crate::ssr::contact::intake::config(&services.contact))
+    Ok(crate::backend::contact::intake::config(&services.contact))
 }
 
 /// Sends the contact form: a sales lead. A post without JavaScript then
@@ -25,8 +25,9 @@ pub async fn get_contact_config() -> Result<ContactConfig, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "contact/lead", client = CsrfClient)]
 pub async fn send_lead(form: LeadForm) -> Result<Created, ErrorBody> {
     let (services, visitor) = super::signed_in::visitor().await?;
-    crate::ssr::contact::intake::admit(&services.contact, visitor.ip)?;
-    let created = crate::ssr::contact::intake::lead(&services.contact, visitor.ip, form).await?;
+    crate::backend::contact::intake::admit(&services.contact, visitor.ip)?;
+    let created =
+        crate::backend::contact::intake::lead(&services.contact, visitor.ip, form).await?;
     super::form_post::then_open(&format!("/contact?sent={}", created.id));
     Ok(created)
 }
@@ -36,8 +37,9 @@ pub async fn send_lead(form: LeadForm) -> Result<Created, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "contact/support", client = CsrfClient)]
 pub async fn send_support(form: SupportForm) -> Result<Created, ErrorBody> {
     let (services, visitor) = super::signed_in::visitor().await?;
-    crate::ssr::contact::intake::admit(&services.contact, visitor.ip)?;
-    let created = crate::ssr::contact::intake::support(&services.contact, visitor.ip, form).await?;
+    crate::backend::contact::intake::admit(&services.contact, visitor.ip)?;
+    let created =
+        crate::backend::contact::intake::support(&services.contact, visitor.ip, form).await?;
     super::form_post::then_open(&format!("/support?sent={}", created.id));
     Ok(created)
 }

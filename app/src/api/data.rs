@@ -13,7 +13,7 @@ use crate::contract::error::ErrorBody;
 /// app that wrote the file (`tally`, the default, `wallos` or `firefly`).
 #[server(prefix = "/api/fn", endpoint = "data/preview-import", input = Json, client = CsrfClient)]
 pub async fn preview_import(csv: String, from: Option<String>) -> Result<ImportPreview, ErrorBody> {
-    use crate::ssr::bills::import;
+    use crate::backend::bills::import;
     let me = super::signed_in::signed_in().await?;
     let source = import::source(from.as_deref())?;
     Ok(import::preview(me.pool(), me.current.user.id, source, csv.as_bytes()).await?)
@@ -22,7 +22,7 @@ pub async fn preview_import(csv: String, from: Option<String>) -> Result<ImportP
 /// Imports every row of `csv`, or none when any row is bad.
 #[server(prefix = "/api/fn", endpoint = "data/import", input = Json, client = CsrfClient)]
 pub async fn import_bills(csv: String, from: Option<String>) -> Result<Imported, ErrorBody> {
-    use crate::ssr::bills::import;
+    use crate::backend::bills::import;
     let me = super::signed_in::signed_in().await?;
     let source = import::source(from.as_deref())?;
     Ok(import::import(me.pool(), me.current.user.id, source, csv.as_bytes()).await?)

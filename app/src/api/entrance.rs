@@ -17,7 +17,8 @@ use crate::contract::security_keys::{KeySignIn, KeySignInOptions};
 #[server(prefix = "/api/fn", endpoint = "sign-in", input = Json, client = CsrfClient)]
 pub async fn start_sign_in(request: SignIn) -> Result<SignInAnswer, ErrorBody> {
     let (services, visitor) = super::signed_in::visitor().await?;
-    let answered = crate::ssr::auth::entrance::password(&services.auth, visitor, request).await?;
+    let answered =
+        crate::backend::auth::entrance::password(&services.auth, visitor, request).await?;
     Ok(super::signed_in::with_session_cookie(&services, answered))
 }
 
@@ -25,7 +26,7 @@ pub async fn start_sign_in(request: SignIn) -> Result<SignInAnswer, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "sign-in/code", input = Json, client = CsrfClient)]
 pub async fn answer_with_code(request: SecondFactorCode) -> Result<SignInAnswer, ErrorBody> {
     let (services, visitor) = super::signed_in::visitor().await?;
-    let answered = crate::ssr::auth::entrance::code(&services.auth, visitor, request).await?;
+    let answered = crate::backend::auth::entrance::code(&services.auth, visitor, request).await?;
     Ok(super::signed_in::with_session_cookie(&services, answered))
 }
 
@@ -33,14 +34,14 @@ pub async fn answer_with_code(request: SecondFactorCode) -> Result<SignInAnswer,
 #[server(prefix = "/api/fn", endpoint = "sign-in/key-options", input = Json, client = CsrfClient)]
 pub async fn start_key_sign_in(challenge: String) -> Result<KeySignInOptions, ErrorBody> {
     let services = super::signed_in::services()?;
-    Ok(crate::ssr::auth::entrance::key_options(&services.auth, &challenge).await?)
+    Ok(crate::backend::auth::entrance::key_options(&services.auth, &challenge).await?)
 }
 
 /// The second step with the security key's answer.
 #[server(prefix = "/api/fn", endpoint = "sign-in/key", input = Json, client = CsrfClient)]
 pub async fn answer_with_key(request: KeySignIn) -> Result<SignInAnswer, ErrorBody> {
     let (services, visitor) = super::signed_in::visitor().await?;
-    let answered = crate::ssr::auth::entrance::key(&services.auth, visitor, request).await?;
+    let answered = crate::backend::auth::entrance::key(&services.auth, visitor, request).await?;
     Ok(super::signed_in::with_session_cookie(&services, answered))
 }
 
@@ -48,14 +49,15 @@ pub async fn answer_with_key(request: KeySignIn) -> Result<SignInAnswer, ErrorBo
 #[server(prefix = "/api/fn", endpoint = "registration", input = GetUrl)]
 pub async fn get_registration(invitation: Option<String>) -> Result<RegistrationStatus, ErrorBody> {
     let services = super::signed_in::services()?;
-    Ok(crate::ssr::auth::entrance::registration(&services.auth, invitation.as_deref()).await?)
+    Ok(crate::backend::auth::entrance::registration(&services.auth, invitation.as_deref()).await?)
 }
 
 /// Creates the account and signs it in.
 #[server(prefix = "/api/fn", endpoint = "register", input = Json, client = CsrfClient)]
 pub async fn create_account(request: Register) -> Result<SignInAnswer, ErrorBody> {
     let (services, visitor) = super::signed_in::visitor().await?;
-    let answered = crate::ssr::auth::entrance::register(&services.auth, visitor, request).await?;
+    let answered =
+        crate::backend::auth::entrance::register(&services.auth, visitor, request).await?;
     Ok(super::signed_in::with_session_cookie(&services, answered))
 }
 
@@ -64,7 +66,7 @@ pub async fn create_account(request: Register) -> Result<SignInAnswer, ErrorBody
 #[server(prefix = "/api/fn", endpoint = "sign-in/methods", input = GetUrl)]
 pub async fn get_sign_in_methods() -> Result<AuthMethods, ErrorBody> {
     let services = super::signed_in::services()?;
-    Ok(crate::ssr::sso::service::methods(&services.sso)
+    Ok(crate::backend::sso::service::methods(&services.sso)
         .await
-        .map_err(crate::ssr::api_error::ApiError::from)?)
+        .map_err(crate::backend::api_error::ApiError::from)?)
 }

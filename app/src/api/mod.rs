@@ -1,5 +1,5 @@
 //! The pages' server functions, one module per part of the app: thin
-//! adapters onto the services in `ssr`, returning contract types. Reads are
+//! adapters onto the services in `backend`, returning contract types. Reads are
 //! GET; writes are JSON through [`CsrfClient`], which attaches the CSRF
 //! token (fetched once from `/api/auth/csrf-token` and kept in memory,
 //! never in storage). Beside them, the browser's own side of a few things

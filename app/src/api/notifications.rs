@@ -1,5 +1,5 @@
 //! Profile → Notifications and Admin → Notifications: server functions
-//! over `ssr::notifications::service`, the same use cases as
+//! over `backend::notifications::service`, the same use cases as
 //! `/api/notifications/…`. The writes take form fields, so each page's
 //! `ActionForm` posts them as they are without JavaScript too (the server
 //! lets such a post through when its `Origin` is this site).
@@ -11,12 +11,12 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::GetUrl;
 
 use super::CsrfClient;
+#[cfg(feature = "ssr")]
+use crate::backend::api_error::ApiError;
 use crate::contract::error::ErrorBody;
 use crate::contract::notifications::{
     AdminNotifications, CalendarFeed, Channel, NotificationsPage, TestSent,
 };
-#[cfg(feature = "ssr")]
-use crate::ssr::api_error::ApiError;
 
 /// A form's optional text field: empty is left out.
 #[cfg(feature = "ssr")]
@@ -39,12 +39,12 @@ fn ticked(ticks: [Option<String>; 6]) -> Vec<crate::domain::notification::Event>
 /// (the page token of the page before).
 #[server(prefix = "/api/fn", endpoint = "notifications/page", input = GetUrl)]
 pub async fn get_notifications(older: Option<String>) -> Result<NotificationsPage, ErrorBody> {
-    use crate::ssr::notifications::service;
+    use crate::backend::notifications::service;
     let me = super::signed_in::signed_in().await?;
     let notifier = &me.services.notifier;
     let user = me.current.user.id;
     let load = async {
-        Ok::<_, crate::ssr::notifications::NotifyError>(NotificationsPage {
+        Ok::<_, crate::backend::notifications::NotifyError>(NotificationsPage {
             channels: service::list(me.pool(), user).await?.channels,
             preferences: service::preferences(me.pool(), user).await?,
             calendar: service::feed_state(me.pool(), user).await?,
@@ -104,7 +104,7 @@ pub async fn add_channel(
             url: given(url),
         },
     };
-    Ok(crate::ssr::notifications::service::create(
+    Ok(crate::backend::notifications::service::create(
         &me.services.notifier,
         me.pool(),
         &me.current.user,
@@ -118,7 +118,7 @@ pub async fn add_channel(
 #[server(prefix = "/api/fn", endpoint = "notifications/test-channel", client = CsrfClient)]
 pub async fn test_channel(id: i64) -> Result<TestSent, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::notifications::service::test(
+    Ok(crate::backend::notifications::service::test(
         &me.services.notifier,
         me.pool(),
         &me.current.user,
@@ -154,7 +154,7 @@ pub async fn change_channel(
         ])),
         settings: None,
     };
-    Ok(crate::ssr::notifications::service::change(
+    Ok(crate::backend::notifications::service::change(
         &me.services.notifier,
         me.pool(),
         &me.current.user,
@@ -169,7 +169,7 @@ pub async fn change_channel(
 pub async fn remove_channel(id: i64) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::notifications::service::remove(me.pool(), me.current.user.id, id)
+        crate::backend::notifications::service::remove(me.pool(), me.current.user.id, id)
             .await
             .map_err(ApiError::from)?,
     )
@@ -196,7 +196,7 @@ pub async fn save_notification_preferences(
         ),
         None => None,
     };
-    crate::ssr::notifications::service::set_preferences(
+    crate::backend::notifications::service::set_preferences(
         me.pool(),
         me.current.user.id,
         NotificationPreferences {
@@ -215,7 +215,7 @@ pub async fn save_notification_preferences(
 #[server(prefix = "/api/fn", endpoint = "notifications/create-calendar", client = CsrfClient)]
 pub async fn create_calendar() -> Result<CalendarFeed, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::notifications::service::create_feed(
+    Ok(crate::backend::notifications::service::create_feed(
         &me.services.notifier,
         me.pool(),
         me.current.user.id,
@@ -228,7 +228,7 @@ pub async fn create_calendar() -> Result<CalendarFeed, ErrorBody> {
 pub async fn delete_calendar() -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::notifications::service::delete_feed(me.pool(), me.current.user.id)
+        crate::backend::notifications::service::delete_feed(me.pool(), me.current.user.id)
             .await
             .map_err(ApiError::from)?,
     )
@@ -239,7 +239,7 @@ pub async fn delete_calendar() -> Result<(), ErrorBody> {
 pub async fn get_admin_notifications() -> Result<AdminNotifications, ErrorBody> {
     let me = super::signed_in::administrator().await?;
     Ok(
-        crate::ssr::notifications::service::admin(&me.services.notifier, me.pool())
+        crate::backend::notifications::service::admin(&me.services.notifier, me.pool())
             .await
             .map_err(ApiError::from)?,
     )
@@ -261,7 +261,7 @@ pub async fn save_mail_server(
         field: "security".into(),
         description: "choose starttls, tls or none".into(),
     })?;
-    Ok(crate::ssr::notifications::service::set_mail(
+    Ok(crate::backend::notifications::service::set_mail(
         &me.services.notifier,
         me.pool(),
         SmtpChange {
@@ -280,7 +280,7 @@ pub async fn save_mail_server(
 #[server(prefix = "/api/fn", endpoint = "admin/notifications/test-email", client = CsrfClient)]
 pub async fn send_test_email(to: Option<String>) -> Result<TestSent, ErrorBody> {
     let me = super::signed_in::administrator().await?;
-    Ok(crate::ssr::notifications::service::test_email(
+    Ok(crate::backend::notifications::service::test_email(
         &me.services.notifier,
         me.pool(),
         &me.current.user,
@@ -295,7 +295,7 @@ pub async fn send_test_email(to: Option<String>) -> Result<TestSent, ErrorBody> 
 #[server(prefix = "/api/fn", endpoint = "admin/notifications/run", client = CsrfClient)]
 pub async fn run_reminders_now() -> Result<String, ErrorBody> {
     let me = super::signed_in::administrator().await?;
-    let record = crate::ssr::notifications::run::start(
+    let record = crate::backend::notifications::run::start(
         &me.services.operations,
         &me.services.notifier,
         Some(me.current.user.id),

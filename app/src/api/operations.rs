@@ -8,10 +8,10 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::{GetUrl, Json};
 
 use super::CsrfClient;
+#[cfg(feature = "ssr")]
+use crate::backend::{api_error::ApiError, operations::Viewer};
 use crate::contract::error::ErrorBody;
 use crate::contract::operations::{MaintenanceTask, Operation, OperationList};
-#[cfg(feature = "ssr")]
-use crate::ssr::{api_error::ApiError, operations::Viewer};
 
 /// How many operations a page of the viewer shows.
 pub const PAGE_SIZE: i64 = 20;
@@ -23,7 +23,7 @@ pub async fn list_operations(
     filter: String,
     page_token: Option<String>,
 ) -> Result<OperationList, ErrorBody> {
-    use crate::ssr::operations::{ListRequest, Record};
+    use crate::backend::operations::{ListRequest, Record};
 
     let me = super::signed_in::signed_in().await?;
     let viewer = Viewer::of(&me.current.user);
@@ -103,7 +103,7 @@ pub async fn delete_operation(name: String) -> Result<(), ErrorBody> {
 /// Starts a maintenance task as an operation (administrators only).
 #[server(prefix = "/api/fn", endpoint = "operations/maintenance", client = CsrfClient)]
 pub async fn start_maintenance(task: MaintenanceTask) -> Result<Operation, ErrorBody> {
-    use crate::ssr::operations::Job;
+    use crate::backend::operations::Job;
     let admin = super::signed_in::administrator().await?;
     let services = &admin.services;
     let job: Box<dyn Job> = match task {

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::ssr::cookies;
+use crate::backend::cookies;
 
 /// The token of the request being rendered, or empty outside a request.
 pub fn page_token() -> Signal<String> {

@@ -8,20 +8,22 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::{GetUrl, Json};
 
 use super::CsrfClient;
+#[cfg(feature = "ssr")]
+use crate::backend::api_error::ApiError;
 use crate::contract::account::{PrivacySettings, SignInRecord};
 use crate::contract::error::ErrorBody;
 use crate::contract::preferences::Preferences;
 use crate::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
-#[cfg(feature = "ssr")]
-use crate::ssr::api_error::ApiError;
 
 /// How amounts and dates are shown, and the pay schedule.
 #[server(prefix = "/api/fn", endpoint = "profile/preferences", input = GetUrl)]
 pub async fn get_preferences() -> Result<Preferences, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::preferences::read(me.pool(), me.current.user.id)
-        .await
-        .map_err(ApiError::from)?)
+    Ok(
+        crate::backend::preferences::read(me.pool(), me.current.user.id)
+            .await
+            .map_err(ApiError::from)?,
+    )
 }
 
 /// Saves the preferences: Profile's form as it posts, with or without
@@ -71,7 +73,7 @@ pub async fn save_preferences(
         drift_min_minor,
     };
     Ok(
-        crate::ssr::preferences::set(me.pool(), me.current.user.id, &preferences)
+        crate::backend::preferences::set(me.pool(), me.current.user.id, &preferences)
             .await
             .map_err(ApiError::from)?,
     )
@@ -81,9 +83,10 @@ pub async fn save_preferences(
 #[server(prefix = "/api/fn", endpoint = "profile/privacy", input = GetUrl)]
 pub async fn get_privacy() -> Result<PrivacySettings, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    let geolocation_enabled = crate::ssr::auth::geolocation::enabled(me.pool(), me.current.user.id)
-        .await
-        .map_err(ApiError::from)?;
+    let geolocation_enabled =
+        crate::backend::auth::geolocation::enabled(me.pool(), me.current.user.id)
+            .await
+            .map_err(ApiError::from)?;
     Ok(PrivacySettings {
         geolocation_enabled,
     })
@@ -99,7 +102,7 @@ pub async fn set_privacy(
     let settings = PrivacySettings {
         geolocation_enabled: geolocation_enabled.is_some(),
     };
-    crate::ssr::auth::geolocation::set_enabled(
+    crate::backend::auth::geolocation::set_enabled(
         me.pool(),
         me.current.user.id,
         settings.geolocation_enabled,
@@ -127,7 +130,7 @@ pub async fn get_sign_ins() -> Result<Vec<SignInRecord>, ErrorBody> {
 pub async fn list_tokens() -> Result<Vec<ApiTokenInfo>, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::auth::api_tokens::list(me.pool(), me.current.user.id)
+        crate::backend::auth::api_tokens::list(me.pool(), me.current.user.id)
             .await
             .map_err(ApiError::from)?,
     )
@@ -137,12 +140,15 @@ pub async fn list_tokens() -> Result<Vec<ApiTokenInfo>, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "make-token", input = Json, client = CsrfClient)]
 pub async fn make_token(request: CreateToken) -> Result<CreatedToken, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::auth::api_tokens::create_requested(me.pool(), &me.current, &request).await?)
+    Ok(
+        crate::backend::auth::api_tokens::create_requested(me.pool(), &me.current, &request)
+            .await?,
+    )
 }
 
 /// Revokes one of the user's tokens.
 #[server(prefix = "/api/fn", endpoint = "revoke-token", input = Json, client = CsrfClient)]
 pub async fn revoke_token(id: i64) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::auth::api_tokens::revoke_own(me.pool(), me.current.user.id, id).await?)
+    Ok(crate::backend::auth::api_tokens::revoke_own(me.pool(), me.current.user.id, id).await?)
 }

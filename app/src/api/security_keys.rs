@@ -7,17 +7,17 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::{GetUrl, Json};
 
 use super::CsrfClient;
+#[cfg(feature = "ssr")]
+use crate::backend::api_error::ApiError;
 use crate::contract::error::ErrorBody;
 use crate::contract::security_keys::{KeyInfo, RegisterKey, RegistrationStarted, RemoveKey};
-#[cfg(feature = "ssr")]
-use crate::ssr::api_error::ApiError;
 
 /// The user's keys.
 #[server(prefix = "/api/fn", endpoint = "security-keys", input = GetUrl)]
 pub async fn get_security_keys() -> Result<Vec<KeyInfo>, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::auth::security_keys::list(me.pool(), me.current.user.id)
+        crate::backend::auth::security_keys::list(me.pool(), me.current.user.id)
             .await
             .map_err(ApiError::from)?,
     )
@@ -66,7 +66,7 @@ pub async fn finish_key_registration(request: RegisterKey) -> Result<KeyInfo, Er
 pub async fn remove_security_key(id: i64, request: RemoveKey) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let ip = me.client_ip()?;
-    Ok(crate::ssr::auth::account::remove_security_key(
+    Ok(crate::backend::auth::account::remove_security_key(
         &me.services.auth,
         ip,
         &me.current,

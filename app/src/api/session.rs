@@ -11,7 +11,7 @@ use crate::contract::error::ErrorBody;
 /// The signed-in user, or `{"user": null}`.
 #[server(prefix = "/api/fn", endpoint = "session", input = GetUrl)]
 pub async fn current_session() -> Result<Session, ErrorBody> {
-    use crate::ssr::auth::current;
+    use crate::backend::auth::current;
     use leptos::server_fn::error::FromServerFnError;
 
     let services = super::signed_in::services()?;

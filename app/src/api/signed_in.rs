@@ -5,12 +5,12 @@
 
 use std::sync::Arc;
 
+use crate::backend::api_error::ApiError;
+use crate::backend::auth::current::{self, CurrentUser};
+use crate::backend::auth::entrance::{Answered, Visitor};
+use crate::backend::client_ip::ClientIp;
+use crate::backend::services::Services;
 use crate::contract::account::SignInAnswer;
-use crate::ssr::api_error::ApiError;
-use crate::ssr::auth::current::{self, CurrentUser};
-use crate::ssr::auth::entrance::{Answered, Visitor};
-use crate::ssr::client_ip::ClientIp;
-use crate::ssr::services::Services;
 
 /// The services a server function runs on, from the context the server
 /// provides to every page and server-function request.
@@ -60,7 +60,8 @@ pub async fn visitor() -> Result<(Arc<Services>, Visitor), ApiError> {
         .get(http::header::USER_AGENT)
         .and_then(|value| value.to_str().ok())
         .map(str::to_owned);
-    let device = crate::ssr::cookies::get(&headers, crate::ssr::cookies::DEVICE).map(str::to_owned);
+    let device =
+        crate::backend::cookies::get(&headers, crate::backend::cookies::DEVICE).map(str::to_owned);
     Ok((
         services,
         Visitor {
@@ -72,12 +73,12 @@ pub async fn visitor() -> Result<(Arc<Services>, Visitor), ApiError> {
 }
 
 /// How long a session cookie lasts: as long as the session.
-pub const SESSION_MAX_AGE: i64 = crate::ssr::auth::sessions::LIFETIME_DAYS * 24 * 3600;
+pub const SESSION_MAX_AGE: i64 = crate::backend::auth::sessions::LIFETIME_DAYS * 24 * 3600;
 
 /// Sets the session cookie on the response (`max_age` 0 and an empty token
 /// clear it).
 pub fn set_session_cookie(services: &Services, token: &str, max_age: i64) {
-    let cookie = crate::ssr::cookies::session(token, max_age, services.secure_cookies());
+    let cookie = crate::backend::cookies::session(token, max_age, services.secure_cookies());
     if let (Some(cookie), Some(response)) = (
         cookie,
         leptos::prelude::use_context::<leptos_axum::ResponseOptions>(),
@@ -96,7 +97,7 @@ pub fn with_session_cookie(services: &Services, answered: Answered) -> SignInAns
         answered
             .device
             .as_deref()
-            .and_then(|value| crate::ssr::cookies::device(value, services.secure_cookies())),
+            .and_then(|value| crate::backend::cookies::device(value, services.secure_cookies())),
         leptos::prelude::use_context::<leptos_axum::ResponseOptions>(),
     ) {
         response.append_header(http::header::SET_COOKIE, cookie);
@@ -154,15 +155,19 @@ pub async fn administrator() -> Result<SignedIn, ApiError> {
 }
 
 /// The signed-in administrator, confirmed by `current_password` (the
-/// account-level actions: `ssr::auth::admin::confirm`).
+/// account-level actions: `backend::auth::admin::confirm`).
 pub async fn confirmed_administrator(
     current_password: &str,
-) -> Result<(Arc<Services>, crate::ssr::auth::admin::ConfirmedAdmin), ApiError> {
+) -> Result<(Arc<Services>, crate::backend::auth::admin::ConfirmedAdmin), ApiError> {
     let signed_in = signed_in().await?;
     let ip = signed_in.client_ip()?;
     let session = signed_in.current.browser_session()?;
-    let admin =
-        crate::ssr::auth::admin::confirm(&signed_in.services.auth, session, ip, current_password)
-            .await?;
+    let admin = crate::backend::auth::admin::confirm(
+        &signed_in.services.auth,
+        session,
+        ip,
+        current_password,
+    )
+    .await?;
     Ok((signed_in.services, admin))
 }

@@ -5,18 +5,18 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::GetUrl;
 
 use super::{ApiFailure, CsrfClient};
+#[cfg(feature = "ssr")]
+use crate::backend::api_error::ApiError;
 use crate::contract::error::ErrorBody;
 use crate::contract::operations::Operation;
 use crate::contract::statements::{ImportStarted, StatementImport};
-#[cfg(feature = "ssr")]
-use crate::ssr::api_error::ApiError;
 
 /// An import and its preview.
 #[server(prefix = "/api/fn", endpoint = "data/statement-import", input = GetUrl)]
 pub async fn get_statement_import(id: i64) -> Result<StatementImport, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::statements::service::read(me.pool(), me.current.user.id, id)
+        crate::backend::statements::service::read(me.pool(), me.current.user.id, id)
             .await
             .map_err(ApiError::from)?,
     )
@@ -27,7 +27,7 @@ pub async fn get_statement_import(id: i64) -> Result<StatementImport, ErrorBody>
 pub async fn commit_statement_import(id: i64) -> Result<Operation, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::statements::service::commit(&me.services.imports, me.current.user.id, id)
+        crate::backend::statements::service::commit(&me.services.imports, me.current.user.id, id)
             .await
             .map_err(ApiError::from)?,
     )

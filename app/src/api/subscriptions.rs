@@ -1,5 +1,5 @@
 //! The Subscriptions and Service Catalog pages' server functions, over the
-//! same `ssr::subscriptions` services as `/api/subscriptions/…` and
+//! same `backend::subscriptions` services as `/api/subscriptions/…` and
 //! `/api/catalog/…`: reads are GET (rendered with the page), writes are
 //! the pages' forms, which post without JavaScript too (through
 //! [`CsrfClient`] with it).
@@ -21,8 +21,11 @@ use crate::contract::subscriptions::{
 pub async fn get_recommendations() -> Result<Recommendations, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::subscriptions::recommendations::recommendations(me.pool(), me.current.user.id)
-            .await?,
+        crate::backend::subscriptions::recommendations::recommendations(
+            me.pool(),
+            me.current.user.id,
+        )
+        .await?,
     )
 }
 
@@ -30,7 +33,7 @@ pub async fn get_recommendations() -> Result<Recommendations, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "subscriptions/track", client = CsrfClient)]
 pub async fn track_suggested_service(id: String) -> Result<Tracked, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::subscriptions::feedback::track(me.pool(), me.current.user.id, &id).await?)
+    Ok(crate::backend::subscriptions::feedback::track(me.pool(), me.current.user.id, &id).await?)
 }
 
 /// Links a recommendation to a bill the user already has.
@@ -41,7 +44,7 @@ pub async fn link_suggested_service(
 ) -> Result<Tracked, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::subscriptions::feedback::link(me.pool(), me.current.user.id, &id, &request)
+        crate::backend::subscriptions::feedback::link(me.pool(), me.current.user.id, &id, &request)
             .await?,
     )
 }
@@ -56,10 +59,13 @@ pub async fn decline_suggested_service(
 ) -> Result<(), ErrorBody> {
     let request = request.unwrap_or_default();
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::ssr::subscriptions::feedback::decline(me.pool(), me.current.user.id, &id, &request)
-            .await?,
+    Ok(crate::backend::subscriptions::feedback::decline(
+        me.pool(),
+        me.current.user.id,
+        &id,
+        &request,
     )
+    .await?)
 }
 
 /// Says a recommendation's charges are another service's.
@@ -69,10 +75,13 @@ pub async fn relink_suggested_service(
     request: RelinkRecommendation,
 ) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::ssr::subscriptions::feedback::relink(me.pool(), me.current.user.id, &id, &request)
-            .await?,
+    Ok(crate::backend::subscriptions::feedback::relink(
+        me.pool(),
+        me.current.user.id,
+        &id,
+        &request,
     )
+    .await?)
 }
 
 /// Links a bill to a catalog service, or unlinks it: the Service
@@ -85,7 +94,7 @@ pub async fn set_catalog_link(
 ) -> Result<BillRecord, ErrorBody> {
     let request = request.unwrap_or(CatalogLink { catalog_id: None });
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::subscriptions::feedback::catalog_link(
+    Ok(crate::backend::subscriptions::feedback::catalog_link(
         me.pool(),
         me.current.user.id,
         bill_id,
@@ -98,7 +107,10 @@ pub async fn set_catalog_link(
 #[server(prefix = "/api/fn", endpoint = "catalog/tracked", input = GetUrl)]
 pub async fn get_tracked_services() -> Result<TrackedServices, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::subscriptions::catalog_entries::tracked(me.pool(), me.current.user.id).await?)
+    Ok(
+        crate::backend::subscriptions::catalog_entries::tracked(me.pool(), me.current.user.id)
+            .await?,
+    )
 }
 
 /// Subscription bills for catalog services at their starting prices: a
@@ -112,17 +124,19 @@ pub async fn track_catalog_services(
         catalog_ids: Vec::new(),
     });
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::ssr::subscriptions::catalog_entries::track(me.pool(), me.current.user.id, &request)
-            .await?,
+    Ok(crate::backend::subscriptions::catalog_entries::track(
+        me.pool(),
+        me.current.user.id,
+        &request,
     )
+    .await?)
 }
 
 /// The bank descriptors the user taught Tally.
 #[server(prefix = "/api/fn", endpoint = "catalog/descriptors", input = GetUrl)]
 pub async fn get_own_descriptors() -> Result<OwnDescriptors, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(crate::ssr::subscriptions::own_descriptors::list(me.pool(), me.current.user.id).await?)
+    Ok(crate::backend::subscriptions::own_descriptors::list(me.pool(), me.current.user.id).await?)
 }
 
 /// Teaches Tally a bank descriptor for a service.
@@ -130,8 +144,12 @@ pub async fn get_own_descriptors() -> Result<OwnDescriptors, ErrorBody> {
 pub async fn add_own_descriptor(request: NewDescriptor) -> Result<OwnDescriptor, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::subscriptions::own_descriptors::add(me.pool(), me.current.user.id, &request)
-            .await?,
+        crate::backend::subscriptions::own_descriptors::add(
+            me.pool(),
+            me.current.user.id,
+            &request,
+        )
+        .await?,
     )
 }
 
@@ -140,7 +158,7 @@ pub async fn add_own_descriptor(request: NewDescriptor) -> Result<OwnDescriptor,
 pub async fn delete_own_descriptor(id: i64) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(
-        crate::ssr::subscriptions::own_descriptors::delete(me.pool(), me.current.user.id, id)
+        crate::backend::subscriptions::own_descriptors::delete(me.pool(), me.current.user.id, id)
             .await?,
     )
 }

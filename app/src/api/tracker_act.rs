@@ -13,10 +13,10 @@
 use leptos::prelude::*;
 
 use super::CsrfClient;
+#[cfg(feature = "ssr")]
+use crate::backend::api_error::ApiError;
 use crate::contract::drift::AmountChanged;
 use crate::contract::error::ErrorBody;
-#[cfg(feature = "ssr")]
-use crate::ssr::api_error::ApiError;
 
 /// What a Tracker write did, as far as the page needs to know.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -39,10 +39,10 @@ pub async fn tracker_act(
     note: Option<String>,
     to: Option<String>,
 ) -> Result<Acted, ErrorBody> {
+    use crate::backend::bill_months::service as months;
+    use crate::backend::drift::service as drift;
     use crate::domain::amount::Amount;
     use crate::domain::date::Date;
-    use crate::ssr::bill_months::service as months;
-    use crate::ssr::drift::service as drift;
     let me = super::signed_in::signed_in().await?;
     let (pool, user) = (me.pool(), me.current.user.id);
     let given = |text: Option<String>| text.filter(|text| !text.trim().is_empty());
@@ -67,7 +67,7 @@ pub async fn tracker_act(
                 amount_minor: minor(amount)?,
                 ..crate::contract::bills::RecordPayment::default()
             };
-            crate::ssr::bills::record_requested(pool, user, bill, &payment)
+            crate::backend::bills::record_requested(pool, user, bill, &payment)
                 .await
                 .map_err(ApiError::from)?;
         }
@@ -126,7 +126,7 @@ pub async fn tracker_act(
             .await
             .map_err(ApiError::from)?,
         "pin-due" | "unpin-due" => {
-            crate::ssr::preferences::set_pin_due(pool, user, act == "pin-due")
+            crate::backend::preferences::set_pin_due(pool, user, act == "pin-due")
                 .await
                 .map_err(ApiError::from)?
         }

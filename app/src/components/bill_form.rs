@@ -284,7 +284,7 @@ mod split {
     #[cfg(not(feature = "hydrate"))]
     pub(super) async fn bill_form(open: BillFormOpen) -> AnyView {
         #[cfg(feature = "ssr")]
-        crate::ssr::wasm_packs::preload("bill_form");
+        crate::backend::wasm_packs::preload("bill_form");
         form_view(open)
     }
 }

@@ -10,7 +10,7 @@
 //!
 //! Two things charge: a payment charges through its own month, on the
 //! balance before it is paid; the monthly accrual charges each month that
-//! ended without one (see `ssr::bills::accrual`).
+//! ended without one (see `backend::bills::accrual`).
 
 use super::date::YearMonth;
 

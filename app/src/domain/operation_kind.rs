@@ -21,10 +21,10 @@ pub enum OperationKind {
     BankSyncAll,
     /// One bank connection's whole 44-day window, again.
     BankBackfill,
-    /// The daily reminders run (`ssr::notifications`).
+    /// The daily reminders run (`backend::notifications`).
     NotificationsRun,
     /// A statement file read and compared with what is there
-    /// (`ssr::statements`).
+    /// (`backend::statements`).
     StatementPreview,
     /// A previewed statement file's new rows added.
     StatementImport,

@@ -1,4 +1,4 @@
-//! `/admin/status`: Admin → Status, the rows `app::ssr::status` words
+//! `/admin/status`: Admin → Status, the rows `app::backend::status` words
 //! (version, uptime, database, migrations, backups, workers, CRM, bank
 //! sync, secrets, recent errors), laid out, and the re-sealing of stored
 //! secrets. Administrators only; it

@@ -67,11 +67,11 @@ macro_rules! split_route {
 
             // The server: the page is rendered in place, and the chunk is
             // named so the page's `<head>` preloads its files (as one pack
-            // when the build has one, `ssr::wasm_packs`).
+            // when the build has one, `backend::wasm_packs`).
             #[cfg(not(feature = "hydrate"))]
             pub(super) async fn $view_fn($this: $route) -> ::leptos::prelude::AnyView {
                 #[cfg(feature = "ssr")]
-                $crate::ssr::wasm_packs::preload(stringify!($chunk));
+                $crate::backend::wasm_packs::preload(stringify!($chunk));
                 #[cfg(not(feature = "ssr"))]
                 ::leptos::prefetch_lazy_fn_on_server(stringify!($chunk));
                 $view

@@ -1,7 +1,7 @@
 //! The accounts section: the first administrator, the CSRF cookie's flag
 //! and the geolocation service, as the app's own `AccountSettings`.
 
-use app::ssr::auth::settings::AccountSettings;
+use app::backend::auth::settings::AccountSettings;
 
 use super::env::{parse_bool, Env};
 use super::ConfigError;
@@ -12,7 +12,7 @@ where
 {
     Ok(AccountSettings {
         bootstrap_admin_email: env.parse_or("BOOTSTRAP_ADMIN_EMAIL", None, |raw| {
-            app::ssr::auth::users::check_email(raw)
+            app::backend::auth::users::check_email(raw)
                 .map(Some)
                 .map_err(|_| "expected an email address like admin@example.com".to_owned())
         })?,

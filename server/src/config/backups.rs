@@ -1,7 +1,7 @@
 //! The backups section: how many are kept and what a restore check
 //! demands, as the app's own `BackupSettings`.
 
-use app::ssr::backup::BackupSettings;
+use app::backend::backup::BackupSettings;
 
 use super::env::Env;
 use super::ConfigError;

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use app::ssr::bank::BankSettings;
+use app::backend::bank::BankSettings;
 
 use super::env::{parse_bool, parse_seconds, Env};
 use super::ConfigError;
@@ -24,7 +24,7 @@ where
         demo: env.parse_or("BANK_SYNC_DEMO", false, parse_bool)?,
         user_budget: env.parse_or(
             "BANK_SYNC_USER_BUDGET_SECONDS",
-            app::ssr::bank::worker::USER_BUDGET,
+            app::backend::bank::worker::USER_BUDGET,
             |raw| parse_seconds(raw, 1, 3600),
         )?,
     })

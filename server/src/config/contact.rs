@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use app::ssr::contact::bot_check::BotCheckConfig;
-use app::ssr::contact::crm::CrmConfig;
-use app::ssr::contact::outbox::OutboxSettings;
+use app::backend::contact::bot_check::BotCheckConfig;
+use app::backend::contact::crm::CrmConfig;
+use app::backend::contact::outbox::OutboxSettings;
 use secrecy::SecretString;
 
 use super::env::{origin_parts, parse_bool, parse_seconds, parse_url, Env};

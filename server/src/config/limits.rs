@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use app::ssr::limits::Limits;
+use app::backend::limits::Limits;
 
 use super::env::{parse_per_minute, parse_seconds, Env};
 use super::ConfigError;
@@ -15,12 +15,12 @@ where
     Ok(Limits {
         sign_in_attempts_per_minute: env.parse_or(
             "SIGN_IN_ATTEMPTS_PER_MINUTE",
-            app::ssr::auth::throttle::PER_IP_PER_MINUTE,
+            app::backend::auth::throttle::PER_IP_PER_MINUTE,
             parse_per_minute,
         )?,
         sign_in_account_burst: env.parse_or(
             "SIGN_IN_ACCOUNT_BURST",
-            app::ssr::auth::throttle::PER_ACCOUNT_BURST,
+            app::backend::auth::throttle::PER_ACCOUNT_BURST,
             parse_per_minute,
         )?,
         submissions_per_minute: env.parse_or(

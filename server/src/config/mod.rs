@@ -23,12 +23,12 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use app::ssr::auth::settings::AccountSettings;
-use app::ssr::backup::BackupSettings;
-use app::ssr::contact::bot_check::BotCheckConfig;
-use app::ssr::contact::crm::CrmConfig;
-use app::ssr::contact::outbox::OutboxSettings;
-use app::ssr::limits::Limits;
+use app::backend::auth::settings::AccountSettings;
+use app::backend::backup::BackupSettings;
+use app::backend::contact::bot_check::BotCheckConfig;
+use app::backend::contact::crm::CrmConfig;
+use app::backend::contact::outbox::OutboxSettings;
+use app::backend::limits::Limits;
 use secrecy::SecretString;
 
 use env::{parse_base_url, parse_bool, parse_host, parse_path, Env};
@@ -68,7 +68,7 @@ pub struct Settings {
     /// The origin security keys are used from (`WEBAUTHN_ORIGIN`).
     pub webauthn_origin: WebauthnOrigin,
     /// Proxies whose `X-Forwarded-For`/`-Proto` are believed (`TRUSTED_PROXIES`).
-    pub trusted_proxies: app::ssr::client_ip::TrustedProxies,
+    pub trusted_proxies: app::backend::client_ip::TrustedProxies,
     /// The second public address serving the same site (`PUBLIC_ALT_BASE_URL`).
     pub public_alt_base_url: Option<String>,
     /// The one origin granted cross-origin access to the public API
@@ -88,15 +88,15 @@ pub struct Settings {
     /// How many backups are kept; what a restore check demands.
     pub backups: BackupSettings,
     /// Bank sync: the switch's starting value, http providers, the timeout.
-    pub bank: app::ssr::bank::BankSettings,
+    pub bank: app::backend::bank::BankSettings,
     /// What the outbound guard lets through besides public addresses
     /// (`OUTBOUND_ALLOW_PRIVATE`, `OUTBOUND_ALLOWED_HOSTS`).
-    pub outbound: app::ssr::outbound::OutboundSettings,
+    pub outbound: app::backend::outbound::OutboundSettings,
     /// Reminders: `SMTP_*`, `REMINDER_HOUR`, `NOTIFY_ALLOW_HTTP`,
     /// `TELEGRAM_API_URL`.
-    pub notifications: app::ssr::notifications::NotifySettings,
+    pub notifications: app::backend::notifications::NotifySettings,
     /// Single sign-on: `OIDC_*` and `LOCAL_LOGIN_ENABLED`.
-    pub sso: app::ssr::sso::SsoEnvironment,
+    pub sso: app::backend::sso::SsoEnvironment,
     /// The bearer token `/metrics` wants (`METRICS_TOKEN`, at least 16
     /// characters); metrics are off without it.
     pub metrics_token: Option<SecretString>,
@@ -168,7 +168,7 @@ impl Settings {
             diagnostics: env.parse_or("TALLY_DIAGNOSTICS", false, parse_bool)?,
             run_db_migrations: env.parse_or("RUN_DB_MIGRATIONS", true, parse_bool)?,
             token_encryption_key: env.secret("TOKEN_ENCRYPTION_KEY", |raw| {
-                app::ssr::secrets::Key::parse(raw)
+                app::backend::secrets::Key::parse(raw)
                     .map(|_| ())
                     .map_err(|error| {
                         format!("{error}; generate one with `openssl rand -base64 32`")
@@ -191,8 +191,8 @@ impl Settings {
             webauthn_origin: webauthn::origin(&env)?,
             trusted_proxies: env.parse_or(
                 "TRUSTED_PROXIES",
-                app::ssr::client_ip::TrustedProxies::default(),
-                app::ssr::client_ip::TrustedProxies::parse,
+                app::backend::client_ip::TrustedProxies::default(),
+                app::backend::client_ip::TrustedProxies::parse,
             )?,
             image_version: env.parse_or("TALLY_IMAGE_VERSION", None, |raw| {
                 if raw.len() <= 64 && raw.chars().all(|c| c.is_ascii_graphic()) {
@@ -309,7 +309,9 @@ pub(crate) mod tests {
         );
         assert_eq!(settings.backups.restore_min_rows, 0);
         assert!(settings.accounts.csrf_http_only);
-        assert!(!app::ssr::cookies::secure_for(&settings.public_base_url));
+        assert!(!app::backend::cookies::secure_for(
+            &settings.public_base_url
+        ));
         assert!(settings.accounts.bootstrap_admin_email.is_none());
         assert_eq!(settings.limits.submissions_per_minute.get(), 5);
     }
@@ -351,7 +353,7 @@ pub(crate) mod tests {
         ])
         .unwrap();
         assert!(!settings.accounts.csrf_http_only);
-        assert!(app::ssr::cookies::secure_for(&settings.public_base_url));
+        assert!(app::backend::cookies::secure_for(&settings.public_base_url));
         let error = settings_error("PUBLIC_BASE_URL", "https://tally.example.com/");
         assert!(error.contains("trailing slash"), "{error}");
     }

@@ -5,9 +5,9 @@
 
 use secrecy::SecretString;
 
+use app::backend::notifications::transport::MailServer;
+use app::backend::notifications::NotifySettings;
 use app::contract::notifications::SmtpSecurity;
-use app::ssr::notifications::transport::MailServer;
-use app::ssr::notifications::NotifySettings;
 
 use super::env::{parse_bool, parse_path, parse_url, Env};
 use super::ConfigError;

@@ -3,7 +3,7 @@
 //! called although they are not public (`OUTBOUND_ALLOWED_HOSTS`), as the
 //! app's own `OutboundSettings`.
 
-use app::ssr::outbound::{AllowList, OutboundSettings};
+use app::backend::outbound::{AllowList, OutboundSettings};
 
 use super::env::{parse_bool, Env};
 use super::ConfigError;

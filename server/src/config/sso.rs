@@ -6,7 +6,7 @@
 
 use secrecy::SecretString;
 
-use app::ssr::sso::settings::{self as sso, SsoEnvironment, SsoLayer};
+use app::backend::sso::settings::{self as sso, SsoEnvironment, SsoLayer};
 
 use super::env::{parse_bool, parse_path, Env};
 use super::ConfigError;

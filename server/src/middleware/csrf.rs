@@ -12,10 +12,10 @@ use axum::extract::Request;
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
 
+use app::backend::api_error::ApiError;
+use app::backend::auth::token::{constant_time_eq, random_token};
+use app::backend::cookies;
 use app::domain::csrf::FIELD;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::token::{constant_time_eq, random_token};
-use app::ssr::cookies;
 
 use crate::routes::policy::policy;
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use axum::response::{IntoResponse, Response};
 
-use app::ssr::api_error::ApiError;
+use app::backend::api_error::ApiError;
 
 /// The answer to a request for `path` stopped at `limit`.
 pub fn exceeded(path: &str, limit: Duration) -> Response {

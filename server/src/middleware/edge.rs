@@ -59,7 +59,7 @@ pub struct Edge<S> {
 
 impl<S> Edge<S> {
     pub fn new(inner: S, metrics: Arc<HttpMetrics>) -> Self {
-        let csp = app::ssr::csp::content_security_policy(None, &Default::default());
+        let csp = app::backend::csp::content_security_policy(None, &Default::default());
         let csp = HeaderValue::from_str(&csp)
             .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
         Self {

@@ -13,9 +13,9 @@
 //!   where the server-function machinery alone would answer every failure
 //!   500.
 
+use app::backend::api_error::ApiError;
+use app::backend::auth::current;
 use app::contract::error::ErrorBody;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::current;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;

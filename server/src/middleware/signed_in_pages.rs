@@ -7,11 +7,11 @@ use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 
+use app::backend::auth::sessions;
 use app::domain::redirect;
-use app::ssr::auth::sessions;
 
 use crate::state::AppState;
-use app::ssr::cookies;
+use app::backend::cookies;
 
 /// Pages (and everything under them) that need a session.
 pub const SIGNED_IN_PAGES: &[&str] = &["/tracker", "/bills", "/subscriptions", "/data"];

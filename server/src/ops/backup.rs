@@ -60,7 +60,7 @@ async fn take_into(args: &BackupArgs, base: String) -> Result<Taken, OpsError> {
     remove_stale_partials(&args.dir);
     let tally = Tally::new(base, args.token.clone())?;
     let name = tally.backup().await?;
-    if !app::ssr::backup::is_backup_name(&name) {
+    if !app::backend::backup::is_backup_name(&name) {
         return Err(OpsError::Failed(format!(
             "the server named its backup {name:?}, which is not a backup name"
         )));
@@ -69,7 +69,7 @@ async fn take_into(args: &BackupArgs, base: String) -> Result<Taken, OpsError> {
     let partial = args.dir.join(partial_name(&name));
     let result = async {
         let bytes = tally.download(&name, &partial).await?;
-        let verified = app::ssr::backup::verify(&partial, PLAUSIBLE_TABLES)
+        let verified = app::backend::backup::verify(&partial, PLAUSIBLE_TABLES)
             .await
             .map_err(|error| OpsError::Failed(format!("{name} was refused: {error}")))?;
         std::fs::rename(&partial, &path).map_err(|source| OpsError::Io {
@@ -113,7 +113,7 @@ fn remove_stale_partials(dir: &Path) {
         let stale = name
             .strip_prefix('.')
             .and_then(|rest| rest.strip_suffix(".partial"))
-            .is_some_and(app::ssr::backup::is_backup_name);
+            .is_some_and(app::backend::backup::is_backup_name);
         if stale {
             let _ = std::fs::remove_file(entry.path());
         }
@@ -178,7 +178,7 @@ fn prune(dir: &Path, keep: usize) -> Result<Vec<String>, OpsError> {
         .map_err(io)?
         .filter_map(Result::ok)
         .filter_map(|entry| entry.file_name().into_string().ok())
-        .filter(|name| app::ssr::backup::is_backup_name(name))
+        .filter(|name| app::backend::backup::is_backup_name(name))
         .collect();
     names.sort();
     let surplus = names.len().saturating_sub(keep);

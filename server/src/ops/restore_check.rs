@@ -33,9 +33,11 @@ pub async fn run(file: &Path, min_rows: i64) -> Result<Replayed, OpsError> {
         path: file.to_path_buf(),
         source,
     })?;
-    app::ssr::backup::verify(&copy, 1).await.map_err(|error| {
-        OpsError::Failed(format!("{} does not replay: {error}", file.display()))
-    })?;
+    app::backend::backup::verify(&copy, 1)
+        .await
+        .map_err(|error| {
+            OpsError::Failed(format!("{} does not replay: {error}", file.display()))
+        })?;
     let mut conn = SqliteConnectOptions::new()
         .filename(&copy)
         .read_only(true)

@@ -1,22 +1,22 @@
 //! `/api/admin/…`: users, invitations and open registration. Every handler
 //! takes `AdminUser`, so the role is checked on the server.
 
+use app::backend::auth::admin;
+use app::backend::auth::invitations;
+use app::backend::client_ip::ClientIp;
 use app::contract::admin::{
     AccountAction, Invitation, Invite, Invited, RegistrationChange, RegistrationSetting,
     UserSummary,
 };
 use app::contract::two_factor::CurrentPassword;
-use app::ssr::auth::admin;
-use app::ssr::auth::invitations;
-use app::ssr::client_ip::ClientIp;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 
 use crate::extract::{ApiJson, ApiPath};
 use crate::state::AppState;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::{AdminSession, AdminUser};
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::{AdminSession, AdminUser};
 
 #[utoipa::path(
     get,

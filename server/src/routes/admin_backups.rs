@@ -8,13 +8,13 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
+use app::backend::backup::{self, BackupError};
 use app::contract::admin::BackupFiles;
-use app::ssr::backup::{self, BackupError};
 
 use crate::extract::ApiPath;
 use crate::state::AppState;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::BackupAdmin;
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::BackupAdmin;
 
 fn failed(error: BackupError) -> ApiError {
     match error {

@@ -1,5 +1,5 @@
 //! `GET /api/admin/status`: the instance at a glance for administrators,
-//! worded by `app::ssr::status` (the Admin Status page reads the same).
+//! worded by `app::backend::status` (the Admin Status page reads the same).
 
 use axum::extract::State;
 use axum::Json;
@@ -7,8 +7,8 @@ use axum::Json;
 use app::contract::admin::SystemStatus;
 
 use crate::state::AppState;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::AdminUser;
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::AdminUser;
 
 /// The status rows.
 #[utoipa::path(
@@ -22,6 +22,6 @@ pub async fn status(
     _admin: AdminUser,
 ) -> Result<Json<SystemStatus>, ApiError> {
     Ok(Json(
-        app::ssr::status::system_status(&state.services).await?,
+        app::backend::status::system_status(&state.services).await?,
     ))
 }

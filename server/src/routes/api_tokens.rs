@@ -1,15 +1,15 @@
 //! `/api/tokens`: a user's personal API tokens.
 
+use app::backend::auth::api_tokens;
 use app::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
-use app::ssr::auth::api_tokens;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 
 use crate::extract::{ApiJson, ApiPath};
 use crate::state::AppState;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::CurrentUser;
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::CurrentUser;
 
 #[utoipa::path(
     get,

@@ -6,21 +6,21 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
+use app::backend::auth::entrance;
+use app::backend::auth::token::random_token;
+use app::backend::auth::{account, totp};
 use app::contract::account::{CsrfToken, Me, SecondFactorCode, Session, SignIn, SignedOut};
 use app::contract::two_factor::{
     ChangePassword, CurrentPassword, RecoveryCodes, TotpCode, TotpEnrolment, TotpStatus,
 };
-use app::ssr::auth::entrance;
-use app::ssr::auth::token::random_token;
-use app::ssr::auth::{account, totp};
 
 use crate::extract::ApiJson;
 use crate::session_answer::{answered, signed_out, signed_out_to, visitor};
 use crate::state::AppState;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::{BrowserSession, CurrentUser};
-use app::ssr::client_ip::ClientIp;
-use app::ssr::cookies;
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::{BrowserSession, CurrentUser};
+use app::backend::client_ip::ClientIp;
+use app::backend::cookies;
 
 /// `GET /api/auth/csrf-token`: the token to send in `X-CSRF-Token`, also set
 /// as the `tally_csrf` cookie (kept when the browser already has one).

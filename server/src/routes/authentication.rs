@@ -7,12 +7,12 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::{AdminUser, CurrentUser};
+use app::backend::sso::{authentication, identities};
 use app::contract::authentication::{
     AuthenticationChange, AuthenticationSettings, Discovery, DiscoveryRequest, LinkedIdentities,
 };
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::{AdminUser, CurrentUser};
-use app::ssr::sso::{authentication, identities};
 
 use crate::extract::{ApiJson, ApiPath};
 use crate::state::AppState;

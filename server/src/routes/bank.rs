@@ -1,7 +1,8 @@
 //! `/api/bank/…`: bank connections, their accounts and transactions, and
 //! the syncs (answered with the operation that runs them). Thin adapters
-//! onto `app::ssr::bank`; the pages use server functions over the same.
+//! onto `app::backend::bank`; the pages use server functions over the same.
 
+use app::backend::bank::{matching, review, service, suggestions as suggested, transactions};
 use app::contract::bank::{
     AutoMatches, BankAccount, BankConnections, BankSyncStatus, BankTransaction, ConnectBank,
     Connected, MatchTransaction, SetMonitored, SuggestionQuery, Suggestions, TransactionPage,
@@ -9,15 +10,14 @@ use app::contract::bank::{
 };
 use app::contract::operations::Operation;
 use app::domain::bank::sync_window::SyncReason;
-use app::ssr::bank::{matching, review, service, suggestions as suggested, transactions};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 
 use crate::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::state::AppState;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::{AdminUser, CurrentUser};
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::{AdminUser, CurrentUser};
 
 #[utoipa::path(
     get,

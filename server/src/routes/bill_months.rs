@@ -1,11 +1,11 @@
 //! `/api/bills/{id}/months/{month}`: one occurrence's overrides (this
 //! time's amount, a skip, a snooze, a note): thin doors onto
-//! `app::ssr::bill_months`.
+//! `app::backend::bill_months`.
 
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::CurrentUser;
+use app::backend::bill_months::service;
 use app::contract::bill_months::{BillMonth, BillMonthChange};
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::CurrentUser;
-use app::ssr::bill_months::service;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;

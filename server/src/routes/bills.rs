@@ -5,14 +5,14 @@
 
 use std::collections::HashMap;
 
+use app::backend::bills::forms;
+use app::backend::bills::views::{self, Shown};
+use app::backend::bills::{self, Bill};
 use app::contract::bills::{
     AutopayFailure, AutopayTrust, BillList, BillOrder, BillRecord, Deactivation, Payment, Payments,
     RecordPayment, Spending, Tracker,
 };
 use app::domain::bill::BillForm;
-use app::ssr::bills::forms;
-use app::ssr::bills::views::{self, Shown};
-use app::ssr::bills::{self, Bill};
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
@@ -20,8 +20,8 @@ use axum::Json;
 
 use crate::extract::{ApiBytes, ApiJson, ApiPath, ApiQuery};
 use crate::state::AppState;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::CurrentUser;
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::CurrentUser;
 
 /// The signed-in user's bill named by the path's `{id}`; anyone else's,
 /// or none, answers 404.
@@ -256,7 +256,7 @@ pub async fn autopay_trust(
     ApiPath(id): ApiPath<i64>,
 ) -> Result<Json<AutopayTrust>, ApiError> {
     Ok(Json(
-        app::ssr::bank::autopay::trust(&state.pool, current.user.id, id).await?,
+        app::backend::bank::autopay::trust(&state.pool, current.user.id, id).await?,
     ))
 }
 

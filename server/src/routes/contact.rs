@@ -15,14 +15,14 @@ use axum::http::StatusCode;
 use axum::Json;
 use serde::de::DeserializeOwned;
 
+use app::backend::contact::intake;
 use app::contract::contact::{ContactConfig, Created};
 use app::domain::contact::{LeadForm, SupportForm};
 use app::domain::validation::FieldViolation;
-use app::ssr::contact::intake;
 
 use crate::state::AppState;
-use app::ssr::api_error::ApiError;
-use app::ssr::client_ip::ClientIp;
+use app::backend::api_error::ApiError;
+use app::backend::client_ip::ClientIp;
 
 /// The largest body accepted: 1 MiB.
 pub const MAX_BODY: usize = 1024 * 1024;

@@ -4,9 +4,9 @@
 //! none; bad rows are named `rows[i].field` (i counts data rows from 0; the
 //! preview also gives each row's line in the file).
 
+use app::backend::bills::transfer;
+use app::backend::bills::{self, import};
 use app::contract::data::{Export, ImportPreview, ImportSource, Imported};
-use app::ssr::bills::transfer;
-use app::ssr::bills::{self, import};
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{header, HeaderValue, StatusCode};
@@ -15,8 +15,8 @@ use axum::Json;
 
 use crate::extract::{file_body, ApiQuery};
 use crate::state::AppState;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::CurrentUser;
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::CurrentUser;
 
 /// What the bill import's paths read at most: their body may be an Actual
 /// budget file (a CSV is refused past 1 MiB).
@@ -95,7 +95,7 @@ pub async fn export_months_csv(
 ) -> Result<Response, ApiError> {
     let user = current.user.id;
     let all = bills::list(&state.pool, user).await?;
-    let months = app::ssr::bill_months::service::all(&state.pool, user).await?;
+    let months = app::backend::bill_months::service::all(&state.pool, user).await?;
     let today = bills::today_for(&state.pool, user).await?;
     csv_download("months", today, transfer::months_to_csv(&all, &months))
 }
@@ -113,7 +113,7 @@ pub async fn export_xlsx(
     current: CurrentUser,
 ) -> Result<Response, ApiError> {
     let user = current.user.id;
-    let bytes = app::ssr::workbook::service::export(&state.pool, user).await?;
+    let bytes = app::backend::workbook::service::export(&state.pool, user).await?;
     let today = bills::today_for(&state.pool, user).await?;
     let mut response = (StatusCode::OK, bytes).into_response();
     let headers = response.headers_mut();

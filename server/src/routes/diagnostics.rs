@@ -9,8 +9,8 @@ use serde::Deserialize;
 
 use super::use_case::Caller::Administrator;
 use super::use_case::{case, UseCase};
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::AdminUser;
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::AdminUser;
 
 const MAX_SLOW_MS: u64 = 20_000;
 

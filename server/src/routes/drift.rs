@@ -1,9 +1,9 @@
-//! `/api/bills/drift` and its actions: thin doors onto `app::ssr::drift`.
+//! `/api/bills/drift` and its actions: thin doors onto `app::backend::drift`.
 
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::CurrentUser;
+use app::backend::drift::service;
 use app::contract::drift::{AmountChanged, Drifts};
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::CurrentUser;
-use app::ssr::drift::service;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;

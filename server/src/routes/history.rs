@@ -8,12 +8,12 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::CurrentUser;
+use app::backend::workbook::cells::MAX_BYTES;
+use app::backend::workbook::history;
 use app::contract::data::Imported;
 use app::contract::history::{HistoryMapping, HistoryPreview, HistorySheets};
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::CurrentUser;
-use app::ssr::workbook::cells::MAX_BYTES;
-use app::ssr::workbook::history;
 
 use crate::extract::ApiQuery;
 use crate::state::AppState;

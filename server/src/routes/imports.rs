@@ -8,12 +8,12 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::CurrentUser;
+use app::backend::statements::parse::MAX_BYTES;
+use app::backend::statements::service;
 use app::contract::operations::Operation;
 use app::contract::statements::{ImportOptions, ImportStarted, StatementImport};
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::CurrentUser;
-use app::ssr::statements::parse::MAX_BYTES;
-use app::ssr::statements::service;
 
 use crate::extract::{ApiPath, ApiQuery};
 use crate::state::AppState;

@@ -9,8 +9,8 @@ use secrecy::ExposeSecret;
 
 use crate::metrics::text::{header as metric_header, sample};
 use crate::state::AppState;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::token::constant_time_eq;
+use app::backend::api_error::ApiError;
+use app::backend::auth::token::constant_time_eq;
 
 const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 

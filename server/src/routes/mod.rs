@@ -15,7 +15,7 @@ use tower_http::cors::CorsLayer;
 
 use crate::extract::MAX_API_BODY;
 use crate::state::AppState;
-use app::ssr::api_error::ApiError;
+use app::backend::api_error::ApiError;
 use use_case::Caller;
 
 pub mod admin;

@@ -1,15 +1,15 @@
 //! `/api/notifications/…`, `/api/admin/notifications…`, the calendar feed
 //! and the email-confirmation link: thin doors onto
-//! `app::ssr::notifications`.
+//! `app::backend::notifications`.
 
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::{AdminUser, CurrentUser};
+use app::backend::notifications::{calendar, run, service};
 use app::contract::notifications::{
     AdminNotifications, CalendarFeed, CalendarFeedState, Channel, ChannelChange, Channels,
     Deliveries, NewChannel, NotificationPreferences, SmtpChange, TestEmail, TestSent,
 };
 use app::contract::operations::Operation;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::{AdminUser, CurrentUser};
-use app::ssr::notifications::{calendar, run, service};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};

@@ -15,9 +15,9 @@ use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder
 use utoipa::openapi::{ContentBuilder, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi, ToSchema};
 
+use app::backend::api_error::ApiError;
+use app::backend::cookies;
 use app::contract::error::ErrorBody;
-use app::ssr::api_error::ApiError;
-use app::ssr::cookies;
 
 use crate::routes;
 use crate::routes::policy::policy;

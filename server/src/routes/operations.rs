@@ -23,14 +23,14 @@ use app::contract::operations::{
     Empty, Operation, OperationList, RestoreCheckRequest, RestoreRequest, WaitOperation,
 };
 
-use app::ssr::diagnostics::Sleep;
-use app::ssr::operations::{proto_json, ListRequest, Record, Viewer};
+use app::backend::diagnostics::Sleep;
+use app::backend::operations::{proto_json, ListRequest, Record, Viewer};
 
 use crate::extract::{ApiBytes, ApiJson, ApiQuery};
 use crate::state::AppState;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::{AdminSession, AdminUser, BackupAdmin, OperationsCaller};
-use app::ssr::client_ip::ClientIp;
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::{AdminSession, AdminUser, BackupAdmin, OperationsCaller};
+use app::backend::client_ip::ClientIp;
 
 fn operation(record: &Record) -> Json<Operation> {
     Json(record.to_operation())
@@ -312,7 +312,7 @@ pub async fn start_restore_check(
             .map_err(|error| ApiError::BadRequest(format!("the body is not JSON: {error}")))?;
         match value.get("backupFile") {
             None | Some(Value::Null) => None,
-            Some(Value::String(name)) if app::ssr::backup::is_backup_name(name) => {
+            Some(Value::String(name)) if app::backend::backup::is_backup_name(name) => {
                 Some(name.clone())
             }
             Some(other) => {
@@ -349,14 +349,14 @@ pub async fn start_restore(
     ClientIp(ip): ClientIp,
     ApiJson(request): ApiJson<RestoreRequest>,
 ) -> Result<Json<Operation>, ApiError> {
-    let admin = app::ssr::auth::admin::confirm(
+    let admin = app::backend::auth::admin::confirm(
         &state.services.auth,
         session,
         ip,
         &request.current_password,
     )
     .await?;
-    let record = app::ssr::backup::start_restore(
+    let record = app::backend::backup::start_restore(
         &state.operations,
         &state.backups,
         &admin,

@@ -11,12 +11,12 @@ use axum::Json;
 use futures::StreamExt;
 use tokio::io::AsyncWriteExt;
 
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::CurrentUser;
+use app::backend::bills;
+use app::backend::personal_data::rules::MAX_BYTES;
+use app::backend::personal_data::service;
 use app::contract::data::PersonalImported;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::CurrentUser;
-use app::ssr::bills;
-use app::ssr::personal_data::rules::MAX_BYTES;
-use app::ssr::personal_data::service;
 
 use crate::state::AppState;
 

@@ -1,16 +1,16 @@
 //! `GET`/`PUT /api/profile/preferences`: how the tracker shows money and
-//! dates for this user (`app::ssr::preferences` holds the rules).
+//! dates for this user (`app::backend::preferences` holds the rules).
 
 use axum::extract::State;
 use axum::Json;
 
+use app::backend::preferences;
 use app::contract::preferences::{Preferences, UpdatePreferences};
-use app::ssr::preferences;
 
 use crate::extract::ApiJson;
 use crate::state::AppState;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::CurrentUser;
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::CurrentUser;
 
 #[utoipa::path(
     get,

@@ -4,14 +4,14 @@
 use axum::extract::State;
 use axum::Json;
 
+use app::backend::auth::{account, geolocation};
 use app::contract::account::{Me, PrivacySettings, SignInRecord, UpdateProfile};
-use app::ssr::auth::{account, geolocation};
 
 use crate::extract::ApiJson;
 use crate::state::AppState;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::CurrentUser;
-use app::ssr::client_ip::ClientIp;
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::CurrentUser;
+use app::backend::client_ip::ClientIp;
 
 /// `PUT /api/profile`: name and email. A new email needs the current
 /// password, so a borrowed session cannot take over the account; and a

@@ -7,14 +7,14 @@ use axum::response::Response;
 use axum::Json;
 use serde::Deserialize;
 
+use app::backend::auth::entrance;
 use app::contract::account::{Register, RegistrationStatus};
-use app::ssr::auth::entrance;
 
 use crate::extract::{ApiJson, ApiQuery};
 use crate::session_answer::{answered, visitor};
 use crate::state::AppState;
-use app::ssr::api_error::ApiError;
-use app::ssr::client_ip::ClientIp;
+use app::backend::api_error::ApiError;
+use app::backend::client_ip::ClientIp;
 
 #[derive(Deserialize)]
 pub struct RegistrationQuery {

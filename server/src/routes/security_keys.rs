@@ -2,11 +2,11 @@
 //! (`/api/auth/security-keys…`) and answering the second sign-in step with
 //! one (`/api/auth/login/security-key…`).
 
+use app::backend::auth::{account, entrance, security_keys};
 use app::contract::security_keys::{
     KeyChallenge, KeyInfo, KeySignIn, KeySignInOptions, RegisterKey, RegistrationStarted,
     RemoveKey, WebAuthnJson,
 };
-use app::ssr::auth::{account, entrance, security_keys};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
@@ -15,9 +15,9 @@ use axum::Json;
 use crate::extract::{ApiBytes, ApiJson, ApiPath};
 use crate::session_answer::{answered, visitor};
 use crate::state::AppState;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::{BrowserSession, CurrentUser};
-use app::ssr::client_ip::ClientIp;
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::{BrowserSession, CurrentUser};
+use app::backend::client_ip::ClientIp;
 
 #[utoipa::path(
     get,

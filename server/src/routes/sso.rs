@@ -9,14 +9,14 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 
+use app::backend::api_error::ApiError;
+use app::backend::auth::current;
+use app::backend::auth::token::random_token;
+use app::backend::client_ip::ClientIp;
+use app::backend::cookies;
+use app::backend::sso::service::{self, Finished, ProviderAnswer};
+use app::backend::sso::{SsoError, BROWSER_COOKIE};
 use app::contract::account::AuthMethods;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::current;
-use app::ssr::auth::token::random_token;
-use app::ssr::client_ip::ClientIp;
-use app::ssr::cookies;
-use app::ssr::sso::service::{self, Finished, ProviderAnswer};
-use app::ssr::sso::{SsoError, BROWSER_COOKIE};
 
 use crate::session_answer::{new_session_cookie, visitor};
 use crate::state::AppState;

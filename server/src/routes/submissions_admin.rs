@@ -3,16 +3,16 @@
 //! re-sending failed posts. Administrators only.
 
 use crate::extract::{ApiPath, ApiQuery};
+use app::backend::contact::review;
+use app::backend::contact::Kind;
 use app::contract::contact::{CrmStatus, Requeued, SubmissionPage};
-use app::ssr::contact::review;
-use app::ssr::contact::Kind;
 use axum::extract::State;
 use axum::Json;
 use serde::Deserialize;
 
 use crate::state::AppState;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::AdminUser;
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::AdminUser;
 
 #[derive(Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]

@@ -1,23 +1,23 @@
 //! `/api/subscriptions/…` and `/api/catalog…`: the subscriptions Tally
 //! recognises in the user's bank charges, what the user does with them, the
 //! catalog, and the bank descriptors the user taught it. Every action is
-//! recorded as recommendation feedback (`ssr::subscriptions::feedback`).
+//! recorded as recommendation feedback (`backend::subscriptions::feedback`).
 
+use app::backend::subscriptions::{catalog_entries, feedback, own_descriptors, recommendations};
 use app::contract::bills::{BillRecord, Catalog};
 use app::contract::subscriptions::{
     CatalogLink, CatalogQuery, DeclineRecommendation, LinkRecommendation, NewDescriptor,
     OwnDescriptor, OwnDescriptors, Recommendations, RelinkRecommendation, TrackCatalog, Tracked,
     TrackedBills, TrackedServices,
 };
-use app::ssr::subscriptions::{catalog_entries, feedback, own_descriptors, recommendations};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 
 use crate::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::state::AppState;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::CurrentUser;
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::CurrentUser;
 
 /// Known services the user appears to pay for, each with its evidence
 /// (identity, amount, cadence) and a confidence; unknown recurring

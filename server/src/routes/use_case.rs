@@ -11,8 +11,8 @@ use axum::handler::Handler;
 use axum::http::request::Parts;
 use axum::routing::{self, MethodRouter};
 
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::{
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::{
     AdminSession, AdminUser, BackupAdmin, BrowserSession, CurrentUser, OperationsCaller,
 };
 use axum::extract::FromRequestParts;
@@ -105,7 +105,7 @@ impl Caller {
 }
 
 /// A limit on how often a client may call a use case; the operator sets
-/// each (`ssr::limits`). The service that knows the limit's key enforces
+/// each (`backend::limits`). The service that knows the limit's key enforces
 /// it (an address, the account a body names, the signed-in user), so both
 /// doors get it; the declaration says which limit applies, and the OpenAPI
 /// document names it (`x-tally-rate-limit`) with its 429 answer.

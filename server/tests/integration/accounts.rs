@@ -8,12 +8,12 @@
 
 use crate::support;
 
+use app::backend::auth::token::sha256_hex;
+use app::backend::auth::users::{self, Role};
 use app::contract::account::{Me, PrivacySettings};
 use app::contract::error::ErrorBody;
 use app::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
 use app::contract::two_factor::ChangePassword;
-use app::ssr::auth::token::sha256_hex;
-use app::ssr::auth::users::{self, Role};
 use reqwest::Method;
 use secrecy::SecretString;
 use support::browser::{read, set_cookie_of, Browser};
@@ -33,7 +33,9 @@ async fn app_with_admin(extra: &[(&str, &str)]) -> TestApp {
 }
 
 async fn add_bob(app: &TestApp) {
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     users::create(
         &pool,
         BOB,
@@ -130,7 +132,9 @@ async fn the_database_holds_only_the_hash_and_a_stolen_row_signs_nobody_in() {
     let app = app_with_admin(&[]).await;
     let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let token = browser.session.clone().unwrap();
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     let stored: Vec<String> = sqlx::query_scalar("SELECT id FROM sessions")
         .fetch_all(&pool)
         .await

@@ -144,7 +144,9 @@ async fn a_failed_migration_shows_until_it_is_applied_without_its_paths() {
     // What the runner keeps when a migration fails (its own test is in
     // `upgrade`), written beside the running server. A failure of a
     // migration applied since is history.
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     let insert = |version: &'static str, at: &'static str, message: String| {
         let pool = pool.clone();
         async move {

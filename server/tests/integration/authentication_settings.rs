@@ -465,7 +465,7 @@ async fn a_v036_provider_that_was_switched_off_stays_off_after_the_upgrade() {
     assert_eq!(client_id.as_deref(), Some("tally"));
     let secret = db
         .keyring
-        .open(app::ssr::secrets::OIDC_CLIENT_SECRET, &secret.unwrap())
+        .open(app::backend::secrets::OIDC_CLIENT_SECRET, &secret.unwrap())
         .unwrap();
     use secrecy::ExposeSecret;
     assert_eq!(

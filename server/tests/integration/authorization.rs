@@ -169,13 +169,15 @@ async fn user_b_cannot_read_or_change_user_a_through_any_route() {
         ("BANK_SYNC_ENABLED", "true"),
     ])
     .await;
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
-    app::ssr::auth::users::create(
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
+    app::backend::auth::users::create(
         &pool,
         BOB,
         "Bob",
         secrecy::SecretString::from(BOB_PASSWORD),
-        app::ssr::auth::users::Role::User,
+        app::backend::auth::users::Role::User,
     )
     .await
     .unwrap();

@@ -7,10 +7,10 @@ use crate::support;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use app::ssr::backup::{self, BackupError};
-use app::ssr::data_dir_lock::DataDirLock;
-use app::ssr::db;
-use app::ssr::migrate::Migrator;
+use app::backend::backup::{self, BackupError};
+use app::backend::data_dir_lock::DataDirLock;
+use app::backend::db;
+use app::backend::migrate::Migrator;
 use support::legacy::{self, count};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

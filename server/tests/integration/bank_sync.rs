@@ -612,7 +612,9 @@ async fn a_user_has_at_most_ten_connections_and_the_eleventh_is_refused_before_t
     let me: app::contract::account::Me = admin.get("/api/auth/me").await;
     // Nine made directly (the sync limit would stop a tenth request first),
     // one disconnected, which does not count.
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     for n in 0..10 {
         sqlx::query(
             "INSERT INTO bank_connections (user_id, provider, institution, access_secret, status)
@@ -750,7 +752,9 @@ async fn a_large_sync_writes_in_batches_so_the_write_lock_is_let_go_between_them
     // The 11,001st row fails: what earlier batches wrote is committed, the
     // failing batch (at most `BATCH_ROWS` statements, fewer when cut by
     // time) is not; one transaction for the whole sync would leave nothing.
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     sqlx::query(
         "CREATE TRIGGER fail_late BEFORE INSERT ON transactions WHEN NEW.provider_id = 'b11000'
          BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
@@ -765,7 +769,7 @@ async fn a_large_sync_writes_in_batches_so_the_write_lock_is_let_go_between_them
         .await
         .unwrap();
     assert!(
-        (11_001 - app::ssr::bank::sync::BATCH_ROWS as i64..11_000).contains(&stored),
+        (11_001 - app::backend::bank::sync::BATCH_ROWS as i64..11_000).contains(&stored),
         "{stored}"
     );
     // The next sync finishes the job, nothing twice.
@@ -794,7 +798,9 @@ async fn an_unmatch_that_fails_to_unlink_keeps_the_payment_and_the_match() {
     let _ = matched(&admin, transaction.id, water.id, false).await;
     assert_eq!(payments_of(&admin, water.id).await.len(), 1);
     // The unlink step fails after the payment was undone.
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     sqlx::query(
         "CREATE TRIGGER fail_the_unlink BEFORE UPDATE OF unmatched_at ON transactions
          BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
@@ -842,7 +848,9 @@ async fn a_failing_connection_is_backed_off_by_the_automatic_sync() {
     let (app, admin) = with_admin(SETTINGS).await;
     let connected = connect(&admin, &fake.setup_token("b")).await.unwrap();
     finished(&admin, &connected.operation).await;
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     sqlx::query("UPDATE bank_connections SET last_synced_at = '2000-01-01T00:00:00Z'")
         .execute(&pool)
         .await
@@ -881,7 +889,9 @@ async fn one_users_slow_bank_spends_only_their_share_of_an_automatic_pass() {
     let other = stranger(&app, &admin).await;
     let connected = connect(&other, &fake.setup_token("other")).await.unwrap();
     finished(&other, &connected.operation).await;
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     sqlx::query("UPDATE bank_connections SET last_synced_at = '2000-01-01T00:00:00Z'")
         .execute(&pool)
         .await
@@ -912,7 +922,9 @@ async fn a_match_that_fails_to_link_leaves_no_payment_behind() {
     let water = bill(&admin, "Water", 4200, false).await;
     let transaction = transaction_named(&admin, "CITY WATER").await;
     // The link step fails: the transaction cannot take its bill.
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     sqlx::query(
         "CREATE TRIGGER fail_the_link BEFORE UPDATE OF bill_id ON transactions
          WHEN NEW.bill_id IS NOT NULL
@@ -1110,7 +1122,9 @@ async fn the_automatic_sync_gives_what_a_manual_one_does_and_admin_sees_it() {
     automatic_bank.set(history);
     sync(&admin, manual.connection.id, "sync").await;
     // Synced within the hour: the worker skips both until they are older.
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     sqlx::query("UPDATE bank_connections SET last_synced_at = '2000-01-01T00:00:00Z' WHERE id = ?")
         .bind(automatic.connection.id)
         .execute(&pool)
@@ -1717,7 +1731,9 @@ async fn a_transaction_stored_under_its_v0_93_id_is_adopted_not_duplicated() {
     let connected = connect(&admin, &fake.setup_token("legacy")).await.unwrap();
     finished(&admin, &connected.operation).await;
     // As a v0.93 database holds it: `<account>:<provider id>`.
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     let stable: String = sqlx::query_scalar(
         "UPDATE transactions SET provider_transaction_id = 'ACT-1:t1'
          WHERE description = 'NETFLIX.COM' RETURNING provider_id",

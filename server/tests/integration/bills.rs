@@ -405,7 +405,9 @@ async fn months_that_ended_without_a_payment_are_charged_by_the_accrual() {
     // As if Tally had last charged the card three months ago and then been
     // switched off.
     let three_ago = this.previous().previous().previous();
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     sqlx::query("UPDATE bills SET interest_accrued_month = ? WHERE id = ?")
         .bind(three_ago.to_string())
         .bind(id)
@@ -768,8 +770,10 @@ async fn preferences_are_checked_and_change_today_and_formatting() {
         ("de-DE", "EUR")
     );
     // UTC+14: "today" there is never behind today in UTC.
-    let utc_today = app::ssr::bills::today_for(
-        &app::ssr::db::connect(&app.database_path()).await.unwrap(),
+    let utc_today = app::backend::bills::today_for(
+        &app::backend::db::connect(&app.database_path())
+            .await
+            .unwrap(),
         999,
     )
     .await

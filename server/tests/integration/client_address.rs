@@ -244,7 +244,9 @@ async fn an_ipv6_client_cannot_walk_its_64_past_the_form_limit() {
     assert_eq!(post_lead(&app, "::ffff:192.0.2.2").await, 201);
 
     // The stored address is still the client's own.
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     let ips: Vec<String> = sqlx::query_scalar("SELECT client_ip FROM leads ORDER BY id")
         .fetch_all(&pool)
         .await

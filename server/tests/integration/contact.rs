@@ -90,7 +90,9 @@ async fn contact_config(app: &TestApp) -> ContactConfig {
 }
 
 async fn rows(app: &TestApp, table: &str) -> Vec<(i64, String)> {
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     let rows = sqlx::query_as(&format!("SELECT id, crm_state FROM {table} ORDER BY id"))
         .fetch_all(&pool)
         .await
@@ -363,7 +365,9 @@ async fn pending_crm_posts_survive_a_restart() {
         assert_eq!(status, 201);
     }
     eventually("a first failed attempt", || async {
-        let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+        let pool = app::backend::db::connect(&app.database_path())
+            .await
+            .unwrap();
         let tried: i64 = sqlx::query_scalar(
             "SELECT count(*) FROM leads WHERE crm_attempts > 0 AND crm_state = 'pending'",
         )

@@ -55,7 +55,7 @@ async fn migrate_status_then_migrate_upgrades_a_v036_database() {
     assert!(text(&again).contains("up to date"));
 
     let rollback = tally(dir.path(), &["migrate", "--rollback-latest"], &[]);
-    let latest = app::ssr::migrate::registry::all()
+    let latest = app::backend::migrate::registry::all()
         .last()
         .map(|migration| migration.version.to_string())
         .unwrap();

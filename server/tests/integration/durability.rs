@@ -99,7 +99,7 @@ async fn acknowledged_leads_survive_kill_9() {
         assert_eq!(health.status(), 200, "round {round}: healthy after restart");
 
         let database = server.dir.path().join("data/db/bills.db");
-        let pool = app::ssr::db::connect(&database).await.unwrap();
+        let pool = app::backend::db::connect(&database).await.unwrap();
         let integrity: String = sqlx::query_scalar("PRAGMA integrity_check")
             .fetch_one(&pool)
             .await

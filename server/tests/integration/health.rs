@@ -47,7 +47,7 @@ async fn health_is_503_when_the_file_is_not_a_database() {
     let db = app.database_path();
     // Move every page into the main file first, so no read is served from
     // the write-ahead log.
-    let pool = app::ssr::db::connect(&db).await.unwrap();
+    let pool = app::backend::db::connect(&db).await.unwrap();
     sqlx::raw_sql("PRAGMA wal_checkpoint(TRUNCATE)")
         .execute(&pool)
         .await

@@ -115,7 +115,7 @@ async fn the_rate_limit_keys_on_the_forwarded_client_only_behind_a_trusted_proxy
         "another client"
     );
     assert_eq!(post_lead(&behind_proxy, "198.51.100.1").await, 429);
-    let pool = app::ssr::db::connect(&behind_proxy.database_path())
+    let pool = app::backend::db::connect(&behind_proxy.database_path())
         .await
         .unwrap();
     let ips: Vec<String> = sqlx::query_scalar("SELECT client_ip FROM leads ORDER BY id")

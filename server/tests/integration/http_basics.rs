@@ -208,13 +208,15 @@ async fn diagnostics_routes_exist_only_when_enabled_and_only_for_admins() {
         .unwrap();
     assert_eq!(anonymous.status(), 401);
 
-    let pool = app::ssr::db::connect(&on.database_path()).await.unwrap();
-    app::ssr::auth::users::create(
+    let pool = app::backend::db::connect(&on.database_path())
+        .await
+        .unwrap();
+    app::backend::auth::users::create(
         &pool,
         "user@example.com",
         "User",
         secrecy::SecretString::from("plain member passphrase"),
-        app::ssr::auth::users::Role::User,
+        app::backend::auth::users::Role::User,
     )
     .await
     .unwrap();

@@ -108,7 +108,9 @@ fn count(operation: &Operation, field: &str) -> i64 {
 }
 
 async fn database(app: &TestApp) -> sqlx::SqlitePool {
-    app::ssr::db::connect(&app.database_path()).await.unwrap()
+    app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap()
 }
 
 #[tokio::test]
@@ -907,9 +909,9 @@ async fn a_server_started_after_the_hour_runs_the_missed_run_once() {
 
 #[tokio::test]
 async fn runs_racing_on_one_database_send_each_message_once() {
-    use app::ssr::notifications::{jobs, Notifier, NotifySettings};
-    use app::ssr::outbound::{AllowList, Outbound, OutboundSettings};
-    use app::ssr::secrets::Keyring;
+    use app::backend::notifications::{jobs, Notifier, NotifySettings};
+    use app::backend::outbound::{AllowList, Outbound, OutboundSettings};
+    use app::backend::secrets::Keyring;
     use std::sync::Arc;
 
     let receiver = Receiver::start().await;

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use app::ssr::personal_data::rules::{Column, Table, APPLICATION_ID, TABLES};
+use app::backend::personal_data::rules::{Column, Table, APPLICATION_ID, TABLES};
 use reqwest::Method;
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 use sqlx::{Row, SqlitePool};
@@ -327,7 +327,7 @@ async fn an_export_of_an_older_schema_is_upgraded_and_imported() {
     // The same export as the previous schema version wrote it.
     let dir = tempfile::tempdir().unwrap();
     let pool = open(dir.path(), "older.sqlite", &file).await;
-    let undone = app::ssr::migrate::Migrator::default()
+    let undone = app::backend::migrate::Migrator::default()
         .rollback_latest(&pool)
         .await
         .unwrap();

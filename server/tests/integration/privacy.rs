@@ -109,7 +109,9 @@ async fn no_lookup_is_made_for_a_user_who_has_not_opted_in() {
     assert_eq!(lookups.load(Ordering::SeqCst), 1);
 
     // At rest, nothing of it is readable.
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     let rows: Vec<(String, Option<String>, Option<String>)> =
         sqlx::query_as("SELECT ip, user_agent, location FROM login_history")
             .fetch_all(&pool)

@@ -321,7 +321,9 @@ async fn an_admin_resets_a_lost_second_factor() {
     let app = app_with_admin().await;
     let admin = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let (_frank, frank_id) = registered_user(&app, &admin, "frank@example.com").await;
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     sqlx::query("UPDATE users SET totp_enabled = 1, totp_secret = 'x' WHERE id = ?")
         .bind(frank_id)
         .execute(&pool)

@@ -6,11 +6,11 @@
 
 use crate::support;
 
+use app::backend::auth::pending_sign_in::{self, SecondFactorMethod};
 use app::contract::account::{Me, SecondFactorCode, SignInAnswer};
 use app::contract::error::ErrorBody;
 use app::contract::security_keys::{KeyInfo, RemoveKey};
 use app::contract::two_factor::{RecoveryCodes, TotpCode, TotpEnrolment, TotpStatus};
-use app::ssr::auth::pending_sign_in::{self, SecondFactorMethod};
 use reqwest::Method;
 use support::browser::{read, second_factor, Browser, EmptyBody};
 use support::totp::{authenticator, now};
@@ -83,7 +83,9 @@ fn removal(password: &str) -> RemoveKey {
 #[tokio::test]
 async fn a_totp_setup_that_was_never_confirmed_is_no_way_past_a_security_key() {
     let app = app().await;
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     // Someone with the session (the owner who gave up, or whoever borrowed
     // it) starts TOTP setup and never confirms it.
     let session = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
@@ -136,7 +138,9 @@ async fn a_totp_setup_that_was_never_confirmed_is_no_way_past_a_security_key() {
 #[tokio::test]
 async fn a_challenge_answers_only_to_the_methods_it_offered() {
     let app = app().await;
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     let totp_only = pending_sign_in::begin(&pool, 1, &[SecondFactorMethod::Totp])
         .await
         .unwrap();
@@ -209,7 +213,9 @@ async fn a_challenge_answers_only_to_the_methods_it_offered() {
 #[tokio::test]
 async fn removing_a_security_key_takes_the_current_password() {
     let app = app().await;
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let key = add_key(&pool, 1, "Desk key").await;
     let path = format!("/api/auth/security-keys/{key}");

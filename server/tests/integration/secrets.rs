@@ -5,7 +5,7 @@
 
 use crate::support;
 
-use app::ssr::secrets::{self, Key, KeySource, SecretsError, SECRET_COLUMNS};
+use app::backend::secrets::{self, Key, KeySource, SecretsError, SECRET_COLUMNS};
 use secrecy::ExposeSecret;
 use sqlx::SqlitePool;
 use support::legacy::{self, snapshot};

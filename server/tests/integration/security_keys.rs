@@ -126,7 +126,9 @@ async fn sign_in_asks_for_a_key_only_when_the_account_has_one() {
 
     // A key row as registration would leave it (its public key does not
     // matter here: the answer below is refused before it is used).
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     sqlx::query("UPDATE users SET webauthn_enabled = 1")
         .execute(&pool)
         .await
@@ -189,7 +191,9 @@ async fn sign_in_asks_for_a_key_only_when_the_account_has_one() {
 #[tokio::test]
 async fn a_user_cannot_remove_another_users_key() {
     let app = app().await;
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     let key_id: i64 = sqlx::query_scalar(
         "INSERT INTO webauthn_credentials (user_id, credential_id, name, passkey)
          VALUES (1, 'cred', 'Admin key', '{}') RETURNING id",
@@ -197,12 +201,12 @@ async fn a_user_cannot_remove_another_users_key() {
     .fetch_one(&pool)
     .await
     .unwrap();
-    app::ssr::auth::users::create(
+    app::backend::auth::users::create(
         &pool,
         "bob@example.com",
         "Bob",
         secrecy::SecretString::from("bob's long passphrase 42"),
-        app::ssr::auth::users::Role::User,
+        app::backend::auth::users::Role::User,
     )
     .await
     .unwrap();

@@ -28,7 +28,9 @@ use support::{with_admin, TestApp};
 async fn with_demo_bank() -> (TestApp, Browser, SqlitePool, i64) {
     let (app, admin) = with_admin(DEMO).await;
     let connected = connect_demo(&admin).await;
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     (app, admin, pool, connected.connection.id)
 }
 

@@ -6,12 +6,12 @@
 
 use crate::support;
 
+use app::backend::migrate::{Migrator, Version};
 use app::contract::account::{Me, PrivacySettings, UpdateProfile};
 use app::contract::error::ErrorBody;
 use app::contract::security_keys::{RegisterKey, RemoveKey, WebAuthnJson};
 use app::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
 use app::contract::two_factor::{ChangePassword, CurrentPassword, TotpCode};
-use app::ssr::migrate::{Migrator, Version};
 use reqwest::Method;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -90,7 +90,9 @@ async fn lifetime_days(pool: &sqlx::SqlitePool, id: i64) -> f64 {
 #[tokio::test]
 async fn a_token_cannot_make_tokens_or_change_credentials_or_second_factors() {
     let app = app().await;
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let (secret, _) = token(&browser, "script", None).await;
     let key: i64 = sqlx::query_scalar(
@@ -232,7 +234,9 @@ async fn a_token_cannot_make_tokens_or_change_credentials_or_second_factors() {
 #[tokio::test]
 async fn a_token_lives_for_the_days_chosen_and_answers_401_after() {
     let app = app().await;
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     let browser = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
 
     for days in [0, -1, 366, 100_000] {

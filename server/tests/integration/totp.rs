@@ -98,7 +98,9 @@ async fn totp_enrolment_second_step_replay_guard_and_recovery_codes() {
     let recovery = confirmed.recovery_codes;
     assert_eq!(recovery.len(), 10);
 
-    let pool = app::ssr::db::connect(&app.database_path()).await.unwrap();
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
     let stored: Vec<String> = sqlx::query_scalar("SELECT code_hash FROM recovery_codes")
         .fetch_all(&pool)
         .await

@@ -4,7 +4,7 @@
 
 use crate::support;
 
-use app::ssr::migrate::{registry, MigrateError, Migrator, StepError, StepFuture, Version};
+use app::backend::migrate::{registry, MigrateError, Migrator, StepError, StepFuture, Version};
 use sqlx::SqliteConnection;
 const V099: Version = Version::new(0, 99);
 
@@ -345,12 +345,12 @@ async fn a_failure_inside_a_migration_leaves_the_previous_version_intact() {
 #[tokio::test]
 async fn a_failed_attempt_is_kept_after_its_rollback_for_admin_status() {
     let dir = tempfile::tempdir().unwrap();
-    let pool = app::ssr::db::connect(&dir.path().join("bills.db"))
+    let pool = app::backend::db::connect(&dir.path().join("bills.db"))
         .await
         .unwrap();
     Migrator::default().run(&pool).await.unwrap();
     let mut migrations = registry::all();
-    migrations.push(app::ssr::migrate::Migration {
+    migrations.push(app::backend::migrate::Migration {
         version: Version::new(9, 0),
         description: "a migration that fails",
         sql: "CREATE TABLE half_done (id INTEGER); INSERT INTO no_such_table VALUES (1);",

@@ -6,9 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use app::ssr::db;
-use app::ssr::migrate::{Migrator, Version};
-use app::ssr::secrets::{
+use app::backend::db;
+use app::backend::migrate::{Migrator, Version};
+use app::backend::secrets::{
     Keyring, SecretColumn, BANK_ACCESS_SECRET, LOGIN_IP, LOGIN_LOCATION, LOGIN_USER_AGENT,
     MAIL_PASSWORD, OIDC_CLIENT_SECRET, PUSH_TOKEN, TOTP_SECRET,
 };

@@ -33,7 +33,7 @@ pub async fn finished(browser: &Browser, operation: &Operation) -> Operation {
 /// Fails unless the operation's metadata and response are `tally.v1`
 /// messages as `proto/tally/v1/operations.proto` declares them.
 pub fn conforms(operation: &Operation) {
-    use app::ssr::operations::proto_schema::check_any;
+    use app::backend::operations::proto_schema::check_any;
     if let Err(problem) = check_any(&operation.metadata) {
         panic!(
             "{}'s metadata: {problem}: {}",

@@ -5,10 +5,10 @@
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
+use app::backend::api_error::ApiError;
 use app::domain::form_outcome::FormOutcome;
 use app::domain::operation::query_value;
 pub use app::domain::text::escape_html as escape;
-use app::ssr::api_error::ApiError;
 
 use crate::config::{hash_file_path, recorded_hash};
 use crate::state::AppState;

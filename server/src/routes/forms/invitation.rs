@@ -9,12 +9,12 @@ use axum::response::Response;
 use axum::Form;
 use serde::Deserialize;
 
+use app::backend::api_error::ApiError;
+use app::backend::auth::admin;
+use app::backend::auth::extractors::AdminSession;
+use app::backend::client_ip::ClientIp;
 use app::contract::admin::Invite;
 use app::domain::role::Role;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::admin;
-use app::ssr::auth::extractors::AdminSession;
-use app::ssr::client_ip::ClientIp;
 
 use super::answer::{escape, failure, outcome, shown_once, sign_in_first};
 use crate::state::AppState;

@@ -7,12 +7,12 @@ use axum::response::Response;
 use axum::Form;
 use serde::Deserialize;
 
+use app::backend::api_error::ApiError;
+use app::backend::auth::account;
+use app::backend::auth::extractors::CurrentUser;
+use app::backend::client_ip::ClientIp;
 use app::contract::two_factor::ChangePassword;
 use app::domain::form_outcome::FormOutcome;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::account;
-use app::ssr::auth::extractors::CurrentUser;
-use app::ssr::client_ip::ClientIp;
 
 use super::answer::{failure, outcome, sign_in_first};
 use crate::state::AppState;

@@ -3,19 +3,19 @@
 //! `POST /api/auth/register`; signed in, the person lands where
 //! every sign-in does.
 
-use app::ssr::api_error::ApiError;
+use app::backend::api_error::ApiError;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Form;
 use serde::Deserialize;
 
+use app::backend::auth::entrance;
+use app::backend::client_ip::ClientIp;
 use app::contract::account::Register;
 use app::domain::form_outcome::FormOutcome;
 use app::domain::operation::query_value;
 use app::domain::redirect;
-use app::ssr::auth::entrance;
-use app::ssr::client_ip::ClientIp;
 
 use super::answer::{failure, outcome, see_other, with_cookies};
 use crate::session_answer;

@@ -13,12 +13,12 @@ use axum::response::Response;
 use axum::Form;
 use serde::Deserialize;
 
+use app::backend::api_error::ApiError;
+use app::backend::auth::entrance;
+use app::backend::client_ip::ClientIp;
 use app::contract::account::{SignIn, SignInAnswer};
 use app::domain::operation::query_value;
 use app::domain::redirect;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::entrance;
-use app::ssr::client_ip::ClientIp;
 
 use super::answer::{see_other, with_cookies};
 use crate::session_answer;

@@ -10,9 +10,9 @@ use axum::response::Response;
 use axum::Form;
 use serde::Deserialize;
 
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::account;
-use app::ssr::auth::extractors::CurrentUser;
+use app::backend::api_error::ApiError;
+use app::backend::auth::account;
+use app::backend::auth::extractors::CurrentUser;
 
 use super::answer::{failure, onward, outcome, see_other, with_cookies};
 use crate::session_answer::signed_out;

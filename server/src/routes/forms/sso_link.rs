@@ -9,9 +9,9 @@
 use axum::extract::State;
 use axum::response::Response;
 
-use app::ssr::auth::extractors::CurrentUser;
-use app::ssr::client_ip::ClientIp;
-use app::ssr::sso::service;
+use app::backend::auth::extractors::CurrentUser;
+use app::backend::client_ip::ClientIp;
+use app::backend::sso::service;
 
 use super::answer::onward;
 use crate::routes::sso::{refused_start, with_browser_cookie};

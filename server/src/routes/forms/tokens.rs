@@ -6,11 +6,11 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::response::Response;
 
+use app::backend::api_error::ApiError;
+use app::backend::auth::api_tokens;
+use app::backend::auth::extractors::CurrentUser;
 use app::contract::tokens::CreateToken;
 use app::domain::form_outcome::FormOutcome;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::api_tokens;
-use app::ssr::auth::extractors::CurrentUser;
 
 use super::answer::{escape, failure, outcome, shown_once, sign_in_first};
 use super::password::PAGE;

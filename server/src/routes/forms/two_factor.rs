@@ -9,12 +9,12 @@ use axum::response::Response;
 use axum::Form;
 use serde::Deserialize;
 
+use app::backend::api_error::ApiError;
+use app::backend::auth::extractors::CurrentUser;
+use app::backend::auth::{account, totp};
+use app::backend::client_ip::ClientIp;
 use app::contract::two_factor::CurrentPassword;
 use app::domain::form_outcome::FormOutcome;
-use app::ssr::api_error::ApiError;
-use app::ssr::auth::extractors::CurrentUser;
-use app::ssr::auth::{account, totp};
-use app::ssr::client_ip::ClientIp;
 
 use super::answer::{escape, failure, outcome, shown_once, sign_in_first};
 use super::password::PAGE;
@@ -41,7 +41,7 @@ pub async fn start(
 ) -> Response {
     // The confirm form is a form post too: it carries the token the start
     // was posted with (the CSRF check let it through, so it is the cookie).
-    let csrf = app::ssr::cookies::csrf_token(&headers).unwrap_or_default();
+    let csrf = app::backend::cookies::csrf_token(&headers).unwrap_or_default();
     let Ok(current) = current else {
         return sign_in_first(PAGE);
     };

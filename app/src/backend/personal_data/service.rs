@@ -1,0 +1,65 @@
+//! "Download my data" and "Import my data".
+
+use std::path::Path;
+
+use sqlx::{Connection, SqlitePool};
+use tokio::io::AsyncReadExt;
+
+use super::{rules, store, PersonalDataError};
+use crate::backend::secrets::{Keyring, BANK_ACCESS_SECRET};
+use crate::contract::data::PersonalImported;
+
+/// The person's export: a SQLite file of this build's schema with their
+/// rows only, built in a scratch directory under `scratch` and removed
+/// once read.
+pub async fn export(
+    pool: &SqlitePool,
+    user_id: i64,
+    scratch: &Path,
+) -> Result<Vec<u8>, PersonalDataError> {
+    tokio::fs::create_dir_all(scratch).await?;
+    let dir = tempfile::Builder::new()
+        .prefix("export-")
+        .tempdir_in(scratch)?;
+    let path = dir.path().join("tally-export.sqlite");
+    store::migrate_file(&path, true).await?;
+    let mut conn = store::live_connection(pool).await?;
+    let copied = store::copy_out(&mut conn, &path, user_id).await;
+    let _ = conn.close().await;
+    copied?;
+    Ok(tokio::fs::read(&path).await?)
+}
+
+/// Adds the export at `file` (a scratch copy of the upload, which this
+/// changes) to the person's account: refused unless it is a personal
+/// export of Tally's schema at a version this build knows; brought to
+/// this build's schema first; then every row or none.
+pub async fn import(
+    pool: &SqlitePool,
+    keyring: &Keyring,
+    user_id: i64,
+    file: &Path,
+) -> Result<PersonalImported, PersonalDataError> {
+    let mut header = Vec::with_capacity(100);
+    tokio::fs::File::open(file)
+        .await?
+        .take(100)
+        .read_to_end(&mut header)
+        .await?;
+    if let Some(why) = rules::header_refusal(&header) {
+        return Err(PersonalDataError::NotAnExport(why.to_owned()));
+    }
+    let known = crate::backend::backup::known_schema(file)
+        .await
+        .map_err(|error| PersonalDataError::NotAnExport(error.to_string()))?;
+    if known.pending > 0 {
+        store::migrate_file(file, false).await?;
+    }
+    let marker = keyring
+        .seal(BANK_ACCESS_SECRET, "imported personal data")
+        .map_err(|error| PersonalDataError::Sealing(error.to_string()))?;
+    let mut conn = store::live_connection(pool).await?;
+    let imported = store::copy_in(&mut conn, file, user_id, &marker).await;
+    let _ = conn.close().await;
+    imported
+}
