@@ -455,7 +455,7 @@ fn router(state: AppState, assets: StaticAssets) -> Edge<Router> {
             axum::routing::get(server_functions).post(server_functions),
         )
         // The account forms without JavaScript; the pages are Leptos's.
-        .merge(routes::forms::router())
+        .merge(routes::page_form_router())
         // Calendar apps fetch the feed; the link in a confirmation email.
         .route(
             "/calendar/{file}",

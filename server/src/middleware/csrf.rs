@@ -23,11 +23,6 @@ use crate::extract::MAX_API_BODY;
 
 pub const HEADER: HeaderName = HeaderName::from_static("x-csrf-token");
 
-/// Forms a browser posts without JavaScript (`routes::forms` serves
-/// them): no header can ride along, so the token comes in the form's
-/// `csrf_token` field.
-pub use crate::routes::forms::PATHS as FORM_POSTS;
-
 /// Whether a post to `path` goes without a CSRF token: the public forms
 /// (their use cases are declared `public_form`). Anyone may post them,
 /// from this site or (with `CORS_ORIGIN`) another, signed in or not, and
@@ -102,17 +97,19 @@ fn refused() -> Response {
     .into_response()
 }
 
-/// A urlencoded form post to one of [`FORM_POSTS`] or to a server function
-/// a page's form posts (its use case is declared `form`).
+/// A urlencoded form post to an account form's own path or to a server
+/// function a page's form posts (their use cases declare `page_form` or
+/// `form`): no header can ride along, so the token comes in the form's
+/// `csrf_token` field.
 fn form_post(request: &Request) -> bool {
     let path = request.uri().path();
-    let form_action = policy().is_form_action(path);
+    let form_action = policy().is_form_action(path) || policy().is_page_form(path);
     let urlencoded = request
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
         .is_some_and(|value| value.starts_with("application/x-www-form-urlencoded"));
-    urlencoded && (FORM_POSTS.contains(&path) || form_action)
+    urlencoded && form_action
 }
 
 /// A page of [`FORM_PAGES`] opened by a browser without a CSRF cookie: a

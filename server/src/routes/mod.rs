@@ -89,6 +89,18 @@ pub fn api_routes(diagnostics_enabled: bool) -> Vec<ApiRoute> {
     routes
 }
 
+/// The account forms without JavaScript (`routes::forms`), each mounted
+/// at the path its use case declares (`.page_form`); the pages at the
+/// same paths stay Leptos's.
+pub fn page_form_router() -> Router<AppState> {
+    use_cases::declared(false)
+        .into_iter()
+        .filter_map(|case| case.page_form)
+        .fold(Router::new(), |router, form| {
+            router.route(form.path, form.route)
+        })
+}
+
 /// The API; every route reads at most [`MAX_API_BODY`] of a body (the
 /// extractors answer more with 413 in the JSON error shape), and a request
 /// that says it carries more is answered 413 before any route sees it,

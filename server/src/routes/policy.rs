@@ -1,6 +1,6 @@
 //! What the edge needs to know of the declared use cases, read once: who
 //! may call each REST route and each server function, which server
-//! functions a form posts, and which paths go without a CSRF token or may
+//! functions and account forms a page's form posts, and which paths go without a CSRF token or may
 //! be called from another site. The REST gate ([`admit`]) is here too.
 
 use std::collections::{HashMap, HashSet};
@@ -34,6 +34,8 @@ pub struct Policy {
     server_fns: HashMap<&'static str, Caller>,
     /// The server functions a page's form posts.
     forms: HashSet<&'static str>,
+    /// The account forms' own paths, each with who may post it.
+    page_forms: Vec<(&'static str, Caller)>,
     /// Paths (REST, and `/api/fn/…`) that need no CSRF token.
     csrf_exempt: Vec<String>,
     /// Route paths another site may call.
@@ -46,6 +48,7 @@ impl Policy {
             rest: HashMap::new(),
             server_fns: HashMap::new(),
             forms: HashSet::new(),
+            page_forms: Vec::new(),
             csrf_exempt: Vec::new(),
             cross_origin: Vec::new(),
         };
@@ -63,6 +66,9 @@ impl Policy {
                 if case.cross_origin && !policy.cross_origin.contains(&rest.path) {
                     policy.cross_origin.push(rest.path);
                 }
+            }
+            if let Some(form) = &case.page_form {
+                policy.page_forms.push((form.path, case.caller));
             }
             if let Some(endpoint) = case.server_fn {
                 // A server function serving several use cases: they
@@ -115,6 +121,17 @@ impl Policy {
     pub fn is_form_action(&self, path: &str) -> bool {
         path.strip_prefix(SERVER_FN_PREFIX)
             .is_some_and(|endpoint| self.forms.contains(endpoint))
+    }
+
+    /// Whether `path` is an account form's own path (its CSRF token
+    /// comes in a field).
+    pub fn is_page_form(&self, path: &str) -> bool {
+        self.page_forms.iter().any(|(form, _)| *form == path)
+    }
+
+    /// The account forms' paths, each with who may post it.
+    pub fn page_forms(&self) -> &[(&'static str, Caller)] {
+        &self.page_forms
     }
 
     /// The paths that need no CSRF token: the public forms, which act

@@ -156,6 +156,16 @@ pub struct Rest {
     pub body_limit: usize,
 }
 
+/// An account form a page posts without JavaScript to a path of its own
+/// (`routes::forms`): a secret in a field that must never reach an
+/// address, or an answer shown once on a page of its own. The CSRF token
+/// rides in its `csrf_token` field. Its handler sends a browser without
+/// the declared caller to sign in first.
+pub struct PageForm {
+    pub path: &'static str,
+    pub route: MethodRouter<AppState>,
+}
+
 /// A use case's declaration (see the module's documentation).
 pub struct UseCase {
     pub name: &'static str,
@@ -163,6 +173,8 @@ pub struct UseCase {
     pub rest: Vec<Rest>,
     /// Its server function's endpoint, after `/api/fn/`.
     pub server_fn: Option<&'static str>,
+    /// Its account form without JavaScript, when it has one.
+    pub page_form: Option<PageForm>,
     /// Its server function is posted by a page's form, which works
     /// without JavaScript: the CSRF token may come in the form's field.
     pub form: bool,
@@ -186,6 +198,7 @@ pub fn case(name: &'static str, caller: Caller) -> UseCase {
         caller,
         rest: Vec::new(),
         server_fn: None,
+        page_form: None,
         form: false,
         public_form: false,
         cross_origin: false,
@@ -252,6 +265,20 @@ impl UseCase {
 
     pub fn server_fn(mut self, endpoint: &'static str) -> Self {
         self.server_fn = Some(endpoint);
+        self
+    }
+
+    /// Its account form posts to `path` (a page's own path) without
+    /// JavaScript, answered by `handler`.
+    pub fn page_form<H: Handler<T, AppState>, T: 'static>(
+        mut self,
+        path: &'static str,
+        handler: H,
+    ) -> Self {
+        self.page_form = Some(PageForm {
+            path,
+            route: routing::post(handler),
+        });
         self
     }
 

@@ -16,7 +16,7 @@ use super::use_case::RateLimit::{BankSyncs, PublicForms, SignIn, SingleSignOnSta
 use super::use_case::{case, UseCase};
 use super::{
     admin, admin_backups, admin_status, api_tokens, auth, authentication, bank, bill_months, bills,
-    contact, data, diagnostics, drift, health, history, imports, notifications, openapi,
+    contact, data, diagnostics, drift, forms, health, history, imports, notifications, openapi,
     operations, personal_data, preferences, profile, registration, security_keys, sso,
     submissions_admin, subscriptions,
 };
@@ -439,6 +439,7 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .public_form(),
         case("auth.csrf_token", Anyone).get("/api/auth/csrf-token", auth::csrf_token),
         case("auth.sign_in", Anyone)
+            .page_form("/login", forms::sign_in::submit)
             .limited(SignIn)
             .post("/api/auth/login", auth::login)
             .server_fn("sign-in"),
@@ -463,7 +464,11 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .limited(SingleSignOnStart)
             .get("/api/auth/oidc/start", sso::start),
         case("auth.oidc_callback", Anyone).get("/api/auth/oidc/callback", sso::callback),
+        case("identities.link", SignedIn)
+            .limited(SingleSignOnStart)
+            .page_form("/profile/single-sign-on", forms::sso_link::submit),
         case("auth.sign_out", SignedIn)
+            .page_form("/profile/sign-out", forms::sign_out::submit)
             .post("/api/auth/logout", auth::logout)
             .server_fn("sign-out"),
         case("auth.sign_out_everywhere", SignedIn)
@@ -479,16 +484,20 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .get("/api/auth/totp", auth::totp_status)
             .server_fn("totp"),
         case("totp.begin", BrowserSession)
+            .page_form("/profile/two-factor", forms::two_factor::start)
             .post("/api/auth/totp/setup", auth::totp_setup)
             .server_fn("totp/start"),
         case("totp.confirm", BrowserSession)
+            .page_form("/profile/two-factor/confirm", forms::two_factor::confirm)
             .post("/api/auth/totp/confirm", auth::totp_confirm)
             .server_fn("totp/confirm"),
         case("totp.disable", SignedIn)
+            .page_form("/profile/two-factor/off", forms::two_factor::turn_off)
             .fresh_password()
             .post("/api/auth/totp/disable", auth::totp_disable)
             .server_fn("totp/stop"),
         case("account.change_password", SignedIn)
+            .page_form("/profile/password", forms::password::submit)
             .fresh_password()
             .post("/api/auth/password", auth::change_password)
             .server_fn("account/password"),
@@ -510,6 +519,7 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .get("/api/tokens", api_tokens::list)
             .server_fn("tokens"),
         case("tokens.create", SignedIn)
+            .page_form("/profile/tokens", forms::tokens::submit)
             .post("/api/tokens", api_tokens::create)
             .server_fn("make-token"),
         case("tokens.revoke", SignedIn)
@@ -519,6 +529,7 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .get("/api/auth/registration", registration::status)
             .server_fn("registration"),
         case("registration.register", Anyone)
+            .page_form("/register", forms::register::submit)
             .post("/api/auth/register", registration::register)
             .server_fn("register"),
         case("security_keys.list", SignedIn)
@@ -562,6 +573,7 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .get("/api/admin/invitations", admin::invitations)
             .server_fn("admin/invitations"),
         case("admin.invite", AdminSession)
+            .page_form("/admin/invite", forms::invitation::submit)
             .fresh_password()
             .post("/api/admin/invitations", admin::invite)
             .server_fn("admin/invite"),
@@ -620,10 +632,17 @@ mod tests {
         for case in declared(true) {
             assert!(names.insert(case.name), "{} declared twice", case.name);
             assert!(
-                !case.rest.is_empty() || case.server_fn.is_some(),
+                !case.rest.is_empty() || case.server_fn.is_some() || case.page_form.is_some(),
                 "{} has no door",
                 case.name
             );
+            if let Some(form) = &case.page_form {
+                assert!(
+                    routes.insert(("POST", form.path)),
+                    "POST {} declared twice",
+                    form.path
+                );
+            }
             for rest in &case.rest {
                 assert!(
                     routes.insert((rest.method, rest.path)),

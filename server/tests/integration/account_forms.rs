@@ -8,6 +8,8 @@ use crate::support;
 
 use reqwest::header::{CACHE_CONTROL, LOCATION, SET_COOKIE};
 use reqwest::Method;
+use server::routes::policy::policy;
+use server::routes::use_case::Caller;
 use support::browser::Browser;
 use support::{registration, with_admin, ADMIN_EMAIL, ADMIN_PASSWORD};
 use totp_rs::{Algorithm, Secret, TOTP};
@@ -384,4 +386,53 @@ async fn signing_out_without_javascript_ends_the_session_and_clears_its_cookie()
     assert_eq!(location(&again), "/login");
     // The administrator, who did nothing, is still signed in.
     assert_eq!(admin.status(Method::GET, "/api/auth/me").await, 200);
+}
+
+/// Every account form is declared with its use case, and posted by a
+/// browser its use case does not declare it changes nothing: signed out,
+/// it is sent to sign in; a plain user posting an administrator's form is
+/// sent back with a refusal, never to the page that shows a result once.
+#[tokio::test]
+async fn every_account_form_sends_a_caller_its_use_case_does_not_declare_away() {
+    let (app, admin) = with_admin(&[]).await;
+    let user = support::plain_user(&app, &admin, "form-walker@example.com").await;
+    let stranger = Browser::open(&app.address).await;
+    let forms = policy().page_forms();
+    assert!(forms.len() >= 10, "{forms:?}");
+    for (path, caller) in forms {
+        let signed_out = post_form(&stranger, &app.address, path, &[]).await;
+        match caller {
+            Caller::Anyone => {
+                assert!(
+                    signed_out.status().as_u16() < 500,
+                    "{path}: {}",
+                    signed_out.status()
+                );
+                continue;
+            }
+            _ => {
+                assert_eq!(signed_out.status().as_u16(), 303, "{path} signed out");
+                assert!(
+                    location(&signed_out).starts_with("/login"),
+                    "{path} signed out went to {}",
+                    location(&signed_out)
+                );
+            }
+        }
+        if matches!(caller, Caller::AdminSession | Caller::Administrator) {
+            let refused = post_form(
+                &user,
+                &app.address,
+                path,
+                &[("email", "someone@example.com"), ("currentPassword", "x")],
+            )
+            .await;
+            assert_eq!(refused.status().as_u16(), 303, "{path} for a plain user");
+            assert!(
+                !location(&refused).starts_with("/login"),
+                "{path} for a plain user: {}",
+                location(&refused)
+            );
+        }
+    }
 }

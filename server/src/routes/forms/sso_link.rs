@@ -9,11 +9,12 @@
 use axum::extract::State;
 use axum::response::Response;
 
+use app::backend::api_error::ApiError;
 use app::backend::auth::extractors::CurrentUser;
 use app::backend::client_ip::ClientIp;
 use app::backend::sso::service;
 
-use super::answer::onward;
+use super::answer::{onward, sign_in_first};
 use crate::routes::sso::{refused_start, with_browser_cookie};
 use crate::state::AppState;
 
@@ -23,8 +24,11 @@ const BACK: &str = "/profile";
 pub async fn submit(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    current: CurrentUser,
+    current: Result<CurrentUser, ApiError>,
 ) -> Response {
+    let Ok(current) = current else {
+        return sign_in_first(BACK);
+    };
     match service::start(&state.services.sso, ip, Some(BACK), Some(current.user.id)).await {
         Ok(started) => {
             let page = onward(
