@@ -3,9 +3,8 @@
 //! applied here:
 //! - who may call each one is declared once, with its use case
 //!   (`routes::use_cases`), and checked before it decodes anything
-//!   ([`gate`]): anyone, a signed-in browser session (also the default,
-//!   so a function no use case names is never open by accident), or an
-//!   administrator's; the user found rides along in the request for the
+//!   ([`gate`]): anyone, a signed-in browser session, or an
+//!   administrator's (a function no use case names is not served); the user found rides along in the request for the
 //!   function (`api::signed_in`), so it is looked up once;
 //! - a body is read up to [`MAX_API_BODY`] (more answers 413 in the JSON
 //!   error shape, before the function decodes anything);
@@ -32,19 +31,25 @@ use crate::state::AppState;
 pub const PREFIX: &str = SERVER_FN_PREFIX;
 
 /// Who may call the server function at `path`, as its use case declares
-/// (`routes::use_cases`); a signed-in user for one no use case names.
-pub fn caller(path: &str) -> Caller {
+/// (`routes::use_cases`); `None` for one no use case names.
+pub fn caller(path: &str) -> Option<Caller> {
     policy().server_fn_caller(path)
 }
 
-/// Checks the caller a server function declares ([`caller`]) before it
-/// runs; the user found goes into the request's extensions.
+/// Serves only the server functions a use case declares, and checks the
+/// caller it declares ([`caller`]) before the function runs; the user
+/// found goes into the request's extensions. One no use case declares is
+/// not found, so a server function is mounted by its declaration as a
+/// REST route is.
 pub async fn gate(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     let path = request.uri().path();
     if !path.starts_with(PREFIX) {
         return next.run(request).await;
     }
-    let needed = caller(path).at_a_browser();
+    let Some(declared) = caller(path) else {
+        return ApiError::NotFound(format!("no server function at {path}")).into_response();
+    };
+    let needed = declared.at_a_browser();
     if needed == PageCaller::Anyone {
         return next.run(request).await;
     }

@@ -106,15 +106,12 @@ impl Policy {
             .copied()
     }
 
-    /// Who may call the server function at `path` (`/api/fn/…`): as
-    /// declared, or a signed-in user for one no use case declares, so a
-    /// server function is never open by accident.
-    pub fn server_fn_caller(&self, path: &str) -> Caller {
+    /// Who may call the server function at `path` (`/api/fn/…`), as its
+    /// use case declares; `None` for one no use case declares, which is
+    /// not served at all.
+    pub fn server_fn_caller(&self, path: &str) -> Option<Caller> {
         let endpoint = path.strip_prefix(SERVER_FN_PREFIX).unwrap_or(path);
-        self.server_fns
-            .get(endpoint)
-            .copied()
-            .unwrap_or(Caller::SignedIn)
+        self.server_fns.get(endpoint).copied()
     }
 
     /// Whether `path` is a server function a page's form posts.

@@ -74,7 +74,8 @@ async fn every_server_function_refuses_callers_it_does_not_declare() {
     let mut counted = [0; 3];
     for (path, method) in server_functions() {
         let anonymous_status = status_of(&anonymous, &method, &path).await;
-        match caller(&path).at_a_browser() {
+        let declared = caller(&path).unwrap_or_else(|| panic!("no use case declares {path}"));
+        match declared.at_a_browser() {
             PageCaller::Anyone => {
                 assert!(
                     anonymous_status < 500,
@@ -100,6 +101,13 @@ async fn every_server_function_refuses_callers_it_does_not_declare() {
         }
     }
     assert!(counted.iter().all(|n| *n > 0), "{counted:?}");
+    // What no use case declares is not served, signed in or not.
+    for browser in [&anonymous, &admin] {
+        assert_eq!(
+            status_of(browser, &Method::POST, "/api/fn/undeclared").await,
+            404
+        );
+    }
     // The sign-in page asks which methods there are before anyone is
     // signed in (it was refused when only the REST route was open).
     assert_eq!(
