@@ -180,7 +180,8 @@ test("subscriptions keep a custom order, group by cadence without reordering, an
   await hydrated(page);
   await expect(names).toHaveText(["Music", "News", "Cloud storage"]);
 
-  await page.getByRole("radio", { name: "Cadence" }).check();
+  await page.getByRole("link", { name: "Cadence" }).click();
+  await expect(page).toHaveURL(/\/subscriptions\?sort=cadence$/);
   const tracked = page.getByRole("region", { name: "Tracked Subscriptions" });
   await expect(tracked.getByRole("heading", { level: 3 })).toHaveText(["Monthly", "Yearly"]);
   await expect(page.getByRole("button", { name: /^Move / })).toHaveCount(0);

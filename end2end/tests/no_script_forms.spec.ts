@@ -672,6 +672,15 @@ test("without JavaScript the tracked subscriptions move up and down, and the ord
   // Kept by the server, not by this page.
   await page.goto("/subscriptions");
   await expect(names).toHaveText(["News", "Music", "Cloud storage"]);
+  // The sort switch is two links: grouped by cadence, nothing to move.
+  await page.getByRole("link", { name: "Cadence" }).click();
+  await expect(page).toHaveURL(/\/subscriptions\?sort=cadence$/);
+  await expect(page.getByRole("link", { name: "Cadence" })).toHaveAttribute("aria-current", "page");
+  const tracked = page.getByRole("region", { name: "Tracked Subscriptions" });
+  await expect(tracked.getByRole("heading", { level: 3 })).toHaveText(["Monthly", "Yearly"]);
+  await expect(page.getByRole("button", { name: /^Move / })).toHaveCount(0);
+  await page.getByRole("link", { name: "Custom" }).click();
+  await expect(names).toHaveText(["News", "Music", "Cloud storage"]);
   await context.close();
 });
 

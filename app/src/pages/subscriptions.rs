@@ -9,6 +9,7 @@ use super::split_route::split_route;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
+use leptos_router::hooks::use_query_map;
 
 use crate::api::bills::{get_bills, ReorderBills};
 use crate::api::subscriptions::get_recommendations;
@@ -19,6 +20,9 @@ use crate::contract::bills::{BillList, BillRecord};
 use crate::contract::subscriptions::Recommendations;
 use crate::domain::cadence::CadenceGroup;
 use crate::domain::money::{Currency, Locale, Money};
+
+/// The address's `sort` that groups the subscriptions by cadence.
+const CADENCE: &str = "cadence";
 
 fn group_label(group: CadenceGroup) -> &'static str {
     match group {
@@ -120,7 +124,11 @@ fn Recommended(found: Recommendations, events: CardEvents, live: RwSignal<bool>)
 /// totals and the sort switch.
 #[component]
 fn Subscriptions(data: BillList) -> impl IntoView {
-    let by_cadence = RwSignal::new(false);
+    // The sort is in the address (`?sort=cadence`), so the switch is two
+    // links: it works without JavaScript, and a reload or a shared link
+    // keeps it.
+    let query = use_query_map();
+    let by_cadence = Memo::new(move |_| query.with(|q| q.get("sort").as_deref() == Some(CADENCE)));
     let mut tracked: Vec<BillRecord> = data
         .bills
         .into_iter()
@@ -208,11 +216,12 @@ fn Subscriptions(data: BillList) -> impl IntoView {
             <div class="total"><span>"Per month"</span><strong data-testid="subs-monthly">{move || totals().0}</strong></div>
             <div class="total"><span>"Per year"</span><strong data-testid="subs-yearly">{move || totals().1}</strong></div>
         </section>
-        <fieldset class="toolbar" role="radiogroup">
-            <legend>"Sort"</legend>
-            <label><input type="radio" name="sort" checked=move || !by_cadence.get() on:change=move |_| by_cadence.set(false)/>" Custom"</label>
-            <label><input type="radio" name="sort" checked=move || by_cadence.get() on:change=move |_| by_cadence.set(true)/>" Cadence"</label>
-        </fieldset>
+        <div class="segmented" role="group" aria-label="Sort">
+            <a href="/subscriptions" class="button button--quiet"
+                aria-current=move || (!by_cadence.get()).then_some("page")>"Custom"</a>
+            <a href=format!("/subscriptions?sort={CADENCE}") class="button button--quiet"
+                aria-current=move || by_cadence.get().then_some("page")>"Cadence"</a>
+        </div>
         {move || {
             let all = order.get();
             if all.is_empty() {
