@@ -4,8 +4,9 @@
 //! - who may call each one is declared once, with its use case
 //!   (`routes::use_cases`), and checked before it decodes anything
 //!   ([`gate`]): anyone, a signed-in browser session, or an
-//!   administrator's (a function no use case names is not served); the user found rides along in the request for the
-//!   function (`api::signed_in`), so it is looked up once;
+//!   administrator's (a function no use case names is not served); the
+//!   user found rides along in the request for the function
+//!   (`api::signed_in`), so it is looked up once;
 //! - a body is read up to [`MAX_API_BODY`] (more answers 413 in the JSON
 //!   error shape, before the function decodes anything);
 //! - a failure answers with the status its error body names (401, 404, …)

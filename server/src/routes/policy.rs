@@ -1,7 +1,8 @@
 //! What the edge needs to know of the declared use cases, read once: who
 //! may call each REST route and each server function, which server
-//! functions and account forms a page's form posts, and which paths go without a CSRF token or may
-//! be called from another site. The REST gate ([`admit`]) is here too.
+//! functions and account forms a page's form posts, and which paths go
+//! without a CSRF token or may be called from another site. The REST gate
+//! ([`admit`]) is here too.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;

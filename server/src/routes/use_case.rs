@@ -105,10 +105,11 @@ impl Caller {
 }
 
 /// A limit on how often a client may call a use case; the operator sets
-/// each (`backend::limits`). The service that knows the limit's key enforces
-/// it (an address, the account a body names, the signed-in user), so both
-/// doors get it; the declaration says which limit applies, and the OpenAPI
-/// document names it (`x-tally-rate-limit`) with its 429 answer.
+/// each (`backend::limits`). The service that knows the limit's key
+/// enforces it (an address, the account a body names, the signed-in
+/// user), so both doors get it; the declaration says which limit applies,
+/// and the OpenAPI document names it (`x-tally-rate-limit`) with its 429
+/// answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RateLimit {
     /// Sign-in attempts, per address and per account; a check of the
