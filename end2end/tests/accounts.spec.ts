@@ -69,6 +69,13 @@ test("the bootstrap admin signs in, makes an API token and signs out", async ({ 
   expect(me.status()).toBe(200);
   expect((await me.json()).user.email).toBe(ADMIN);
 
+  // Revoked from the page (its form, here with JavaScript), it stops working.
+  await page.getByRole("button", { name: "Revoke e2e script" }).click();
+  await expect(page.getByRole("listitem").filter({ hasText: "e2e script" })).toHaveCount(0);
+  await expect(page).toHaveURL(/\/profile$/);
+  const revoked = await request.get("/api/auth/me", { headers: { authorization: `Bearer ${token}` } });
+  expect(revoked.status()).toBe(401);
+
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/login$/);
   await page.goto("/profile");

@@ -74,6 +74,10 @@ test("registration, password change, token creation and the second factor work w
   expectClean(page, ["a token name"]);
 
   await page.getByRole("link", { name: "Back to your profile" }).click();
+  // Revoking is a form too: the browser comes back to Profile, the token gone.
+  await page.getByRole("button", { name: "Revoke a token name" }).click();
+  await expect(page).toHaveURL(/\/profile/);
+  await expect(page.getByRole("button", { name: "Revoke a token name" })).toHaveCount(0);
   await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
   await expect(page.getByRole("heading", { name: "Set up two-factor sign-in" })).toBeVisible();
   await page.getByLabel("Code from the app").fill("000000");

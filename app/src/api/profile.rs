@@ -146,8 +146,9 @@ pub async fn make_token(request: CreateToken) -> Result<CreatedToken, ErrorBody>
     )
 }
 
-/// Revokes one of the user's tokens.
-#[server(prefix = "/api/fn", endpoint = "revoke-token", input = Json, client = CsrfClient)]
+/// Revokes one of the user's tokens. Posted by each token's Revoke form
+/// (`id=…`), which works without JavaScript.
+#[server(prefix = "/api/fn", endpoint = "revoke-token", client = CsrfClient)]
 pub async fn revoke_token(id: i64) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     Ok(crate::backend::auth::api_tokens::revoke_own(me.pool(), me.current.user.id, id).await?)

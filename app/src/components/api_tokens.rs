@@ -1,8 +1,8 @@
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
-use crate::api::profile::{list_tokens, make_token, revoke_token};
-use crate::api::ApiFailure;
+use crate::api::profile::{list_tokens, make_token, RevokeToken};
+use crate::api::{self, ApiFailure};
 use crate::components::csrf_field::CsrfField;
 use crate::contract::tokens::{ApiTokenInfo, CreateToken};
 use crate::domain::timestamp;
@@ -77,14 +77,17 @@ pub fn ApiTokens(tokens: Vec<ApiTokenInfo>, admin: bool) -> impl IntoView {
             }
         });
     };
-    let revoke = move |id: i64| {
-        leptos::task::spawn_local(async move {
-            match revoke_token(id).await {
-                Ok(()) => reload(),
-                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
-            }
-        });
-    };
+    // Each token's Revoke is a form, so it works without JavaScript (the
+    // browser comes back to this page, the token gone); with it, the list
+    // is read again.
+    let revoke = ServerAction::<RevokeToken>::new();
+    api::each_answer(revoke, move |answer| match answer {
+        Ok(()) => {
+            error.set(None);
+            reload();
+        }
+        Err(failure) => error.set(Some(failure.message())),
+    });
 
     view! {
         <section class="card" aria-labelledby="tokens-title">
@@ -187,6 +190,7 @@ pub fn ApiTokens(tokens: Vec<ApiTokenInfo>, admin: bool) -> impl IntoView {
                             } else {
                                 format!(" · expires {}", timestamp::day(&token.expires_at))
                             };
+                            let label = format!("Revoke {}", token.name);
                             view! {
                                 <li>
                                     <strong>{token.name}</strong>
@@ -194,9 +198,14 @@ pub fn ApiTokens(tokens: Vec<ApiTokenInfo>, admin: bool) -> impl IntoView {
                                     " · created " {token.created_at}
                                     " · last used " {token.last_used_at.unwrap_or_else(|| "never".into())}
                                     <span data-testid="token-expiry">{expiry}</span>
-                                    <button type="button" class="button button--quiet" on:click=move |_| revoke(id)>
-                                        "Revoke"
-                                    </button>
+                                    <ActionForm action=revoke attr:class="inline-form">
+                                        <CsrfField/>
+                                        <input type="hidden" name="id" value=id/>
+                                        <button type="submit" class="button button--quiet"
+                                            aria-label=label disabled=move || revoke.pending().get()>
+                                            "Revoke"
+                                        </button>
+                                    </ActionForm>
                                 </li>
                             }
                         })

@@ -524,7 +524,8 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .server_fn("make-token"),
         case("tokens.revoke", SignedIn)
             .delete("/api/tokens/{id}", api_tokens::revoke)
-            .server_fn("revoke-token"),
+            .server_fn("revoke-token")
+            .form(),
         case("registration.status", Anyone)
             .get("/api/auth/registration", registration::status)
             .server_fn("registration"),

@@ -583,20 +583,17 @@ async fn profile_writes_through_server_functions_keep_the_token_rules() {
     let tokens: Vec<ApiTokenInfo> = admin.get("/api/fn/tokens").await;
     assert_eq!(tokens.len(), 1, "the refused one was not made");
 
-    // Revoked here, it stops working; someone else's id is 404.
-    let response = post(
-        &admin,
-        "/api/fn/revoke-token",
-        json!({"id": created.info.id}),
-    )
-    .await;
+    // Revoked here (as the page's Revoke form posts it), it stops
+    // working; someone else's id is 404.
+    let id = created.info.id.to_string();
+    let response = post_form(&admin, "/api/fn/revoke-token", &[("id", &id)]).await;
     assert_eq!(response.status(), 200);
     let me = with_token(Method::GET, "/api/auth/me")
         .send()
         .await
         .unwrap();
     assert_eq!(me.status(), 401);
-    let response = post(&admin, "/api/fn/revoke-token", json!({"id": 9_999})).await;
+    let response = post_form(&admin, "/api/fn/revoke-token", &[("id", "9999")]).await;
     assert_eq!(response.status(), 404);
 }
 
