@@ -48,6 +48,12 @@ test("the bootstrap admin signs in, makes an API token and signs out", async ({ 
   await hydrated(page);
   await expect(page.getByTestId("profile-email")).toHaveValue(ADMIN);
 
+  // Name and email are one form; with JavaScript the page stays and says so.
+  await page.getByLabel("Name", { exact: true }).fill("Ada Admin");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+  await expect(page).toHaveURL(/\/profile$/);
+
   // The session cookie is HttpOnly: scripts cannot read it.
   const visible = await page.evaluate(() => document.cookie);
   expect(visible).not.toContain("tally_session");

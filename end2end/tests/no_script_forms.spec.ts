@@ -67,6 +67,12 @@ test("registration, password change, token creation and the second factor work w
   await expect(page.getByRole("status").filter({ hasText: "Password changed" })).toBeVisible();
   expectClean(page, [USER_PASSWORD, "another secret passphrase 2"]);
 
+  // Name and email are a form too: the browser comes back to Profile.
+  await page.getByLabel("Name", { exact: true }).fill("No Script Name");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page).toHaveURL(/\/profile/);
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue("No Script Name");
+
   await page.getByLabel("Token name").fill("a token name");
   await page.getByRole("button", { name: "Create token" }).click();
   await expect(page.getByRole("heading", { name: "Your new API token" })).toBeVisible();

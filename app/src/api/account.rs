@@ -25,8 +25,10 @@ pub async fn get_me() -> Result<Me, ErrorBody> {
     })
 }
 
-/// Saves name and email (a new email needs the current password).
-#[server(prefix = "/api/fn", endpoint = "account/save", input = Json, client = CsrfClient)]
+/// Saves name and email (a new email needs the current password). Posted
+/// by Profile's Account form (`request[name]`, `request[email]`,
+/// `request[currentPassword]`), which works without JavaScript.
+#[server(prefix = "/api/fn", endpoint = "account/save", client = CsrfClient)]
 pub async fn save_account(request: UpdateProfile) -> Result<Me, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let ip = me.client_ip()?;

@@ -1,15 +1,18 @@
-use crate::api::account::{save_account, set_password};
-use crate::api::ApiFailure;
+use crate::api::account::{set_password, SaveAccount};
+use crate::api::{self, ApiFailure};
 use crate::components::csrf_field::CsrfField;
-use crate::contract::account::{UpdateProfile, User};
+use crate::contract::account::User;
 use crate::contract::two_factor::ChangePassword;
 use crate::domain::password_policy;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
-/// Name and email (a new email needs the current password). The inputs
-/// carry their values as attributes too, so the server-rendered page shows
-/// them before (or without) JavaScript.
+/// Name and email (a new email needs the current password). A form posting
+/// to `account/save`, so it works without JavaScript (the browser comes
+/// back to Profile); the inputs carry their values as attributes too, so
+/// the server-rendered page shows them before (or without) JavaScript.
+/// The password field is always there: without JavaScript the page cannot
+/// know the email is being changed, and an unchanged email ignores it.
 #[component]
 pub fn AccountDetails(user: User) -> impl IntoView {
     let original_email = user.email.clone();
@@ -31,39 +34,30 @@ pub fn AccountDetails(user: User) -> impl IntoView {
         }
     };
 
-    let save = {
-        let email_changed = email_changed.clone();
-        move |event: SubmitEvent| {
-            event.prevent_default();
-            let request = UpdateProfile {
-                name: name.get_untracked().trim().to_owned(),
-                email: email.get_untracked().trim().to_owned(),
-                current_password: email_changed().then(|| current.get_untracked()),
-            };
-            leptos::task::spawn_local(async move {
-                match save_account(request).await.map_err(ApiFailure::from) {
-                    Ok(_) => {
-                        error.set(None);
-                        current.set(String::new());
-                        status.set(Some("Saved.".into()));
-                    }
-                    Err(failure) => {
-                        status.set(None);
-                        error.set(Some((failure.field(), failure.message())));
-                    }
-                }
-            });
+    let save = ServerAction::<SaveAccount>::new();
+    api::each_answer(save, move |answer| match answer {
+        Ok(_) => {
+            error.set(None);
+            current.set(String::new());
+            status.set(Some("Saved.".into()));
         }
-    };
+        Err(failure) => {
+            status.set(None);
+            error.set(Some((failure.field(), failure.message())));
+        }
+    });
+    let pending = save.pending();
+    let shown_email = original_email.clone();
 
     view! {
         <section class="card" aria-labelledby="account-title">
             <h2 id="account-title">"Account"</h2>
             <p>"Role: " {user.role.as_str()}</p>
-            <form method="post" on:submit=save novalidate>
+            <ActionForm action=save attr:novalidate=true>
+                <CsrfField/>
                 <div class="field">
                     <label for="profile-name">"Name"</label>
-                    <input id="profile-name" type="text" maxlength="200" autocomplete="name"
+                    <input id="profile-name" name="request[name]" type="text" maxlength="200" autocomplete="name"
                         aria-invalid=invalid("name")
                         value=user.name.clone()
                         prop:value=move || name.get()
@@ -71,25 +65,29 @@ pub fn AccountDetails(user: User) -> impl IntoView {
                 </div>
                 <div class="field">
                     <label for="profile-email">"Email"</label>
-                    <input id="profile-email" data-testid="profile-email" type="email" autocomplete="email"
+                    <input id="profile-email" name="request[email]" data-testid="profile-email" type="email" autocomplete="email"
                         aria-invalid=invalid("email")
-                        value=original_email.clone()
+                        value=shown_email
                         prop:value=move || email.get()
                         on:input=move |ev| email.set(event_target_value(&ev))/>
                 </div>
-                <Show when=email_changed.clone()>
-                    <div class="field">
-                        <label for="profile-current-password">"Current password (to change your email)"</label>
-                        <input id="profile-current-password" type="password" autocomplete="current-password"
-                            aria-invalid=invalid("currentPassword")
-                            prop:value=move || current.get()
-                            on:input=move |ev| current.set(event_target_value(&ev))/>
-                    </div>
-                </Show>
+                <div class="field">
+                    <label for="profile-current-password">"Current password (to change your email)"</label>
+                    <input id="profile-current-password" name="request[currentPassword]" type="password" autocomplete="current-password"
+                        aria-invalid=invalid("currentPassword")
+                        aria-describedby="profile-current-password-hint"
+                        prop:value=move || current.get()
+                        on:input=move |ev| current.set(event_target_value(&ev))/>
+                    <p class="hint" id="profile-current-password-hint">{move || if email_changed() {
+                        "Needed: the email changes."
+                    } else {
+                        "Only needed when you change the email."
+                    }}</p>
+                </div>
                 <p class="field-error" role="alert">{move || error.get().map(|(_, message)| message)}</p>
                 <p role="status">{move || status.get()}</p>
-                <button type="submit" class="button">"Save"</button>
-            </form>
+                <button type="submit" class="button" disabled=move || pending.get()>"Save"</button>
+            </ActionForm>
         </section>
         <ChangePassword email=original_email/>
     }

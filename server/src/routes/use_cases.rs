@@ -504,7 +504,8 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
         case("profile.update", SignedIn)
             .fresh_password()
             .put("/api/profile", profile::update)
-            .server_fn("account/save"),
+            .server_fn("account/save")
+            .form(),
         case("profile.privacy", SignedIn)
             .get("/api/profile/privacy", profile::privacy)
             .server_fn("profile/privacy"),
