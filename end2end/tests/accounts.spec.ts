@@ -272,5 +272,17 @@ test("TOTP enrolment, then signing in with a computed code", async ({ browser },
   await page.getByLabel("Your password, to turn it off").fill(USER_PASSWORD);
   await page.getByRole("button", { name: "Turn off" }).click();
   await expect(page.getByRole("button", { name: "Set up two-factor sign-in" })).toBeVisible();
+
+  // The password form, with JavaScript: the refusal and the change are
+  // said in place, and the page stays where it is.
+  await page.getByLabel("Current password", { exact: true }).fill("not my password at all");
+  await page.getByLabel("New password").fill("another secret passphrase 3");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "this is not your current password" })).toBeVisible();
+  await page.getByLabel("Current password", { exact: true }).fill(USER_PASSWORD);
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Password changed" })).toBeVisible();
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page.getByLabel("New password")).toHaveValue("");
   await context.close();
 });

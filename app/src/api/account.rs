@@ -38,15 +38,20 @@ pub async fn save_account(request: UpdateProfile) -> Result<Me, ErrorBody> {
     )
 }
 
-/// A new password; the user's other sessions and API tokens end.
-#[server(prefix = "/api/fn", endpoint = "account/password", input = Json, client = CsrfClient)]
+/// A new password; the user's other sessions and API tokens end. Posted
+/// by Profile's Password form (`request[currentPassword]`,
+/// `request[newPassword]`), which works without JavaScript: the browser
+/// comes back to Profile, which says the password changed.
+#[server(prefix = "/api/fn", endpoint = "account/password", client = CsrfClient)]
 pub async fn set_password(request: ChangePassword) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let ip = me.client_ip()?;
-    Ok(
-        crate::backend::auth::account::change_password(&me.services.auth, ip, &me.current, request)
-            .await?,
-    )
+    crate::backend::auth::account::change_password(&me.services.auth, ip, &me.current, request)
+        .await?;
+    super::form_post::then_open(
+        &crate::domain::form_outcome::FormOutcome::PasswordChanged.address("/profile"),
+    );
+    Ok(())
 }
 
 /// Whether TOTP is on, and how many recovery codes are left.
@@ -88,15 +93,19 @@ pub async fn confirm_totp(code: String) -> Result<RecoveryCodes, ErrorBody> {
     Ok(RecoveryCodes { recovery_codes })
 }
 
-/// Turns TOTP off, after the current password.
-#[server(prefix = "/api/fn", endpoint = "totp/stop", input = Json, client = CsrfClient)]
+/// Turns TOTP off, after the current password. Posted by Profile's form
+/// (`request[currentPassword]`), which works without JavaScript: the
+/// browser comes back to Profile, which says it is off.
+#[server(prefix = "/api/fn", endpoint = "totp/stop", client = CsrfClient)]
 pub async fn stop_totp(request: CurrentPassword) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let ip = me.client_ip()?;
-    Ok(
-        crate::backend::auth::account::turn_off_totp(&me.services.auth, ip, &me.current, request)
-            .await?,
-    )
+    crate::backend::auth::account::turn_off_totp(&me.services.auth, ip, &me.current, request)
+        .await?;
+    super::form_post::then_open(
+        &crate::domain::form_outcome::FormOutcome::TwoFactorOff.address("/profile"),
+    );
+    Ok(())
 }
 
 /// Signs out here, or everywhere (every session and API token); the

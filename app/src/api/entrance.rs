@@ -14,17 +14,53 @@ use crate::contract::error::ErrorBody;
 use crate::contract::security_keys::{KeySignIn, KeySignInOptions};
 
 /// Email and password: signed in, or the challenge for a second factor.
-#[server(prefix = "/api/fn", endpoint = "sign-in", input = Json, client = CsrfClient)]
-pub async fn start_sign_in(request: SignIn) -> Result<SignInAnswer, ErrorBody> {
+/// Posted by the sign-in page's form (`request[email]`,
+/// `request[password]`, `next`), which works without JavaScript: signed
+/// in, the browser opens `next` (a page of this site); an account with a
+/// second factor comes back to the page, which says that step needs
+/// JavaScript; a refusal comes back with its message.
+#[server(prefix = "/api/fn", endpoint = "sign-in", client = CsrfClient)]
+pub async fn start_sign_in(
+    request: SignIn,
+    #[server(default)] next: Option<String>,
+) -> Result<SignInAnswer, ErrorBody> {
+    use crate::backend::api_error::ApiError;
+    use crate::domain::{operation::query_value, redirect};
+
+    if request.email.trim().is_empty() || request.password.is_empty() {
+        return Err(ApiError::InvalidField {
+            field: "email".into(),
+            description: "enter your email address and your password".into(),
+        }
+        .into());
+    }
+    let request = SignIn {
+        email: request.email.trim().to_owned(),
+        password: request.password,
+    };
     let (services, visitor) = super::signed_in::visitor().await?;
     let answered =
         crate::backend::auth::entrance::password(&services.auth, visitor, request).await?;
+    let next = redirect::next_or_default(next.as_deref());
+    match &answered.answer {
+        SignInAnswer::SignedIn(_) => super::form_post::then_open(&next),
+        SignInAnswer::SecondFactor(_) => super::form_post::then_open(&format!(
+            "/login?error=second-factor&next={}",
+            query_value(&next)
+        )),
+    }
     Ok(super::signed_in::with_session_cookie(&services, answered))
 }
 
-/// The second step with a TOTP or recovery code.
-#[server(prefix = "/api/fn", endpoint = "sign-in/code", input = Json, client = CsrfClient)]
+/// The second step with a TOTP or recovery code. The sign-in page's
+/// second form posts it (`request[challenge]`, `request[code]`); the page
+/// shows that form only once its script has the challenge.
+#[server(prefix = "/api/fn", endpoint = "sign-in/code", client = CsrfClient)]
 pub async fn answer_with_code(request: SecondFactorCode) -> Result<SignInAnswer, ErrorBody> {
+    let request = SecondFactorCode {
+        code: request.code.trim().to_owned(),
+        ..request
+    };
     let (services, visitor) = super::signed_in::visitor().await?;
     let answered = crate::backend::auth::entrance::code(&services.auth, visitor, request).await?;
     Ok(super::signed_in::with_session_cookie(&services, answered))
@@ -52,12 +88,30 @@ pub async fn get_registration(invitation: Option<String>) -> Result<Registration
     Ok(crate::backend::auth::entrance::registration(&services.auth, invitation.as_deref()).await?)
 }
 
-/// Creates the account and signs it in.
-#[server(prefix = "/api/fn", endpoint = "register", input = Json, client = CsrfClient)]
+/// Creates the account and signs it in. Posted by the registration page's
+/// form (`request[invitation]`, `request[email]`, `request[name]`,
+/// `request[password]`, `request[timeZone]`), which works without
+/// JavaScript: the browser opens the Tracker signed in, or comes back to
+/// the form with the refusal. A form sends an empty invitation or time
+/// zone for none.
+#[server(prefix = "/api/fn", endpoint = "register", client = CsrfClient)]
 pub async fn create_account(request: Register) -> Result<SignInAnswer, ErrorBody> {
+    let given = |value: Option<String>| {
+        value
+            .map(|value| value.trim().to_owned())
+            .filter(|value| !value.is_empty())
+    };
+    let request = Register {
+        invitation: given(request.invitation),
+        email: request.email.trim().to_owned(),
+        name: request.name.trim().to_owned(),
+        password: request.password,
+        time_zone: given(request.time_zone),
+    };
     let (services, visitor) = super::signed_in::visitor().await?;
     let answered =
         crate::backend::auth::entrance::register(&services.auth, visitor, request).await?;
+    super::form_post::then_open(crate::domain::redirect::AFTER_SIGN_IN);
     Ok(super::signed_in::with_session_cookie(&services, answered))
 }
 

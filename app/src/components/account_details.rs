@@ -1,10 +1,9 @@
-use crate::api::account::{set_password, SaveAccount};
-use crate::api::{self, ApiFailure};
+use crate::api;
+use crate::api::account::{SaveAccount, SetPassword};
 use crate::components::csrf_field::CsrfField;
 use crate::contract::account::User;
-use crate::contract::two_factor::ChangePassword;
+use crate::domain::form_outcome::FormOutcome;
 use crate::domain::password_policy;
-use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
 /// Name and email (a new email needs the current password). A form posting
@@ -93,14 +92,16 @@ pub fn AccountDetails(user: User) -> impl IntoView {
     }
 }
 
-/// A new password, checked in the browser with the server's own policy;
-/// every other session ends when it changes.
+/// A new password, checked as it is typed with the server's own policy;
+/// every other session ends when it changes. A form posting to
+/// `account/password`, so it works without JavaScript too (the browser
+/// comes back to Profile, which says the password changed).
 #[component]
 fn ChangePassword(email: String) -> impl IntoView {
     let current = RwSignal::new(String::new());
     let new_password = RwSignal::new(String::new());
     let status = RwSignal::new(None::<String>);
-    let error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<(Option<String>, String)>);
     let email = StoredValue::new(email);
     let problem = move || {
         let typed = new_password.get();
@@ -109,59 +110,56 @@ fn ChangePassword(email: String) -> impl IntoView {
             .flatten()
             .map(|problem| problem.to_string())
     };
-    let change = move |event: SubmitEvent| {
-        event.prevent_default();
-        if let Some(problem) = problem() {
-            error.set(Some(format!("newPassword: {problem}")));
-            return;
+    let invalid = move |field: &'static str| {
+        move || {
+            error
+                .get()
+                .is_some_and(|(f, _)| f.as_deref() == Some(field))
+                .then_some("true")
         }
-        let request = ChangePassword {
-            current_password: current.get_untracked(),
-            new_password: new_password.get_untracked(),
-        };
-        leptos::task::spawn_local(async move {
-            match set_password(request).await.map_err(ApiFailure::from) {
-                Ok(_) => {
-                    error.set(None);
-                    current.set(String::new());
-                    new_password.set(String::new());
-                    status.set(Some(
-                        "Password changed; your other sessions were signed out.".into(),
-                    ));
-                }
-                Err(failure) => {
-                    status.set(None);
-                    error.set(Some(failure.message()));
-                }
-            }
-        });
     };
+
+    let change = ServerAction::<SetPassword>::new();
+    api::each_answer(change, move |answer| match answer {
+        Ok(()) => {
+            error.set(None);
+            current.set(String::new());
+            new_password.set(String::new());
+            status.set(Some(FormOutcome::PasswordChanged.message().into()));
+        }
+        Err(failure) => {
+            status.set(None);
+            error.set(Some((failure.field(), failure.message())));
+        }
+    });
+    let pending = change.pending();
     view! {
         <section class="card" aria-labelledby="password-title">
             <h2 id="password-title">"Password"</h2>
-            <form method="post" action="/profile/password" on:submit=change novalidate>
+            <ActionForm action=change attr:novalidate=true>
                 <CsrfField/>
                 <div class="field">
                     <label for="password-current">"Current password"</label>
-                    <input id="password-current" name="currentPassword" type="password" autocomplete="current-password"
+                    <input id="password-current" name="request[currentPassword]" type="password" autocomplete="current-password"
+                        aria-invalid=invalid("currentPassword")
                         prop:value=move || current.get()
                         on:input=move |ev| current.set(event_target_value(&ev))/>
                 </div>
                 <div class="field">
                     <label for="password-new">"New password"</label>
-                    <input id="password-new" name="newPassword" type="password" autocomplete="new-password"
+                    <input id="password-new" name="request[newPassword]" type="password" autocomplete="new-password"
                         aria-describedby="password-new-hint"
-                        aria-invalid=move || problem().map(|_| "true")
+                        aria-invalid=move || (problem().is_some() || invalid("newPassword")().is_some()).then_some("true")
                         prop:value=move || new_password.get()
                         on:input=move |ev| new_password.set(event_target_value(&ev))/>
                     <p id="password-new-hint" class="hint">
                         {move || problem().unwrap_or_else(|| format!("At least {} characters.", password_policy::MIN_CHARS))}
                     </p>
                 </div>
-                <p class="field-error" role="alert">{move || error.get()}</p>
+                <p class="field-error" role="alert">{move || error.get().map(|(_, message)| message)}</p>
                 <p role="status">{move || status.get()}</p>
-                <button type="submit" class="button">"Change password"</button>
-            </form>
+                <button type="submit" class="button" disabled=move || pending.get()>"Change password"</button>
+            </ActionForm>
         </section>
     }
 }

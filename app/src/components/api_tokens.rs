@@ -1,8 +1,8 @@
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
-use crate::api::profile::{list_tokens, make_token, RevokeToken};
-use crate::api::{self, ApiFailure};
+use crate::api;
+use crate::api::profile::{list_tokens, MakeToken, RevokeToken};
 use crate::components::csrf_field::CsrfField;
 use crate::contract::tokens::{ApiTokenInfo, CreateToken};
 use crate::domain::timestamp;
@@ -38,6 +38,20 @@ pub fn ApiTokens(tokens: Vec<ApiTokenInfo>, admin: bool) -> impl IntoView {
     let shown_once = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
 
+    // The token is shown once: without JavaScript the form posts to
+    // `/profile/tokens`, which answers with a page of its own; with it,
+    // the form dispatches `make-token` and the token is shown here, the
+    // newest first in the list as the list is kept.
+    let make = ServerAction::<MakeToken>::new();
+    api::each_answer(make, move |answer| match answer {
+        Ok(created) => {
+            shown_once.set(Some(created.token));
+            tokens.update(|list| list.insert(0, created.info));
+            name.set(String::new());
+            error.set(None);
+        }
+        Err(failure) => error.set(Some(failure.message())),
+    });
     let create = move |event: SubmitEvent| {
         event.prevent_default();
         let request = CreateToken {
@@ -65,17 +79,7 @@ pub fn ApiTokens(tokens: Vec<ApiTokenInfo>, admin: bool) -> impl IntoView {
             ));
             return;
         }
-        leptos::task::spawn_local(async move {
-            match make_token(request).await {
-                Ok(created) => {
-                    shown_once.set(Some(created.token));
-                    name.set(String::new());
-                    error.set(None);
-                    reload();
-                }
-                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
-            }
-        });
+        make.dispatch(MakeToken { request });
     };
     // Each token's Revoke is a form, so it works without JavaScript (the
     // browser comes back to this page, the token gone); with it, the list
@@ -175,7 +179,7 @@ pub fn ApiTokens(tokens: Vec<ApiTokenInfo>, admin: bool) -> impl IntoView {
                         })
                         .collect_view()}
                 </fieldset>
-                <button type="submit" class="button">"Create token"</button>
+                <button type="submit" class="button" disabled=move || make.pending().get()>"Create token"</button>
             </form>
             <p class="field-error" role="alert">{move || error.get()}</p>
             <ul class="token-list">

@@ -1,14 +1,20 @@
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
-use crate::api::account::{confirm_totp, get_totp_status, start_totp, stop_totp};
-use crate::api::ApiFailure;
+use crate::api::account::{ConfirmTotp, StartTotp, StopTotp};
+use crate::api::{self, ApiFailure};
 use crate::components::csrf_field::CsrfField;
-use crate::contract::two_factor::{CurrentPassword, TotpEnrolment, TotpStatus};
+use crate::contract::two_factor::{TotpEnrolment, TotpStatus};
 
 /// Two-factor sign-in with an authenticator app: set up with a QR code,
 /// confirm with a first code, keep the recovery codes; turn it off with the
 /// password. `status` is what the page was rendered with.
+///
+/// Turning it off is a form posting to `totp/stop`, with or without
+/// JavaScript. Setting it up shows a key and then recovery codes once, so
+/// without JavaScript its forms post to `/profile/two-factor…`, which
+/// answer with pages of their own; with JavaScript the same forms
+/// dispatch `totp/start` and `totp/confirm` and show them here.
 #[component]
 pub fn TwoFactor(status: TotpStatus) -> impl IntoView {
     let enrolment = RwSignal::new(None::<TotpEnrolment>);
@@ -16,57 +22,52 @@ pub fn TwoFactor(status: TotpStatus) -> impl IntoView {
     let code = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     let status = RwSignal::new(status);
-    let reload = move || {
-        leptos::task::spawn_local(async move {
-            if let Ok(now) = get_totp_status().await {
-                status.set(now);
-            }
-        });
-    };
     let password = RwSignal::new(String::new());
-    let turn_off = move |event: SubmitEvent| {
-        event.prevent_default();
-        let request = CurrentPassword {
-            current_password: password.get_untracked(),
-        };
-        leptos::task::spawn_local(async move {
-            match stop_totp(request).await {
-                Ok(()) => {
-                    password.set(String::new());
-                    recovery.set(None);
-                    error.set(None);
-                    reload();
-                }
-                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
-            }
-        });
-    };
+    let heard = move |failure: ApiFailure| error.set(Some(failure.message()));
 
+    let turn_off = ServerAction::<StopTotp>::new();
+    api::each_answer(turn_off, move |answer| match answer {
+        Ok(()) => {
+            password.set(String::new());
+            recovery.set(None);
+            error.set(None);
+            status.set(TotpStatus {
+                enabled: false,
+                recovery_codes_left: 0,
+            });
+        }
+        Err(failure) => heard(failure),
+    });
+    let begin = ServerAction::<StartTotp>::new();
+    api::each_answer(begin, move |answer| match answer {
+        Ok(started) => {
+            enrolment.set(Some(started));
+            error.set(None);
+        }
+        Err(failure) => heard(failure),
+    });
+    let finish = ServerAction::<ConfirmTotp>::new();
+    api::each_answer(finish, move |answer| match answer {
+        Ok(confirmed) => {
+            status.set(TotpStatus {
+                enabled: true,
+                recovery_codes_left: confirmed.recovery_codes.len() as i64,
+            });
+            recovery.set(Some(confirmed.recovery_codes));
+            enrolment.set(None);
+            error.set(None);
+            code.set(String::new());
+        }
+        Err(failure) => heard(failure),
+    });
     let start = move |event: SubmitEvent| {
         event.prevent_default();
-        leptos::task::spawn_local(async move {
-            match start_totp().await {
-                Ok(started) => {
-                    enrolment.set(Some(started));
-                    error.set(None);
-                }
-                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
-            }
-        });
+        begin.dispatch(StartTotp {});
     };
     let confirm = move |event: SubmitEvent| {
         event.prevent_default();
-        let code = code.get_untracked().trim().to_owned();
-        leptos::task::spawn_local(async move {
-            match confirm_totp(code).await {
-                Ok(confirmed) => {
-                    recovery.set(Some(confirmed.recovery_codes));
-                    enrolment.set(None);
-                    error.set(None);
-                    reload();
-                }
-                Err(failure) => error.set(Some(ApiFailure::from(failure).message())),
-            }
+        finish.dispatch(ConfirmTotp {
+            code: code.get_untracked().trim().to_owned(),
         });
     };
 
@@ -102,7 +103,7 @@ pub fn TwoFactor(status: TotpStatus) -> impl IntoView {
                                 prop:value=move || code.get()
                                 on:input=move |ev| code.set(event_target_value(&ev))
                             />
-                            <button type="submit" class="button">"Turn on"</button>
+                            <button type="submit" class="button" disabled=move || finish.pending().get()>"Turn on"</button>
                         </form>
                     }
                         .into_any()
@@ -111,19 +112,19 @@ pub fn TwoFactor(status: TotpStatus) -> impl IntoView {
                     let left = status.get().recovery_codes_left;
                     view! {
                         <p data-testid="totp-on">{format!("Two-factor sign-in with an authenticator app is on; {left} recovery codes left.")}</p>
-                        <form class="inline-form" method="post" action="/profile/two-factor/off" on:submit=turn_off>
+                        <ActionForm action=turn_off attr:class="inline-form">
                             <CsrfField/>
                             <label for="totp-off-password">"Your password, to turn it off"</label>
                             <input
                                 id="totp-off-password"
-                                name="currentPassword"
+                                name="request[currentPassword]"
                                 type="password"
                                 autocomplete="current-password"
                                 prop:value=move || password.get()
                                 on:input=move |ev| password.set(event_target_value(&ev))
                             />
-                            <button type="submit" class="button button--quiet">"Turn off"</button>
-                        </form>
+                            <button type="submit" class="button button--quiet" disabled=move || turn_off.pending().get()>"Turn off"</button>
+                        </ActionForm>
                     }
                         .into_any()
                 }
@@ -134,7 +135,7 @@ pub fn TwoFactor(status: TotpStatus) -> impl IntoView {
                         // answers with the setup page.
                         <form method="post" action="/profile/two-factor" on:submit=start>
                             <CsrfField/>
-                            <button type="submit" class="button">"Set up two-factor sign-in"</button>
+                            <button type="submit" class="button" disabled=move || begin.pending().get()>"Set up two-factor sign-in"</button>
                         </form>
                     }
                         .into_any()

@@ -1,7 +1,8 @@
 //! How an account form posted without JavaScript came back: the server's
 //! form routes redirect to the page with `?form=<code>`, never with a field
-//! the person typed, and the page words the code. One vocabulary for both
-//! sides, so a code the server sends always has words on the page.
+//! the person typed, and the page words the code; so do the password and
+//! second-factor server functions when they succeed. One vocabulary for
+//! both sides, so a code the server sends always has words on the page.
 
 /// What happened to a form posted without JavaScript.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

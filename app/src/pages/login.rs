@@ -1,14 +1,12 @@
 use super::split_route::split_route;
-use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
 use crate::api;
+use crate::api::entrance::{AnswerWithCode, StartSignIn};
 use crate::components::csrf_field::CsrfField;
-use crate::contract::account::{
-    SecondFactorChallenge, SecondFactorCode, SecondFactorMethod, SignIn, SignInAnswer,
-};
+use crate::contract::account::{SecondFactorChallenge, SecondFactorMethod, SignInAnswer};
 use crate::contract::security_keys::KeySignIn;
 use crate::domain::redirect;
 
@@ -23,18 +21,14 @@ async fn sign_in_with_key(challenge: String) -> Result<SignInAnswer, api::ApiFai
     .await?)
 }
 
-/// What `/login?error=…` says: why the form posted without JavaScript
-/// (`POST /login`) came back. Only a code is in the address, never a field.
+/// What `/login?error=…` says: why single sign-on, or the form posted
+/// without JavaScript (an account with a second factor), came back. Only
+/// a code is in the address, never a field.
 fn form_error(code: &str) -> Option<&'static str> {
     Some(match code {
-        "credentials" => "Email or password is wrong.",
-        "missing" => "Enter your email address and your password.",
-        "throttled" => "Too many sign-in attempts; try again in a few minutes.",
-        "invalid" => "That email address is too long to be an account's.",
         "second-factor" => {
             "Your password is right. Finishing with your second factor needs JavaScript: turn it on and sign in again."
         }
-        "unavailable" => "Signing in failed; try again in a moment.",
         "sso_off" => "Single sign-on is not set up here; sign in with your password.",
         "sso_throttled" => "Too many sign-in attempts; try again in a few minutes.",
         "sso_unavailable" => {
@@ -53,7 +47,6 @@ fn form_error(code: &str) -> Option<&'static str> {
         "sso_identity_taken" => {
             "That provider account is already linked to another Tally account, so it was not linked to yours."
         }
-        "password_off" => "Signing in with email and password is switched off here; use single sign-on.",
         "sso_no_email" => "Your identity provider gave no usable email address, which a new account needs.",
         "sso_disabled" => "This account is disabled. Ask your administrator.",
         "sso_failed" => "Signing in failed; try again in a moment.",
@@ -62,11 +55,12 @@ fn form_error(code: &str) -> Option<&'static str> {
 }
 
 /// `/login`: email and password, then a TOTP or recovery code or a
-/// security key when the account has two-factor sign-in. The form is a
-/// `method="post"` form to `/login`, so without JavaScript (or before the
-/// page has hydrated) the browser posts it there and the password never
-/// lands in the address; with JavaScript the page posts to the sign-in
-/// server function and takes the second step in place.
+/// security key when the account has two-factor sign-in. The first step is
+/// a form posting to the `sign-in` server function, so without JavaScript
+/// (or before the page has hydrated) the browser posts it there, the
+/// password never in the address, and opens `next` signed in; with
+/// JavaScript the page takes the answer and the second step in place (a
+/// form posting to `sign-in/code`, or the security key).
 #[component]
 pub fn LoginPage() -> impl IntoView {
     let email = RwSignal::new(String::new());
@@ -82,7 +76,7 @@ pub fn LoginPage() -> impl IntoView {
             .and_then(form_error)
             .map(str::to_owned)
     }));
-    let pending = RwSignal::new(false);
+    let key_pending = RwSignal::new(false);
     let navigate = use_navigate();
     // The identity provider's button, when single sign-on is set up.
     let sign_in_methods = crate::api::page_resource(
@@ -116,6 +110,19 @@ pub fn LoginPage() -> impl IntoView {
             error.set(None);
         }
     };
+    let heard = {
+        let finish = finish.clone();
+        move |answer: Result<SignInAnswer, api::ApiFailure>| match answer {
+            Ok(answer) => finish(answer),
+            Err(failure) => error.set(Some(failure.message())),
+        }
+    };
+    let with_password = ServerAction::<StartSignIn>::new();
+    api::each_answer(with_password, heard.clone());
+    let with_code = ServerAction::<AnswerWithCode>::new();
+    api::each_answer(with_code, heard);
+    let pending =
+        move || with_password.pending().get() || with_code.pending().get() || key_pending.get();
 
     let use_key = {
         let finish = finish.clone();
@@ -123,15 +130,15 @@ pub fn LoginPage() -> impl IntoView {
             let Some(step) = challenge.get_untracked() else {
                 return;
             };
-            if pending.get_untracked() {
+            if key_pending.get_untracked() {
                 return;
             }
-            pending.set(true);
+            key_pending.set(true);
             error.set(None);
             let finish = finish.clone();
             leptos::task::spawn_local(async move {
                 let result = sign_in_with_key(step).await;
-                pending.set(false);
+                key_pending.set(false);
                 match result {
                     Ok(answer) => finish(answer),
                     Err(failure) => error.set(Some(failure.message())),
@@ -141,56 +148,11 @@ pub fn LoginPage() -> impl IntoView {
     };
     let offers =
         move |method: SecondFactorMethod| methods.with(|offered| offered.contains(&method));
-
-    let submit = {
-        let finish = finish.clone();
-        move |event: SubmitEvent| {
-            event.prevent_default();
-            if pending.get_untracked() {
-                return;
-            }
-            let step = challenge.get_untracked();
-            if step.is_none()
-                && (email.get_untracked().trim().is_empty() || password.get_untracked().is_empty())
-            {
-                error.set(Some("Enter your email address and your password.".into()));
-                return;
-            }
-            if step.is_some() && code.get_untracked().trim().is_empty() {
-                error.set(Some("Enter the code from your authenticator app.".into()));
-                return;
-            }
-            pending.set(true);
-            error.set(None);
-            let finish = finish.clone();
-            leptos::task::spawn_local(async move {
-                let result = match step {
-                    None => {
-                        let body = SignIn {
-                            email: email.get_untracked().trim().to_owned(),
-                            password: password.get_untracked(),
-                        };
-                        api::entrance::start_sign_in(body)
-                            .await
-                            .map_err(api::ApiFailure::from)
-                    }
-                    Some(challenge) => {
-                        let body = SecondFactorCode {
-                            challenge,
-                            code: code.get_untracked().trim().to_owned(),
-                        };
-                        api::entrance::answer_with_code(body)
-                            .await
-                            .map_err(api::ApiFailure::from)
-                    }
-                };
-                pending.set(false);
-                match result {
-                    Ok(answer) => finish(answer),
-                    Err(failure) => error.set(Some(failure.message())),
-                }
-            });
-        }
+    let invalid = move || error.get().is_some().then_some("true");
+    let label = move || match (pending(), challenge.get().is_some()) {
+        (true, _) => "Signing in…",
+        (false, true) => "Verify",
+        (false, false) => "Sign in",
     };
 
     view! {
@@ -217,48 +179,54 @@ pub fn LoginPage() -> impl IntoView {
             // Hidden once the methods say local sign-in is off. Not inside a
             // Suspense: a page switching to this one would keep the old
             // page on screen until the methods arrive.
-            <form method="post" action="/login" on:submit=submit novalidate hidden=move || !password_on()>
-                <CsrfField/>
-                <input type="hidden" name="next" value=next/>
-                <Show
-                    when=move || challenge.get().is_none()
-                    fallback=move || {
-                        let use_key = use_key.clone();
-                        view! {
-                            <Show when=move || offers(SecondFactorMethod::SecurityKey)>
-                                <p>"Touch your security key to finish signing in."</p>
-                                <button type="button" class="button" on:click=use_key.clone() disabled=move || pending.get()>
-                                    "Use security key"
-                                </button>
-                            </Show>
-                            <Show when=move || offers(SecondFactorMethod::Totp)>
-                            <div class="field">
-                                <label for="login-code">"Code from your authenticator app"</label>
-                                <input
-                                    id="login-code"
-                                    name="code"
-                                    type="text"
-                                    inputmode="numeric"
-                                    autocomplete="one-time-code"
-                                    aria-describedby="login-code-hint login-error"
-                                    prop:value=move || code.get()
-                                    on:input=move |ev| code.set(event_target_value(&ev))
-                                />
-                                <p id="login-code-hint" class="hint">"Or one of your recovery codes."</p>
-                            </div>
-                            </Show>
-                        }
+            <Show
+                when=move || challenge.get().is_none()
+                fallback=move || {
+                    let use_key = use_key.clone();
+                    view! {
+                        <Show when=move || offers(SecondFactorMethod::SecurityKey)>
+                            <p>"Touch your security key to finish signing in."</p>
+                            <button type="button" class="button" on:click=use_key.clone() disabled=pending>
+                                "Use security key"
+                            </button>
+                        </Show>
+                        <Show when=move || offers(SecondFactorMethod::Totp)>
+                            <ActionForm action=with_code attr:novalidate=true>
+                                <CsrfField/>
+                                <input type="hidden" name="request[challenge]" value=move || challenge.get().unwrap_or_default()/>
+                                <div class="field">
+                                    <label for="login-code">"Code from your authenticator app"</label>
+                                    <input
+                                        id="login-code"
+                                        name="request[code]"
+                                        type="text"
+                                        inputmode="numeric"
+                                        autocomplete="one-time-code"
+                                        aria-invalid=invalid
+                                        aria-describedby="login-code-hint login-error"
+                                        prop:value=move || code.get()
+                                        on:input=move |ev| code.set(event_target_value(&ev))
+                                    />
+                                    <p id="login-code-hint" class="hint">"Or one of your recovery codes."</p>
+                                </div>
+                                <button type="submit" class="button" disabled=pending>{label}</button>
+                            </ActionForm>
+                        </Show>
                     }
-                >
+                }
+            >
+                <ActionForm action=with_password attr:novalidate=true attr:hidden=move || !password_on()>
+                    <CsrfField/>
+                    <input type="hidden" name="next" value=next/>
                     <div class="field">
                         <label for="login-email">"Email"</label>
                         <input
                             id="login-email"
-                            name="email"
+                            name="request[email]"
                             type="email"
                             autocomplete="username"
                             required
-                            aria-invalid=move || error.get().is_some().then_some("true")
+                            aria-invalid=invalid
                             aria-describedby="login-error"
                             prop:value=move || email.get()
                             on:input=move |ev| email.set(event_target_value(&ev))
@@ -268,33 +236,22 @@ pub fn LoginPage() -> impl IntoView {
                         <label for="login-password">"Password"</label>
                         <input
                             id="login-password"
-                            name="password"
+                            name="request[password]"
                             type="password"
                             autocomplete="current-password"
                             required
-                            aria-invalid=move || error.get().is_some().then_some("true")
+                            aria-invalid=invalid
                             aria-describedby="login-error"
                             prop:value=move || password.get()
                             on:input=move |ev| password.set(event_target_value(&ev))
                         />
                     </div>
-                </Show>
-                <p id="login-error" class="field-error" role="alert">
-                    {move || error.get()}
-                </p>
-                <button
-                    type="submit"
-                    class="button"
-                    disabled=move || pending.get()
-                    hidden=move || challenge.get().is_some() && !offers(SecondFactorMethod::Totp)
-                >
-                    {move || match (pending.get(), challenge.get().is_some()) {
-                        (true, _) => "Signing in…",
-                        (false, true) => "Verify",
-                        (false, false) => "Sign in",
-                    }}
-                </button>
-            </form>
+                    <button type="submit" class="button" disabled=pending>{label}</button>
+                </ActionForm>
+            </Show>
+            <p id="login-error" class="field-error" role="alert">
+                {move || error.get()}
+            </p>
         </section>
     }
 }

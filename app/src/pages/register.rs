@@ -1,14 +1,13 @@
 use super::split_route::split_route;
-use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
 use crate::api;
+use crate::api::entrance::CreateAccount;
 use crate::components::csrf_field::CsrfField;
-use crate::contract::account::{InvitationPreview, Register, RegistrationStatus};
-use crate::domain::form_outcome::FormOutcome;
+use crate::contract::account::{InvitationPreview, RegistrationStatus};
 use crate::domain::password_policy;
 use crate::domain::role::Role;
 
@@ -38,14 +37,10 @@ pub fn RegisterPage() -> impl IntoView {
             time_zone.set(zone);
         }
     });
-    // A form posted without JavaScript came back with `?form=<code>`.
-    let error = RwSignal::new(query.with_untracked(|query| {
-        query
-            .get(FormOutcome::PARAMETER)
-            .and_then(|code| FormOutcome::from_code(&code))
-            .map(|outcome| (None::<String>, outcome.message().to_owned()))
-    }));
-    let pending = RwSignal::new(false);
+    // The field at fault and the message; a form posted without
+    // JavaScript comes back with them in the address, which the action
+    // reads.
+    let error = RwSignal::new(None::<(Option<String>, String)>);
     let navigate = use_navigate();
 
     // An invitation for one address fills it in.
@@ -78,70 +73,35 @@ pub fn RegisterPage() -> impl IntoView {
         }
     };
 
-    let submit = move |event: SubmitEvent| {
-        event.prevent_default();
-        if pending.get_untracked() {
-            return;
-        }
-        if email.get_untracked().trim().is_empty() {
-            error.set(Some((
-                Some("email".into()),
-                "email: enter your email address".into(),
-            )));
-            return;
-        }
-        if let Some(problem) = problem() {
-            error.set(Some((
-                Some("password".into()),
-                format!("password: {problem}"),
-            )));
-            return;
-        }
-        let body = Register {
-            invitation: token(),
-            email: email.get_untracked().trim().to_owned(),
-            name: name.get_untracked().trim().to_owned(),
-            password: password.get_untracked(),
-            time_zone: Some(time_zone.get_untracked()).filter(|zone| !zone.is_empty()),
-        };
-        pending.set(true);
-        let navigate = navigate.clone();
-        leptos::task::spawn_local(async move {
-            let result = api::entrance::create_account(body)
-                .await
-                .map_err(api::ApiFailure::from);
-            pending.set(false);
-            match result {
-                Ok(_) => navigate(crate::domain::redirect::AFTER_SIGN_IN, Default::default()),
-                Err(failure) => {
-                    error.set(Some((failure.field(), failure.message())));
-                }
-            }
-        });
-    };
+    let join = ServerAction::<CreateAccount>::new();
+    api::each_answer(join, move |answer| match answer {
+        Ok(_) => navigate(crate::domain::redirect::AFTER_SIGN_IN, Default::default()),
+        Err(failure) => error.set(Some((failure.field(), failure.message()))),
+    });
+    let pending = join.pending();
 
     let form = move || {
         view! {
-            <form method="post" action="/register" on:submit=submit.clone() novalidate>
+            <ActionForm action=join attr:novalidate=true>
                 <CsrfField/>
-                <input type="hidden" name="invitation" value=move || token().unwrap_or_default()/>
-                <input type="hidden" name="timeZone" value=move || time_zone.get()/>
+                <input type="hidden" name="request[invitation]" value=move || token().unwrap_or_default()/>
+                <input type="hidden" name="request[timeZone]" value=move || time_zone.get()/>
                 <div class="field">
                     <label for="register-email">"Email"</label>
-                    <input id="register-email" name="email" type="email" autocomplete="username" required
+                    <input id="register-email" name="request[email]" type="email" autocomplete="username" required
                         aria-invalid=invalid("email")
                         prop:value=move || email.get()
                         on:input=move |ev| email.set(event_target_value(&ev))/>
                 </div>
                 <div class="field">
                     <label for="register-name">"Name (optional)"</label>
-                    <input id="register-name" name="name" type="text" autocomplete="name" maxlength="200"
+                    <input id="register-name" name="request[name]" type="text" autocomplete="name" maxlength="200"
                         prop:value=move || name.get()
                         on:input=move |ev| name.set(event_target_value(&ev))/>
                 </div>
                 <div class="field">
                     <label for="register-password">"Password"</label>
-                    <input id="register-password" name="password" type="password" autocomplete="new-password" required
+                    <input id="register-password" name="request[password]" type="password" autocomplete="new-password" required
                         aria-describedby="register-password-hint"
                         aria-invalid=move || (problem().is_some() || invalid("password")().is_some()).then_some("true")
                         prop:value=move || password.get()
@@ -154,7 +114,7 @@ pub fn RegisterPage() -> impl IntoView {
                 <button type="submit" class="button" disabled=move || pending.get()>
                     {move || if pending.get() { "Creating your account…" } else { "Create account" }}
                 </button>
-            </form>
+            </ActionForm>
         }
     };
 
@@ -163,8 +123,8 @@ pub fn RegisterPage() -> impl IntoView {
         <section class="auth card" aria-labelledby="register-title">
             <h1 id="register-title">"Create your Tally account"</h1>
             // Before the link is checked (and without JavaScript, where it
-            // never is) the form is there: it posts to `POST /register`,
-            // which checks the link itself.
+            // never is) the form is there: it posts to the `register`
+            // server function, which checks the link itself.
             {move || match status.get() {
                 None => form().into_any(),
                 Some(Err(failure)) => view! { <p class="field-error">{failure.message()}</p> }.into_any(),

@@ -6,7 +6,8 @@
 //!   ([`gate`]): anyone, a signed-in browser session, or an
 //!   administrator's (a function no use case names is not served); the
 //!   user found rides along in the request for the function
-//!   (`api::signed_in`), so it is looked up once;
+//!   (`api::signed_in`), so it is looked up once; a form posted without
+//!   JavaScript by someone signed out is sent to sign in, and back;
 //! - a body is read up to [`MAX_API_BODY`] (more answers 413 in the JSON
 //!   error shape, before the function decodes anything);
 //! - a failure answers with the status its error body names (401, 404, …)
@@ -16,14 +17,17 @@
 use app::backend::api_error::ApiError;
 use app::backend::auth::current;
 use app::contract::error::ErrorBody;
+use app::domain::redirect;
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::StatusCode;
+use axum::http::header::{ACCEPT, REFERER};
+use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use leptos::server_fn::error::SERVER_FN_ERROR_HEADER;
 
 use crate::extract::MAX_API_BODY;
+use crate::routes::forms::answer::sign_in_first;
 use crate::routes::policy::{policy, SERVER_FN_PREFIX};
 pub use crate::routes::use_case::{Caller, PageCaller};
 use crate::state::AppState;
@@ -62,9 +66,33 @@ pub async fn gate(State(state): State<AppState>, mut request: Request, next: Nex
             request.extensions_mut().insert(found);
             next.run(request).await
         }
+        Ok(None) if plain_form_post(request.headers()) => {
+            sign_in_first(&page_posted_from(request.headers()))
+        }
         Ok(None) => ApiError::Unauthenticated.into_response(),
         Err(error) => ApiError::from(error).into_response(),
     }
+}
+
+/// A browser's own form post (no JavaScript) asks for a page; the server
+/// function client asks for data.
+fn plain_form_post(headers: &HeaderMap) -> bool {
+    headers
+        .get(ACCEPT)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|accept| accept.contains("text/html"))
+}
+
+/// The page of this site a form was posted from (its `Referer`'s path and
+/// query), where signing in leads back to; Tally's home page when that is
+/// missing or not a plain path.
+fn page_posted_from(headers: &HeaderMap) -> String {
+    let posted_from = headers
+        .get(REFERER)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|referer| referer.parse::<Uri>().ok())
+        .and_then(|uri| uri.path_and_query().map(|page| page.as_str().to_owned()));
+    redirect::next_or_default(posted_from.as_deref())
 }
 
 /// Error bodies are a few hundred bytes; anything larger is not one.

@@ -439,14 +439,15 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .public_form(),
         case("auth.csrf_token", Anyone).get("/api/auth/csrf-token", auth::csrf_token),
         case("auth.sign_in", Anyone)
-            .page_form("/login", forms::sign_in::submit)
             .limited(SignIn)
             .post("/api/auth/login", auth::login)
-            .server_fn("sign-in"),
+            .server_fn("sign-in")
+            .form(),
         case("auth.sign_in_code", Anyone)
             .limited(SignIn)
             .post("/api/auth/login/totp", auth::login_second_factor)
-            .server_fn("sign-in/code"),
+            .server_fn("sign-in/code")
+            .form(),
         case("auth.key_options", Anyone)
             .post(
                 "/api/auth/login/security-key/options",
@@ -492,15 +493,15 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .post("/api/auth/totp/confirm", auth::totp_confirm)
             .server_fn("totp/confirm"),
         case("totp.disable", SignedIn)
-            .page_form("/profile/two-factor/off", forms::two_factor::turn_off)
             .fresh_password()
             .post("/api/auth/totp/disable", auth::totp_disable)
-            .server_fn("totp/stop"),
+            .server_fn("totp/stop")
+            .form(),
         case("account.change_password", SignedIn)
-            .page_form("/profile/password", forms::password::submit)
             .fresh_password()
             .post("/api/auth/password", auth::change_password)
-            .server_fn("account/password"),
+            .server_fn("account/password")
+            .form(),
         case("profile.update", SignedIn)
             .fresh_password()
             .put("/api/profile", profile::update)
@@ -531,9 +532,9 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .get("/api/auth/registration", registration::status)
             .server_fn("registration"),
         case("registration.register", Anyone)
-            .page_form("/register", forms::register::submit)
             .post("/api/auth/register", registration::register)
-            .server_fn("register"),
+            .server_fn("register")
+            .form(),
         case("security_keys.list", SignedIn)
             .get("/api/auth/security-keys", security_keys::list)
             .server_fn("security-keys"),

@@ -1,15 +1,16 @@
 //! The account forms posted without JavaScript (issue 28, item 12):
 //! registration, password change, token creation and the second factor
-//! work as plain `POST` forms, their answers' addresses never carry a field
+//! work as plain `POST` forms (the password and turning the second factor
+//! off post to their server functions, the rest to their own routes), their answers' addresses never carry a field
 //! the person typed, and what is shown once is never cached.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;
 
-use reqwest::header::{CACHE_CONTROL, LOCATION, SET_COOKIE};
+use reqwest::header::{ACCEPT, CACHE_CONTROL, LOCATION, REFERER, SET_COOKIE};
 use reqwest::Method;
 use server::routes::policy::policy;
-use server::routes::use_case::Caller;
+use server::routes::use_case::{Caller, PageCaller};
 use support::browser::Browser;
 use support::{registration, with_admin, ADMIN_EMAIL, ADMIN_PASSWORD};
 use totp_rs::{Algorithm, Secret, TOTP};
@@ -33,6 +34,40 @@ async fn post_form(
         .unwrap()
 }
 
+/// A form posting to its server function, as a browser without
+/// JavaScript posts it from `page`: asking for a page, with its `Referer`.
+async fn post_page_form(
+    browser: &Browser,
+    origin: &str,
+    path: &str,
+    page: &str,
+    fields: &[(&str, &str)],
+) -> reqwest::Response {
+    let mut fields = fields.to_vec();
+    fields.push(("csrf_token", &browser.csrf));
+    browser
+        .request_without_csrf(Method::POST, path)
+        .header("origin", origin)
+        .header(ACCEPT, "text/html,application/xhtml+xml")
+        .header(REFERER, format!("{origin}{page}"))
+        .form(&fields)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// The page at `location` (an address of this site), as the browser opens
+/// it next.
+async fn open(browser: &Browser, location: &str) -> String {
+    let path = location
+        .strip_prefix(&browser.base)
+        .unwrap_or(location)
+        .to_owned();
+    let response = browser.request(Method::GET, &path).send().await.unwrap();
+    assert_eq!(response.status(), 200, "GET {path}");
+    response.text().await.unwrap()
+}
+
 fn location(response: &reqwest::Response) -> String {
     response.headers()[LOCATION].to_str().unwrap().to_owned()
 }
@@ -49,15 +84,31 @@ async fn registering_without_javascript_signs_in_and_a_closed_door_says_so() {
     let (app, admin) = with_admin(&[]).await;
     let visitor = Browser::open(&app.address).await;
     let fields = [
-        ("invitation", ""),
-        ("email", "form-joiner@example.com"),
-        ("name", "Joiner"),
-        ("password", "a long enough passphrase"),
+        ("request[invitation]", ""),
+        ("request[email]", " form-joiner@example.com "),
+        ("request[name]", "Joiner"),
+        ("request[password]", "a long enough passphrase"),
+        ("request[timeZone]", ""),
     ];
-    let closed = post_form(&visitor, &app.address, "/register", &fields).await;
-    assert_eq!(closed.status(), 303);
-    assert_eq!(location(&closed), "/register?form=registration-closed");
+    let register = |fields| {
+        post_page_form(
+            &visitor,
+            &app.address,
+            "/api/fn/register",
+            "/register",
+            fields,
+        )
+    };
+    let closed = register(&fields).await;
+    let back = location(&closed);
+    assert!(
+        back.contains("/register?") && back.contains("__err="),
+        "{back}"
+    );
+    clean(&back, &["form-joiner", "passphrase"]);
     assert!(closed.headers().get(SET_COOKIE).is_none());
+    let shown = open(&visitor, &back).await;
+    assert!(shown.contains("invitation"), "the refusal is on the page");
 
     let opened = admin
         .request(Method::PUT, "/api/admin/registration")
@@ -67,15 +118,27 @@ async fn registering_without_javascript_signs_in_and_a_closed_door_says_so() {
         .unwrap();
     assert_eq!(opened.status(), 200);
     let weak = [
-        ("invitation", ""),
-        ("email", "form-joiner@example.com"),
-        ("password", "short"),
+        ("request[invitation]", ""),
+        ("request[email]", "form-joiner@example.com"),
+        ("request[name]", ""),
+        ("request[password]", "short"),
+        ("request[timeZone]", ""),
     ];
-    let refused = post_form(&visitor, &app.address, "/register", &weak).await;
-    assert_eq!(location(&refused), "/register?form=weak-password");
+    let refused = register(&weak).await;
+    let back = location(&refused);
+    assert!(back.contains("__err="), "{back}");
+    let shown = open(&visitor, &back).await;
+    assert!(
+        shown.contains(&format!(
+            "use at least {} characters",
+            app::domain::password_policy::MIN_CHARS
+        )),
+        "the password's message is on the page"
+    );
 
-    let joined = post_form(&visitor, &app.address, "/register", &fields).await;
-    assert_eq!(joined.status(), 303);
+    // With open registration an empty invitation is none, and the email's
+    // spaces are the form's, not the address's.
+    let joined = register(&fields).await;
     assert_eq!(location(&joined), "/tracker");
     let session = joined
         .headers()
@@ -92,12 +155,15 @@ async fn registering_without_javascript_signs_in_and_a_closed_door_says_so() {
         .await
         .unwrap();
     assert_eq!(me.status(), 200);
+    let me: serde_json::Value = me.json().await.unwrap();
+    assert_eq!(me["user"]["email"], "form-joiner@example.com");
 
     // From another site (which cannot know the token) the form is refused
     // before anything is created.
     let elsewhere = visitor
-        .request_without_csrf(Method::POST, "/register")
+        .request_without_csrf(Method::POST, "/api/fn/register")
         .header("origin", "https://evil.example")
+        .header(ACCEPT, "text/html")
         .form(&fields)
         .send()
         .await
@@ -106,36 +172,49 @@ async fn registering_without_javascript_signs_in_and_a_closed_door_says_so() {
 }
 
 #[tokio::test]
-async fn the_password_form_checks_the_current_one_and_comes_back_with_a_code() {
+async fn the_password_form_checks_the_current_one_and_comes_back_to_say_so() {
     let (app, admin) = with_admin(&[]).await;
-    let wrong = post_form(
+    let fields = |current: &'static str| {
+        [
+            ("request[currentPassword]", current),
+            ("request[newPassword]", "a brand new passphrase"),
+        ]
+    };
+    let wrong = post_page_form(
         &admin,
         &app.address,
-        "/profile/password",
-        &[
-            ("currentPassword", "not my password"),
-            ("newPassword", "a brand new passphrase"),
-        ],
+        "/api/fn/account/password",
+        "/profile",
+        &fields("not my password"),
     )
     .await;
-    assert_eq!(wrong.status(), 303);
-    assert_eq!(location(&wrong), "/profile?form=wrong-password");
+    let back = location(&wrong);
+    assert!(
+        back.contains("/profile?") && back.contains("__err="),
+        "{back}"
+    );
+    clean(&back, &["not my password", "brand", "passphrase"]);
+    let shown = open(&admin, &back).await;
+    assert!(
+        shown.contains("this is not your current password"),
+        "the refusal is on the page"
+    );
+    let field = shown
+        .split("id=\"password-current\"")
+        .nth(1)
+        .and_then(|rest| rest.split('>').next())
+        .unwrap();
+    assert!(field.contains("aria-invalid=\"true\""), "{field}");
 
-    let changed = post_form(
+    let changed = post_page_form(
         &admin,
         &app.address,
-        "/profile/password",
-        &[
-            ("currentPassword", ADMIN_PASSWORD),
-            ("newPassword", "a brand new passphrase"),
-        ],
+        "/api/fn/account/password",
+        "/profile",
+        &fields(ADMIN_PASSWORD),
     )
     .await;
     assert_eq!(location(&changed), "/profile?form=password-changed");
-    clean(
-        &location(&changed),
-        &[ADMIN_PASSWORD, "brand", "passphrase"],
-    );
     let mut again = Browser::open(&app.address).await;
     assert_eq!(again.login(ADMIN_EMAIL, ADMIN_PASSWORD).await.status(), 401);
     assert_eq!(
@@ -146,16 +225,28 @@ async fn the_password_form_checks_the_current_one_and_comes_back_with_a_code() {
         200
     );
 
-    // Signed out, the form sends the person to sign in first.
+    // Signed out (the session ended while the page was open), the post
+    // changes nothing and sends the person to sign in, then back.
     let stranger = Browser::open(&app.address).await;
-    let signed_out = post_form(
+    let signed_out = post_page_form(
         &stranger,
         &app.address,
-        "/profile/password",
-        &[("currentPassword", "x"), ("newPassword", "y")],
+        "/api/fn/account/password",
+        "/profile",
+        &[
+            ("request[currentPassword]", "a brand new passphrase"),
+            ("request[newPassword]", "yet another passphrase"),
+        ],
     )
     .await;
     assert_eq!(location(&signed_out), "/login?next=%2Fprofile");
+    assert_eq!(
+        again
+            .login(ADMIN_EMAIL, "a brand new passphrase")
+            .await
+            .status(),
+        200
+    );
 }
 
 #[tokio::test]
@@ -279,15 +370,28 @@ async fn the_second_factor_is_set_up_and_turned_off_without_javascript() {
     let status: serde_json::Value = admin.get("/api/auth/totp").await;
     assert_eq!(status["enabled"], true);
 
-    let off = post_form(
+    // Turning it off is Profile's form, posted to its server function.
+    let wrong = post_page_form(
         &admin,
         &app.address,
-        "/profile/two-factor/off",
-        &[("currentPassword", ADMIN_PASSWORD)],
+        "/api/fn/totp/stop",
+        "/profile",
+        &[("request[currentPassword]", "not my password")],
+    )
+    .await;
+    assert!(location(&wrong).contains("__err="));
+    clean(&location(&wrong), &["not my password"]);
+    let status: serde_json::Value = admin.get("/api/auth/totp").await;
+    assert_eq!(status["enabled"], true, "a wrong password leaves it on");
+    let off = post_page_form(
+        &admin,
+        &app.address,
+        "/api/fn/totp/stop",
+        "/profile",
+        &[("request[currentPassword]", ADMIN_PASSWORD)],
     )
     .await;
     assert_eq!(location(&off), "/profile?form=two-factor-off");
-    clean(&location(&off), &[ADMIN_PASSWORD]);
     let status: serde_json::Value = admin.get("/api/auth/totp").await;
     assert_eq!(status["enabled"], false);
 }
@@ -398,7 +502,7 @@ async fn every_account_form_sends_a_caller_its_use_case_does_not_declare_away() 
     let user = support::plain_user(&app, &admin, "form-walker@example.com").await;
     let stranger = Browser::open(&app.address).await;
     let forms = policy().page_forms();
-    assert!(forms.len() >= 10, "{forms:?}");
+    assert!(forms.len() >= 6, "{forms:?}");
     for (path, caller) in forms {
         let signed_out = post_form(&stranger, &app.address, path, &[]).await;
         match caller {
@@ -435,4 +539,34 @@ async fn every_account_form_sends_a_caller_its_use_case_does_not_declare_away() 
             );
         }
     }
+}
+
+/// Every form that posts to a server function for someone signed in,
+/// posted without JavaScript by a browser whose session has ended, changes
+/// nothing and sends the person to sign in, then back to the page.
+#[tokio::test]
+async fn every_signed_in_form_sends_a_signed_out_browser_to_sign_in_and_back() {
+    let app = support::spawn_app(&[]).await;
+    let stranger = Browser::open(&app.address).await;
+    let policy = policy();
+    let mut walked = 0;
+    for endpoint in policy.server_fn_endpoints() {
+        let path = format!("/api/fn/{endpoint}");
+        let Some(caller) = policy.server_fn_caller(&path) else {
+            continue;
+        };
+        if !policy.is_form_action(&path) || caller.at_a_browser() == PageCaller::Anyone {
+            continue;
+        }
+        let signed_out =
+            post_page_form(&stranger, &app.address, &path, "/bills?sort=due", &[]).await;
+        assert_eq!(signed_out.status().as_u16(), 303, "{path}");
+        assert_eq!(
+            location(&signed_out),
+            "/login?next=%2Fbills%3Fsort%3Ddue",
+            "{path}"
+        );
+        walked += 1;
+    }
+    assert!(walked >= 20, "{walked} forms walked");
 }

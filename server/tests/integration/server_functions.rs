@@ -6,9 +6,7 @@
 
 use crate::support;
 
-use app::contract::account::{
-    Me, PrivacySettings, Register, RegistrationStatus, SecondFactorCode, SignIn, SignInAnswer,
-};
+use app::contract::account::{Me, PrivacySettings, Register, RegistrationStatus, SignInAnswer};
 use app::contract::admin::{Invitation, Invited, RegistrationSetting, UserSummary};
 use app::contract::bills::{BillList, BillRecord, Catalog, Payment, Payments, Spending, Tracker};
 use app::contract::contact::{ContactConfig, Created, Requeued, SubmissionPage};
@@ -638,10 +636,13 @@ async fn password_and_totp_changes_through_server_functions_need_the_password_an
     assert!(!status.enabled);
 
     // The password: the current one is checked and named when wrong.
-    let wrong = post(
+    let wrong = post_form(
         &admin,
         "/api/fn/account/password",
-        json!({"request": {"currentPassword": "not it", "newPassword": "an entirely new passphrase"}}),
+        &[
+            ("request[currentPassword]", "not it"),
+            ("request[newPassword]", "an entirely new passphrase"),
+        ],
     )
     .await;
     assert_eq!(wrong.status(), 400);
@@ -650,10 +651,13 @@ async fn password_and_totp_changes_through_server_functions_need_the_password_an
     assert_eq!(other.status(Method::GET, "/api/auth/me").await, 200);
 
     // Changed: this session stays, the other session and the token end.
-    let changed = post(
+    let changed = post_form(
         &admin,
         "/api/fn/account/password",
-        json!({"request": {"currentPassword": ADMIN_PASSWORD, "newPassword": "an entirely new passphrase"}}),
+        &[
+            ("request[currentPassword]", ADMIN_PASSWORD),
+            ("request[newPassword]", "an entirely new passphrase"),
+        ],
     )
     .await;
     assert_eq!(changed.status(), 200);
@@ -873,12 +877,17 @@ async fn signing_out_through_the_server_function_clears_the_cookie_and_ends_sess
 async fn signing_in_through_the_server_function_keeps_the_rules_and_sets_the_cookie() {
     let (app, _admin) = with_admin(&[]).await;
     let mut visitor = Browser::open(&app.address).await;
-    let sign_in = |password: &str| json!({"request": SignIn { email: ADMIN_EMAIL.into(), password: password.into() }});
+    let sign_in = |password: &'static str| {
+        [
+            ("request[email]", ADMIN_EMAIL),
+            ("request[password]", password),
+        ]
+    };
 
     // No CSRF token: refused, as a login form on another site would be.
     let response = visitor
         .request_without_csrf(Method::POST, "/api/fn/sign-in")
-        .json(&sign_in(ADMIN_PASSWORD))
+        .form(&sign_in(ADMIN_PASSWORD))
         .send()
         .await
         .unwrap();
@@ -886,14 +895,14 @@ async fn signing_in_through_the_server_function_keeps_the_rules_and_sets_the_coo
     assert!(support::browser::set_cookie_of(&response, "tally_session").is_none());
 
     // A wrong password: 401 in the error body, no session.
-    let response = post(&visitor, "/api/fn/sign-in", sign_in("wrong password")).await;
+    let response = post_form(&visitor, "/api/fn/sign-in", &sign_in("wrong password")).await;
     assert_eq!(response.status(), 401);
     assert!(support::browser::set_cookie_of(&response, "tally_session").is_none());
     let error: ErrorBody = response.json().await.unwrap();
     assert_eq!(error.error.status, "UNAUTHENTICATED");
 
     // The right one: the answer REST gives, and a session cookie that works.
-    let response = post(&visitor, "/api/fn/sign-in", sign_in(ADMIN_PASSWORD)).await;
+    let response = post_form(&visitor, "/api/fn/sign-in", &sign_in(ADMIN_PASSWORD)).await;
     assert_eq!(response.status(), 200);
     let cookie = support::browser::set_cookie_of(&response, "tally_session").unwrap();
     assert!(cookie.contains("HttpOnly"), "{cookie}");
@@ -911,10 +920,13 @@ async fn signing_in_through_the_server_function_keeps_the_rules_and_sets_the_coo
     assert_eq!(me.user.email, ADMIN_EMAIL);
 
     // The second step with no pending sign-in is refused like a password.
-    let response = post(
+    let response = post_form(
         &visitor,
         "/api/fn/sign-in/code",
-        json!({"request": SecondFactorCode { challenge: "made-up".into(), code: "123456".into() }}),
+        &[
+            ("request[challenge]", "made-up"),
+            ("request[code]", "123456"),
+        ],
     )
     .await;
     assert_eq!(response.status(), 401);
@@ -960,21 +972,28 @@ async fn joining_through_server_functions_reads_the_link_and_signs_the_new_accou
     assert!(status.invitation.is_none());
 
     // A weak password is named; nothing is created.
-    let register = |password: &str| {
-        json!({"request": Register {
-            invitation: Some(token.clone()),
-            email: "grace@example.com".into(),
-            name: "Grace".into(),
-            password: password.into(),
-            time_zone: None,
-        }})
+    // As the registration form posts it (an empty time zone is none).
+    let register = |password: &'static str| {
+        [
+            ("request[invitation]", token.clone()),
+            ("request[email]", "grace@example.com".to_owned()),
+            ("request[name]", "Grace".to_owned()),
+            ("request[password]", password.to_owned()),
+            ("request[timeZone]", String::new()),
+        ]
     };
-    let response = post(&visitor, "/api/fn/register", register("short")).await;
+    let post_form = |fields: [(&'static str, String); 5]| {
+        visitor
+            .request(Method::POST, "/api/fn/register")
+            .form(&fields)
+            .send()
+    };
+    let response = post_form(register("short")).await.unwrap();
     assert_eq!(response.status(), 400);
     let error: ErrorBody = response.json().await.unwrap();
     assert_eq!(error.field_violations()[0].field, "password");
 
-    let response = post(&visitor, "/api/fn/register", register(ADMIN_PASSWORD)).await;
+    let response = post_form(register(ADMIN_PASSWORD)).await.unwrap();
     assert_eq!(response.status(), 200);
     assert!(support::browser::set_cookie_of(&response, "tally_session").is_some());
     let answer: SignInAnswer = response.json().await.unwrap();
@@ -982,7 +1001,7 @@ async fn joining_through_server_functions_reads_the_link_and_signs_the_new_accou
         matches!(answer, SignInAnswer::SignedIn(Me { ref user }) if user.email == "grace@example.com")
     );
     // The link worked once.
-    let response = post(&visitor, "/api/fn/register", register(ADMIN_PASSWORD)).await;
+    let response = post_form(register(ADMIN_PASSWORD)).await.unwrap();
     assert_eq!(response.status(), 400);
 }
 

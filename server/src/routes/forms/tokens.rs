@@ -13,7 +13,7 @@ use app::contract::tokens::CreateToken;
 use app::domain::form_outcome::FormOutcome;
 
 use super::answer::{escape, failure, outcome, shown_once, sign_in_first};
-use super::password::PAGE;
+use super::PROFILE as PAGE;
 use crate::state::AppState;
 
 /// The form's fields: `name`, `days` and one `scopes` per ticked box.

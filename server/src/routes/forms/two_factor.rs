@@ -1,8 +1,9 @@
-//! Two-factor sign-in with an authenticator app, without JavaScript:
-//! `POST /profile/two-factor` starts setting it up (a page with the QR
-//! code, the key and the code form), `…/confirm` turns it on with a first
-//! code (a page with the recovery codes, shown once), `…/off` turns it off
-//! with the password. The same services as `/api/auth/totp/…`.
+//! Setting up two-factor sign-in with an authenticator app, without
+//! JavaScript: `POST /profile/two-factor` starts (a page with the QR code,
+//! the key and the code form), `…/confirm` turns it on with a first code (a
+//! page with the recovery codes, shown once). The same services as
+//! `/api/auth/totp/…`. Turning it off is Profile's form posting to the
+//! `totp/stop` server function.
 
 use axum::extract::State;
 use axum::response::Response;
@@ -11,13 +12,10 @@ use serde::Deserialize;
 
 use app::backend::api_error::ApiError;
 use app::backend::auth::extractors::CurrentUser;
-use app::backend::auth::{account, totp};
-use app::backend::client_ip::ClientIp;
-use app::contract::two_factor::CurrentPassword;
-use app::domain::form_outcome::FormOutcome;
+use app::backend::auth::totp;
 
 use super::answer::{escape, failure, outcome, shown_once, sign_in_first};
-use super::password::PAGE;
+use super::PROFILE as PAGE;
 use crate::state::AppState;
 
 /// `…/confirm`'s field.
@@ -25,13 +23,6 @@ use crate::state::AppState;
 pub struct CodeForm {
     #[serde(default)]
     code: String,
-}
-
-/// `…/off`'s field. Not `Debug`: it holds the password.
-#[derive(Deserialize)]
-pub struct PasswordForm {
-    #[serde(default, rename = "currentPassword")]
-    current_password: String,
 }
 
 pub async fn start(
@@ -111,26 +102,5 @@ pub async fn confirm(
             )
         }
         Err(error) => outcome(PAGE, failure(&error)),
-    }
-}
-
-pub async fn turn_off(
-    State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
-    current: Result<CurrentUser, ApiError>,
-    Form(form): Form<PasswordForm>,
-) -> Response {
-    let Ok(current) = current else {
-        return sign_in_first(PAGE);
-    };
-    if form.current_password.is_empty() {
-        return outcome(PAGE, FormOutcome::MissingField);
-    }
-    let request = CurrentPassword {
-        current_password: form.current_password,
-    };
-    match account::turn_off_totp(&state.services.auth, ip, &current, request).await {
-        Ok(()) => outcome(PAGE, FormOutcome::TwoFactorOff),
-        Err(error) => outcome(PAGE, failure(&ApiError::from(error))),
     }
 }
