@@ -57,6 +57,13 @@ pub async fn start_sign_in(
 /// shows that form only once its script has the challenge.
 #[server(prefix = "/api/fn", endpoint = "sign-in/code", client = CsrfClient)]
 pub async fn answer_with_code(request: SecondFactorCode) -> Result<SignInAnswer, ErrorBody> {
+    if request.code.trim().is_empty() {
+        return Err(crate::backend::api_error::ApiError::InvalidField {
+            field: "code".into(),
+            description: "enter the code from your authenticator app".into(),
+        }
+        .into());
+    }
     let request = SecondFactorCode {
         code: request.code.trim().to_owned(),
         ..request

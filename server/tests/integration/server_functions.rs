@@ -930,6 +930,26 @@ async fn signing_in_through_the_server_function_keeps_the_rules_and_sets_the_coo
     )
     .await;
     assert_eq!(response.status(), 401);
+    // An empty code is named before anything is tried.
+    let response = post_form(
+        &visitor,
+        "/api/fn/sign-in/code",
+        &[("request[challenge]", "made-up"), ("request[code]", " ")],
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    assert_eq!(error.field_violations()[0].field, "code");
+    // So is an empty email or password, on the first step.
+    let response = post_form(
+        &visitor,
+        "/api/fn/sign-in",
+        &[("request[email]", ""), ("request[password]", "")],
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    assert_eq!(error.field_violations()[0].field, "email");
     let response = post(
         &visitor,
         "/api/fn/sign-in/key-options",
