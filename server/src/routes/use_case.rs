@@ -10,6 +10,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::handler::Handler;
 use axum::http::request::Parts;
 use axum::routing::{self, MethodRouter};
+use leptos::server_fn::ServerFn;
 
 use app::backend::api_error::ApiError;
 use app::backend::auth::extractors::{
@@ -18,6 +19,7 @@ use app::backend::auth::extractors::{
 use axum::extract::FromRequestParts;
 
 use crate::extract::MAX_API_BODY;
+use crate::routes::policy::SERVER_FN_PREFIX;
 use crate::state::AppState;
 
 /// Who may call a use case, and with which credential. Every one but
@@ -264,8 +266,11 @@ impl UseCase {
         self
     }
 
-    pub fn server_fn(mut self, endpoint: &'static str) -> Self {
-        self.server_fn = Some(endpoint);
+    /// The server function `S` serves it for the pages. Its endpoint is
+    /// read from its type, so the declaration and the function cannot
+    /// disagree.
+    pub fn server_fn<S: ServerFn>(mut self) -> Self {
+        self.server_fn = Some(S::PATH.strip_prefix(SERVER_FN_PREFIX).unwrap_or(S::PATH));
         self
     }
 

@@ -1,9 +1,11 @@
 //! Every use case of the API, declared once (see [`super::use_case`]):
 //! the REST routes are mounted from here, and the server functions' gate,
 //! CSRF and form rules read it, as the OpenAPI document reads who may
-//! call each, its rate limit and whether it asks for the password again. A new REST route or server function is
-//! added here or it is not served (a server function no use case names is
-//! refused to everyone but a signed-in user, and a test fails).
+//! call each, its rate limit and whether it asks for the password again.
+//! A server function is named by its type (`fns::bills::SaveBill`), so a
+//! declaration cannot name one that does not exist. A new REST route or
+//! server function is added here or it is not served (a server function
+//! no use case names is not found, and a test fails).
 //!
 //! Grouped as the API is: bills and the Tracker, imports and exports,
 //! operations, bank sync, notifications, the public forms, accounts, and
@@ -20,6 +22,7 @@ use super::{
     operations, personal_data, preferences, profile, registration, security_keys, sso,
     submissions_admin, subscriptions,
 };
+use app::api as fns;
 
 /// Every use case; the diagnostics routes only when enabled.
 pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
@@ -28,177 +31,177 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
         case("openapi.document", Anyone).get("/api/openapi.json", openapi::document),
         case("bills.list", SignedIn)
             .get("/api/bills", bills::list)
-            .server_fn("bills"),
+            .server_fn::<fns::bills::GetBills>(),
         case("bills.create", SignedIn)
             .post("/api/bills", bills::create)
-            .server_fn("save-bill")
+            .server_fn::<fns::bills::SaveBill>()
             .form(),
         case("bills.reorder", SignedIn)
             .put("/api/bills/order", bills::reorder)
-            .server_fn("reorder-bills")
+            .server_fn::<fns::bills::ReorderBills>()
             .form(),
         case("bills.get", SignedIn)
             .get("/api/bills/{id}", bills::get)
-            .server_fn("bill"),
+            .server_fn::<fns::bills::GetBill>(),
         case("bills.update", SignedIn)
             .put("/api/bills/{id}", bills::update)
-            .server_fn("save-bill"),
+            .server_fn::<fns::bills::SaveBill>(),
         case("bills.delete", SignedIn)
             .delete("/api/bills/{id}", bills::delete)
-            .server_fn("bill/act")
+            .server_fn::<fns::bills::BillAct>()
             .form(),
         case("bills.deactivate", SignedIn)
             .post("/api/bills/{id}/deactivate", bills::deactivate)
-            .server_fn("bill/act"),
+            .server_fn::<fns::bills::BillAct>(),
         case("bills.reactivate", SignedIn)
             .post("/api/bills/{id}/reactivate", bills::reactivate)
-            .server_fn("bill/act"),
+            .server_fn::<fns::bills::BillAct>(),
         case("bills.autopay_trust", SignedIn)
             .get("/api/bills/{id}/autopay", bills::autopay_trust)
-            .server_fn("autopay-trust"),
+            .server_fn::<fns::bills::GetAutopayTrust>(),
         case("bills.catalog_link", SignedIn)
             .put("/api/bills/{id}/catalog-link", subscriptions::catalog_link)
-            .server_fn("catalog/link")
+            .server_fn::<fns::subscriptions::SetCatalogLink>()
             .form(),
         case("payments.list", SignedIn)
             .get("/api/bills/{id}/payments", bills::payments)
-            .server_fn("payments"),
+            .server_fn::<fns::bills::GetPayments>(),
         case("payments.record", SignedIn)
             .post("/api/bills/{id}/payments", bills::record_payment)
-            .server_fn("tracker/act")
+            .server_fn::<fns::tracker_act::TrackerAct>()
             .form(),
         case("payments.record_typed", SignedIn)
-            .server_fn("pay-bill")
+            .server_fn::<fns::bills::PayBill>()
             .form(),
         case("payments.undo", SignedIn)
             .delete("/api/payments/{id}", bills::undo_payment)
-            .server_fn("bill/act"),
+            .server_fn::<fns::bills::BillAct>(),
         case("payments.flag_autopay_failure", SignedIn)
             .put(
                 "/api/payments/{id}/autopay-failure",
                 bills::flag_autopay_failure,
             )
-            .server_fn("bill/act"),
+            .server_fn::<fns::bills::BillAct>(),
         case("drift.list", SignedIn)
             .get("/api/bills/drift", drift::list)
-            .server_fn("drift"),
+            .server_fn::<fns::drift::GetDrift>(),
         case("drift.accept", SignedIn)
             .post("/api/bills/{id}/drift/accept", drift::accept)
-            .server_fn("tracker/act"),
+            .server_fn::<fns::tracker_act::TrackerAct>(),
         case("drift.dismiss", SignedIn)
             .post("/api/bills/{id}/drift/dismiss", drift::dismiss)
-            .server_fn("tracker/act"),
+            .server_fn::<fns::tracker_act::TrackerAct>(),
         case("bill_months.get", SignedIn).get("/api/bills/{id}/months/{month}", bill_months::get),
         case("bill_months.put", SignedIn).put("/api/bills/{id}/months/{month}", bill_months::put),
         case("bill_months.delete", SignedIn)
             .delete("/api/bills/{id}/months/{month}", bill_months::delete),
         case("tracker.get", SignedIn)
             .get("/api/tracker", bills::tracker)
-            .server_fn("tracker"),
-        case("tracker.page", SignedIn).server_fn("tracker/page"),
+            .server_fn::<fns::bills::GetTracker>(),
+        case("tracker.page", SignedIn).server_fn::<fns::bills::GetTrackerPage>(),
         case("reports.spending", SignedIn)
             .get("/api/reports/spending", bills::spending)
-            .server_fn("spending"),
+            .server_fn::<fns::bills::GetSpending>(),
         case("statements.upload", SignedIn)
             .post("/api/imports", imports::upload)
             .upload(imports::MAX_UPLOAD_BODY),
         case("statements.read", SignedIn)
             .get("/api/imports/{id}", imports::read)
-            .server_fn("data/statement-import"),
+            .server_fn::<fns::statements::GetStatementImport>(),
         case("statements.commit", SignedIn)
             .post("/api/imports/{id}/commit", imports::commit)
-            .server_fn("data/commit-statement-import")
+            .server_fn::<fns::statements::CommitStatementImport>()
             .form(),
         case("admin.status", Administrator)
             .get("/api/admin/status", admin_status::status)
-            .server_fn("admin/status"),
-        case("admin.schema", Administrator).server_fn("admin/schema"),
+            .server_fn::<fns::admin_backups::GetSystemStatus>(),
+        case("admin.schema", Administrator).server_fn::<fns::admin_backups::GetSchemaState>(),
         case("admin.roll_back_migration", Administrator)
-            .server_fn("admin/roll-back-migration")
+            .server_fn::<fns::admin_backups::RollBackMigration>()
             .form(),
         case("authentication.read", Administrator)
             .get("/api/admin/authentication", authentication::read)
-            .server_fn("admin/authentication"),
+            .server_fn::<fns::authentication::GetAuthentication>(),
         case("authentication.change", Administrator)
             .put("/api/admin/authentication", authentication::change)
-            .server_fn("admin/authentication/save")
+            .server_fn::<fns::authentication::SaveAuthentication>()
             .form(),
         case("authentication.discovery", Administrator)
             .post(
                 "/api/admin/authentication/discovery",
                 authentication::discovery,
             )
-            .server_fn("admin/authentication/discovery")
+            .server_fn::<fns::authentication::TestDiscovery>()
             .form(),
         case("identities.list", SignedIn)
             .get("/api/profile/identities", authentication::list_identities)
-            .server_fn("profile/identities"),
+            .server_fn::<fns::authentication::GetIdentities>(),
         case("identities.unlink", SignedIn)
             .delete(
                 "/api/profile/identities/{id}",
                 authentication::unlink_identity,
             )
-            .server_fn("profile/unlink-identity")
+            .server_fn::<fns::authentication::UnlinkIdentity>()
             .form(),
         case("backups.list", BackupAdmin)
             .get("/api/admin/backups", admin_backups::list)
-            .server_fn("admin/backups"),
+            .server_fn::<fns::admin_backups::ListBackupFiles>(),
         case("backups.download", BackupAdmin)
             .get("/api/admin/backups/{name}", admin_backups::download),
         case("catalog.search", SignedIn)
             .get("/api/catalog", subscriptions::catalog)
-            .server_fn("catalog"),
+            .server_fn::<fns::bills::GetCatalog>(),
         case("catalog.track", SignedIn)
             .post("/api/catalog/track", subscriptions::track_catalog)
-            .server_fn("catalog/track")
+            .server_fn::<fns::subscriptions::TrackCatalogServices>()
             .form(),
         case("catalog.tracked", SignedIn)
             .get("/api/catalog/tracked", subscriptions::tracked)
-            .server_fn("catalog/tracked"),
+            .server_fn::<fns::subscriptions::GetTrackedServices>(),
         case("descriptors.list", SignedIn)
             .get("/api/catalog/descriptors", subscriptions::descriptors)
-            .server_fn("catalog/descriptors"),
+            .server_fn::<fns::subscriptions::GetOwnDescriptors>(),
         case("descriptors.add", SignedIn)
             .post("/api/catalog/descriptors", subscriptions::add_descriptor)
-            .server_fn("catalog/descriptors/add")
+            .server_fn::<fns::subscriptions::AddOwnDescriptor>()
             .form(),
         case("descriptors.delete", SignedIn)
             .delete(
                 "/api/catalog/descriptors/{id}",
                 subscriptions::delete_descriptor,
             )
-            .server_fn("catalog/descriptors/delete")
+            .server_fn::<fns::subscriptions::DeleteOwnDescriptor>()
             .form(),
         case("recommendations.list", SignedIn)
             .get("/api/subscriptions/recommendations", subscriptions::list)
-            .server_fn("subscriptions/recommendations"),
+            .server_fn::<fns::subscriptions::GetRecommendations>(),
         case("recommendations.track", SignedIn)
             .post(
                 "/api/subscriptions/recommendations/{id}/track",
                 subscriptions::track,
             )
-            .server_fn("subscriptions/track")
+            .server_fn::<fns::subscriptions::TrackSuggestedService>()
             .form(),
         case("recommendations.decline", SignedIn)
             .post(
                 "/api/subscriptions/recommendations/{id}/decline",
                 subscriptions::decline,
             )
-            .server_fn("subscriptions/decline")
+            .server_fn::<fns::subscriptions::DeclineSuggestedService>()
             .form(),
         case("recommendations.link", SignedIn)
             .post(
                 "/api/subscriptions/recommendations/{id}/link",
                 subscriptions::link,
             )
-            .server_fn("subscriptions/link")
+            .server_fn::<fns::subscriptions::LinkSuggestedService>()
             .form(),
         case("recommendations.relink", SignedIn)
             .post(
                 "/api/subscriptions/recommendations/{id}/relink",
                 subscriptions::relink,
             )
-            .server_fn("subscriptions/relink")
+            .server_fn::<fns::subscriptions::RelinkSuggestedService>()
             .form(),
         case("data.export_bills_csv", SignedIn).get("/api/data/bills.csv", data::export_csv),
         case("data.export_payments_csv", SignedIn)
@@ -224,159 +227,159 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
         case("bill_import.preview", SignedIn)
             .post("/api/data/import/preview", data::preview)
             .upload(data::MAX_IMPORT_BODY)
-            .server_fn("data/preview-import"),
+            .server_fn::<fns::data::PreviewImport>(),
         case("bill_import.import", SignedIn)
             .post("/api/data/import", data::import)
             .upload(data::MAX_IMPORT_BODY)
-            .server_fn("data/import"),
+            .server_fn::<fns::data::ImportBills>(),
         case("preferences.get", SignedIn)
             .get("/api/profile/preferences", preferences::get)
-            .server_fn("profile/preferences"),
+            .server_fn::<fns::profile::GetPreferences>(),
         case("preferences.set", SignedIn)
             .put("/api/profile/preferences", preferences::set)
-            .server_fn("profile/save-preferences")
+            .server_fn::<fns::profile::SavePreferences>()
             .form(),
         case("operations.list", Operations)
             .get("/v1/operations", operations::list)
-            .server_fn("operations"),
+            .server_fn::<fns::operations::ListOperations>(),
         case("operations.list_for_user", Operations)
             .get("/v1/users/{user}/operations", operations::list_for_user),
         case("operations.get", Operations).get("/v1/operations/{*name}", operations::get),
         case("operations.delete", Operations)
             .delete("/v1/operations/{*name}", operations::delete)
-            .server_fn("operations/delete")
+            .server_fn::<fns::operations::DeleteOperation>()
             .form(),
         case("operations.cancel", Operations)
             .post("/v1/operations/{*name}", operations::post)
-            .server_fn("operations/cancel")
+            .server_fn::<fns::operations::CancelOperation>()
             .form(),
-        case("operations.wait", Operations).server_fn("operations/wait"),
+        case("operations.wait", Operations).server_fn::<fns::operations::WaitOperation>(),
         case("maintenance.backup", BackupAdmin)
             .post("/v1/admin:backup", operations::start_backup)
-            .server_fn("operations/maintenance")
+            .server_fn::<fns::operations::StartMaintenance>()
             .form(),
         case("maintenance.restore_check", BackupAdmin)
             .post("/v1/admin:restoreCheck", operations::start_restore_check)
-            .server_fn("admin/check-backup")
+            .server_fn::<fns::admin_backups::CheckBackupFile>()
             .form(),
         case("maintenance.restore", AdminSession)
             .fresh_password()
             .post("/v1/admin:restore", operations::start_restore)
-            .server_fn("admin/restore-backup")
+            .server_fn::<fns::admin_backups::RestoreBackupFile>()
             .form(),
         case("maintenance.reencrypt_secrets", Administrator)
             .post(
                 "/v1/admin:reencryptSecrets",
                 operations::start_reencrypt_secrets,
             )
-            .server_fn("operations/maintenance")
+            .server_fn::<fns::operations::StartMaintenance>()
             .form(),
         case("bank.connections", SignedIn)
             .get("/api/bank/connections", bank::list)
-            .server_fn("bank/connections"),
+            .server_fn::<fns::bank::GetBankConnections>(),
         case("bank.connect", SignedIn)
             .limited(BankSyncs)
             .post("/api/bank/connections", bank::connect)
-            .server_fn("bank/connect")
+            .server_fn::<fns::bank::AddBankConnection>()
             .form(),
         case("bank.sync_all", SignedIn)
             .limited(BankSyncs)
             .post("/api/bank/connections/sync-all", bank::sync_all),
         case("bank.disconnect", SignedIn)
             .delete("/api/bank/connections/{id}", bank::disconnect)
-            .server_fn("bank/disconnect")
+            .server_fn::<fns::bank::DisconnectBank>()
             .form(),
         case("bank.reconnect", SignedIn)
             .limited(BankSyncs)
             .post("/api/bank/connections/{id}/reconnect", bank::reconnect)
-            .server_fn("bank/reconnect")
+            .server_fn::<fns::bank::ReconnectBank>()
             .form(),
         case("bank.sync", SignedIn)
             .limited(BankSyncs)
             .post("/api/bank/connections/{id}/sync", bank::sync)
-            .server_fn("bank/sync")
+            .server_fn::<fns::bank::SyncBank>()
             .form(),
         case("bank.backfill", SignedIn)
             .limited(BankSyncs)
             .post("/api/bank/connections/{id}/backfill", bank::backfill)
-            .server_fn("bank/sync")
+            .server_fn::<fns::bank::SyncBank>()
             .form(),
         case("bank.set_monitored", SignedIn)
             .patch("/api/bank/accounts/{id}", bank::set_monitored)
-            .server_fn("bank/monitor")
+            .server_fn::<fns::bank::SetAccountMonitored>()
             .form(),
         case("bank.transactions", SignedIn)
             .get("/api/bank/transactions", bank::list_transactions)
-            .server_fn("bank/transactions"),
+            .server_fn::<fns::bank::GetBankTransactions>(),
         case("bank.suggestions", SignedIn)
             .get("/api/bank/suggestions", bank::suggestions)
-            .server_fn("bank/suggestions"),
+            .server_fn::<fns::bank::GetBankSuggestions>(),
         case("bank.auto_matches", SignedIn)
             .get("/api/bank/auto-matches", bank::auto_matches)
-            .server_fn("bank/auto-matches"),
+            .server_fn::<fns::bank::GetAutoMatches>(),
         case("bank.match", SignedIn)
             .post("/api/bank/transactions/{id}/match", bank::match_transaction)
-            .server_fn("bank/match")
+            .server_fn::<fns::bank::LinkTransactionToBill>()
             .form(),
         case("bank.unmatch", SignedIn)
             .post(
                 "/api/bank/transactions/{id}/unmatch",
                 bank::unmatch_transaction,
             )
-            .server_fn("bank/unmatch")
+            .server_fn::<fns::bank::UnlinkTransaction>()
             .form(),
         case("bank.ignore", SignedIn)
             .post(
                 "/api/bank/transactions/{id}/ignore",
                 bank::ignore_transaction,
             )
-            .server_fn("bank/ignore")
+            .server_fn::<fns::bank::IgnoreTransaction>()
             .form(),
         case("bank.unignore", SignedIn)
             .post(
                 "/api/bank/transactions/{id}/unignore",
                 bank::unignore_transaction,
             )
-            .server_fn("bank/ignore")
+            .server_fn::<fns::bank::IgnoreTransaction>()
             .form(),
         case("bank_sync.status", Administrator)
             .get("/api/admin/bank-sync", bank::admin_status)
-            .server_fn("admin/bank-sync"),
+            .server_fn::<fns::bank::GetBankSyncStatus>(),
         case("bank_sync.update", Administrator)
             .put("/api/admin/bank-sync", bank::admin_update)
-            .server_fn("admin/bank-sync/save")
+            .server_fn::<fns::bank::SaveBankSync>()
             .form(),
         case("bank_sync.run", Administrator)
             .post("/api/admin/bank-sync/run", bank::admin_run)
-            .server_fn("admin/bank-sync/run")
+            .server_fn::<fns::bank::RunBankSyncNow>()
             .form(),
         case("notifications.channels", SignedIn)
             .get("/api/notifications/channels", notifications::channels),
-        case("notifications.page", SignedIn).server_fn("notifications/page"),
+        case("notifications.page", SignedIn).server_fn::<fns::notifications::GetNotifications>(),
         case("notifications.create_channel", SignedIn)
             .post("/api/notifications/channels", notifications::create_channel)
-            .server_fn("notifications/add-channel")
+            .server_fn::<fns::notifications::AddChannel>()
             .form(),
         case("notifications.change_channel", SignedIn)
             .patch(
                 "/api/notifications/channels/{id}",
                 notifications::change_channel,
             )
-            .server_fn("notifications/change-channel")
+            .server_fn::<fns::notifications::ChangeChannel>()
             .form(),
         case("notifications.delete_channel", SignedIn)
             .delete(
                 "/api/notifications/channels/{id}",
                 notifications::delete_channel,
             )
-            .server_fn("notifications/remove-channel")
+            .server_fn::<fns::notifications::RemoveChannel>()
             .form(),
         case("notifications.test_channel", SignedIn)
             .post(
                 "/api/notifications/channels/{id}/test",
                 notifications::test_channel,
             )
-            .server_fn("notifications/test-channel")
+            .server_fn::<fns::notifications::TestChannel>()
             .form(),
         case("notifications.preferences", SignedIn)
             .get("/api/notifications/preferences", notifications::preferences),
@@ -385,7 +388,7 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
                 "/api/notifications/preferences",
                 notifications::set_preferences,
             )
-            .server_fn("notifications/save-preferences")
+            .server_fn::<fns::notifications::SaveNotificationPreferences>()
             .form(),
         case("notifications.deliveries", SignedIn)
             .get("/api/notifications/deliveries", notifications::deliveries),
@@ -396,71 +399,71 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
                 "/api/notifications/calendar",
                 notifications::create_calendar,
             )
-            .server_fn("notifications/create-calendar")
+            .server_fn::<fns::notifications::CreateCalendar>()
             .form(),
         case("notifications.delete_calendar", SignedIn)
             .delete(
                 "/api/notifications/calendar",
                 notifications::delete_calendar,
             )
-            .server_fn("notifications/delete-calendar")
+            .server_fn::<fns::notifications::DeleteCalendar>()
             .form(),
         case("notifications.admin", Administrator)
             .get("/api/admin/notifications", notifications::admin)
-            .server_fn("admin/notifications"),
+            .server_fn::<fns::notifications::GetAdminNotifications>(),
         case("notifications.set_mail", Administrator)
             .put("/api/admin/notifications", notifications::set_admin)
-            .server_fn("admin/notifications/save-mail")
+            .server_fn::<fns::notifications::SaveMailServer>()
             .form(),
         case("notifications.test_email", Administrator)
             .post(
                 "/api/admin/notifications/test-email",
                 notifications::test_email,
             )
-            .server_fn("admin/notifications/test-email")
+            .server_fn::<fns::notifications::SendTestEmail>()
             .form(),
         case("notifications.run", Administrator)
             .post("/api/admin/notifications/run", notifications::run_now)
-            .server_fn("admin/notifications/run")
+            .server_fn::<fns::notifications::RunRemindersNow>()
             .form(),
         case("contact.config", Anyone)
             .get("/api/contact/config", contact::config)
-            .server_fn("contact/config")
+            .server_fn::<fns::contact::GetContactConfig>()
             .cross_origin(),
         case("contact.lead", Anyone)
             .limited(PublicForms)
             .post("/api/leads", contact::create_lead)
-            .server_fn("contact/lead")
+            .server_fn::<fns::contact::SendLead>()
             .public_form(),
         case("contact.support", Anyone)
             .limited(PublicForms)
             .post("/api/support", contact::create_support)
-            .server_fn("contact/support")
+            .server_fn::<fns::contact::SendSupport>()
             .public_form(),
         case("auth.csrf_token", Anyone).get("/api/auth/csrf-token", auth::csrf_token),
         case("auth.sign_in", Anyone)
             .limited(SignIn)
             .post("/api/auth/login", auth::login)
-            .server_fn("sign-in")
+            .server_fn::<fns::entrance::StartSignIn>()
             .form(),
         case("auth.sign_in_code", Anyone)
             .limited(SignIn)
             .post("/api/auth/login/totp", auth::login_second_factor)
-            .server_fn("sign-in/code")
+            .server_fn::<fns::entrance::AnswerWithCode>()
             .form(),
         case("auth.key_options", Anyone)
             .post(
                 "/api/auth/login/security-key/options",
                 security_keys::sign_in_options,
             )
-            .server_fn("sign-in/key-options"),
+            .server_fn::<fns::entrance::StartKeySignIn>(),
         case("auth.sign_in_key", Anyone)
             .limited(SignIn)
             .post("/api/auth/login/security-key", security_keys::sign_in)
-            .server_fn("sign-in/key"),
+            .server_fn::<fns::entrance::AnswerWithKey>(),
         case("auth.methods", Anyone)
             .get("/api/auth/methods", sso::methods)
-            .server_fn("sign-in/methods"),
+            .server_fn::<fns::entrance::GetSignInMethods>(),
         case("auth.oidc_start", Anyone)
             .limited(SingleSignOnStart)
             .get("/api/auth/oidc/start", sso::start),
@@ -471,98 +474,98 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
         case("auth.sign_out", SignedIn)
             .page_form("/profile/sign-out", forms::sign_out::submit)
             .post("/api/auth/logout", auth::logout)
-            .server_fn("sign-out"),
+            .server_fn::<fns::account::SignOut>(),
         case("auth.sign_out_everywhere", SignedIn)
             .post("/api/auth/logout-all", auth::logout_all)
-            .server_fn("sign-out"),
+            .server_fn::<fns::account::SignOut>(),
         case("auth.me", SignedIn)
             .get("/api/auth/me", auth::me)
-            .server_fn("me"),
+            .server_fn::<fns::account::GetMe>(),
         case("auth.session", Anyone)
             .get("/api/auth/session", auth::session)
-            .server_fn("session"),
+            .server_fn::<fns::session::CurrentSession>(),
         case("totp.status", SignedIn)
             .get("/api/auth/totp", auth::totp_status)
-            .server_fn("totp"),
+            .server_fn::<fns::account::GetTotpStatus>(),
         case("totp.begin", BrowserSession)
             .page_form("/profile/two-factor", forms::two_factor::start)
             .post("/api/auth/totp/setup", auth::totp_setup)
-            .server_fn("totp/start"),
+            .server_fn::<fns::account::StartTotp>(),
         case("totp.confirm", BrowserSession)
             .page_form("/profile/two-factor/confirm", forms::two_factor::confirm)
             .post("/api/auth/totp/confirm", auth::totp_confirm)
-            .server_fn("totp/confirm"),
+            .server_fn::<fns::account::ConfirmTotp>(),
         case("totp.disable", SignedIn)
             .fresh_password()
             .post("/api/auth/totp/disable", auth::totp_disable)
-            .server_fn("totp/stop")
+            .server_fn::<fns::account::StopTotp>()
             .form(),
         case("account.change_password", SignedIn)
             .fresh_password()
             .post("/api/auth/password", auth::change_password)
-            .server_fn("account/password")
+            .server_fn::<fns::account::SetPassword>()
             .form(),
         case("profile.update", SignedIn)
             .fresh_password()
             .put("/api/profile", profile::update)
-            .server_fn("account/save")
+            .server_fn::<fns::account::SaveAccount>()
             .form(),
         case("profile.privacy", SignedIn)
             .get("/api/profile/privacy", profile::privacy)
-            .server_fn("profile/privacy"),
+            .server_fn::<fns::profile::GetPrivacy>(),
         case("profile.set_privacy", SignedIn)
             .put("/api/profile/privacy", profile::set_privacy)
-            .server_fn("profile/set-privacy")
+            .server_fn::<fns::profile::SetPrivacy>()
             .form(),
         case("profile.sign_ins", SignedIn)
             .get("/api/profile/sign-ins", profile::sign_ins)
-            .server_fn("profile/sign-ins"),
+            .server_fn::<fns::profile::GetSignIns>(),
         case("tokens.list", SignedIn)
             .get("/api/tokens", api_tokens::list)
-            .server_fn("tokens"),
+            .server_fn::<fns::profile::ListTokens>(),
         case("tokens.create", SignedIn)
             .page_form("/profile/tokens", forms::tokens::submit)
             .post("/api/tokens", api_tokens::create)
-            .server_fn("make-token"),
+            .server_fn::<fns::profile::MakeToken>(),
         case("tokens.revoke", SignedIn)
             .delete("/api/tokens/{id}", api_tokens::revoke)
-            .server_fn("revoke-token")
+            .server_fn::<fns::profile::RevokeToken>()
             .form(),
         case("registration.status", Anyone)
             .get("/api/auth/registration", registration::status)
-            .server_fn("registration"),
+            .server_fn::<fns::entrance::GetRegistration>(),
         case("registration.register", Anyone)
             .post("/api/auth/register", registration::register)
-            .server_fn("register")
+            .server_fn::<fns::entrance::CreateAccount>()
             .form(),
         case("security_keys.list", SignedIn)
             .get("/api/auth/security-keys", security_keys::list)
-            .server_fn("security-keys"),
+            .server_fn::<fns::security_keys::GetSecurityKeys>(),
         case("security_keys.begin_registration", BrowserSession)
             .post(
                 "/api/auth/security-keys/options",
                 security_keys::registration_options,
             )
-            .server_fn("security-keys/start"),
+            .server_fn::<fns::security_keys::StartKeyRegistration>(),
         case("security_keys.register", BrowserSession)
             .post("/api/auth/security-keys", security_keys::register)
-            .server_fn("security-keys/finish"),
+            .server_fn::<fns::security_keys::FinishKeyRegistration>(),
         case("security_keys.remove", SignedIn)
             .fresh_password()
             .delete("/api/auth/security-keys/{id}", security_keys::remove)
-            .server_fn("security-keys/remove"),
+            .server_fn::<fns::security_keys::RemoveSecurityKey>(),
         case("admin.users", Administrator)
             .get("/api/admin/users", admin::users)
-            .server_fn("admin/users"),
+            .server_fn::<fns::admin::ListUsers>(),
         case("admin.disable_user", AdminSession)
             .fresh_password()
             .post("/api/admin/users/{id}/disable", admin::disable)
-            .server_fn("admin/change-account")
+            .server_fn::<fns::admin::ChangeAccount>()
             .form(),
         case("admin.enable_user", AdminSession)
             .fresh_password()
             .post("/api/admin/users/{id}/enable", admin::enable)
-            .server_fn("admin/change-account")
+            .server_fn::<fns::admin::ChangeAccount>()
             .form(),
         case("admin.reset_second_factor", AdminSession)
             .fresh_password()
@@ -570,50 +573,50 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
                 "/api/admin/users/{id}/reset-second-factor",
                 admin::reset_second_factor,
             )
-            .server_fn("admin/change-account")
+            .server_fn::<fns::admin::ChangeAccount>()
             .form(),
         case("admin.invitations", Administrator)
             .get("/api/admin/invitations", admin::invitations)
-            .server_fn("admin/invitations"),
+            .server_fn::<fns::admin::ListInvitations>(),
         case("admin.invite", AdminSession)
             .page_form("/admin/invite", forms::invitation::submit)
             .fresh_password()
             .post("/api/admin/invitations", admin::invite)
-            .server_fn("admin/invite"),
+            .server_fn::<fns::admin::InviteUser>(),
         case("admin.withdraw_invitation", Administrator)
             .delete("/api/admin/invitations/{id}", admin::revoke_invitation)
-            .server_fn("admin/withdraw-invitation")
+            .server_fn::<fns::admin::WithdrawInvitation>()
             .form(),
         case("admin.registration", Administrator)
             .get("/api/admin/registration", admin::registration)
-            .server_fn("admin/registration"),
+            .server_fn::<fns::admin::GetRegistration>(),
         case("admin.set_registration", AdminSession)
             .fresh_password()
             .put("/api/admin/registration", admin::set_registration)
-            .server_fn("admin/set-registration")
+            .server_fn::<fns::admin::SetRegistration>()
             .form(),
         case("admin.leads", Administrator)
             .get("/api/admin/leads", submissions_admin::leads)
-            .server_fn("admin/submissions"),
+            .server_fn::<fns::admin::ListSubmissions>(),
         case("admin.support_requests", Administrator)
             .get(
                 "/api/admin/support-requests",
                 submissions_admin::support_requests,
             )
-            .server_fn("admin/submissions"),
+            .server_fn::<fns::admin::ListSubmissions>(),
         case("admin.resend", Administrator)
             .post("/api/admin/{kind}/{id}/resend", submissions_admin::resend)
-            .server_fn("admin/resend")
+            .server_fn::<fns::admin::ResendSubmissions>()
             .form(),
         case("admin.crm", Administrator)
             .get("/api/admin/crm", submissions_admin::crm)
-            .server_fn("admin/crm"),
+            .server_fn::<fns::admin::GetCrmStatus>(),
         case("admin.resend_all", Administrator)
             .post(
                 "/api/admin/crm/resend-failed",
                 submissions_admin::resend_all,
             )
-            .server_fn("admin/resend")
+            .server_fn::<fns::admin::ResendSubmissions>()
             .form(),
     ];
     if diagnostics_enabled {
