@@ -1,6 +1,7 @@
 use crate::api;
 use crate::api::account::{SaveAccount, SetPassword};
 use crate::components::csrf_field::CsrfField;
+use crate::components::form_refusal::FormRefusal;
 use crate::contract::account::User;
 use crate::domain::form_outcome::FormOutcome;
 use crate::domain::password_policy;
@@ -19,30 +20,22 @@ pub fn AccountDetails(user: User) -> impl IntoView {
     let email = RwSignal::new(user.email.clone());
     let current = RwSignal::new(String::new());
     let status = RwSignal::new(None::<String>);
-    let error = RwSignal::new(None::<(Option<String>, String)>);
+    let refusal = FormRefusal::new();
     let email_changed = {
         let original = original_email.clone();
         move || !email.get().trim().eq_ignore_ascii_case(&original)
-    };
-    let invalid = move |field: &'static str| {
-        move || {
-            error
-                .get()
-                .is_some_and(|(f, _)| f.as_deref() == Some(field))
-                .then_some("true")
-        }
     };
 
     let save = ServerAction::<SaveAccount>::new();
     api::each_answer(save, move |answer| match answer {
         Ok(_) => {
-            error.set(None);
+            refusal.clear();
             current.set(String::new());
             status.set(Some("Saved.".into()));
         }
         Err(failure) => {
             status.set(None);
-            error.set(Some((failure.field(), failure.message())));
+            refusal.heard(&failure);
         }
     });
     let pending = save.pending();
@@ -57,7 +50,7 @@ pub fn AccountDetails(user: User) -> impl IntoView {
                 <div class="field">
                     <label for="profile-name">"Name"</label>
                     <input id="profile-name" name="request[name]" type="text" maxlength="200" autocomplete="name"
-                        aria-invalid=invalid("name")
+                        aria-invalid=refusal.marks("name")
                         value=user.name.clone()
                         prop:value=move || name.get()
                         on:input=move |ev| name.set(event_target_value(&ev))/>
@@ -65,7 +58,7 @@ pub fn AccountDetails(user: User) -> impl IntoView {
                 <div class="field">
                     <label for="profile-email">"Email"</label>
                     <input id="profile-email" name="request[email]" data-testid="profile-email" type="email" autocomplete="email"
-                        aria-invalid=invalid("email")
+                        aria-invalid=refusal.marks("email")
                         value=shown_email
                         prop:value=move || email.get()
                         on:input=move |ev| email.set(event_target_value(&ev))/>
@@ -73,7 +66,7 @@ pub fn AccountDetails(user: User) -> impl IntoView {
                 <div class="field">
                     <label for="profile-current-password">"Current password (to change your email)"</label>
                     <input id="profile-current-password" name="request[currentPassword]" type="password" autocomplete="current-password"
-                        aria-invalid=invalid("currentPassword")
+                        aria-invalid=refusal.marks("currentPassword")
                         aria-describedby="profile-current-password-hint"
                         prop:value=move || current.get()
                         on:input=move |ev| current.set(event_target_value(&ev))/>
@@ -83,7 +76,7 @@ pub fn AccountDetails(user: User) -> impl IntoView {
                         "Only needed when you change the email."
                     }}</p>
                 </div>
-                <p class="field-error" role="alert">{move || error.get().map(|(_, message)| message)}</p>
+                <p class="field-error" role="alert">{move || refusal.message()}</p>
                 <p role="status">{move || status.get()}</p>
                 <button type="submit" class="button" disabled=move || pending.get()>"Save"</button>
             </ActionForm>
@@ -101,7 +94,7 @@ fn ChangePassword(email: String) -> impl IntoView {
     let current = RwSignal::new(String::new());
     let new_password = RwSignal::new(String::new());
     let status = RwSignal::new(None::<String>);
-    let error = RwSignal::new(None::<(Option<String>, String)>);
+    let refusal = FormRefusal::new();
     let email = StoredValue::new(email);
     let problem = move || {
         let typed = new_password.get();
@@ -110,26 +103,18 @@ fn ChangePassword(email: String) -> impl IntoView {
             .flatten()
             .map(|problem| problem.to_string())
     };
-    let invalid = move |field: &'static str| {
-        move || {
-            error
-                .get()
-                .is_some_and(|(f, _)| f.as_deref() == Some(field))
-                .then_some("true")
-        }
-    };
 
     let change = ServerAction::<SetPassword>::new();
     api::each_answer(change, move |answer| match answer {
         Ok(()) => {
-            error.set(None);
+            refusal.clear();
             current.set(String::new());
             new_password.set(String::new());
             status.set(Some(FormOutcome::PasswordChanged.message().into()));
         }
         Err(failure) => {
             status.set(None);
-            error.set(Some((failure.field(), failure.message())));
+            refusal.heard(&failure);
         }
     });
     let pending = change.pending();
@@ -141,7 +126,7 @@ fn ChangePassword(email: String) -> impl IntoView {
                 <div class="field">
                     <label for="password-current">"Current password"</label>
                     <input id="password-current" name="request[currentPassword]" type="password" autocomplete="current-password"
-                        aria-invalid=invalid("currentPassword")
+                        aria-invalid=refusal.marks("currentPassword")
                         prop:value=move || current.get()
                         on:input=move |ev| current.set(event_target_value(&ev))/>
                 </div>
@@ -149,14 +134,14 @@ fn ChangePassword(email: String) -> impl IntoView {
                     <label for="password-new">"New password"</label>
                     <input id="password-new" name="request[newPassword]" type="password" autocomplete="new-password"
                         aria-describedby="password-new-hint"
-                        aria-invalid=move || (problem().is_some() || invalid("newPassword")().is_some()).then_some("true")
+                        aria-invalid=move || (problem().is_some() || refusal.blames("newPassword")).then_some("true")
                         prop:value=move || new_password.get()
                         on:input=move |ev| new_password.set(event_target_value(&ev))/>
                     <p id="password-new-hint" class="hint">
                         {move || problem().unwrap_or_else(|| format!("At least {} characters.", password_policy::MIN_CHARS))}
                     </p>
                 </div>
-                <p class="field-error" role="alert">{move || error.get().map(|(_, message)| message)}</p>
+                <p class="field-error" role="alert">{move || refusal.message()}</p>
                 <p role="status">{move || status.get()}</p>
                 <button type="submit" class="button" disabled=move || pending.get()>"Change password"</button>
             </ActionForm>

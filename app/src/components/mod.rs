@@ -6,6 +6,7 @@ pub mod bill_form;
 pub mod csrf_field;
 pub mod drift_panel;
 pub mod form_outcome_notice;
+pub mod form_refusal;
 pub mod history_import;
 pub mod layout;
 pub mod linked_identities;

@@ -7,6 +7,7 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use crate::api;
 use crate::api::entrance::CreateAccount;
 use crate::components::csrf_field::CsrfField;
+use crate::components::form_refusal::FormRefusal;
 use crate::contract::account::{InvitationPreview, RegistrationStatus};
 use crate::domain::password_policy;
 use crate::domain::role::Role;
@@ -40,7 +41,7 @@ pub fn RegisterPage() -> impl IntoView {
     // The field at fault and the message; a form posted without
     // JavaScript comes back with them in the address, which the action
     // reads.
-    let error = RwSignal::new(None::<(Option<String>, String)>);
+    let refusal = FormRefusal::new();
     let navigate = use_navigate();
 
     // An invitation for one address fills it in.
@@ -64,19 +65,11 @@ pub fn RegisterPage() -> impl IntoView {
             .flatten()
             .map(|problem| problem.to_string())
     };
-    let invalid = move |field: &'static str| {
-        move || {
-            error
-                .get()
-                .is_some_and(|(f, _)| f.as_deref() == Some(field))
-                .then_some("true")
-        }
-    };
 
     let join = ServerAction::<CreateAccount>::new();
     api::each_answer(join, move |answer| match answer {
         Ok(_) => navigate(crate::domain::redirect::AFTER_SIGN_IN, Default::default()),
-        Err(failure) => error.set(Some((failure.field(), failure.message()))),
+        Err(failure) => refusal.heard(&failure),
     });
     let pending = join.pending();
 
@@ -89,7 +82,7 @@ pub fn RegisterPage() -> impl IntoView {
                 <div class="field">
                     <label for="register-email">"Email"</label>
                     <input id="register-email" name="request[email]" type="email" autocomplete="username" required
-                        aria-invalid=invalid("email")
+                        aria-invalid=refusal.marks("email")
                         prop:value=move || email.get()
                         on:input=move |ev| email.set(event_target_value(&ev))/>
                 </div>
@@ -103,14 +96,14 @@ pub fn RegisterPage() -> impl IntoView {
                     <label for="register-password">"Password"</label>
                     <input id="register-password" name="request[password]" type="password" autocomplete="new-password" required
                         aria-describedby="register-password-hint"
-                        aria-invalid=move || (problem().is_some() || invalid("password")().is_some()).then_some("true")
+                        aria-invalid=move || (problem().is_some() || refusal.blames("password")).then_some("true")
                         prop:value=move || password.get()
                         on:input=move |ev| password.set(event_target_value(&ev))/>
                     <p id="register-password-hint" class="hint">
                         {move || problem().unwrap_or_else(|| format!("At least {} characters; a few unusual words work well.", password_policy::MIN_CHARS))}
                     </p>
                 </div>
-                <p class="field-error" role="alert">{move || error.get().map(|(_, message)| message)}</p>
+                <p class="field-error" role="alert">{move || refusal.message()}</p>
                 <button type="submit" class="button" disabled=move || pending.get()>
                     {move || if pending.get() { "Creating your account…" } else { "Create account" }}
                 </button>
