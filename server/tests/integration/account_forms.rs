@@ -17,18 +17,28 @@ use totp_rs::{Algorithm, Secret, TOTP};
 
 /// A form post as a browser sends it: the cookies, this site's `Origin`,
 /// no CSRF header but the token in the form's `csrf_token` field.
-async fn post_form(
+fn form_post(
     browser: &Browser,
     origin: &str,
     path: &str,
     fields: &[(&str, &str)],
-) -> reqwest::Response {
+) -> reqwest::RequestBuilder {
     let mut fields = fields.to_vec();
     fields.push(("csrf_token", &browser.csrf));
     browser
         .request_without_csrf(Method::POST, path)
         .header("origin", origin)
         .form(&fields)
+}
+
+/// An account form posted to its own route.
+async fn post_form(
+    browser: &Browser,
+    origin: &str,
+    path: &str,
+    fields: &[(&str, &str)],
+) -> reqwest::Response {
+    form_post(browser, origin, path, fields)
         .send()
         .await
         .unwrap()
@@ -43,29 +53,12 @@ async fn post_page_form(
     page: &str,
     fields: &[(&str, &str)],
 ) -> reqwest::Response {
-    let mut fields = fields.to_vec();
-    fields.push(("csrf_token", &browser.csrf));
-    browser
-        .request_without_csrf(Method::POST, path)
-        .header("origin", origin)
+    form_post(browser, origin, path, fields)
         .header(ACCEPT, "text/html,application/xhtml+xml")
         .header(REFERER, format!("{origin}{page}"))
-        .form(&fields)
         .send()
         .await
         .unwrap()
-}
-
-/// The page at `location` (an address of this site), as the browser opens
-/// it next.
-async fn open(browser: &Browser, location: &str) -> String {
-    let path = location
-        .strip_prefix(&browser.base)
-        .unwrap_or(location)
-        .to_owned();
-    let response = browser.request(Method::GET, &path).send().await.unwrap();
-    assert_eq!(response.status(), 200, "GET {path}");
-    response.text().await.unwrap()
 }
 
 fn location(response: &reqwest::Response) -> String {
@@ -107,7 +100,7 @@ async fn registering_without_javascript_signs_in_and_a_closed_door_says_so() {
     );
     clean(&back, &["form-joiner", "passphrase"]);
     assert!(closed.headers().get(SET_COOKIE).is_none());
-    let shown = open(&visitor, &back).await;
+    let shown = visitor.page_at(&back).await;
     assert!(shown.contains("invitation"), "the refusal is on the page");
 
     let opened = admin
@@ -127,7 +120,7 @@ async fn registering_without_javascript_signs_in_and_a_closed_door_says_so() {
     let refused = register(&weak).await;
     let back = location(&refused);
     assert!(back.contains("__err="), "{back}");
-    let shown = open(&visitor, &back).await;
+    let shown = visitor.page_at(&back).await;
     assert!(
         shown.contains(&format!(
             "use at least {} characters",
@@ -194,7 +187,7 @@ async fn the_password_form_checks_the_current_one_and_comes_back_to_say_so() {
         "{back}"
     );
     clean(&back, &["not my password", "brand", "passphrase"]);
-    let shown = open(&admin, &back).await;
+    let shown = admin.page_at(&back).await;
     assert!(
         shown.contains("this is not your current password"),
         "the refusal is on the page"

@@ -29,22 +29,11 @@ fn location(response: &reqwest::Response) -> String {
         .to_owned()
 }
 
-/// The page at `location`, as the browser opens it next.
-async fn open(browser: &Browser, location: &str) -> String {
-    let path = location
-        .strip_prefix(&browser.base)
-        .unwrap_or(location)
-        .to_owned();
-    let response = browser.request(Method::GET, &path).send().await.unwrap();
-    assert_eq!(response.status(), StatusCode::OK, "GET {path}");
-    response.text().await.unwrap()
-}
-
 #[tokio::test]
 async fn a_bill_posted_without_javascript_opens_its_page_or_comes_back_with_the_messages() {
     let (app, admin) = with_admin(&[]).await;
     // The page renders the form (opened by its link) with the CSRF field.
-    let form_page = open(&admin, "/bills?new").await;
+    let form_page = admin.page_at("/bills?new").await;
     assert!(form_page.contains("name=\"bill[amount]\""), "{form_page}");
     assert!(form_page.contains("action=\"/api/fn/save-bill\""));
     assert!(form_page.contains(&format!("name=\"csrf_token\" value=\"{}\"", admin.csrf)));
@@ -83,7 +72,7 @@ async fn a_bill_posted_without_javascript_opens_its_page_or_comes_back_with_the_
     let back = location(&refused);
     assert!(back.contains("/bills?new"), "{back}");
     assert!(back.contains("__err="), "{back}");
-    let shown = open(&admin, &back).await;
+    let shown = admin.page_at(&back).await;
     assert!(
         shown.contains("use at most 2 digits after the decimal point"),
         "the amount's message is on the page"
@@ -104,7 +93,7 @@ async fn a_bill_posted_without_javascript_opens_its_page_or_comes_back_with_the_
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].amount_minor, 4250);
     assert_eq!(bill_page, format!("/bills/{}", listed[0].id));
-    assert!(open(&admin, &bill_page).await.contains("Water"));
+    assert!(admin.page_at(&bill_page).await.contains("Water"));
 
     // The bill page's payment form: a refused amount comes back to the
     // page with its message, a good one is recorded.
@@ -129,7 +118,8 @@ async fn a_bill_posted_without_javascript_opens_its_page_or_comes_back_with_the_
         back.contains(&bill_page) && back.contains("__err="),
         "{back}"
     );
-    assert!(open(&admin, &back)
+    assert!(admin
+        .page_at(&back)
         .await
         .contains("use at most 2 digits after the decimal point"));
     let paid = record("40").await.unwrap();
@@ -186,7 +176,7 @@ async fn a_lead_posted_without_javascript_is_thanked_or_comes_back_with_the_mess
         back.contains("/contact?") && back.contains("__err="),
         "{back}"
     );
-    let shown = open(&visitor, &back).await;
+    let shown = visitor.page_at(&back).await;
     assert!(
         shown.contains("enter an address like name@example.com"),
         "the email's message is on the page"
@@ -195,6 +185,6 @@ async fn a_lead_posted_without_javascript_is_thanked_or_comes_back_with_the_mess
     let sent = post("margaret@example.com").await.unwrap();
     let thanked = location(&sent);
     assert!(thanked.starts_with("/contact?sent="), "{thanked}");
-    let shown = open(&visitor, &thanked).await;
+    let shown = visitor.page_at(&thanked).await;
     assert!(shown.contains("Thank you, your message is with us."));
 }

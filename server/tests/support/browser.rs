@@ -180,6 +180,13 @@ impl Browser {
         response.text().await.unwrap()
     }
 
+    /// The page a redirect's `Location` opens (an address of this site,
+    /// absolute or a path), as the browser opens it next, expecting 200.
+    pub async fn page_at(&self, location: &str) -> String {
+        self.text(location.strip_prefix(&self.base).unwrap_or(location))
+            .await
+    }
+
     /// `GET path` into a contract type, expecting 200.
     pub async fn get<T: DeserializeOwned>(&self, path: &str) -> T {
         let response = self.request(Method::GET, path).send().await.unwrap();
