@@ -12,6 +12,7 @@ use reqwest::Method;
 use server::routes::policy::policy;
 use server::routes::use_case::{Caller, PageCaller};
 use support::browser::Browser;
+use support::form_refusal::{clean, refusal_in};
 use support::{registration, with_admin, ADMIN_EMAIL, ADMIN_PASSWORD};
 use totp_rs::{Algorithm, Secret, TOTP};
 
@@ -63,13 +64,6 @@ async fn post_page_form(
 
 fn location(response: &reqwest::Response) -> String {
     response.headers()[LOCATION].to_str().unwrap().to_owned()
-}
-
-/// Neither the address nor any value the person typed shows in `location`.
-fn clean(location: &str, typed: &[&str]) {
-    for value in typed {
-        assert!(!location.contains(value), "{location} carries {value}");
-    }
 }
 
 #[tokio::test]
@@ -187,6 +181,8 @@ async fn the_password_form_checks_the_current_one_and_comes_back_to_say_so() {
         "{back}"
     );
     clean(&back, &["not my password", "brand", "passphrase"]);
+    let refusal = refusal_in(&back).unwrap();
+    assert_eq!(refusal.field_violations()[0].field, "currentPassword");
     let shown = admin.page_at(&back).await;
     assert!(
         shown.contains("this is not your current password"),

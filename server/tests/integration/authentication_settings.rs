@@ -174,11 +174,24 @@ async fn admin_switches_single_sign_on_on_past_the_safeguards_and_local_sign_in_
     );
     let posted = someone
         .post_tally_form(
+            "/api/fn/sign-in",
             "/login",
-            &[("email", ADMIN_EMAIL), ("password", ADMIN_PASSWORD)],
+            &[
+                ("request[email]", ADMIN_EMAIL),
+                ("request[password]", ADMIN_PASSWORD),
+            ],
         )
         .await;
-    assert_eq!(posted.headers()["location"], "/login?error=password_off");
+    // The sign-in form comes back with the refusal, and no session.
+    let back = posted.headers()["location"].to_str().unwrap().to_owned();
+    assert!(back.contains("/login?"), "{back}");
+    let refusal = crate::support::form_refusal::refusal_in(&back).expect("a refusal");
+    assert_eq!(refusal.error.code, 403);
+    assert!(
+        refusal.error.message.contains("switched off"),
+        "{refusal:?}"
+    );
+    assert!(posted.headers().get("set-cookie").is_none());
     let (_, methods) = someone
         .call_tally(Method::GET, "/api/auth/methods", None)
         .await;
@@ -288,7 +301,9 @@ async fn profile_links_and_unlinks_a_provider_account() {
     // Linking starts with a form post (its CSRF field), and comes back to
     // Profile with no new session.
     let session = admin.tally_cookie("tally_session");
-    let started = admin.post_tally_form("/profile/single-sign-on", &[]).await;
+    let started = admin
+        .post_tally_form("/profile/single-sign-on", "/profile", &[])
+        .await;
     let callback = admin.at_provider(started, "dave-idp").await;
     assert_eq!(admin.finish(&callback).await.1, "/profile");
     assert_eq!(admin.tally_cookie("tally_session"), session);
@@ -326,7 +341,9 @@ async fn profile_links_and_unlinks_a_provider_account() {
 
     // A linking without the session that started it is refused.
     let mut stranger = Person::new(&app.address);
-    let started = admin.post_tally_form("/profile/single-sign-on", &[]).await;
+    let started = admin
+        .post_tally_form("/profile/single-sign-on", "/profile", &[])
+        .await;
     let callback = admin.at_provider(started, "dave-idp").await;
     assert_eq!(stranger.finish(&callback).await.1, "/login?error=sso_state");
 
@@ -337,7 +354,7 @@ async fn profile_links_and_unlinks_a_provider_account() {
     // (A fresh browser: the first one is signed in at the provider as dave.)
     let mut admin_again = administrator(&app).await;
     let started = admin_again
-        .post_tally_form("/profile/single-sign-on", &[])
+        .post_tally_form("/profile/single-sign-on", "/profile", &[])
         .await;
     let callback = admin_again.at_provider(started, "erin").await;
     assert_eq!(

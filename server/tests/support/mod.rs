@@ -5,6 +5,7 @@
 pub mod bank;
 pub mod browser;
 pub mod fakes;
+pub mod form_refusal;
 pub mod legacy;
 pub mod oidc;
 pub mod operations;

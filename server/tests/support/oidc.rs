@@ -420,8 +420,14 @@ impl Person {
     }
 
     /// Posts one of Tally's forms (`path`, with its CSRF field and
-    /// `fields`), as a browser without JavaScript.
-    pub async fn post_tally_form(&mut self, path: &str, fields: &[(&str, &str)]) -> Response {
+    /// `fields`) from `page`, as a browser without JavaScript: asking for
+    /// a page, with the page as its `Referer`.
+    pub async fn post_tally_form(
+        &mut self,
+        path: &str,
+        page: &str,
+        fields: &[(&str, &str)],
+    ) -> Response {
         let csrf = self.tally_cookie("tally_csrf").expect("a CSRF cookie");
         let mut form = vec![("csrf_token", csrf.as_str())];
         form.extend_from_slice(fields);
@@ -430,6 +436,8 @@ impl Person {
             .client
             .post(&url)
             .header("origin", &self.tally)
+            .header("accept", "text/html,application/xhtml+xml")
+            .header("referer", format!("{}{page}", self.tally))
             .form(&form);
         self.send(&url, request).await
     }
