@@ -10,9 +10,9 @@ import { ADMIN, PASSWORD, USER_PASSWORD, addMonthlyBill, adminContext, csrf, hyd
  * beyond what the page itself put there. */
 function expectClean(page: Page, secrets: string[]) {
   const url = decodeURIComponent(page.url());
-  // A refusal comes back in `__err`: the error body, base64-encoded.
+  // A refusal comes back in `__err`: the error body, URL-safe base64.
   const err = new URL(page.url()).searchParams.get("__err");
-  const refusal = err ? Buffer.from(err, "base64").toString("utf8") : "";
+  const refusal = err ? Buffer.from(err, "base64url").toString("utf8") : "";
   for (const secret of secrets) {
     expect(url).not.toContain(secret);
     expect(refusal).not.toContain(secret);

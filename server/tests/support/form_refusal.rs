@@ -1,6 +1,7 @@
 //! The refusal a form posted without JavaScript comes back with: Leptos
 //! puts the server function's error body in the address it sends the
-//! browser back to (`__err`, base64 of the JSON), for the page to show.
+//! browser back to (`__err`, URL-safe base64 of the JSON), for the page
+//! to show.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use app::contract::error::ErrorBody;
@@ -11,7 +12,7 @@ pub fn refusal_in(location: &str) -> Option<ErrorBody> {
     let query = location.split_once('?')?.1;
     let (_, encoded) =
         form_urlencoded::parse(query.as_bytes()).find(|(name, _)| name == "__err")?;
-    let json = base64::engine::general_purpose::STANDARD
+    let json = base64::engine::general_purpose::URL_SAFE
         .decode(encoded.as_bytes())
         .expect("__err is base64");
     Some(serde_json::from_slice(&json).expect("__err holds an error body"))
