@@ -38,3 +38,41 @@ test("a person's data downloaded as one file imports into another account", asyn
   await first.context.close();
   await second.context.close();
 });
+
+// Issue 33, point 5: the import is a form, so it works without JavaScript.
+test("without JavaScript the Data page imports a person's data and names a wrong file", async ({ browser }) => {
+  await openRegistration(browser);
+  const first = await newUser(browser, "whole-no-script-first@example.com");
+  await addMonthlyBill(first.context, { name: "Pottery class", amountMinor: 6_000, anchorDate: "2026-12-09" });
+  const exported = await first.context.request.get("/api/data/export.sqlite");
+  expect(exported.status()).toBe(200);
+  const file = await exported.body();
+
+  const joining = await newUser(browser, "whole-no-script-second@example.com");
+  const state = await joining.context.storageState();
+  await joining.context.close();
+  const context = await browser.newContext({ javaScriptEnabled: false, storageState: state });
+  const page = await context.newPage();
+  await page.goto("/data");
+  await page.getByLabel("Import my data").setInputFiles({
+    name: "bills.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from("name,amount\nRent,1200\n"),
+  });
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  await expect(page).toHaveURL(/\/data\?.*__err=/);
+  await expect(page.getByTestId("whole-error")).toContainText("not a SQLite database");
+
+  await page.getByLabel("Import my data").setInputFiles({
+    name: "my-data.sqlite",
+    mimeType: "application/vnd.sqlite3",
+    buffer: file,
+  });
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  await expect(page).toHaveURL(/\/data\?form=personal-data-imported$/);
+  await expect(page.getByTestId("whole-done")).toContainText("Your data was added to this account");
+  await page.goto("/bills");
+  await expect(page.getByRole("link", { name: "Pottery class" })).toBeVisible();
+  await first.context.close();
+  await context.close();
+});

@@ -291,6 +291,7 @@ impl Application {
                         image_version: settings.image_version.clone(),
                         database: settings.database_path(),
                         backups_dir: settings.backups_dir(),
+                        scratch_dir: settings.scratch_dir(),
                         log_dir: settings.log_dir.clone(),
                         crm_configured: settings.crm.is_some(),
                     },

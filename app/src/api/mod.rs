@@ -85,6 +85,7 @@ pub mod drift;
 pub mod entrance;
 pub mod notifications;
 pub mod operations;
+pub mod personal_data;
 pub mod profile;
 pub mod security_keys;
 pub mod session;

@@ -14,6 +14,8 @@ pub struct Instance {
     pub database: PathBuf,
     /// `DATA_DIR/backups`.
     pub backups_dir: PathBuf,
+    /// `DATA_DIR/tmp`, where uploads are written as they arrive.
+    pub scratch_dir: PathBuf,
     /// `LOG_DIR`, whose JSON log files hold the errors Status lists.
     pub log_dir: PathBuf,
     /// Whether `CRM_LEAD_URL` is set.

@@ -1,7 +1,17 @@
 use leptos::prelude::*;
+use leptos::server::ServerActionError;
+use leptos::server_fn::error::ServerFnUrlError;
+use leptos::server_fn::ServerFn;
+use leptos::wasm_bindgen::JsCast;
+use leptos::web_sys::{FormData, HtmlFormElement};
+use leptos_router::hooks::use_query_map;
 
-use crate::api::upload::upload_answer;
+use crate::api::personal_data::{import_whole, ImportWhole, FILE_FIELD};
+use crate::api::ApiFailure;
+use crate::components::csrf_field::CsrfField;
 use crate::contract::data::PersonalImported;
+use crate::contract::error::ErrorBody;
+use crate::domain::form_outcome::FormOutcome;
 
 /// "1 bill", "2 bills".
 fn count(n: i64, one: &str, many: &str) -> String {
@@ -27,33 +37,67 @@ fn summary(imported: &PersonalImported) -> String {
     )
 }
 
+/// What the address says about the last import posted without
+/// JavaScript: the words of a success (`?form=…`) or of the refusal Leptos
+/// sent the browser back with (`__err`, for this function only).
+fn answered_in_address() -> (Option<String>, Option<String>) {
+    let done = use_query_map().with_untracked(|query| {
+        query
+            .get(FormOutcome::PARAMETER)
+            .and_then(|code| FormOutcome::from_code(&code))
+            .filter(|outcome| *outcome == FormOutcome::PersonalDataImported)
+            .map(|outcome| outcome.message().to_owned())
+    });
+    let refused = use_context::<ServerActionError>()
+        .filter(|error| error.path() == ImportWhole::PATH)
+        .map(|error| {
+            ApiFailure::from(ServerFnUrlError::<ErrorBody>::decode_err(error.err())).message()
+        });
+    (done, refused)
+}
+
 /// Data → Your data, whole: everything that is the person's as one SQLite
 /// file, and such a file (from this Tally or another) added to the
-/// account.
+/// account. The import is a `multipart/form-data` form posting to the
+/// `data/import-whole` server function, so it works without JavaScript;
+/// with it, the page posts the same form data and says what was added.
 #[component]
 pub fn PersonalDataCard() -> impl IntoView {
-    let file = NodeRef::<leptos::html::Input>::new();
-    let error = RwSignal::new(None::<String>);
-    let done = RwSignal::new(None::<String>);
-    let busy = RwSignal::new(false);
+    let (was_done, was_refused) = answered_in_address();
+    let error = RwSignal::new(was_refused);
+    let done = RwSignal::new(was_done);
+    let import = Action::new_local(|form: &FormData| import_whole(form.clone().into()));
+    Effect::new(move |seen: Option<()>| {
+        let answer = import.value().get();
+        if seen.is_some() {
+            match answer {
+                Some(Ok(imported)) => {
+                    error.set(None);
+                    done.set(Some(summary(&imported)));
+                }
+                Some(Err(failure)) => {
+                    done.set(None);
+                    error.set(Some(ApiFailure::from(failure).message()));
+                }
+                None => {}
+            }
+        }
+    });
+    let busy = import.pending();
     let send = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
-        let Some(input) = file.get() else { return };
+        let Some(form) = event
+            .target()
+            .and_then(|target| target.dyn_into::<HtmlFormElement>().ok())
+        else {
+            return;
+        };
+        let Ok(data) = FormData::new_with_form(&form) else {
+            return;
+        };
         error.set(None);
         done.set(None);
-        busy.set(true);
-        leptos::task::spawn_local(async move {
-            let answer =
-                upload_answer::<PersonalImported>(&input, "/api/data/import.sqlite", 200).await;
-            busy.set(false);
-            match answer {
-                Ok(Some(imported)) => done.set(Some(summary(&imported))),
-                Ok(None) => error.set(Some(
-                    "Choose the file \"Download my data\" made first.".into(),
-                )),
-                Err(failure) => error.set(Some(failure.message())),
-            }
-        });
+        import.dispatch_local(data);
     };
 
     view! {
@@ -61,10 +105,12 @@ pub fn PersonalDataCard() -> impl IntoView {
             <h2 id="whole-title">"Your data, whole"</h2>
             <p class="hint">"One SQLite file with your bills, payments, this-time changes, subscription choices, bank accounts and transactions, and your preferences. It holds no password, second factor, token or bank access; a bank connection comes back disconnected."</p>
             <p><a class="button" href="/api/data/export.sqlite" download rel="external">"Download my data"</a></p>
-            <form on:submit=send>
+            <form method="post" action=ImportWhole::PATH enctype="multipart/form-data" on:submit=send>
+                // First: the server reads the token before the file.
+                <CsrfField/>
                 <div class="field">
                     <label for="whole-file">"Import my data"</label>
-                    <input id="whole-file" type="file" accept=".sqlite,.db,application/vnd.sqlite3" node_ref=file required/>
+                    <input id="whole-file" name=FILE_FIELD type="file" accept=".sqlite,.db,application/vnd.sqlite3" required/>
                     <p class="hint">"A file \"Download my data\" made, here or on another Tally, up to 64 MB. Everything in it is added to this account, or nothing is."</p>
                 </div>
                 <button type="submit" class="button" disabled=move || busy.get()>

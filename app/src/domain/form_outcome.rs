@@ -1,7 +1,7 @@
 //! How an account form posted without JavaScript came back: the server's
 //! form routes redirect to the page with `?form=<code>`, never with a field
-//! the person typed, and the page words the code; so do the password and
-//! second-factor server functions when they succeed. One vocabulary for
+//! the person typed, and the page words the code; so do the password,
+//! second-factor and personal-data server functions when they succeed. One vocabulary for
 //! both sides, so a code the server sends always has words on the page.
 
 /// What happened to a form posted without JavaScript.
@@ -9,6 +9,7 @@
 pub enum FormOutcome {
     PasswordChanged,
     TwoFactorOff,
+    PersonalDataImported,
     WrongPassword,
     WrongCode,
     WeakPassword,
@@ -22,9 +23,10 @@ pub enum FormOutcome {
 
 use FormOutcome::*;
 
-const ALL: [FormOutcome; 11] = [
+const ALL: [FormOutcome; 12] = [
     PasswordChanged,
     TwoFactorOff,
+    PersonalDataImported,
     WrongPassword,
     WrongCode,
     WeakPassword,
@@ -44,6 +46,7 @@ impl FormOutcome {
         match self {
             PasswordChanged => "password-changed",
             TwoFactorOff => "two-factor-off",
+            PersonalDataImported => "personal-data-imported",
             WrongPassword => "wrong-password",
             WrongCode => "wrong-code",
             WeakPassword => "weak-password",
@@ -62,7 +65,7 @@ impl FormOutcome {
 
     /// Whether the form did not do what was asked.
     pub fn is_error(self) -> bool {
-        !matches!(self, PasswordChanged | TwoFactorOff)
+        !matches!(self, PasswordChanged | TwoFactorOff | PersonalDataImported)
     }
 
     /// The words the page shows.
@@ -70,6 +73,9 @@ impl FormOutcome {
         match self {
             PasswordChanged => "Password changed; your other sessions were signed out.",
             TwoFactorOff => "Two-factor sign-in is off.",
+            PersonalDataImported => {
+                "Your data was added to this account. Your locale, currency and time zone are the file's now."
+            }
             WrongPassword => "Your current password is wrong.",
             WrongCode => {
                 "That code did not match: set up two-factor sign-in again and type the newest code from the app."

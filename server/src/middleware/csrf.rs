@@ -17,6 +17,7 @@ use app::backend::auth::token::{constant_time_eq, random_token};
 use app::backend::cookies;
 use app::domain::csrf::FIELD;
 
+use super::multipart_token::first_field_token;
 use crate::routes::policy::policy;
 
 use crate::extract::MAX_API_BODY;
@@ -65,10 +66,18 @@ pub async fn check(request: Request) -> Result<Request, Response> {
     if matches(cookies::get(headers, cookies::CSRF), sent) {
         return Ok(request);
     }
-    if !form_post(&request) {
+    let Some(encoding) = form_post(&request) else {
         return Err(refused());
-    }
+    };
     let (head, body) = request.into_parts();
+    if let FormEncoding::Multipart(content_type) = encoding {
+        let (field, body) = first_field_token(&content_type, body).await;
+        return if matches(cookies::get(&head.headers, cookies::CSRF), field.as_deref()) {
+            Ok(Request::from_parts(head, body))
+        } else {
+            Err(refused())
+        };
+    }
     let Ok(bytes) = axum::body::to_bytes(body, MAX_API_BODY).await else {
         return Err(ApiError::PayloadTooLarge {
             limit: MAX_API_BODY,
@@ -97,19 +106,37 @@ fn refused() -> Response {
     .into_response()
 }
 
-/// A urlencoded form post to an account form's own path or to a server
-/// function a page's form posts (their use cases declare `page_form` or
-/// `form`): no header can ride along, so the token comes in the form's
-/// `csrf_token` field.
-fn form_post(request: &Request) -> bool {
+/// How a form post's body carries its fields.
+enum FormEncoding {
+    UrlEncoded,
+    /// A file form's; its content type names the boundary.
+    Multipart(String),
+}
+
+/// A form post to an account form's own path or to a server function a
+/// page's form posts (their use cases declare `page_form` or `form`): no
+/// header can ride along, so the token comes in the form's `csrf_token`
+/// field, urlencoded or, for a file form (declared `file_form`), the
+/// first part of a multipart body.
+fn form_post(request: &Request) -> Option<FormEncoding> {
     let path = request.uri().path();
     let form_action = policy().is_form_action(path) || policy().is_page_form(path);
-    let urlencoded = request
+    if !form_action {
+        return None;
+    }
+    let content_type = request
         .headers()
         .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.starts_with("application/x-www-form-urlencoded"));
-    urlencoded && form_action
+        .and_then(|value| value.to_str().ok())?;
+    if content_type.starts_with("application/x-www-form-urlencoded") {
+        Some(FormEncoding::UrlEncoded)
+    } else if content_type.starts_with("multipart/form-data")
+        && policy().file_form_limit(path).is_some()
+    {
+        Some(FormEncoding::Multipart(content_type.to_owned()))
+    } else {
+        None
+    }
 }
 
 /// A page of [`FORM_PAGES`] opened by a browser without a CSRF cookie: a

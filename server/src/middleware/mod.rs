@@ -8,5 +8,6 @@ pub mod deadline;
 pub mod edge;
 pub mod front_door;
 pub mod hosts;
+pub mod multipart_token;
 pub mod server_fns;
 pub mod signed_in_pages;

@@ -9,7 +9,8 @@
 //!   (`api::signed_in`), so it is looked up once; a form posted without
 //!   JavaScript by someone signed out is sent to sign in, and back;
 //! - a body is read up to [`MAX_API_BODY`] (more answers 413 in the JSON
-//!   error shape, before the function decodes anything);
+//!   error shape, before the function decodes anything), except a file
+//!   form's, which must be multipart and is counted by its function;
 //! - a failure answers with the status its error body names (401, 404, …)
 //!   where the server-function machinery alone would answer every failure
 //!   500.
@@ -20,7 +21,7 @@ use app::contract::error::ErrorBody;
 use app::domain::redirect;
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::header::{ACCEPT, REFERER};
+use axum::http::header::{ACCEPT, CONTENT_TYPE, REFERER};
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -98,10 +99,25 @@ fn page_posted_from(headers: &HeaderMap) -> String {
 /// Error bodies are a few hundred bytes; anything larger is not one.
 const MAX_ERROR_BODY: usize = 64 * 1024;
 
-/// Reads a server function's body within the API's limit.
+/// Reads a server function's body within the API's limit. A file form's
+/// body is left to arrive as it comes (its function counts the file), once
+/// it is multipart with a boundary: Leptos cannot decode anything else
+/// there.
 pub async fn limit_body(request: Request, next: Next) -> Response {
     if !request.uri().path().starts_with(PREFIX) {
         return next.run(request).await;
+    }
+    if policy().file_form_limit(request.uri().path()).is_some() {
+        let multipart = request
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|value| multer::parse_boundary(value).is_ok());
+        return if multipart {
+            next.run(request).await
+        } else {
+            ApiError::BadRequest("send the file as multipart/form-data".into()).into_response()
+        };
     }
     let (parts, body) = request.into_parts();
     match axum::body::to_bytes(body, MAX_API_BODY).await {

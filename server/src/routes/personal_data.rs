@@ -9,13 +9,12 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use futures::StreamExt;
-use tokio::io::AsyncWriteExt;
 
 use app::backend::api_error::ApiError;
 use app::backend::auth::extractors::CurrentUser;
 use app::backend::bills;
 use app::backend::personal_data::rules::MAX_BYTES;
-use app::backend::personal_data::service;
+use app::backend::personal_data::{service, upload, PersonalDataError};
 use app::contract::data::PersonalImported;
 
 use crate::state::AppState;
@@ -74,42 +73,17 @@ pub async fn import(
     current: CurrentUser,
     body: Body,
 ) -> Result<Json<PersonalImported>, ApiError> {
-    let scratch = state.settings.scratch_dir();
-    let upload = receive(&scratch, body).await?;
+    // A body cut short by the route's limit ends the stream with an error.
+    let chunks = body
+        .into_data_stream()
+        .map(|chunk| chunk.map_err(|_| PersonalDataError::TooLarge { limit: MAX_BYTES }));
+    let upload = upload::receive(&state.settings.scratch_dir(), chunks).await?;
     let imported = service::import(
         &state.pool,
         &state.services.keyring,
         current.user.id,
-        upload.path(),
+        upload.file.path(),
     )
     .await?;
     Ok(Json(imported))
-}
-
-/// Writes the body to a scratch file as it arrives, refusing it past
-/// [`MAX_BYTES`]; the file is removed when dropped.
-async fn receive(
-    scratch: &std::path::Path,
-    body: Body,
-) -> Result<tempfile::NamedTempFile, ApiError> {
-    let failed = |error: std::io::Error| ApiError::Internal(format!("scratch file: {error}"));
-    tokio::fs::create_dir_all(scratch).await.map_err(failed)?;
-    let upload = tempfile::Builder::new()
-        .prefix("import-")
-        .suffix(".sqlite")
-        .tempfile_in(scratch)
-        .map_err(failed)?;
-    let mut file = tokio::fs::File::from_std(upload.as_file().try_clone().map_err(failed)?);
-    let mut stream = body.into_data_stream();
-    let mut received = 0usize;
-    while let Some(chunk) = stream.next().await {
-        let chunk = chunk.map_err(|_| ApiError::PayloadTooLarge { limit: MAX_BYTES })?;
-        received += chunk.len();
-        if received > MAX_BYTES {
-            return Err(ApiError::PayloadTooLarge { limit: MAX_BYTES });
-        }
-        file.write_all(&chunk).await.map_err(failed)?;
-    }
-    file.flush().await.map_err(failed)?;
-    Ok(upload)
 }

@@ -35,6 +35,9 @@ pub struct Policy {
     server_fns: HashMap<&'static str, Caller>,
     /// The server functions a page's form posts.
     forms: HashSet<&'static str>,
+    /// The server functions whose form carries a file, each with the
+    /// file's limit.
+    uploads: HashMap<&'static str, usize>,
     /// The account forms' own paths, each with who may post it.
     page_forms: Vec<(&'static str, Caller)>,
     /// Paths (REST, and `/api/fn/…`) that need no CSRF token.
@@ -49,6 +52,7 @@ impl Policy {
             rest: HashMap::new(),
             server_fns: HashMap::new(),
             forms: HashSet::new(),
+            uploads: HashMap::new(),
             page_forms: Vec::new(),
             csrf_exempt: Vec::new(),
             cross_origin: Vec::new(),
@@ -81,6 +85,9 @@ impl Policy {
                 }
                 if case.form {
                     policy.forms.insert(endpoint);
+                }
+                if let Some(limit) = case.file_form {
+                    policy.uploads.insert(endpoint, limit);
                 }
                 if case.public_form {
                     policy
@@ -119,6 +126,13 @@ impl Policy {
     pub fn is_form_action(&self, path: &str) -> bool {
         path.strip_prefix(SERVER_FN_PREFIX)
             .is_some_and(|endpoint| self.forms.contains(endpoint))
+    }
+
+    /// The file's limit when `path` is a server function whose form
+    /// carries a file.
+    pub fn file_form_limit(&self, path: &str) -> Option<usize> {
+        let endpoint = path.strip_prefix(SERVER_FN_PREFIX)?;
+        self.uploads.get(endpoint).copied()
     }
 
     /// Whether `path` is an account form's own path (its CSRF token

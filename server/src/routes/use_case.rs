@@ -192,6 +192,10 @@ pub struct UseCase {
     /// request; some ask only for some changes), which counts against the
     /// sign-in limit.
     pub fresh_password: bool,
+    /// Its server function is posted by a page's file form
+    /// (`multipart/form-data`) of a file up to this many bytes, read as it
+    /// arrives; the function counts the file itself.
+    pub file_form: Option<usize>,
 }
 
 /// Starts the declaration of the use case `name`.
@@ -207,6 +211,7 @@ pub fn case(name: &'static str, caller: Caller) -> UseCase {
         cross_origin: false,
         limit: None,
         fresh_password: false,
+        file_form: None,
     }
 }
 
@@ -290,6 +295,15 @@ impl UseCase {
 
     pub fn form(mut self) -> Self {
         self.form = true;
+        self
+    }
+
+    /// Its server function is posted by a page's file form: a `.form()`
+    /// whose body is `multipart/form-data` with a file of up to `limit`
+    /// bytes, not read whole first.
+    pub fn file_form(mut self, limit: usize) -> Self {
+        self.form = true;
+        self.file_form = Some(limit);
         self
     }
 

@@ -214,7 +214,9 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .get("/api/data/export.sqlite", personal_data::export),
         case("personal_data.import", SignedIn)
             .post("/api/data/import.sqlite", personal_data::import)
-            .upload(personal_data::MAX_UPLOAD_BODY),
+            .upload(personal_data::MAX_UPLOAD_BODY)
+            .server_fn::<fns::personal_data::ImportWhole>()
+            .file_form(app::backend::personal_data::rules::MAX_BYTES),
         case("history.sheets", SignedIn)
             .post("/api/data/history/sheets", history::sheets)
             .upload(history::MAX_UPLOAD_BODY),

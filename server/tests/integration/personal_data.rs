@@ -428,3 +428,111 @@ async fn scratch_files_left_by_a_stopped_server_are_cleared_at_the_next_start() 
         "the scratch directory is cleared"
     );
 }
+
+/// The Data page's import form as a browser posts it without JavaScript:
+/// `multipart/form-data`, its CSRF field first, then the file; asking for
+/// a page, from the Data page.
+fn import_form(browser: &Browser, csrf: &str, file: &[u8]) -> reqwest::RequestBuilder {
+    let mut body = format!(
+        "--FormBoundary\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n{csrf}\r\n\
+         --FormBoundary\r\nContent-Disposition: form-data; name=\"file\"; filename=\"my-data.sqlite\"\r\n\
+         Content-Type: application/vnd.sqlite3\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(file);
+    body.extend_from_slice(b"\r\n--FormBoundary--\r\n");
+    browser
+        .request_without_csrf(Method::POST, "/api/fn/data/import-whole")
+        .header("origin", browser.base.clone())
+        .header("accept", "text/html,application/xhtml+xml")
+        .header("referer", format!("{}/data", browser.base))
+        .header("content-type", "multipart/form-data; boundary=FormBoundary")
+        .body(body)
+}
+
+fn location(response: &reqwest::Response) -> String {
+    assert!(response.status().is_redirection(), "{}", response.status());
+    response.headers()["location"].to_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn the_import_form_works_without_javascript_and_names_what_is_wrong() {
+    let (app, admin) = with_admin(&[]).await;
+    let frank = plain_user(&app, &admin, "frank@example.com").await;
+    let grace = plain_user(&app, &admin, "grace@example.com").await;
+    alices_data(&frank).await;
+    let file = download(&frank).await;
+
+    // The Data page renders the form: multipart, to the server function,
+    // its CSRF field before the file.
+    let page = grace.page_at("/data").await;
+    let form = page
+        .split("enctype=\"multipart/form-data\"")
+        .next()
+        .and_then(|before| before.rsplit("<form").next())
+        .expect("a multipart form");
+    assert!(
+        form.contains("action=\"/api/fn/data/import-whole\""),
+        "{form}"
+    );
+    let after = page
+        .split("enctype=\"multipart/form-data\"")
+        .nth(1)
+        .unwrap();
+    assert!(
+        after.find("name=\"csrf_token\"").unwrap() < after.find("type=\"file\"").unwrap(),
+        "the token comes before the file"
+    );
+
+    // Not a personal export: back to the Data page with the reason.
+    let refused = import_form(&grace, &grace.csrf, b"name,amount\nRent,1200\n")
+        .send()
+        .await
+        .unwrap();
+    let back = location(&refused);
+    let refusal = crate::support::form_refusal::refusal_in(&back).expect("a refusal");
+    assert_eq!(refusal.field_violations()[0].field, "file");
+    assert!(grace.page_at(&back).await.contains("not a SQLite database"));
+
+    // Without the token, or another one: refused before anything is read.
+    let forged = import_form(
+        &grace,
+        "not-the-token-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        &file,
+    )
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(forged.status(), 403);
+    // Not multipart: refused with a message, never a panic.
+    let plain = grace
+        .request(Method::POST, "/api/fn/data/import-whole")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("file=x")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(plain.status(), 400);
+
+    // The export: added, and the page says so.
+    let imported = import_form(&grace, &grace.csrf, &file)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(location(&imported), "/data?form=personal-data-imported");
+    let bills: serde_json::Value = grace.json_raw("/api/bills").await;
+    assert!(
+        !bills["bills"].as_array().unwrap().is_empty(),
+        "the bills came with the file: {bills}"
+    );
+    let shown = grace.page_at("/data?form=personal-data-imported").await;
+    assert!(shown.contains("Your data was added to this account"));
+
+    // Signed out: to sign in, then back to the Data page.
+    let stranger = Browser::open(&app.address).await;
+    let signed_out = import_form(&stranger, &stranger.csrf, &file)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(location(&signed_out), "/login?next=%2Fdata");
+}

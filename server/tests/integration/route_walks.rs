@@ -306,14 +306,25 @@ async fn every_route_and_server_function_refuses_a_body_over_the_limit_with_413(
         "uploads are walked"
     );
     for (method, path, over) in walked {
-        let body = vec![b' '; over];
-        let response = admin
-            .request(method.clone(), &path)
-            .header("content-type", "application/json")
-            .body(body)
-            .send()
-            .await
-            .unwrap();
+        let request = admin.request(method.clone(), &path);
+        // A file form's function is sent its form with a file one byte
+        // over the file's limit.
+        let request = match policy().file_form_limit(&path) {
+            Some(limit) => {
+                let mut body = b"--Walk\r\nContent-Disposition: form-data; name=\"file\"; \
+                    filename=\"big\"\r\n\r\n"
+                    .to_vec();
+                body.resize(body.len() + limit + 1, b' ');
+                body.extend_from_slice(b"\r\n--Walk--\r\n");
+                request
+                    .header("content-type", "multipart/form-data; boundary=Walk")
+                    .body(body)
+            }
+            None => request
+                .header("content-type", "application/json")
+                .body(vec![b' '; over]),
+        };
+        let response = request.send().await.unwrap();
         assert_eq!(response.status(), 413, "{method} {path}");
         let json: Value = response.json().await.unwrap();
         assert_eq!(json["error"]["code"], 413, "{method} {path}: {json}");

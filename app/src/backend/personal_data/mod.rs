@@ -8,11 +8,13 @@
 //! migrations, and copies its rows in one transaction with new ids.
 //!
 //! - `rules`: what travels, column by column, and the SQL for it (pure);
-//! - `store`: every SQL statement; `service`: the export and the import.
+//! - `store`: every SQL statement; `service`: the export and the import;
+//! - `upload`: an uploaded file, written to a scratch file as it arrives.
 
 mod error;
 pub mod rules;
 pub mod service;
 mod store;
+pub mod upload;
 
 pub use error::PersonalDataError;
