@@ -7,39 +7,30 @@
 
 use crate::support;
 
-use reqwest::header::{ACCEPT, CACHE_CONTROL, LOCATION, REFERER, SET_COOKIE};
+use reqwest::header::{ACCEPT, CACHE_CONTROL, SET_COOKIE};
 use reqwest::Method;
 use server::routes::policy::policy;
 use server::routes::use_case::{Caller, PageCaller};
-use support::browser::Browser;
+use support::browser::{location, Browser};
 use support::form_refusal::{clean, refusal_in};
 use support::{registration, with_admin, ADMIN_EMAIL, ADMIN_PASSWORD};
 use totp_rs::{Algorithm, Secret, TOTP};
 
-/// A form post as a browser sends it: the cookies, this site's `Origin`,
-/// no CSRF header but the token in the form's `csrf_token` field.
-fn form_post(
-    browser: &Browser,
-    origin: &str,
-    path: &str,
-    fields: &[(&str, &str)],
-) -> reqwest::RequestBuilder {
-    let mut fields = fields.to_vec();
-    fields.push(("csrf_token", &browser.csrf));
-    browser
-        .request_without_csrf(Method::POST, path)
-        .header("origin", origin)
-        .form(&fields)
-}
-
-/// An account form posted to its own route.
+/// An account form posted to its own route as a browser sends it: the
+/// cookies, this site's `Origin`, no CSRF header but the token in the
+/// form's `csrf_token` field.
 async fn post_form(
     browser: &Browser,
     origin: &str,
     path: &str,
     fields: &[(&str, &str)],
 ) -> reqwest::Response {
-    form_post(browser, origin, path, fields)
+    let mut fields = fields.to_vec();
+    fields.push(("csrf_token", &browser.csrf));
+    browser
+        .request_without_csrf(Method::POST, path)
+        .header("origin", origin)
+        .form(&fields)
         .send()
         .await
         .unwrap()
@@ -49,21 +40,18 @@ async fn post_form(
 /// JavaScript posts it from `page`: asking for a page, with its `Referer`.
 async fn post_page_form(
     browser: &Browser,
-    origin: &str,
     path: &str,
     page: &str,
     fields: &[(&str, &str)],
 ) -> reqwest::Response {
-    form_post(browser, origin, path, fields)
-        .header(ACCEPT, "text/html,application/xhtml+xml")
-        .header(REFERER, format!("{origin}{page}"))
+    let mut fields = fields.to_vec();
+    fields.push(("csrf_token", &browser.csrf));
+    browser
+        .form_post_from(path, page)
+        .form(&fields)
         .send()
         .await
         .unwrap()
-}
-
-fn location(response: &reqwest::Response) -> String {
-    response.headers()[LOCATION].to_str().unwrap().to_owned()
 }
 
 #[tokio::test]
@@ -77,15 +65,7 @@ async fn registering_without_javascript_signs_in_and_a_closed_door_says_so() {
         ("request[password]", "a long enough passphrase"),
         ("request[timeZone]", ""),
     ];
-    let register = |fields| {
-        post_page_form(
-            &visitor,
-            &app.address,
-            "/api/fn/register",
-            "/register",
-            fields,
-        )
-    };
+    let register = |fields| post_page_form(&visitor, "/api/fn/register", "/register", fields);
     let closed = register(&fields).await;
     let back = location(&closed);
     assert!(
@@ -169,7 +149,6 @@ async fn the_password_form_checks_the_current_one_and_comes_back_to_say_so() {
     };
     let wrong = post_page_form(
         &admin,
-        &app.address,
         "/api/fn/account/password",
         "/profile",
         &fields("not my password"),
@@ -197,7 +176,6 @@ async fn the_password_form_checks_the_current_one_and_comes_back_to_say_so() {
 
     let changed = post_page_form(
         &admin,
-        &app.address,
         "/api/fn/account/password",
         "/profile",
         &fields(ADMIN_PASSWORD),
@@ -219,7 +197,6 @@ async fn the_password_form_checks_the_current_one_and_comes_back_to_say_so() {
     let stranger = Browser::open(&app.address).await;
     let signed_out = post_page_form(
         &stranger,
-        &app.address,
         "/api/fn/account/password",
         "/profile",
         &[
@@ -362,7 +339,6 @@ async fn the_second_factor_is_set_up_and_turned_off_without_javascript() {
     // Turning it off is Profile's form, posted to its server function.
     let wrong = post_page_form(
         &admin,
-        &app.address,
         "/api/fn/totp/stop",
         "/profile",
         &[("request[currentPassword]", "not my password")],
@@ -374,7 +350,6 @@ async fn the_second_factor_is_set_up_and_turned_off_without_javascript() {
     assert_eq!(status["enabled"], true, "a wrong password leaves it on");
     let off = post_page_form(
         &admin,
-        &app.address,
         "/api/fn/totp/stop",
         "/profile",
         &[("request[currentPassword]", ADMIN_PASSWORD)],
@@ -547,8 +522,7 @@ async fn every_signed_in_form_sends_a_signed_out_browser_to_sign_in_and_back() {
         if !policy.is_form_action(&path) || caller.at_a_browser() == PageCaller::Anyone {
             continue;
         }
-        let signed_out =
-            post_page_form(&stranger, &app.address, &path, "/bills?sort=due", &[]).await;
+        let signed_out = post_page_form(&stranger, &path, "/bills?sort=due", &[]).await;
         assert_eq!(signed_out.status().as_u16(), 303, "{path}");
         assert_eq!(
             location(&signed_out),

@@ -7,31 +7,16 @@
 
 use crate::support;
 
-use reqwest::header::{ACCEPT, LOCATION, REFERER};
+use reqwest::header::{ACCEPT, REFERER};
 use reqwest::{Method, StatusCode};
-use support::browser::Browser;
+use support::browser::{location, Browser};
 use support::with_admin;
 
 const PAGE: &str = "text/html,application/xhtml+xml";
 
-/// Where an answer sends the browser (it must send it somewhere).
-fn location(response: &reqwest::Response) -> String {
-    assert!(
-        response.status().is_redirection(),
-        "a form post without JavaScript is answered with a page to open, got {}",
-        response.status()
-    );
-    response
-        .headers()
-        .get(LOCATION)
-        .and_then(|value| value.to_str().ok())
-        .unwrap()
-        .to_owned()
-}
-
 #[tokio::test]
 async fn a_bill_posted_without_javascript_opens_its_page_or_comes_back_with_the_messages() {
-    let (app, admin) = with_admin(&[]).await;
+    let (_app, admin) = with_admin(&[]).await;
     // The page renders the form (opened by its link) with the CSRF field.
     let form_page = admin.page_at("/bills?new").await;
     assert!(form_page.contains("name=\"bill[amount]\""), "{form_page}");
@@ -49,9 +34,7 @@ async fn a_bill_posted_without_javascript_opens_its_page_or_comes_back_with_the_
         .today;
     let post = |amount: &str| {
         admin
-            .request_without_csrf(Method::POST, "/api/fn/save-bill")
-            .header(ACCEPT, PAGE)
-            .header(REFERER, app.url("/bills?new"))
+            .form_post_from("/api/fn/save-bill", "/bills?new")
             .form(&[
                 ("csrf_token", admin.csrf.clone()),
                 ("bill[name]", "Water".to_owned()),
@@ -100,9 +83,7 @@ async fn a_bill_posted_without_javascript_opens_its_page_or_comes_back_with_the_
     let id = listed[0].id;
     let record = |amount: &str| {
         admin
-            .request_without_csrf(Method::POST, "/api/fn/pay-bill")
-            .header(ACCEPT, PAGE)
-            .header(REFERER, app.url(&bill_page))
+            .form_post_from("/api/fn/pay-bill", &bill_page)
             .form(&[
                 ("csrf_token", admin.csrf.clone()),
                 ("bill", id.to_string()),

@@ -13,7 +13,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 use sqlx::{Row, SqlitePool};
 
 use crate::statement_imports::{commit, previewed};
-use crate::support::browser::Browser;
+use crate::support::browser::{location, Browser};
 use crate::support::{pay, plain_user, with_admin};
 
 async fn download(browser: &Browser) -> Vec<u8> {
@@ -442,17 +442,9 @@ fn import_form(browser: &Browser, csrf: &str, file: &[u8]) -> reqwest::RequestBu
     body.extend_from_slice(file);
     body.extend_from_slice(b"\r\n--FormBoundary--\r\n");
     browser
-        .request_without_csrf(Method::POST, "/api/fn/data/import-whole")
-        .header("origin", browser.base.clone())
-        .header("accept", "text/html,application/xhtml+xml")
-        .header("referer", format!("{}/data", browser.base))
+        .form_post_from("/api/fn/data/import-whole", "/data")
         .header("content-type", "multipart/form-data; boundary=FormBoundary")
         .body(body)
-}
-
-fn location(response: &reqwest::Response) -> String {
-    assert!(response.status().is_redirection(), "{}", response.status());
-    response.headers()["location"].to_str().unwrap().to_owned()
 }
 
 #[tokio::test]

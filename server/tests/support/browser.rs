@@ -81,6 +81,17 @@ impl Browser {
             .header("cookie", self.cookie_header())
     }
 
+    /// `POST path` as a browser posts a form without JavaScript from
+    /// `page` (a path of this site): the cookies and this site's `Origin`,
+    /// no CSRF header (the form carries its field), asking for a page,
+    /// with `page` as its `Referer`. The body is the caller's.
+    pub fn form_post_from(&self, path: &str, page: &str) -> RequestBuilder {
+        self.request_without_csrf(Method::POST, path)
+            .header("origin", &self.base)
+            .header("accept", "text/html,application/xhtml+xml")
+            .header("referer", format!("{}{page}", self.base))
+    }
+
     /// `POST /api/auth/login`; keeps the session it starts. The answer is
     /// left to the caller (its status and cookies matter to some tests):
     /// [`read`] it as a [`SignInAnswer`].
@@ -308,6 +319,16 @@ pub fn second_factor(answer: SignInAnswer) -> SecondFactorChallenge {
         SignInAnswer::SecondFactor(challenge) => challenge,
         SignInAnswer::SignedIn(me) => panic!("signed in without a second factor: {me:?}"),
     }
+}
+
+/// Where a redirect sends the browser; the answer must be one.
+pub fn location(response: &Response) -> String {
+    assert!(
+        response.status().is_redirection(),
+        "a form post without JavaScript is answered with a page to open, got {}",
+        response.status()
+    );
+    response.headers()["location"].to_str().unwrap().to_owned()
 }
 
 pub fn set_cookie_of(response: &Response, name: &str) -> Option<String> {
