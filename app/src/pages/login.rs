@@ -63,9 +63,6 @@ fn form_error(code: &str) -> Option<&'static str> {
 /// form posting to `sign-in/code`, or the security key).
 #[component]
 pub fn LoginPage() -> impl IntoView {
-    let email = RwSignal::new(String::new());
-    let password = RwSignal::new(String::new());
-    let code = RwSignal::new(String::new());
     let challenge = RwSignal::new(None::<String>);
     let methods = RwSignal::new(Vec::<SecondFactorMethod>::new());
     let query = use_query_map();
@@ -204,8 +201,6 @@ pub fn LoginPage() -> impl IntoView {
                                         autocomplete="one-time-code"
                                         aria-invalid=invalid
                                         aria-describedby="login-code-hint login-error"
-                                        prop:value=move || code.get()
-                                        on:input=move |ev| code.set(event_target_value(&ev))
                                     />
                                     <p id="login-code-hint" class="hint">"Or one of your recovery codes."</p>
                                 </div>
@@ -228,8 +223,6 @@ pub fn LoginPage() -> impl IntoView {
                             required
                             aria-invalid=invalid
                             aria-describedby="login-error"
-                            prop:value=move || email.get()
-                            on:input=move |ev| email.set(event_target_value(&ev))
                         />
                     </div>
                     <div class="field">
@@ -242,8 +235,6 @@ pub fn LoginPage() -> impl IntoView {
                             required
                             aria-invalid=invalid
                             aria-describedby="login-error"
-                            prop:value=move || password.get()
-                            on:input=move |ev| password.set(event_target_value(&ev))
                         />
                     </div>
                     <button type="submit" class="button" disabled=pending>{label}</button>
