@@ -22,6 +22,8 @@ test("a person previews and imports two overlapping bank statements", async ({ b
     "4 rows from 2025-01-03 to 2025-01-15: 4 new, 0 already here, 0 refused.",
   );
   await expect(page.getByTestId("statement-rows").getByRole("row")).toHaveCount(5);
+  // The import is in the address, so a reload keeps it.
+  await expect(page).toHaveURL(/\/data\?statement=\d+$/);
   await page.getByRole("button", { name: "Import 4 new transactions" }).click();
   // The import's own card (the preview's stays above it).
   const imported = page.getByTestId("live-operation").filter({ hasText: "Statement import" });
@@ -60,4 +62,52 @@ test("a file that is not a statement is refused saying so", async ({ browser }) 
   });
   await page.getByRole("button", { name: "Preview" }).click();
   await expect(page.getByTestId("statement-error")).toContainText("not an OFX, QFX, QIF or CAMT.053 statement");
+});
+
+// Issue 33, point 5: the statement's form and "Import" are forms, and the
+// import the card shows is in the address, so both work without
+// JavaScript.
+test("without JavaScript a statement is previewed, refused in words and imported", async ({ browser }) => {
+  await openRegistration(browser);
+  const joining = await newUser(browser, "statements-no-script@example.com");
+  const state = await joining.context.storageState();
+  await joining.context.close();
+  const context = await browser.newContext({ javaScriptEnabled: false, storageState: state });
+  const page = await context.newPage();
+  await page.goto("/data");
+
+  await page.getByLabel("Statement file").setInputFiles({
+    name: "notes.txt",
+    mimeType: "text/plain",
+    buffer: Buffer.from("just some notes"),
+  });
+  await page.getByRole("button", { name: "Preview" }).click();
+  await expect(page).toHaveURL(/\/data\?.*__err=/);
+  await expect(page.getByTestId("statement-error")).toContainText("not an OFX, QFX, QIF or CAMT.053 statement");
+
+  await page.getByLabel("Statement file").setInputFiles(path.join(fixtures, "checking.ofx"));
+  await page.getByRole("button", { name: "Preview" }).click();
+  await expect(page).toHaveURL(/\/data\?statement=\d+#statement-title$/);
+  // The preview is an operation: until it has ended the card says so,
+  // with a link to look again.
+  const summary = page.getByTestId("statement-summary");
+  await expect(async () => {
+    if (!(await summary.isVisible())) {
+      await page.getByRole("link", { name: "Look again" }).click();
+    }
+    await expect(summary).toHaveText("4 rows from 2025-01-03 to 2025-01-15: 4 new, 0 already here, 0 refused.", {
+      timeout: 1_000,
+    });
+  }).toPass();
+  await expect(page.getByTestId("statement-rows").getByRole("row")).toHaveCount(5);
+
+  await page.getByRole("button", { name: "Import 4 new transactions" }).click();
+  await expect(page).toHaveURL(/\/data\?statement=\d+&form=statement-import-started#statement-title$/);
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByText("These transactions are imported")).toBeVisible({ timeout: 1_000 });
+  }).toPass();
+  await page.getByRole("link", { name: "Transactions", exact: true }).first().click();
+  await expect(page.getByText("NETFLIX.COM").first()).toBeVisible();
+  await context.close();
 });

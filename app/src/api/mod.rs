@@ -65,11 +65,13 @@ mod csrf_client;
 pub use csrf_client::CsrfClient;
 
 #[cfg(feature = "ssr")]
+pub mod form_parts;
+#[cfg(feature = "ssr")]
 pub mod form_post;
 
 pub mod account;
 mod action_answers;
-pub use action_answers::each_answer;
+pub use action_answers::{each_answer, each_local_answer, refusal_in_address};
 mod browser_resource;
 mod page_resource;
 pub use browser_resource::BrowserResource;

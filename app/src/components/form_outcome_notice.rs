@@ -7,16 +7,20 @@ use crate::domain::form_outcome::FormOutcome;
 /// in the address): an alert for a failure, a status for a success.
 #[component]
 pub fn FormOutcomeNotice() -> impl IntoView {
-    let outcome = use_query_map().with_untracked(|query| {
-        query
-            .get(FormOutcome::PARAMETER)
-            .and_then(|code| FormOutcome::from_code(&code))
-    });
-    outcome.map(|outcome| {
+    outcome_in_address().map(|outcome| {
         if outcome.is_error() {
             view! { <p class="field-error" role="alert">{outcome.message()}</p> }.into_any()
         } else {
             view! { <p class="notice" role="status">{outcome.message()}</p> }.into_any()
         }
+    })
+}
+
+/// The outcome the address carries (`?form=<code>`), if any.
+pub fn outcome_in_address() -> Option<FormOutcome> {
+    use_query_map().with_untracked(|query| {
+        query
+            .get(FormOutcome::PARAMETER)
+            .and_then(|code| FormOutcome::from_code(&code))
     })
 }

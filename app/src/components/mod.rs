@@ -24,6 +24,7 @@ pub mod spending_chart;
 pub mod statement_import;
 pub mod submission_form;
 pub mod submissions;
+pub mod submitted_form;
 pub mod text_field;
 pub mod two_factor;
 pub mod yearly_cost;

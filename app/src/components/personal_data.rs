@@ -1,16 +1,13 @@
 use leptos::prelude::*;
-use leptos::server::ServerActionError;
-use leptos::server_fn::error::ServerFnUrlError;
 use leptos::server_fn::ServerFn;
-use leptos::wasm_bindgen::JsCast;
-use leptos::web_sys::{FormData, HtmlFormElement};
-use leptos_router::hooks::use_query_map;
+use leptos::web_sys::FormData;
 
 use crate::api::personal_data::{import_whole, ImportWhole, FILE_FIELD};
-use crate::api::ApiFailure;
+use crate::api::{each_local_answer, refusal_in_address};
 use crate::components::csrf_field::CsrfField;
+use crate::components::form_outcome_notice::outcome_in_address;
+use crate::components::submitted_form::submitted_form;
 use crate::contract::data::PersonalImported;
-use crate::contract::error::ErrorBody;
 use crate::domain::form_outcome::FormOutcome;
 
 /// "1 bill", "2 bills".
@@ -39,20 +36,12 @@ fn summary(imported: &PersonalImported) -> String {
 
 /// What the address says about the last import posted without
 /// JavaScript: the words of a success (`?form=…`) or of the refusal Leptos
-/// sent the browser back with (`__err`, for this function only).
+/// sent the browser back with (for this function only).
 fn answered_in_address() -> (Option<String>, Option<String>) {
-    let done = use_query_map().with_untracked(|query| {
-        query
-            .get(FormOutcome::PARAMETER)
-            .and_then(|code| FormOutcome::from_code(&code))
-            .filter(|outcome| *outcome == FormOutcome::PersonalDataImported)
-            .map(|outcome| outcome.message().to_owned())
-    });
-    let refused = use_context::<ServerActionError>()
-        .filter(|error| error.path() == ImportWhole::PATH)
-        .map(|error| {
-            ApiFailure::from(ServerFnUrlError::<ErrorBody>::decode_err(error.err())).message()
-        });
+    let done = outcome_in_address()
+        .filter(|outcome| *outcome == FormOutcome::PersonalDataImported)
+        .map(|outcome| outcome.message().to_owned());
+    let refused = refusal_in_address::<ImportWhole>().map(|failure| failure.message());
     (done, refused)
 }
 
@@ -67,32 +56,19 @@ pub fn PersonalDataCard() -> impl IntoView {
     let error = RwSignal::new(was_refused);
     let done = RwSignal::new(was_done);
     let import = Action::new_local(|form: &FormData| import_whole(form.clone().into()));
-    Effect::new(move |seen: Option<()>| {
-        let answer = import.value().get();
-        if seen.is_some() {
-            match answer {
-                Some(Ok(imported)) => {
-                    error.set(None);
-                    done.set(Some(summary(&imported)));
-                }
-                Some(Err(failure)) => {
-                    done.set(None);
-                    error.set(Some(ApiFailure::from(failure).message()));
-                }
-                None => {}
-            }
+    each_local_answer(import, move |answer| match answer {
+        Ok(imported) => {
+            error.set(None);
+            done.set(Some(summary(&imported)));
+        }
+        Err(failure) => {
+            done.set(None);
+            error.set(Some(failure.message()));
         }
     });
     let busy = import.pending();
     let send = move |event: leptos::ev::SubmitEvent| {
-        event.prevent_default();
-        let Some(form) = event
-            .target()
-            .and_then(|target| target.dyn_into::<HtmlFormElement>().ok())
-        else {
-            return;
-        };
-        let Ok(data) = FormData::new_with_form(&form) else {
+        let Some(data) = submitted_form(&event) else {
             return;
         };
         error.set(None);

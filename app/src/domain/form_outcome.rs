@@ -1,7 +1,7 @@
 //! How an account form posted without JavaScript came back: the server's
 //! form routes redirect to the page with `?form=<code>`, never with a field
 //! the person typed, and the page words the code; so do the password,
-//! second-factor and personal-data server functions when they succeed. One vocabulary for
+//! second-factor, personal-data and statement-import server functions when they succeed. One vocabulary for
 //! both sides, so a code the server sends always has words on the page.
 
 /// What happened to a form posted without JavaScript.
@@ -10,6 +10,7 @@ pub enum FormOutcome {
     PasswordChanged,
     TwoFactorOff,
     PersonalDataImported,
+    StatementImportStarted,
     WrongPassword,
     WrongCode,
     WeakPassword,
@@ -23,10 +24,11 @@ pub enum FormOutcome {
 
 use FormOutcome::*;
 
-const ALL: [FormOutcome; 12] = [
+const ALL: [FormOutcome; 13] = [
     PasswordChanged,
     TwoFactorOff,
     PersonalDataImported,
+    StatementImportStarted,
     WrongPassword,
     WrongCode,
     WeakPassword,
@@ -47,6 +49,7 @@ impl FormOutcome {
             PasswordChanged => "password-changed",
             TwoFactorOff => "two-factor-off",
             PersonalDataImported => "personal-data-imported",
+            StatementImportStarted => "statement-import-started",
             WrongPassword => "wrong-password",
             WrongCode => "wrong-code",
             WeakPassword => "weak-password",
@@ -65,7 +68,10 @@ impl FormOutcome {
 
     /// Whether the form did not do what was asked.
     pub fn is_error(self) -> bool {
-        !matches!(self, PasswordChanged | TwoFactorOff | PersonalDataImported)
+        !matches!(
+            self,
+            PasswordChanged | TwoFactorOff | PersonalDataImported | StatementImportStarted
+        )
     }
 
     /// The words the page shows.
@@ -75,6 +81,9 @@ impl FormOutcome {
             TwoFactorOff => "Two-factor sign-in is off.",
             PersonalDataImported => {
                 "Your data was added to this account. Your locale, currency and time zone are the file's now."
+            }
+            StatementImportStarted => {
+                "Importing the new transactions. Operations shows how far it has got; they are in Transactions when it is done."
             }
             WrongPassword => "Your current password is wrong.",
             WrongCode => {

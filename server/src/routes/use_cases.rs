@@ -104,7 +104,9 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .server_fn::<fns::bills::GetSpending>(),
         case("statements.upload", SignedIn)
             .post("/api/imports", imports::upload)
-            .upload(imports::MAX_UPLOAD_BODY),
+            .upload(imports::MAX_UPLOAD_BODY)
+            .server_fn::<fns::statements::UploadStatement>()
+            .file_form(app::backend::statements::parse::MAX_BYTES),
         case("statements.read", SignedIn)
             .get("/api/imports/{id}", imports::read)
             .server_fn::<fns::statements::GetStatementImport>(),

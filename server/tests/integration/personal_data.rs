@@ -430,21 +430,14 @@ async fn scratch_files_left_by_a_stopped_server_are_cleared_at_the_next_start() 
 }
 
 /// The Data page's import form as a browser posts it without JavaScript:
-/// `multipart/form-data`, its CSRF field first, then the file; asking for
-/// a page, from the Data page.
+/// its CSRF field first, then the file.
 fn import_form(browser: &Browser, csrf: &str, file: &[u8]) -> reqwest::RequestBuilder {
-    let mut body = format!(
-        "--FormBoundary\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n{csrf}\r\n\
-         --FormBoundary\r\nContent-Disposition: form-data; name=\"file\"; filename=\"my-data.sqlite\"\r\n\
-         Content-Type: application/vnd.sqlite3\r\n\r\n"
+    browser.file_form_post_from(
+        "/api/fn/data/import-whole",
+        "/data",
+        &[("csrf_token", csrf)],
+        ("file", "my-data.sqlite", file),
     )
-    .into_bytes();
-    body.extend_from_slice(file);
-    body.extend_from_slice(b"\r\n--FormBoundary--\r\n");
-    browser
-        .form_post_from("/api/fn/data/import-whole", "/data")
-        .header("content-type", "multipart/form-data; boundary=FormBoundary")
-        .body(body)
 }
 
 #[tokio::test]

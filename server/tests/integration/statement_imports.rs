@@ -389,3 +389,162 @@ async fn with_bank_sync_off_imported_transactions_are_listed_and_matched() {
     match_netflix_by_hand(&flo, false).await;
     assert_eq!(flo.status(Method::GET, "/api/bank/suggestions").await, 200);
 }
+
+/// The import `id` once it has left `from` (a preview or a commit posted
+/// without JavaScript, whose operation the test is not handed).
+async fn left_state(browser: &Browser, id: i64, from: &str) -> StatementImport {
+    for _ in 0..400 {
+        let import: StatementImport = browser.get(&format!("/api/imports/{id}")).await;
+        if import.state != from {
+            return import;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
+    panic!("import {id} stayed {from}");
+}
+
+const UPLOAD_FORM: &str = "/api/fn/data/statement-upload";
+
+/// The Data page's statement form as a browser posts it without
+/// JavaScript: the token first, the choices, then the file.
+fn statement_form(
+    browser: &Browser,
+    account: &str,
+    file_name: &str,
+    file: &[u8],
+) -> reqwest::RequestBuilder {
+    browser.file_form_post_from(
+        UPLOAD_FORM,
+        "/data",
+        &[
+            ("csrf_token", &browser.csrf),
+            ("accountId", account),
+            ("dateOrder", ""),
+        ],
+        ("file", file_name, file),
+    )
+}
+
+#[tokio::test]
+async fn a_statement_is_previewed_and_imported_without_javascript() {
+    use crate::support::browser::location;
+    use crate::support::form_refusal::refusal_in;
+
+    let (app, admin) = with_admin(&[]).await;
+    let frank = plain_user(&app, &admin, "frank@example.com").await;
+
+    // The Data page renders the form: multipart, to the server function,
+    // its token before the file.
+    let page = frank.page_at("/data").await;
+    let form = page
+        .split(&format!("action=\"{UPLOAD_FORM}\""))
+        .nth(1)
+        .expect("the statement form");
+    assert!(
+        form.starts_with(" enctype=\"multipart/form-data\""),
+        "{form:.200}"
+    );
+    assert!(
+        form.find("name=\"csrf_token\"").unwrap() < form.find("type=\"file\"").unwrap(),
+        "the token comes before the file"
+    );
+
+    // Not a statement, or an account that is not Frank's: back to the Data
+    // page with the field and the reason.
+    for (account, name, file, field, reason) in [
+        (
+            "",
+            "notes.txt",
+            b"just some notes".to_vec(),
+            "file",
+            "not an OFX",
+        ),
+        (
+            "424242",
+            "checking.ofx",
+            fixture("checking.ofx"),
+            "accountId",
+            "no such bank account",
+        ),
+        (
+            "",
+            "empty.ofx",
+            Vec::new(),
+            "file",
+            "choose a statement file",
+        ),
+    ] {
+        let refused = statement_form(&frank, account, name, &file)
+            .send()
+            .await
+            .unwrap();
+        let back = location(&refused);
+        let refusal = refusal_in(&back).expect("a refusal");
+        assert_eq!(refusal.field_violations()[0].field, field, "{back}");
+        assert!(frank.page_at(&back).await.contains(reason), "{reason}");
+    }
+
+    // The statement: the Data page opens at its import, whose preview it
+    // shows with the form that imports it.
+    let sent = statement_form(&frank, "", "checking.ofx", &fixture("checking.ofx"))
+        .send()
+        .await
+        .unwrap();
+    let at = location(&sent);
+    let id: i64 = at
+        .strip_prefix("/data?statement=")
+        .and_then(|rest| rest.strip_suffix("#statement-title"))
+        .and_then(|id| id.parse().ok())
+        .unwrap_or_else(|| panic!("the Data page at the import: {at}"));
+    assert_eq!(left_state(&frank, id, "uploaded").await.state, "previewed");
+    let shown = frank.page_at(&at).await;
+    assert!(
+        shown.contains("4 rows from 2025-01-03 to 2025-01-15: 4 new, 0 already here, 0 refused."),
+        "{shown}"
+    );
+    assert!(shown.contains("Import 4 new transactions"));
+    assert!(
+        transactions(&frank).await.is_empty(),
+        "nothing is written before the import"
+    );
+
+    // Another person's import is not theirs to see or import.
+    let grace = plain_user(&app, &admin, "grace@example.com").await;
+    let other = grace.page_at(&at).await;
+    assert!(other.contains(&format!("no import {id} of yours")));
+    assert!(!other.contains("Import 4 new transactions"));
+
+    // "Import": back at the import, which says it is running, then that
+    // it is done.
+    // A browser's `Referer` leaves the fragment out.
+    let page = at.split('#').next().unwrap();
+    let commit_form = |browser: &Browser| {
+        browser
+            .form_post_from("/api/fn/data/commit-statement-import", page)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(format!("csrf_token={}&id={id}", browser.csrf))
+    };
+    let refused = commit_form(&grace).send().await.unwrap();
+    let refusal = refusal_in(&location(&refused)).expect("a refusal");
+    assert_eq!(refusal.error.status, "NOT_FOUND");
+    let committed = commit_form(&frank).send().await.unwrap();
+    let after = location(&committed);
+    assert_eq!(
+        after,
+        format!("/data?statement={id}&form=statement-import-started#statement-title")
+    );
+    assert_eq!(left_state(&frank, id, "previewed").await.state, "committed");
+    assert!(frank
+        .page_at(&after)
+        .await
+        .contains("These transactions are imported"));
+    assert_eq!(transactions(&frank).await.len(), 4);
+
+    // Signed out: to sign in first, then back to the Data page.
+    let stranger = Browser::open(&app.address).await;
+    let signed_out = statement_form(&stranger, "", "checking.ofx", &fixture("checking.ofx"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(location(&signed_out), "/login?next=%2Fdata");
+}

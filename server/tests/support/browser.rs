@@ -92,6 +92,39 @@ impl Browser {
             .header("referer", format!("{}{page}", self.base))
     }
 
+    /// [`Self::form_post_from`] for a file form (`multipart/form-data`):
+    /// `fields` in their order, then `file` as (field, file name, bytes),
+    /// as a browser posts such a form without JavaScript.
+    pub fn file_form_post_from(
+        &self,
+        path: &str,
+        page: &str,
+        fields: &[(&str, &str)],
+        (field, file_name, file): (&str, &str, &[u8]),
+    ) -> RequestBuilder {
+        let mut body = Vec::new();
+        for (name, value) in fields {
+            body.extend_from_slice(
+                format!(
+                    "--FormBoundary\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n"
+                )
+                .as_bytes(),
+            );
+        }
+        body.extend_from_slice(
+            format!(
+                "--FormBoundary\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{file_name}\"\r\n\
+                 Content-Type: application/octet-stream\r\n\r\n"
+            )
+            .as_bytes(),
+        );
+        body.extend_from_slice(file);
+        body.extend_from_slice(b"\r\n--FormBoundary--\r\n");
+        self.form_post_from(path, page)
+            .header("content-type", "multipart/form-data; boundary=FormBoundary")
+            .body(body)
+    }
+
     /// `POST /api/auth/login`; keeps the session it starts. The answer is
     /// left to the caller (its status and cookies matter to some tests):
     /// [`read`] it as a [`SignInAnswer`].

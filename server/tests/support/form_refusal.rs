@@ -10,6 +10,7 @@ use base64::Engine;
 /// The error body `location` carries in `__err`, if it carries one.
 pub fn refusal_in(location: &str) -> Option<ErrorBody> {
     let query = location.split_once('?')?.1;
+    let query = query.split('#').next().unwrap_or(query);
     let (_, encoded) =
         form_urlencoded::parse(query.as_bytes()).find(|(name, _)| name == "__err")?;
     let json = base64::engine::general_purpose::URL_SAFE

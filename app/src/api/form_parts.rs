@@ -1,0 +1,66 @@
+//! The parts of a `multipart/form-data` form, read with a bound: a form
+//! posted without JavaScript sends its file and its choices together, and
+//! no part may make the server hold more than the use case allows.
+
+use futures::{Stream, StreamExt};
+
+/// The whole of one part, or `None` once it passes `limit` bytes (the
+/// rest is not read). A chunk's error ends it with that error.
+pub async fn bounded<T: AsRef<[u8]>, E>(
+    chunks: impl Stream<Item = Result<T, E>>,
+    limit: usize,
+) -> Result<Option<Vec<u8>>, E> {
+    let mut chunks = std::pin::pin!(chunks);
+    let mut whole = Vec::new();
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk?;
+        if whole.len() + chunk.as_ref().len() > limit {
+            return Ok(None);
+        }
+        whole.extend_from_slice(chunk.as_ref());
+    }
+    Ok(Some(whole))
+}
+
+/// A short text part (a choice from a list, a number), trimmed; `None`
+/// when it is longer than `limit` bytes or not UTF-8.
+pub async fn short_text<T: AsRef<[u8]>, E>(
+    chunks: impl Stream<Item = Result<T, E>>,
+    limit: usize,
+) -> Result<Option<String>, E> {
+    Ok(bounded(chunks, limit)
+        .await?
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .map(|text| text.trim().to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunks(parts: &[&'static [u8]]) -> impl Stream<Item = Result<&'static [u8], ()>> {
+        futures::stream::iter(parts.iter().copied().map(Ok).collect::<Vec<_>>())
+    }
+
+    #[tokio::test]
+    async fn a_part_is_read_whole_up_to_its_limit_and_no_further() {
+        assert_eq!(
+            bounded(chunks(&[b"OFX", b"HEADER"]), 9).await,
+            Ok(Some(b"OFXHEADER".to_vec()))
+        );
+        assert_eq!(bounded(chunks(&[b"OFX", b"HEADER"]), 8).await, Ok(None));
+        assert_eq!(bounded(chunks(&[]), 0).await, Ok(Some(Vec::new())));
+        let failing = futures::stream::iter([Ok(b"OFX".as_slice()), Err("cut off")]);
+        assert_eq!(bounded(failing, 100).await, Err("cut off"));
+    }
+
+    #[tokio::test]
+    async fn a_short_text_is_trimmed_and_refused_when_long_or_not_text() {
+        assert_eq!(
+            short_text(chunks(&[b" 12", b"\r\n"]), 8).await,
+            Ok(Some("12".to_owned()))
+        );
+        assert_eq!(short_text(chunks(&[b"123456789"]), 8).await, Ok(None));
+        assert_eq!(short_text(chunks(&[b"\xff"]), 8).await, Ok(None));
+    }
+}
