@@ -108,6 +108,6 @@ test("without JavaScript a statement is previewed, refused in words and imported
     await expect(page.getByText("These transactions are imported")).toBeVisible({ timeout: 1_000 });
   }).toPass();
   await page.getByRole("link", { name: "Transactions", exact: true }).first().click();
-  await expect(page.getByText("NETFLIX.COM").first()).toBeVisible();
+  await expect(page.getByText("OAK STREET RENT").first()).toBeVisible();
   await context.close();
 });
