@@ -1,29 +1,131 @@
-//! The Data page's import, over the same service as `/api/data/import…`:
-//! the chosen file's text is checked row by row, then written all or
-//! nothing (JSON through [`CsrfClient`]; the exports stay plain downloads).
+//! The Data page's "Import bills" form, over the same service as
+//! `/api/data/import…`: the file goes up once, as `multipart/form-data`
+//! (its `csrf_token` field first), is checked row by row and kept for its
+//! import, and the page names the kept file in its address
+//! (`?bills=<id>`); "Import these bills" then writes every row of the kept
+//! file, or none. So the form works without JavaScript; with it, the page
+//! posts the same forms itself.
 
 use leptos::prelude::*;
-use leptos::server_fn::codec::Json;
+use leptos::server_fn::codec::{GetUrl, MultipartData, MultipartFormData};
 
 use super::CsrfClient;
-use crate::contract::data::{ImportPreview, Imported};
+use crate::contract::data::{ImportPreview, Imported, KeptImport};
 use crate::contract::error::ErrorBody;
+use crate::domain::form_outcome::FormOutcome;
 
-/// Each row of `csv` with its problems; nothing is written. `from`: the
-/// app that wrote the file (`tally`, the default, `wallos` or `firefly`).
-#[server(prefix = "/api/fn", endpoint = "data/preview-import", input = Json, client = CsrfClient)]
-pub async fn preview_import(csv: String, from: Option<String>) -> Result<ImportPreview, ErrorBody> {
-    use crate::backend::bills::import;
-    let me = super::signed_in::signed_in().await?;
-    let source = import::source(from.as_deref())?;
-    Ok(import::preview(me.pool(), me.current.user.id, source, csv.as_bytes()).await?)
+/// The form's fields: the app that made the file, and the file.
+pub const FROM_FIELD: &str = "from";
+pub const FILE_FIELD: &str = "file";
+/// The Data page's query parameter naming the kept file it previews.
+pub const KEPT_PARAMETER: &str = "bills";
+
+/// The Data page previewing the kept file `id`.
+pub fn kept_address(id: &str) -> String {
+    format!("/data?{KEPT_PARAMETER}={id}#import-title")
 }
 
-/// Imports every row of `csv`, or none when any row is bad.
-#[server(prefix = "/api/fn", endpoint = "data/import", input = Json, client = CsrfClient)]
-pub async fn import_bills(csv: String, from: Option<String>) -> Result<Imported, ErrorBody> {
-    use crate::backend::bills::import;
+/// Checks the form's file (made by the app in `from`: `tally`, the
+/// default, `wallos`, `firefly` or `actual`) row by row and keeps it for
+/// its import; nothing is written. A file that cannot be read is refused
+/// at once.
+#[server(prefix = "/api/fn", endpoint = "data/bills-preview", input = MultipartFormData, client = CsrfClient)]
+pub async fn preview_bills_file(data: MultipartData) -> Result<KeptImport, ErrorBody> {
+    use super::form_parts::{bounded, short_text};
+    use crate::backend::api_error::ApiError;
+    use crate::backend::bills::{held_import, import, BillImportError};
+    use crate::domain::validation::FieldViolation;
+
+    fn unreadable(error: impl std::fmt::Display) -> ApiError {
+        ApiError::BadRequest(format!("the form could not be read: {error}"))
+    }
     let me = super::signed_in::signed_in().await?;
-    let source = import::source(from.as_deref())?;
-    Ok(import::import(me.pool(), me.current.user.id, source, csv.as_bytes()).await?)
+    let Some(mut form) = data.into_inner() else {
+        return Err(ApiError::BadRequest("send the form as multipart/form-data".into()).into());
+    };
+    let mut from = None;
+    let mut file = None;
+    while let Some(field) = form.next_field().await.map_err(unreadable)? {
+        match field.name() {
+            Some(FROM_FIELD) => {
+                from = Some(
+                    short_text(field, 20)
+                        .await
+                        .map_err(unreadable)?
+                        .unwrap_or_else(|| "?".into()),
+                );
+            }
+            Some(FILE_FIELD) => {
+                file = Some(
+                    bounded(field, import::MAX_BUDGET_FILE)
+                        .await
+                        .map_err(unreadable)?
+                        .ok_or(ApiError::from(BillImportError::TooLarge {
+                            limit: import::MAX_BUDGET_FILE,
+                        }))?,
+                );
+            }
+            _ => {}
+        }
+    }
+    let source = import::source(from.as_deref()).map_err(ApiError::from)?;
+    let Some(file) = file.filter(|file| !file.is_empty()) else {
+        return Err(ApiError::from(BillImportError::Field(FieldViolation::new(
+            FILE_FIELD,
+            "choose the file to import",
+        )))
+        .into());
+    };
+    let preview = import::preview(me.pool(), me.current.user.id, source, &file)
+        .await
+        .map_err(ApiError::from)?;
+    let id = held_import::keep(
+        &me.services.instance.scratch_dir,
+        me.current.user.id,
+        source,
+        &file,
+    )
+    .await
+    .map_err(ApiError::from)?;
+    super::form_post::then_open(&kept_address(&id));
+    Ok(KeptImport { id, preview })
+}
+
+/// The kept file `id`'s rows with their problems, for the page that names
+/// it in its address.
+#[server(prefix = "/api/fn", endpoint = "data/bills-kept", input = GetUrl)]
+pub async fn get_kept_bills(id: String) -> Result<ImportPreview, ErrorBody> {
+    use crate::backend::api_error::ApiError;
+    use crate::backend::bills::{held_import, import};
+
+    let me = super::signed_in::signed_in().await?;
+    let (source, file) =
+        held_import::kept(&me.services.instance.scratch_dir, me.current.user.id, &id)
+            .await
+            .map_err(ApiError::from)?;
+    Ok(
+        import::preview(me.pool(), me.current.user.id, source, &file)
+            .await
+            .map_err(ApiError::from)?,
+    )
+}
+
+/// Imports every row of the kept file `id`, or none when any row is bad;
+/// once imported, the file is no longer kept.
+#[server(prefix = "/api/fn", endpoint = "data/bills-import", client = CsrfClient)]
+pub async fn import_kept_bills(id: String) -> Result<Imported, ErrorBody> {
+    use crate::backend::api_error::ApiError;
+    use crate::backend::bills::{held_import, import};
+
+    let me = super::signed_in::signed_in().await?;
+    let scratch = &me.services.instance.scratch_dir;
+    let (source, file) = held_import::kept(scratch, me.current.user.id, &id)
+        .await
+        .map_err(ApiError::from)?;
+    let imported = import::import(me.pool(), me.current.user.id, source, &file)
+        .await
+        .map_err(ApiError::from)?;
+    held_import::forget(scratch, me.current.user.id, &id).await;
+    super::form_post::then_open(&(FormOutcome::BillsImported.address("/data") + "#import-title"));
+    Ok(imported)
 }

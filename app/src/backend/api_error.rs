@@ -150,6 +150,8 @@ impl From<crate::backend::bills::BillImportError> for ApiError {
             BillImportError::TooLarge { limit } => Self::PayloadTooLarge { limit },
             BillImportError::Field(violation) => violation.into(),
             BillImportError::Rows(violations) => Self::InvalidFields(violations),
+            BillImportError::NotKept => Self::NotFound(error.to_string()),
+            BillImportError::Scratch(_) => Self::Internal(error.to_string()),
             BillImportError::Bill(error) => error.into(),
             BillImportError::Database(error) => Self::Database(error),
         }

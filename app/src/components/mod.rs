@@ -3,6 +3,7 @@ pub mod admin_only;
 pub mod api_tokens;
 pub mod bank_bar;
 pub mod bill_form;
+pub mod bill_import;
 pub mod csrf_field;
 pub mod drift_panel;
 pub mod form_outcome_notice;

@@ -37,6 +37,14 @@ pub struct ImportPreview {
     pub not_mapped: Vec<String>,
 }
 
+/// The Data page's bills form: the file, kept for its import as `id`,
+/// and its preview.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeptImport {
+    pub id: String,
+    pub preview: ImportPreview,
+}
+
 /// `POST /api/data/import` (201): every row was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]

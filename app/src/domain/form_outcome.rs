@@ -1,7 +1,7 @@
 //! How an account form posted without JavaScript came back: the server's
 //! form routes redirect to the page with `?form=<code>`, never with a field
 //! the person typed, and the page words the code; so do the password,
-//! second-factor, personal-data and statement-import server functions when they succeed. One vocabulary for
+//! second-factor and import server functions when they succeed. One vocabulary for
 //! both sides, so a code the server sends always has words on the page.
 
 /// What happened to a form posted without JavaScript.
@@ -11,6 +11,7 @@ pub enum FormOutcome {
     TwoFactorOff,
     PersonalDataImported,
     StatementImportStarted,
+    BillsImported,
     WrongPassword,
     WrongCode,
     WeakPassword,
@@ -24,11 +25,12 @@ pub enum FormOutcome {
 
 use FormOutcome::*;
 
-const ALL: [FormOutcome; 13] = [
+const ALL: [FormOutcome; 14] = [
     PasswordChanged,
     TwoFactorOff,
     PersonalDataImported,
     StatementImportStarted,
+    BillsImported,
     WrongPassword,
     WrongCode,
     WeakPassword,
@@ -50,6 +52,7 @@ impl FormOutcome {
             TwoFactorOff => "two-factor-off",
             PersonalDataImported => "personal-data-imported",
             StatementImportStarted => "statement-import-started",
+            BillsImported => "bills-imported",
             WrongPassword => "wrong-password",
             WrongCode => "wrong-code",
             WeakPassword => "weak-password",
@@ -70,7 +73,11 @@ impl FormOutcome {
     pub fn is_error(self) -> bool {
         !matches!(
             self,
-            PasswordChanged | TwoFactorOff | PersonalDataImported | StatementImportStarted
+            PasswordChanged
+                | TwoFactorOff
+                | PersonalDataImported
+                | StatementImportStarted
+                | BillsImported
         )
     }
 
@@ -85,6 +92,7 @@ impl FormOutcome {
             StatementImportStarted => {
                 "Importing the new transactions. Operations shows how far it has got; they are in Transactions when it is done."
             }
+            BillsImported => "The bills were imported.",
             WrongPassword => "Your current password is wrong.",
             WrongCode => {
                 "That code did not match: set up two-factor sign-in again and type the newest code from the app."

@@ -230,12 +230,19 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .upload(history::MAX_UPLOAD_BODY),
         case("bill_import.preview", SignedIn)
             .post("/api/data/import/preview", data::preview)
-            .upload(data::MAX_IMPORT_BODY)
-            .server_fn::<fns::data::PreviewImport>(),
+            .upload(data::MAX_IMPORT_BODY),
         case("bill_import.import", SignedIn)
             .post("/api/data/import", data::import)
-            .upload(data::MAX_IMPORT_BODY)
-            .server_fn::<fns::data::ImportBills>(),
+            .upload(data::MAX_IMPORT_BODY),
+        // The Data page's form: the file goes up once and is kept between
+        // its preview and its import.
+        case("bill_import.preview_kept", SignedIn)
+            .server_fn::<fns::data::PreviewBillsFile>()
+            .file_form(app::backend::bills::import::MAX_BUDGET_FILE),
+        case("bill_import.read_kept", SignedIn).server_fn::<fns::data::GetKeptBills>(),
+        case("bill_import.import_kept", SignedIn)
+            .server_fn::<fns::data::ImportKeptBills>()
+            .form(),
         case("preferences.get", SignedIn)
             .get("/api/profile/preferences", preferences::get)
             .server_fn::<fns::profile::GetPreferences>(),

@@ -10,7 +10,7 @@ use app::contract::account::{Me, PrivacySettings, Register, RegistrationStatus, 
 use app::contract::admin::{Invitation, Invited, RegistrationSetting, UserSummary};
 use app::contract::bills::{BillList, BillRecord, Catalog, Payment, Payments, Spending, Tracker};
 use app::contract::contact::{ContactConfig, Created, Requeued, SubmissionPage};
-use app::contract::data::{ImportPreview, Imported};
+use app::contract::data::{ImportPreview, KeptImport};
 use app::contract::error::ErrorBody;
 use app::contract::operations::Operation;
 use app::contract::preferences::Preferences;
@@ -816,33 +816,121 @@ async fn maintenance_and_the_viewer_follow_cancel_and_delete_operations_through_
 
 #[tokio::test]
 async fn the_data_page_previews_and_imports_through_server_functions() {
-    let (_app, admin) = with_admin(&[]).await;
+    use support::browser::{file_form, location};
+    use support::form_refusal::refusal_in;
+
+    let (app, admin) = with_admin(&[]).await;
     due_today(&admin, "Water").await;
     let csv = admin.text("/api/data/bills.csv").await;
+    const PREVIEW: &str = "/api/fn/data/bills-preview";
+    let bills_form = |browser: &Browser, from: &str, file: &str| {
+        browser.file_form_post_from(
+            PREVIEW,
+            "/data",
+            &[("csrf_token", &browser.csrf), ("from", from)],
+            ("file", "bills.csv", file.as_bytes()),
+        )
+    };
+    let import_form = |browser: &Browser, id: &str, page: &str| {
+        browser
+            .form_post_from("/api/fn/data/bills-import", page)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(format!("csrf_token={}&id={id}", browser.csrf))
+    };
 
-    let response = post(&admin, "/api/fn/data/preview-import", json!({"csv": csv})).await;
+    // As the page posts it with JavaScript: the kept file's id and its
+    // preview, which the page at `?bills=<id>` reads again.
+    let (content_type, body) = file_form(
+        &[("csrf_token", &admin.csrf), ("from", "")],
+        ("file", "bills.csv", csv.as_bytes()),
+    );
+    let response = admin
+        .request(Method::POST, PREVIEW)
+        .header("content-type", content_type)
+        .body(body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 200);
-    let preview: ImportPreview = response.json().await.unwrap();
-    assert_eq!((preview.valid, preview.invalid), (1, 0));
-    assert_eq!(preview.rows[0].name, "Water");
+    let kept: KeptImport = response.json().await.unwrap();
+    assert_eq!((kept.preview.valid, kept.preview.invalid), (1, 0));
+    assert_eq!(kept.preview.rows[0].name, "Water");
+    assert_eq!(kept.id.len(), 32);
+    let again: ImportPreview = admin
+        .get(&format!("/api/fn/data/bills-kept?id={}", kept.id))
+        .await;
+    assert_eq!(again, kept.preview);
 
-    // A bad row is named and nothing is written.
+    // Another person cannot read or import it.
+    let other = support::plain_user(&app, &admin, "other@example.com").await;
+    assert_eq!(
+        other
+            .status(
+                Method::GET,
+                &format!("/api/fn/data/bills-kept?id={}", kept.id)
+            )
+            .await,
+        404
+    );
+
+    // Without JavaScript: an app Tally does not know is refused at once,
+    // naming the field.
+    let refused = bills_form(&admin, "quicken", &csv).send().await.unwrap();
+    let refusal = refusal_in(&location(&refused)).expect("a refusal");
+    assert_eq!(refusal.field_violations()[0].field, "from");
+
+    // A file with a bad row: previewed with its problem, and its import
+    // refused with the row named; nothing is written.
     let mut lines: Vec<&str> = csv.lines().collect();
     let broken = lines[1].replacen("Water", "", 1);
     lines[1] = &broken;
     let bad = lines.join("\n");
-    let response = post(&admin, "/api/fn/data/import", json!({"csv": bad})).await;
-    assert_eq!(response.status(), 400);
-    let error: ErrorBody = response.json().await.unwrap();
+    let previewed = bills_form(&admin, "", &bad).send().await.unwrap();
+    let at = location(&previewed);
+    let bad_id = at
+        .strip_prefix("/data?bills=")
+        .and_then(|rest| rest.strip_suffix("#import-title"))
+        .unwrap_or_else(|| panic!("the Data page at the kept file: {at}"))
+        .to_owned();
+    let page = admin.page_at(&at).await;
+    assert!(page.contains("0 rows ready, 1 with problems."), "{page}");
+    assert!(page.contains("Fix the file and choose it again"));
+    let page_address = at.split('#').next().unwrap();
+    let refused = import_form(&admin, &bad_id, page_address)
+        .send()
+        .await
+        .unwrap();
+    let refusal = refusal_in(&location(&refused)).expect("a refusal");
     assert!(
-        error.field_violations()[0].field.starts_with("rows[0]."),
-        "{error:?}"
+        refusal.field_violations()[0].field.starts_with("rows[0]."),
+        "{refusal:?}"
     );
     assert_eq!(admin.get::<BillList>("/api/bills").await.bills.len(), 1);
 
-    let response = post(&admin, "/api/fn/data/import", json!({"csv": csv})).await;
-    assert_eq!(response.status(), 200);
-    assert_eq!(response.json::<Imported>().await.unwrap().imported, 1);
+    // The good file: imported, the page says so, and the kept file is gone.
+    let refused = import_form(&other, &kept.id, "/data").send().await.unwrap();
+    assert_eq!(
+        refusal_in(&location(&refused))
+            .expect("a refusal")
+            .error
+            .status,
+        "NOT_FOUND"
+    );
+    let imported = import_form(&admin, &kept.id, "/data").send().await.unwrap();
+    assert_eq!(
+        location(&imported),
+        "/data?form=bills-imported#import-title"
+    );
+    assert_eq!(admin.get::<BillList>("/api/bills").await.bills.len(), 2);
+    assert!(admin
+        .page_at("/data?form=bills-imported")
+        .await
+        .contains("The bills were imported."));
+    let twice = import_form(&admin, &kept.id, "/data").send().await.unwrap();
+    assert!(
+        refusal_in(&location(&twice)).is_some(),
+        "imported once only"
+    );
     assert_eq!(admin.get::<BillList>("/api/bills").await.bills.len(), 2);
 
     // The reads the bill pages load beside: spending and the catalog.

@@ -92,36 +92,17 @@ impl Browser {
             .header("referer", format!("{}{page}", self.base))
     }
 
-    /// [`Self::form_post_from`] for a file form (`multipart/form-data`):
-    /// `fields` in their order, then `file` as (field, file name, bytes),
-    /// as a browser posts such a form without JavaScript.
+    /// [`Self::form_post_from`] for a file form: [`file_form`]'s body.
     pub fn file_form_post_from(
         &self,
         path: &str,
         page: &str,
         fields: &[(&str, &str)],
-        (field, file_name, file): (&str, &str, &[u8]),
+        file: (&str, &str, &[u8]),
     ) -> RequestBuilder {
-        let mut body = Vec::new();
-        for (name, value) in fields {
-            body.extend_from_slice(
-                format!(
-                    "--FormBoundary\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n"
-                )
-                .as_bytes(),
-            );
-        }
-        body.extend_from_slice(
-            format!(
-                "--FormBoundary\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{file_name}\"\r\n\
-                 Content-Type: application/octet-stream\r\n\r\n"
-            )
-            .as_bytes(),
-        );
-        body.extend_from_slice(file);
-        body.extend_from_slice(b"\r\n--FormBoundary--\r\n");
+        let (content_type, body) = file_form(fields, file);
         self.form_post_from(path, page)
-            .header("content-type", "multipart/form-data; boundary=FormBoundary")
+            .header("content-type", content_type)
             .body(body)
     }
 
@@ -355,6 +336,34 @@ pub fn second_factor(answer: SignInAnswer) -> SecondFactorChallenge {
 }
 
 /// Where a redirect sends the browser; the answer must be one.
+/// A file form's `multipart/form-data` body and its content type: `fields`
+/// in their order, then the file as (field, file name, bytes), as a
+/// browser sends such a form.
+pub fn file_form(
+    fields: &[(&str, &str)],
+    (field, file_name, file): (&str, &str, &[u8]),
+) -> (&'static str, Vec<u8>) {
+    let mut body = Vec::new();
+    for (name, value) in fields {
+        body.extend_from_slice(
+            format!(
+                "--FormBoundary\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n"
+            )
+            .as_bytes(),
+        );
+    }
+    body.extend_from_slice(
+        format!(
+            "--FormBoundary\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{file_name}\"\r\n\
+             Content-Type: application/octet-stream\r\n\r\n"
+        )
+        .as_bytes(),
+    );
+    body.extend_from_slice(file);
+    body.extend_from_slice(b"\r\n--FormBoundary--\r\n");
+    ("multipart/form-data; boundary=FormBoundary", body)
+}
+
 pub fn location(response: &Response) -> String {
     assert!(
         response.status().is_redirection(),

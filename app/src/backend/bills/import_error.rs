@@ -20,6 +20,13 @@ pub enum BillImportError {
     /// rows.
     #[error("{0}")]
     Unreadable(String),
+    /// The previewed file the Data page's form asked for is not kept (any
+    /// more, or not for this person).
+    #[error("this preview is no longer kept; choose the file again")]
+    NotKept,
+    /// The scratch directory that keeps a previewed file failed.
+    #[error("keeping the file: {0}")]
+    Scratch(#[from] std::io::Error),
     #[error(transparent)]
     Bill(#[from] super::BillError),
     #[error(transparent)]

@@ -4,6 +4,7 @@
 
 mod accrual;
 pub mod forms;
+pub mod held_import;
 pub mod import;
 mod import_error;
 mod payments;

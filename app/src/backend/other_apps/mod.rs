@@ -40,6 +40,16 @@ impl Source {
             _ => None,
         }
     }
+
+    /// Its `from=` name, which [`Self::parse`] reads back.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Tally => "tally",
+            Self::Wallos => "wallos",
+            Self::Firefly => "firefly",
+            Self::Actual => "actual",
+        }
+    }
 }
 
 /// One bill read from another app's file.
