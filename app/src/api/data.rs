@@ -12,7 +12,6 @@ use leptos::server_fn::codec::{GetUrl, MultipartData, MultipartFormData};
 use super::CsrfClient;
 use crate::contract::data::{ImportPreview, Imported, KeptImport};
 use crate::contract::error::ErrorBody;
-use crate::domain::form_outcome::FormOutcome;
 
 /// The form's fields: the app that made the file, and the file.
 pub const FROM_FIELD: &str = "from";
@@ -116,6 +115,7 @@ pub async fn get_kept_bills(id: String) -> Result<ImportPreview, ErrorBody> {
 pub async fn import_kept_bills(id: String) -> Result<Imported, ErrorBody> {
     use crate::backend::api_error::ApiError;
     use crate::backend::bills::{held_import, import};
+    use crate::domain::form_outcome::FormOutcome;
 
     let me = super::signed_in::signed_in().await?;
     let scratch = &me.services.instance.scratch_dir;
