@@ -1,16 +1,11 @@
-// Chosen files for Tally's WASM bundle (the Data page's imports):
-// window.tallyFiles.readText(input) resolves to the first chosen file's
-// text, or null when none is chosen; upload(input, url, csrf) sends its
+// Chosen files for Tally's WASM bundle (the Data page's history import):
+// window.tallyFiles.upload(input, url, csrf) sends the first chosen file's
 // bytes as the body of a POST to url (with the file's name as fileName)
 // and resolves to the answer as {"status": …, "body": "…"} text, or null
 // when none is chosen.
 "use strict";
 (() => {
   window.tallyFiles = {
-    readText(input) {
-      const file = input && input.files && input.files[0];
-      return file ? file.text() : Promise.resolve(null);
-    },
     async upload(input, url, csrf) {
       const file = input && input.files && input.files[0];
       if (!file) return null;

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import path from "node:path";
-import { hydrated, newUser, openRegistration } from "./support";
+import { hydrated, newUser, newUserWithoutJavaScript, openRegistration } from "./support";
 
 // Issue 32: subscriptions exported by Wallos (tests/fixtures/other_apps,
 // in Wallos's published format) imported on the Data page: the preview says
@@ -30,11 +30,7 @@ test("a person brings their Wallos subscriptions over", async ({ browser }) => {
 // JavaScript.
 test("without JavaScript a person checks a Wallos export and imports it", async ({ browser }) => {
   await openRegistration(browser);
-  const joining = await newUser(browser, "wallos-no-script@example.com");
-  const state = await joining.context.storageState();
-  await joining.context.close();
-  const context = await browser.newContext({ javaScriptEnabled: false, storageState: state });
-  const page = await context.newPage();
+  const { context, page } = await newUserWithoutJavaScript(browser, "wallos-no-script@example.com");
   await page.goto("/data");
 
   // Not a Wallos export: refused, saying why.

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { addMonthlyBill, hydrated, newUser, openRegistration } from "./support";
+import { addMonthlyBill, hydrated, newUser, newUserWithoutJavaScript, openRegistration } from "./support";
 
 // Issue 32, "your data, whole": one person downloads their data as a
 // SQLite file on the Data page and another account imports it there.
@@ -48,11 +48,7 @@ test("without JavaScript the Data page imports a person's data and names a wrong
   expect(exported.status()).toBe(200);
   const file = await exported.body();
 
-  const joining = await newUser(browser, "whole-no-script-second@example.com");
-  const state = await joining.context.storageState();
-  await joining.context.close();
-  const context = await browser.newContext({ javaScriptEnabled: false, storageState: state });
-  const page = await context.newPage();
+  const { context, page } = await newUserWithoutJavaScript(browser, "whole-no-script-second@example.com");
   await page.goto("/data");
   await page.getByLabel("Import my data").setInputFiles({
     name: "bills.csv",

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import path from "node:path";
-import { addMonthlyBill, hydrated, newUser, openRegistration } from "./support";
+import { addMonthlyBill, hydrated, newUser, newUserWithoutJavaScript, openRegistration } from "./support";
 
 // Issue 32: a bank statement file (made by ofxtools, see
 // scripts/fixtures/make_statements.py) imported on the Data page: the
@@ -69,11 +69,7 @@ test("a file that is not a statement is refused saying so", async ({ browser }) 
 // JavaScript.
 test("without JavaScript a statement is previewed, refused in words and imported", async ({ browser }) => {
   await openRegistration(browser);
-  const joining = await newUser(browser, "statements-no-script@example.com");
-  const state = await joining.context.storageState();
-  await joining.context.close();
-  const context = await browser.newContext({ javaScriptEnabled: false, storageState: state });
-  const page = await context.newPage();
+  const { context, page } = await newUserWithoutJavaScript(browser, "statements-no-script@example.com");
   await page.goto("/data");
 
   await page.getByLabel("Statement file").setInputFiles({

@@ -76,6 +76,18 @@ export async function newUser(browser: Browser, email: string): Promise<{ contex
   return { context, page: await context.newPage() };
 }
 
+/** A new person signed in, in a browser with JavaScript turned off. */
+export async function newUserWithoutJavaScript(
+  browser: Browser,
+  email: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const joining = await newUser(browser, email);
+  const storageState = await joining.context.storageState();
+  await joining.context.close();
+  const context = await browser.newContext({ javaScriptEnabled: false, storageState });
+  return { context, page: await context.newPage() };
+}
+
 /** A monthly bill added through the API by the person of `context`; its id. */
 export async function addMonthlyBill(
   context: BrowserContext,

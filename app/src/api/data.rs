@@ -30,17 +30,14 @@ pub fn kept_address(id: &str) -> String {
 /// at once.
 #[server(prefix = "/api/fn", endpoint = "data/bills-preview", input = MultipartFormData, client = CsrfClient)]
 pub async fn preview_bills_file(data: MultipartData) -> Result<KeptImport, ErrorBody> {
-    use super::form_parts::{bounded, short_text};
+    use super::form_parts::{bounded, not_multipart, short_text, unreadable};
     use crate::backend::api_error::ApiError;
     use crate::backend::bills::{held_import, import, BillImportError};
     use crate::domain::validation::FieldViolation;
 
-    fn unreadable(error: impl std::fmt::Display) -> ApiError {
-        ApiError::BadRequest(format!("the form could not be read: {error}"))
-    }
     let me = super::signed_in::signed_in().await?;
     let Some(mut form) = data.into_inner() else {
-        return Err(ApiError::BadRequest("send the form as multipart/form-data".into()).into());
+        return Err(not_multipart().into());
     };
     let mut from = None;
     let mut file = None;

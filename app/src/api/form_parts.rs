@@ -4,6 +4,18 @@
 
 use futures::{Stream, StreamExt};
 
+use crate::backend::api_error::ApiError;
+
+/// A form whose parts cannot be read (cut off, malformed): the sender's.
+pub fn unreadable(error: impl std::fmt::Display) -> ApiError {
+    ApiError::BadRequest(format!("the form could not be read: {error}"))
+}
+
+/// A file form's body that is not `multipart/form-data`.
+pub fn not_multipart() -> ApiError {
+    ApiError::BadRequest("send the form as multipart/form-data".into())
+}
+
 /// The whole of one part, or `None` once it passes `limit` bytes (the
 /// rest is not read). A chunk's error ends it with that error.
 pub async fn bounded<T: AsRef<[u8]>, E>(

@@ -30,7 +30,7 @@ pub async fn import_whole(data: MultipartData) -> Result<PersonalImported, Error
     };
     let me = super::signed_in::signed_in().await?;
     let Some(mut form) = data.into_inner() else {
-        return Err(ApiError::BadRequest("send the form as multipart/form-data".into()).into());
+        return Err(super::form_parts::not_multipart().into());
     };
     let mut received = None;
     while let Some(field) = form

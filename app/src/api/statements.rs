@@ -51,18 +51,15 @@ pub const DATE_ORDER_FIELD: &str = "dateOrder";
 /// Data page at this import (`?statement=<id>`), which shows its preview.
 #[server(prefix = "/api/fn", endpoint = "data/statement-upload", input = MultipartFormData, client = CsrfClient)]
 pub async fn upload_statement(data: MultipartData) -> Result<ImportStarted, ErrorBody> {
-    use super::form_parts::{bounded, short_text};
+    use super::form_parts::{bounded, not_multipart, short_text, unreadable};
     use crate::backend::statements::parse::MAX_BYTES;
     use crate::backend::statements::ImportError;
     use crate::contract::statements::ImportOptions;
 
     let me = super::signed_in::signed_in().await?;
     let Some(mut form) = data.into_inner() else {
-        return Err(ApiError::BadRequest("send the form as multipart/form-data".into()).into());
+        return Err(not_multipart().into());
     };
-    fn unreadable(error: impl std::fmt::Display) -> ApiError {
-        ApiError::BadRequest(format!("the form could not be read: {error}"))
-    }
     let invalid = |field: &'static str, description: &str| {
         ApiError::from(ImportError::Invalid {
             field,
