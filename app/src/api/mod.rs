@@ -85,6 +85,7 @@ pub mod contact;
 pub mod data;
 pub mod drift;
 pub mod entrance;
+pub mod history;
 pub mod notifications;
 pub mod operations;
 pub mod personal_data;

@@ -150,8 +150,7 @@ impl From<crate::backend::bills::BillImportError> for ApiError {
             BillImportError::TooLarge { limit } => Self::PayloadTooLarge { limit },
             BillImportError::Field(violation) => violation.into(),
             BillImportError::Rows(violations) => Self::InvalidFields(violations),
-            BillImportError::NotKept => Self::NotFound(error.to_string()),
-            BillImportError::Scratch(_) => Self::Internal(error.to_string()),
+            BillImportError::Kept(error) => error.into(),
             BillImportError::Bill(error) => error.into(),
             BillImportError::Database(error) => Self::Database(error),
         }
@@ -312,6 +311,16 @@ impl From<crate::backend::drift::DriftError> for ApiError {
     }
 }
 
+impl From<crate::backend::kept_upload::KeptError> for ApiError {
+    fn from(error: crate::backend::kept_upload::KeptError) -> Self {
+        use crate::backend::kept_upload::KeptError;
+        match error {
+            KeptError::NotKept => Self::NotFound(error.to_string()),
+            KeptError::Scratch(_) => Self::Internal(error.to_string()),
+        }
+    }
+}
+
 impl From<crate::backend::workbook::WorkbookError> for ApiError {
     fn from(error: crate::backend::workbook::WorkbookError) -> Self {
         use crate::backend::workbook::WorkbookError;
@@ -327,6 +336,7 @@ impl From<crate::backend::workbook::WorkbookError> for ApiError {
                 description,
             },
             WorkbookError::Problems(problems) => Self::InvalidFields(problems),
+            WorkbookError::Kept(error) => error.into(),
             other => Self::Internal(other.to_string()),
         }
     }

@@ -19,6 +19,7 @@ pub mod db_health;
 pub mod diagnostics;
 pub mod drift;
 pub mod instance;
+pub mod kept_upload;
 pub mod limiter;
 pub mod limits;
 pub mod migrate;

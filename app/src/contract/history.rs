@@ -1,8 +1,9 @@
 //! `/api/data/history/…`: bills and payments from a spreadsheet (Excel
-//! `.xlsx`) of the person's own making. The workbook is sent with each
-//! step (nothing is kept between them): its sheets, then a preview of one
-//! sheet read through the person's column mapping, then the import of the
-//! rows they chose.
+//! `.xlsx`) of the person's own making. Through the API the workbook is
+//! sent with each step (nothing is kept between them): its sheets, then a
+//! preview of one sheet read through the person's column mapping, then the
+//! import of the rows they chose. The Data page's forms send it once and
+//! name the kept workbook instead ([`KeptWorkbook`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -14,6 +15,14 @@ use crate::domain::validation::FieldViolation;
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct HistorySheets {
     pub sheets: Vec<HistorySheet>,
+}
+
+/// The Data page's workbook form: the workbook, kept for its preview and
+/// import as `id`, and its sheets.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeptWorkbook {
+    pub id: String,
+    pub sheets: HistorySheets,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

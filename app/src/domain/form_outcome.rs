@@ -12,6 +12,7 @@ pub enum FormOutcome {
     PersonalDataImported,
     StatementImportStarted,
     BillsImported,
+    HistoryImported,
     WrongPassword,
     WrongCode,
     WeakPassword,
@@ -25,12 +26,13 @@ pub enum FormOutcome {
 
 use FormOutcome::*;
 
-const ALL: [FormOutcome; 14] = [
+const ALL: [FormOutcome; 15] = [
     PasswordChanged,
     TwoFactorOff,
     PersonalDataImported,
     StatementImportStarted,
     BillsImported,
+    HistoryImported,
     WrongPassword,
     WrongCode,
     WeakPassword,
@@ -53,6 +55,7 @@ impl FormOutcome {
             PersonalDataImported => "personal-data-imported",
             StatementImportStarted => "statement-import-started",
             BillsImported => "bills-imported",
+            HistoryImported => "history-imported",
             WrongPassword => "wrong-password",
             WrongCode => "wrong-code",
             WeakPassword => "weak-password",
@@ -78,6 +81,7 @@ impl FormOutcome {
                 | PersonalDataImported
                 | StatementImportStarted
                 | BillsImported
+                | HistoryImported
         )
     }
 
@@ -93,6 +97,7 @@ impl FormOutcome {
                 "Importing the new transactions. Operations shows how far it has got; they are in Transactions when it is done."
             }
             BillsImported => "The bills were imported.",
+            HistoryImported => "The checked rows were imported.",
             WrongPassword => "Your current password is wrong.",
             WrongCode => {
                 "That code did not match: set up two-factor sign-in again and type the newest code from the app."

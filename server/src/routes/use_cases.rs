@@ -228,6 +228,16 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
         case("history.import", SignedIn)
             .post("/api/data/history/import", history::import)
             .upload(history::MAX_UPLOAD_BODY),
+        // The Data page's forms: the workbook goes up once and is kept
+        // between the steps.
+        case("history.keep", SignedIn)
+            .server_fn::<fns::history::UploadWorkbook>()
+            .file_form(app::backend::workbook::cells::MAX_BYTES),
+        case("history.read_kept", SignedIn).server_fn::<fns::history::GetKeptSheets>(),
+        case("history.preview_kept", SignedIn).server_fn::<fns::history::GetKeptPreview>(),
+        case("history.import_kept", SignedIn)
+            .server_fn::<fns::history::ImportKeptHistory>()
+            .form(),
         case("bill_import.preview", SignedIn)
             .post("/api/data/import/preview", data::preview)
             .upload(data::MAX_IMPORT_BODY),

@@ -227,3 +227,111 @@ async fn a_wrong_mapping_or_a_file_that_is_not_a_workbook_is_refused_with_its_fi
         .unwrap();
     assert_eq!(response.status(), 413);
 }
+
+/// The Data page's workbook form as a browser posts it without
+/// JavaScript.
+fn workbook_form(browser: &Browser, book: &[u8]) -> reqwest::RequestBuilder {
+    browser.file_form_post_from(
+        "/api/fn/data/history-upload",
+        "/data",
+        &[("csrf_token", &browser.csrf)],
+        ("file", "history.xlsx", book),
+    )
+}
+
+#[tokio::test]
+async fn every_step_works_without_javascript_and_the_workbook_is_the_persons_own() {
+    use crate::support::browser::location;
+    use crate::support::form_refusal::refusal_in;
+
+    let (app, admin) = with_admin(&[]).await;
+    let dee = plain_user(&app, &admin, "dee@example.com").await;
+    let book = history_workbook();
+
+    // Not a workbook: back to the Data page, naming the file.
+    let refused = workbook_form(&dee, b"name,amount\n").send().await.unwrap();
+    let refusal = refusal_in(&location(&refused)).expect("a refusal");
+    assert_eq!(refusal.field_violations()[0].field, "file");
+
+    // The workbook: kept, and the Data page at it lists its sheets with a
+    // first guess at the columns.
+    let kept = workbook_form(&dee, &book).send().await.unwrap();
+    let at = location(&kept);
+    let id = at
+        .strip_prefix("/data?history=")
+        .and_then(|rest| rest.strip_suffix("#history-title"))
+        .unwrap_or_else(|| panic!("the Data page at the workbook: {at}"))
+        .to_owned();
+    let page = dee.page_at(&at).await;
+    assert!(page.contains("My bills (3 rows)"), "{page}");
+    assert!(page.contains("Paid (3 rows)"));
+
+    // The mapping is a `get` form: the preview is the page at its address.
+    let previewed = dee
+        .page_at(&format!("/data?history={id}&{BILLS}&step=preview"))
+        .await;
+    assert!(
+        previewed.contains("2 of 3 rows marked to import."),
+        "{previewed}"
+    );
+    assert!(previewed.contains("name=\"chosen[2]\""));
+
+    // Another person's page at the same address finds nothing.
+    let grace = plain_user(&app, &admin, "grace@example.com").await;
+    let theirs = grace.page_at(&at).await;
+    assert!(
+        theirs.contains("this preview is no longer kept"),
+        "{theirs}"
+    );
+    assert!(!theirs.contains("My bills (3 rows)"));
+
+    // Importing posts the mapping and the rows left checked: the row with
+    // problems is refused by name, nothing is written.
+    let page = format!("/data?history={id}&{BILLS}&step=preview");
+    let import = |browser: &Browser, rows: &[u32]| {
+        let chosen: String = rows
+            .iter()
+            .map(|row| format!("&chosen%5B{row}%5D=on"))
+            .collect();
+        browser
+            .form_post_from("/api/fn/data/history-import", &page)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(format!(
+                "csrf_token={}&id={id}&mapping%5Bsheet%5D=My%20bills&mapping%5Bkind%5D=bills\
+                 &mapping%5Bname%5D=0&mapping%5Bamount%5D=1&mapping%5Bdate%5D=2\
+                 &mapping%5Bcadence%5D=3&mapping%5Bautopay%5D=4{chosen}",
+                browser.csrf
+            ))
+    };
+    let refused = import(&dee, &[2, 4]).send().await.unwrap();
+    let refusal = refusal_in(&location(&refused)).expect("a refusal");
+    assert_eq!(refusal.field_violations()[0].field, "rows[4].amount");
+    let none = import(&dee, &[]).send().await.unwrap();
+    let refusal = refusal_in(&location(&none)).expect("a refusal");
+    assert_eq!(refusal.field_violations()[0].field, "rows");
+    let stolen = import(&grace, &[2]).send().await.unwrap();
+    assert_eq!(
+        refusal_in(&location(&stolen))
+            .expect("a refusal")
+            .error
+            .status,
+        "NOT_FOUND"
+    );
+    let bills: serde_json::Value = dee.json_raw("/api/bills").await;
+    assert!(bills["bills"].as_array().unwrap().is_empty());
+
+    // The rent alone: imported, the page says so, the workbook is gone.
+    let done = import(&dee, &[2]).send().await.unwrap();
+    assert_eq!(location(&done), "/data?form=history-imported#history-title");
+    let bills: serde_json::Value = dee.json_raw("/api/bills").await;
+    assert_eq!(bills["bills"].as_array().unwrap().len(), 1);
+    assert!(dee
+        .page_at("/data?form=history-imported")
+        .await
+        .contains("The checked rows were imported."));
+    let again = import(&dee, &[2]).send().await.unwrap();
+    assert!(
+        refusal_in(&location(&again)).is_some(),
+        "imported once only"
+    );
+}

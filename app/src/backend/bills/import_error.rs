@@ -20,13 +20,9 @@ pub enum BillImportError {
     /// rows.
     #[error("{0}")]
     Unreadable(String),
-    /// The previewed file the Data page's form asked for is not kept (any
-    /// more, or not for this person).
-    #[error("this preview is no longer kept; choose the file again")]
-    NotKept,
-    /// The scratch directory that keeps a previewed file failed.
-    #[error("keeping the file: {0}")]
-    Scratch(#[from] std::io::Error),
+    /// The previewed file the Data page's form asked for.
+    #[error(transparent)]
+    Kept(#[from] crate::backend::kept_upload::KeptError),
     #[error(transparent)]
     Bill(#[from] super::BillError),
     #[error(transparent)]

@@ -22,6 +22,9 @@ pub enum WorkbookError {
     Database(#[from] sqlx::Error),
     #[error("{0}")]
     Bills(#[from] crate::backend::bills::BillError),
+    /// The workbook the Data page's form asked for.
+    #[error(transparent)]
+    Kept(#[from] crate::backend::kept_upload::KeptError),
 }
 
 impl From<rust_xlsxwriter::XlsxError> for WorkbookError {
