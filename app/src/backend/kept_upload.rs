@@ -12,6 +12,9 @@ use rand::RngCore;
 
 /// How long a previewed file waits for its import.
 pub const KEPT_FOR: Duration = Duration::from_secs(60 * 60);
+/// How many files one person keeps on a shelf at most: keeping one more
+/// forgets their oldest, so nobody fills the disk with previews.
+pub const KEPT_PER_PERSON: usize = 4;
 
 #[derive(Debug, thiserror::Error)]
 pub enum KeptError {
@@ -39,7 +42,8 @@ fn path_of(scratch: &Path, shelf: &str, user: i64, id: &str) -> Option<PathBuf> 
 
 /// Keeps `file` on `shelf` for `user`, with `label` (one line: what the
 /// file is, say the app that made it); its id. Files kept longer than
-/// [`KEPT_FOR`] are removed first.
+/// [`KEPT_FOR`] are removed first, and so are the person's oldest beyond
+/// [`KEPT_PER_PERSON`].
 pub async fn keep(
     scratch: &Path,
     shelf: &str,
@@ -49,7 +53,7 @@ pub async fn keep(
 ) -> Result<String, KeptError> {
     let folder = folder(scratch, shelf);
     tokio::fs::create_dir_all(&folder).await?;
-    forget_expired(&folder).await?;
+    forget_expired(&folder, user).await?;
     let mut bytes = [0u8; 16];
     rand::rng().fill_bytes(&mut bytes);
     let id: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
@@ -105,12 +109,26 @@ fn expired(file: &std::fs::Metadata) -> bool {
         .is_none_or(|age| age > KEPT_FOR)
 }
 
-async fn forget_expired(folder: &Path) -> std::io::Result<()> {
+/// Removes every expired file, and `user`'s oldest so that one more
+/// keeps them within [`KEPT_PER_PERSON`].
+async fn forget_expired(folder: &Path, user: i64) -> std::io::Result<()> {
+    let prefix = format!("{user}-");
+    let mut theirs = Vec::new();
     let mut entries = tokio::fs::read_dir(folder).await?;
     while let Some(entry) = entries.next_entry().await? {
-        if entry.metadata().await.is_ok_and(|found| expired(&found)) {
+        let Ok(found) = entry.metadata().await else {
+            continue;
+        };
+        if expired(&found) {
             let _ = tokio::fs::remove_file(entry.path()).await;
+        } else if entry.file_name().to_string_lossy().starts_with(&prefix) {
+            theirs.push((found.modified().ok(), entry.path()));
         }
+    }
+    theirs.sort();
+    let over = (theirs.len() + 1).saturating_sub(KEPT_PER_PERSON);
+    for (_, path) in theirs.into_iter().take(over) {
+        let _ = tokio::fs::remove_file(path).await;
     }
     Ok(())
 }
@@ -154,6 +172,49 @@ mod tests {
             kept(scratch.path(), "bills", 7, &id).await,
             Err(KeptError::NotKept)
         ));
+    }
+
+    #[tokio::test]
+    async fn a_person_keeps_a_few_files_and_the_oldest_goes_first() {
+        let scratch = tempfile::tempdir().unwrap();
+        let mut ids = Vec::new();
+        for n in 0..KEPT_PER_PERSON + 2 {
+            ids.push(
+                keep(
+                    scratch.path(),
+                    "bills",
+                    7,
+                    "tally",
+                    n.to_string().as_bytes(),
+                )
+                .await
+                .unwrap(),
+            );
+            // Modification times an mtime apart, whatever the file system.
+            let path = path_of(scratch.path(), "bills", 7, ids.last().unwrap()).unwrap();
+            let at = SystemTime::now() - Duration::from_secs(600) + Duration::from_secs(n as u64);
+            std::fs::File::options()
+                .write(true)
+                .open(&path)
+                .unwrap()
+                .set_modified(at)
+                .unwrap();
+        }
+        let other = keep(scratch.path(), "bills", 8, "tally", b"theirs")
+            .await
+            .unwrap();
+        let mut left = Vec::new();
+        for id in &ids {
+            left.push(kept(scratch.path(), "bills", 7, id).await.is_ok());
+        }
+        let expected: Vec<bool> = (0..ids.len())
+            .map(|n| n >= ids.len() - KEPT_PER_PERSON)
+            .collect();
+        assert_eq!(left, expected, "the newest {KEPT_PER_PERSON} stay");
+        assert!(
+            kept(scratch.path(), "bills", 8, &other).await.is_ok(),
+            "another person's stays"
+        );
     }
 
     #[tokio::test]
