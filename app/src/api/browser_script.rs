@@ -1,4 +1,4 @@
-//! Tally's own helper scripts (`/files.js`, `/captcha.js`, `/webauthn.js`)
+//! Tally's own helper scripts (`/captcha.js`, `/webauthn.js`)
 //! are loaded the first time a page needs one, not with every page: the
 //! home page's first visit does not carry them.
 

@@ -3,7 +3,7 @@
 //! GET; writes are JSON through [`CsrfClient`], which attaches the CSRF
 //! token (fetched once from `/api/auth/csrf-token` and kept in memory,
 //! never in storage). Beside them, the browser's own side of a few things
-//! (files, the bot-check widget, security-key ceremonies), which on the
+//! (the bot-check widget, security-key ceremonies), which on the
 //! server answer [`ApiFailure::Unavailable`].
 
 use crate::contract::error::ErrorBody;
@@ -14,12 +14,6 @@ mod csrf_token;
 
 #[cfg(feature = "hydrate")]
 mod browser_script;
-
-#[cfg(feature = "hydrate")]
-pub mod files;
-#[cfg(not(feature = "hydrate"))]
-#[path = "files_unavailable.rs"]
-pub mod files;
 
 #[cfg(feature = "hydrate")]
 pub mod captcha;
@@ -97,7 +91,6 @@ pub mod signed_in;
 pub mod statements;
 pub mod subscriptions;
 pub mod tracker_act;
-pub mod upload;
 
 /// A page's data from a server function that takes no arguments, as a
 /// blocking resource: the server waits for it and sends it with the page,

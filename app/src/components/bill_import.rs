@@ -2,8 +2,7 @@ use leptos::prelude::*;
 use leptos::server_fn::ServerFn;
 use leptos::wasm_bindgen::JsCast;
 use leptos::web_sys::{FormData, HtmlFormElement};
-use leptos_router::hooks::{use_navigate, use_query_map};
-use leptos_router::NavigateOptions;
+use leptos_router::hooks::use_query_map;
 
 use crate::api::data::{
     get_kept_bills, preview_bills_file, ImportKeptBills, PreviewBillsFile, FILE_FIELD, FROM_FIELD,
@@ -11,7 +10,8 @@ use crate::api::data::{
 };
 use crate::api::{each_answer, each_local_answer, page_resource, refusal_in_address, ApiFailure};
 use crate::components::csrf_field::CsrfField;
-use crate::components::form_outcome_notice::outcome_in_address;
+use crate::components::form_outcome_notice::said_in_address;
+use crate::components::open_here::open_here;
 use crate::components::submitted_form::submitted_form;
 use crate::contract::data::ImportPreview;
 use crate::domain::form_outcome::FormOutcome;
@@ -38,22 +38,8 @@ pub fn BillImportCard() -> impl IntoView {
     );
     let error =
         RwSignal::new(refusal_in_address::<PreviewBillsFile>().map(|failure| failure.message()));
-    let done = RwSignal::new(
-        outcome_in_address()
-            .filter(|outcome| *outcome == FormOutcome::BillsImported)
-            .map(|outcome| outcome.message().to_owned()),
-    );
-    let navigate = use_navigate();
-    let open = move |address: &str| {
-        let page = address.split('#').next().unwrap_or(address);
-        navigate(
-            page,
-            NavigateOptions {
-                scroll: false,
-                ..NavigateOptions::default()
-            },
-        );
-    };
+    let done = RwSignal::new(said_in_address(FormOutcome::BillsImported).map(str::to_owned));
+    let open = open_here();
     let check = Action::new_local(|form: &FormData| preview_bills_file(form.clone().into()));
     each_local_answer(check, {
         let open = open.clone();

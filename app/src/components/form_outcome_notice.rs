@@ -24,3 +24,11 @@ pub fn outcome_in_address() -> Option<FormOutcome> {
             .and_then(|code| FormOutcome::from_code(&code))
     })
 }
+
+/// The words of `outcome` when the address carries it: a card's own
+/// success after its form was posted without JavaScript.
+pub fn said_in_address(outcome: FormOutcome) -> Option<&'static str> {
+    outcome_in_address()
+        .filter(|said| *said == outcome)
+        .map(FormOutcome::message)
+}

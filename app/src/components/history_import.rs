@@ -1,8 +1,7 @@
 use leptos::prelude::*;
 use leptos::server_fn::ServerFn;
 use leptos::web_sys::FormData;
-use leptos_router::hooks::{use_navigate, use_query_map};
-use leptos_router::NavigateOptions;
+use leptos_router::hooks::use_query_map;
 
 use crate::api::history::{
     get_kept_preview, get_kept_sheets, kept_address, upload_workbook, ImportKeptHistory,
@@ -10,7 +9,8 @@ use crate::api::history::{
 };
 use crate::api::{each_answer, each_local_answer, page_resource, refusal_in_address, ApiFailure};
 use crate::components::csrf_field::CsrfField;
-use crate::components::form_outcome_notice::outcome_in_address;
+use crate::components::form_outcome_notice::said_in_address;
+use crate::components::open_here::open_here;
 use crate::components::submitted_form::submitted_form;
 use crate::contract::history::{HistoryMapping, HistoryPreview, HistorySheets};
 use crate::domain::form_outcome::FormOutcome;
@@ -166,22 +166,8 @@ pub fn HistoryImportCard() -> impl IntoView {
     );
     let error =
         RwSignal::new(refusal_in_address::<UploadWorkbook>().map(|failure| failure.message()));
-    let done = RwSignal::new(
-        outcome_in_address()
-            .filter(|outcome| *outcome == FormOutcome::HistoryImported)
-            .map(|outcome| outcome.message().to_owned()),
-    );
-    let navigate = use_navigate();
-    let open = move |address: &str| {
-        let page = address.split('#').next().unwrap_or(address);
-        navigate(
-            page,
-            NavigateOptions {
-                scroll: false,
-                ..NavigateOptions::default()
-            },
-        );
-    };
+    let done = RwSignal::new(said_in_address(FormOutcome::HistoryImported).map(str::to_owned));
+    let open = open_here();
     let upload = Action::new_local(|form: &FormData| upload_workbook(form.clone().into()));
     each_local_answer(upload, {
         let open = open.clone();
@@ -367,19 +353,11 @@ fn Rows(
 ) -> impl IntoView {
     let sheet = chosen_sheet(&sheets, asked.sheet.as_deref());
     let mapping = asked.mapping(&sheet);
-    let mapped: Vec<(&str, usize)> = [
-        ("name", mapping.name),
-        ("bill", mapping.bill),
-        ("amount", mapping.amount),
-        ("date", mapping.date),
-        ("cadence", mapping.cadence),
-        ("category", mapping.category),
-        ("notes", mapping.notes),
-        ("autopay", mapping.autopay),
-    ]
-    .into_iter()
-    .filter_map(|(field, column)| column.map(|column| (field, column)))
-    .collect();
+    let mapped: Vec<(&str, usize)> = mapping
+        .columns()
+        .into_iter()
+        .filter_map(|(field, column)| column.map(|column| (field, column)))
+        .collect();
     view! {
         <p data-testid="history-summary">{format!("{} of {} rows marked to import.", preview.ready, preview.rows.len())}</p>
         <ActionForm action=import>

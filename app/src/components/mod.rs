@@ -14,6 +14,7 @@ pub mod linked_identities;
 pub mod live_operation;
 pub mod maintenance;
 pub mod match_cell;
+pub mod open_here;
 pub mod payoff_chart;
 pub mod personal_data;
 pub mod preferences;

@@ -5,7 +5,7 @@ use leptos::web_sys::FormData;
 use crate::api::personal_data::{import_whole, ImportWhole, FILE_FIELD};
 use crate::api::{each_local_answer, refusal_in_address};
 use crate::components::csrf_field::CsrfField;
-use crate::components::form_outcome_notice::outcome_in_address;
+use crate::components::form_outcome_notice::said_in_address;
 use crate::components::submitted_form::submitted_form;
 use crate::contract::data::PersonalImported;
 use crate::domain::form_outcome::FormOutcome;
@@ -38,9 +38,7 @@ fn summary(imported: &PersonalImported) -> String {
 /// JavaScript: the words of a success (`?form=…`) or of the refusal Leptos
 /// sent the browser back with (for this function only).
 fn answered_in_address() -> (Option<String>, Option<String>) {
-    let done = outcome_in_address()
-        .filter(|outcome| *outcome == FormOutcome::PersonalDataImported)
-        .map(|outcome| outcome.message().to_owned());
+    let done = said_in_address(FormOutcome::PersonalDataImported).map(str::to_owned);
     let refused = refusal_in_address::<ImportWhole>().map(|failure| failure.message());
     (done, refused)
 }

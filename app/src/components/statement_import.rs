@@ -2,8 +2,7 @@ use leptos::prelude::*;
 use leptos::server_fn::ServerFn;
 use leptos::web_sys::FormData;
 use leptos_router::components::A;
-use leptos_router::hooks::{use_navigate, use_query_map};
-use leptos_router::NavigateOptions;
+use leptos_router::hooks::use_query_map;
 
 use crate::api::bank::get_bank_connections;
 use crate::api::statements::{
@@ -12,8 +11,9 @@ use crate::api::statements::{
 };
 use crate::api::{each_answer, each_local_answer, page_resource, refusal_in_address, ApiFailure};
 use crate::components::csrf_field::CsrfField;
-use crate::components::form_outcome_notice::outcome_in_address;
+use crate::components::form_outcome_notice::said_in_address;
 use crate::components::live_operation::LiveOperationCard;
+use crate::components::open_here::open_here;
 use crate::components::submitted_form::submitted_form;
 use crate::contract::operations::Operation;
 use crate::contract::statements::StatementImport;
@@ -73,28 +73,18 @@ pub fn StatementImportCard() -> impl IntoView {
                 .unwrap_or_default()
         },
     );
-    let started = outcome_in_address()
-        .filter(|outcome| *outcome == FormOutcome::StatementImportStarted)
-        .map(|outcome| outcome.message());
+    let started = said_in_address(FormOutcome::StatementImportStarted);
     let error =
         RwSignal::new(refusal_in_address::<UploadStatement>().map(|failure| failure.message()));
     let previewing = RwSignal::new(None::<Operation>);
     let committing = RwSignal::new(None::<Operation>);
 
     let upload = Action::new_local(|form: &FormData| upload_statement(form.clone().into()));
-    let navigate = use_navigate();
+    let open = open_here();
     each_local_answer(upload, move |answer| match answer {
         Ok(started) => {
             previewing.set(Some(started.operation));
-            let address = import_address(started.import.id, None);
-            let page = address.split('#').next().unwrap_or(&address);
-            navigate(
-                page,
-                NavigateOptions {
-                    scroll: false,
-                    ..NavigateOptions::default()
-                },
-            );
+            open(&import_address(started.import.id, None));
         }
         Err(failure) => error.set(Some(failure.message())),
     });

@@ -68,6 +68,22 @@ pub struct HistoryMapping {
     pub rows: Option<String>,
 }
 
+impl HistoryMapping {
+    /// Each field the mapping can name, with its column.
+    pub fn columns(&self) -> [(&'static str, Option<usize>); 8] {
+        [
+            ("name", self.name),
+            ("bill", self.bill),
+            ("amount", self.amount),
+            ("date", self.date),
+            ("cadence", self.cadence),
+            ("category", self.category),
+            ("notes", self.notes),
+            ("autopay", self.autopay),
+        ]
+    }
+}
+
 /// One row of the sheet as it would be imported.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]

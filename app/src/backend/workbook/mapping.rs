@@ -100,17 +100,7 @@ pub fn check(mapping: &HistoryMapping, kind: Kind, width: usize) -> Vec<FieldVio
             problems.push(problem(field, "choose the column that holds it"));
         }
     }
-    let all = [
-        ("name", mapping.name),
-        ("bill", mapping.bill),
-        ("amount", mapping.amount),
-        ("date", mapping.date),
-        ("cadence", mapping.cadence),
-        ("category", mapping.category),
-        ("notes", mapping.notes),
-        ("autopay", mapping.autopay),
-    ];
-    for (field, column) in all {
+    for (field, column) in mapping.columns() {
         if column.is_some_and(|column| column >= width) {
             problems.push(problem(field, format!("the sheet has {width} columns")));
         }
