@@ -1,7 +1,6 @@
 use leptos::prelude::*;
 use leptos::server_fn::ServerFn;
-use leptos::wasm_bindgen::JsCast;
-use leptos::web_sys::{FormData, HtmlFormElement};
+use leptos::web_sys::FormData;
 use leptos_router::hooks::use_query_map;
 
 use crate::api::data::{
@@ -12,7 +11,7 @@ use crate::api::{each_answer, each_local_answer, page_resource, refusal_in_addre
 use crate::components::csrf_field::CsrfField;
 use crate::components::form_outcome_notice::said_in_address;
 use crate::components::open_here::open_here;
-use crate::components::submitted_form::submitted_form;
+use crate::components::submitted_form::{submit_own_form, submitted_form};
 use crate::contract::data::ImportPreview;
 use crate::domain::form_outcome::FormOutcome;
 
@@ -65,17 +64,6 @@ pub fn BillImportCard() -> impl IntoView {
         done.set(None);
         check.dispatch_local(data);
     };
-    // With JavaScript, choosing the file is enough: the form sends itself.
-    let chosen = move |event: leptos::ev::Event| {
-        let form = event
-            .target()
-            .and_then(|target| target.dyn_into::<leptos::web_sys::HtmlInputElement>().ok())
-            .and_then(|input| input.form());
-        if let Some(form) = form {
-            let _ = HtmlFormElement::request_submit(&form);
-        }
-    };
-
     view! {
         <section class="card" aria-labelledby="import-title">
             <h2 id="import-title">"Import bills"</h2>
@@ -94,7 +82,7 @@ pub fn BillImportCard() -> impl IntoView {
                 </div>
                 <div class="field">
                     <label for="import-file">"CSV file"</label>
-                    <input id="import-file" name=FILE_FIELD type="file" accept=".csv,.json,.sqlite,.zip,text/csv,application/json" required on:change=chosen/>
+                    <input id="import-file" name=FILE_FIELD type="file" accept=".csv,.json,.sqlite,.zip,text/csv,application/json" required on:change=submit_own_form/>
                 </div>
                 <button type="submit" class="button button--quiet" disabled=busy>"Check the file"</button>
             </form>

@@ -11,7 +11,7 @@ use crate::api::{each_answer, each_local_answer, page_resource, refusal_in_addre
 use crate::components::csrf_field::CsrfField;
 use crate::components::form_outcome_notice::said_in_address;
 use crate::components::open_here::open_here;
-use crate::components::submitted_form::submitted_form;
+use crate::components::submitted_form::{submit_own_form, submitted_form};
 use crate::contract::history::{HistoryMapping, HistoryPreview, HistorySheets};
 use crate::domain::form_outcome::FormOutcome;
 
@@ -234,24 +234,6 @@ pub fn HistoryImportCard() -> impl IntoView {
                 })}
             </Transition>
         </section>
-    }
-}
-
-/// With JavaScript, a choice sends its own form at once (the button stays
-/// for a browser without it).
-fn submit_own_form(event: leptos::ev::Event) {
-    use leptos::wasm_bindgen::JsCast;
-    let form = event.target().and_then(|target| {
-        if let Some(input) = target.dyn_ref::<leptos::web_sys::HtmlInputElement>() {
-            input.form()
-        } else {
-            target
-                .dyn_ref::<leptos::web_sys::HtmlSelectElement>()
-                .and_then(|select| select.form())
-        }
-    });
-    if let Some(form) = form {
-        let _ = form.request_submit();
     }
 }
 
