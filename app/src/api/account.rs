@@ -8,8 +8,6 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::{GetUrl, Json};
 
 use super::CsrfClient;
-#[cfg(feature = "ssr")]
-use crate::backend::api_error::ApiError;
 use crate::contract::account::{Me, UpdateProfile};
 use crate::contract::error::ErrorBody;
 use crate::contract::two_factor::{
@@ -58,11 +56,7 @@ pub async fn set_password(request: ChangePassword) -> Result<(), ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "totp", input = GetUrl)]
 pub async fn get_totp_status() -> Result<TotpStatus, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::backend::auth::totp::status(me.pool(), me.current.user.id)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    Ok(crate::backend::auth::totp::status(me.pool(), me.current.user.id).await?)
 }
 
 /// Starts setting TOTP up: a new secret with its QR code.
@@ -72,8 +66,7 @@ pub async fn start_totp() -> Result<TotpEnrolment, ErrorBody> {
     let session = me.current.clone().browser_session()?;
     Ok(
         crate::backend::auth::totp::begin_enrolment(me.pool(), &me.services.keyring, &session.user)
-            .await
-            .map_err(ApiError::from)?,
+            .await?,
     )
 }
 
@@ -88,8 +81,7 @@ pub async fn confirm_totp(code: String) -> Result<RecoveryCodes, ErrorBody> {
         &session.user,
         &code,
     )
-    .await
-    .map_err(ApiError::from)?;
+    .await?;
     Ok(RecoveryCodes { recovery_codes })
 }
 

@@ -22,27 +22,21 @@ use crate::contract::two_factor::CurrentPassword;
 #[server(prefix = "/api/fn", endpoint = "admin/users", input = GetUrl)]
 pub async fn list_users() -> Result<Vec<UserSummary>, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    Ok(crate::backend::auth::admin::list(admin.pool())
-        .await
-        .map_err(ApiError::from)?)
+    Ok(crate::backend::auth::admin::list(admin.pool()).await?)
 }
 
 /// Invitations not yet used or expired.
 #[server(prefix = "/api/fn", endpoint = "admin/invitations", input = GetUrl)]
 pub async fn list_invitations() -> Result<Vec<Invitation>, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    Ok(crate::backend::auth::invitations::pending(admin.pool())
-        .await
-        .map_err(ApiError::from)?)
+    Ok(crate::backend::auth::invitations::pending(admin.pool()).await?)
 }
 
 /// Whether registration is open to anyone.
 #[server(prefix = "/api/fn", endpoint = "admin/registration", input = GetUrl)]
 pub async fn get_registration() -> Result<RegistrationSetting, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    let open = crate::backend::auth::invitations::open_registration(admin.pool())
-        .await
-        .map_err(ApiError::from)?;
+    let open = crate::backend::auth::invitations::open_registration(admin.pool()).await?;
     Ok(RegistrationSetting { open })
 }
 
@@ -65,9 +59,7 @@ pub async fn change_account(
         super::signed_in::confirmed_administrator(&confirm.current_password).await?;
     let pool = &services.auth.pool;
     crate::backend::auth::admin::apply(pool, &admin, user, action).await?;
-    Ok(crate::backend::auth::admin::list(pool)
-        .await
-        .map_err(ApiError::from)?)
+    Ok(crate::backend::auth::admin::list(pool).await?)
 }
 
 /// A one-time invitation and its link (shown once), with the
@@ -85,9 +77,7 @@ pub async fn invite_user(request: Invite) -> Result<Invited, ErrorBody> {
 pub async fn withdraw_invitation(id: i64) -> Result<Vec<Invitation>, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
     crate::backend::auth::admin::withdraw_invitation(admin.pool(), id).await?;
-    Ok(crate::backend::auth::invitations::pending(admin.pool())
-        .await
-        .map_err(ApiError::from)?)
+    Ok(crate::backend::auth::invitations::pending(admin.pool()).await?)
 }
 
 /// Opens registration to anyone who can reach this Tally, or closes it,

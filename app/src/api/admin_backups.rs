@@ -50,8 +50,7 @@ pub async fn check_backup_file(name: String) -> Result<Operation, ErrorBody> {
             Some(admin.current.user.id),
             admin.services.backups.restore_check(Some(name)),
         )
-        .await
-        .map_err(ApiError::from)?;
+        .await?;
     Ok(record.to_operation())
 }
 

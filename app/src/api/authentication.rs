@@ -9,8 +9,6 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::GetUrl;
 
 use super::CsrfClient;
-#[cfg(feature = "ssr")]
-use crate::backend::api_error::ApiError;
 use crate::contract::authentication::{AuthenticationSettings, Discovery, LinkedIdentities};
 use crate::contract::error::ErrorBody;
 
@@ -18,9 +16,7 @@ use crate::contract::error::ErrorBody;
 #[server(prefix = "/api/fn", endpoint = "admin/authentication", input = GetUrl)]
 pub async fn get_authentication() -> Result<AuthenticationSettings, ErrorBody> {
     let me = super::signed_in::administrator().await?;
-    Ok(crate::backend::sso::authentication::read(&me.services.sso)
-        .await
-        .map_err(ApiError::from)?)
+    Ok(crate::backend::sso::authentication::read(&me.services.sso).await?)
 }
 
 /// Saves the form: only the fields that changed, and none the environment
@@ -44,9 +40,7 @@ pub async fn save_authentication(
     use crate::backend::sso::authentication;
     use crate::contract::authentication::AuthenticationChange;
     let me = super::signed_in::administrator().await?;
-    let now = authentication::read(&me.services.sso)
-        .await
-        .map_err(ApiError::from)?;
+    let now = authentication::read(&me.services.sso).await?;
     let free = |field: &str| !now.fixed_by_environment.iter().any(|fixed| fixed == field);
     let text = |field: &str, given: Option<String>, current: Option<&str>| {
         let given = given.map(|text| text.trim().to_owned()).unwrap_or_default();
@@ -81,9 +75,7 @@ pub async fn save_authentication(
             now.local_login_enabled,
         ),
     };
-    Ok(authentication::change(&me.services.sso, change)
-        .await
-        .map_err(ApiError::from)?)
+    Ok(authentication::change(&me.services.sso, change).await?)
 }
 
 /// Fetches the provider's discovery document now.
@@ -95,28 +87,19 @@ pub async fn test_discovery(issuer_url: Option<String>) -> Result<Discovery, Err
         &me.services.sso,
         DiscoveryRequest { issuer_url },
     )
-    .await
-    .map_err(ApiError::from)?)
+    .await?)
 }
 
 /// The identities at the provider linked to the account signed in.
 #[server(prefix = "/api/fn", endpoint = "profile/identities", input = GetUrl)]
 pub async fn get_identities() -> Result<LinkedIdentities, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::backend::sso::identities::list(&me.services.sso, me.current.user.id)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    Ok(crate::backend::sso::identities::list(&me.services.sso, me.current.user.id).await?)
 }
 
 /// Unlinks one (refused while the account has no password).
 #[server(prefix = "/api/fn", endpoint = "profile/unlink-identity", client = CsrfClient)]
 pub async fn unlink_identity(id: i64) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::backend::sso::identities::unlink(&me.services.sso, me.current.user.id, id)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    Ok(crate::backend::sso::identities::unlink(&me.services.sso, me.current.user.id, id).await?)
 }

@@ -101,11 +101,7 @@ pub async fn sync_bank(id: i64, backfill: bool) -> Result<Operation, ErrorBody> 
 pub async fn get_bank_transactions(query: TransactionQuery) -> Result<TransactionPage, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     crate::backend::bank::transactions::check(&query)?;
-    Ok(
-        crate::backend::bank::transactions::page(me.pool(), me.current.user.id, &query)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    Ok(crate::backend::bank::transactions::page(me.pool(), me.current.user.id, &query).await?)
 }
 
 /// Matches a transaction to a bill (the payment is recorded); `remember`
@@ -135,8 +131,7 @@ pub async fn ignore_transaction(id: i64, ignored: bool) -> Result<BankTransactio
     let me = super::signed_in::signed_in().await?;
     Ok(
         crate::backend::bank::matching::set_ignored(me.pool(), me.current.user.id, id, ignored)
-            .await
-            .map_err(ApiError::from)?,
+            .await?,
     )
 }
 
@@ -149,8 +144,7 @@ pub async fn get_bank_suggestions(transaction_id: Option<i64>) -> Result<Suggest
     let query = crate::contract::bank::SuggestionQuery { transaction_id };
     Ok(
         crate::backend::bank::suggestions::suggestions(me.pool(), me.current.user.id, &query)
-            .await
-            .map_err(ApiError::from)?,
+            .await?,
     )
 }
 
@@ -158,11 +152,7 @@ pub async fn get_bank_suggestions(transaction_id: Option<i64>) -> Result<Suggest
 #[server(prefix = "/api/fn", endpoint = "bank/auto-matches", input = GetUrl)]
 pub async fn get_auto_matches() -> Result<AutoMatches, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::backend::bank::review::auto_matches(me.pool(), me.current.user.id)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    Ok(crate::backend::bank::review::auto_matches(me.pool(), me.current.user.id).await?)
 }
 
 /// Admin → Bank Sync: the switch, interval, windows, worker, key source and

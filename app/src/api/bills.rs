@@ -81,11 +81,7 @@ pub async fn get_tracker_page(
 #[server(prefix = "/api/fn", endpoint = "spending", input = GetUrl)]
 pub async fn get_spending() -> Result<Spending, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::backend::bills::views::spending(me.pool(), me.current.user.id)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    Ok(crate::backend::bills::views::spending(me.pool(), me.current.user.id).await?)
 }
 
 /// The known subscription services a bill can link to; `q` narrows them
@@ -104,11 +100,7 @@ pub async fn get_catalog(q: Option<String>) -> Result<Catalog, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "bills", input = GetUrl)]
 pub async fn get_bills() -> Result<BillList, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::backend::bills::views::bill_list(me.pool(), me.current.user.id)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    Ok(crate::backend::bills::views::bill_list(me.pool(), me.current.user.id).await?)
 }
 
 /// One bill of the signed-in user; anyone else's answers 404.
@@ -116,21 +108,15 @@ pub async fn get_bills() -> Result<BillList, ErrorBody> {
 pub async fn get_bill(id: i64) -> Result<BillRecord, ErrorBody> {
     use crate::backend::bills::{self, views};
     let me = super::signed_in::signed_in().await?;
-    let bill = bills::get(me.pool(), me.current.user.id, id)
-        .await
-        .map_err(ApiError::from)?;
-    Ok(views::shown_for(me.pool(), me.current.user.id, &bill)
-        .await
-        .map_err(ApiError::from)?)
+    let bill = bills::get(me.pool(), me.current.user.id, id).await?;
+    Ok(views::shown_for(me.pool(), me.current.user.id, &bill).await?)
 }
 
 /// The payments of one bill, newest first.
 #[server(prefix = "/api/fn", endpoint = "payments", input = GetUrl)]
 pub async fn get_payments(id: i64) -> Result<Payments, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    let payments = crate::backend::bills::list_payments(me.pool(), me.current.user.id, id)
-        .await
-        .map_err(ApiError::from)?;
+    let payments = crate::backend::bills::list_payments(me.pool(), me.current.user.id, id).await?;
     Ok(Payments { payments })
 }
 
@@ -144,22 +130,14 @@ pub async fn pay_bill(
     #[server(default)] payment: PaymentInput,
 ) -> Result<Payment, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::backend::bills::record_typed(me.pool(), me.current.user.id, bill, &payment)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    Ok(crate::backend::bills::record_typed(me.pool(), me.current.user.id, bill, &payment).await?)
 }
 
 /// How an autopay bill has fared against the bank (`✓ 12/12`).
 #[server(prefix = "/api/fn", endpoint = "autopay-trust", input = GetUrl)]
 pub async fn get_autopay_trust(bill: i64) -> Result<AutopayTrust, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::backend::bank::autopay::trust(me.pool(), me.current.user.id, bill)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    Ok(crate::backend::bank::autopay::trust(me.pool(), me.current.user.id, bill).await?)
 }
 
 /// Adds a bill (`id: None`) or replaces bill `id`, as typed into the form
@@ -179,9 +157,8 @@ pub async fn save_bill(id: Option<i64>, bill: BillInput) -> Result<BillRecord, E
     let form = bill
         .to_form(|text| catalog.as_ref().and_then(|catalog| catalog.find(text)))
         .map_err(ApiError::InvalidFields)?;
-    let saved = crate::backend::bills::forms::save(me.pool(), me.current.user.id, id, &form)
-        .await
-        .map_err(ApiError::from)?;
+    let saved =
+        crate::backend::bills::forms::save(me.pool(), me.current.user.id, id, &form).await?;
     super::form_post::then_open(&format!("/bills/{}", saved.id));
     Ok(saved)
 }
@@ -209,29 +186,19 @@ pub async fn bill_act(
         })
     };
     match act.as_str() {
-        "undo-payment" => bills::undo_payment(pool, user, payment()?)
-            .await
-            .map_err(ApiError::from)?,
+        "undo-payment" => bills::undo_payment(pool, user, payment()?).await?,
         "autopay-failed" | "autopay-ok" => {
             let failed = act == "autopay-failed";
-            bills::flag_autopay_failure(pool, user, payment()?, failed)
-                .await
-                .map_err(ApiError::from)?;
+            bills::flag_autopay_failure(pool, user, payment()?, failed).await?;
         }
         "end" => {
-            bills::deactivate(pool, user, bill, reason.as_deref().unwrap_or_default())
-                .await
-                .map_err(ApiError::from)?;
+            bills::deactivate(pool, user, bill, reason.as_deref().unwrap_or_default()).await?;
         }
         "restart" => {
-            bills::reactivate(pool, user, bill)
-                .await
-                .map_err(ApiError::from)?;
+            bills::reactivate(pool, user, bill).await?;
         }
         "delete" => {
-            bills::delete(pool, user, bill)
-                .await
-                .map_err(ApiError::from)?;
+            bills::delete(pool, user, bill).await?;
             super::form_post::then_open("/bills");
             return Ok(true);
         }
@@ -263,8 +230,6 @@ pub async fn reorder_bills(
             description: "move one listed bill up or down".into(),
         })?,
     };
-    crate::backend::bills::reorder(me.pool(), me.current.user.id, &ids)
-        .await
-        .map_err(ApiError::from)?;
+    crate::backend::bills::reorder(me.pool(), me.current.user.id, &ids).await?;
     Ok(ids)
 }

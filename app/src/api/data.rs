@@ -64,7 +64,7 @@ pub async fn preview_bills_file(data: MultipartData) -> Result<KeptImport, Error
             _ => {}
         }
     }
-    let source = import::source(from.as_deref()).map_err(ApiError::from)?;
+    let source = import::source(from.as_deref())?;
     let Some(file) = file.filter(|file| !file.is_empty()) else {
         return Err(ApiError::from(BillImportError::Field(FieldViolation::new(
             FILE_FIELD,
@@ -72,17 +72,14 @@ pub async fn preview_bills_file(data: MultipartData) -> Result<KeptImport, Error
         )))
         .into());
     };
-    let preview = import::preview(me.pool(), me.current.user.id, source, &file)
-        .await
-        .map_err(ApiError::from)?;
+    let preview = import::preview(me.pool(), me.current.user.id, source, &file).await?;
     let id = held_import::keep(
         &me.services.instance.scratch_dir,
         me.current.user.id,
         source,
         &file,
     )
-    .await
-    .map_err(ApiError::from)?;
+    .await?;
     super::form_post::then_open(&kept_address(&id));
     Ok(KeptImport { id, preview })
 }
@@ -91,37 +88,25 @@ pub async fn preview_bills_file(data: MultipartData) -> Result<KeptImport, Error
 /// it in its address.
 #[server(prefix = "/api/fn", endpoint = "data/bills-kept", input = GetUrl)]
 pub async fn get_kept_bills(id: String) -> Result<ImportPreview, ErrorBody> {
-    use crate::backend::api_error::ApiError;
     use crate::backend::bills::{held_import, import};
 
     let me = super::signed_in::signed_in().await?;
     let (source, file) =
-        held_import::kept(&me.services.instance.scratch_dir, me.current.user.id, &id)
-            .await
-            .map_err(ApiError::from)?;
-    Ok(
-        import::preview(me.pool(), me.current.user.id, source, &file)
-            .await
-            .map_err(ApiError::from)?,
-    )
+        held_import::kept(&me.services.instance.scratch_dir, me.current.user.id, &id).await?;
+    Ok(import::preview(me.pool(), me.current.user.id, source, &file).await?)
 }
 
 /// Imports every row of the kept file `id`, or none when any row is bad;
 /// once imported, the file is no longer kept.
 #[server(prefix = "/api/fn", endpoint = "data/bills-import", client = CsrfClient)]
 pub async fn import_kept_bills(id: String) -> Result<Imported, ErrorBody> {
-    use crate::backend::api_error::ApiError;
     use crate::backend::bills::{held_import, import};
     use crate::domain::form_outcome::FormOutcome;
 
     let me = super::signed_in::signed_in().await?;
     let scratch = &me.services.instance.scratch_dir;
-    let (source, file) = held_import::kept(scratch, me.current.user.id, &id)
-        .await
-        .map_err(ApiError::from)?;
-    let imported = import::import(me.pool(), me.current.user.id, source, &file)
-        .await
-        .map_err(ApiError::from)?;
+    let (source, file) = held_import::kept(scratch, me.current.user.id, &id).await?;
+    let imported = import::import(me.pool(), me.current.user.id, source, &file).await?;
     held_import::forget(scratch, me.current.user.id, &id).await;
     super::form_post::then_open(&(FormOutcome::BillsImported.address("/data") + "#import-title"));
     Ok(imported)

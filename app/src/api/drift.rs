@@ -5,17 +5,11 @@
 use leptos::prelude::*;
 use leptos::server_fn::codec::GetUrl;
 
-#[cfg(feature = "ssr")]
-use crate::backend::api_error::ApiError;
 use crate::contract::drift::Drifts;
 use crate::contract::error::ErrorBody;
 
 #[server(prefix = "/api/fn", endpoint = "drift", input = GetUrl)]
 pub async fn get_drift() -> Result<Drifts, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::backend::drift::service::list(me.pool(), me.current.user.id)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    Ok(crate::backend::drift::service::list(me.pool(), me.current.user.id).await?)
 }

@@ -64,9 +64,7 @@ pub async fn upload_workbook(data: MultipartData) -> Result<KeptWorkbook, ErrorB
         }
         .into());
     };
-    let sheets = history::sheets(file.clone())
-        .await
-        .map_err(ApiError::from)?;
+    let sheets = history::sheets(file.clone()).await?;
     let id = kept_upload::keep(
         &me.services.instance.scratch_dir,
         SHELF,
@@ -74,8 +72,7 @@ pub async fn upload_workbook(data: MultipartData) -> Result<KeptWorkbook, ErrorB
         "xlsx",
         &file,
     )
-    .await
-    .map_err(ApiError::from)?;
+    .await?;
     super::form_post::then_open(&kept_address(&id));
     Ok(KeptWorkbook { id, sheets })
 }
@@ -83,11 +80,10 @@ pub async fn upload_workbook(data: MultipartData) -> Result<KeptWorkbook, ErrorB
 /// The kept workbook `id`'s sheets.
 #[server(prefix = "/api/fn", endpoint = "data/history-sheets", input = GetUrl)]
 pub async fn get_kept_sheets(id: String) -> Result<HistorySheets, ErrorBody> {
-    use crate::backend::api_error::ApiError;
     use crate::backend::workbook::history;
 
     let (_, file) = kept_workbook(&id).await?;
-    Ok(history::sheets(file).await.map_err(ApiError::from)?)
+    Ok(history::sheets(file).await?)
 }
 
 /// The kept workbook `id`'s sheet read through `mapping`: every row, with
@@ -97,15 +93,10 @@ pub async fn get_kept_preview(
     id: String,
     mapping: HistoryMapping,
 ) -> Result<HistoryPreview, ErrorBody> {
-    use crate::backend::api_error::ApiError;
     use crate::backend::workbook::history;
 
     let (me, file) = kept_workbook(&id).await?;
-    Ok(
-        history::preview(me.pool(), me.current.user.id, file, &mapping)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    Ok(history::preview(me.pool(), me.current.user.id, file, &mapping).await?)
 }
 
 /// Imports the rows of the kept workbook `id` the form left checked
@@ -138,9 +129,7 @@ pub async fn import_kept_history(
         ..mapping
     };
     let (me, file) = kept_workbook(&id).await?;
-    let imported = history::import(me.pool(), me.current.user.id, file, &mapping)
-        .await
-        .map_err(ApiError::from)?;
+    let imported = history::import(me.pool(), me.current.user.id, file, &mapping).await?;
     kept_upload::forget(
         &me.services.instance.scratch_dir,
         SHELF,
@@ -157,7 +146,6 @@ pub async fn import_kept_history(
 /// The signed-in person and the workbook they kept as `id`.
 #[cfg(feature = "ssr")]
 async fn kept_workbook(id: &str) -> Result<(super::signed_in::SignedIn, Vec<u8>), ErrorBody> {
-    use crate::backend::api_error::ApiError;
     use crate::backend::kept_upload;
 
     let me = super::signed_in::signed_in().await?;
@@ -167,7 +155,6 @@ async fn kept_workbook(id: &str) -> Result<(super::signed_in::SignedIn, Vec<u8>)
         me.current.user.id,
         id,
     )
-    .await
-    .map_err(ApiError::from)?;
+    .await?;
     Ok((me, file))
 }

@@ -52,7 +52,7 @@ pub async fn get_notifications(older: Option<String>) -> Result<NotificationsPag
             email_ready: notifier.mail_server(me.pool()).await?.is_some(),
         })
     };
-    Ok(load.await.map_err(ApiError::from)?)
+    Ok(load.await?)
 }
 
 /// Adds a channel (the fields of its kind; the rest are left empty).
@@ -110,8 +110,7 @@ pub async fn add_channel(
         &me.current.user,
         request,
     )
-    .await
-    .map_err(ApiError::from)?)
+    .await?)
 }
 
 /// "Send test": the scheduled path, one message.
@@ -124,8 +123,7 @@ pub async fn test_channel(id: i64) -> Result<TestSent, ErrorBody> {
         &me.current.user,
         id,
     )
-    .await
-    .map_err(ApiError::from)?)
+    .await?)
 }
 
 /// Renames a channel and changes the events it takes.
@@ -161,18 +159,13 @@ pub async fn change_channel(
         id,
         change,
     )
-    .await
-    .map_err(ApiError::from)?)
+    .await?)
 }
 
 #[server(prefix = "/api/fn", endpoint = "notifications/remove-channel", client = CsrfClient)]
 pub async fn remove_channel(id: i64) -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::backend::notifications::service::remove(me.pool(), me.current.user.id, id)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    Ok(crate::backend::notifications::service::remove(me.pool(), me.current.user.id, id).await?)
 }
 
 /// Saves when and how reminders come (checkboxes: present when ticked).
@@ -206,8 +199,7 @@ pub async fn save_notification_preferences(
             overdue_repeat_days: repeat,
         },
     )
-    .await
-    .map_err(ApiError::from)?;
+    .await?;
     Ok(())
 }
 
@@ -220,29 +212,20 @@ pub async fn create_calendar() -> Result<CalendarFeed, ErrorBody> {
         me.pool(),
         me.current.user.id,
     )
-    .await
-    .map_err(ApiError::from)?)
+    .await?)
 }
 
 #[server(prefix = "/api/fn", endpoint = "notifications/delete-calendar", client = CsrfClient)]
 pub async fn delete_calendar() -> Result<(), ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::backend::notifications::service::delete_feed(me.pool(), me.current.user.id)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    Ok(crate::backend::notifications::service::delete_feed(me.pool(), me.current.user.id).await?)
 }
 
 /// Admin → Notifications: the email server and the runs.
 #[server(prefix = "/api/fn", endpoint = "admin/notifications", input = GetUrl)]
 pub async fn get_admin_notifications() -> Result<AdminNotifications, ErrorBody> {
     let me = super::signed_in::administrator().await?;
-    Ok(
-        crate::backend::notifications::service::admin(&me.services.notifier, me.pool())
-            .await
-            .map_err(ApiError::from)?,
-    )
+    Ok(crate::backend::notifications::service::admin(&me.services.notifier, me.pool()).await?)
 }
 
 /// Saves the email server (the password left empty keeps the stored one).
@@ -273,8 +256,7 @@ pub async fn save_mail_server(
             from,
         },
     )
-    .await
-    .map_err(ApiError::from)?)
+    .await?)
 }
 
 #[server(prefix = "/api/fn", endpoint = "admin/notifications/test-email", client = CsrfClient)]
@@ -286,8 +268,7 @@ pub async fn send_test_email(to: Option<String>) -> Result<TestSent, ErrorBody> 
         &me.current.user,
         given(to),
     )
-    .await
-    .map_err(ApiError::from)?)
+    .await?)
 }
 
 /// Starts the reminders run now (or answers with the one running): its
@@ -300,7 +281,6 @@ pub async fn run_reminders_now() -> Result<String, ErrorBody> {
         &me.services.notifier,
         Some(me.current.user.id),
     )
-    .await
-    .map_err(ApiError::from)?;
+    .await?;
     Ok(record.to_operation().name)
 }

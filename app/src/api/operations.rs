@@ -33,12 +33,7 @@ pub async fn list_operations(
         page_size: Some(PAGE_SIZE),
         page_token,
     };
-    let page = me
-        .services
-        .operations
-        .list(viewer, &request)
-        .await
-        .map_err(ApiError::from)?;
+    let page = me.services.operations.list(viewer, &request).await?;
     Ok(OperationList {
         operations: page.operations.iter().map(Record::to_operation).collect(),
         next_page_token: page.next_page_token,
@@ -67,8 +62,7 @@ pub async fn wait_operation(name: String) -> Result<Operation, ErrorBody> {
             id,
             std::time::Duration::from_secs(1),
         )
-        .await
-        .map_err(ApiError::from)?;
+        .await?;
     Ok(record.to_operation())
 }
 
@@ -81,8 +75,7 @@ pub async fn cancel_operation(name: String) -> Result<(), ErrorBody> {
     me.services
         .operations
         .cancel(Viewer::of(&me.current.user), id)
-        .await
-        .map_err(ApiError::from)?;
+        .await?;
     Ok(())
 }
 
@@ -95,8 +88,7 @@ pub async fn delete_operation(name: String) -> Result<(), ErrorBody> {
     me.services
         .operations
         .delete(Viewer::of(&me.current.user), id)
-        .await
-        .map_err(ApiError::from)?;
+        .await?;
     Ok(())
 }
 
@@ -114,7 +106,6 @@ pub async fn start_maintenance(task: MaintenanceTask) -> Result<Operation, Error
     let record = services
         .operations
         .start_boxed(Some(admin.current.user.id), job)
-        .await
-        .map_err(ApiError::from)?;
+        .await?;
     Ok(record.to_operation())
 }

@@ -40,11 +40,7 @@ pub async fn import_whole(data: MultipartData) -> Result<PersonalImported, Error
     {
         if field.name() == Some(FILE_FIELD) {
             let chunks = field.map(|chunk| chunk.map_err(|error| unreadable(&error)));
-            received = Some(
-                upload::receive(&me.services.instance.scratch_dir, chunks)
-                    .await
-                    .map_err(ApiError::from)?,
-            );
+            received = Some(upload::receive(&me.services.instance.scratch_dir, chunks).await?);
         }
     }
     let Some(upload) = received.filter(|upload| upload.bytes > 0) else {
@@ -60,8 +56,7 @@ pub async fn import_whole(data: MultipartData) -> Result<PersonalImported, Error
         me.current.user.id,
         upload.file.path(),
     )
-    .await
-    .map_err(ApiError::from)?;
+    .await?;
     super::form_post::then_open(
         &crate::domain::form_outcome::FormOutcome::PersonalDataImported.address("/data"),
     );

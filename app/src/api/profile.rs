@@ -19,11 +19,7 @@ use crate::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
 #[server(prefix = "/api/fn", endpoint = "profile/preferences", input = GetUrl)]
 pub async fn get_preferences() -> Result<Preferences, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::backend::preferences::read(me.pool(), me.current.user.id)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    Ok(crate::backend::preferences::read(me.pool(), me.current.user.id).await?)
 }
 
 /// Saves the preferences: Profile's form as it posts, with or without
@@ -72,11 +68,7 @@ pub async fn save_preferences(
         drift_percent,
         drift_min_minor,
     };
-    Ok(
-        crate::backend::preferences::set(me.pool(), me.current.user.id, &preferences)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    Ok(crate::backend::preferences::set(me.pool(), me.current.user.id, &preferences).await?)
 }
 
 /// Whether sign-ins are located from their address.
@@ -84,9 +76,7 @@ pub async fn save_preferences(
 pub async fn get_privacy() -> Result<PrivacySettings, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let geolocation_enabled =
-        crate::backend::auth::geolocation::enabled(me.pool(), me.current.user.id)
-            .await
-            .map_err(ApiError::from)?;
+        crate::backend::auth::geolocation::enabled(me.pool(), me.current.user.id).await?;
     Ok(PrivacySettings {
         geolocation_enabled,
     })
@@ -107,8 +97,7 @@ pub async fn set_privacy(
         me.current.user.id,
         settings.geolocation_enabled,
     )
-    .await
-    .map_err(ApiError::from)?;
+    .await?;
     Ok(settings)
 }
 
@@ -121,19 +110,14 @@ pub async fn get_sign_ins() -> Result<Vec<SignInRecord>, ErrorBody> {
         .auth
         .login_history
         .recent(me.pool(), &me.services.keyring, me.current.user.id)
-        .await
-        .map_err(ApiError::from)?)
+        .await?)
 }
 
 /// The user's API tokens (never the tokens themselves).
 #[server(prefix = "/api/fn", endpoint = "tokens", input = GetUrl)]
 pub async fn list_tokens() -> Result<Vec<ApiTokenInfo>, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::backend::auth::api_tokens::list(me.pool(), me.current.user.id)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    Ok(crate::backend::auth::api_tokens::list(me.pool(), me.current.user.id).await?)
 }
 
 /// Makes a token (browser sessions only); the answer holds it once.

@@ -7,8 +7,6 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::{GetUrl, Json};
 
 use super::CsrfClient;
-#[cfg(feature = "ssr")]
-use crate::backend::api_error::ApiError;
 use crate::contract::error::ErrorBody;
 use crate::contract::security_keys::{KeyInfo, RegisterKey, RegistrationStarted, RemoveKey};
 
@@ -16,11 +14,7 @@ use crate::contract::security_keys::{KeyInfo, RegisterKey, RegistrationStarted, 
 #[server(prefix = "/api/fn", endpoint = "security-keys", input = GetUrl)]
 pub async fn get_security_keys() -> Result<Vec<KeyInfo>, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::backend::auth::security_keys::list(me.pool(), me.current.user.id)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    Ok(crate::backend::auth::security_keys::list(me.pool(), me.current.user.id).await?)
 }
 
 /// Starts registering a key: the options for `navigator.credentials.create`.
@@ -33,8 +27,7 @@ pub async fn start_key_registration() -> Result<RegistrationStarted, ErrorBody> 
         .auth
         .security_keys
         .begin_registration(me.pool(), &session.user)
-        .await
-        .map_err(ApiError::from)?;
+        .await?;
     Ok(RegistrationStarted {
         ceremony,
         options: crate::contract::security_keys::WebAuthnJson(options),
@@ -57,8 +50,7 @@ pub async fn finish_key_registration(request: RegisterKey) -> Result<KeyInfo, Er
             &request.name,
             request.credential.0,
         )
-        .await
-        .map_err(ApiError::from)?)
+        .await?)
 }
 
 /// Removes a key, after the current password.

@@ -16,11 +16,7 @@ use crate::domain::form_outcome::FormOutcome;
 #[server(prefix = "/api/fn", endpoint = "data/statement-import", input = GetUrl)]
 pub async fn get_statement_import(id: i64) -> Result<StatementImport, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
-    Ok(
-        crate::backend::statements::service::read(me.pool(), me.current.user.id, id)
-            .await
-            .map_err(ApiError::from)?,
-    )
+    Ok(crate::backend::statements::service::read(me.pool(), me.current.user.id, id).await?)
 }
 
 /// Adds the preview's new rows: the operation doing it.
@@ -29,8 +25,7 @@ pub async fn commit_statement_import(id: i64) -> Result<Operation, ErrorBody> {
     let me = super::signed_in::signed_in().await?;
     let operation =
         crate::backend::statements::service::commit(&me.services.imports, me.current.user.id, id)
-            .await
-            .map_err(ApiError::from)?;
+            .await?;
     super::form_post::then_open(&import_address(
         id,
         Some(FormOutcome::StatementImportStarted),
@@ -115,8 +110,7 @@ pub async fn upload_statement(data: MultipartData) -> Result<ImportStarted, Erro
         options,
         &file,
     )
-    .await
-    .map_err(ApiError::from)?;
+    .await?;
     super::form_post::then_open(&import_address(started.import.id, None));
     Ok(started)
 }

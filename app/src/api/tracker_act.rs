@@ -67,17 +67,14 @@ pub async fn tracker_act(
                 amount_minor: minor(amount)?,
                 ..crate::contract::bills::RecordPayment::default()
             };
-            crate::backend::bills::record_requested(pool, user, bill, &payment)
-                .await
-                .map_err(ApiError::from)?;
+            crate::backend::bills::record_requested(pool, user, bill, &payment).await?;
         }
         "skip" | "unskip" => {
             let skipped = act == "skip";
             months::amend(pool, user, bill, &occurrence()?, |change| {
                 change.skipped = skipped
             })
-            .await
-            .map_err(ApiError::from)?;
+            .await?;
         }
         "snooze" => {
             let to = given(to)
@@ -89,8 +86,7 @@ pub async fn tracker_act(
             months::amend(pool, user, bill, &occurrence()?, |change| {
                 change.snoozed_to = to
             })
-            .await
-            .map_err(ApiError::from)?;
+            .await?;
         }
         "this-time" => {
             let amount = given(amount)
@@ -104,13 +100,10 @@ pub async fn tracker_act(
                 change.amount_minor = amount;
                 change.note = note;
             })
-            .await
-            .map_err(ApiError::from)?;
+            .await?;
         }
         "accept-drift" => {
-            let changed = drift::accept(pool, user, bill)
-                .await
-                .map_err(ApiError::from)?;
+            let changed = drift::accept(pool, user, bill).await?;
             return Ok(Acted {
                 drift: Some(changed),
             });
@@ -118,17 +111,11 @@ pub async fn tracker_act(
         "undo-drift" => {
             let amount = minor(amount)?
                 .ok_or_else(|| invalid("amountMinor", "send the amount to go back to"))?;
-            drift::set_amount(pool, user, bill, amount)
-                .await
-                .map_err(ApiError::from)?;
+            drift::set_amount(pool, user, bill, amount).await?;
         }
-        "dismiss-drift" => drift::dismiss(pool, user, bill)
-            .await
-            .map_err(ApiError::from)?,
+        "dismiss-drift" => drift::dismiss(pool, user, bill).await?,
         "pin-due" | "unpin-due" => {
-            crate::backend::preferences::set_pin_due(pool, user, act == "pin-due")
-                .await
-                .map_err(ApiError::from)?
+            crate::backend::preferences::set_pin_due(pool, user, act == "pin-due").await?
         }
         _ => return Err(invalid("act", "not a Tracker action").into()),
     }

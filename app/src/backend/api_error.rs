@@ -505,14 +505,29 @@ macro_rules! error_body_from {
 }
 
 error_body_from!(
-    crate::backend::contact::ContactError,
-    crate::backend::subscriptions::SubscriptionError,
+    crate::backend::auth::AuthError,
+    crate::backend::auth::password_check::PasswordCheckError,
     BankError,
     crate::backend::bills::BillImportError,
     crate::backend::migrate::MigrateError,
     crate::backend::backup::StartRestoreError,
+    crate::backend::contact::ContactError,
+    crate::backend::subscriptions::SubscriptionError,
+    crate::backend::contact::group_commit::StoreError,
+    crate::backend::operations::OperationsError,
+    BillError,
+    crate::backend::notifications::NotifyError,
+    crate::backend::bill_months::BillMonthError,
+    crate::backend::drift::DriftError,
+    crate::backend::kept_upload::KeptError,
+    crate::backend::workbook::WorkbookError,
+    crate::backend::statements::ImportError,
+    crate::backend::personal_data::PersonalDataError,
+    crate::backend::sso::SsoError,
+    crate::backend::sso::authentication::AuthenticationError,
+    PreferencesError,
+    crate::domain::validation::FieldViolation,
     sqlx::Error,
-    crate::backend::auth::AuthError,
 );
 
 impl IntoResponse for ApiError {

@@ -1,8 +1,9 @@
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 
 use crate::api;
-use crate::api::profile::{list_tokens, MakeToken, RevokeToken};
+use crate::api::profile::{MakeToken, RevokeToken};
 use crate::components::csrf_field::CsrfField;
 use crate::contract::tokens::{ApiTokenInfo, CreateToken};
 use crate::domain::timestamp;
@@ -25,13 +26,6 @@ fn lifetime_label(days: u16) -> String {
 #[component]
 pub fn ApiTokens(tokens: Vec<ApiTokenInfo>, admin: bool) -> impl IntoView {
     let tokens = RwSignal::new(tokens);
-    let reload = move || {
-        leptos::task::spawn_local(async move {
-            if let Ok(list) = list_tokens().await {
-                tokens.set(list);
-            }
-        });
-    };
     let name = RwSignal::new(String::new());
     let days = RwSignal::new(DEFAULT_DAYS.to_string());
     let chosen = RwSignal::new(Scopes::DEFAULT.iter().collect::<Vec<Scope>>());
@@ -82,13 +76,17 @@ pub fn ApiTokens(tokens: Vec<ApiTokenInfo>, admin: bool) -> impl IntoView {
         make.dispatch(MakeToken { request });
     };
     // Each token's Revoke is a form, so it works without JavaScript (the
-    // browser comes back to this page, the token gone); with it, the list
-    // is read again.
+    // browser comes back to this page, the token gone); with it, the
+    // form sends the same server function and the token whose revoke
+    // was sent last leaves the list once the server answers.
     let revoke = ServerAction::<RevokeToken>::new();
+    let revoking = RwSignal::new(None::<i64>);
     api::each_answer(revoke, move |answer| match answer {
         Ok(()) => {
             error.set(None);
-            reload();
+            if let Some(gone) = revoking.get_untracked() {
+                tokens.update(|list| list.retain(|token| token.id != gone));
+            }
         }
         Err(failure) => error.set(Some(failure.message())),
     });
@@ -202,14 +200,19 @@ pub fn ApiTokens(tokens: Vec<ApiTokenInfo>, admin: bool) -> impl IntoView {
                                     " · created " {token.created_at}
                                     " · last used " {token.last_used_at.unwrap_or_else(|| "never".into())}
                                     <span data-testid="token-expiry">{expiry}</span>
-                                    <ActionForm action=revoke attr:class="inline-form">
+                                    <form class="inline-form" method="post" action=RevokeToken::url()
+                                        on:submit=move |event: SubmitEvent| {
+                                            event.prevent_default();
+                                            revoking.set(Some(id));
+                                            revoke.dispatch(RevokeToken { id });
+                                        }>
                                         <CsrfField/>
                                         <input type="hidden" name="id" value=id/>
                                         <button type="submit" class="button button--quiet"
                                             aria-label=label disabled=move || revoke.pending().get()>
                                             "Revoke"
                                         </button>
-                                    </ActionForm>
+                                    </form>
                                 </li>
                             }
                         })
