@@ -8,8 +8,6 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::GetUrl;
 
 use super::CsrfClient;
-#[cfg(feature = "ssr")]
-use crate::backend::api_error::ApiError;
 use crate::contract::bank::{
     AutoMatches, BankAccount, BankConnections, BankSyncStatus, BankTransaction, ConnectBank,
     Connected, MatchTransaction, Suggestions, TransactionPage, TransactionQuery,
@@ -173,15 +171,11 @@ pub async fn save_bank_sync(
 ) -> Result<BankSyncStatus, ErrorBody> {
     use crate::backend::bank::worker::MAX_INTERVAL_HOURS;
     use crate::contract::bank::UpdateBankSync;
+    use crate::domain::form_field::{required, whole};
     let me = super::signed_in::administrator().await?;
-    let interval_hours =
-        interval_hours
-            .trim()
-            .parse::<u32>()
-            .map_err(|_| ApiError::InvalidField {
-                field: "intervalHours".into(),
-                description: format!("enter a whole number of hours, 1 to {MAX_INTERVAL_HOURS}"),
-            })?;
+    let hint = format!("enter a whole number of hours, 1 to {MAX_INTERVAL_HOURS}");
+    let typed = whole("intervalHours", Some(interval_hours), &hint)?;
+    let interval_hours = required("intervalHours", typed, &hint)?;
     let request = UpdateBankSync {
         enabled: enabled.is_some(),
         interval_hours,

@@ -177,37 +177,24 @@ pub async fn bill_act(
     reason: Option<String>,
 ) -> Result<bool, ErrorBody> {
     use crate::backend::bills;
+    use crate::domain::bill_write::BillWrite;
     let me = super::signed_in::signed_in().await?;
     let (pool, user) = (me.pool(), me.current.user.id);
-    let payment = || {
-        payment.ok_or_else(|| ApiError::InvalidField {
-            field: "payment".into(),
-            description: "name the payment".into(),
-        })
-    };
-    match act.as_str() {
-        "undo-payment" => bills::undo_payment(pool, user, payment()?).await?,
-        "autopay-failed" | "autopay-ok" => {
-            let failed = act == "autopay-failed";
-            bills::flag_autopay_failure(pool, user, payment()?, failed).await?;
+    match BillWrite::read(&act, payment, reason)? {
+        BillWrite::UndoPayment { payment } => bills::undo_payment(pool, user, payment).await?,
+        BillWrite::FlagAutopay { payment, failed } => {
+            bills::flag_autopay_failure(pool, user, payment, failed).await?;
         }
-        "end" => {
-            bills::deactivate(pool, user, bill, reason.as_deref().unwrap_or_default()).await?;
+        BillWrite::End { reason } => {
+            bills::deactivate(pool, user, bill, &reason).await?;
         }
-        "restart" => {
+        BillWrite::Restart => {
             bills::reactivate(pool, user, bill).await?;
         }
-        "delete" => {
+        BillWrite::Delete => {
             bills::delete(pool, user, bill).await?;
             super::form_post::then_open("/bills");
             return Ok(true);
-        }
-        other => {
-            return Err(ApiError::InvalidField {
-                field: "act".into(),
-                description: format!("{other} is not a write of a bill's page"),
-            }
-            .into())
         }
     }
     Ok(false)

@@ -30,56 +30,20 @@ pub fn kept_address(id: &str) -> String {
 /// at once.
 #[server(prefix = "/api/fn", endpoint = "data/bills-preview", input = MultipartFormData, client = CsrfClient)]
 pub async fn preview_bills_file(data: MultipartData) -> Result<KeptImport, ErrorBody> {
-    use super::form_parts::{bounded, not_multipart, short_text, unreadable};
-    use crate::backend::api_error::ApiError;
     use crate::backend::bills::{held_import, import, BillImportError};
     use crate::domain::validation::FieldViolation;
-
     let me = super::signed_in::signed_in().await?;
-    let Some(mut form) = data.into_inner() else {
-        return Err(not_multipart().into());
-    };
-    let mut from = None;
-    let mut file = None;
-    while let Some(field) = form.next_field().await.map_err(unreadable)? {
-        match field.name() {
-            Some(FROM_FIELD) => {
-                from = Some(
-                    short_text(field, 20)
-                        .await
-                        .map_err(unreadable)?
-                        .unwrap_or_else(|| "?".into()),
-                );
-            }
-            Some(FILE_FIELD) => {
-                file = Some(
-                    bounded(field, import::MAX_BUDGET_FILE)
-                        .await
-                        .map_err(unreadable)?
-                        .ok_or(ApiError::from(BillImportError::TooLarge {
-                            limit: import::MAX_BUDGET_FILE,
-                        }))?,
-                );
-            }
-            _ => {}
-        }
-    }
-    let source = import::source(from.as_deref())?;
-    let Some(file) = file.filter(|file| !file.is_empty()) else {
-        return Err(ApiError::from(BillImportError::Field(FieldViolation::new(
-            FILE_FIELD,
-            "choose the file to import",
-        )))
-        .into());
-    };
-    let preview = import::preview(me.pool(), me.current.user.id, source, &file).await?;
-    let id = held_import::keep(
-        &me.services.instance.scratch_dir,
-        me.current.user.id,
-        source,
-        &file,
-    )
-    .await?;
+    let limit = import::MAX_BUDGET_FILE;
+    let mut form = super::form_parts::file_form(data, FILE_FIELD, limit)
+        .await?
+        .ok_or(BillImportError::TooLarge { limit })?;
+    let source = import::source(form.choice(FROM_FIELD).map(|from| from.unwrap_or("?")))?;
+    let file = form.file().ok_or_else(|| {
+        BillImportError::Field(FieldViolation::new(FILE_FIELD, "choose the file to import"))
+    })?;
+    let (scratch, user) = (&me.services.instance.scratch_dir, me.current.user.id);
+    let preview = import::preview(me.pool(), user, source, &file).await?;
+    let id = held_import::keep(scratch, user, source, &file).await?;
     super::form_post::then_open(&kept_address(&id));
     Ok(KeptImport { id, preview })
 }

@@ -46,6 +46,66 @@ pub async fn short_text<T: AsRef<[u8]>, E>(
         .map(|text| text.trim().to_owned()))
 }
 
+/// The longest choice a file form's text field may hold (an account's
+/// id, a date order, an app's name).
+pub const MAX_CHOICE: usize = 20;
+
+/// A file form as posted: its file and the file's name, and its other
+/// fields, each a short choice.
+#[derive(Default)]
+pub struct FileForm {
+    file: Option<Vec<u8>>,
+    pub file_name: Option<String>,
+    choices: Vec<(String, Option<String>)>,
+}
+
+impl FileForm {
+    /// The file, unless none was chosen (an empty one counts as none).
+    pub fn file(&mut self) -> Option<Vec<u8>> {
+        self.file.take().filter(|file| !file.is_empty())
+    }
+
+    /// The field `name` as sent (trimmed): `None` when the form left it
+    /// out, `Some(None)` when it was longer than [`MAX_CHOICE`] or not
+    /// text.
+    pub fn choice(&self, name: &str) -> Option<Option<&str>> {
+        self.choices
+            .iter()
+            .find(|(field, _)| field == name)
+            .map(|(_, text)| text.as_deref())
+    }
+}
+
+/// Reads a `multipart/form-data` form: the part named `file_field` up to
+/// `limit` bytes, every other part as a short choice. `None` when the
+/// file passes `limit` (each use case says so in its own words).
+pub async fn file_form(
+    data: leptos::server_fn::codec::MultipartData,
+    file_field: &str,
+    limit: usize,
+) -> Result<Option<FileForm>, ApiError> {
+    let Some(mut parts) = data.into_inner() else {
+        return Err(not_multipart());
+    };
+    let mut form = FileForm::default();
+    while let Some(part) = parts.next_field().await.map_err(unreadable)? {
+        let Some(name) = part.name().map(str::to_owned) else {
+            continue;
+        };
+        if name == file_field {
+            form.file_name = part.file_name().map(str::to_owned);
+            match bounded(part, limit).await.map_err(unreadable)? {
+                Some(file) => form.file = Some(file),
+                None => return Ok(None),
+            }
+        } else {
+            let text = short_text(part, MAX_CHOICE).await.map_err(unreadable)?;
+            form.choices.push((name, text));
+        }
+    }
+    Ok(Some(form))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,43 +36,19 @@ const SHELF: &str = "workbooks";
 /// once.
 #[server(prefix = "/api/fn", endpoint = "data/history-upload", input = MultipartFormData, client = CsrfClient)]
 pub async fn upload_workbook(data: MultipartData) -> Result<KeptWorkbook, ErrorBody> {
-    use super::form_parts::{bounded, not_multipart, unreadable};
     use crate::backend::api_error::ApiError;
-    use crate::backend::kept_upload;
-    use crate::backend::workbook::cells::MAX_BYTES;
-    use crate::backend::workbook::history;
-
+    use crate::backend::{kept_upload, workbook::cells::MAX_BYTES, workbook::history};
+    use crate::domain::validation::FieldViolation;
     let me = super::signed_in::signed_in().await?;
-    let Some(mut form) = data.into_inner() else {
-        return Err(not_multipart().into());
-    };
-    let mut file = None;
-    while let Some(field) = form.next_field().await.map_err(unreadable)? {
-        if field.name() == Some(FILE_FIELD) {
-            file = Some(
-                bounded(field, MAX_BYTES)
-                    .await
-                    .map_err(unreadable)?
-                    .ok_or(ApiError::PayloadTooLarge { limit: MAX_BYTES })?,
-            );
-        }
-    }
-    let Some(file) = file.filter(|file| !file.is_empty()) else {
-        return Err(ApiError::InvalidField {
-            field: FILE_FIELD.into(),
-            description: "choose an Excel workbook (.xlsx)".into(),
-        }
-        .into());
-    };
+    let mut form = super::form_parts::file_form(data, FILE_FIELD, MAX_BYTES)
+        .await?
+        .ok_or(ApiError::PayloadTooLarge { limit: MAX_BYTES })?;
+    let file = form
+        .file()
+        .ok_or_else(|| FieldViolation::new(FILE_FIELD, "choose an Excel workbook (.xlsx)"))?;
     let sheets = history::sheets(file.clone()).await?;
-    let id = kept_upload::keep(
-        &me.services.instance.scratch_dir,
-        SHELF,
-        me.current.user.id,
-        "xlsx",
-        &file,
-    )
-    .await?;
+    let (scratch, user) = (&me.services.instance.scratch_dir, me.current.user.id);
+    let id = kept_upload::keep(scratch, SHELF, user, "xlsx", &file).await?;
     super::form_post::then_open(&kept_address(&id));
     Ok(KeptWorkbook { id, sheets })
 }

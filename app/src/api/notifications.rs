@@ -11,18 +11,13 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::GetUrl;
 
 use super::CsrfClient;
-#[cfg(feature = "ssr")]
-use crate::backend::api_error::ApiError;
 use crate::contract::error::ErrorBody;
 use crate::contract::notifications::{
     AdminNotifications, CalendarFeed, Channel, NotificationsPage, TestSent,
 };
 
-/// A form's optional text field: empty is left out.
 #[cfg(feature = "ssr")]
-fn given(value: Option<String>) -> Option<String> {
-    value.filter(|text| !text.trim().is_empty())
-}
+use crate::domain::form_field::{given, required, whole};
 
 /// The events ticked on a form: one checkbox per event, named as the
 /// event, in the order of [`EVENTS`](crate::domain::notification::EVENTS).
@@ -78,10 +73,11 @@ pub async fn add_channel(
     use crate::contract::notifications::{ChannelSettingsInput, NewChannel};
     use crate::domain::notification::ChannelKind;
     let me = super::signed_in::signed_in().await?;
-    let kind = ChannelKind::parse(&kind).ok_or_else(|| ApiError::InvalidField {
-        field: "kind".into(),
-        description: "choose email, ntfy, gotify, discord, telegram or webhook".into(),
-    })?;
+    let kind = required(
+        "kind",
+        ChannelKind::parse(&kind),
+        "choose email, ntfy, gotify, discord, telegram or webhook",
+    )?;
     let request = NewChannel {
         kind,
         name,
@@ -178,17 +174,11 @@ pub async fn save_notification_preferences(
 ) -> Result<(), ErrorBody> {
     use crate::contract::notifications::NotificationPreferences;
     let me = super::signed_in::signed_in().await?;
-    let repeat = match given(overdue_repeat_days) {
-        Some(days) => Some(
-            days.trim()
-                .parse::<i64>()
-                .map_err(|_| ApiError::InvalidField {
-                    field: "overdueRepeatDays".into(),
-                    description: "enter a number of days, or leave it empty".into(),
-                })?,
-        ),
-        None => None,
-    };
+    let repeat = whole(
+        "overdueRepeatDays",
+        overdue_repeat_days,
+        "enter a number of days, or leave it empty",
+    )?;
     crate::backend::notifications::service::set_preferences(
         me.pool(),
         me.current.user.id,
@@ -240,10 +230,11 @@ pub async fn save_mail_server(
 ) -> Result<AdminNotifications, ErrorBody> {
     use crate::contract::notifications::{SmtpChange, SmtpSecurity};
     let me = super::signed_in::administrator().await?;
-    let security = SmtpSecurity::parse(&security).ok_or_else(|| ApiError::InvalidField {
-        field: "security".into(),
-        description: "choose starttls, tls or none".into(),
-    })?;
+    let security = required(
+        "security",
+        SmtpSecurity::parse(&security),
+        "choose starttls, tls or none",
+    )?;
     Ok(crate::backend::notifications::service::set_mail(
         &me.services.notifier,
         me.pool(),

@@ -8,8 +8,6 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::{GetUrl, Json};
 
 use super::CsrfClient;
-#[cfg(feature = "ssr")]
-use crate::backend::api_error::ApiError;
 use crate::contract::account::{PrivacySettings, SignInRecord};
 use crate::contract::error::ErrorBody;
 use crate::contract::preferences::Preferences;
@@ -36,29 +34,14 @@ pub async fn save_preferences(
     drift_min: Option<String>,
 ) -> Result<Preferences, ErrorBody> {
     use crate::contract::preferences::UpdatePreferences;
-    use crate::domain::amount::Amount;
+    use crate::domain::form_field::{amount_minor, whole};
     let me = super::signed_in::signed_in().await?;
-    let typed = |text: Option<String>| text.filter(|text| !text.trim().is_empty());
-    let drift_percent = typed(drift_percent)
-        .map(|text| {
-            text.trim()
-                .parse::<i64>()
-                .map_err(|_| ApiError::InvalidField {
-                    field: "driftPercent".into(),
-                    description: "enter a whole percent, like 10".into(),
-                })
-        })
-        .transpose()?;
-    let drift_min_minor = typed(drift_min)
-        .map(|text| {
-            Amount::parse(&text)
-                .map(Amount::minor)
-                .map_err(|error| ApiError::InvalidField {
-                    field: "driftMinMinor".into(),
-                    description: error.to_string(),
-                })
-        })
-        .transpose()?;
+    let drift_percent = whole(
+        "driftPercent",
+        drift_percent,
+        "enter a whole percent, like 10",
+    )?;
+    let drift_min_minor = amount_minor("driftMinMinor", drift_min)?;
     let preferences = UpdatePreferences {
         locale,
         currency,

@@ -5,8 +5,6 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::{GetUrl, MultipartData, MultipartFormData};
 
 use super::CsrfClient;
-#[cfg(feature = "ssr")]
-use crate::backend::api_error::ApiError;
 use crate::contract::error::ErrorBody;
 use crate::contract::operations::Operation;
 use crate::contract::statements::{ImportStarted, StatementImport};
@@ -46,73 +44,54 @@ pub const DATE_ORDER_FIELD: &str = "dateOrder";
 /// Data page at this import (`?statement=<id>`), which shows its preview.
 #[server(prefix = "/api/fn", endpoint = "data/statement-upload", input = MultipartFormData, client = CsrfClient)]
 pub async fn upload_statement(data: MultipartData) -> Result<ImportStarted, ErrorBody> {
-    use super::form_parts::{bounded, not_multipart, short_text, unreadable};
-    use crate::backend::statements::parse::MAX_BYTES;
-    use crate::backend::statements::ImportError;
-    use crate::contract::statements::ImportOptions;
-
+    use crate::backend::statements::{parse::MAX_BYTES, service, ImportError};
     let me = super::signed_in::signed_in().await?;
-    let Some(mut form) = data.into_inner() else {
-        return Err(not_multipart().into());
-    };
-    let invalid = |field: &'static str, description: &str| {
-        ApiError::from(ImportError::Invalid {
-            field,
-            description: description.into(),
-        })
-    };
-    let mut options = ImportOptions::default();
-    let mut file = None;
-    while let Some(field) = form.next_field().await.map_err(unreadable)? {
-        match field.name() {
-            Some(FILE_FIELD) => {
-                options.file_name = field.file_name().map(str::to_owned);
-                file = Some(
-                    bounded(field, MAX_BYTES)
-                        .await
-                        .map_err(unreadable)?
-                        .ok_or(ApiError::from(ImportError::TooLarge { limit: MAX_BYTES }))?,
-                );
-            }
-            Some(ACCOUNT_FIELD) => {
-                let text = short_text(field, 20).await.map_err(unreadable)?;
-                options.account_id = match text.as_deref() {
-                    Some("") => None,
-                    Some(number) => Some(
-                        number
-                            .parse()
-                            .map_err(|_| invalid(ACCOUNT_FIELD, "no such bank account of yours"))?,
-                    ),
-                    None => {
-                        return Err(invalid(ACCOUNT_FIELD, "no such bank account of yours").into())
-                    }
-                };
-            }
-            Some(DATE_ORDER_FIELD) => {
-                options.date_order = Some(
-                    short_text(field, 20)
-                        .await
-                        .map_err(unreadable)?
-                        .ok_or_else(|| {
-                            invalid(DATE_ORDER_FIELD, "dmy (day first) or mdy (month first)")
-                        })?,
-                );
-            }
-            _ => {}
-        }
-    }
-    let Some(file) = file.filter(|file| !file.is_empty()) else {
-        return Err(invalid(FILE_FIELD, "choose a statement file").into());
-    };
-    let started = crate::backend::statements::service::upload(
-        &me.services.imports,
-        me.current.user.id,
-        options,
-        &file,
-    )
-    .await?;
+    let too_large = ImportError::TooLarge { limit: MAX_BYTES };
+    let mut form = super::form_parts::file_form(data, FILE_FIELD, MAX_BYTES)
+        .await?
+        .ok_or(too_large)?;
+    let options = statement_options(&form)?;
+    let file = form.file().ok_or_else(|| ImportError::Invalid {
+        field: FILE_FIELD,
+        description: "choose a statement file".into(),
+    })?;
+    let started = service::upload(&me.services.imports, me.current.user.id, options, &file).await?;
     super::form_post::then_open(&import_address(started.import.id, None));
     Ok(started)
+}
+
+/// The upload form's choices: the account (empty: new imported accounts)
+/// and a QIF file's date order.
+#[cfg(feature = "ssr")]
+fn statement_options(
+    form: &super::form_parts::FileForm,
+) -> Result<crate::contract::statements::ImportOptions, crate::backend::statements::ImportError> {
+    use crate::backend::statements::ImportError;
+    let invalid = |field, description: &str| ImportError::Invalid {
+        field,
+        description: description.into(),
+    };
+    let account_id = match form.choice(ACCOUNT_FIELD) {
+        None | Some(Some("")) => None,
+        Some(number) => Some(
+            number
+                .and_then(|number| number.parse().ok())
+                .ok_or_else(|| invalid(ACCOUNT_FIELD, "no such bank account of yours"))?,
+        ),
+    };
+    let date_order = form
+        .choice(DATE_ORDER_FIELD)
+        .map(|order| {
+            order
+                .map(str::to_owned)
+                .ok_or_else(|| invalid(DATE_ORDER_FIELD, "dmy (day first) or mdy (month first)"))
+        })
+        .transpose()?;
+    Ok(crate::contract::statements::ImportOptions {
+        file_name: form.file_name.clone(),
+        account_id,
+        date_order,
+    })
 }
 
 /// The Data page at the import `id`, with what just happened to it.

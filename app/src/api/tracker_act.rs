@@ -13,8 +13,6 @@
 use leptos::prelude::*;
 
 use super::CsrfClient;
-#[cfg(feature = "ssr")]
-use crate::backend::api_error::ApiError;
 use crate::contract::drift::AmountChanged;
 use crate::contract::error::ErrorBody;
 
@@ -25,11 +23,9 @@ pub struct Acted {
     pub drift: Option<AmountChanged>,
 }
 
-/// The writes `act` names: `pay` (`amount`: minor units, else the bill's),
-/// `skip`, `unskip`, `snooze` (`to`, empty: back), `this-time` (`amount`
-/// as typed, `note`), `accept-drift`, `undo-drift` (`amount`: minor units)
-/// and `dismiss-drift`; and `pin-due` / `unpin-due` (the user's order of
-/// the Tracker; `bill` is not read).
+/// The write `act` names ([`TrackerWrite::read`] says which, and what
+/// each needs of the other fields); `bill` is not read by `pin-due` and
+/// `unpin-due` (the user's order of the Tracker).
 #[server(prefix = "/api/fn", endpoint = "tracker/act", client = CsrfClient)]
 pub async fn tracker_act(
     act: String,
@@ -39,85 +35,39 @@ pub async fn tracker_act(
     note: Option<String>,
     to: Option<String>,
 ) -> Result<Acted, ErrorBody> {
-    use crate::backend::bill_months::service as months;
-    use crate::backend::drift::service as drift;
-    use crate::domain::amount::Amount;
-    use crate::domain::date::Date;
+    use crate::backend::{bill_months, bills, drift, preferences};
+    use crate::contract::bills::RecordPayment;
+    use crate::domain::tracker_write::{TrackerFields, TrackerWrite};
     let me = super::signed_in::signed_in().await?;
+    let fields = TrackerFields {
+        occurrence,
+        amount,
+        note,
+        to,
+    };
+    let write = TrackerWrite::read(&act, fields)?;
     let (pool, user) = (me.pool(), me.current.user.id);
-    let given = |text: Option<String>| text.filter(|text| !text.trim().is_empty());
-    let invalid = |field: &str, description: &str| ApiError::InvalidField {
-        field: field.into(),
-        description: description.into(),
-    };
-    let minor = |text: Option<String>| -> Result<Option<i64>, ApiError> {
-        given(text)
-            .map(|text| {
-                text.trim()
-                    .parse::<i64>()
-                    .map_err(|_| invalid("amountMinor", "send the amount in minor units"))
-            })
-            .transpose()
-    };
-    let occurrence =
-        || given(occurrence.clone()).ok_or_else(|| invalid("occurrence", "name the due date"));
-    match act.as_str() {
-        "pay" => {
-            let payment = crate::contract::bills::RecordPayment {
-                amount_minor: minor(amount)?,
-                ..crate::contract::bills::RecordPayment::default()
+    match write {
+        TrackerWrite::Pay { amount_minor } => {
+            let payment = RecordPayment {
+                amount_minor,
+                ..RecordPayment::default()
             };
-            crate::backend::bills::record_requested(pool, user, bill, &payment).await?;
+            bills::record_requested(pool, user, bill, &payment).await?;
         }
-        "skip" | "unskip" => {
-            let skipped = act == "skip";
-            months::amend(pool, user, bill, &occurrence()?, |change| {
-                change.skipped = skipped
-            })
-            .await?;
+        TrackerWrite::Amend { occurrence, change } => {
+            bill_months::service::amend(pool, user, bill, &occurrence, |to| change.apply(to))
+                .await?;
         }
-        "snooze" => {
-            let to = given(to)
-                .map(|text| {
-                    Date::parse(text.trim())
-                        .map_err(|_| invalid("snoozedTo", "use a date like 2026-12-05"))
-                })
-                .transpose()?;
-            months::amend(pool, user, bill, &occurrence()?, |change| {
-                change.snoozed_to = to
-            })
-            .await?;
+        TrackerWrite::AcceptDrift => {
+            let drift = Some(drift::service::accept(pool, user, bill).await?);
+            return Ok(Acted { drift });
         }
-        "this-time" => {
-            let amount = given(amount)
-                .map(|text| {
-                    Amount::parse(&text)
-                        .map(Amount::minor)
-                        .map_err(|problem| invalid("amountMinor", &problem.to_string()))
-                })
-                .transpose()?;
-            months::amend(pool, user, bill, &occurrence()?, |change| {
-                change.amount_minor = amount;
-                change.note = note;
-            })
-            .await?;
+        TrackerWrite::UndoDrift { amount_minor } => {
+            drift::service::set_amount(pool, user, bill, amount_minor).await?;
         }
-        "accept-drift" => {
-            let changed = drift::accept(pool, user, bill).await?;
-            return Ok(Acted {
-                drift: Some(changed),
-            });
-        }
-        "undo-drift" => {
-            let amount = minor(amount)?
-                .ok_or_else(|| invalid("amountMinor", "send the amount to go back to"))?;
-            drift::set_amount(pool, user, bill, amount).await?;
-        }
-        "dismiss-drift" => drift::dismiss(pool, user, bill).await?,
-        "pin-due" | "unpin-due" => {
-            crate::backend::preferences::set_pin_due(pool, user, act == "pin-due").await?
-        }
-        _ => return Err(invalid("act", "not a Tracker action").into()),
+        TrackerWrite::DismissDrift => drift::service::dismiss(pool, user, bill).await?,
+        TrackerWrite::PinDue(on) => preferences::set_pin_due(pool, user, on).await?,
     }
     Ok(Acted::default())
 }
