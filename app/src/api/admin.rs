@@ -9,8 +9,6 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::GetUrl;
 
 use super::CsrfClient;
-#[cfg(feature = "ssr")]
-use crate::backend::api_error::ApiError;
 use crate::contract::admin::{
     AccountChange, Invitation, Invite, Invited, RegistrationSetting, UserSummary,
 };
@@ -51,9 +49,11 @@ pub async fn change_account(
 ) -> Result<Vec<UserSummary>, ErrorBody> {
     // No button's field at all is a refusal naming it, as two are.
     let chosen = change.unwrap_or_default().chosen();
-    let (user, action) = chosen.ok_or_else(|| ApiError::InvalidField {
-        field: "change".into(),
-        description: "choose one account and what to do with it".into(),
+    let (user, action) = chosen.ok_or_else(|| {
+        crate::domain::validation::FieldViolation::new(
+            "change",
+            "choose one account and what to do with it",
+        )
     })?;
     let (services, admin) =
         super::signed_in::confirmed_administrator(&confirm.current_password).await?;

@@ -19,10 +19,8 @@ pub async fn get_authentication() -> Result<AuthenticationSettings, ErrorBody> {
     Ok(crate::backend::sso::authentication::read(&me.services.sso).await?)
 }
 
-/// Saves the form: only the fields that changed, and none the environment
-/// fixed (the page shows those read-only). An empty client secret keeps
-/// the stored one; `forget_client_secret` clears it. Checkboxes are
-/// present when ticked.
+/// Saves the form: what it changes of the settings in force (the rules
+/// are `backend::sso::settings_form`'s).
 #[server(prefix = "/api/fn", endpoint = "admin/authentication/save", client = CsrfClient)]
 pub async fn save_authentication(
     issuer_url: Option<String>,
@@ -37,44 +35,22 @@ pub async fn save_authentication(
     button_label: Option<String>,
     local_login_enabled: Option<String>,
 ) -> Result<AuthenticationSettings, ErrorBody> {
-    use crate::backend::sso::authentication;
-    use crate::contract::authentication::AuthenticationChange;
+    use crate::backend::sso::{authentication, settings_form::AuthenticationForm};
     let me = super::signed_in::administrator().await?;
-    let now = authentication::read(&me.services.sso).await?;
-    let free = |field: &str| !now.fixed_by_environment.iter().any(|fixed| fixed == field);
-    let text = |field: &str, given: Option<String>, current: Option<&str>| {
-        let given = given.map(|text| text.trim().to_owned()).unwrap_or_default();
-        (free(field) && given != current.unwrap_or_default())
-            .then(|| (!given.is_empty()).then_some(given))
+    let form = AuthenticationForm {
+        issuer_url,
+        client_id,
+        client_secret,
+        forget_client_secret,
+        scopes,
+        groups_claim,
+        admin_group,
+        auto_provision,
+        link_by_email,
+        button_label,
+        local_login_enabled,
     };
-    let flag = |field: &str, ticked: Option<String>, current: bool| {
-        let ticked = ticked.is_some();
-        (free(field) && ticked != current).then_some(Some(ticked))
-    };
-    let secret = match (
-        client_secret.filter(|text| !text.trim().is_empty()),
-        forget_client_secret.is_some(),
-    ) {
-        (Some(secret), _) => Some(Some(secret)),
-        (None, true) if now.client_secret_set => Some(None),
-        (None, _) => None,
-    };
-    let change = AuthenticationChange {
-        issuer_url: text("issuerUrl", issuer_url, now.issuer_url.as_deref()),
-        client_id: text("clientId", client_id, now.client_id.as_deref()),
-        client_secret: secret.filter(|_| free("clientSecret")),
-        scopes: text("scopes", scopes, Some(&now.scopes)),
-        groups_claim: text("groupsClaim", groups_claim, Some(&now.groups_claim)),
-        admin_group: text("adminGroup", admin_group, now.admin_group.as_deref()),
-        auto_provision: flag("autoProvision", auto_provision, now.auto_provision),
-        link_by_email: flag("linkByEmail", link_by_email, now.link_by_email),
-        button_label: text("buttonLabel", button_label, Some(&now.button_label)),
-        local_login_enabled: flag(
-            "localLoginEnabled",
-            local_login_enabled,
-            now.local_login_enabled,
-        ),
-    };
+    let change = form.change(&authentication::read(&me.services.sso).await?);
     Ok(authentication::change(&me.services.sso, change).await?)
 }
 

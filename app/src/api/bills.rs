@@ -212,9 +212,11 @@ pub async fn reorder_bills(
     let me = super::signed_in::signed_in().await?;
     let ids = match shift {
         None => ids,
-        Some(shift) => shift.applied(ids).ok_or_else(|| ApiError::InvalidField {
-            field: "shift".into(),
-            description: "move one listed bill up or down".into(),
+        Some(shift) => shift.applied(ids).ok_or_else(|| {
+            crate::domain::validation::FieldViolation::new(
+                "shift",
+                "move one listed bill up or down",
+            )
         })?,
     };
     crate::backend::bills::reorder(me.pool(), me.current.user.id, &ids).await?;

@@ -24,14 +24,13 @@ pub async fn start_sign_in(
     request: SignIn,
     #[server(default)] next: Option<String>,
 ) -> Result<SignInAnswer, ErrorBody> {
-    use crate::backend::api_error::ApiError;
     use crate::domain::{operation::query_value, redirect};
 
     if request.email.trim().is_empty() || request.password.is_empty() {
-        return Err(ApiError::InvalidField {
-            field: "email".into(),
-            description: "enter your email address and your password".into(),
-        }
+        return Err(crate::domain::validation::FieldViolation::new(
+            "email",
+            "enter your email address and your password",
+        )
         .into());
     }
     let request = SignIn {
@@ -58,10 +57,10 @@ pub async fn start_sign_in(
 #[server(prefix = "/api/fn", endpoint = "sign-in/code", client = CsrfClient)]
 pub async fn answer_with_code(request: SecondFactorCode) -> Result<SignInAnswer, ErrorBody> {
     if request.code.trim().is_empty() {
-        return Err(crate::backend::api_error::ApiError::InvalidField {
-            field: "code".into(),
-            description: "enter the code from your authenticator app".into(),
-        }
+        return Err(crate::domain::validation::FieldViolation::new(
+            "code",
+            "enter the code from your authenticator app",
+        )
         .into());
     }
     let request = SecondFactorCode {

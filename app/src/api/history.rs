@@ -84,35 +84,15 @@ pub async fn import_kept_history(
     mapping: HistoryMapping,
     chosen: Option<BTreeMap<String, String>>,
 ) -> Result<Imported, ErrorBody> {
-    use crate::backend::api_error::ApiError;
     use crate::backend::kept_upload;
     use crate::backend::workbook::history;
     use crate::domain::form_outcome::FormOutcome;
 
-    let lines: Vec<&str> = chosen
-        .as_ref()
-        .map(|chosen| chosen.keys().map(String::as_str).collect())
-        .unwrap_or_default();
-    if lines.is_empty() {
-        return Err(ApiError::InvalidField {
-            field: "rows".into(),
-            description: "check the rows to import".into(),
-        }
-        .into());
-    }
-    let mapping = HistoryMapping {
-        rows: Some(lines.join(",")),
-        ..mapping
-    };
+    let mapping = mapping.with_chosen(chosen.as_ref())?;
     let (me, file) = kept_workbook(&id).await?;
-    let imported = history::import(me.pool(), me.current.user.id, file, &mapping).await?;
-    kept_upload::forget(
-        &me.services.instance.scratch_dir,
-        SHELF,
-        me.current.user.id,
-        &id,
-    )
-    .await;
+    let (scratch, user) = (&me.services.instance.scratch_dir, me.current.user.id);
+    let imported = history::import(me.pool(), user, file, &mapping).await?;
+    kept_upload::forget(scratch, SHELF, user, &id).await;
     super::form_post::then_open(
         &(FormOutcome::HistoryImported.address("/data") + "#history-title"),
     );

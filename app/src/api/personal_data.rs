@@ -44,10 +44,10 @@ pub async fn import_whole(data: MultipartData) -> Result<PersonalImported, Error
         }
     }
     let Some(upload) = received.filter(|upload| upload.bytes > 0) else {
-        return Err(ApiError::InvalidField {
-            field: FILE_FIELD.into(),
-            description: "choose the file \"Download my data\" made".into(),
-        }
+        return Err(crate::domain::validation::FieldViolation::new(
+            FILE_FIELD,
+            "choose the file \"Download my data\" made",
+        )
         .into());
     };
     let imported = service::import(

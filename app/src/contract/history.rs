@@ -82,6 +82,24 @@ impl HistoryMapping {
             ("autopay", self.autopay),
         ]
     }
+
+    /// The mapping for just the rows checked on the page (`chosen`, keyed
+    /// by line); none checked is refused, naming `rows`.
+    pub fn with_chosen<K: AsRef<str>, V>(
+        self,
+        chosen: Option<&std::collections::BTreeMap<K, V>>,
+    ) -> Result<Self, FieldViolation> {
+        let lines: Vec<&str> = chosen
+            .map(|chosen| chosen.keys().map(AsRef::as_ref).collect())
+            .unwrap_or_default();
+        if lines.is_empty() {
+            return Err(FieldViolation::new("rows", "check the rows to import"));
+        }
+        Ok(Self {
+            rows: Some(lines.join(",")),
+            ..self
+        })
+    }
 }
 
 /// One row of the sheet as it would be imported.
@@ -112,4 +130,28 @@ pub struct HistoryPreview {
     pub rows: Vec<HistoryRow>,
     /// Rows marked to import.
     pub ready: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn the_checked_rows_become_the_mappings_rows_and_none_is_refused() {
+        let chosen: BTreeMap<String, String> =
+            [("3".into(), "on".into()), ("5".into(), "on".into())].into();
+        let mapping = HistoryMapping::default().with_chosen(Some(&chosen));
+        assert_eq!(mapping.map(|mapping| mapping.rows), Ok(Some("3,5".into())));
+        let none = BTreeMap::<String, String>::new();
+        let refused = FieldViolation::new("rows", "check the rows to import");
+        assert_eq!(
+            HistoryMapping::default().with_chosen(Some(&none)),
+            Err(refused.clone())
+        );
+        assert_eq!(
+            HistoryMapping::default().with_chosen::<String, String>(None),
+            Err(refused)
+        );
+    }
 }

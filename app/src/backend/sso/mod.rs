@@ -21,6 +21,7 @@ mod provider;
 pub mod rules;
 pub mod service;
 pub mod settings;
+pub mod settings_form;
 mod start_limit;
 mod store;
 
