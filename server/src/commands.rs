@@ -155,14 +155,15 @@ pub async fn token(settings: &Settings, action: TokenAction) -> ExitCode {
     };
     let result = async {
         let user = users::by_email(&pool, &email).await?.ok_or_else(|| {
-            app::backend::auth::AuthError::Invalid(format!(
-                "email: no user has the address {email}"
-            ))
+            app::backend::auth::AuthError::field(
+                "email",
+                format!("no user has the address {email}"),
+            )
         })?;
         let lifetime = TokenLifetime::parse(days)
-            .map_err(|error| app::backend::auth::AuthError::Invalid(format!("days: {error}")))?;
+            .map_err(|error| app::backend::auth::AuthError::field("days", error))?;
         let scopes = Scopes::parse(&scopes)
-            .map_err(|error| app::backend::auth::AuthError::Invalid(format!("scopes: {error}")))?;
+            .map_err(|error| app::backend::auth::AuthError::field("scopes", error))?;
         api_tokens::create(&pool, &user, &name, lifetime, scopes).await
     }
     .await;

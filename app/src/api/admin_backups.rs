@@ -7,12 +7,12 @@ use leptos::prelude::*;
 use leptos::server_fn::codec::GetUrl;
 
 use super::CsrfClient;
-#[cfg(feature = "ssr")]
-use crate::backend::api_error::ApiError;
 use crate::contract::admin::{BackupFiles, SchemaState, SystemStatus};
 use crate::contract::error::ErrorBody;
 use crate::contract::operations::Operation;
 use crate::contract::operations::RestoreRequest;
+#[cfg(feature = "ssr")]
+use crate::domain::validation::FieldViolation;
 
 /// How the instance is, worded as rows.
 #[server(prefix = "/api/fn", endpoint = "admin/status", input = GetUrl)]
@@ -25,8 +25,9 @@ pub async fn get_system_status() -> Result<SystemStatus, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "admin/backups", input = GetUrl)]
 pub async fn list_backup_files() -> Result<BackupFiles, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
-    crate::backend::backup::files(&admin.services.instance.backups_dir)
-        .map_err(|error| ApiError::Internal(error.to_string()).into())
+    Ok(crate::backend::backup::files(
+        &admin.services.instance.backups_dir,
+    )?)
 }
 
 /// The newest migration and whether it can be rolled back.
@@ -41,7 +42,7 @@ pub async fn get_schema_state() -> Result<SchemaState, ErrorBody> {
 pub async fn check_backup_file(name: String) -> Result<Operation, ErrorBody> {
     let admin = super::signed_in::administrator().await?;
     if !crate::backend::backup::is_backup_name(&name) {
-        return Err(ApiError::invalid(&format!("name: {name:?} is not a backup name")).into());
+        return Err(FieldViolation::new("name", format!("{name:?} is not a backup name")).into());
     }
     let record = admin
         .services

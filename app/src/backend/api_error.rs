@@ -61,24 +61,10 @@ pub enum ApiError {
     Internal(String),
 }
 
-impl ApiError {
-    /// Splits a service's `field: problem` message into a field error.
-    pub fn invalid(message: &str) -> Self {
-        match message.split_once(": ") {
-            Some((field, description)) if !field.contains(' ') => Self::InvalidField {
-                field: field.to_owned(),
-                description: description.to_owned(),
-            },
-            _ => Self::BadRequest(message.to_owned()),
-        }
-    }
-}
-
 impl From<crate::backend::auth::AuthError> for ApiError {
     fn from(error: crate::backend::auth::AuthError) -> Self {
         use crate::backend::auth::AuthError;
         match error {
-            AuthError::Invalid(message) => Self::invalid(&message),
             AuthError::Field(violation) => violation.into(),
             AuthError::Database(error) => Self::Database(error),
             AuthError::Hashing(message) | AuthError::Sealing(message) => Self::Internal(message),
@@ -110,7 +96,10 @@ impl From<BankError> for ApiError {
         match error {
             BankError::Disabled => Self::Forbidden(error.to_string()),
             BankError::NotFound(message) => Self::NotFound(message),
-            BankError::Disconnected => Self::invalid(&format!("id: {error}")),
+            BankError::Disconnected => Self::InvalidField {
+                field: "id".into(),
+                description: error.to_string(),
+            },
             BankError::Provider(
                 problem @ (ProviderError::NotASetupToken
                 | ProviderError::InsecureUrl
@@ -192,6 +181,20 @@ impl From<crate::backend::backup::StartRestoreError> for ApiError {
     }
 }
 
+impl From<crate::backend::backup::BackupError> for ApiError {
+    fn from(error: crate::backend::backup::BackupError) -> Self {
+        use crate::backend::backup::BackupError;
+        match error {
+            BackupError::NotFound(_) => Self::NotFound(error.to_string()),
+            BackupError::BadName(_) => Self::InvalidField {
+                field: "name".into(),
+                description: error.to_string(),
+            },
+            other => Self::Internal(other.to_string()),
+        }
+    }
+}
+
 impl From<crate::backend::contact::ContactError> for ApiError {
     fn from(error: crate::backend::contact::ContactError) -> Self {
         use crate::backend::contact::ContactError;
@@ -249,6 +252,7 @@ impl From<crate::backend::operations::OperationsError> for ApiError {
             OperationsError::Filter(ref inner) => field("filter", inner),
             OperationsError::PageToken(ref inner) => field("pageToken", inner),
             OperationsError::PageSize(_) => field("pageSize", &error),
+            OperationsError::NotYours => Self::Forbidden(error.to_string()),
             OperationsError::Database(error) => Self::Database(error),
         }
     }
@@ -511,6 +515,7 @@ error_body_from!(
     crate::backend::bills::BillImportError,
     crate::backend::migrate::MigrateError,
     crate::backend::backup::StartRestoreError,
+    crate::backend::backup::BackupError,
     crate::backend::contact::ContactError,
     crate::backend::subscriptions::SubscriptionError,
     crate::backend::contact::group_commit::StoreError,
@@ -577,7 +582,8 @@ mod tests {
 
     #[tokio::test]
     async fn field_errors_name_the_field() {
-        let json = body(ApiError::invalid("email: enter an address").into_response()).await;
+        let refused = crate::domain::validation::FieldViolation::new("email", "enter an address");
+        let json = body(ApiError::from(refused).into_response()).await;
         assert_eq!(
             json["error"]["details"][0]["fieldViolations"][0]["field"],
             "email"

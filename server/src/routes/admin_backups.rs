@@ -4,27 +4,18 @@
 
 use axum::body::Body;
 use axum::extract::State;
-use axum::http::{header, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::http::{header, HeaderValue};
+use axum::response::Response;
 use axum::Json;
 
-use app::backend::backup::{self, BackupError};
+use app::backend::backup;
 use app::contract::admin::BackupFiles;
 
+use super::attachment::attachment;
 use crate::extract::ApiPath;
 use crate::state::AppState;
 use app::backend::api_error::ApiError;
 use app::backend::auth::extractors::BackupAdmin;
-
-fn failed(error: BackupError) -> ApiError {
-    match error {
-        BackupError::NotFound(name) => {
-            ApiError::NotFound(format!("there is no backup named {name:?}"))
-        }
-        BackupError::BadName(_) => ApiError::invalid(&format!("name: {error}")),
-        other => ApiError::Internal(other.to_string()),
-    }
-}
 
 /// The backups, newest first, with their sizes.
 #[utoipa::path(
@@ -37,9 +28,7 @@ pub async fn list(
     State(state): State<AppState>,
     _admin: BackupAdmin,
 ) -> Result<Json<BackupFiles>, ApiError> {
-    Ok(Json(
-        backup::files(&state.settings.backups_dir()).map_err(failed)?,
-    ))
+    Ok(Json(backup::files(&state.settings.backups_dir())?))
 }
 
 /// One backup's bytes, as a download.
@@ -55,37 +44,11 @@ pub async fn download(
     _admin: BackupAdmin,
     ApiPath(name): ApiPath<String>,
 ) -> Result<Response, ApiError> {
-    if !backup::is_backup_name(&name) {
-        return Err(failed(BackupError::BadName(name)));
-    }
-    let path = state.settings.backups_dir().join(&name);
-    let file = match tokio::fs::File::open(&path).await {
-        Ok(file) => file,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            return Err(failed(BackupError::NotFound(name)))
-        }
-        Err(error) => return Err(ApiError::Internal(format!("opening a backup: {error}"))),
-    };
-    let bytes = file
-        .metadata()
-        .await
-        .map_err(|error| ApiError::Internal(format!("reading a backup's size: {error}")))?
-        .len();
-    let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{name}\""))
-        .map_err(|_| ApiError::invalid("name: not a backup name"))?;
+    let (file, bytes) = backup::open(&state.settings.backups_dir(), &name).await?;
     let body = Body::from_stream(tokio_util::io::ReaderStream::new(file));
-    Ok((
-        StatusCode::OK,
-        [
-            (
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/vnd.sqlite3"),
-            ),
-            (header::CONTENT_LENGTH, HeaderValue::from(bytes)),
-            (header::CONTENT_DISPOSITION, disposition),
-            (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
-        ],
-        body,
-    )
-        .into_response())
+    let mut response = attachment("application/vnd.sqlite3", &name, body);
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_LENGTH, HeaderValue::from(bytes));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(response)
 }

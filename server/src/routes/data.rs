@@ -9,10 +9,11 @@ use app::backend::bills::{self, import};
 use app::contract::data::{Export, ImportPreview, ImportSource, Imported};
 use axum::body::Body;
 use axum::extract::State;
-use axum::http::{header, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use axum::Json;
 
+use super::attachment::attachment;
 use crate::extract::{file_body, ApiQuery};
 use crate::state::AppState;
 use app::backend::api_error::ApiError;
@@ -21,16 +22,6 @@ use app::backend::auth::extractors::CurrentUser;
 /// What the bill import's paths read at most: their body may be an Actual
 /// budget file (a CSV is refused past 1 MiB).
 pub const MAX_IMPORT_BODY: usize = import::MAX_BUDGET_FILE + 1;
-
-fn attachment(content_type: &'static str, name: String, body: String) -> Response {
-    let mut response = (StatusCode::OK, body).into_response();
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-    if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
-        headers.insert(header::CONTENT_DISPOSITION, value);
-    }
-    response
-}
 
 /// A CSV export as a download named `tally-{what}-{today}.csv`.
 fn csv_download(
@@ -41,7 +32,7 @@ fn csv_download(
     let text = text.map_err(|error| ApiError::Internal(error.to_string()))?;
     Ok(attachment(
         "text/csv; charset=utf-8",
-        format!("tally-{what}-{today}.csv"),
+        &format!("tally-{what}-{today}.csv"),
         text,
     ))
 }
@@ -115,20 +106,11 @@ pub async fn export_xlsx(
     let user = current.user.id;
     let bytes = app::backend::workbook::service::export(&state.pool, user).await?;
     let today = bills::today_for(&state.pool, user).await?;
-    let mut response = (StatusCode::OK, bytes).into_response();
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static(
-            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        ),
-    );
-    if let Ok(value) =
-        HeaderValue::from_str(&format!("attachment; filename=\"tally-{today}.xlsx\""))
-    {
-        headers.insert(header::CONTENT_DISPOSITION, value);
-    }
-    Ok(response)
+    Ok(attachment(
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        &format!("tally-{today}.xlsx"),
+        bytes,
+    ))
 }
 
 #[utoipa::path(
@@ -152,7 +134,7 @@ pub async fn export_json(
     .map_err(|error| ApiError::Internal(error.to_string()))?;
     Ok(attachment(
         "application/json",
-        format!("tally-{today}.json"),
+        &format!("tally-{today}.json"),
         body,
     ))
 }

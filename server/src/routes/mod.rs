@@ -22,6 +22,7 @@ pub mod admin;
 pub mod admin_backups;
 pub mod admin_status;
 pub mod api_tokens;
+pub mod attachment;
 pub mod auth;
 pub mod authentication;
 pub mod bank;

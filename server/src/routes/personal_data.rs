@@ -5,8 +5,7 @@
 
 use axum::body::Body;
 use axum::extract::State;
-use axum::http::{header, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::Json;
 use futures::StreamExt;
 
@@ -17,6 +16,7 @@ use app::backend::personal_data::rules::MAX_BYTES;
 use app::backend::personal_data::{service, upload, PersonalDataError};
 use app::contract::data::PersonalImported;
 
+use super::attachment::attachment;
 use crate::state::AppState;
 
 /// What `POST /api/data/import.sqlite` reads at most: the largest file, and room to say so.
@@ -39,18 +39,11 @@ pub async fn export(
     let user = current.user.id;
     let bytes = service::export(&state.pool, user, &state.settings.scratch_dir()).await?;
     let today = bills::today_for(&state.pool, user).await?;
-    let mut response = (StatusCode::OK, bytes).into_response();
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/vnd.sqlite3"),
-    );
-    if let Ok(value) = HeaderValue::from_str(&format!(
-        "attachment; filename=\"tally-export-{today}.sqlite\""
-    )) {
-        headers.insert(header::CONTENT_DISPOSITION, value);
-    }
-    Ok(response)
+    Ok(attachment(
+        "application/vnd.sqlite3",
+        &format!("tally-export-{today}.sqlite"),
+        bytes,
+    ))
 }
 
 /// Adds a personal export (the raw file as the body) to the signed-in

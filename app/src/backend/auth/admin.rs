@@ -140,8 +140,9 @@ pub async fn set_disabled(
     disabled: bool,
 ) -> Result<bool, AuthError> {
     if disabled && user_id == acting_admin {
-        return Err(AuthError::Invalid(
-            "disabled: you cannot disable your own account".into(),
+        return Err(AuthError::field(
+            "disabled",
+            "you cannot disable your own account",
         ));
     }
     let mut tx = crate::backend::db::write(pool).await?;

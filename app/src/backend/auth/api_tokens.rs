@@ -42,12 +42,13 @@ impl From<InfoRow> for ApiTokenInfo {
 fn check_name(name: &str) -> Result<String, AuthError> {
     let name = name.trim();
     if name.is_empty() || name.chars().count() > 100 {
-        return Err(AuthError::Invalid(
-            "name: give the token a name of 1 to 100 characters".into(),
+        return Err(AuthError::field(
+            "name",
+            "give the token a name of 1 to 100 characters",
         ));
     }
     if let Some(problem) = plain_text_problem(name, Lines::One) {
-        return Err(AuthError::Invalid(format!("name: {problem}")));
+        return Err(AuthError::field("name", problem));
     }
     Ok(name.to_owned())
 }
@@ -64,8 +65,9 @@ pub async fn create(
 ) -> Result<(ApiTokenInfo, String), AuthError> {
     let name = check_name(name)?;
     if scopes.needs_admin() && !user.is_admin() {
-        return Err(AuthError::Invalid(
-            "scopes: admin and admin:backup are for administrators' tokens".into(),
+        return Err(AuthError::field(
+            "scopes",
+            "admin and admin:backup are for administrators' tokens",
         ));
     }
     let token = format!("{PREFIX}{}", random_token());

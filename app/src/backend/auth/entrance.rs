@@ -226,7 +226,7 @@ fn answered(auth: &Auth, outcome: Result<SignedIn, SignInError>) -> Result<Answe
             device: None,
         }),
         Err(SignInError::WrongCredentials) => Err(AuthError::WrongCredentials),
-        Err(error @ SignInError::EmailTooLong) => Err(AuthError::Invalid(error.to_string())),
+        Err(SignInError::EmailTooLong) => Err(AuthError::email_too_long()),
         Err(SignInError::WrongCode) => Err(AuthError::field(
             "code",
             "that code is not right, or was already used",

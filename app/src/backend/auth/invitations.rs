@@ -105,8 +105,9 @@ pub struct Registration {
 pub async fn register(pool: &SqlitePool, registration: Registration) -> Result<User, AuthError> {
     let Some(token) = registration.invitation.filter(|token| !token.is_empty()) else {
         if !open_registration(pool).await? {
-            return Err(AuthError::Invalid(
-                "invitation: registration needs an invitation link from an administrator".into(),
+            return Err(AuthError::field(
+                "invitation",
+                "registration needs an invitation link from an administrator",
             ));
         }
         return users::create(
@@ -122,8 +123,9 @@ pub async fn register(pool: &SqlitePool, registration: Registration) -> Result<U
     if let Some(invited) = &invitation.email {
         if !invited.eq_ignore_ascii_case(registration.email.trim()) {
             release(pool, invitation.id).await?;
-            return Err(AuthError::Invalid(
-                "email: this invitation is for a different address".into(),
+            return Err(AuthError::field(
+                "email",
+                "this invitation is for a different address",
             ));
         }
     }
@@ -153,9 +155,9 @@ async fn claim(pool: &SqlitePool, token: &str) -> Result<Invitation, AuthError> 
     let token_hash = sha256_hex(token);
     let claimed = stored::claim(pool, &token_hash).await?;
     claimed.ok_or_else(|| {
-        AuthError::Invalid(
-            "invitation: this invitation link is not valid; it may have expired or been used"
-                .into(),
+        AuthError::field(
+            "invitation",
+            "this invitation link is not valid; it may have expired or been used",
         )
     })
 }

@@ -79,9 +79,6 @@ pub enum AuthError {
     Database(#[from] sqlx::Error),
     #[error("password hashing failed: {0}")]
     Hashing(String),
-    /// A refusal in words, `field: what to do` when a field is at fault.
-    #[error("{0}")]
-    Invalid(String),
     /// One field of the request at fault (named as the API names it).
     #[error("{}: {}", .0.field, .0.description)]
     Field(crate::domain::validation::FieldViolation),
@@ -120,11 +117,19 @@ impl AuthError {
         ))
     }
 
+    /// An email longer than any account's (refused before it is counted).
+    pub fn email_too_long() -> Self {
+        Self::field(
+            "email",
+            format!("use at most {} characters", throttle::MAX_EMAIL_CHARS),
+        )
+    }
+
     /// A sign-in throttle's refusal: a too-long email is the request's
     /// mistake; otherwise `message` and how long to wait.
     pub fn throttled(refusal: throttle::Refusal, message: &str) -> Self {
         match refusal {
-            throttle::Refusal::EmailTooLong => Self::Invalid(refusal.to_string()),
+            throttle::Refusal::EmailTooLong => Self::email_too_long(),
             throttle::Refusal::Wait(wait) => Self::TooMany {
                 message: message.into(),
                 retry_after: wait,

@@ -31,7 +31,9 @@ impl From<PasswordCheckError> for AuthError {
             PasswordCheckError::Throttled(refusal) => {
                 AuthError::throttled(refusal, &error.to_string())
             }
-            PasswordCheckError::Wrong => AuthError::Invalid(error.to_string()),
+            PasswordCheckError::Wrong => {
+                AuthError::field("currentPassword", "this is not your current password")
+            }
             PasswordCheckError::Auth(error) => error,
         }
     }

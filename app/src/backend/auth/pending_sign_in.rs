@@ -25,8 +25,9 @@ pub async fn begin(
     methods: &[SecondFactorMethod],
 ) -> Result<String, AuthError> {
     if methods.is_empty() {
-        return Err(AuthError::Invalid(
-            "methods: a second step needs a second factor to offer".into(),
+        return Err(AuthError::field(
+            "methods",
+            "a second step needs a second factor to offer",
         ));
     }
     let offered = methods

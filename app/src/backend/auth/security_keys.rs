@@ -84,7 +84,7 @@ impl SecurityKeys {
                 None,
                 None,
             )
-            .map_err(|error| AuthError::Invalid(format!("securityKey: {error}")))?;
+            .map_err(|error| AuthError::field("securityKey", error))?;
         let id = random_token();
         store_state(pool, &sha256_hex(&id), user.id, "register", &state).await?;
         Ok((id, to_json(&options)?))
@@ -101,33 +101,33 @@ impl SecurityKeys {
     ) -> Result<KeyInfo, AuthError> {
         let name = name.trim();
         if name.is_empty() || name.chars().count() > 100 {
-            return Err(AuthError::Invalid(
-                "name: give the key a name of 1 to 100 characters".into(),
+            return Err(AuthError::field(
+                "name",
+                "give the key a name of 1 to 100 characters",
             ));
         }
         if let Some(problem) = plain_text_problem(name, Lines::One) {
-            return Err(AuthError::Invalid(format!("name: {problem}")));
+            return Err(AuthError::field("name", problem));
         }
         let state: SecurityKeyRegistration =
             take_state(pool, &sha256_hex(ceremony), user.id, "register").await?;
         let credential: RegisterPublicKeyCredential = serde_json::from_value(credential)
-            .map_err(|error| AuthError::Invalid(format!("credential: {error}")))?;
+            .map_err(|error| AuthError::field("credential", error))?;
         let key = self
             .webauthn
             .finish_securitykey_registration(&credential, &state)
             .map_err(|error| {
-                AuthError::Invalid(format!(
-                    "credential: the key's answer was refused ({error})"
-                ))
+                AuthError::field(
+                    "credential",
+                    format!("the key's answer was refused ({error})"),
+                )
             })?;
         let stored = serde_json::to_string(&key).map_err(|e| AuthError::Sealing(e.to_string()))?;
         let credential_id = credential_id_text(key.cred_id());
         store::insert(pool, user.id, &credential_id, name, &stored)
             .await
             .map_err(|error| match error {
-                store::InsertError::AlreadyRegistered => {
-                    AuthError::Invalid(format!("credential: {error}"))
-                }
+                store::InsertError::AlreadyRegistered => AuthError::field("credential", error),
                 store::InsertError::Database(error) => AuthError::Database(error),
             })
     }
@@ -154,7 +154,7 @@ impl SecurityKeys {
         let (options, state) = self
             .webauthn
             .start_securitykey_authentication(&keys)
-            .map_err(|error| AuthError::Invalid(format!("securityKey: {error}")))?;
+            .map_err(|error| AuthError::field("securityKey", error))?;
         store_state(
             pool,
             &sign_in_state_id(challenge),
@@ -302,9 +302,9 @@ async fn take_state<T: serde::de::DeserializeOwned>(
         .await?
         .and_then(|text| serde_json::from_str(&text).ok())
         .ok_or_else(|| {
-            AuthError::Invalid(
-                "ceremony: this security-key request expired or was already answered; start again"
-                    .into(),
+            AuthError::field(
+                "ceremony",
+                "this security-key request expired or was already answered; start again",
             )
         })
 }

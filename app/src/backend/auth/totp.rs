@@ -36,7 +36,7 @@ fn totp(secret: Vec<u8>, email: &str) -> Result<TOTP, AuthError> {
         Some("Tally".into()),
         email.to_owned(),
     )
-    .map_err(|error| AuthError::Invalid(format!("totp: {error}")))
+    .map_err(|error| AuthError::field("totp", error))
 }
 
 fn now_seconds() -> u64 {
@@ -53,9 +53,7 @@ pub async fn begin_enrolment(
     user: &User,
 ) -> Result<TotpEnrolment, AuthError> {
     if store::is_enabled(pool, user.id).await? {
-        return Err(AuthError::Invalid(
-            "totp: two-factor sign-in is already on".into(),
-        ));
+        return Err(AuthError::field("totp", "two-factor sign-in is already on"));
     }
     let mut secret = vec![0_u8; 20];
     rand::rng().fill_bytes(&mut secret);
@@ -65,7 +63,7 @@ pub async fn begin_enrolment(
     store::set_pending_secret(pool, user.id, &sealed).await?;
     let otpauth_url = totp.get_url();
     let qr_svg = QrCode::new(otpauth_url.as_bytes())
-        .map_err(|error| AuthError::Invalid(format!("totp: {error}")))?
+        .map_err(|error| AuthError::field("totp", error))?
         .render::<svg::Color>()
         .min_dimensions(200, 200)
         .build();
@@ -94,7 +92,7 @@ async fn accept_code(
     let encoded = keyring.open(TOTP_SECRET, &sealed).map_err(sealing)?;
     let secret = totp_rs::Secret::Encoded(encoded.expose_secret().to_owned())
         .to_bytes()
-        .map_err(|error| AuthError::Invalid(format!("totp: {error:?}")))?;
+        .map_err(|error| AuthError::field("totp", format!("{error:?}")))?;
     let totp = totp(secret, &email)?;
     let code = code.trim().replace(' ', "");
     let current = now_seconds() / STEP_SECONDS;
@@ -119,8 +117,9 @@ pub async fn confirm_enrolment(
     code: &str,
 ) -> Result<Vec<String>, AuthError> {
     if !accept_code(pool, keyring, user.id, code).await? {
-        return Err(AuthError::Invalid(
-            "code: that code is not right; try the current one".into(),
+        return Err(AuthError::field(
+            "code",
+            "that code is not right; try the current one",
         ));
     }
     let codes: Vec<String> = (0..RECOVERY_CODES)

@@ -14,8 +14,7 @@ pub use crate::domain::role::Role;
 
 /// A plausible email address (the shared rule in `domain::email`).
 pub fn check_email(email: &str) -> Result<String, AuthError> {
-    crate::domain::email::check_email(email)
-        .map_err(|problem| AuthError::Invalid(format!("email: {problem}")))
+    crate::domain::email::check_email(email).map_err(|problem| AuthError::field("email", problem))
 }
 
 pub async fn count(pool: &SqlitePool) -> Result<i64, AuthError> {
@@ -47,12 +46,10 @@ pub(crate) async fn for_sign_in(
 pub fn check_name(name: &str) -> Result<&str, AuthError> {
     let name = name.trim();
     if name.chars().count() > 200 {
-        return Err(AuthError::Invalid(
-            "name: use at most 200 characters".into(),
-        ));
+        return Err(AuthError::field("name", "use at most 200 characters"));
     }
     if let Some(problem) = plain_text_problem(name, Lines::One) {
-        return Err(AuthError::Invalid(format!("name: {problem}")));
+        return Err(AuthError::field("name", problem));
     }
     Ok(name)
 }
@@ -69,7 +66,7 @@ pub async fn create(
     let email = check_email(email)?;
     let name = check_name(name)?;
     password_policy::check(password.expose_secret(), &email)
-        .map_err(|problem| AuthError::Invalid(format!("password: {problem}")))?;
+        .map_err(|problem| AuthError::field("password", problem))?;
     let PasswordHashString(hash) = password::hash(password).await?;
     let row = stored::insert(pool, &email, name, &hash, role)
         .await
@@ -106,7 +103,7 @@ pub async fn set_password(
 ) -> Result<(), AuthError> {
     use secrecy::ExposeSecret;
     password_policy::check(password.expose_secret(), &user.email)
-        .map_err(|problem| AuthError::Invalid(format!("newPassword: {problem}")))?;
+        .map_err(|problem| AuthError::field("newPassword", problem))?;
     let PasswordHashString(hash) = password::hash(password).await?;
     stored::set_password_hash(pool, user.id, &hash).await?;
     Ok(())
@@ -151,7 +148,7 @@ pub async fn update_profile(
 fn taken_email(error: sqlx::Error) -> AuthError {
     match &error {
         sqlx::Error::Database(db) if db.is_unique_violation() => {
-            AuthError::Invalid("email: an account with this address exists".into())
+            AuthError::field("email", "an account with this address exists")
         }
         _ => AuthError::Database(error),
     }

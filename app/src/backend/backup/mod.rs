@@ -15,7 +15,7 @@ mod verify;
 pub use create::{create, create_observed, list, BackupInfo, Copied};
 pub use jobs::Backups;
 pub use known_schema::{known_schema, KnownSchema, SchemaObject};
-pub use listing::files;
+pub use listing::{files, open};
 pub use live_restore::{restore_live, LiveRestoreError, LiveRestored};
 pub use restore::{restore, RestoreReport};
 pub use settings::BackupSettings;

@@ -37,6 +37,9 @@ pub enum OperationsError {
     PageToken(#[from] PageTokenError),
     #[error("page_size must be between 0 and {MAX_PAGE_SIZE}; got {0}")]
     PageSize(i64),
+    /// Someone who is no administrator asked for another's operations.
+    #[error("you can list only your own operations")]
+    NotYours,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
@@ -245,6 +248,9 @@ impl Engine {
             }
         };
         let owner = match (viewer.admin, request.owner) {
+            (false, Some(owner)) if owner != viewer.user_id => {
+                return Err(OperationsError::NotYours)
+            }
             (_, Some(owner)) => Some(owner),
             (true, None) => None,
             (false, None) => Some(viewer.user_id),
