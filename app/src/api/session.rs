@@ -11,23 +11,8 @@ use crate::contract::error::ErrorBody;
 /// The signed-in user, or `{"user": null}`.
 #[server(prefix = "/api/fn", endpoint = "session", input = GetUrl)]
 pub async fn current_session() -> Result<Session, ErrorBody> {
-    use crate::backend::auth::current;
-    use leptos::server_fn::error::FromServerFnError;
-
-    let services = super::signed_in::services()?;
-    let headers: http::HeaderMap = leptos_axum::extract()
-        .await
-        .map_err(ErrorBody::from_server_fn_error)?;
-    let found = current::authenticate_browser(&services.pool, &headers)
-        .await
-        .map_err(|error| {
-            tracing::error!(%error, "current session");
-            ErrorBody::new(500, "INTERNAL", "internal error")
-        })?;
-    if found.is_some() {
-        super::signed_in::mark_personal();
-    }
+    let found = super::signed_in::maybe_signed_in().await?;
     Ok(Session {
-        user: found.map(|found| found.user),
+        user: found.map(|me| me.current.user),
     })
 }

@@ -114,19 +114,26 @@ async fn headers() -> Result<http::HeaderMap, ApiError> {
 
 /// The signed-in user; `Unauthenticated` (401) when nobody is.
 pub async fn signed_in() -> Result<SignedIn, ApiError> {
+    maybe_signed_in().await?.ok_or(ApiError::Unauthenticated)
+}
+
+/// Who is signed in at this browser, if anyone; an answer made for
+/// someone is marked as theirs ([`mark_personal`]).
+pub async fn maybe_signed_in() -> Result<Option<SignedIn>, ApiError> {
     let services = services()?;
     // Over HTTP the server's gate already found the user (and refused
-    // everyone else); while a page renders, it is looked up here.
+    // everyone else); while a page renders, or for a use case anyone may
+    // call, it is looked up here.
     let found = leptos::prelude::use_context::<http::request::Parts>()
         .and_then(|parts| parts.extensions.get::<CurrentUser>().cloned());
     let current = match found {
-        Some(current) => current,
-        None => current::authenticate_browser(&services.pool, &headers().await?)
-            .await?
-            .ok_or(ApiError::Unauthenticated)?,
+        Some(current) => Some(current),
+        None => current::authenticate_browser(&services.pool, &headers().await?).await?,
     };
-    mark_personal();
-    Ok(SignedIn { services, current })
+    if current.is_some() {
+        mark_personal();
+    }
+    Ok(current.map(|current| SignedIn { services, current }))
 }
 
 /// The response header that says a user was found while answering (a page
