@@ -14,6 +14,8 @@ pub mod response_status;
 
 #[cfg(test)]
 mod module_graph;
+#[cfg(all(test, feature = "ssr"))]
+mod own_declaration;
 mod shell;
 #[cfg(test)]
 mod small_stack;

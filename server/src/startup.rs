@@ -283,6 +283,9 @@ impl Application {
                     bank,
                     notifier,
                     sso,
+                    page_callers: |path| {
+                        middleware::server_fns::caller(path).map(|caller| caller.at_a_browser())
+                    },
                     backups,
                     reencrypt,
                     imports,

@@ -19,21 +19,21 @@ use crate::contract::two_factor::CurrentPassword;
 /// Every account, for the users table.
 #[server(prefix = "/api/fn", endpoint = "admin/users", input = GetUrl)]
 pub async fn list_users() -> Result<Vec<UserSummary>, ErrorBody> {
-    let admin = super::signed_in::administrator().await?;
+    let admin = super::signed_in::as_declared::<ListUsers>().await?;
     Ok(crate::backend::auth::admin::list(admin.pool()).await?)
 }
 
 /// Invitations not yet used or expired.
 #[server(prefix = "/api/fn", endpoint = "admin/invitations", input = GetUrl)]
 pub async fn list_invitations() -> Result<Vec<Invitation>, ErrorBody> {
-    let admin = super::signed_in::administrator().await?;
+    let admin = super::signed_in::as_declared::<ListInvitations>().await?;
     Ok(crate::backend::auth::invitations::pending(admin.pool()).await?)
 }
 
 /// Whether registration is open to anyone.
 #[server(prefix = "/api/fn", endpoint = "admin/registration", input = GetUrl)]
 pub async fn get_registration() -> Result<RegistrationSetting, ErrorBody> {
-    let admin = super::signed_in::administrator().await?;
+    let admin = super::signed_in::as_declared::<GetRegistration>().await?;
     let open = crate::backend::auth::invitations::open_registration(admin.pool()).await?;
     Ok(RegistrationSetting { open })
 }
@@ -75,7 +75,7 @@ pub async fn invite_user(request: Invite) -> Result<Invited, ErrorBody> {
 /// Withdraws a pending invitation; answers the ones still open.
 #[server(prefix = "/api/fn", endpoint = "admin/withdraw-invitation", client = CsrfClient)]
 pub async fn withdraw_invitation(id: i64) -> Result<Vec<Invitation>, ErrorBody> {
-    let admin = super::signed_in::administrator().await?;
+    let admin = super::signed_in::as_declared::<WithdrawInvitation>().await?;
     crate::backend::auth::admin::withdraw_invitation(admin.pool(), id).await?;
     Ok(crate::backend::auth::invitations::pending(admin.pool()).await?)
 }
@@ -102,7 +102,7 @@ pub async fn list_submissions(
     search: String,
     before: Option<i64>,
 ) -> Result<SubmissionPage, ErrorBody> {
-    let admin = super::signed_in::administrator().await?;
+    let admin = super::signed_in::as_declared::<ListSubmissions>().await?;
     let search = (!search.trim().is_empty()).then_some(search.as_str());
     Ok(
         crate::backend::contact::review::page(&admin.services.contact, kind, search, None, before)
@@ -113,7 +113,7 @@ pub async fn list_submissions(
 /// The CRM's health and how many posts are in each state.
 #[server(prefix = "/api/fn", endpoint = "admin/crm", input = GetUrl)]
 pub async fn get_crm_status() -> Result<CrmStatus, ErrorBody> {
-    let admin = super::signed_in::administrator().await?;
+    let admin = super::signed_in::as_declared::<GetCrmStatus>().await?;
     Ok(crate::backend::contact::review::crm_status(&admin.services.contact).await?)
 }
 
@@ -125,7 +125,7 @@ pub async fn resend_submissions(
     id: Option<i64>,
 ) -> Result<Requeued, ErrorBody> {
     use crate::backend::contact::review;
-    let admin = super::signed_in::administrator().await?;
+    let admin = super::signed_in::as_declared::<ResendSubmissions>().await?;
     Ok(match id {
         Some(id) => review::resend(&admin.services.contact, kind, id).await?,
         None => review::resend_all(&admin.services.contact).await?,

@@ -17,14 +17,14 @@ use crate::domain::validation::FieldViolation;
 /// How the instance is, worded as rows.
 #[server(prefix = "/api/fn", endpoint = "admin/status", input = GetUrl)]
 pub async fn get_system_status() -> Result<SystemStatus, ErrorBody> {
-    let admin = super::signed_in::administrator().await?;
+    let admin = super::signed_in::as_declared::<GetSystemStatus>().await?;
     Ok(crate::backend::status::system_status(&admin.services).await?)
 }
 
 /// The backups, newest first.
 #[server(prefix = "/api/fn", endpoint = "admin/backups", input = GetUrl)]
 pub async fn list_backup_files() -> Result<BackupFiles, ErrorBody> {
-    let admin = super::signed_in::administrator().await?;
+    let admin = super::signed_in::as_declared::<ListBackupFiles>().await?;
     Ok(crate::backend::backup::files(
         &admin.services.instance.backups_dir,
     )?)
@@ -33,14 +33,14 @@ pub async fn list_backup_files() -> Result<BackupFiles, ErrorBody> {
 /// The newest migration and whether it can be rolled back.
 #[server(prefix = "/api/fn", endpoint = "admin/schema", input = GetUrl)]
 pub async fn get_schema_state() -> Result<SchemaState, ErrorBody> {
-    let admin = super::signed_in::administrator().await?;
+    let admin = super::signed_in::as_declared::<GetSchemaState>().await?;
     Ok(crate::backend::migrate::admin::schema_state(admin.pool()).await?)
 }
 
 /// Replays one backup into a scratch database (an operation).
 #[server(prefix = "/api/fn", endpoint = "admin/check-backup", client = CsrfClient)]
 pub async fn check_backup_file(name: String) -> Result<Operation, ErrorBody> {
-    let admin = super::signed_in::administrator().await?;
+    let admin = super::signed_in::as_declared::<CheckBackupFile>().await?;
     if !crate::backend::backup::is_backup_name(&name) {
         return Err(FieldViolation::new("name", format!("{name:?} is not a backup name")).into());
     }
@@ -77,6 +77,6 @@ pub async fn restore_backup_file(request: RestoreRequest) -> Result<Operation, E
 /// Rolls back the newest migration, when `confirm` names its version.
 #[server(prefix = "/api/fn", endpoint = "admin/roll-back-migration", client = CsrfClient)]
 pub async fn roll_back_migration(confirm: String) -> Result<SchemaState, ErrorBody> {
-    let admin = super::signed_in::administrator().await?;
+    let admin = super::signed_in::as_declared::<RollBackMigration>().await?;
     Ok(crate::backend::migrate::admin::roll_back_latest(admin.pool(), &confirm).await?)
 }

@@ -15,7 +15,7 @@ use crate::contract::error::ErrorBody;
 /// The settings in force, and which fields the environment fixed.
 #[server(prefix = "/api/fn", endpoint = "admin/authentication", input = GetUrl)]
 pub async fn get_authentication() -> Result<AuthenticationSettings, ErrorBody> {
-    let me = super::signed_in::administrator().await?;
+    let me = super::signed_in::as_declared::<GetAuthentication>().await?;
     Ok(crate::backend::sso::authentication::read(&me.services.sso).await?)
 }
 
@@ -36,7 +36,7 @@ pub async fn save_authentication(
     local_login_enabled: Option<String>,
 ) -> Result<AuthenticationSettings, ErrorBody> {
     use crate::backend::sso::{authentication, settings_form::AuthenticationForm};
-    let me = super::signed_in::administrator().await?;
+    let me = super::signed_in::as_declared::<SaveAuthentication>().await?;
     let form = AuthenticationForm {
         issuer_url,
         client_id,
@@ -58,7 +58,7 @@ pub async fn save_authentication(
 #[server(prefix = "/api/fn", endpoint = "admin/authentication/discovery", client = CsrfClient)]
 pub async fn test_discovery(issuer_url: Option<String>) -> Result<Discovery, ErrorBody> {
     use crate::contract::authentication::DiscoveryRequest;
-    let me = super::signed_in::administrator().await?;
+    let me = super::signed_in::as_declared::<TestDiscovery>().await?;
     Ok(crate::backend::sso::authentication::test_discovery(
         &me.services.sso,
         DiscoveryRequest { issuer_url },
@@ -69,13 +69,13 @@ pub async fn test_discovery(issuer_url: Option<String>) -> Result<Discovery, Err
 /// The identities at the provider linked to the account signed in.
 #[server(prefix = "/api/fn", endpoint = "profile/identities", input = GetUrl)]
 pub async fn get_identities() -> Result<LinkedIdentities, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetIdentities>().await?;
     Ok(crate::backend::sso::identities::list(&me.services.sso, me.current.user.id).await?)
 }
 
 /// Unlinks one (refused while the account has no password).
 #[server(prefix = "/api/fn", endpoint = "profile/unlink-identity", client = CsrfClient)]
 pub async fn unlink_identity(id: i64) -> Result<(), ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<UnlinkIdentity>().await?;
     Ok(crate::backend::sso::identities::unlink(&me.services.sso, me.current.user.id, id).await?)
 }

@@ -18,7 +18,7 @@ use crate::contract::operations::Operation;
 /// The user's connections with their accounts.
 #[server(prefix = "/api/fn", endpoint = "bank/connections", input = GetUrl)]
 pub async fn get_bank_connections() -> Result<BankConnections, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetBankConnections>().await?;
     Ok(crate::backend::bank::service::overview(&me.services.bank, me.current.user.id).await?)
 }
 
@@ -26,7 +26,7 @@ pub async fn get_bank_connections() -> Result<BankConnections, ErrorBody> {
 /// starts.
 #[server(prefix = "/api/fn", endpoint = "bank/connect", client = CsrfClient)]
 pub async fn add_bank_connection(request: ConnectBank) -> Result<Connected, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<AddBankConnection>().await?;
     Ok(
         crate::backend::bank::service::connect(
             &me.services.bank,
@@ -41,7 +41,7 @@ pub async fn add_bank_connection(request: ConnectBank) -> Result<Connected, Erro
 /// A new setup token for a connection.
 #[server(prefix = "/api/fn", endpoint = "bank/reconnect", client = CsrfClient)]
 pub async fn reconnect_bank(id: i64, request: ConnectBank) -> Result<Connected, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<ReconnectBank>().await?;
     Ok(crate::backend::bank::service::connect(
         &me.services.bank,
         me.current.user.id,
@@ -54,7 +54,7 @@ pub async fn reconnect_bank(id: i64, request: ConnectBank) -> Result<Connected, 
 /// Stops syncing a connection; its history stays.
 #[server(prefix = "/api/fn", endpoint = "bank/disconnect", client = CsrfClient)]
 pub async fn disconnect_bank(id: i64) -> Result<(), ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<DisconnectBank>().await?;
     Ok(
         crate::backend::bank::service::disconnect(&me.services.bank, me.current.user.id, id)
             .await?,
@@ -68,7 +68,7 @@ pub async fn set_account_monitored(
     id: i64,
     monitored: Option<String>,
 ) -> Result<BankAccount, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<SetAccountMonitored>().await?;
     Ok(crate::backend::bank::service::set_monitored(
         &me.services.bank,
         me.current.user.id,
@@ -82,7 +82,7 @@ pub async fn set_account_monitored(
 #[server(prefix = "/api/fn", endpoint = "bank/sync", client = CsrfClient)]
 pub async fn sync_bank(id: i64, backfill: bool) -> Result<Operation, ErrorBody> {
     use crate::domain::bank::sync_window::SyncReason;
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<SyncBank>().await?;
     let reason = if backfill {
         SyncReason::Backfill
     } else {
@@ -97,7 +97,7 @@ pub async fn sync_bank(id: i64, backfill: bool) -> Result<Operation, ErrorBody> 
 /// A page of the user's transactions.
 #[server(prefix = "/api/fn", endpoint = "bank/transactions", input = GetUrl)]
 pub async fn get_bank_transactions(query: TransactionQuery) -> Result<TransactionPage, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetBankTransactions>().await?;
     crate::backend::bank::transactions::check(&query)?;
     Ok(crate::backend::bank::transactions::page(me.pool(), me.current.user.id, &query).await?)
 }
@@ -109,7 +109,7 @@ pub async fn link_transaction_to_bill(
     id: i64,
     request: MatchTransaction,
 ) -> Result<BankTransaction, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<LinkTransactionToBill>().await?;
     Ok(
         crate::backend::bank::matching::match_by_hand(me.pool(), me.current.user.id, id, request)
             .await?,
@@ -119,14 +119,14 @@ pub async fn link_transaction_to_bill(
 /// Undoes a match and the payment it recorded.
 #[server(prefix = "/api/fn", endpoint = "bank/unmatch", client = CsrfClient)]
 pub async fn unlink_transaction(id: i64) -> Result<BankTransaction, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<UnlinkTransaction>().await?;
     Ok(crate::backend::bank::matching::unmatch(me.pool(), me.current.user.id, id).await?)
 }
 
 /// Ignores a transaction (or stops): matching and suggestions leave it be.
 #[server(prefix = "/api/fn", endpoint = "bank/ignore", client = CsrfClient)]
 pub async fn ignore_transaction(id: i64, ignored: bool) -> Result<BankTransaction, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<IgnoreTransaction>().await?;
     Ok(
         crate::backend::bank::matching::set_ignored(me.pool(), me.current.user.id, id, ignored)
             .await?,
@@ -138,7 +138,7 @@ pub async fn ignore_transaction(id: i64, ignored: bool) -> Result<BankTransactio
 /// URL.)
 #[server(prefix = "/api/fn", endpoint = "bank/suggestions", input = GetUrl)]
 pub async fn get_bank_suggestions(transaction_id: Option<i64>) -> Result<Suggestions, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetBankSuggestions>().await?;
     let query = crate::contract::bank::SuggestionQuery { transaction_id };
     Ok(
         crate::backend::bank::suggestions::suggestions(me.pool(), me.current.user.id, &query)
@@ -149,7 +149,7 @@ pub async fn get_bank_suggestions(transaction_id: Option<i64>) -> Result<Suggest
 /// The automatic matches of the last seven days.
 #[server(prefix = "/api/fn", endpoint = "bank/auto-matches", input = GetUrl)]
 pub async fn get_auto_matches() -> Result<AutoMatches, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetAutoMatches>().await?;
     Ok(crate::backend::bank::review::auto_matches(me.pool(), me.current.user.id).await?)
 }
 
@@ -157,7 +157,7 @@ pub async fn get_auto_matches() -> Result<AutoMatches, ErrorBody> {
 /// every connection's last result (administrators only).
 #[server(prefix = "/api/fn", endpoint = "admin/bank-sync", input = GetUrl)]
 pub async fn get_bank_sync_status() -> Result<BankSyncStatus, ErrorBody> {
-    let me = super::signed_in::administrator().await?;
+    let me = super::signed_in::as_declared::<GetBankSyncStatus>().await?;
     Ok(crate::backend::bank::service::status(&me.services.bank).await?)
 }
 
@@ -172,7 +172,7 @@ pub async fn save_bank_sync(
     use crate::backend::bank::worker::MAX_INTERVAL_HOURS;
     use crate::contract::bank::UpdateBankSync;
     use crate::domain::form_field::{required, whole};
-    let me = super::signed_in::administrator().await?;
+    let me = super::signed_in::as_declared::<SaveBankSync>().await?;
     let hint = format!("enter a whole number of hours, 1 to {MAX_INTERVAL_HOURS}");
     let typed = whole("intervalHours", Some(interval_hours), &hint)?;
     let interval_hours = required("intervalHours", typed, &hint)?;
@@ -187,6 +187,6 @@ pub async fn save_bank_sync(
 /// one button).
 #[server(prefix = "/api/fn", endpoint = "admin/bank-sync/run", client = CsrfClient)]
 pub async fn run_bank_sync_now() -> Result<BankSyncStatus, ErrorBody> {
-    let me = super::signed_in::administrator().await?;
+    let me = super::signed_in::as_declared::<RunBankSyncNow>().await?;
     Ok(crate::backend::bank::service::run_now(&me.services.bank).await?)
 }

@@ -28,7 +28,7 @@ pub async fn get_tracker(
     month: Option<String>,
     from: Option<String>,
 ) -> Result<Tracker, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetTracker>().await?;
     Ok(tracker_shown(&me, period, year, month, from).await?)
 }
 
@@ -62,7 +62,7 @@ pub async fn get_tracker_page(
     from: Option<String>,
 ) -> Result<TrackerPageData, ErrorBody> {
     use crate::backend::bills::views;
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetTrackerPage>().await?;
     let user = me.current.user.id;
     let tracker = tracker_shown(&me, period, year, month, from).await?;
     Ok(TrackerPageData {
@@ -80,7 +80,7 @@ pub async fn get_tracker_page(
 /// Payments per category per month, for the last six months.
 #[server(prefix = "/api/fn", endpoint = "spending", input = GetUrl)]
 pub async fn get_spending() -> Result<Spending, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetSpending>().await?;
     Ok(crate::backend::bills::views::spending(me.pool(), me.current.user.id).await?)
 }
 
@@ -89,7 +89,7 @@ pub async fn get_spending() -> Result<Spending, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "catalog", input = GetUrl)]
 pub async fn get_catalog(q: Option<String>) -> Result<Catalog, ErrorBody> {
     use crate::contract::subscriptions::CatalogQuery;
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetCatalog>().await?;
     Ok(
         crate::backend::subscriptions::catalog_entries::search(me.pool(), &CatalogQuery { q })
             .await?,
@@ -99,7 +99,7 @@ pub async fn get_catalog(q: Option<String>) -> Result<Catalog, ErrorBody> {
 /// Every bill of the signed-in user, with the locale and today's date.
 #[server(prefix = "/api/fn", endpoint = "bills", input = GetUrl)]
 pub async fn get_bills() -> Result<BillList, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetBills>().await?;
     Ok(crate::backend::bills::views::bill_list(me.pool(), me.current.user.id).await?)
 }
 
@@ -107,7 +107,7 @@ pub async fn get_bills() -> Result<BillList, ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "bill", input = GetUrl)]
 pub async fn get_bill(id: i64) -> Result<BillRecord, ErrorBody> {
     use crate::backend::bills::{self, views};
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetBill>().await?;
     let bill = bills::get(me.pool(), me.current.user.id, id).await?;
     Ok(views::shown_for(me.pool(), me.current.user.id, &bill).await?)
 }
@@ -115,7 +115,7 @@ pub async fn get_bill(id: i64) -> Result<BillRecord, ErrorBody> {
 /// The payments of one bill, newest first.
 #[server(prefix = "/api/fn", endpoint = "payments", input = GetUrl)]
 pub async fn get_payments(id: i64) -> Result<Payments, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetPayments>().await?;
     let payments = crate::backend::bills::list_payments(me.pool(), me.current.user.id, id).await?;
     Ok(Payments { payments })
 }
@@ -129,14 +129,14 @@ pub async fn pay_bill(
     bill: i64,
     #[server(default)] payment: PaymentInput,
 ) -> Result<Payment, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<PayBill>().await?;
     Ok(crate::backend::bills::record_typed(me.pool(), me.current.user.id, bill, &payment).await?)
 }
 
 /// How an autopay bill has fared against the bank (`✓ 12/12`).
 #[server(prefix = "/api/fn", endpoint = "autopay-trust", input = GetUrl)]
 pub async fn get_autopay_trust(bill: i64) -> Result<AutopayTrust, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetAutopayTrust>().await?;
     Ok(crate::backend::bank::autopay::trust(me.pool(), me.current.user.id, bill).await?)
 }
 
@@ -148,7 +148,7 @@ pub async fn get_autopay_trust(bill: i64) -> Result<AutopayTrust, ErrorBody> {
 pub async fn save_bill(id: Option<i64>, bill: BillInput) -> Result<BillRecord, ErrorBody> {
     use crate::backend::subscriptions::catalog_entries;
     use crate::contract::subscriptions::CatalogQuery;
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<SaveBill>().await?;
     let catalog = if bill.is_subscription() && !bill.catalog.trim().is_empty() {
         Some(catalog_entries::search(me.pool(), &CatalogQuery { q: None }).await?)
     } else {
@@ -178,7 +178,7 @@ pub async fn bill_act(
 ) -> Result<bool, ErrorBody> {
     use crate::backend::bills;
     use crate::domain::bill_write::BillWrite;
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<BillAct>().await?;
     let (pool, user) = (me.pool(), me.current.user.id);
     match BillWrite::read(&act, payment, reason)? {
         BillWrite::UndoPayment { payment } => bills::undo_payment(pool, user, payment).await?,
@@ -209,7 +209,7 @@ pub async fn reorder_bills(
     ids: Vec<i64>,
     shift: Option<OrderShift>,
 ) -> Result<Vec<i64>, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<ReorderBills>().await?;
     let ids = match shift {
         None => ids,
         Some(shift) => shift.applied(ids).ok_or_else(|| {

@@ -32,7 +32,7 @@ pub fn kept_address(id: &str) -> String {
 pub async fn preview_bills_file(data: MultipartData) -> Result<KeptImport, ErrorBody> {
     use crate::backend::bills::{held_import, import, BillImportError};
     use crate::domain::validation::FieldViolation;
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<PreviewBillsFile>().await?;
     let limit = import::MAX_BUDGET_FILE;
     let mut form = super::form_parts::file_form(data, FILE_FIELD, limit)
         .await?
@@ -54,7 +54,7 @@ pub async fn preview_bills_file(data: MultipartData) -> Result<KeptImport, Error
 pub async fn get_kept_bills(id: String) -> Result<ImportPreview, ErrorBody> {
     use crate::backend::bills::{held_import, import};
 
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetKeptBills>().await?;
     let (source, file) =
         held_import::kept(&me.services.instance.scratch_dir, me.current.user.id, &id).await?;
     Ok(import::preview(me.pool(), me.current.user.id, source, &file).await?)
@@ -67,7 +67,7 @@ pub async fn import_kept_bills(id: String) -> Result<Imported, ErrorBody> {
     use crate::backend::bills::{held_import, import};
     use crate::domain::form_outcome::FormOutcome;
 
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<ImportKeptBills>().await?;
     let scratch = &me.services.instance.scratch_dir;
     let (source, file) = held_import::kept(scratch, me.current.user.id, &id).await?;
     let imported = import::import(me.pool(), me.current.user.id, source, &file).await?;

@@ -10,6 +10,6 @@ use crate::contract::error::ErrorBody;
 
 #[server(prefix = "/api/fn", endpoint = "drift", input = GetUrl)]
 pub async fn get_drift() -> Result<Drifts, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetDrift>().await?;
     Ok(crate::backend::drift::service::list(me.pool(), me.current.user.id).await?)
 }

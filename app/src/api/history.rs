@@ -39,7 +39,7 @@ pub async fn upload_workbook(data: MultipartData) -> Result<KeptWorkbook, ErrorB
     use crate::backend::api_error::ApiError;
     use crate::backend::{kept_upload, workbook::cells::MAX_BYTES, workbook::history};
     use crate::domain::validation::FieldViolation;
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<UploadWorkbook>().await?;
     let mut form = super::form_parts::file_form(data, FILE_FIELD, MAX_BYTES)
         .await?
         .ok_or(ApiError::PayloadTooLarge { limit: MAX_BYTES })?;

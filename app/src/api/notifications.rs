@@ -35,7 +35,7 @@ fn ticked(ticks: [Option<String>; 6]) -> Vec<crate::domain::notification::Event>
 #[server(prefix = "/api/fn", endpoint = "notifications/page", input = GetUrl)]
 pub async fn get_notifications(older: Option<String>) -> Result<NotificationsPage, ErrorBody> {
     use crate::backend::notifications::service;
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetNotifications>().await?;
     let notifier = &me.services.notifier;
     let user = me.current.user.id;
     let load = async {
@@ -72,7 +72,7 @@ pub async fn add_channel(
 ) -> Result<Channel, ErrorBody> {
     use crate::contract::notifications::{ChannelSettingsInput, NewChannel};
     use crate::domain::notification::ChannelKind;
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<AddChannel>().await?;
     let kind = required(
         "kind",
         ChannelKind::parse(&kind),
@@ -112,7 +112,7 @@ pub async fn add_channel(
 /// "Send test": the scheduled path, one message.
 #[server(prefix = "/api/fn", endpoint = "notifications/test-channel", client = CsrfClient)]
 pub async fn test_channel(id: i64) -> Result<TestSent, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<TestChannel>().await?;
     Ok(crate::backend::notifications::service::test(
         &me.services.notifier,
         me.pool(),
@@ -135,7 +135,7 @@ pub async fn change_channel(
     price_changed: Option<String>,
 ) -> Result<Channel, ErrorBody> {
     use crate::contract::notifications::ChannelChange;
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<ChangeChannel>().await?;
     let change = ChannelChange {
         name: Some(name),
         events: Some(ticked([
@@ -160,7 +160,7 @@ pub async fn change_channel(
 
 #[server(prefix = "/api/fn", endpoint = "notifications/remove-channel", client = CsrfClient)]
 pub async fn remove_channel(id: i64) -> Result<(), ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<RemoveChannel>().await?;
     Ok(crate::backend::notifications::service::remove(me.pool(), me.current.user.id, id).await?)
 }
 
@@ -173,7 +173,7 @@ pub async fn save_notification_preferences(
     overdue_repeat_days: Option<String>,
 ) -> Result<(), ErrorBody> {
     use crate::contract::notifications::NotificationPreferences;
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<SaveNotificationPreferences>().await?;
     let repeat = whole(
         "overdueRepeatDays",
         overdue_repeat_days,
@@ -196,7 +196,7 @@ pub async fn save_notification_preferences(
 /// A new private calendar feed; its address is answered once.
 #[server(prefix = "/api/fn", endpoint = "notifications/create-calendar", client = CsrfClient)]
 pub async fn create_calendar() -> Result<CalendarFeed, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<CreateCalendar>().await?;
     Ok(crate::backend::notifications::service::create_feed(
         &me.services.notifier,
         me.pool(),
@@ -207,14 +207,14 @@ pub async fn create_calendar() -> Result<CalendarFeed, ErrorBody> {
 
 #[server(prefix = "/api/fn", endpoint = "notifications/delete-calendar", client = CsrfClient)]
 pub async fn delete_calendar() -> Result<(), ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<DeleteCalendar>().await?;
     Ok(crate::backend::notifications::service::delete_feed(me.pool(), me.current.user.id).await?)
 }
 
 /// Admin → Notifications: the email server and the runs.
 #[server(prefix = "/api/fn", endpoint = "admin/notifications", input = GetUrl)]
 pub async fn get_admin_notifications() -> Result<AdminNotifications, ErrorBody> {
-    let me = super::signed_in::administrator().await?;
+    let me = super::signed_in::as_declared::<GetAdminNotifications>().await?;
     Ok(crate::backend::notifications::service::admin(&me.services.notifier, me.pool()).await?)
 }
 
@@ -229,7 +229,7 @@ pub async fn save_mail_server(
     from: String,
 ) -> Result<AdminNotifications, ErrorBody> {
     use crate::contract::notifications::{SmtpChange, SmtpSecurity};
-    let me = super::signed_in::administrator().await?;
+    let me = super::signed_in::as_declared::<SaveMailServer>().await?;
     let security = required(
         "security",
         SmtpSecurity::parse(&security),
@@ -252,7 +252,7 @@ pub async fn save_mail_server(
 
 #[server(prefix = "/api/fn", endpoint = "admin/notifications/test-email", client = CsrfClient)]
 pub async fn send_test_email(to: Option<String>) -> Result<TestSent, ErrorBody> {
-    let me = super::signed_in::administrator().await?;
+    let me = super::signed_in::as_declared::<SendTestEmail>().await?;
     Ok(crate::backend::notifications::service::test_email(
         &me.services.notifier,
         me.pool(),
@@ -266,7 +266,7 @@ pub async fn send_test_email(to: Option<String>) -> Result<TestSent, ErrorBody> 
 /// operation's name.
 #[server(prefix = "/api/fn", endpoint = "admin/notifications/run", client = CsrfClient)]
 pub async fn run_reminders_now() -> Result<String, ErrorBody> {
-    let me = super::signed_in::administrator().await?;
+    let me = super::signed_in::as_declared::<RunRemindersNow>().await?;
     let record = crate::backend::notifications::run::start(
         &me.services.operations,
         &me.services.notifier,

@@ -25,7 +25,7 @@ pub async fn list_operations(
 ) -> Result<OperationList, ErrorBody> {
     use crate::backend::operations::{ListRequest, Record};
 
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<ListOperations>().await?;
     let viewer = Viewer::of(&me.current.user);
     let request = ListRequest {
         owner: None,
@@ -52,7 +52,7 @@ fn id_of(name: &str) -> Result<&str, ApiError> {
 /// progress (what a live row or card re-draws from).
 #[server(prefix = "/api/fn", endpoint = "operations/wait", input = Json, client = CsrfClient)]
 pub async fn wait_operation(name: String) -> Result<Operation, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<WaitOperation>().await?;
     let id = id_of(&name)?;
     let record = me
         .services
@@ -70,7 +70,7 @@ pub async fn wait_operation(name: String) -> Result<Operation, ErrorBody> {
 /// posts without JavaScript too.
 #[server(prefix = "/api/fn", endpoint = "operations/cancel", client = CsrfClient)]
 pub async fn cancel_operation(name: String) -> Result<(), ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<CancelOperation>().await?;
     let id = id_of(&name)?;
     me.services
         .operations
@@ -83,7 +83,7 @@ pub async fn cancel_operation(name: String) -> Result<(), ErrorBody> {
 /// Delete, a form that posts without JavaScript too.
 #[server(prefix = "/api/fn", endpoint = "operations/delete", client = CsrfClient)]
 pub async fn delete_operation(name: String) -> Result<(), ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<DeleteOperation>().await?;
     let id = id_of(&name)?;
     me.services
         .operations
@@ -96,7 +96,7 @@ pub async fn delete_operation(name: String) -> Result<(), ErrorBody> {
 #[server(prefix = "/api/fn", endpoint = "operations/maintenance", client = CsrfClient)]
 pub async fn start_maintenance(task: MaintenanceTask) -> Result<Operation, ErrorBody> {
     use crate::backend::operations::Job;
-    let admin = super::signed_in::administrator().await?;
+    let admin = super::signed_in::as_declared::<StartMaintenance>().await?;
     let services = &admin.services;
     let job: Box<dyn Job> = match task {
         MaintenanceTask::Backup => Box::new(services.backups.backup()),

@@ -28,7 +28,7 @@ pub async fn import_whole(data: MultipartData) -> Result<PersonalImported, Error
     let unreadable = |error: &dyn std::fmt::Display| {
         PersonalDataError::NotAnExport(format!("the form could not be read: {error}"))
     };
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<ImportWhole>().await?;
     let Some(mut form) = data.into_inner() else {
         return Err(super::form_parts::not_multipart().into());
     };

@@ -16,7 +16,7 @@ use crate::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
 /// How amounts and dates are shown, and the pay schedule.
 #[server(prefix = "/api/fn", endpoint = "profile/preferences", input = GetUrl)]
 pub async fn get_preferences() -> Result<Preferences, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetPreferences>().await?;
     Ok(crate::backend::preferences::read(me.pool(), me.current.user.id).await?)
 }
 
@@ -35,7 +35,7 @@ pub async fn save_preferences(
 ) -> Result<Preferences, ErrorBody> {
     use crate::contract::preferences::UpdatePreferences;
     use crate::domain::form_field::{amount_minor, whole};
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<SavePreferences>().await?;
     let drift_percent = whole(
         "driftPercent",
         drift_percent,
@@ -57,7 +57,7 @@ pub async fn save_preferences(
 /// Whether sign-ins are located from their address.
 #[server(prefix = "/api/fn", endpoint = "profile/privacy", input = GetUrl)]
 pub async fn get_privacy() -> Result<PrivacySettings, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetPrivacy>().await?;
     let geolocation_enabled =
         crate::backend::auth::geolocation::enabled(me.pool(), me.current.user.id).await?;
     Ok(PrivacySettings {
@@ -71,7 +71,7 @@ pub async fn get_privacy() -> Result<PrivacySettings, ErrorBody> {
 pub async fn set_privacy(
     geolocation_enabled: Option<String>,
 ) -> Result<PrivacySettings, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<SetPrivacy>().await?;
     let settings = PrivacySettings {
         geolocation_enabled: geolocation_enabled.is_some(),
     };
@@ -87,7 +87,7 @@ pub async fn set_privacy(
 /// The latest sign-in attempts on this account.
 #[server(prefix = "/api/fn", endpoint = "profile/sign-ins", input = GetUrl)]
 pub async fn get_sign_ins() -> Result<Vec<SignInRecord>, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetSignIns>().await?;
     Ok(me
         .services
         .auth
@@ -99,14 +99,14 @@ pub async fn get_sign_ins() -> Result<Vec<SignInRecord>, ErrorBody> {
 /// The user's API tokens (never the tokens themselves).
 #[server(prefix = "/api/fn", endpoint = "tokens", input = GetUrl)]
 pub async fn list_tokens() -> Result<Vec<ApiTokenInfo>, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<ListTokens>().await?;
     Ok(crate::backend::auth::api_tokens::list(me.pool(), me.current.user.id).await?)
 }
 
 /// Makes a token (browser sessions only); the answer holds it once.
 #[server(prefix = "/api/fn", endpoint = "make-token", input = Json, client = CsrfClient)]
 pub async fn make_token(request: CreateToken) -> Result<CreatedToken, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<MakeToken>().await?;
     Ok(
         crate::backend::auth::api_tokens::create_requested(me.pool(), &me.current, &request)
             .await?,
@@ -117,6 +117,6 @@ pub async fn make_token(request: CreateToken) -> Result<CreatedToken, ErrorBody>
 /// (`id=…`), which works without JavaScript.
 #[server(prefix = "/api/fn", endpoint = "revoke-token", client = CsrfClient)]
 pub async fn revoke_token(id: i64) -> Result<(), ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<RevokeToken>().await?;
     Ok(crate::backend::auth::api_tokens::revoke_own(me.pool(), me.current.user.id, id).await?)
 }

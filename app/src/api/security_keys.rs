@@ -13,14 +13,14 @@ use crate::contract::security_keys::{KeyInfo, RegisterKey, RegistrationStarted, 
 /// The user's keys.
 #[server(prefix = "/api/fn", endpoint = "security-keys", input = GetUrl)]
 pub async fn get_security_keys() -> Result<Vec<KeyInfo>, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetSecurityKeys>().await?;
     Ok(crate::backend::auth::security_keys::list(me.pool(), me.current.user.id).await?)
 }
 
 /// Starts registering a key: the options for `navigator.credentials.create`.
 #[server(prefix = "/api/fn", endpoint = "security-keys/start", input = Json, client = CsrfClient)]
 pub async fn start_key_registration() -> Result<RegistrationStarted, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<StartKeyRegistration>().await?;
     let session = me.current.clone().browser_session()?;
     let (ceremony, options) = me
         .services
@@ -37,7 +37,7 @@ pub async fn start_key_registration() -> Result<RegistrationStarted, ErrorBody> 
 /// Finishes registering, with the key's credential and a name.
 #[server(prefix = "/api/fn", endpoint = "security-keys/finish", input = Json, client = CsrfClient)]
 pub async fn finish_key_registration(request: RegisterKey) -> Result<KeyInfo, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<FinishKeyRegistration>().await?;
     let session = me.current.clone().browser_session()?;
     Ok(me
         .services
@@ -56,7 +56,7 @@ pub async fn finish_key_registration(request: RegisterKey) -> Result<KeyInfo, Er
 /// Removes a key, after the current password.
 #[server(prefix = "/api/fn", endpoint = "security-keys/remove", input = Json, client = CsrfClient)]
 pub async fn remove_security_key(id: i64, request: RemoveKey) -> Result<(), ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<RemoveSecurityKey>().await?;
     let ip = me.client_ip()?;
     Ok(crate::backend::auth::account::remove_security_key(
         &me.services.auth,

@@ -117,6 +117,28 @@ pub async fn signed_in() -> Result<SignedIn, ApiError> {
     maybe_signed_in().await?.ok_or(ApiError::Unauthenticated)
 }
 
+/// The signed-in user, if the use case of the server function `F` lets
+/// them call it: `Unauthenticated` (401) when nobody is signed in,
+/// `Forbidden` (403) when it is declared for administrators and they are
+/// not one. A server function asks this rather than saying who may call
+/// it, so the declaration (`server/src/routes/use_cases.rs`) is the one
+/// place that says it; over HTTP the server's gate has asked the same
+/// already, and a page rendering on the server asks it here.
+pub async fn as_declared<F: leptos::server_fn::ServerFn>() -> Result<SignedIn, ApiError> {
+    use crate::backend::page_caller::PageCaller;
+    let me = signed_in().await?;
+    match (me.services.page_callers)(F::PATH) {
+        Some(PageCaller::Administrator) if !me.current.user.is_admin() => {
+            Err(ApiError::Forbidden("administrators only".into()))
+        }
+        Some(_) => Ok(me),
+        None => Err(ApiError::NotFound(format!(
+            "no server function at {}",
+            F::PATH
+        ))),
+    }
+}
+
 /// Who is signed in at this browser, if anyone; an answer made for
 /// someone is marked as theirs ([`mark_personal`]).
 pub async fn maybe_signed_in() -> Result<Option<SignedIn>, ApiError> {
@@ -148,16 +170,6 @@ pub fn mark_personal() {
             http::HeaderName::from_static(PERSONAL),
             http::HeaderValue::from_static("1"),
         );
-    }
-}
-
-/// The signed-in administrator; `Forbidden` (403) for anyone else.
-pub async fn administrator() -> Result<SignedIn, ApiError> {
-    let signed_in = signed_in().await?;
-    if signed_in.current.user.is_admin() {
-        Ok(signed_in)
-    } else {
-        Err(ApiError::Forbidden("administrators only".into()))
     }
 }
 

@@ -13,14 +13,14 @@ use crate::domain::form_outcome::FormOutcome;
 /// An import and its preview.
 #[server(prefix = "/api/fn", endpoint = "data/statement-import", input = GetUrl)]
 pub async fn get_statement_import(id: i64) -> Result<StatementImport, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetStatementImport>().await?;
     Ok(crate::backend::statements::service::read(me.pool(), me.current.user.id, id).await?)
 }
 
 /// Adds the preview's new rows: the operation doing it.
 #[server(prefix = "/api/fn", endpoint = "data/commit-statement-import", client = CsrfClient)]
 pub async fn commit_statement_import(id: i64) -> Result<Operation, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<CommitStatementImport>().await?;
     let operation =
         crate::backend::statements::service::commit(&me.services.imports, me.current.user.id, id)
             .await?;
@@ -45,7 +45,7 @@ pub const DATE_ORDER_FIELD: &str = "dateOrder";
 #[server(prefix = "/api/fn", endpoint = "data/statement-upload", input = MultipartFormData, client = CsrfClient)]
 pub async fn upload_statement(data: MultipartData) -> Result<ImportStarted, ErrorBody> {
     use crate::backend::statements::{parse::MAX_BYTES, service, ImportError};
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<UploadStatement>().await?;
     let too_large = ImportError::TooLarge { limit: MAX_BYTES };
     let mut form = super::form_parts::file_form(data, FILE_FIELD, MAX_BYTES)
         .await?

@@ -19,7 +19,7 @@ use crate::contract::subscriptions::{
 /// The subscriptions Tally recognises in the user's bank charges.
 #[server(prefix = "/api/fn", endpoint = "subscriptions/recommendations", input = GetUrl)]
 pub async fn get_recommendations() -> Result<Recommendations, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetRecommendations>().await?;
     Ok(
         crate::backend::subscriptions::recommendations::recommendations(
             me.pool(),
@@ -32,7 +32,7 @@ pub async fn get_recommendations() -> Result<Recommendations, ErrorBody> {
 /// Tracks a recommendation as a new subscription bill.
 #[server(prefix = "/api/fn", endpoint = "subscriptions/track", client = CsrfClient)]
 pub async fn track_suggested_service(id: String) -> Result<Tracked, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<TrackSuggestedService>().await?;
     Ok(crate::backend::subscriptions::feedback::track(me.pool(), me.current.user.id, &id).await?)
 }
 
@@ -42,7 +42,7 @@ pub async fn link_suggested_service(
     id: String,
     request: LinkRecommendation,
 ) -> Result<Tracked, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<LinkSuggestedService>().await?;
     Ok(
         crate::backend::subscriptions::feedback::link(me.pool(), me.current.user.id, &id, &request)
             .await?,
@@ -58,7 +58,7 @@ pub async fn decline_suggested_service(
     request: Option<DeclineRecommendation>,
 ) -> Result<(), ErrorBody> {
     let request = request.unwrap_or_default();
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<DeclineSuggestedService>().await?;
     Ok(crate::backend::subscriptions::feedback::decline(
         me.pool(),
         me.current.user.id,
@@ -74,7 +74,7 @@ pub async fn relink_suggested_service(
     id: String,
     request: RelinkRecommendation,
 ) -> Result<(), ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<RelinkSuggestedService>().await?;
     Ok(crate::backend::subscriptions::feedback::relink(
         me.pool(),
         me.current.user.id,
@@ -93,7 +93,7 @@ pub async fn set_catalog_link(
     request: Option<CatalogLink>,
 ) -> Result<BillRecord, ErrorBody> {
     let request = request.unwrap_or(CatalogLink { catalog_id: None });
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<SetCatalogLink>().await?;
     Ok(crate::backend::subscriptions::feedback::catalog_link(
         me.pool(),
         me.current.user.id,
@@ -106,7 +106,7 @@ pub async fn set_catalog_link(
 /// The user's bills linked to a service, beside the catalog's prices.
 #[server(prefix = "/api/fn", endpoint = "catalog/tracked", input = GetUrl)]
 pub async fn get_tracked_services() -> Result<TrackedServices, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetTrackedServices>().await?;
     Ok(
         crate::backend::subscriptions::catalog_entries::tracked(me.pool(), me.current.user.id)
             .await?,
@@ -123,7 +123,7 @@ pub async fn track_catalog_services(
     let request = request.unwrap_or(TrackCatalog {
         catalog_ids: Vec::new(),
     });
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<TrackCatalogServices>().await?;
     Ok(crate::backend::subscriptions::catalog_entries::track(
         me.pool(),
         me.current.user.id,
@@ -135,14 +135,14 @@ pub async fn track_catalog_services(
 /// The bank descriptors the user taught Tally.
 #[server(prefix = "/api/fn", endpoint = "catalog/descriptors", input = GetUrl)]
 pub async fn get_own_descriptors() -> Result<OwnDescriptors, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<GetOwnDescriptors>().await?;
     Ok(crate::backend::subscriptions::own_descriptors::list(me.pool(), me.current.user.id).await?)
 }
 
 /// Teaches Tally a bank descriptor for a service.
 #[server(prefix = "/api/fn", endpoint = "catalog/descriptors/add", client = CsrfClient)]
 pub async fn add_own_descriptor(request: NewDescriptor) -> Result<OwnDescriptor, ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<AddOwnDescriptor>().await?;
     Ok(
         crate::backend::subscriptions::own_descriptors::add(
             me.pool(),
@@ -156,7 +156,7 @@ pub async fn add_own_descriptor(request: NewDescriptor) -> Result<OwnDescriptor,
 /// Forgets one of the user's descriptors.
 #[server(prefix = "/api/fn", endpoint = "catalog/descriptors/delete", client = CsrfClient)]
 pub async fn delete_own_descriptor(id: i64) -> Result<(), ErrorBody> {
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<DeleteOwnDescriptor>().await?;
     Ok(
         crate::backend::subscriptions::own_descriptors::delete(me.pool(), me.current.user.id, id)
             .await?,

@@ -38,7 +38,7 @@ pub async fn tracker_act(
     use crate::backend::{bill_months, bills, drift, preferences};
     use crate::contract::bills::RecordPayment;
     use crate::domain::tracker_write::{TrackerFields, TrackerWrite};
-    let me = super::signed_in::signed_in().await?;
+    let me = super::signed_in::as_declared::<TrackerAct>().await?;
     let fields = TrackerFields {
         occurrence,
         amount,

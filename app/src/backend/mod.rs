@@ -27,6 +27,7 @@ pub mod notifications;
 pub mod operations;
 pub mod other_apps;
 pub mod outbound;
+pub mod page_caller;
 pub mod personal_data;
 pub mod preferences;
 pub mod secrets;

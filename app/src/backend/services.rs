@@ -42,6 +42,8 @@ pub struct Services {
     pub notifier: Arc<crate::backend::notifications::Notifier>,
     /// Single sign-on through the identity provider (off when not set up).
     pub sso: Arc<crate::backend::sso::Sso>,
+    /// Who the use cases declare may call each server function.
+    pub page_callers: crate::backend::page_caller::DeclaredCallers,
 }
 
 impl Services {

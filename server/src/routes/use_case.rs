@@ -46,14 +46,8 @@ pub enum Caller {
     AdminSession,
 }
 
-/// Who may call a server function: the pages' door sees browser sessions
-/// only, so a use case's caller comes down to one of three (in order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum PageCaller {
-    Anyone,
-    SignedIn,
-    Administrator,
-}
+/// Who may call a server function (the app's: its functions ask it).
+pub use app::backend::page_caller::PageCaller;
 
 impl Caller {
     /// The caller as the server functions' gate checks it.
