@@ -59,9 +59,67 @@ pub fn charges_due(
     charges
 }
 
+/// The month a debt was charged through before a payment made in `paid`
+/// charged `interest` on `balance_before` at `apr_basis_points`: the payment
+/// charged the months up to its own, one after another, each on the balance
+/// as it then stood ([`charges_due`]), so the number of months is the one
+/// whose charges add up to `interest`. `None` when no run of months does
+/// (the balance was edited since): the caller then knows less.
+pub fn charged_through_before(
+    balance_before: i64,
+    apr_basis_points: i64,
+    interest: i64,
+    paid: YearMonth,
+) -> Option<YearMonth> {
+    let mut balance = balance_before;
+    let mut total = 0_i64;
+    let mut month = paid;
+    for _ in 0..MAX_CATCH_UP_MONTHS {
+        let charge = monthly_interest(balance, apr_basis_points);
+        total = total.saturating_add(charge);
+        balance = balance.saturating_add(charge);
+        month = month.previous();
+        if total == interest {
+            return Some(month);
+        }
+        if total > interest {
+            return None;
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_payments_charges_tell_the_month_charged_before_it() {
+        let december = YearMonth::parse("2026-12").unwrap();
+        let one = charges_due(1_000_000, 1_999, YearMonth::parse("2026-11"), december);
+        let interest: i64 = one.iter().map(|charge| charge.interest).sum();
+        assert_eq!(
+            charged_through_before(1_000_000, 1_999, interest, december),
+            YearMonth::parse("2026-11")
+        );
+        // Three months caught up at once, compounding.
+        let three = charges_due(1_000_000, 1_999, YearMonth::parse("2026-09"), december);
+        assert_eq!(three.len(), 3);
+        let interest: i64 = three.iter().map(|charge| charge.interest).sum();
+        assert_eq!(
+            charged_through_before(1_000_000, 1_999, interest, december),
+            YearMonth::parse("2026-09")
+        );
+        // Across a year's end.
+        let january = YearMonth::parse("2027-01").unwrap();
+        let interest = monthly_interest(50_000, 2_400);
+        assert_eq!(
+            charged_through_before(50_000, 2_400, interest, january),
+            YearMonth::parse("2026-12")
+        );
+        // No run of months adds up to it.
+        assert_eq!(charged_through_before(1_000_000, 1_999, 1, december), None);
+    }
     use crate::domain::date::Date;
     use proptest::prelude::*;
 

@@ -356,9 +356,13 @@ async fn the_owners_known_browser_signs_in_while_strangers_fill_the_accounts_cei
         assert_eq!(status, 401);
     }
     let refused_at = refused_at.expect("the account's ceiling holds");
+    // The owner's first sign-in came from a browser the account did not
+    // know yet, so it is one of the ceiling's 50: 49 strangers fill the
+    // rest. (More get through only when the machine is slow enough for
+    // the bucket to refill, one every 18 seconds; never fewer.)
     assert!(
-        refused_at >= 50,
-        "at least 50 strangers' attempts count first"
+        refused_at >= 49,
+        "the ceiling holds 50 attempts, the owner's first one among them: refused at {refused_at}"
     );
 
     let stranger_browser = Browser::open(&app.address).await;

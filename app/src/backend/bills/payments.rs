@@ -10,7 +10,7 @@ use sqlx::SqlitePool;
 use super::store::payments as stored;
 use super::store::{found, get, Bill, BillError};
 use crate::domain::date::{Date, YearMonth};
-use crate::domain::interest::charges_due;
+use crate::domain::interest::{charged_through_before, charges_due};
 use crate::domain::text::{plain_text_problem, Lines};
 
 pub const METHOD_MAX: usize = 40;
@@ -216,7 +216,22 @@ pub async fn undo_payment_in(
         let restored =
             bill.balance_minor.unwrap_or(0) + payment.amount_minor - payment.interest_delta_minor;
         let accrued = if payment.interest_delta_minor > 0 {
-            stored::last_month_charged(tx, payment.bill_id).await?
+            // The months this payment charged become uncharged: back to
+            // the month charged before it, or to the latest charge left
+            // when that is later (a charge after it stays).
+            let before = Date::parse(&payment.paid_on).ok().and_then(|paid| {
+                charged_through_before(
+                    restored,
+                    bill.apr_basis_points.unwrap_or(0),
+                    payment.interest_delta_minor,
+                    paid.year_month(),
+                )
+            });
+            let left = stored::last_month_charged(tx, payment.bill_id)
+                .await?
+                .as_deref()
+                .and_then(YearMonth::parse);
+            before.max(left).map(|month| month.to_string())
         } else {
             bill.interest_accrued_month.clone()
         };
