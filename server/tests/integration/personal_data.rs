@@ -521,3 +521,132 @@ async fn the_import_form_works_without_javascript_and_names_what_is_wrong() {
         .unwrap();
     assert_eq!(location(&signed_out), "/login?next=%2Fdata");
 }
+
+/// The file as the `sqlite3` shell opens it: foreign keys off, so an edit
+/// may point anywhere.
+async fn edit(dir: &Path, name: &str, bytes: &[u8]) -> SqlitePool {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(
+            SqliteConnectOptions::new()
+                .filename(&path)
+                .foreign_keys(false),
+        )
+        .await
+        .unwrap()
+}
+
+/// Hardening III, finding 1: an export edited to point a payment (or a
+/// transaction) at a bill outside the file must not land on somebody
+/// else's bill once its ids are moved. The refusal names the field and no
+/// id or constraint.
+#[tokio::test]
+async fn a_file_pointing_outside_its_own_rows_is_refused_and_reads_nobody_elses() {
+    let (app, admin) = with_admin(&[]).await;
+    let erin = plain_user(&app, &admin, "erin@example.com").await;
+    let bob = plain_user(&app, &admin, "bob@example.com").await;
+    let victim: serde_json::Value = bob
+        .call_expecting(
+            201,
+            Method::POST,
+            "/api/bills",
+            &serde_json::json!({"name": "Bob's mortgage", "amountMinor": 210_000, "currency": "USD",
+                "cadence": "monthly", "dueDay": 3, "anchorDate": "2026-01-03"}),
+        )
+        .await;
+    let victim = victim["id"].as_i64().unwrap();
+    let own: serde_json::Value = erin
+        .call_expecting(
+            201,
+            Method::POST,
+            "/api/bills",
+            &serde_json::json!({"name": "Gym", "amountMinor": 3_000, "currency": "USD",
+                "cadence": "monthly", "dueDay": 9, "anchorDate": "2026-01-09"}),
+        )
+        .await;
+    assert!(own["id"].as_i64().is_some());
+    let file = download(&erin).await;
+
+    let live = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
+    let highest: i64 = sqlx::query_scalar("SELECT MAX(id) FROM bills")
+        .fetch_one(&live)
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let pool = edit(dir.path(), "edited.sqlite", &file).await;
+    let lowest: i64 = sqlx::query_scalar("SELECT MIN(id) FROM bills")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    // Where the import moves the file's bills: past the live ones.
+    let aimed = victim - (highest + 1 - lowest);
+    sqlx::query(
+        "INSERT INTO payments (bill_id, user_id, amount_cents, paid_on)
+         VALUES (?1, (SELECT id FROM users), 1, '2026-01-03')",
+    )
+    .bind(aimed)
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    let edited = std::fs::read(dir.path().join("edited.sqlite")).unwrap();
+
+    let (status, body) = upload(&erin, edited).await;
+    assert_eq!(status, 400, "{body}");
+    let violation = &body["error"]["details"][0]["fieldViolations"][0];
+    assert_eq!(violation["field"], "file", "{body}");
+    assert_eq!(
+        violation["description"], "the file's rows do not fit together",
+        "{body}"
+    );
+    let text = body.to_string();
+    assert!(
+        !text.contains("FOREIGN KEY") && !text.contains(&victim.to_string()),
+        "no constraint or id: {text}"
+    );
+    let erins: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM payments
+         WHERE user_id = (SELECT id FROM users WHERE email = 'erin@example.com')",
+    )
+    .fetch_one(&live)
+    .await
+    .unwrap();
+    assert_eq!(erins, 0, "nothing was imported");
+    let on_victim: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM payments WHERE bill_id = ?1")
+        .bind(victim)
+        .fetch_one(&live)
+        .await
+        .unwrap();
+    assert_eq!(on_victim, 0);
+
+    // A bank transaction pointing at the same bill through its account's
+    // reference is refused the same way, and so is one whose account is
+    // not in the file.
+    let pool = edit(dir.path(), "edited-2.sqlite", &file).await;
+    sqlx::query(
+        "INSERT INTO transactions (user_id, account_id, provider_transaction_id, posted_at,
+                                   amount_cents, description)
+         VALUES ((SELECT id FROM users), 1, 'x1', '2026-01-03', -100, 'COFFEE')",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    let edited = std::fs::read(dir.path().join("edited-2.sqlite")).unwrap();
+    let (status, body) = upload(&erin, edited).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(
+        body["error"]["details"][0]["fieldViolations"][0]["description"],
+        "the file's rows do not fit together",
+        "{body}"
+    );
+
+    // The untouched export still imports.
+    let (status, body) = upload(&erin, file).await;
+    assert_eq!(status, 200, "{body}");
+    live.close().await;
+}

@@ -444,6 +444,35 @@ pub fn odd_ids_sql(table: &Table) -> String {
     )
 }
 
+/// How many of the file's rows of `table` that would be imported point
+/// through `column` at something that is not one of the file's own rows of
+/// `other` that would be imported too: a value of another type, or an id
+/// the file does not hold (after the shift it could be anybody's row).
+/// A file with any is refused.
+pub fn stray_references_sql(table: &Table, column: &str, other: &str) -> String {
+    format!(
+        "SELECT COUNT(*) FROM import.{name} AS row \
+         WHERE row.user_id = (SELECT id FROM import.users) \
+         AND row.{column} IS NOT NULL \
+         AND (typeof(row.{column}) <> 'integer' OR row.{column} NOT IN \
+         (SELECT id FROM import.{other} WHERE user_id = (SELECT id FROM import.users)))",
+        name = table.name,
+    )
+}
+
+/// Every reference of every exported table, with the table it points at.
+pub fn references() -> impl Iterator<Item = (&'static Table, &'static str, &'static str)> {
+    TABLES.iter().flat_map(|table| {
+        table
+            .columns
+            .iter()
+            .filter_map(move |(name, column)| match column {
+                Ref(other) => Some((table, *name, *other)),
+                _ => None,
+            })
+    })
+}
+
 /// Why a file is not a personal export, from its first 100 bytes (the
 /// SQLite header), or `None` when it is one.
 pub fn header_refusal(header: &[u8]) -> Option<&'static str> {
@@ -575,6 +604,31 @@ mod tests {
                 table.name
             );
         }
+    }
+
+    #[test]
+    fn a_reference_must_be_one_of_the_files_own_rows() {
+        let payments = TABLES
+            .iter()
+            .find(|table| table.name == "payments")
+            .unwrap();
+        let sql = stray_references_sql(payments, "bill_id", "bills");
+        assert!(sql.contains("FROM import.payments AS row"), "{sql}");
+        assert!(sql.contains("NOT IN (SELECT id FROM import.bills WHERE user_id = (SELECT id FROM import.users))"), "{sql}");
+        assert!(sql.contains("typeof(row.bill_id) <> 'integer'"), "{sql}");
+        assert!(!sql.contains("main."), "only the file is read: {sql}");
+        let all: Vec<_> = references()
+            .map(|(table, column, other)| (table.name, column, other))
+            .collect();
+        assert!(
+            all.contains(&("transactions", "returns_payment_id", "payments")),
+            "{all:?}"
+        );
+        assert!(
+            all.contains(&("bank_accounts", "connection_id", "bank_connections")),
+            "{all:?}"
+        );
+        assert_eq!(all.len(), 10, "{all:?}");
     }
 
     #[test]

@@ -105,10 +105,15 @@ fn refused_rows(error: sqlx::Error) -> PersonalDataError {
                 | ErrorKind::NotNullViolation
                 | ErrorKind::UniqueViolation
         ) {
-            return PersonalDataError::NotAnExport(format!(
-                "its rows break Tally's rules ({}), so nothing was imported",
-                database.message()
-            ));
+            // The constraint's own words name tables, columns and ids of
+            // the live database: for the log, not for the person.
+            tracing::info!(
+                constraint = database.message(),
+                "a personal import broke a constraint"
+            );
+            return PersonalDataError::NotAnExport(
+                "its rows break Tally's rules, so nothing was imported".to_owned(),
+            );
         }
     }
     error.into()
@@ -149,6 +154,35 @@ async fn refuse_odd_ids(
     Ok(())
 }
 
+/// The file's rows must point only at its own rows: a reference to an id
+/// the file does not hold would, once moved, land on whatever live row has
+/// that id, which may be anybody's. Checked before anything is written, on
+/// the file alone (its own foreign keys too); the refusal names no id.
+async fn refuse_stray_references(conn: &mut SqliteConnection) -> Result<(), PersonalDataError> {
+    let stray = || PersonalDataError::NotAnExport("the file's rows do not fit together".to_owned());
+    for (table, column, other) in rules::references() {
+        let count: i64 = sqlx::query_scalar(&rules::stray_references_sql(table, column, other))
+            .fetch_one(&mut *conn)
+            .await?;
+        if count > 0 {
+            tracing::info!(
+                table = table.name,
+                column,
+                count,
+                "a personal import points outside its file"
+            );
+            return Err(stray());
+        }
+    }
+    let broken = sqlx::query("PRAGMA import.foreign_key_check")
+        .fetch_optional(&mut *conn)
+        .await?;
+    if broken.is_some() {
+        return Err(stray());
+    }
+    Ok(())
+}
+
 /// Adds the rows of the export file at `file` (of this build's schema) to
 /// the person `user_id`, in one transaction: every row or none.
 pub async fn copy_in(
@@ -165,6 +199,7 @@ pub async fn copy_in(
     for table in TABLES.iter().filter(|table| table.has_key()) {
         refuse_odd_ids(conn, table).await?;
     }
+    refuse_stray_references(conn).await?;
     sqlx::query("CREATE TEMP TABLE id_shift (name TEXT PRIMARY KEY, shift INTEGER NOT NULL)")
         .execute(&mut *conn)
         .await?;
