@@ -37,6 +37,7 @@ pub mod sso;
 pub mod statements;
 pub mod status;
 pub mod subscriptions;
+pub mod untrusted_sqlite;
 pub mod wasm_packs;
 pub mod workbook;
 pub mod write_gate;

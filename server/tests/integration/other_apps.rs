@@ -206,3 +206,40 @@ async fn actual_schedules_come_in_as_bills_from_the_budget_file() {
     let (status, body) = send(&di, "/api/data/import/preview", big).await;
     assert_eq!(status, 413, "{body}");
 }
+
+/// Hardening III, finding 3: a 45 KB budget file whose schedule names are a
+/// generated column of 400 MB each made the server allocate 2.4 GB. The
+/// file is refused, naming the table, before anything of it is computed.
+#[tokio::test]
+async fn a_budget_file_that_computes_its_values_is_refused_before_reading() {
+    let (app, admin) = with_admin(&[]).await;
+    let di = plain_user(&app, &admin, "di@example.com").await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db.sqlite");
+    std::fs::write(&path, fixture("actual_db.sqlite")).unwrap();
+    let pool = sqlx::sqlite::SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(sqlx::sqlite::SqliteConnectOptions::new().filename(&path))
+        .await
+        .unwrap();
+    sqlx::raw_sql(
+        "ALTER TABLE schedules RENAME COLUMN name TO real_name;
+         ALTER TABLE schedules ADD COLUMN name TEXT
+             GENERATED ALWAYS AS (printf('%.*c', 400000000, 'x')) VIRTUAL;",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    let hostile = std::fs::read(&path).unwrap();
+    assert!(hostile.len() < 200_000, "a small file: {}", hostile.len());
+
+    let (status, body) = send(&di, "/api/data/import/preview?from=actual", hostile).await;
+    assert_eq!(status, 400, "{body}");
+    let why = body["error"]["details"][0]["fieldViolations"][0]["description"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(why.contains("schedules is not a plain table"), "{body}");
+    assert!(bills(&di).await.is_empty());
+}

@@ -11,10 +11,11 @@ use std::path::Path;
 use std::str::FromStr;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
-use sqlx::{ConnectOptions, Connection, SqliteConnection};
+use sqlx::SqliteConnection;
 
 use super::BackupError;
 use crate::backend::migrate::{registry, Migrator, Version};
+use crate::backend::untrusted_sqlite::{self, UntrustedError};
 
 /// One object of a schema as `sqlite_schema` holds it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -36,21 +37,26 @@ pub struct KnownSchema {
     pub objects: Vec<SchemaObject>,
 }
 
+impl From<UntrustedError> for BackupError {
+    fn from(error: UntrustedError) -> Self {
+        refused(format!("it cannot be read ({error})"))
+    }
+}
+
 fn refused(why: String) -> BackupError {
     BackupError::UnknownSchema(format!(
         "not a Tally database of a known schema version: {why}"
     ))
 }
 
+/// A schema's objects, in creation order.
+const OBJECTS: &str = "SELECT type, name, sql FROM sqlite_schema
+     WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'
+     ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'trigger' THEN 2 ELSE 3 END, rowid";
+
 /// The objects of the database on `conn`, in creation order.
 async fn objects(conn: &mut SqliteConnection) -> Result<Vec<SchemaObject>, sqlx::Error> {
-    let rows: Vec<(String, String, String)> = sqlx::query_as(
-        "SELECT type, name, sql FROM sqlite_schema
-         WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'
-         ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'trigger' THEN 2 ELSE 3 END, rowid",
-    )
-    .fetch_all(&mut *conn)
-    .await?;
+    let rows: Vec<(String, String, String)> = sqlx::query_as(OBJECTS).fetch_all(&mut *conn).await?;
     Ok(rows
         .into_iter()
         .map(|(kind, name, sql)| SchemaObject { kind, name, sql })
@@ -103,23 +109,40 @@ async fn reference_objects(last: Version) -> Result<Vec<SchemaObject>, BackupErr
 /// Opens `path` read-only and checks it is Tally's schema at a version this
 /// build knows; the schema, to be created from.
 pub async fn known_schema(path: &Path) -> Result<KnownSchema, BackupError> {
-    let mut conn = SqliteConnectOptions::new()
-        .filename(path)
-        .read_only(true)
-        .connect()
-        .await
-        .map_err(|error| refused(format!("it cannot be opened ({error})")))?;
-    let found = async {
-        let applied: Vec<String> =
-            sqlx::query_scalar("SELECT version FROM schema_migrations ORDER BY version")
-                .fetch_all(&mut conn)
-                .await
-                .map_err(|_| refused("it has no schema history".into()))?;
-        let objects = objects(&mut conn).await.map_err(BackupError::Copy)?;
+    // The file is a stranger's until proven Tally's: read through the one
+    // opener of supplied files (defensive, no views or triggers, bounded).
+    let found = untrusted_sqlite::read(path.to_path_buf(), |conn| {
+        let unreadable = |error: rusqlite::Error| match UntrustedError::of(error) {
+            UntrustedError::Unreadable => refused("it has no schema history".into()),
+            other => refused(format!("it cannot be read ({other})")),
+        };
+        let applied = conn
+            .prepare("SELECT version FROM schema_migrations ORDER BY version")
+            .and_then(|mut statement| {
+                statement
+                    .query_map([], |row| row.get::<_, String>(0))?
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .map_err(unreadable)?;
+        let objects = conn
+            .prepare(OBJECTS)
+            .and_then(|mut statement| {
+                statement
+                    .query_map([], |row| {
+                        Ok(SchemaObject {
+                            kind: row.get(0)?,
+                            name: row.get(1)?,
+                            sql: row.get(2)?,
+                        })
+                    })?
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .map_err(|error| {
+                refused(format!("it cannot be read ({})", UntrustedError::of(error)))
+            })?;
         Ok::<_, BackupError>((applied, objects))
-    }
+    })
     .await;
-    let _ = conn.close().await;
     let (applied, found) = found?;
 
     // The history must be this build's first migrations, in order.
@@ -179,6 +202,7 @@ pub async fn known_schema(path: &Path) -> Result<KnownSchema, BackupError> {
 mod tests {
     use super::*;
     use sqlx::SqlitePool;
+    use sqlx::{ConnectOptions, Connection};
 
     async fn tally_database(path: &Path) -> SqlitePool {
         let pool = SqlitePoolOptions::new()

@@ -3,16 +3,18 @@
 //! §3a): its schedules as bills. Transactions come in through Actual's CSV
 //! export and the statement import instead.
 //!
-//! The file is opened read-only from a scratch copy, and only its tables
-//! are read (never a view, which a crafted file could make expensive).
+//! The file is opened from a scratch copy through the one opener of files
+//! strangers wrote (`backend::untrusted_sqlite`), and only its plain tables
+//! are read: never a view or a generated column, which a crafted file
+//! could make compute anything.
 
 use std::io::{Cursor, Read as _, Write as _};
 
+use rusqlite::Connection;
 use serde::Deserialize;
-use sqlx::sqlite::SqliteConnectOptions;
-use sqlx::{ConnectOptions, Connection, SqliteConnection};
 
 use super::{Mapped, Read};
+use crate::backend::untrusted_sqlite::{self, UntrustedError};
 use crate::domain::bill::BillForm;
 use crate::domain::date::Date;
 use crate::domain::money::Currency;
@@ -228,31 +230,22 @@ fn database(bytes: Vec<u8>) -> Result<Vec<u8>, String> {
     Ok(database)
 }
 
-#[derive(sqlx::FromRow)]
-struct ScheduleRow {
-    name: String,
-    payee: Option<String>,
-    completed: i64,
-    conditions: String,
-    next: Option<i64>,
-}
-
-async fn schedules(conn: &mut SqliteConnection) -> Result<Vec<Schedule>, String> {
-    for table in TABLES {
-        let kind: Option<String> =
-            sqlx::query_scalar("SELECT type FROM sqlite_schema WHERE name = ?1")
-                .bind(table)
-                .fetch_optional(&mut *conn)
-                .await
-                .map_err(|error| format!("the budget file cannot be read ({error})"))?;
-        if kind.as_deref() != Some("table") {
-            return Err(format!(
-                "the file is not Actual's budget file (it has no table {table})"
-            ));
+fn schedules(conn: &Connection) -> Result<Vec<Schedule>, String> {
+    untrusted_sqlite::plain_tables(conn, &TABLES).map_err(|error| match error {
+        UntrustedError::Missing(table) => {
+            format!("the file is not Actual's budget file (it has no table {table})")
         }
-    }
-    let rows: Vec<ScheduleRow> = sqlx::query_as(
-        "SELECT COALESCE(s.name, '') AS name,
+        other => format!("the budget file cannot be read: {other}"),
+    })?;
+    let unreadable = |error: rusqlite::Error| {
+        format!(
+            "the budget file cannot be read: {}",
+            UntrustedError::of(error)
+        )
+    };
+    let mut statement = conn
+        .prepare(
+            "SELECT COALESCE(s.name, '') AS name,
                 CASE WHEN json_valid(r.conditions) THEN
                     (SELECT p.name FROM json_each(r.conditions) AS c
                      JOIN payee_mapping m ON m.id = json_extract(c.value, '$.value')
@@ -269,21 +262,20 @@ async fn schedules(conn: &mut SqliteConnection) -> Result<Vec<Schedule>, String>
          WHERE COALESCE(s.tombstone, 0) = 0 AND COALESCE(r.tombstone, 0) = 0
          ORDER BY s.name
          LIMIT ?1",
-    )
-    .bind(MAX_SCHEDULES)
-    .fetch_all(&mut *conn)
-    .await
-    .map_err(|error| format!("the budget file cannot be read ({error})"))?;
-    Ok(rows
-        .into_iter()
-        .map(|row| Schedule {
-            name: row.name,
-            payee: row.payee,
-            completed: row.completed != 0,
-            conditions: row.conditions,
-            next: row.next,
+        )
+        .map_err(unreadable)?;
+    let rows = statement
+        .query_map([MAX_SCHEDULES], |row| {
+            Ok(Schedule {
+                name: row.get(0)?,
+                payee: row.get(1)?,
+                completed: row.get::<_, i64>(2)? != 0,
+                conditions: row.get(3)?,
+                next: row.get(4)?,
+            })
         })
-        .collect())
+        .map_err(unreadable)?;
+    rows.collect::<Result<Vec<_>, _>>().map_err(unreadable)
 }
 
 /// The database written to a scratch file (unpacking and writing are
@@ -306,15 +298,22 @@ async fn scratch_copy(bytes: Vec<u8>) -> Result<tempfile::NamedTempFile, String>
 /// Reads the budget file's schedules as bills.
 pub async fn read(bytes: &[u8], own: &str) -> Result<Read, String> {
     let scratch = scratch_copy(bytes.to_vec()).await?;
-    let mut conn = SqliteConnectOptions::new()
-        .filename(scratch.path())
-        .read_only(true)
-        .connect()
-        .await
-        .map_err(|_| "the file is not a SQLite database Actual wrote".to_owned())?;
-    let found = schedules(&mut conn).await;
-    let _ = conn.close().await;
-    Ok(bills(&found?, own))
+    let path = scratch.path().to_path_buf();
+    let found = untrusted_sqlite::read(path, |conn| schedules(conn).map_err(Refused)).await;
+    drop(scratch);
+    Ok(bills(&found.map_err(|Refused(why)| why)?, own))
+}
+
+/// A refusal in words, for [`untrusted_sqlite::read`].
+struct Refused(String);
+
+impl From<UntrustedError> for Refused {
+    fn from(error: UntrustedError) -> Self {
+        Self(match error {
+            UntrustedError::Unreadable => "the file is not a SQLite database Actual wrote".into(),
+            other => format!("the budget file cannot be read: {other}"),
+        })
+    }
 }
 
 #[cfg(test)]
