@@ -11,6 +11,7 @@ use app::backend::api_error::ApiError;
 
 /// The answer to a request for `path` stopped at `limit`.
 pub fn exceeded(path: &str, limit: Duration) -> Response {
+    let path = super::token_paths::loggable(path);
     tracing::warn!(%path, seconds = limit.as_secs(), "request stopped at the deadline");
     ApiError::DeadlineExceeded(limit).into_response()
 }

@@ -109,7 +109,7 @@ where
                 target: ACCESS_TARGET,
                 request_id = %id_text,
                 method = %method,
-                path = %path,
+                path = %super::token_paths::loggable(&path),
                 status = response.status().as_u16(),
                 latency_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX),
                 "request answered"

@@ -11,3 +11,4 @@ pub mod hosts;
 pub mod multipart_token;
 pub mod server_fns;
 pub mod signed_in_pages;
+pub mod token_paths;
