@@ -76,8 +76,9 @@ test("an administrator reads the provider's settings, tests discovery and links 
   await expect(page.getByTestId("discovery-result")).toContainText("/session/end");
 
   // Local sign-in cannot go off before an administrator signed in through
-  // the provider: the page says why.
+  // the provider: the page says why. Saving asks for the password again.
   await page.getByLabel("Email and password sign in").uncheck();
+  await page.getByLabel("Your password, to save these settings").fill(PASSWORD);
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByTestId("save-error")).toContainText(
     "only after an administrator has signed in through the identity provider",

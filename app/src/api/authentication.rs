@@ -11,6 +11,7 @@ use leptos::server_fn::codec::GetUrl;
 use super::CsrfClient;
 use crate::contract::authentication::{AuthenticationSettings, Discovery, LinkedIdentities};
 use crate::contract::error::ErrorBody;
+use crate::contract::two_factor::CurrentPassword;
 
 /// The settings in force, and which fields the environment fixed.
 #[server(prefix = "/api/fn", endpoint = "admin/authentication", input = GetUrl)]
@@ -20,7 +21,8 @@ pub async fn get_authentication() -> Result<AuthenticationSettings, ErrorBody> {
 }
 
 /// Saves the form: what it changes of the settings in force (the rules
-/// are `backend::sso::settings_form`'s).
+/// are `backend::sso::settings_form`'s), with the administrator's
+/// password asked again (`confirm[currentPassword]`).
 #[server(prefix = "/api/fn", endpoint = "admin/authentication/save", client = CsrfClient)]
 pub async fn save_authentication(
     issuer_url: Option<String>,
@@ -34,9 +36,11 @@ pub async fn save_authentication(
     link_by_email: Option<String>,
     button_label: Option<String>,
     local_login_enabled: Option<String>,
+    confirm: CurrentPassword,
 ) -> Result<AuthenticationSettings, ErrorBody> {
     use crate::backend::sso::{authentication, settings_form::AuthenticationForm};
-    let me = super::signed_in::as_declared::<SaveAuthentication>().await?;
+    let (services, admin) =
+        super::signed_in::confirmed_administrator(&confirm.current_password).await?;
     let form = AuthenticationForm {
         issuer_url,
         client_id,
@@ -50,8 +54,8 @@ pub async fn save_authentication(
         button_label,
         local_login_enabled,
     };
-    let change = form.change(&authentication::read(&me.services.sso).await?);
-    Ok(authentication::change(&me.services.sso, change).await?)
+    let change = form.change(&authentication::read(&services.sso).await?);
+    Ok(authentication::change(&services.sso, &services.notifier, &admin, change).await?)
 }
 
 /// Fetches the provider's discovery document now.

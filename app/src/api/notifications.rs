@@ -15,6 +15,7 @@ use crate::contract::error::ErrorBody;
 use crate::contract::notifications::{
     AdminNotifications, CalendarFeed, Channel, NotificationsPage, TestSent,
 };
+use crate::contract::two_factor::CurrentPassword;
 
 #[cfg(feature = "ssr")]
 use crate::domain::form_field::{given, required, whole};
@@ -218,7 +219,9 @@ pub async fn get_admin_notifications() -> Result<AdminNotifications, ErrorBody> 
     Ok(crate::backend::notifications::service::admin(&me.services.notifier, me.pool()).await?)
 }
 
-/// Saves the email server (the password left empty keeps the stored one).
+/// Saves the email server (the password left empty keeps the stored one),
+/// with the administrator's own password asked again
+/// (`confirm[currentPassword]`).
 #[server(prefix = "/api/fn", endpoint = "admin/notifications/save-mail", client = CsrfClient)]
 pub async fn save_mail_server(
     host: String,
@@ -227,17 +230,20 @@ pub async fn save_mail_server(
     username: Option<String>,
     password: Option<String>,
     from: String,
+    confirm: CurrentPassword,
 ) -> Result<AdminNotifications, ErrorBody> {
     use crate::contract::notifications::{SmtpChange, SmtpSecurity};
-    let me = super::signed_in::as_declared::<SaveMailServer>().await?;
+    let (services, admin) =
+        super::signed_in::confirmed_administrator(&confirm.current_password).await?;
     let security = required(
         "security",
         SmtpSecurity::parse(&security),
         "choose starttls, tls or none",
     )?;
     Ok(crate::backend::notifications::service::set_mail(
-        &me.services.notifier,
-        me.pool(),
+        &services.notifier,
+        &services.pool,
+        &admin,
         SmtpChange {
             host,
             port,
@@ -245,6 +251,8 @@ pub async fn save_mail_server(
             username: username.unwrap_or_default(),
             password: given(password),
             from,
+            // Checked above: the service takes the proof, not the password.
+            current_password: String::new(),
         },
     )
     .await?)

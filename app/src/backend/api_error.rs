@@ -47,6 +47,12 @@ pub enum ApiError {
     /// (a safeguard); the message says which condition is missing.
     #[error("{0}")]
     FailedPrecondition(String),
+    /// What the request acts on is not in the state it needs yet (an email
+    /// channel whose address has not been confirmed): 409 with
+    /// `FAILED_PRECONDITION`, as issue 52 pins. A safeguard refusing a
+    /// settings change stays [`Self::FailedPrecondition`]'s 400.
+    #[error("{0}")]
+    Conflict(String),
     #[error("{message}")]
     TooManyRequests {
         message: String,
@@ -282,6 +288,11 @@ impl From<crate::backend::notifications::NotifyError> for ApiError {
             },
             NotifyError::NotFound(message) => Self::NotFound(message),
             NotifyError::TooManyChannels(_) => Self::BadRequest(error.to_string()),
+            NotifyError::Unconfirmed => Self::Conflict(error.to_string()),
+            NotifyError::TooManyTests { retry_after } => Self::TooManyRequests {
+                message: error.to_string(),
+                retry_after,
+            },
             NotifyError::Secret(problem) => Self::Internal(problem.to_string()),
             NotifyError::Database(problem) => Self::Database(problem),
             NotifyError::Operations(problem) => Self::Internal(problem),
@@ -433,6 +444,7 @@ impl ApiError {
             }
             Self::Forbidden(_) => (StatusCode::FORBIDDEN, "PERMISSION_DENIED"),
             Self::FailedPrecondition(_) => (StatusCode::BAD_REQUEST, "FAILED_PRECONDITION"),
+            Self::Conflict(_) => (StatusCode::CONFLICT, "FAILED_PRECONDITION"),
             Self::TooManyRequests { .. } => (StatusCode::TOO_MANY_REQUESTS, "RESOURCE_EXHAUSTED"),
             Self::DeadlineExceeded(_) => (StatusCode::GATEWAY_TIMEOUT, "DEADLINE_EXCEEDED"),
             Self::Unimplemented(_) => (StatusCode::NOT_IMPLEMENTED, "UNIMPLEMENTED"),
@@ -589,6 +601,16 @@ mod tests {
             "email"
         );
         assert_eq!(json["error"]["message"], "email: enter an address");
+    }
+
+    #[tokio::test]
+    async fn a_state_not_ready_yet_is_a_409_failed_precondition() {
+        let response = ApiError::Conflict("confirm the address first".into()).into_response();
+        assert_eq!(response.status(), StatusCode::CONFLICT);
+        let json = body(response).await;
+        assert_eq!(json["error"]["code"], 409);
+        assert_eq!(json["error"]["status"], "FAILED_PRECONDITION");
+        assert_eq!(json["error"]["message"], "confirm the address first");
     }
 
     #[tokio::test]

@@ -33,6 +33,7 @@ pub mod preferences;
 pub mod secrets;
 pub mod services;
 pub mod settings;
+pub mod settings_changes;
 pub mod sso;
 pub mod statements;
 pub mod status;

@@ -59,7 +59,10 @@ pub fn environment_variable(field: &str) -> Option<&'static str> {
 
 /// `PUT /api/admin/authentication`: a partial change. A field left out is
 /// unchanged; `null` (or an empty text) clears it, so the environment or
-/// the default decides again. The client secret is never read back.
+/// the default decides again. The client secret is never read back. The
+/// administrator's password comes with it, asked again
+/// (`currentPassword`): these settings decide who can become whom, so a
+/// browser session alone, or any API token, does not change them.
 #[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
@@ -134,9 +137,13 @@ pub struct AuthenticationChange {
     )]
     #[cfg_attr(feature = "ssr", schema(value_type = Option<bool>))]
     pub local_login_enabled: Option<Option<bool>>,
+    /// The administrator's password, asked again (not a setting).
+    #[serde(default)]
+    pub current_password: String,
 }
 
-/// Not `Debug` by derive: it may hold the client secret.
+/// Not `Debug` by derive: it may hold the client secret, and holds the
+/// password.
 impl std::fmt::Debug for AuthenticationChange {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AuthenticationChange")
@@ -156,6 +163,7 @@ impl std::fmt::Debug for AuthenticationChange {
             .field("link_by_email", &self.link_by_email)
             .field("button_label", &self.button_label)
             .field("local_login_enabled", &self.local_login_enabled)
+            .field("current_password", &"[redacted]")
             .finish()
     }
 }
@@ -241,8 +249,23 @@ mod tests {
     fn debug_hides_the_secret() {
         let change = AuthenticationChange {
             client_secret: Some(Some("s3cret".into())),
+            current_password: "pa55word".into(),
             ..AuthenticationChange::default()
         };
-        assert!(!format!("{change:?}").contains("s3cret"));
+        let shown = format!("{change:?}");
+        assert!(
+            !shown.contains("s3cret") && !shown.contains("pa55word"),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn the_password_is_read_as_current_password() {
+        let change: AuthenticationChange =
+            serde_json::from_str(r#"{"linkByEmail": true, "currentPassword": "pw"}"#).unwrap();
+        assert_eq!(change.current_password, "pw");
+        assert_eq!(change.link_by_email, Some(Some(true)));
+        let without: AuthenticationChange = serde_json::from_str("{}").unwrap();
+        assert_eq!(without.current_password, "");
     }
 }

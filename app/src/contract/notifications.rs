@@ -281,7 +281,10 @@ pub struct AdminNotifications {
 }
 
 /// `PUT /api/admin/notifications`: the email server (the password
-/// write-only: left out, the stored one is kept). Not `Debug`.
+/// write-only: left out, the stored one is kept), with the
+/// administrator's own password asked again (`currentPassword`): every
+/// reminder and confirmation link goes through this server, so a browser
+/// session alone, or any API token, does not change it. Not `Debug`.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
@@ -296,6 +299,9 @@ pub struct SmtpChange {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<String>,
     pub from: String,
+    /// The administrator's password, asked again (not the mail server's).
+    #[serde(default)]
+    pub current_password: String,
 }
 
 fn default_smtp_port() -> i64 {

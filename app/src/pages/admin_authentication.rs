@@ -104,7 +104,7 @@ fn Loaded(
                 {text_field("auth-groups-claim", "groups_claim", "Groups claim", Some(state.groups_claim.clone()), fixed("groupsClaim"))}
                 {text_field("auth-admin-group", "admin_group", "Administrators' group (empty: nobody becomes an administrator through the provider)", state.admin_group.clone(), fixed("adminGroup"))}
                 {checkbox("auto_provision", "Create an account at a person's first provider sign-in", state.auto_provision, fixed("autoProvision"))}
-                {checkbox("link_by_email", "Link a person to the account with the email the provider verified", state.link_by_email, fixed("linkByEmail"))}
+                {checkbox("link_by_email", "Link a person to the account with the email the provider verified (never an administrator's or one with a second factor: they link from Profile)", state.link_by_email, fixed("linkByEmail"))}
                 {text_field("auth-button-label", "button_label", "Sign-in button", Some(state.button_label.clone()), fixed("buttonLabel"))}
                 <h3>"Local sign-in"</h3>
                 <p data-testid="local-status">{local}</p>
@@ -114,6 +114,16 @@ fn Loaded(
                 } else {
                     "Local sign-in can be switched off once single sign-on is on and an administrator has signed in through it."
                 }}</p>
+                // Asked again at every save: these settings decide who
+                // signs in as whom, so an open session alone does not do.
+                <div class="field">
+                    <label for="auth-current-password">"Your password, to save these settings"</label>
+                    <input id="auth-current-password" name="confirm[currentPassword]" type="password"
+                        autocomplete="current-password" aria-describedby="auth-current-password-hint"/>
+                    <p id="auth-current-password-hint" class="hint">
+                        "Every change is listed on Admin → Status and mailed to every administrator. A new issuer unlinks the accounts linked at the previous one."
+                    </p>
+                </div>
                 <p class="field-error" role="alert" data-testid="save-error">
                     {move || save.value().get().and_then(Result::err).map(|error| ApiFailure::from(error).message())}
                 </p>

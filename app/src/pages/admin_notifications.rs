@@ -75,6 +75,16 @@ fn Loaded(
                     <input id="smtp-from" name="from" type="text" required placeholder="Tally <tally@example.com>"
                         value=smtp.as_ref().map(|s| s.from.clone()).unwrap_or_default()/>
                 </div>
+                // Asked again at every save: every confirmation link goes
+                // through this server, so an open session alone does not do.
+                <div class="field">
+                    <label for="smtp-current-password">"Your password, to save the email server"</label>
+                    <input id="smtp-current-password" name="confirm[currentPassword]" type="password"
+                        autocomplete="current-password" aria-describedby="smtp-current-password-hint"/>
+                    <p id="smtp-current-password-hint" class="hint">
+                        "Your own Tally password, not the mail server's. Every change is listed on Admin → Status and mailed to every administrator through the server in use before it."
+                    </p>
+                </div>
                 <p class="field-error" role="alert">{move || failure(save.value().get())}</p>
                 <button type="submit" class="button">"Save"</button>
             </ActionForm>

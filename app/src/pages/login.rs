@@ -44,6 +44,9 @@ fn form_error(code: &str) -> Option<&'static str> {
         "sso_email_taken" => {
             "An account here already uses your email. Sign in with your password, then link your provider account from your Profile."
         }
+        "sso_link_from_profile" => {
+            "Your Tally account is an administrator's or has a second factor, so it is not linked to your provider account by email. Sign in with your password, then link your provider account from Profile → Single sign-on."
+        }
         "sso_identity_taken" => {
             "That provider account is already linked to another Tally account, so it was not linked to yours."
         }

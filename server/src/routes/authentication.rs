@@ -8,7 +8,9 @@ use axum::http::StatusCode;
 use axum::Json;
 
 use app::backend::api_error::ApiError;
-use app::backend::auth::extractors::{AdminUser, CurrentUser};
+use app::backend::auth::admin;
+use app::backend::auth::extractors::{AdminSession, AdminUser, CurrentUser};
+use app::backend::client_ip::ClientIp;
 use app::backend::sso::{authentication, identities};
 use app::contract::authentication::{
     AuthenticationChange, AuthenticationSettings, Discovery, DiscoveryRequest, LinkedIdentities,
@@ -31,7 +33,9 @@ pub async fn read(
     Ok(Json(authentication::read(&state.services.sso).await?))
 }
 
-/// A partial change (`{"localLoginEnabled": false}` alone is a body). A
+/// A partial change (`{"localLoginEnabled": false, "currentPassword": …}`
+/// is a body), from an administrator's browser session with their
+/// password asked again: no API token, whatever its scopes (403). A
 /// safeguard's refusal is 400 `FAILED_PRECONDITION` saying which condition
 /// is missing; a field the environment sets is refused the same way.
 #[utoipa::path(
@@ -41,17 +45,20 @@ pub async fn read(
     request_body = AuthenticationChange,
     responses(
         (status = 200, body = AuthenticationSettings),
-        (status = 400, description = "INVALID_ARGUMENT naming the field, or FAILED_PRECONDITION (a safeguard)"),
+        (status = 400, description = "INVALID_ARGUMENT naming the field (currentPassword when missing or wrong), or FAILED_PRECONDITION (a safeguard)"),
+        (status = 403, description = "An API token, or not an administrator"),
     ),
 )]
 pub async fn change(
     State(state): State<AppState>,
-    _admin: AdminUser,
+    AdminSession(session): AdminSession,
+    ClientIp(ip): ClientIp,
     ApiJson(body): ApiJson<AuthenticationChange>,
 ) -> Result<Json<AuthenticationSettings>, ApiError> {
-    Ok(Json(
-        authentication::change(&state.services.sso, body).await?,
-    ))
+    let services = &state.services;
+    let admin = admin::confirm(&services.auth, session, ip, &body.current_password).await?;
+    let changed = authentication::change(&services.sso, &services.notifier, &admin, body).await?;
+    Ok(Json(changed))
 }
 
 /// Fetches the provider's discovery document now (the issuer given, or

@@ -3,7 +3,10 @@
 //! `app::backend::notifications`.
 
 use app::backend::api_error::ApiError;
-use app::backend::auth::extractors::{AdminUser, CurrentUser};
+// `confirm` here is the email channel's link.
+use app::backend::auth::admin::confirm as confirm_administrator;
+use app::backend::auth::extractors::{AdminSession, AdminUser, CurrentUser};
+use app::backend::client_ip::ClientIp;
 use app::backend::notifications::{calendar, run, service};
 use app::contract::notifications::{
     AdminNotifications, CalendarFeed, CalendarFeedState, Channel, ChannelChange, Channels,
@@ -223,17 +226,26 @@ pub async fn admin(
     Ok(Json(service::admin(&state.notifier, &state.pool).await?))
 }
 
-/// The email server (the environment's `SMTP_*`, when set, still wins).
+/// The email server (the environment's `SMTP_*`, when set, still wins),
+/// from an administrator's browser session with their password asked
+/// again: no API token, whatever its scopes (403).
 #[utoipa::path(put, path = "/api/admin/notifications", tag = "admin",
     request_body = SmtpChange,
-    responses((status = 200, body = AdminNotifications)))]
+    responses(
+        (status = 200, body = AdminNotifications),
+        (status = 400, description = "INVALID_ARGUMENT naming the field (currentPassword when missing or wrong)"),
+        (status = 403, description = "An API token, or not an administrator"),
+    ))]
 pub async fn set_admin(
     State(state): State<AppState>,
-    _admin: AdminUser,
+    AdminSession(session): AdminSession,
+    ClientIp(ip): ClientIp,
     ApiJson(body): ApiJson<SmtpChange>,
 ) -> Result<Json<AdminNotifications>, ApiError> {
+    let admin =
+        confirm_administrator(&state.services.auth, session, ip, &body.current_password).await?;
     Ok(Json(
-        service::set_mail(&state.notifier, &state.pool, body).await?,
+        service::set_mail(&state.notifier, &state.pool, &admin, body).await?,
     ))
 }
 

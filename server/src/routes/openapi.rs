@@ -279,8 +279,8 @@ pub const CALLER: &str = "x-tally-caller";
 
 /// The extension naming an operation's rate limit
 /// (`routes::use_case::RateLimit`): `sign-in`, `public-forms`,
-/// `single-sign-on-start` or `bank-syncs`. Each such operation documents
-/// its 429 answer.
+/// `single-sign-on-start`, `bank-syncs` or `test-sends`. Each such
+/// operation documents its 429 answer.
 pub const RATE_LIMIT: &str = "x-tally-rate-limit";
 
 /// The extension marking an operation that asks for the current password
@@ -529,6 +529,7 @@ mod tests {
             "post /api/auth/login sign-in",
             "get /api/auth/oidc/start single-sign-on-start",
             "post /api/bank/connections/{id}/sync bank-syncs",
+            "post /api/notifications/channels/{id}/test test-sends",
         ] {
             assert!(limited.contains(expected), "{expected} in {limited:?}");
         }

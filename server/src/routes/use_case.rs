@@ -117,6 +117,8 @@ pub enum RateLimit {
     SingleSignOnStart,
     /// Requests that start bank syncs, per user.
     BankSyncs,
+    /// Notification channels' "Send test", per user.
+    TestSends,
 }
 
 impl RateLimit {
@@ -127,6 +129,7 @@ impl RateLimit {
             RateLimit::PublicForms => "public-forms",
             RateLimit::SingleSignOnStart => "single-sign-on-start",
             RateLimit::BankSyncs => "bank-syncs",
+            RateLimit::TestSends => "test-sends",
         }
     }
 
@@ -140,6 +143,7 @@ impl RateLimit {
             RateLimit::PublicForms => "Too many lead and support submissions from this address",
             RateLimit::SingleSignOnStart => "More than 20 starts in 15 minutes from this address",
             RateLimit::BankSyncs => "Over the per-user limit of bank requests",
+            RateLimit::TestSends => "More than 5 test messages in 15 minutes from this account",
         }
     }
 }

@@ -14,7 +14,7 @@
 use super::use_case::Caller::{
     AdminSession, Administrator, Anyone, BackupAdmin, BrowserSession, Operations, SignedIn,
 };
-use super::use_case::RateLimit::{BankSyncs, PublicForms, SignIn, SingleSignOnStart};
+use super::use_case::RateLimit::{BankSyncs, PublicForms, SignIn, SingleSignOnStart, TestSends};
 use super::use_case::{case, UseCase};
 use super::{
     admin, admin_backups, admin_status, api_tokens, auth, authentication, bank, bill_months, bills,
@@ -124,7 +124,9 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
         case("authentication.read", Administrator)
             .get("/api/admin/authentication", authentication::read)
             .server_fn::<fns::authentication::GetAuthentication>(),
-        case("authentication.change", Administrator)
+        // Who signs in as whom: a person at a browser with the password.
+        case("authentication.change", AdminSession)
+            .fresh_password()
             .put("/api/admin/authentication", authentication::change)
             .server_fn::<fns::authentication::SaveAuthentication>()
             .form(),
@@ -396,6 +398,7 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .server_fn::<fns::notifications::RemoveChannel>()
             .form(),
         case("notifications.test_channel", SignedIn)
+            .limited(TestSends)
             .post(
                 "/api/notifications/channels/{id}/test",
                 notifications::test_channel,
@@ -432,7 +435,9 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
         case("notifications.admin", Administrator)
             .get("/api/admin/notifications", notifications::admin)
             .server_fn::<fns::notifications::GetAdminNotifications>(),
-        case("notifications.set_mail", Administrator)
+        // Every confirmation link goes through it: as for sign-in.
+        case("notifications.set_mail", AdminSession)
+            .fresh_password()
             .put("/api/admin/notifications", notifications::set_admin)
             .server_fn::<fns::notifications::SaveMailServer>()
             .form(),

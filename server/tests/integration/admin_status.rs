@@ -39,9 +39,13 @@ async fn administrators_see_the_instance_in_rows_and_a_backup_shows_up() {
             "Clients",
             "Secrets",
             "Notifications",
+            "Settings changes",
             "Recent errors"
         ]
     );
+    assert!(row(&status, "Settings changes", "Changes")
+        .value
+        .starts_with("none yet"));
     assert_eq!(row(&status, "Notifications", "Email").state, "warn");
     assert_eq!(row(&status, "Notifications", "Last run").value, "none yet");
     assert_eq!(row(&status, "Migrations", "Pending").value, "0");

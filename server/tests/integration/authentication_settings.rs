@@ -3,7 +3,10 @@
 //! silent, the safeguards that keep one way in open, local sign-in
 //! switched off (403), the `tally auth local-login on` break-glass with the
 //! server running, linking and unlinking from Profile, and the client
-//! secret kept out of answers, pages and logs.
+//! secret kept out of answers, pages and logs. Since Hardening III (issue
+//! 52) a change takes an administrator's browser session and their
+//! password (`currentPassword`), never a token; a new issuer unlinks the
+//! identities of the previous one.
 
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -25,6 +28,9 @@ async fn bare_app(extra: &[(&str, &str)]) -> TestApp {
         ("OIDC_ALLOW_HTTP", "true"),
         ("OUTBOUND_ALLOWED_HOSTS", "127.0.0.1"),
         ("PUBLIC_BASE_URL", crate::support::oidc::TALLY_BASE),
+        // Every change checks the password, which counts as a sign-in.
+        ("SIGN_IN_ATTEMPTS_PER_MINUTE", "1000"),
+        ("SIGN_IN_ACCOUNT_BURST", "1000"),
     ];
     settings.extend_from_slice(extra);
     spawn_app(&settings).await
@@ -36,6 +42,8 @@ async fn with_administrator(provider: &OidcProvider, extra: &[(&str, &str)]) -> 
     let mut settings = vec![
         ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
         ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
+        ("SIGN_IN_ATTEMPTS_PER_MINUTE", "1000"),
+        ("SIGN_IN_ACCOUNT_BURST", "1000"),
     ];
     settings.extend_from_slice(extra);
     app_for(provider, &settings).await
@@ -52,7 +60,9 @@ async fn administrator(app: &TestApp) -> Person {
     admin
 }
 
-async fn put(admin: &mut Person, body: Value) -> (u16, Value) {
+/// A change as the bootstrap administrator makes it: with their password.
+async fn put(admin: &mut Person, mut body: Value) -> (u16, Value) {
+    body["currentPassword"] = json!(ADMIN_PASSWORD);
     admin
         .call_tally(Method::PUT, ADMIN_SETTINGS, Some(body))
         .await
@@ -153,8 +163,21 @@ async fn admin_switches_single_sign_on_on_past_the_safeguards_and_local_sign_in_
     // No administrator has signed in through the provider yet.
     let message = refused(put(&mut admin, json!({"localLoginEnabled": false})).await);
     assert!(message.contains("administrator has signed in"), "{message}");
-    // The administrator signs in through it (linked by the verified email).
+    // Linking by email never hands over an administrator: they link the
+    // provider account from Profile, then sign in through it.
     let mut through = Person::new(&app.address);
+    let callback = through
+        .through_provider("/api/auth/oidc/start", "admin")
+        .await;
+    assert_eq!(
+        through.finish(&callback).await.1,
+        "/login?error=sso_link_from_profile"
+    );
+    let started = admin
+        .post_tally_form("/profile/single-sign-on", "/profile", &[])
+        .await;
+    let callback = admin.at_provider(started, "admin").await;
+    assert_eq!(admin.finish(&callback).await.1, "/profile");
     let callback = through
         .through_provider("/api/auth/oidc/start", "admin")
         .await;
@@ -430,8 +453,10 @@ async fn the_client_secret_is_never_in_logs_answers_or_pages() {
         assert_eq!(answer.status(), 200, "{path}");
         seen.push_str(&answer.text().await.unwrap());
     }
-    // Saved through Admin too (the environment's secret wins; a stored one
-    // is refused as fixed), and discovery tested.
+    // Saved through Admin too, and discovery tested. The boss's account was
+    // made by the provider and has no password to confirm a change with,
+    // so the save is refused naming it (and would be refused as fixed: the
+    // environment's secret wins); the secret is in no answer either way.
     let (status, _) = boss
         .call_tally(
             Method::POST,
@@ -440,13 +465,18 @@ async fn the_client_secret_is_never_in_logs_answers_or_pages() {
         )
         .await;
     assert_eq!(status, 200);
-    let (_, body) = boss
+    let (status, body) = boss
         .call_tally(
             Method::PUT,
             ADMIN_SETTINGS,
-            Some(json!({"clientSecret": "another-secret-value"})),
+            Some(json!({"clientSecret": "another-secret-value", "currentPassword": "a guess"})),
         )
         .await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(
+        body["error"]["details"][0]["fieldViolations"][0]["field"],
+        "currentPassword"
+    );
     seen.push_str(&body.to_string());
     assert!(
         !seen.contains(CLIENT_SECRET),
@@ -461,6 +491,174 @@ async fn the_client_secret_is_never_in_logs_answers_or_pages() {
     );
     assert!(!logs.contains(CLIENT_SECRET), "the logs show the secret");
     assert!(!logs.contains("another-secret-value"));
+}
+
+/// Hardening III (issue 52, finding 2): an administrator's API token, or
+/// a session without the password, could point single sign-on at a
+/// provider of its own with linking by email on, and that provider then
+/// signed it in as anyone. Neither changes anything now; the administrator
+/// with the password does, and the change is listed on Admin → Status by
+/// field, never by value.
+#[tokio::test]
+async fn only_an_administrator_with_the_password_points_sign_in_at_a_provider() {
+    let theirs = OidcProvider::start(free_port(), json!({})).await;
+    let app = bare_app(&[]).await;
+    let mut admin = administrator(&app).await;
+    let takeover = json!({
+        "issuerUrl": theirs.issuer,
+        "clientId": CLIENT_ID,
+        "clientSecret": CLIENT_SECRET,
+        "linkByEmail": true,
+        "autoProvision": true,
+    });
+
+    // No token, whatever its scopes, even with the password in the body.
+    for scopes in [
+        json!(["admin"]),
+        json!(["read", "write", "admin", "admin:backup"]),
+    ] {
+        let (status, made) = admin
+            .call_tally(
+                Method::POST,
+                "/api/tokens",
+                Some(json!({"name": "script", "scopes": scopes})),
+            )
+            .await;
+        assert_eq!(status, 201, "{made}");
+        let token = made["token"].as_str().unwrap();
+        let mut body = takeover.clone();
+        body["currentPassword"] = json!(ADMIN_PASSWORD);
+        let answer = app
+            .with_token(token, Method::PUT, ADMIN_SETTINGS)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 403, "{scopes}");
+        // Reading stays the administrator's API.
+        let read = app
+            .with_token(token, Method::GET, ADMIN_SETTINGS)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(read.status(), 200, "{scopes}");
+    }
+    // A browser session without the password, or with a wrong one.
+    for password in [None, Some("not the password")] {
+        let mut body = takeover.clone();
+        if let Some(password) = password {
+            body["currentPassword"] = json!(password);
+        }
+        let (status, answer) = admin
+            .call_tally(Method::PUT, ADMIN_SETTINGS, Some(body))
+            .await;
+        assert_eq!(status, 400, "{answer}");
+        assert_eq!(
+            answer["error"]["details"][0]["fieldViolations"][0]["field"], "currentPassword",
+            "{answer}"
+        );
+    }
+    assert_eq!(scalar(&app, "SELECT count(*) FROM oidc_settings").await, 0);
+    assert_eq!(
+        scalar(&app, "SELECT count(*) FROM settings_changes").await,
+        0
+    );
+    let (_, methods) = admin
+        .call_tally(Method::GET, "/api/auth/methods", None)
+        .await;
+    assert!(methods["oidc"].is_null(), "still off: {methods}");
+
+    // With the password: on, and listed.
+    let (status, settings) = put(&mut admin, takeover).await;
+    assert_eq!(status, 200, "{settings}");
+    let (status, page) = admin
+        .call_tally(Method::GET, "/api/admin/status", None)
+        .await;
+    assert_eq!(status, 200, "{page}");
+    let section = page["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|section| section["title"] == "Settings changes")
+        .expect("the list of settings changes")
+        .clone();
+    let rows = section["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{section}");
+    assert_eq!(
+        rows[0]["value"],
+        format!(
+            "{ADMIN_EMAIL} changed the sign-in settings: issuerUrl, clientId, clientSecret, autoProvision, linkByEmail"
+        )
+    );
+    let shown = section.to_string();
+    assert!(!shown.contains(CLIENT_SECRET), "{shown}");
+    assert!(!shown.contains(&theirs.issuer), "{shown}");
+}
+
+/// When the issuer changes, the identities linked at the previous one go,
+/// in the same change: at another provider the same subject may be anyone,
+/// and the previous provider must not sign them in again should it come
+/// back under someone else's control.
+#[tokio::test]
+async fn a_new_issuer_unlinks_the_identities_of_the_previous_one() {
+    let first = OidcProvider::start(free_port(), json!({})).await;
+    let second = OidcProvider::start(free_port(), json!({})).await;
+    let app = bare_app(&[]).await;
+    let mut admin = administrator(&app).await;
+    let (status, settings) = put(
+        &mut admin,
+        json!({
+            "issuerUrl": first.issuer,
+            "clientId": CLIENT_ID,
+            "clientSecret": CLIENT_SECRET,
+            "autoProvision": true,
+        }),
+    )
+    .await;
+    assert_eq!(status, 200, "{settings}");
+    // One account linked from Profile, one made at its first sign-in.
+    let started = admin
+        .post_tally_form("/profile/single-sign-on", "/profile", &[])
+        .await;
+    let callback = admin.at_provider(started, "admin-elsewhere").await;
+    assert_eq!(admin.finish(&callback).await.1, "/profile");
+    let mut carol = Person::new(&app.address);
+    let callback = carol
+        .through_provider("/api/auth/oidc/start", "carol")
+        .await;
+    assert_eq!(carol.finish(&callback).await.1, "/tracker");
+    let identities = "SELECT count(*) FROM oidc_identities";
+    assert_eq!(scalar(&app, identities).await, 2);
+
+    // A change that keeps the issuer keeps them.
+    let (status, settings) = put(&mut admin, json!({"buttonLabel": "Family sign-in"})).await;
+    assert_eq!(status, 200, "{settings}");
+    assert_eq!(scalar(&app, identities).await, 2);
+
+    // Another issuer: both go with the change.
+    let (status, settings) = put(&mut admin, json!({"issuerUrl": second.issuer})).await;
+    assert_eq!(status, 200, "{settings}");
+    assert_eq!(scalar(&app, identities).await, 0);
+    let (_, listed) = admin
+        .call_tally(Method::GET, "/api/profile/identities", None)
+        .await;
+    assert_eq!(listed["identities"], json!([]));
+    assert_eq!(
+        scalar(
+            &app,
+            "SELECT identities_dropped FROM settings_changes WHERE fields = 'issuerUrl'"
+        )
+        .await,
+        2
+    );
+    let (_, page) = admin
+        .call_tally(Method::GET, "/api/admin/status", None)
+        .await;
+    assert!(
+        page.to_string()
+            .contains("the issuer changed, so 2 identities at the previous provider were unlinked"),
+        "{page}"
+    );
 }
 
 async fn pool(app: &TestApp) -> sqlx::SqlitePool {

@@ -55,6 +55,7 @@ mod secrets;
 mod security_keys;
 mod server_functions;
 mod server_rendered;
+mod settings_changes;
 mod sign_in_form;
 mod single_sign_on;
 mod site_files;

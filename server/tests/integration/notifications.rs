@@ -556,6 +556,115 @@ async fn email_goes_over_starttls_to_the_account_address_with_both_parts_and_a_m
     assert!(!admin_view.to_string().contains("mail-pass"));
 }
 
+/// `POST …/channels/{id}/test` as the page's script sends it, unread.
+async fn test_answer(browser: &Browser, id: &Value) -> reqwest::Response {
+    browser
+        .request(
+            Method::POST,
+            &format!("/api/notifications/channels/{id}/test"),
+        )
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_test_to_an_address_not_yet_confirmed_is_refused_and_sends_nothing() {
+    let smtp = SmtpServer::start(SmtpMode::Plain, None);
+    let port = smtp.port.to_string();
+    let (app, admin) = app_with(&[
+        ("SMTP_HOST", "localhost"),
+        ("SMTP_PORT", &port),
+        ("SMTP_SECURITY", "none"),
+        ("SMTP_FROM", "tally@example.com"),
+    ])
+    .await;
+    let other = channel(
+        &admin,
+        json!({"kind": "email", "name": "Anyone", "settings": {"address": "stranger@example.com"}}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(other["confirmed"], false);
+    let mails = smtp.wait_for(1, Duration::from_secs(10)).await;
+    assert_eq!(mails[0].rcpt_tos, ["stranger@example.com"]);
+
+    // However often it is asked (more often than the test limit, too):
+    // 409, and the address gets nothing but its confirmation link.
+    for _ in 0..6 {
+        let refused = test_answer(&admin, &other["id"]).await;
+        assert_eq!(refused.status(), 409);
+        let body: Value = refused.json().await.unwrap();
+        assert_eq!(body["error"]["status"], "FAILED_PRECONDITION", "{body}");
+        assert!(
+            body["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("not confirmed"),
+            "{body}"
+        );
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(smtp.messages().len(), 1, "only the confirmation link");
+    let log = admin.json_raw("/api/notifications/deliveries").await;
+    assert_eq!(log["deliveries"], json!([]), "{log}");
+
+    // Once the address has opened its link, the test goes out (the
+    // refusals counted for nothing).
+    let text = mails[0].text_part().unwrap();
+    let link = text
+        .split_whitespace()
+        .find(|word| word.contains("/notifications/confirm/"))
+        .expect("a confirmation link");
+    let path = &link[link.find("/notifications/confirm/").unwrap()..];
+    let opened = app.client.get(app.url(path)).send().await.unwrap();
+    assert_eq!(opened.status(), 303);
+    let answer = send_test(&admin, &other["id"]).await;
+    assert_eq!(answer["delivery"]["status"], "sent", "{answer}");
+    let mails = smtp.wait_for(2, Duration::from_secs(10)).await;
+    assert_eq!(mails[1].rcpt_tos, ["stranger@example.com"]);
+    assert_eq!(mails[1].subject().as_deref(), Some("Tally: test message"));
+}
+
+#[tokio::test]
+async fn test_sends_are_five_per_fifteen_minutes_per_person() {
+    let receiver = Receiver::start().await;
+    let (app, admin) = app_with(&[]).await;
+    let ntfy = json!({"kind": "ntfy", "name": "Phone", "settings": {"serverUrl": receiver.url, "topic": "t"}});
+    let mine = channel(&admin, ntfy.clone()).await.unwrap();
+    for _ in 0..5 {
+        let answer = send_test(&admin, &mine["id"]).await;
+        assert_eq!(answer["delivery"]["status"], "sent", "{answer}");
+    }
+    let refused = test_answer(&admin, &mine["id"]).await;
+    assert_eq!(refused.status(), 429);
+    let wait: u64 = refused.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=180).contains(&wait), "{wait}");
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"]["status"], "RESOURCE_EXHAUSTED", "{body}");
+    // The page's door counts against the same limit.
+    let id = mine["id"].to_string();
+    let from_page = admin
+        .request(Method::POST, "/api/fn/notifications/test-channel")
+        .form(&[("id", id.as_str())])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(from_page.status(), 429);
+    assert_eq!(receiver.got().len(), 5, "the refused tests sent nothing");
+
+    // Another person's tests are their own.
+    let other = support::plain_user(&app, &admin, "other@example.com").await;
+    let theirs = channel(&other, ntfy).await.unwrap();
+    let answer = send_test(&other, &theirs["id"]).await;
+    assert_eq!(answer["delivery"]["status"], "sent", "{answer}");
+    assert_eq!(receiver.got().len(), 6);
+}
+
 #[tokio::test]
 async fn the_calendar_feed_is_a_real_icalendar_and_a_revoked_one_is_gone() {
     let (app, admin) = app_with(&[]).await;
@@ -859,13 +968,14 @@ async fn email_goes_over_implicit_tls_too() {
 #[tokio::test]
 async fn email_without_tls_only_to_a_server_on_this_machine() {
     email_over(SmtpMode::Plain, "none").await;
-    // The same setting for a public address is refused when saved.
+    // The same setting for a public address is refused when saved (by an
+    // administrator with their password: the refusal is the setting's).
     let (_app, admin) = with_admin(&[]).await;
     let refused = admin
         .status_with(
             Method::PUT,
             "/api/admin/notifications",
-            &json!({"host": "93.184.216.34", "port": 25, "security": "none", "from": "tally@example.com"}),
+            &json!({"host": "93.184.216.34", "port": 25, "security": "none", "from": "tally@example.com", "currentPassword": support::ADMIN_PASSWORD}),
         )
         .await;
     assert_eq!(refused, 400);
@@ -1019,15 +1129,18 @@ async fn channel_secrets_never_reach_the_log_files_or_stdout() {
         }
         ids.push(created["id"].clone());
     }
-    // Every kind fails once for good (a 4xx is not retried) and once
-    // after its retries, then works: the failures are what gets logged.
+    // Every kind fails once for good (a 4xx is not retried), then works
+    // from a run: the failures are what gets logged. (The second round is
+    // a run's, not five more tests: a person sends at most 5 tests in 15
+    // minutes.)
     receiver.script(&[Answer(401, None); 5]);
     for id in &ids {
         answers.push_str(&send_test(&admin, id).await.to_string());
     }
-    for id in &ids {
-        answers.push_str(&send_test(&admin, id).await.to_string());
-    }
+    bill_due(&admin, "Rent", 100, 1).await;
+    let done = run_now(&admin).await;
+    assert_eq!(count(&done, "sent"), 5, "{done:?}");
+    answers.push_str(&serde_json::to_string(&done).unwrap());
     answers.push_str(
         &admin
             .json_raw("/api/notifications/channels")
@@ -1134,8 +1247,25 @@ async fn the_page_picks_events_per_channel_renames_and_pages_the_log_without_jav
     assert_eq!(count(&done, "sent"), 0, "{done:?}");
     assert!(receiver.got().is_empty());
 
-    // 25 test messages: the page shows 20, and "Older" the other 5.
-    for _ in 0..25 {
+    // 25 test messages: the page shows 20, and "Older" the other 5. Five
+    // are sent (the most a person may in 15 minutes), the other 20 written
+    // into the log as tests before them would have left it.
+    let pool = database(&app).await;
+    let channel_id = listed["channels"][0]["id"].as_i64().unwrap();
+    for n in 0..20 {
+        sqlx::query(
+            "INSERT INTO notification_deliveries
+                 (user_id, channel_id, event, subject, subject_id, occurrence, line, status, attempts)
+             SELECT user_id, id, 'test', 'test', 0, ?, 'Test message', 'sent', 1
+             FROM notification_channels WHERE id = ?",
+        )
+        .bind(format!("earlier-{n}"))
+        .bind(channel_id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    for _ in 0..5 {
         send_test(&admin, &listed["channels"][0]["id"]).await;
     }
     let first = admin.json_raw("/api/fn/notifications/page").await;
@@ -1156,4 +1286,45 @@ async fn the_page_picks_events_per_channel_renames_and_pages_the_log_without_jav
         .await
         .unwrap();
     assert_eq!(bad.status(), 400);
+}
+
+/// Hardening III, finding 7: a token carried in a path (the calendar feed,
+/// the confirmation link) is logged as `…`, in the log files and on
+/// stdout alike.
+#[tokio::test]
+async fn tokens_in_paths_never_reach_the_log_files_or_stdout() {
+    use support::{RunningBinary, ADMIN_EMAIL, ADMIN_PASSWORD};
+    let mut server = RunningBinary::start(&[
+        ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+        ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
+        ("RUST_LOG", "debug"),
+    ]);
+    let admin = Browser::signed_in(&server.url(""), ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let feed: serde_json::Value = admin
+        .call_expecting(201, Method::POST, "/api/notifications/calendar", &json!({}))
+        .await;
+    let url = feed["url"].as_str().unwrap().to_owned();
+    let path = url[url.find("/calendar/").unwrap()..].to_owned();
+    let token = path
+        .trim_start_matches("/calendar/")
+        .trim_end_matches(".ics")
+        .to_owned();
+    assert!(token.len() >= 20, "{token}");
+    let client = reqwest::Client::new();
+    let fetched = client.get(server.url(&path)).send().await.unwrap();
+    assert_eq!(fetched.status(), 200);
+    let confirm = "SECRETconfirmTOKEN0123456789abcdef";
+    let _ = client
+        .get(server.url(&format!("/notifications/confirm/{confirm}")))
+        .send()
+        .await
+        .unwrap();
+    let written = server.stop_and_read_logs();
+    assert!(written.contains("/calendar/….ics"), "the fetch was logged");
+    assert!(written.contains("/notifications/confirm/…"));
+    assert!(!written.contains(&token), "the feed's token in the logs");
+    assert!(
+        !written.contains(confirm),
+        "the confirmation token in the logs"
+    );
 }

@@ -3,10 +3,14 @@
 //! and nonce; which account an identity signs into; the admin group; the
 //! failures that must sign nobody in.
 
+use app::contract::two_factor::{RecoveryCodes, TotpCode, TotpEnrolment};
+use reqwest::Method;
 use serde_json::json;
 
+use crate::support::browser::{Browser, EmptyBody};
 use crate::support::oidc::{free_port, OidcProvider, Person};
-use crate::support::{spawn_app, TestApp};
+use crate::support::totp::{authenticator, now};
+use crate::support::{plain_user, spawn_app, TestApp, ADMIN_EMAIL, ADMIN_PASSWORD};
 
 /// A provider (with `accounts`) and Tally set up for it (`extra` added).
 pub(crate) async fn provider_and_app(
@@ -139,44 +143,142 @@ async fn an_unknown_identity_is_refused_unless_accounts_are_created_through_the_
     );
 }
 
+/// Settings for linking by email, with the bootstrap administrator.
+const LINK_BY_EMAIL: &[(&str, &str)] = &[
+    ("BOOTSTRAP_ADMIN_EMAIL", ADMIN_EMAIL),
+    ("BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD),
+    ("OIDC_LINK_BY_EMAIL", "true"),
+    ("OIDC_AUTO_PROVISION", "true"),
+    ("OIDC_ADMIN_GROUP", "tally-admins"),
+];
+
 #[tokio::test]
-async fn a_verified_email_links_to_its_account_and_an_unverified_one_never_does() {
+async fn a_verified_email_links_a_plain_account_and_an_unverified_one_never_does() {
     let accounts = json!({
-        "admin-at-idp": {"email": "admin@example.com", "email_verified": true, "groups": []},
-        "impostor": {"email": "admin@example.com", "email_verified": false, "groups": []},
+        "pat-at-idp": {"email": "pat@example.com", "email_verified": true, "groups": []},
+        "impostor": {"email": "pat@example.com", "email_verified": false, "groups": []},
     });
-    let (_provider, app) = provider_and_app(
-        accounts,
-        &[
-            ("BOOTSTRAP_ADMIN_EMAIL", "admin@example.com"),
-            ("BOOTSTRAP_ADMIN_PASSWORD", "correct horse battery staple"),
-            ("OIDC_LINK_BY_EMAIL", "true"),
-            ("OIDC_AUTO_PROVISION", "true"),
-            ("OIDC_ADMIN_GROUP", "tally-admins"),
-        ],
-    )
-    .await;
+    let (_provider, app) = provider_and_app(accounts, LINK_BY_EMAIL).await;
+    let admin = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    plain_user(&app, &admin, "pat@example.com").await;
     // Unverified: not linked, and no second account, whatever
     // OIDC_AUTO_PROVISION says.
     let (mut person, _, location) = sign_in(&app, "impostor").await;
     assert_eq!(location, "/login?error=sso_unverified_email");
     assert!(person.me().await.is_none());
-    assert_eq!(scalar(&app, "SELECT count(*) FROM users").await, 1);
+    assert_eq!(scalar(&app, "SELECT count(*) FROM users").await, 2);
 
-    // Verified: linked to the local administrator, who stays one although
-    // the provider puts them in no admin group.
+    // Verified, and a plain account without a second factor: linked, and
+    // it keeps its role.
+    let (mut person, _, location) = sign_in(&app, "pat-at-idp").await;
+    assert_eq!(location, "/tracker");
+    let me = person.me().await.unwrap();
+    assert_eq!(me.user.email, "pat@example.com");
+    assert!(!me.user.is_admin());
+    assert_eq!(
+        scalar(
+            &app,
+            "SELECT count(*) FROM oidc_identities WHERE subject = 'pat-at-idp' AND provisioned = 0"
+        )
+        .await,
+        1
+    );
+}
+
+#[tokio::test]
+async fn linking_by_email_never_hands_over_an_administrator_or_a_second_factor() {
+    let accounts = json!({
+        "admin-at-idp": {"email": ADMIN_EMAIL, "email_verified": true, "groups": []},
+        "tess-at-idp": {"email": "tess@example.com", "email_verified": true, "groups": []},
+        "kim-at-idp": {"email": "kim@example.com", "email_verified": true, "groups": []},
+    });
+    let (_provider, app) = provider_and_app(accounts, LINK_BY_EMAIL).await;
+    let admin = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    // Tess has TOTP on, Kim a security key.
+    let tess = plain_user(&app, &admin, "tess@example.com").await;
+    let enrolment: TotpEnrolment = tess
+        .call_expecting(200, Method::POST, "/api/auth/totp/setup", &EmptyBody {})
+        .await;
+    let _: RecoveryCodes = tess
+        .call_expecting(
+            200,
+            Method::POST,
+            "/api/auth/totp/confirm",
+            &TotpCode {
+                code: authenticator(&enrolment.secret).generate(now()),
+            },
+        )
+        .await;
+    plain_user(&app, &admin, "kim@example.com").await;
+    add_key(&app, "kim@example.com").await;
+
+    // A provider that calls every address verified (Authentik before
+    // 2025.10) signs none of them in, makes no second account and links
+    // nothing.
+    for login in ["admin-at-idp", "tess-at-idp", "kim-at-idp"] {
+        let (mut person, status, location) = sign_in(&app, login).await;
+        assert_eq!(
+            (status.as_u16(), location.as_str()),
+            (302, "/login?error=sso_link_from_profile"),
+            "{login}"
+        );
+        assert!(person.me().await.is_none(), "{login}: no session");
+        assert!(person.tally_cookie("tally_session").is_none());
+    }
+    assert_eq!(scalar(&app, "SELECT count(*) FROM users").await, 3);
+    let identities = scalar(&app, "SELECT count(*) FROM oidc_identities").await;
+    assert_eq!(identities, 0, "nothing linked");
+    // The sign-in page says what to do instead.
+    let page = Browser::open(&app.address)
+        .await
+        .text("/login?error=sso_link_from_profile")
+        .await;
+    assert!(
+        page.contains("link your provider account from Profile → Single sign-on"),
+        "{page}"
+    );
+
+    // Signed in with the password, the administrator links from Profile,
+    // and from then on the provider signs them in, still an administrator.
+    let mut linking = Person::new(&app.address);
+    assert_eq!(
+        linking
+            .sign_in_with_password(ADMIN_EMAIL, ADMIN_PASSWORD)
+            .await,
+        200
+    );
+    let started = linking
+        .post_tally_form("/profile/single-sign-on", "/profile", &[])
+        .await;
+    let callback = linking.at_provider(started, "admin-at-idp").await;
+    assert_eq!(linking.finish(&callback).await.1, "/profile");
     let (mut person, _, location) = sign_in(&app, "admin-at-idp").await;
     assert_eq!(location, "/tracker");
     let me = person.me().await.unwrap();
-    assert_eq!(me.user.email, "admin@example.com");
-    assert!(
-        me.user.is_admin(),
-        "a linked local administrator keeps the role"
-    );
-    assert_eq!(
-        scalar(&app, "SELECT count(*) FROM oidc_identities WHERE subject = 'admin-at-idp' AND provisioned = 0").await,
-        1
-    );
+    assert_eq!(me.user.email, ADMIN_EMAIL);
+    assert!(me.user.is_admin(), "a linked administrator keeps the role");
+}
+
+/// A security key on `email`'s account, as registering one leaves it (its
+/// public key does not matter: no key ceremony happens here).
+async fn add_key(app: &TestApp, email: &str) {
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite:{}", app.database_path().display()))
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO webauthn_credentials (user_id, credential_id, name, passkey)
+         SELECT id, 'cred-' || id, 'Key', '{}' FROM users WHERE email = ?",
+    )
+    .bind(email)
+    .execute(&pool)
+    .await
+    .unwrap();
+    sqlx::query("UPDATE users SET webauthn_enabled = 1 WHERE email = ?")
+        .bind(email)
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
 }
 
 #[tokio::test]

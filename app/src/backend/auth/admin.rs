@@ -1,6 +1,9 @@
 //! What an administrator does to other accounts: list them, disable and
 //! re-enable them, reset a lost second factor, invite people and open
-//! registration. The account-level actions take a [`ConfirmedAdmin`], which
+//! registration. The account-level actions (these, and the settings that
+//! decide who signs in as whom and where confirmation links are mailed:
+//! `sso::authentication::change`, `notifications::service::set_mail`)
+//! take a [`ConfirmedAdmin`], which
 //! only [`confirm`] makes: a browser session of an administrator who has
 //! just typed their password again. So no API token, whatever its scopes,
 //! and no session left open on a shared computer can mint an administrator
@@ -20,7 +23,7 @@ use crate::contract::admin::{AccountAction, Invite, Invited};
 use crate::domain::role::Role;
 
 /// Why a token is refused the account-level actions.
-pub const NEEDS_A_PERSON: &str = "an API token cannot do this: invitations, registration, enabling or disabling accounts, resetting second factors and restoring need a signed-in administrator and their password";
+pub const NEEDS_A_PERSON: &str = "an API token cannot do this: invitations, registration, enabling or disabling accounts, resetting second factors, restoring, and the sign-in and mail server settings need a signed-in administrator and their password";
 
 /// An administrator at a browser who has just confirmed their password.
 /// Private field: made by [`confirm`] only.

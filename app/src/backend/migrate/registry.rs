@@ -247,6 +247,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.18_statement_formats.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 19),
+            description: "the list of sign-in and mail settings changes",
+            sql: sql!("v1.19_settings_changes.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.19_settings_changes.down.sql")),
+        },
     ]
 }
 

@@ -15,6 +15,15 @@ pub enum NotifyError {
     NotFound(String),
     #[error("you have {0} channels, the most one account may have; remove one first")]
     TooManyChannels(i64),
+    /// "Send test" to a channel whose address has not opened its
+    /// confirmation link yet.
+    #[error(
+        "this channel's address is not confirmed yet: open the link sent to it, then send a test"
+    )]
+    Unconfirmed,
+    /// Too many test sends; try again after `retry_after`.
+    #[error("too many test messages; try again in {} seconds", .retry_after.as_secs().max(1))]
+    TooManyTests { retry_after: std::time::Duration },
     #[error("the stored secret could not be opened or sealed: {0}")]
     Secret(#[from] KeyringError),
     #[error(transparent)]

@@ -5,7 +5,8 @@
 //! run; and a private calendar feed of their bills.
 //!
 //! What the rest of the app uses: [`service`] (one function per use case),
-//! [`run`] (start a run now, the scheduler), [`calendar::feed`], the
+//! [`run`] (start a run now, the scheduler), [`calendar::feed`],
+//! [`notice::send`] (a notice to administrators by email), the
 //! [`Notifier`] built at start-up, and [`jobs::NotificationsRun`], the
 //! `notifications_run` operation kind.
 
@@ -13,6 +14,7 @@ pub mod calendar;
 mod deliver;
 mod error;
 pub mod jobs;
+pub mod notice;
 mod notifier;
 mod render;
 mod rules;
@@ -20,6 +22,7 @@ pub mod run;
 mod schedule;
 pub mod service;
 mod store;
+mod test_limit;
 pub mod transport;
 
 pub use error::NotifyError;

@@ -8,7 +8,9 @@ use std::sync::{Arc, Mutex};
 use secrecy::SecretString;
 use sqlx::SqlitePool;
 
+use super::error::NotifyError;
 use super::store;
+use super::test_limit::{test_limit, TestLimit};
 use super::transport::{MailServer, Transports};
 use crate::backend::outbound::Outbound;
 use crate::backend::secrets::{Keyring, SecretColumn};
@@ -59,9 +61,13 @@ pub struct Notifier {
     pub start_lock: tokio::sync::Mutex<()>,
     /// Sends by channel kind and result, for `/metrics`.
     counts: Mutex<BTreeMap<(&'static str, &'static str), u64>>,
+    /// "Send test" per person (`test_limit`).
+    tests: Arc<TestLimit>,
 }
 
 impl Notifier {
+    /// Needs the runtime (the test limit forgets idle people in the
+    /// background).
     pub fn new(
         settings: NotifySettings,
         outbound: Outbound,
@@ -85,7 +91,18 @@ impl Notifier {
             running: Mutex::new(None),
             start_lock: tokio::sync::Mutex::new(()),
             counts: Mutex::new(BTreeMap::new()),
+            tests: test_limit().spawn_pruning(),
         }
+    }
+
+    /// Counts a test send of `user_id`; `TooManyTests` (429, with the
+    /// wait) over the limit.
+    pub fn admit_test(&self, user_id: i64) -> Result<(), NotifyError> {
+        self.tests
+            .check(&user_id)
+            .map_err(|wait| NotifyError::TooManyTests {
+                retry_after: wait.max(std::time::Duration::from_secs(1)),
+            })
     }
 
     pub fn running(&self) -> Option<String> {

@@ -1,6 +1,8 @@
 //! Reminders and notifications as the routes and server functions call
 //! them: one function per use case.
 
+use std::sync::Arc;
+
 use secrecy::ExposeSecret;
 use serde_json::{Map, Value};
 use sqlx::SqlitePool;
@@ -10,7 +12,9 @@ use super::notifier::{Notifier, CHANNEL_SECRET, MAIL_PASSWORD};
 use super::store::{self, ChannelRow, NewRow, StoredSettings};
 use super::transport::{email, http, signature, Secrets};
 use super::{deliver, render};
+use crate::backend::auth::admin::ConfirmedAdmin;
 use crate::backend::auth::token::{random_token, sha256_hex};
+use crate::backend::settings_changes;
 use crate::contract::account::User;
 use crate::contract::notifications::{
     AdminNotifications, CalendarFeed, CalendarFeedState, Channel, ChannelChange,
@@ -433,6 +437,12 @@ pub async fn remove(pool: &SqlitePool, user: i64, id: i64) -> Result<(), NotifyE
 }
 
 /// "Send test": a delivery row of its own, sent by the run's own code.
+/// Only to a confirmed channel, as the runs send only to those: an email
+/// address other than the account's has not said it wants Tally's mail
+/// until its link is opened, and a test to it would make the server's SMTP
+/// mail any address on request. At most `test_limit::BURST` per person per
+/// 15 minutes; a refused test (no such channel, not confirmed) is not
+/// counted, since nothing goes out.
 pub async fn test(
     notifier: &Notifier,
     pool: &SqlitePool,
@@ -443,6 +453,10 @@ pub async fn test(
     let row = store::channel(&mut tx, user.id, id)
         .await?
         .ok_or_else(|| NotifyError::NotFound(format!("no channel {id}")))?;
+    if row.confirmed_at.is_none() {
+        return Err(NotifyError::Unconfirmed);
+    }
+    notifier.admit_test(user.id)?;
     let delivery = store::record_test(&mut tx, user.id, id).await?;
     tx.commit().await?;
     let mail = notifier.mail_server(pool).await?;
@@ -579,10 +593,16 @@ pub async fn admin(
 }
 
 /// Saves the email server an administrator typed (the environment's, when
-/// set, still wins; the page says so).
+/// set, still wins; the page says so). Only `admin`, who has just typed
+/// their password again (`by`), saves it (no token): every reminder and
+/// confirmation link goes through it. The change is listed for Admin →
+/// Status (fields, never values) in the same transaction, and mailed to
+/// every administrator through the server in force before it, so a
+/// server of someone else's does not get to swallow the news of itself.
 pub async fn set_mail(
-    notifier: &Notifier,
+    notifier: &Arc<Notifier>,
     pool: &SqlitePool,
+    by: &ConfirmedAdmin,
     change: SmtpChange,
 ) -> Result<AdminNotifications, NotifyError> {
     let host = change.host.trim().to_owned();
@@ -628,20 +648,52 @@ pub async fn set_mail(
         None => None,
     };
     let keep = password.is_none() && change.password.is_none();
-    store::set_mail_settings(
-        pool,
-        &store::MailRow {
-            host,
-            port: i64::from(port),
-            username: change.username.trim().to_owned(),
-            password,
-            from_address: change.from.trim().to_owned(),
-            tls: change.security.name().to_owned(),
-        },
-        keep,
-    )
-    .await?;
+    let row = store::MailRow {
+        host,
+        port: i64::from(port),
+        username: change.username.trim().to_owned(),
+        password,
+        from_address: change.from.trim().to_owned(),
+        tls: change.security.name().to_owned(),
+    };
+    let before = notifier.mail_server(pool).await?;
+    let fields = changed_mail_fields(store::mail_settings(pool).await?.as_ref(), &row, keep);
+    let mut tx = crate::backend::db::write(pool).await?;
+    store::set_mail_settings(&mut tx, &row, keep).await?;
+    let recorded =
+        settings_changes::record(&mut tx, by.user(), settings_changes::Area::Mail, &fields, 0)
+            .await?;
+    tx.commit().await?;
+    tracing::info!(changed = ?fields, by = by.user().id, "mail server changed");
+    if let Some(recorded) = recorded {
+        settings_changes::announce(notifier, pool, before, recorded).await;
+    }
     admin(notifier, pool).await
+}
+
+/// The fields of the mail server a save changes, by their API names (for
+/// the list of changes; never a value). A password typed counts as changed:
+/// it is sealed anew and cannot be compared.
+fn changed_mail_fields(
+    before: Option<&store::MailRow>,
+    after: &store::MailRow,
+    keep_password: bool,
+) -> Vec<&'static str> {
+    let differs = |pick: fn(&store::MailRow) -> String| before.map(pick) != Some(pick(after));
+    let password = !keep_password
+        && (after.password.is_some() || before.is_some_and(|row| row.password.is_some()));
+    [
+        ("host", differs(|row| row.host.clone())),
+        ("port", differs(|row| row.port.to_string())),
+        ("security", differs(|row| row.tls.clone())),
+        ("username", differs(|row| row.username.clone())),
+        ("password", password),
+        ("from", differs(|row| row.from_address.clone())),
+    ]
+    .into_iter()
+    .filter(|(_, changed)| *changed)
+    .map(|(field, _)| field)
+    .collect()
 }
 
 /// "Send test email" on Admin → Notifications.

@@ -832,7 +832,7 @@ pub async fn mail_settings(pool: &SqlitePool) -> Result<Option<MailRow>, sqlx::E
 
 /// Saves the mail server; `password` `None` keeps the stored one.
 pub async fn set_mail_settings(
-    pool: &SqlitePool,
+    conn: &mut SqliteConnection,
     row: &MailRow,
     keep_password: bool,
 ) -> Result<(), sqlx::Error> {
@@ -851,7 +851,7 @@ pub async fn set_mail_settings(
         row.tls,
         keep_password,
     )
-    .execute(pool)
+    .execute(&mut *conn)
     .await?;
     Ok(())
 }

@@ -3,12 +3,17 @@
 //! past the safeguards that keep one way in open; and the provider's
 //! discovery, tested on demand.
 
+use std::sync::Arc;
+
 use openidconnect::IssuerUrl;
 use secrecy::ExposeSecret;
 
 use super::settings::{self, SsoLayer, SsoSettings};
 use super::{admin_layer, provider, store, Sso, SsoError};
+use crate::backend::auth::admin::ConfirmedAdmin;
+use crate::backend::notifications::Notifier;
 use crate::backend::secrets::OIDC_CLIENT_SECRET;
+use crate::backend::settings_changes::{self, Area};
 use crate::contract::authentication::{
     AuthenticationChange, AuthenticationSettings, Discovery, DiscoveryRequest,
 };
@@ -76,8 +81,17 @@ pub async fn read(sso: &Sso) -> Result<AuthenticationSettings, AuthenticationErr
 /// sign-in is switched off only while single sign-on is on and after an
 /// administrator has signed in through it; never both off. Changing local
 /// sign-in ends a break-glass.
+///
+/// Only `admin`, an administrator who has just typed their password
+/// again, changes them (no token: pointed at a provider of one's own with
+/// linking by email, single sign-on hands over every account). A new
+/// issuer drops the identities linked at the previous one, in the same
+/// transaction; the change is listed for Admin → Status (fields, never
+/// values) and mailed to every administrator.
 pub async fn change(
     sso: &Sso,
+    notifier: &Arc<Notifier>,
+    admin: &ConfirmedAdmin,
     change: AuthenticationChange,
 ) -> Result<AuthenticationSettings, AuthenticationError> {
     let change = checked(change, sso.environment.allow_http)?;
@@ -140,16 +154,68 @@ pub async fn change(
         }
     }
 
+    let fields = changed_fields(&current.stored, &stored, &change);
     let mut tx = crate::backend::db::write(&sso.pool).await?;
     store::save(&mut tx, &stored).await?;
+    // An identity is (issuer, subject): at another issuer the same subject
+    // may be anyone, so the links made at the previous one go.
+    let dropped = if current.settings.issuer != after.issuer {
+        store::drop_identities_not_at(&mut tx, after.issuer.as_deref()).await?
+    } else {
+        0
+    };
+    let recorded =
+        settings_changes::record(&mut tx, admin.user(), Area::SignIn, &fields, dropped).await?;
     tx.commit().await?;
     tracing::info!(
         changed = ?change.names(),
         oidc = after.is_on(),
         local_login = after.local_login_enabled,
+        identities_dropped = dropped,
+        by = admin.user().id,
         "authentication settings changed"
     );
+    if let Some(recorded) = recorded {
+        settings_changes::announce(notifier, &sso.pool, None, recorded).await;
+    }
     read(sso).await
+}
+
+/// The fields whose stored value the change alters, by their API names
+/// (for the list of changes; never a value). A client secret typed again
+/// counts as changed: it is sealed anew and cannot be compared. Ending a
+/// break-glass counts as a change of local sign-in.
+fn changed_fields(
+    before: &store::Stored,
+    after: &store::Stored,
+    change: &AuthenticationChange,
+) -> Vec<&'static str> {
+    let secret = match &change.client_secret {
+        Some(Some(_)) => true,
+        Some(None) => before.client_secret.is_some(),
+        None => false,
+    };
+    let local = before.local_login_enabled != after.local_login_enabled
+        || (before.local_login_break_glass && !after.local_login_break_glass);
+    [
+        ("issuerUrl", before.issuer_url != after.issuer_url),
+        ("clientId", before.client_id != after.client_id),
+        ("clientSecret", secret),
+        ("scopes", before.scopes != after.scopes),
+        ("groupsClaim", before.groups_claim != after.groups_claim),
+        ("adminGroup", before.admin_group != after.admin_group),
+        (
+            "autoProvision",
+            before.auto_provision != after.auto_provision,
+        ),
+        ("linkByEmail", before.link_by_email != after.link_by_email),
+        ("buttonLabel", before.button_label != after.button_label),
+        ("localLoginEnabled", local),
+    ]
+    .into_iter()
+    .filter(|(_, changed)| *changed)
+    .map(|(field, _)| field)
+    .collect()
 }
 
 /// `tally auth local-login on`: email and password sign in again, whatever
@@ -474,6 +540,39 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn only_the_fields_whose_value_changes_are_listed() {
+        let before = store::Stored {
+            issuer_url: Some("https://id.example.com".into()),
+            client_secret: Some("e1:sealed".into()),
+            link_by_email: Some(false),
+            ..store::Stored::default()
+        };
+        let after = store::Stored {
+            link_by_email: Some(true),
+            ..before.clone()
+        };
+        let change = AuthenticationChange {
+            issuer_url: Some(Some("https://id.example.com".into())),
+            link_by_email: Some(Some(true)),
+            client_secret: Some(Some("typed again".into())),
+            ..AuthenticationChange::default()
+        };
+        assert_eq!(
+            changed_fields(&before, &after, &change),
+            ["clientSecret", "linkByEmail"]
+        );
+        let glass = store::Stored {
+            local_login_break_glass: true,
+            ..before.clone()
+        };
+        assert_eq!(
+            changed_fields(&glass, &before, &AuthenticationChange::default()),
+            ["localLoginEnabled"]
+        );
+        assert!(changed_fields(&before, &before, &AuthenticationChange::default()).is_empty());
     }
 
     #[test]

@@ -26,6 +26,8 @@ pub enum SsoError {
     EmailTaken,
     #[error("the provider gave no usable email for a new account")]
     NoEmail,
+    #[error("the account with this email is an administrator's or has a second factor, and is never linked by email")]
+    Protected,
     #[error("the account is disabled")]
     Disabled,
     #[error("this identity at the provider is linked to another account")]
@@ -50,6 +52,7 @@ impl SsoError {
             Self::UnverifiedEmail => "sso_unverified_email",
             Self::EmailTaken => "sso_email_taken",
             Self::NoEmail => "sso_no_email",
+            Self::Protected => "sso_link_from_profile",
             Self::Disabled => "sso_disabled",
             Self::IdentityTaken => "sso_identity_taken",
             Self::Database(_) | Self::Auth(_) => "sso_failed",
@@ -65,6 +68,7 @@ impl From<super::rules::Refusal> for SsoError {
             Refusal::UnverifiedEmail => Self::UnverifiedEmail,
             Refusal::EmailTaken => Self::EmailTaken,
             Refusal::NoEmail => Self::NoEmail,
+            Refusal::Protected => Self::Protected,
         }
     }
 }

@@ -20,7 +20,18 @@ pub struct Known {
     /// The account this (issuer, subject) is linked to.
     pub linked: Option<i64>,
     /// The account whose email is the claimed email.
-    pub same_email: Option<i64>,
+    pub same_email: Option<EmailOwner>,
+}
+
+/// The account that has the claimed email, and what of it weighs on
+/// linking it by that email.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EmailOwner {
+    pub user_id: i64,
+    /// An instance administrator.
+    pub admin: bool,
+    /// TOTP or a security key is on.
+    pub second_factor: bool,
 }
 
 /// Which account the sign-in goes to.
@@ -48,22 +59,29 @@ pub enum Refusal {
     EmailTaken,
     /// A new account needs an email and the provider gave none.
     NoEmail,
+    /// The account with the (verified) email is an administrator's or has
+    /// a second factor, which linking by email never hands over: the person
+    /// signs in with the password and links from Profile.
+    Protected,
 }
 
 /// Decides which account a provider sign-in goes to. Identities are keyed
 /// on (issuer, subject); the email only ever links when the provider
-/// verified it and linking by email is on.
+/// verified it, linking by email is on and the account may be linked that
+/// way ([`linkable_by_email`]).
 pub fn entry(claims: &Claims, known: Known, link_by_email: bool, auto_provision: bool) -> Entry {
     if let Some(user_id) = known.linked {
         return Entry::Linked(user_id);
     }
-    if let Some(user_id) = known.same_email {
+    if let Some(owner) = known.same_email {
         return if !claims.email_verified {
             Entry::Refused(Refusal::UnverifiedEmail)
-        } else if link_by_email {
-            Entry::Link(user_id)
-        } else {
+        } else if !link_by_email {
             Entry::Refused(Refusal::EmailTaken)
+        } else if !linkable_by_email(owner) {
+            Entry::Refused(Refusal::Protected)
+        } else {
+            Entry::Link(owner.user_id)
         };
     }
     if !auto_provision {
@@ -80,6 +98,18 @@ pub fn entry(claims: &Claims, known: Known, link_by_email: bool, auto_provision:
         },
         None => Entry::Refused(Refusal::NoEmail),
     }
+}
+
+/// Whether a verified email may link a provider identity to `owner`.
+/// Linking by email trusts one flag of the provider's, and some providers
+/// have set it for every address (Authentik before 2025.10): on that flag
+/// alone, whoever can make an account at the provider with an
+/// administrator's email would become that administrator, and a second
+/// factor its owner chose would be stepped around. Those accounts link
+/// only from Profile, signed in with the password (and its second factor),
+/// which proves the person holds the account.
+pub fn linkable_by_email(owner: EmailOwner) -> bool {
+    !owner.admin && !owner.second_factor
 }
 
 /// The role of an account after a provider sign-in. The groups decide it
@@ -122,9 +152,15 @@ mod tests {
 
     #[test]
     fn a_linked_identity_signs_into_its_account_whatever_the_email_says() {
+        // An administrator with a second factor too: linked from Profile
+        // before, the identity decides, not the email.
         let known = Known {
             linked: Some(7),
-            same_email: Some(9),
+            same_email: Some(EmailOwner {
+                user_id: 9,
+                admin: true,
+                second_factor: true,
+            }),
         };
         assert_eq!(
             entry(&claims(Some("x@example.com"), false), known, false, false),
@@ -155,11 +191,20 @@ mod tests {
         );
     }
 
+    /// The account (id 3) with the claimed email.
+    fn owner(admin: bool, second_factor: bool) -> Option<EmailOwner> {
+        Some(EmailOwner {
+            user_id: 3,
+            admin,
+            second_factor,
+        })
+    }
+
     #[test]
     fn an_email_links_only_when_verified_and_linking_is_on() {
         let known = Known {
             linked: None,
-            same_email: Some(3),
+            same_email: owner(false, false),
         };
         let verified = claims(Some("ann@example.com"), true);
         let unverified = claims(Some("ann@example.com"), false);
@@ -175,6 +220,37 @@ mod tests {
                 Entry::Refused(Refusal::UnverifiedEmail)
             );
         }
+    }
+
+    #[test]
+    fn an_administrator_or_an_account_with_a_second_factor_is_never_linked_by_email() {
+        let verified = claims(Some("ann@example.com"), true);
+        for (admin, second_factor) in [(true, false), (false, true), (true, true)] {
+            let known = Known {
+                linked: None,
+                same_email: owner(admin, second_factor),
+            };
+            // Whatever the settings: never linked, and never a second
+            // account with the same email.
+            for provision in [true, false] {
+                assert_eq!(
+                    entry(&verified, known, true, provision),
+                    Entry::Refused(Refusal::Protected),
+                    "admin {admin}, second factor {second_factor}"
+                );
+            }
+            // With linking off the answer stays the one it was.
+            assert_eq!(
+                entry(&verified, known, false, false),
+                Entry::Refused(Refusal::EmailTaken)
+            );
+        }
+        let plain = EmailOwner {
+            user_id: 3,
+            admin: false,
+            second_factor: false,
+        };
+        assert!(linkable_by_email(plain));
     }
 
     #[test]

@@ -318,7 +318,10 @@ async fn enter(
 ) -> Result<i64, SsoError> {
     let linked = store::linked(&sso.pool, issuer, &claims.subject).await?;
     let same_email = match claims.email.as_deref() {
-        Some(email) => users::by_email(&sso.pool, email).await?.map(|user| user.id),
+        Some(email) => match users::by_email(&sso.pool, email).await? {
+            Some(user) => store::email_owner(&sso.pool, user.id).await?,
+            None => None,
+        },
         None => None,
     };
     let known = Known {

@@ -61,6 +61,8 @@ impl AuthenticationForm {
                 self.local_login_enabled,
                 now.local_login_enabled,
             ),
+            // The password is asked by the door, before the change is read.
+            current_password: String::new(),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use sqlx::{SqliteConnection, SqlitePool};
 
+use super::rules::EmailOwner;
 use crate::domain::role::Role;
 
 /// An identity's account, and whether that account was created through the
@@ -49,6 +50,27 @@ pub async fn standing(
     .fetch_optional(&mut *conn)
     .await?;
     Ok(row.map(|row| (Role::parse(&row.role).unwrap_or_default(), row.disabled)))
+}
+
+/// The account `user_id` as linking by email weighs it: whether it is an
+/// administrator's, and whether it has a second factor. A security key
+/// counts by the flag or by a registered key, either: a refusal is the
+/// safe side of the two disagreeing.
+pub async fn email_owner(
+    pool: &SqlitePool,
+    user_id: i64,
+) -> Result<Option<EmailOwner>, sqlx::Error> {
+    sqlx::query_as!(
+        EmailOwner,
+        r#"SELECT id AS "user_id!", role = 'admin' AS "admin!: bool",
+             (totp_enabled = 1 OR webauthn_enabled = 1
+              OR EXISTS (SELECT 1 FROM webauthn_credentials k WHERE k.user_id = users.id))
+                 AS "second_factor!: bool"
+         FROM users WHERE id = ?"#,
+        user_id,
+    )
+    .fetch_optional(pool)
+    .await
 }
 
 /// A new account without a password (it signs in through the provider),
@@ -306,4 +328,18 @@ pub async fn unlink(
     .execute(&mut *conn)
     .await?;
     Ok(done.rows_affected() == 1)
+}
+
+/// Drops every identity not at `issuer` (all of them when there is none):
+/// when Admin changes the issuer, the identities linked at the previous
+/// one must not sign in again should that issuer come back, under
+/// whoever controls it then. Answers how many were dropped.
+pub async fn drop_identities_not_at(
+    conn: &mut SqliteConnection,
+    issuer: Option<&str>,
+) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query!("DELETE FROM oidc_identities WHERE issuer IS NOT ?", issuer,)
+        .execute(&mut *conn)
+        .await?;
+    Ok(done.rows_affected())
 }

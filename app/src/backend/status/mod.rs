@@ -1,9 +1,9 @@
 //! Admin Status: the instance at a glance for administrators — version,
 //! image and uptime, the database, migrations, backups, operations and
 //! workers, the CRM outbox, bank sync, which key protects stored secrets,
-//! and the last errors logged. Worded here as rows, so a page (and
-//! `GET /api/admin/status`) only lays them out; never a filesystem path or
-//! a secret.
+//! who changed the sign-in or mail settings, and the last errors logged.
+//! Worded here as rows, so a page (and `GET /api/admin/status`) only lays
+//! them out; never a filesystem path or a secret.
 
 mod recent_errors;
 mod store;
@@ -256,6 +256,26 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, sqlx::Er
                 vec![row(
                     "State",
                     "unavailable: the database lacks the notifications tables (a migration is pending)",
+                    "warn",
+                )]
+            }
+        },
+    ));
+
+    // Who changed how people sign in or where mail goes (fields, never
+    // values); after a rollback below v1.19 the list is gone, not the page.
+    sections.push(section(
+        "Settings changes",
+        match crate::backend::settings_changes::status_rows(pool).await {
+            Ok(rows) => rows
+                .into_iter()
+                .map(|(label, value, state)| row(&label, value, state))
+                .collect(),
+            Err(error) => {
+                tracing::warn!(%error, "the settings changes are unavailable");
+                vec![row(
+                    "Changes",
+                    "unavailable: the database lacks the list of settings changes (a migration is pending)",
                     "warn",
                 )]
             }
