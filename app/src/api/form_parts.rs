@@ -50,6 +50,19 @@ pub async fn short_text<T: AsRef<[u8]>, E>(
 /// id, a date order, an app's name).
 pub const MAX_CHOICE: usize = 20;
 
+/// The most parts a file form may have. Tally's own have four at most
+/// (the token, the file, two choices); without a cap a form of tiny
+/// parts would be kept part by part, however many were sent.
+pub const MAX_PARTS: usize = 16;
+
+/// A form of more than [`MAX_PARTS`] parts, refused at the first part
+/// too many: nothing after it is read.
+pub fn too_many_parts() -> ApiError {
+    ApiError::BadRequest(format!(
+        "the form has more than {MAX_PARTS} parts: send its file and its fields only"
+    ))
+}
+
 /// A file form as posted: its file and the file's name, and its other
 /// fields, each a short choice.
 #[derive(Default)]
@@ -77,8 +90,12 @@ impl FileForm {
 }
 
 /// Reads a `multipart/form-data` form: the part named `file_field` up to
-/// `limit` bytes, every other part as a short choice. `None` when the
-/// file passes `limit` (each use case says so in its own words).
+/// `limit` bytes, every other part as a short choice, at most
+/// [`MAX_PARTS`] parts in all (more is [`too_many_parts`]). `None` when
+/// the file passes `limit` (each use case says so in its own words). The
+/// body as a whole is bounded before it gets here
+/// (`middleware::server_fns::limit_body`), so skipping a long choice
+/// cannot take forever either.
 pub async fn file_form(
     data: leptos::server_fn::codec::MultipartData,
     file_field: &str,
@@ -88,7 +105,12 @@ pub async fn file_form(
         return Err(not_multipart());
     };
     let mut form = FileForm::default();
+    let mut count = 0;
     while let Some(part) = parts.next_field().await.map_err(unreadable)? {
+        count += 1;
+        if count > MAX_PARTS {
+            return Err(too_many_parts());
+        }
         let Some(name) = part.name().map(str::to_owned) else {
             continue;
         };

@@ -1,11 +1,91 @@
 //! Reading and writing Tally's cookies: the session, the CSRF token and the
 //! device cookie (a browser that signed in here before; `auth::device`).
+//!
+//! The names here are the app's. Behind https the browser holds each as
+//! `__Host-tally_…` instead: a browser keeps a `__Host-` cookie only when
+//! this very host set it, Secure, for the whole site and no domain, so a
+//! sibling subdomain (or anyone who can answer for one) cannot plant a
+//! session or a CSRF token here. The front door translates both ways, once
+//! per request ([`from_browser`], [`to_browser`]), so nothing else knows
+//! the prefix.
 
 use http::{header, HeaderMap, HeaderValue};
 
 pub const SESSION: &str = "tally_session";
 pub const CSRF: &str = "tally_csrf";
 pub const DEVICE: &str = "tally_device";
+
+/// Every cookie of Tally's is named so (single sign-on's `tally_sso` too).
+const OWN_PREFIX: &str = "tally_";
+/// What a browser behind https holds Tally's cookies under.
+pub const HOST_PREFIX: &str = "__Host-";
+
+/// The name cookie `name` has in a browser: behind https (`secure`), with
+/// [`HOST_PREFIX`].
+pub fn in_browser(name: &str, secure: bool) -> String {
+    if secure {
+        format!("{HOST_PREFIX}{name}")
+    } else {
+        name.to_owned()
+    }
+}
+
+/// A request's cookies as the app reads them, behind https:
+/// `__Host-tally_…` is read as `tally_…`, and a bare `tally_…` is dropped
+/// (a sibling subdomain can set that one, and so did Tally before it used
+/// the prefix). Other sites' cookies stay as sent.
+pub fn from_browser(headers: &mut HeaderMap) {
+    if !headers.contains_key(header::COOKIE) {
+        return;
+    }
+    let pairs: Vec<String> = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .map(str::trim)
+        .filter(|pair| !pair.is_empty())
+        .filter_map(|pair| match pair.strip_prefix(HOST_PREFIX) {
+            Some(own) if own.starts_with(OWN_PREFIX) => Some(own.to_owned()),
+            _ if pair.starts_with(OWN_PREFIX) => None,
+            _ => Some(pair.to_owned()),
+        })
+        .collect();
+    headers.remove(header::COOKIE);
+    if pairs.is_empty() {
+        return;
+    }
+    if let Ok(value) = HeaderValue::from_str(&pairs.join("; ")) {
+        headers.insert(header::COOKIE, value);
+    }
+}
+
+/// An answer's cookies as a browser behind https must hold them:
+/// `tally_…` is set as `__Host-tally_…`. [`set`] already makes each one
+/// what the prefix asks for (`Path=/`, no `Domain`, `Secure` behind
+/// https).
+pub fn to_browser(headers: &mut HeaderMap) {
+    let own = |value: &HeaderValue| value.as_bytes().starts_with(OWN_PREFIX.as_bytes());
+    if !headers.get_all(header::SET_COOKIE).iter().any(own) {
+        return;
+    }
+    let cookies: Vec<HeaderValue> = headers
+        .get_all(header::SET_COOKIE)
+        .iter()
+        .map(|value| {
+            if !own(value) {
+                return value.clone();
+            }
+            let mut named = HOST_PREFIX.as_bytes().to_vec();
+            named.extend_from_slice(value.as_bytes());
+            HeaderValue::from_bytes(&named).unwrap_or_else(|_| value.clone())
+        })
+        .collect();
+    headers.remove(header::SET_COOKIE);
+    for cookie in cookies {
+        headers.append(header::SET_COOKIE, cookie);
+    }
+}
 
 /// The value of cookie `name` in the request, if sent.
 pub fn get<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
@@ -89,5 +169,65 @@ mod tests {
         );
         let plain = set(CSRF, "x", 0, false, false, "Strict").unwrap();
         assert_eq!(plain, "tally_csrf=x; Path=/; Max-Age=0; SameSite=Strict");
+    }
+
+    #[test]
+    fn behind_https_only_host_prefixed_cookies_are_read_as_tallys() {
+        let mut headers = HeaderMap::new();
+        headers.append(
+            header::COOKIE,
+            HeaderValue::from_static(
+                "tally_csrf=planted; __Host-tally_csrf=mine; other=1; __Host-x=2",
+            ),
+        );
+        headers.append(
+            header::COOKIE,
+            HeaderValue::from_static("__Host-tally_session=s; tally_session=planted"),
+        );
+        from_browser(&mut headers);
+        assert_eq!(get(&headers, CSRF), Some("mine"));
+        assert_eq!(get(&headers, SESSION), Some("s"));
+        assert_eq!(get(&headers, "other"), Some("1"));
+        assert_eq!(get(&headers, "__Host-x"), Some("2"));
+        assert_eq!(headers.get_all(header::COOKIE).iter().count(), 1);
+
+        // Only planted ones: none of Tally's is left.
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::COOKIE,
+            HeaderValue::from_static("tally_csrf=planted; tally_session=planted"),
+        );
+        from_browser(&mut headers);
+        assert!(!headers.contains_key(header::COOKIE));
+    }
+
+    #[test]
+    fn behind_https_tallys_cookies_are_set_host_prefixed() {
+        let mut headers = HeaderMap::new();
+        headers.append(header::SET_COOKIE, session("t", 60, true).unwrap());
+        headers.append(
+            header::SET_COOKIE,
+            HeaderValue::from_static("other=1; Path=/"),
+        );
+        headers.append(header::SET_COOKIE, device("d", true).unwrap());
+        to_browser(&mut headers);
+        let set: Vec<&str> = headers
+            .get_all(header::SET_COOKIE)
+            .iter()
+            .map(|value| value.to_str().unwrap())
+            .collect();
+        assert_eq!(set.len(), 3);
+        assert_eq!(
+            set[0],
+            "__Host-tally_session=t; Path=/; Max-Age=60; SameSite=Lax; HttpOnly; Secure"
+        );
+        assert_eq!(set[1], "other=1; Path=/");
+        assert!(
+            set[2].starts_with("__Host-tally_device=d; Path=/;"),
+            "{}",
+            set[2]
+        );
+        assert_eq!(in_browser(SESSION, true), "__Host-tally_session");
+        assert_eq!(in_browser(SESSION, false), "tally_session");
     }
 }

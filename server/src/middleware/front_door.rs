@@ -1,5 +1,7 @@
 //! The request policies every page and API route passes, in one layer:
-//! the deadline around everything, then the canonical host, CSRF and the
+//! the cookies' names behind https (`backend::cookies`: `__Host-`
+//! prefixed in the browser, the app's own names inside), the deadline
+//! around everything, then the canonical host, CSRF and the
 //! signed-in pages' redirect, then the handler (or, for a marketing page an
 //! anonymous visitor asks for, its copy in `page_cache`), and the cache policy on
 //! whatever comes back. Each policy is a plain function in its own module;
@@ -12,6 +14,8 @@ use axum::http::header;
 use axum::middleware::Next;
 use axum::response::Response;
 
+use app::backend::cookies;
+
 use super::{cache_control, csrf, deadline, hosts, signed_in_pages};
 use crate::page_cache::PageCache;
 use crate::state::AppState;
@@ -19,6 +23,12 @@ use crate::state::AppState;
 pub async fn apply(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     let limit = state.settings.limits.request_timeout;
     let path = request.uri().path().to_owned();
+    // Behind https the browser holds Tally's cookies `__Host-` prefixed;
+    // everything after this reads and writes them by the app's names.
+    let host_prefixed = state.secure_cookies();
+    if host_prefixed {
+        cookies::from_browser(request.headers_mut());
+    }
     // A page with forms, opened without a CSRF cookie, gets one.
     let issued = csrf::issue_for_page(&mut request);
     let mut response = match tokio::time::timeout(limit, admit(&state, request, next)).await {
@@ -31,6 +41,9 @@ pub async fn apply(State(state): State<AppState>, mut request: Request, next: Ne
     cache_control::apply(&path, &mut response);
     // Said only to the page cache.
     response.headers_mut().remove(app::api::signed_in::PERSONAL);
+    if host_prefixed {
+        cookies::to_browser(response.headers_mut());
+    }
     response
 }
 

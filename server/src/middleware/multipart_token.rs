@@ -12,6 +12,12 @@ use app::domain::csrf::FIELD;
 /// A token is short; a first field longer than this is not one.
 const MAX_FIRST_FIELD: u64 = 1024;
 
+/// How much of the body is looked through for the first field (its
+/// headers and its value, past one chunk of the network's): a body that
+/// has not finished its first field by then has no token, and what was
+/// read to find it is never more than this and one chunk.
+const MAX_LOOKED_THROUGH: usize = 16 * 1024;
+
 /// The value of the body's first field when it is the CSRF field (the
 /// boundary from `content_type`), and the body, unchanged.
 pub async fn first_field_token(content_type: &str, body: Body) -> (Option<String>, Body) {
@@ -20,9 +26,16 @@ pub async fn first_field_token(content_type: &str, body: Body) -> (Option<String
     };
     let mut rest = body.into_data_stream();
     let mut read: Vec<Bytes> = Vec::new();
+    let mut looked_through = 0;
     let token = {
         let recorded = rest.by_ref().map(|chunk| {
+            if looked_through >= MAX_LOOKED_THROUGH {
+                // Ends the parser's search; the chunk is dropped, and the
+                // body with it, since a form without a token is refused.
+                return Err(axum::Error::new("the first field is too long"));
+            }
             if let Ok(bytes) = &chunk {
+                looked_through += bytes.len();
                 read.push(bytes.clone());
             }
             chunk
@@ -84,5 +97,28 @@ mod tests {
         let long = form(FIELD, &"x".repeat(5000));
         let (token, _) = first_field_token(TYPE, Body::from(long)).await;
         assert_eq!(token, None, "a first field too long to be a token");
+    }
+
+    #[tokio::test]
+    async fn a_first_part_without_an_end_is_not_looked_through_to_the_end() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        use std::sync::Arc;
+
+        // Headers that never end, in chunks: the search stops after a few.
+        let pulled = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&pulled);
+        let endless = futures::stream::repeat_with(move || {
+            let chunk = if counted.fetch_add(1, Ordering::SeqCst) == 0 {
+                Bytes::from_static(b"--XyZ\r\nContent-Disposition: form-data; name=\"")
+            } else {
+                Bytes::from(vec![b'x'; 4096])
+            };
+            Ok::<_, std::io::Error>(chunk)
+        })
+        .take(10_000);
+        let (token, _) = first_field_token(TYPE, Body::from_stream(endless)).await;
+        assert_eq!(token, None);
+        let pulled = pulled.load(Ordering::SeqCst);
+        assert!(pulled < 10, "{pulled} chunks were read");
     }
 }

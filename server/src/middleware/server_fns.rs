@@ -19,12 +19,14 @@ use app::backend::api_error::ApiError;
 use app::backend::auth::current;
 use app::contract::error::ErrorBody;
 use app::domain::redirect;
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::header::{ACCEPT, CONTENT_TYPE, REFERER};
+use axum::http::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, REFERER};
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use axum::BoxError;
+use futures::StreamExt;
 use leptos::server_fn::error::SERVER_FN_ERROR_HEADER;
 
 use crate::extract::MAX_API_BODY;
@@ -99,25 +101,39 @@ fn page_posted_from(headers: &HeaderMap) -> String {
 /// Error bodies are a few hundred bytes; anything larger is not one.
 const MAX_ERROR_BODY: usize = 64 * 1024;
 
+/// What a file form's body may hold besides its file: the boundaries, each
+/// part's headers and its short fields (`api::form_parts::MAX_PARTS` of
+/// them at most).
+pub const FILE_FORM_ALLOWANCE: usize = 64 * 1024;
+
 /// Reads a server function's body within the API's limit. A file form's
-/// body is left to arrive as it comes (its function counts the file), once
-/// it is multipart with a boundary: Leptos cannot decode anything else
-/// there.
+/// body is left to arrive as it comes (its function counts the file and
+/// the parts), once it is multipart with a boundary: Leptos cannot decode
+/// anything else there. It is cut off past its file's limit and
+/// [`FILE_FORM_ALLOWANCE`], so parts the function skips are not read
+/// without end either; a body declared longer is refused unread.
 pub async fn limit_body(request: Request, next: Next) -> Response {
     if !request.uri().path().starts_with(PREFIX) {
         return next.run(request).await;
     }
-    if policy().file_form_limit(request.uri().path()).is_some() {
+    if let Some(limit) = policy().file_form_limit(request.uri().path()) {
         let multipart = request
             .headers()
             .get(CONTENT_TYPE)
             .and_then(|value| value.to_str().ok())
             .is_some_and(|value| multer::parse_boundary(value).is_ok());
-        return if multipart {
-            next.run(request).await
-        } else {
-            ApiError::BadRequest("send the file as multipart/form-data".into()).into_response()
-        };
+        if !multipart {
+            return ApiError::BadRequest("send the file as multipart/form-data".into())
+                .into_response();
+        }
+        let cap = limit.saturating_add(FILE_FORM_ALLOWANCE);
+        if declared_length(request.headers()).is_some_and(|length| length > cap as u64) {
+            return ApiError::PayloadTooLarge { limit: cap }.into_response();
+        }
+        let (parts, body) = request.into_parts();
+        return next
+            .run(Request::from_parts(parts, capped(body, cap)))
+            .await;
     }
     let (parts, body) = request.into_parts();
     match axum::body::to_bytes(body, MAX_API_BODY).await {
@@ -130,6 +146,34 @@ pub async fn limit_body(request: Request, next: Next) -> Response {
         }
         .into_response(),
     }
+}
+
+/// The body's `Content-Length`, when it declares one.
+fn declared_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get(CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse().ok())
+}
+
+/// `body`, ending in an error once more than `cap` bytes have come: the
+/// reader (the multipart parser) stops there, and nothing past it is read.
+fn capped(body: Body, cap: usize) -> Body {
+    let mut seen: usize = 0;
+    let chunks = body
+        .into_data_stream()
+        .map(move |chunk| -> Result<Bytes, BoxError> {
+            let chunk = chunk?;
+            seen = seen.saturating_add(chunk.len());
+            if seen > cap {
+                Err(BoxError::from(format!(
+                    "the form is larger than {cap} bytes"
+                )))
+            } else {
+                Ok(chunk)
+            }
+        });
+    Body::from_stream(chunks)
 }
 
 /// Gives a failed server function's answer the status of its error body.
@@ -153,4 +197,39 @@ pub async fn status(response: Response) -> Response {
         parts.status = status;
     }
     Response::from_parts(parts, Body::from(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body_of(chunks: &[&'static str]) -> Body {
+        let chunks: Vec<Result<Bytes, std::io::Error>> =
+            chunks.iter().map(|chunk| Ok(Bytes::from(*chunk))).collect();
+        Body::from_stream(futures::stream::iter(chunks))
+    }
+
+    #[tokio::test]
+    async fn a_capped_body_is_whole_up_to_its_cap_and_cut_off_past_it() {
+        let whole = axum::body::to_bytes(capped(body_of(&["01234", "56789"]), 10), usize::MAX)
+            .await
+            .unwrap();
+        assert_eq!(whole, "0123456789");
+        let over =
+            axum::body::to_bytes(capped(body_of(&["01234", "56789", "x"]), 10), usize::MAX).await;
+        assert!(over.is_err());
+    }
+
+    #[test]
+    fn a_declared_length_is_read_when_it_is_a_number() {
+        let mut headers = HeaderMap::new();
+        assert_eq!(declared_length(&headers), None);
+        headers.insert(
+            CONTENT_LENGTH,
+            axum::http::HeaderValue::from_static("1048576"),
+        );
+        assert_eq!(declared_length(&headers), Some(1_048_576));
+        headers.insert(CONTENT_LENGTH, axum::http::HeaderValue::from_static("many"));
+        assert_eq!(declared_length(&headers), None);
+    }
 }

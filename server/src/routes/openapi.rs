@@ -212,7 +212,7 @@ impl Modify for Conventions {
             "session",
             SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
                 cookies::SESSION,
-                "The browser session; state-changing requests also send X-CSRF-Token.",
+                "The browser session (`__Host-tally_session` when PUBLIC_BASE_URL is https); state-changing requests also send X-CSRF-Token.",
             ))),
         );
         let error = ResponseBuilder::new()

@@ -10,7 +10,7 @@ use crate::support;
 
 use app::backend::auth::token::sha256_hex;
 use app::backend::auth::users::{self, Role};
-use app::contract::account::{Me, PrivacySettings};
+use app::contract::account::{CsrfToken, Me, PrivacySettings, SignIn};
 use app::contract::error::ErrorBody;
 use app::contract::tokens::{ApiTokenInfo, CreateToken, CreatedToken};
 use app::contract::two_factor::ChangePassword;
@@ -88,16 +88,14 @@ async fn cookies_are_secure_behind_https_and_csrf_http_only_can_be_turned_off() 
         .send()
         .await
         .unwrap();
-    let csrf = set_cookie_of(&response, "tally_csrf").unwrap();
+    let csrf = set_cookie_of(&response, "__Host-tally_csrf").unwrap();
     assert!(
         csrf.contains("Secure") && !csrf.contains("HttpOnly"),
         "{csrf}"
     );
-    let mut browser = Browser::open(&app.address).await;
-    let response = browser.login(ADMIN_EMAIL, ADMIN_PASSWORD).await;
-    assert!(set_cookie_of(&response, "tally_session")
-        .unwrap()
-        .contains("Secure"));
+    let token: CsrfToken = response.json().await.unwrap();
+    let session = https_sign_in(&app, &token.csrf_token).await;
+    assert!(session.contains("Secure"), "{session}");
 
     let default = app_with_admin(&[]).await;
     let response = default
@@ -109,6 +107,97 @@ async fn cookies_are_secure_behind_https_and_csrf_http_only_can_be_turned_off() 
     assert!(set_cookie_of(&response, "tally_csrf")
         .unwrap()
         .contains("HttpOnly"));
+}
+
+/// Signs the administrator in to an app behind https with the CSRF token
+/// `csrf` (its `__Host-` cookie and header); the `Set-Cookie` of the
+/// session, whose value is the part before the first `;` after `=`.
+async fn https_sign_in(app: &TestApp, csrf: &str) -> String {
+    let response = app
+        .client
+        .post(app.url("/api/auth/login"))
+        .header("cookie", format!("__Host-tally_csrf={csrf}"))
+        .header("x-csrf-token", csrf)
+        .json(&SignIn {
+            email: ADMIN_EMAIL.to_owned(),
+            password: ADMIN_PASSWORD.to_owned(),
+        })
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(
+        set_cookie_of(&response, "tally_session").is_none(),
+        "behind https only the prefixed name is set"
+    );
+    set_cookie_of(&response, "__Host-tally_session").unwrap()
+}
+
+/// Behind https Tally's cookies are `__Host-` prefixed (Secure, the whole
+/// site, no domain), which a sibling subdomain cannot set; the bare names,
+/// which it can, are not read: not as a session, not as a CSRF token.
+#[tokio::test]
+async fn behind_https_cookies_a_sibling_subdomain_can_set_are_not_read() {
+    let app = app_with_admin(&[("PUBLIC_BASE_URL", "https://tally.example.com")]).await;
+    let response = app
+        .client
+        .get(app.url("/api/auth/csrf-token"))
+        .send()
+        .await
+        .unwrap();
+    assert!(set_cookie_of(&response, "tally_csrf").is_none());
+    let csrf = set_cookie_of(&response, "__Host-tally_csrf").unwrap();
+    assert!(
+        csrf.contains("; Path=/;") && csrf.contains("Secure") && !csrf.contains("Domain"),
+        "{csrf}"
+    );
+    let token: CsrfToken = response.json().await.unwrap();
+    let csrf = token.csrf_token;
+    let set = https_sign_in(&app, &csrf).await;
+    let session = set
+        .strip_prefix("__Host-tally_session=")
+        .and_then(|rest| rest.split(';').next())
+        .unwrap()
+        .to_owned();
+
+    let me = |cookie: String| {
+        app.client
+            .get(app.url("/api/auth/me"))
+            .header("cookie", cookie)
+            .send()
+    };
+    let prefixed = me(format!("__Host-tally_session={session}")).await.unwrap();
+    assert_eq!(prefixed.status(), 200);
+    let bare = me(format!("tally_session={session}")).await.unwrap();
+    assert_eq!(bare.status(), 401, "a bare session cookie is not read");
+
+    // A CSRF token planted under the bare name does not pass for the
+    // session's own; the session's own token does.
+    let sign_out = |cookie: String, sent: &str| {
+        app.client
+            .post(app.url("/api/auth/logout"))
+            .header("cookie", cookie)
+            .header("x-csrf-token", sent.to_owned())
+            .send()
+    };
+    let forged = sign_out(
+        format!("__Host-tally_session={session}; tally_csrf=planted"),
+        "planted",
+    )
+    .await
+    .unwrap();
+    assert_eq!(forged.status(), 403);
+    let still = me(format!("__Host-tally_session={session}")).await.unwrap();
+    assert_eq!(still.status(), 200, "the forged post did nothing");
+    let signed_out = sign_out(
+        format!("__Host-tally_session={session}; __Host-tally_csrf={csrf}"),
+        &csrf,
+    )
+    .await
+    .unwrap();
+    assert!(signed_out.status().is_success(), "{}", signed_out.status());
+    let cleared = set_cookie_of(&signed_out, "__Host-tally_session").unwrap();
+    assert!(cleared.contains("Max-Age=0"), "{cleared}");
 }
 
 #[tokio::test]

@@ -134,6 +134,52 @@ async fn an_administrator_can_allow_a_private_address() {
     );
 }
 
+/// The cloud metadata services are refused whatever the administrator
+/// allowed (their addresses, a network around them, every private
+/// address), and IPv6 translation prefixes are judged by the IPv4 address
+/// they reach; each refused before any connection.
+#[tokio::test]
+async fn metadata_and_translated_private_addresses_are_refused_whatever_is_allowed() {
+    async fn refused(admin: &Browser, url: &str) {
+        let (status, error) = connect(admin, token(url)).await.unwrap_err();
+        assert_eq!(status, 400, "{url}: {error:?}");
+        assert_eq!(error.field_violations()[0].field, "setupToken", "{url}");
+        assert!(
+            error
+                .error
+                .message
+                .contains("does not connect to that address"),
+            "{url}: {error:?}"
+        );
+    }
+
+    let mut settings = BANK_ON.to_vec();
+    settings.push(("OUTBOUND_ALLOW_PRIVATE", "true"));
+    settings.push((
+        "OUTBOUND_ALLOWED_HOSTS",
+        "169.254.169.254, 100.100.100.200, fd00:ec2::254, 169.254.0.0/16, 64:ff9b::/96",
+    ));
+    let (_app, admin) = with_admin(&settings).await;
+    for url in [
+        "http://169.254.169.254/latest/meta-data/",
+        "http://100.100.100.200/latest/meta-data/",
+        "http://[fd00:ec2::254]/latest/meta-data/",
+        "http://[64:ff9b::a9fe:a9fe]/latest/meta-data/",
+        "http://[2002:a9fe:a9fe::1]/latest/meta-data/",
+    ] {
+        refused(&admin, url).await;
+    }
+
+    let (_app, admin) = with_admin(BANK_ON).await;
+    for url in [
+        "http://[64:ff9b:1::a00:1]/claim/a",
+        "http://[64:ff9b::a00:1]/claim/a",
+        "http://[2002:c0a8:101::1]/claim/a",
+    ] {
+        refused(&admin, url).await;
+    }
+}
+
 #[tokio::test]
 async fn a_failed_claim_reads_the_same_whether_the_port_was_closed_or_something_answered() {
     let closed = {

@@ -425,6 +425,55 @@ fn statement_form(
     )
 }
 
+/// The upload form as the page's script posts it (the token in its
+/// header), with `fields` before the statement.
+async fn upload_with(browser: &Browser, fields: &[(&str, &str)]) -> reqwest::Response {
+    let statement = fixture("checking.ofx");
+    let (content_type, body) =
+        crate::support::browser::file_form(fields, ("file", "checking.ofx", statement.as_slice()));
+    browser
+        .request(Method::POST, UPLOAD_FORM)
+        .header("content-type", content_type)
+        .body(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_file_form_of_too_many_parts_or_bytes_is_refused_before_it_is_read() {
+    use app::contract::error::ErrorBody;
+
+    let (app, admin) = with_admin(&[]).await;
+    let frank = plain_user(&app, &admin, "frank@example.com").await;
+    let names: Vec<String> = (0..15).map(|n| format!("extra{n}")).collect();
+    let mut fields: Vec<(&str, &str)> = vec![("csrf_token", frank.csrf.as_str())];
+    fields.extend(names.iter().map(|name| (name.as_str(), "1")));
+
+    // The token, fifteen more fields and the file: seventeen parts.
+    let response = upload_with(&frank, &fields).await;
+    assert_eq!(response.status(), 400);
+    let error: ErrorBody = response.json().await.unwrap();
+    assert!(
+        error.error.message.contains("more than 16 parts"),
+        "{error:?}"
+    );
+
+    // A field far longer than the form's file may be: refused unread.
+    let long = "x".repeat(app::backend::statements::parse::MAX_BYTES + 64 * 1024);
+    let response = upload_with(&frank, &[("csrf_token", &frank.csrf), ("note", &long)]).await;
+    assert_eq!(response.status(), 413);
+    let error: ErrorBody = response.json().await.unwrap();
+    assert_eq!(error.error.code, 413, "{error:?}");
+
+    // Sixteen parts are a form like any other.
+    fields.pop();
+    let response = upload_with(&frank, &fields).await;
+    assert_eq!(response.status(), 200);
+    let started: ImportStarted = response.json().await.unwrap();
+    assert!(started.import.id > 0, "{started:?}");
+}
+
 #[tokio::test]
 async fn a_statement_is_previewed_and_imported_without_javascript() {
     use crate::support::browser::location;

@@ -14,9 +14,18 @@ pub enum Refused {
     #[error("the host name could not be resolved")]
     Unresolvable,
     /// The host is, or resolves to, an address of a network Tally does not
-    /// call unless an administrator allowed it.
-    #[error("the address is {0}, which Tally does not call unless an administrator allows it (OUTBOUND_ALLOW_PRIVATE, OUTBOUND_ALLOWED_HOSTS)")]
+    /// call unless an administrator allowed it (a cloud metadata service:
+    /// not even then).
+    #[error("the address is {0}, which Tally does not call{unless}", unless = unless_allowed(.0))]
     Address(Class),
+}
+
+fn unless_allowed(class: &Class) -> &'static str {
+    if *class == Class::Metadata {
+        ", whatever an administrator allows"
+    } else {
+        " unless an administrator allows it (OUTBOUND_ALLOW_PRIVATE, OUTBOUND_ALLOWED_HOSTS)"
+    }
 }
 
 /// Why an answer's body could not be read.

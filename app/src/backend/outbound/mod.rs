@@ -4,8 +4,9 @@
 //!
 //! Use it in three steps: [`Outbound::vet`] resolves the URL's host once and
 //! refuses loopback, private, link-local, unique-local, CGNAT, multicast,
-//! reserved and cloud-metadata addresses in every spelling (unless the
-//! administrator allowed them: `OUTBOUND_ALLOW_PRIVATE`,
+//! reserved and cloud-metadata addresses in every spelling, translated
+//! IPv6 forms included (all but the metadata services may be allowed by
+//! the administrator: `OUTBOUND_ALLOW_PRIVATE`,
 //! `OUTBOUND_ALLOWED_HOSTS`); [`Outbound::client_for`] builds a client that
 //! connects only to the vetted addresses (no second lookup, so no DNS
 //! rebinding), follows no redirect, uses no proxy and times out; and

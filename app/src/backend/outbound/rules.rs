@@ -124,7 +124,10 @@ fn canonical(ip: IpAddr) -> IpAddr {
 
 /// The IPv4 address an IPv6 address carries inside where a translator or
 /// tunnel would reach it: IPv4-compatible `::a.b.c.d` (deprecated, but
-/// some stacks still route it), NAT64 `64:ff9b::/96` and 6to4 `2002::/16`.
+/// some stacks still route it), NAT64 `64:ff9b::/96` (the last 32 bits)
+/// and 6to4 `2002::/16` (bits 16 to 48). The local-use NAT64 prefix
+/// `64:ff9b:1::/48` may carry it anywhere (RFC 6052 lets a translator
+/// choose), so it is refused whole as a range instead (`V6_RANGES`).
 fn embedded_v4(v6: Ipv6Addr) -> Option<Ipv4Addr> {
     let bits = v6.to_bits();
     let low = Ipv4Addr::from_bits((bits & 0xffff_ffff) as u32);
@@ -138,6 +141,23 @@ fn embedded_v4(v6: Ipv6Addr) -> Option<Ipv4Addr> {
         return Some(Ipv4Addr::from_bits(((bits >> 80) & 0xffff_ffff) as u32));
     }
     None
+}
+
+/// The IPv4 addresses a local-use NAT64 address (`64:ff9b:1::/48`, RFC
+/// 8215) may carry. RFC 6052 places it by the length of the prefix the
+/// translator was given inside this /48 (/48, /56, /64 or /96), always
+/// skipping bits 64 to 72; which one a network uses is not in the address.
+fn local_use_v4s(v6: Ipv6Addr) -> Option<[Ipv4Addr; 4]> {
+    if v6.to_bits() >> 80 != 0x0064_ff9b_0001 {
+        return None;
+    }
+    let o = v6.octets();
+    Some([
+        Ipv4Addr::new(o[6], o[7], o[9], o[10]),
+        Ipv4Addr::new(o[7], o[9], o[10], o[11]),
+        Ipv4Addr::new(o[9], o[10], o[11], o[12]),
+        Ipv4Addr::new(o[12], o[13], o[14], o[15]),
+    ])
 }
 
 const METADATA: [Network; 3] = [
@@ -165,12 +185,17 @@ const V4_RANGES: [(Network, Class); 15] = [
     (Network::v4(240, 0, 0, 0, 4), Class::Reserved),
 ];
 
-const V6_RANGES: [(Network, Class); 8] = [
+const V6_RANGES: [(Network, Class); 9] = [
     (Network::v6(0, 128), Class::Unspecified),
     (Network::v6(1, 128), Class::Loopback),
     (
         Network::v6(0x0100_0000_0000_0000_0000_0000_0000_0000, 64),
         Class::Reserved,
+    ),
+    // RFC 8215: translators of one's own network, whatever IPv4 they reach.
+    (
+        Network::v6(0x0064_ff9b_0001_0000_0000_0000_0000_0000, 48),
+        Class::Private,
     ),
     (
         Network::v6(0x2001_0db8_0000_0000_0000_0000_0000_0000, 32),
@@ -220,6 +245,16 @@ pub fn classify(ip: IpAddr) -> Option<Class> {
                 if let Some(class) = classify(IpAddr::V4(inner)) {
                     return Some(class);
                 }
+            }
+            // The whole range is refused below (as private); the metadata
+            // service through it stays refused even when private ones
+            // are allowed.
+            if local_use_v4s(v6).is_some_and(|inner| {
+                inner
+                    .iter()
+                    .any(|v4| classify(IpAddr::V4(*v4)) == Some(Class::Metadata))
+            }) {
+                return Some(Class::Metadata);
             }
             V6_RANGES
                 .iter()
@@ -300,9 +335,11 @@ impl AllowList {
 }
 
 /// The administrator's choices: `OUTBOUND_ALLOW_PRIVATE` lets every
-/// non-public address through except the cloud metadata services;
-/// `OUTBOUND_ALLOWED_HOSTS` lets the hosts and networks it lists through
-/// (a metadata address only when listed itself).
+/// non-public address through, `OUTBOUND_ALLOWED_HOSTS` the hosts and
+/// networks it lists. Neither lets a cloud metadata service through: no
+/// feature of Tally calls one, and its answer holds the machine's
+/// credentials, so an allowed name that resolves to it (or a network
+/// around it) must not open it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OutboundSettings {
     pub allow_private: bool,
@@ -320,6 +357,9 @@ impl OutboundSettings {
         let Some(class) = classify(ip) else {
             return Ok(());
         };
+        if class == Class::Metadata {
+            return Err(class);
+        }
         if self.allowed.names(host) || self.allowed.holds(ip) {
             return Ok(());
         }
@@ -387,6 +427,20 @@ mod tests {
             ("64:ff9b::8.8.8.8", None),
             ("2002:7f00:1::", Some(Class::Loopback)),
             ("2002:c0a8:101::1", Some(Class::Private)),
+            ("2002:a9fe:a9fe::", Some(Class::Metadata)),
+            ("2002:808:808::1", None),
+            ("64:ff9b::10.0.0.1", Some(Class::Private)),
+            ("64:ff9b::127.0.0.1", Some(Class::Loopback)),
+            ("64:ff9b::100.100.100.200", Some(Class::Metadata)),
+            // Local-use NAT64 (RFC 8215) is the operator's own network,
+            // whatever it embeds; the metadata service in any RFC 6052
+            // place stays the metadata service.
+            ("64:ff9b:1::8.8.8.8", Some(Class::Private)),
+            ("64:ff9b:1:ffff::1", Some(Class::Private)),
+            ("64:ff9b:1::169.254.169.254", Some(Class::Metadata)),
+            ("64:ff9b:1:a9fe:a9:fea9::", Some(Class::Metadata)),
+            ("64:ff9b:1:0:a9:fea9:fe00:0", Some(Class::Metadata)),
+            ("64:ff9b:2::1", None),
             // Public addresses, just beside the ranges.
             ("8.8.8.8", None),
             ("1.1.1.1", None),
@@ -456,14 +510,65 @@ mod tests {
             settings.permits("x", ip("169.254.169.254")),
             Err(Class::Metadata)
         );
-        let listed = OutboundSettings {
-            allow_private: false,
-            allowed: AllowList::parse("169.254.169.254").unwrap(),
-        };
-        assert!(listed.permits("x", ip("169.254.169.254")).is_ok());
+        assert_eq!(
+            settings.permits("x", ip("64:ff9b:1::a9fe:a9fe")),
+            Err(Class::Metadata)
+        );
+        assert!(settings.permits("x", ip("64:ff9b:1::a00:1")).is_ok());
         assert_eq!(
             OutboundSettings::default().permits_name("localhost."),
             Err(Class::Loopback)
         );
+    }
+
+    #[test]
+    fn no_allow_list_lets_a_metadata_service_through() {
+        let listed = OutboundSettings {
+            allow_private: true,
+            allowed: AllowList::parse(
+                "metadata.lan, 169.254.169.254, 100.100.100.200, fd00:ec2::254, \
+                 169.254.0.0/16, 100.64.0.0/10, fd00::/8, 64:ff9b::/96",
+            )
+            .unwrap(),
+        };
+        for address in [
+            "169.254.169.254",
+            "100.100.100.200",
+            "fd00:ec2::254",
+            "::ffff:169.254.169.254",
+            "64:ff9b::a9fe:a9fe",
+            "2002:a9fe:a9fe::1",
+        ] {
+            assert_eq!(
+                listed.permits("metadata.lan", ip(address)),
+                Err(Class::Metadata),
+                "{address} by an allowed name"
+            );
+            assert_eq!(
+                listed.permits("x", ip(address)),
+                Err(Class::Metadata),
+                "{address} in an allowed network"
+            );
+        }
+        // The rest of those networks stays allowed.
+        assert!(listed.permits("metadata.lan", ip("169.254.1.1")).is_ok());
+        assert!(listed.permits("x", ip("fd00:ec2::253")).is_ok());
+        assert!(listed.permits("x", ip("64:ff9b::a00:1")).is_ok());
+    }
+
+    #[test]
+    fn translated_private_addresses_are_refused_unless_allowed() {
+        let strict = OutboundSettings::default();
+        for (address, class) in [
+            ("64:ff9b::c0a8:101", Class::Private),
+            ("64:ff9b::7f00:1", Class::Loopback),
+            ("64:ff9b:1::1", Class::Private),
+            ("2002:a00:1::1", Class::Private),
+            ("2002:6440:1::", Class::SharedCgnat),
+        ] {
+            assert_eq!(strict.permits("x", ip(address)), Err(class), "{address}");
+        }
+        assert!(strict.permits("x", ip("64:ff9b::808:808")).is_ok());
+        assert!(strict.permits("x", ip("2002:808:808::")).is_ok());
     }
 }

@@ -50,9 +50,8 @@ pub async fn start(
     next: Option<&str>,
     link_to: Option<i64>,
 ) -> Result<Started, SsoError> {
-    sso.starts
-        .check(&ClientKey::of(client))
-        .map_err(SsoError::Throttled)?;
+    let client = ClientKey::of(client);
+    sso.starts.check(&client).map_err(SsoError::Throttled)?;
     let current = sso.current(&sso.pool, &sso.keyring).await?;
     let provider = current.provider()?;
     let metadata = provider.metadata().await?;
@@ -80,9 +79,8 @@ pub async fn start(
         next_or_default(next),
         link_to,
     );
-    if !sso.pending.keep(sha256_hex(state.secret()), waiting) {
-        return Err(SsoError::Throttled(super::pending::TTL));
-    }
+    sso.pending
+        .keep(sha256_hex(state.secret()), client, waiting);
     Ok(Started {
         location: location.to_string(),
         browser_token,
