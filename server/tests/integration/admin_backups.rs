@@ -9,6 +9,7 @@ use crate::support;
 use app::contract::account::{Me, Register, RegistrationStatus};
 use app::contract::admin::{BackupFiles, Invited, SchemaState, UserSummary};
 use app::contract::bills::{BillList, BillRecord};
+use app::contract::notifications::CalendarFeedState;
 use app::contract::operations::{Operation, RestoreRequest};
 use app::contract::tokens::{CreateToken, CreatedToken};
 use app::contract::two_factor::ChangePassword;
@@ -344,6 +345,60 @@ async fn a_restore_never_revives_a_revoked_token_a_disabled_account_or_an_old_pa
         status.invitation.is_none(),
         "the invitation withdrawn since stays withdrawn"
     );
+}
+
+/// Hardening III, finding 8: a calendar feed revoked since the backup
+/// stays revoked (its old address answers 404, not the feed), and the
+/// result says what was kept from the live database.
+#[tokio::test]
+async fn a_restore_never_revives_a_revoked_calendar_feed() {
+    let (app, admin) = with_admin(&[]).await;
+    bill(&admin, "Rent").await;
+    let feed: serde_json::Value = admin
+        .call_expecting(201, Method::POST, "/api/notifications/calendar", &json!({}))
+        .await;
+    let url = feed["url"].as_str().unwrap().to_owned();
+    let path = url[url.find("/calendar/").unwrap()..].to_owned();
+    let before = app.client.get(app.url(&path)).send().await.unwrap();
+    assert_eq!(before.status(), 200);
+    let taken = backup(&admin).await;
+
+    let revoked = admin
+        .request(Method::DELETE, "/api/notifications/calendar")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revoked.status(), 204);
+
+    let started: Operation = admin
+        .call(Method::POST, "/v1/admin:restore", &restore(&taken, &taken))
+        .await
+        .unwrap()
+        .unwrap();
+    let done = finished(&admin, &started).await;
+    assert!(done.error.is_none(), "{done:?}");
+    let response = done.response.unwrap();
+    assert_eq!(response["calendarFeedsRevoked"], "1", "{response}");
+    let kept: Vec<&str> = response["keptLive"]
+        .as_array()
+        .unwrap_or_else(|| panic!("keptLive is a list: {response}"))
+        .iter()
+        .filter_map(serde_json::Value::as_str)
+        .collect();
+    for area in [
+        "sessions",
+        "api_tokens",
+        "calendar_feeds",
+        "sign_in_settings",
+    ] {
+        assert!(kept.contains(&area), "{area}: {response}");
+    }
+
+    assert_eq!(bill_names(&admin).await, ["Rent"]);
+    let after = app.client.get(app.url(&path)).send().await.unwrap();
+    assert_eq!(after.status(), 404, "the revoked feed's address stays dead");
+    let state: CalendarFeedState = admin.get("/api/notifications/calendar").await;
+    assert_eq!(state.created_at, None, "no feed for the administrator");
 }
 
 /// A backup that is Tally's schema plus a trigger of its own is refused

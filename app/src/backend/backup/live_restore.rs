@@ -22,7 +22,15 @@
 //!   invitations are all dropped, and the live unused invitations kept. So
 //!   an older backup never revives a revoked token, an old password, a
 //!   removed security key, an ended session or a disabled account, and the
-//!   administrator who restores stays signed in.
+//!   administrator who restores stays signed in. The rest of what decides
+//!   who gets in, or where a person's data goes, is the live one too, table
+//!   for table: calendar feeds, identities at a provider, notification
+//!   channels (with their delivery log) and push subscriptions are the live
+//!   rows of the accounts in both, the backup's all dropped; the sign-in
+//!   settings (single sign-on, open registration), the mail server and the
+//!   list of their changes are the live ones. So a revoked feed, an
+//!   unlinked identity, a removed channel or a rotated secret stays as it
+//!   is now, and no setting changes back under the list that records it.
 
 use std::path::Path;
 
@@ -35,6 +43,7 @@ use sqlx::{
 
 use super::known_schema::KnownSchema;
 use super::BackupError;
+use crate::backend::auth::invitations::OPEN_REGISTRATION;
 
 /// What a live restore replaced, and what it reset.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -57,6 +66,27 @@ pub struct SecurityReset {
     /// Accounts in both whose credentials, standing, sessions and tokens
     /// are the live ones.
     pub accounts_kept: i64,
+    /// The backup's calendar feeds whose address does not answer now
+    /// (revoked or replaced since).
+    pub calendar_feeds_revoked: i64,
+    /// The backup's links to an identity at a provider that are not there
+    /// now (unlinked, or dropped with a previous issuer).
+    pub identities_unlinked: i64,
+    /// The backup's notification channels that are not there now.
+    pub channels_removed: i64,
+    /// What was taken from the live database instead of the backup, as
+    /// codes (`accounts`, `sessions`, `api_tokens`, `invitations`,
+    /// `calendar_feeds`, `identities`, `notification_channels`,
+    /// `sign_in_settings`, `mail_settings`, `settings_changes`), each once,
+    /// in that order; an area the backup's schema lacks is not listed.
+    pub kept_live: Vec<String>,
+}
+
+/// Notes that `area` was taken from the live database (once).
+fn note_kept(reset: &mut SecurityReset, area: &str) {
+    if !reset.kept_live.iter().any(|kept| kept == area) {
+        reset.kept_live.push(area.to_owned());
+    }
 }
 
 /// Runs `sql` (one statement or several) through `Executor::execute`, whose
@@ -152,7 +182,7 @@ pub async fn restore_live<S>(
 
 /// The live tables whose rows the restore keeps aside for the security
 /// state (when the live schema has them).
-const KEPT_ASIDE: [&str; 7] = [
+const KEPT_ASIDE: [&str; 16] = [
     "users",
     "recovery_codes",
     "webauthn_credentials",
@@ -160,6 +190,15 @@ const KEPT_ASIDE: [&str; 7] = [
     "pending_sign_ins",
     "api_tokens",
     "invitations",
+    "calendar_feeds",
+    "oidc_identities",
+    "notification_channels",
+    "notification_deliveries",
+    "push_subscriptions",
+    "oidc_settings",
+    "mail_settings",
+    "settings_changes",
+    "settings",
 ];
 
 async fn has_table(
@@ -415,7 +454,11 @@ async fn reset_security(conn: &mut PoolConnection<Sqlite>) -> Result<SecurityRes
         match table {
             "sessions" => reset.sessions_ended = gone,
             "api_tokens" => reset.tokens_revoked = gone,
-            _ => reset.invitations_revoked = gone,
+            "invitations" => reset.invitations_revoked = gone,
+            "calendar_feeds" => reset.calendar_feeds_revoked = gone,
+            "oidc_identities" => reset.identities_unlinked = gone,
+            "notification_channels" => reset.channels_removed = gone,
+            _ => {}
         }
         run_sql(conn, &format!("DROP TABLE temp.restore_was_{table}")).await?;
     }
@@ -423,11 +466,25 @@ async fn reset_security(conn: &mut PoolConnection<Sqlite>) -> Result<SecurityRes
 }
 
 /// The credentials a backup carries, by table: the key that names one, and
-/// when it could still be used.
-const USABLE: [(&str, &str, &str); 3] = [
+/// when it could still be used. An identity is the account's link to a
+/// subject at an issuer, and a channel the account's own (ids are reused
+/// once the newest is removed, the time it was made is not), so their keys
+/// say whose.
+const USABLE: [(&str, &str, &str); 6] = [
     ("sessions", "id", "true"),
     ("api_tokens", "token_hash", "revoked_at IS NULL"),
     ("invitations", "token_hash", "used_at IS NULL"),
+    ("calendar_feeds", "token_hash", "true"),
+    (
+        "oidc_identities",
+        "json_array(user_id, issuer, subject)",
+        "true",
+    ),
+    (
+        "notification_channels",
+        "json_array(user_id, id, created_at)",
+        "true",
+    ),
 ];
 
 /// For each account in both: the live credentials, standing, sessions and
@@ -474,18 +531,20 @@ async fn carry_live_security(
             )
             .await?,
         );
+        note_kept(&mut reset, "accounts");
     }
-    for table in [
-        "recovery_codes",
-        "webauthn_credentials",
-        "sessions",
-        "pending_sign_ins",
-        "api_tokens",
+    for (table, area) in [
+        ("recovery_codes", "accounts"),
+        ("webauthn_credentials", "accounts"),
+        ("sessions", "sessions"),
+        ("pending_sign_ins", "sessions"),
+        ("api_tokens", "api_tokens"),
     ] {
         let columns = common_columns(conn, table).await?;
         if !columns.iter().any(|name| name == "user_id") {
             continue;
         }
+        note_kept(&mut reset, area);
         let list = quoted_list(&columns);
         run_sql(
             conn,
@@ -502,17 +561,7 @@ async fn carry_live_security(
     let columns = common_columns(conn, "invitations").await?;
     if columns.iter().any(|name| name == "used_at") {
         let list = quoted_list(&columns);
-        let chosen = columns
-            .iter()
-            .map(|name| match name.as_str() {
-                "created_by" => {
-                    "CASE WHEN created_by IN (SELECT id FROM temp.restore_both) THEN created_by END"
-                        .to_owned()
-                }
-                other => quoted(other),
-            })
-            .collect::<Vec<_>>()
-            .join(", ");
+        let chosen = nulled_unless_kept(&columns, "created_by");
         run_sql(
             conn,
             &format!(
@@ -521,9 +570,149 @@ async fn carry_live_security(
             ),
         )
         .await?;
+        note_kept(&mut reset, "invitations");
     }
+    carry_live_rows(conn, &mut reset).await?;
+    carry_live_settings(conn, &mut reset).await?;
     run_sql(conn, "DROP TABLE temp.restore_both").await?;
     Ok(reset)
+}
+
+/// `columns` quoted and joined for a `SELECT` from a live table, with
+/// `account` (a reference to an account that may be gone) kept only when
+/// it names an account in both, as `ON DELETE SET NULL` would leave it.
+fn nulled_unless_kept(columns: &[String], account: &str) -> String {
+    columns
+        .iter()
+        .map(|name| {
+            if name == account {
+                format!(
+                    "CASE WHEN {column} IN (SELECT id FROM temp.restore_both) THEN {column} END",
+                    column = quoted(name)
+                )
+            } else {
+                quoted(name)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A person's own tables whose live rows replace the backup's wholesale:
+/// the area each is listed under, and which of its live rows go back in
+/// besides being of an account in both. A delivery goes with its channel
+/// (so what a kept channel sent since the backup is not sent again), after
+/// the channels it references.
+const LIVE_ROWS: [(&str, &str, &str); 5] = [
+    ("calendar_feeds", "calendar_feeds", "true"),
+    ("oidc_identities", "identities", "true"),
+    ("notification_channels", "notification_channels", "true"),
+    (
+        "notification_deliveries",
+        "notification_channels",
+        "channel_id IN (SELECT id FROM main.notification_channels)",
+    ),
+    ("push_subscriptions", "notification_channels", "true"),
+];
+
+/// For the accounts in both, the live feeds, identities, channels and push
+/// subscriptions; the backup's all go, whoever they were for, as its
+/// tokens do: a feed's address and a channel's secret are credentials of
+/// their own, and an identity is a way in, perhaps at an issuer the live
+/// settings no longer trust. An account only in the backup comes back
+/// without them. Foreign keys are off here, so nothing cascades: each
+/// table is emptied and filled explicitly.
+async fn carry_live_rows(
+    conn: &mut PoolConnection<Sqlite>,
+    reset: &mut SecurityReset,
+) -> Result<(), sqlx::Error> {
+    for (table, area, also) in LIVE_ROWS {
+        if !has_table(conn, "main", table).await? {
+            continue;
+        }
+        run_sql(conn, &format!("DELETE FROM main.{table}")).await?;
+        let columns = common_columns(conn, table).await?;
+        if !columns.iter().any(|name| name == "user_id") {
+            continue;
+        }
+        let list = quoted_list(&columns);
+        run_sql(
+            conn,
+            &format!(
+                "INSERT INTO main.{table} ({list})
+                 SELECT {list} FROM temp.live_{table}
+                 WHERE user_id IN (SELECT id FROM temp.restore_both) AND ({also})"
+            ),
+        )
+        .await?;
+        note_kept(reset, area);
+    }
+    Ok(())
+}
+
+/// The instance's tables whose live rows replace the backup's wholesale,
+/// with the area each is listed under and its reference to an account
+/// (kept only for an account in both).
+const LIVE_TABLES: [(&str, &str, &str); 3] = [
+    ("oidc_settings", "sign_in_settings", ""),
+    ("mail_settings", "mail_settings", ""),
+    ("settings_changes", "settings_changes", "changed_by"),
+];
+
+/// The sign-in settings (single sign-on, whether email and password sign
+/// in, open registration), the mail server and the list of their changes
+/// are the live ones: a provider, a mail server or open registration
+/// switched off since the backup stays off, and the list still tells what
+/// is in force. `OR IGNORE`: a backup older than the settings' present
+/// shape (v1.16) takes only a live row that fits it; one that does not is
+/// left out, so single sign-on is off until it is entered again, never the
+/// backup's.
+async fn carry_live_settings(
+    conn: &mut PoolConnection<Sqlite>,
+    reset: &mut SecurityReset,
+) -> Result<(), sqlx::Error> {
+    for (table, area, account) in LIVE_TABLES {
+        if !has_table(conn, "main", table).await? {
+            continue;
+        }
+        run_sql(conn, &format!("DELETE FROM main.{table}")).await?;
+        let columns = common_columns(conn, table).await?;
+        if columns.is_empty() {
+            continue;
+        }
+        let list = quoted_list(&columns);
+        let chosen = nulled_unless_kept(&columns, account);
+        run_sql(
+            conn,
+            &format!(
+                "INSERT OR IGNORE INTO main.{table} ({list}) SELECT {chosen} FROM temp.live_{table}"
+            ),
+        )
+        .await?;
+        note_kept(reset, area);
+    }
+    // Open registration is a row of the instance's settings; the rest of
+    // that table (each person's own settings among them) is the backup's.
+    // Its id is left to the table: the live row's may be another key's in
+    // the backup.
+    if has_table(conn, "main", "settings").await?
+        && has_table(conn, "temp", "live_settings").await?
+    {
+        sqlx::query("DELETE FROM main.settings WHERE user_id IS NULL AND key = ?")
+            .bind(OPEN_REGISTRATION)
+            .execute(&mut **conn)
+            .await?;
+        sqlx::query(
+            "INSERT INTO main.settings (user_id, key, value, updated_at)
+             SELECT user_id, key, value, updated_at FROM temp.live_settings
+             WHERE user_id IS NULL AND key = ?",
+        )
+        .bind(OPEN_REGISTRATION)
+        .execute(&mut **conn)
+        .await?;
+        note_kept(reset, "sign_in_settings");
+    }
+    Ok(())
 }
 
 /// The operations running now go back in (by the columns both schemas
@@ -703,6 +892,249 @@ mod tests {
                 "foreign keys are enforced after a restore"
             );
         }
+    }
+
+    /// Hardening III, finding 8: feeds, identities, channels and the
+    /// sign-in and mail settings changed since the backup stay as they are
+    /// now, and the result says so.
+    #[tokio::test]
+    async fn a_revoked_feed_an_unlinked_identity_a_removed_channel_and_changed_settings_stay_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let backup_path = dir.path().join("backup.db");
+        tally(
+            &backup_path,
+            &format!(
+                "{ALICE}
+                 INSERT INTO users (id, email, password_hash) VALUES (2, 'bob@example.com', 'bob-hash');
+                 INSERT INTO users (id, email, password_hash) VALUES (3, 'carol@example.com', 'carol-hash');
+                 INSERT INTO calendar_feeds (user_id, token_hash) VALUES
+                     (1, 'alice-feed-before'), (2, 'bob-feed'), (3, 'carol-feed');
+                 INSERT INTO oidc_identities (user_id, issuer, subject)
+                     VALUES (1, 'https://old-idp.example', 'alice-sub');
+                 INSERT INTO notification_channels (id, user_id, kind, name, events, secret, created_at)
+                     VALUES (1, 1, 'ntfy', 'removed later', 'due_soon', 'sealed-1', '2026-01-01T00:00:00.000Z'),
+                            (2, 1, 'webhook', 'kept', 'due_soon', 'sealed-before', '2026-01-02T00:00:00.000Z'),
+                            (3, 3, 'ntfy', 'carol''s', 'due_soon', NULL, '2026-01-03T00:00:00.000Z');
+                 INSERT INTO notification_deliveries
+                         (user_id, channel_id, event, subject, subject_id, occurrence, line)
+                     VALUES (1, 1, 'due_soon', 'bill', 1, '2026-02-01', 'Rent'),
+                            (3, 3, 'due_soon', 'bill', 1, '2026-02-01', 'Rent');
+                 INSERT INTO oidc_settings (id, issuer_url, client_id, client_secret, link_by_email)
+                     VALUES (1, 'https://old-idp.example', 'old-client', 'sealed', 1);
+                 INSERT INTO mail_settings (id, host, port, from_address)
+                     VALUES (1, 'smtp.old.example', 25, 'old@example.com');
+                 INSERT INTO settings (user_id, key, value) VALUES (NULL, 'open_registration', 'true');
+                 INSERT INTO settings_changes (changed_by, changed_by_email, area, fields)
+                     VALUES (1, 'alice@example.com', 'mail', 'host');"
+            ),
+        )
+        .await
+        .close()
+        .await;
+
+        // Since the backup: Alice's feed was replaced, Bob's revoked; Alice
+        // unlinked her identity, removed a channel and rotated the other's
+        // secret; the provider, the mail server and open registration
+        // changed. Id 3 is someone else now, and Erin is new.
+        let live = tally(
+            &dir.path().join("live.db"),
+            &format!(
+                "{ALICE}
+                 INSERT INTO users (id, email, password_hash) VALUES (2, 'bob@example.com', 'bob-hash');
+                 INSERT INTO users (id, email, password_hash) VALUES (3, 'dave@example.com', 'dave-hash');
+                 INSERT INTO users (id, email, password_hash) VALUES (4, 'erin@example.com', 'erin-hash');
+                 INSERT INTO calendar_feeds (user_id, token_hash) VALUES
+                     (1, 'alice-feed-now'), (3, 'dave-feed'), (4, 'erin-feed');
+                 INSERT INTO oidc_identities (user_id, issuer, subject)
+                     VALUES (3, 'https://new-idp.example', 'dave-sub');
+                 INSERT INTO notification_channels (id, user_id, kind, name, events, secret, created_at)
+                     VALUES (2, 1, 'webhook', 'kept', 'due_soon', 'sealed-rotated', '2026-01-02T00:00:00.000Z'),
+                            (4, 3, 'ntfy', 'dave''s', 'due_soon', NULL, '2026-05-01T00:00:00.000Z');
+                 INSERT INTO notification_deliveries
+                         (user_id, channel_id, event, subject, subject_id, occurrence, line, status)
+                     VALUES (1, 2, 'due_soon', 'bill', 1, '2026-03-01', 'Rent', 'sent'),
+                            (3, 4, 'due_soon', 'bill', 1, '2026-03-01', 'Rent', 'sent');
+                 INSERT INTO oidc_settings (id, issuer_url, client_id, client_secret, link_by_email)
+                     VALUES (1, 'https://new-idp.example', 'new-client', 'sealed-new', 0);
+                 INSERT INTO mail_settings (id, host, port, from_address)
+                     VALUES (1, 'smtp.new.example', 587, 'new@example.com');
+                 INSERT INTO settings (user_id, key, value) VALUES (NULL, 'open_registration', 'false');
+                 INSERT INTO settings_changes (changed_by, changed_by_email, area, fields)
+                     VALUES (1, 'alice@example.com', 'mail', 'host'),
+                            (1, 'alice@example.com', 'sign-in', 'issuerUrl,clientId,clientSecret,linkByEmail'),
+                            (4, 'erin@example.com', 'sign-in', 'localLoginEnabled');"
+            ),
+        )
+        .await;
+
+        let schema = known_schema(&backup_path).await.unwrap();
+        let ((), restored) = restore_live(&live, &backup_path, &schema, async { Ok(()) })
+            .await
+            .unwrap();
+        let security = &restored.security;
+        assert_eq!(
+            security.calendar_feeds_revoked, 3,
+            "Alice's replaced, Bob's revoked, Carol's: {security:?}"
+        );
+        assert_eq!(security.identities_unlinked, 1, "{security:?}");
+        assert_eq!(
+            security.channels_removed, 2,
+            "Alice's removed one and Carol's: {security:?}"
+        );
+        assert_eq!(
+            security.kept_live,
+            [
+                "accounts",
+                "sessions",
+                "api_tokens",
+                "invitations",
+                "calendar_feeds",
+                "identities",
+                "notification_channels",
+                "sign_in_settings",
+                "mail_settings",
+                "settings_changes",
+            ]
+        );
+
+        let feeds: Vec<(i64, String)> =
+            sqlx::query_as("SELECT user_id, token_hash FROM calendar_feeds ORDER BY user_id")
+                .fetch_all(&live)
+                .await
+                .unwrap();
+        assert_eq!(
+            feeds,
+            [(1, "alice-feed-now".to_owned())],
+            "the live feed of an account in both, nobody else's"
+        );
+        assert_eq!(
+            names(&live, "SELECT subject FROM oidc_identities").await,
+            Vec::<String>::new(),
+            "an unlinked identity stays unlinked; Dave's is not Carol's"
+        );
+        let channels: Vec<(i64, i64, Option<String>)> =
+            sqlx::query_as("SELECT id, user_id, secret FROM notification_channels ORDER BY id")
+                .fetch_all(&live)
+                .await
+                .unwrap();
+        assert_eq!(
+            channels,
+            [(2, 1, Some("sealed-rotated".to_owned()))],
+            "a removed channel stays removed, a rotated secret stays rotated"
+        );
+        let deliveries: Vec<(i64, String)> = sqlx::query_as(
+            "SELECT channel_id, occurrence FROM notification_deliveries ORDER BY id",
+        )
+        .fetch_all(&live)
+        .await
+        .unwrap();
+        assert_eq!(
+            deliveries,
+            [(2, "2026-03-01".to_owned())],
+            "a kept channel keeps its own delivery log"
+        );
+        let sign_in: (Option<String>, Option<String>, Option<i64>) = sqlx::query_as(
+            "SELECT issuer_url, client_id, link_by_email FROM oidc_settings WHERE id = 1",
+        )
+        .fetch_one(&live)
+        .await
+        .unwrap();
+        assert_eq!(
+            sign_in,
+            (
+                Some("https://new-idp.example".to_owned()),
+                Some("new-client".to_owned()),
+                Some(0)
+            ),
+            "the live sign-in settings"
+        );
+        assert_eq!(
+            names(&live, "SELECT host FROM mail_settings").await,
+            ["smtp.new.example"]
+        );
+        assert_eq!(
+            names(
+                &live,
+                "SELECT value FROM settings WHERE user_id IS NULL AND key = 'open_registration'"
+            )
+            .await,
+            ["false"],
+            "registration closed since stays closed"
+        );
+        let changes: Vec<(Option<i64>, String, String)> = sqlx::query_as(
+            "SELECT changed_by, changed_by_email, area FROM settings_changes ORDER BY id",
+        )
+        .fetch_all(&live)
+        .await
+        .unwrap();
+        assert_eq!(
+            changes,
+            [
+                (Some(1), "alice@example.com".to_owned(), "mail".to_owned()),
+                (
+                    Some(1),
+                    "alice@example.com".to_owned(),
+                    "sign-in".to_owned()
+                ),
+                (None, "erin@example.com".to_owned(), "sign-in".to_owned()),
+            ],
+            "the live list, still saying who when the account is gone"
+        );
+        let broken: Vec<(String,)> =
+            sqlx::query_as("SELECT \"table\" FROM pragma_foreign_key_check()")
+                .fetch_all(&live)
+                .await
+                .unwrap();
+        assert!(broken.is_empty(), "every reference holds: {broken:?}");
+    }
+
+    #[tokio::test]
+    async fn settings_cleared_since_the_backup_do_not_come_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let backup_path = dir.path().join("backup.db");
+        tally(
+            &backup_path,
+            &format!(
+                "{ALICE}
+                 INSERT INTO oidc_settings (id, issuer_url, client_id, client_secret, link_by_email)
+                     VALUES (1, 'https://old-idp.example', 'old-client', 'sealed', 1);
+                 INSERT INTO mail_settings (id, host, port, from_address)
+                     VALUES (1, 'smtp.old.example', 25, 'old@example.com');
+                 INSERT INTO settings (user_id, key, value) VALUES (NULL, 'open_registration', 'true');
+                 INSERT INTO settings (user_id, key, value) VALUES (1, 'geolocation_enabled', 'true');"
+            ),
+        )
+        .await
+        .close()
+        .await;
+        let live = tally(&dir.path().join("live.db"), ALICE).await;
+
+        let schema = known_schema(&backup_path).await.unwrap();
+        let ((), restored) = restore_live(&live, &backup_path, &schema, async { Ok(()) })
+            .await
+            .unwrap();
+        assert!(
+            restored
+                .security
+                .kept_live
+                .iter()
+                .any(|area| area == "sign_in_settings"),
+            "{restored:?}"
+        );
+        assert_eq!(
+            names(&live, "SELECT issuer_url FROM oidc_settings").await,
+            Vec::<String>::new(),
+            "single sign-on cleared since stays cleared"
+        );
+        assert_eq!(
+            names(&live, "SELECT host FROM mail_settings").await,
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            names(&live, "SELECT key FROM settings ORDER BY key").await,
+            ["geolocation_enabled"],
+            "open registration is the live one (unset); a person's own settings are the backup's"
+        );
     }
 
     #[tokio::test]

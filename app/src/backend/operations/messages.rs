@@ -257,6 +257,10 @@ messages! {
         tokens_revoked: i64,
         invitations_revoked: i64,
         accounts_kept: i64,
+        calendar_feeds_revoked: i64,
+        identities_unlinked: i64,
+        channels_removed: i64,
+        kept_live: Vec<String>,
     }
 
     /// Metadata of `reencrypt_secrets` (without `progress`).

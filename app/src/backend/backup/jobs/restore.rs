@@ -4,8 +4,10 @@
 //! current database is saved as a backup of its own (kept until retention
 //! would remove it like any other) once the restore holds the write lock,
 //! and replaced in the same transaction. The security state stays the live one (credentials,
-//! standing, sessions, tokens, invitations); the result says what of the
-//! backup's was dropped. Cancelling is possible until the
+//! standing, sessions, tokens, invitations, calendar feeds, identities at a
+//! provider, notification channels, the sign-in and mail settings and
+//! their list of changes); the result says what of the backup's was
+//! dropped and what was kept live. Cancelling is possible until the
 //! replacing starts.
 
 use serde_json::Value;
@@ -98,6 +100,10 @@ pub async fn run(
         tokens_revoked: restored.security.tokens_revoked,
         invitations_revoked: restored.security.invitations_revoked,
         accounts_kept: restored.security.accounts_kept,
+        calendar_feeds_revoked: restored.security.calendar_feeds_revoked,
+        identities_unlinked: restored.security.identities_unlinked,
+        channels_removed: restored.security.channels_removed,
+        kept_live: restored.security.kept_live,
     }
     .to_json())
 }
