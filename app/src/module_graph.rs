@@ -186,6 +186,76 @@ fn services_return_their_own_errors_not_http_ones() {
     );
 }
 
+/// The server's files that may run SQL of their own: the restore check
+/// counts the rows of a replayed backup, table by table, by names it reads
+/// from that copy (backups run their own statements, as
+/// `docs/architecture.md` says). Every other statement is in a store of
+/// `app::backend`.
+const SERVER_SQL: &[&str] = &["ops/restore_check.rs"];
+
+/// What a statement looks like in code: sqlx's functions and macros.
+const STATEMENTS: &[&str] = &[
+    "sqlx::query",
+    "sqlx::raw_sql",
+    "query!(",
+    "query_as!(",
+    "query_scalar!(",
+];
+
+/// The files under `src` (relative paths) whose code runs SQL, but those
+/// allowed to.
+fn running_sql(src: &Path, allowed: &[&str]) -> Vec<String> {
+    let mut files = Vec::new();
+    sources(src, &mut files);
+    let mut found: Vec<String> = files
+        .iter()
+        .filter(|file| {
+            std::fs::read_to_string(file).is_ok_and(|text| {
+                let code = code(&text);
+                STATEMENTS.iter().any(|statement| code.contains(statement))
+            })
+        })
+        .filter_map(|file| file.strip_prefix(src).ok())
+        .map(|file| file.to_string_lossy().replace('\\', "/"))
+        .filter(|file| !allowed.contains(&file.as_str()))
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn the_servers_doors_run_no_sql_of_their_own() {
+    let server = crate_dir("server");
+    assert!(
+        server.join("routes").join("metrics.rs").is_file(),
+        "sources read"
+    );
+    assert_eq!(
+        running_sql(&server, SERVER_SQL),
+        Vec::<String>::new(),
+        "a route asks a service or store in app::backend; the SQL lives there"
+    );
+}
+
+#[test]
+fn a_route_running_sql_is_found() {
+    let dir = std::env::temp_dir().join(format!("tally-sql-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("routes")).unwrap();
+    std::fs::write(
+        dir.join("routes").join("metrics.rs"),
+        "async fn f(pool: &P) { sqlx::query_as!(Row, \"SELECT 1\").fetch_all(pool).await; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("routes").join("bills.rs"),
+        "// sqlx::query in a comment\nfn f() -> Result<(), sqlx::Error> { Ok(()) }\n",
+    )
+    .unwrap();
+    let found = running_sql(&dir, &[]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(found, ["routes/metrics.rs"]);
+}
+
 #[test]
 fn a_service_naming_api_error_is_found() {
     let dir = std::env::temp_dir().join(format!("tally-layering-{}", std::process::id()));

@@ -220,9 +220,13 @@ test("a security key as the second factor, with privacy and sign-in history in P
   await expect(page.getByTestId("profile-email")).toHaveValue(CAROL);
   await expect(page.getByLabel("Show where I signed in from")).toBeChecked();
   const history = page.getByTestId("sign-in-history");
-  // The header and Carol's two password sign-ins (joining is not a sign-in).
-  await expect(history.getByRole("row")).toHaveCount(3);
+  // The header, Carol's two password sign-ins (joining is not a sign-in)
+  // and the key that answered the second one.
+  await expect(history.getByRole("row")).toHaveCount(4);
   await expect(history).toContainText("Correct password");
+  const newest = history.getByRole("row").nth(1);
+  await expect(newest).toContainText("Security key");
+  await expect(newest).toContainText("Key accepted");
   await page.screenshot({ path: testInfo.outputPath("profile-keys.png"), fullPage: true });
 
   // The key's counter moved: it signed once.

@@ -3,7 +3,8 @@ use crate::domain::timestamp;
 use leptos::prelude::*;
 
 /// Recent sign-ins (and failed attempts) on this account, as the page was
-/// rendered with.
+/// rendered with: how each was made (password, single sign-on or a
+/// security key's second step) and what it came to.
 #[component]
 pub fn SignInHistory(history: Vec<SignInRecord>) -> impl IntoView {
     view! {
@@ -14,6 +15,7 @@ pub fn SignInHistory(history: Vec<SignInRecord>) -> impl IntoView {
                     <thead>
                         <tr>
                             <th scope="col">"When (UTC)"</th>
+                            <th scope="col">"How"</th>
                             <th scope="col">"Result"</th>
                             <th scope="col">"Address"</th>
                             <th scope="col">"Location"</th>
@@ -28,7 +30,8 @@ pub fn SignInHistory(history: Vec<SignInRecord>) -> impl IntoView {
                                     view! {
                                         <tr>
                                             <td>{timestamp::minute(&row.at)}</td>
-                                            <td>{if row.success { "Correct password" } else { "Wrong password" }}</td>
+                                            <td data-method=row.method.as_str()>{row.method.label()}</td>
+                                            <td>{row.method.outcome(row.success)}</td>
                                             <td>{row.ip.unwrap_or_default()}</td>
                                             <td>{row.location.unwrap_or_else(|| "—".into())}</td>
                                             <td class="truncate">{row.user_agent.unwrap_or_default()}</td>

@@ -208,6 +208,61 @@ pub struct SignInRecord {
     pub ip: Option<String>,
     pub user_agent: Option<String>,
     pub location: Option<String>,
+    /// How: a password, the identity provider, or a security key's
+    /// answer to the second step.
+    pub method: SignInMethod,
+}
+
+/// How an attempt in the sign-in history was made. Stored as the same
+/// word (`login_history.method`); `security_key` is snake case like the
+/// column, unlike the second step's `securityKey` (`SecondFactorMethod`),
+/// which names an answer a challenge accepts, not a history row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "ssr", derive(sqlx::Type))]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ssr", sqlx(rename_all = "snake_case"))]
+pub enum SignInMethod {
+    /// Email and password (a correct one is recorded even when the second
+    /// step is still to come). Rows from before single sign-on say this
+    /// too: it was the only way in.
+    Password,
+    /// The identity provider (OpenID Connect); recorded once signed in.
+    Oidc,
+    /// A security key's answer to the second step, accepted or refused.
+    SecurityKey,
+}
+
+impl SignInMethod {
+    /// The word on the wire and in the column.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Password => "password",
+            Self::Oidc => "oidc",
+            Self::SecurityKey => "security_key",
+        }
+    }
+
+    /// How Profile names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Password => "Password",
+            Self::Oidc => "Single sign-on",
+            Self::SecurityKey => "Security key",
+        }
+    }
+
+    /// What the attempt came to, in Profile's words.
+    pub fn outcome(self, success: bool) -> &'static str {
+        match (self, success) {
+            (Self::Password, true) => "Correct password",
+            (Self::Password, false) => "Wrong password",
+            (Self::Oidc, true) => "Signed in",
+            (Self::Oidc, false) => "Refused",
+            (Self::SecurityKey, true) => "Key accepted",
+            (Self::SecurityKey, false) => "Key refused",
+        }
+    }
 }
 
 /// Debug never shows the password (see `two_factor::CurrentPassword`).
@@ -297,6 +352,25 @@ mod tests {
             })
         );
         assert_eq!(serde_json::to_string(&answer).unwrap(), challenge);
+    }
+
+    #[test]
+    fn sign_in_methods_travel_as_the_words_the_column_holds() {
+        for (method, word) in [
+            (SignInMethod::Password, "password"),
+            (SignInMethod::Oidc, "oidc"),
+            (SignInMethod::SecurityKey, "security_key"),
+        ] {
+            assert_eq!(method.as_str(), word);
+            assert_eq!(serde_json::to_value(method).unwrap(), word);
+        }
+        let row: SignInRecord = serde_json::from_str(
+            r#"{"at":"2026-11-20T07:08:09.123Z","success":true,"ip":null,"userAgent":null,
+                "location":null,"method":"security_key"}"#,
+        )
+        .unwrap();
+        assert_eq!(row.method, SignInMethod::SecurityKey);
+        assert_eq!(row.method.outcome(row.success), "Key accepted");
     }
 
     #[test]

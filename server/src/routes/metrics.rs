@@ -1,5 +1,6 @@
 //! The `/metrics` handler: the bearer token first, then the edge's request
-//! counts and what the database says now.
+//! counts and what the database says now (asked of `backend::status`; the
+//! route runs no SQL).
 
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -11,6 +12,7 @@ use crate::metrics::text::{header as metric_header, sample};
 use crate::state::AppState;
 use app::backend::api_error::ApiError;
 use app::backend::auth::token::constant_time_eq;
+use app::backend::status::database_counts;
 
 const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
@@ -51,48 +53,22 @@ pub async fn serve(State(state): State<AppState>, headers: HeaderMap) -> Respons
         .into_response()
 }
 
-/// One row of grouped counts: two labels and a count.
-struct Grouped {
-    first: String,
-    second: String,
-    count: i64,
-}
-
-/// Grouped counts from one compile-checked query whose columns are named
-/// `first`, `second` and `count`: (first label, second label, count).
-macro_rules! grouped {
-    ($pool:expr, $sql:literal) => {
-        sqlx::query_as!(Grouped, $sql)
-            .fetch_all($pool)
-            .await
-            .map(|rows| {
-                rows.into_iter()
-                    .map(|row| (row.first, row.second, row.count))
-                    .collect::<Vec<_>>()
-            })
-    };
-}
-
+/// Writes the database's counts (read through `backend::status`, whose
+/// store holds the statements) and the server's own gauges.
 async fn database(state: &AppState, out: &mut String) -> Result<(), sqlx::Error> {
+    let counts = database_counts(&state.pool).await?;
     metric_header(
         out,
         "tally_operations",
         "gauge",
         "Long-running operations kept, by kind and outcome (running, succeeded, failed, cancelled).",
     );
-    // google.rpc.Code 1 is CANCELLED.
-    for (kind, outcome, count) in grouped!(
-        &state.pool,
-        r#"SELECT kind AS "first!", CASE WHEN done = 0 THEN 'running' WHEN error_code IS NULL THEN 'succeeded'
-                WHEN error_code = 1 THEN 'cancelled' ELSE 'failed' END AS "second!: String",
-                count(*) AS "count!: i64"
-         FROM operations WHERE deleted = 0 GROUP BY 1, 2 ORDER BY 1, 2"#
-    )? {
+    for (kind, outcome, count) in &counts.operations {
         sample(
             out,
             "tally_operations",
-            &[("kind", &kind), ("outcome", &outcome)],
-            count,
+            &[("kind", kind), ("outcome", outcome)],
+            *count,
         );
     }
     metric_header(
@@ -101,19 +77,12 @@ async fn database(state: &AppState, out: &mut String) -> Result<(), sqlx::Error>
         "gauge",
         "Form submissions by CRM delivery state (pending, sent, failed, skipped).",
     );
-    for (form, crm_state, count) in grouped!(
-        &state.pool,
-        r#"SELECT 'lead' AS "first!: String", crm_state AS "second!", count(*) AS "count!: i64"
-           FROM leads GROUP BY 2
-         UNION ALL
-         SELECT 'support', crm_state, count(*) FROM support_requests GROUP BY 2
-         ORDER BY 1, 2"#
-    )? {
+    for (form, crm_state, count) in &counts.crm_outbox {
         sample(
             out,
             "tally_crm_outbox",
-            &[("form", &form), ("state", &crm_state)],
-            count,
+            &[("form", form), ("state", crm_state)],
+            *count,
         );
     }
     metric_header(
@@ -122,12 +91,8 @@ async fn database(state: &AppState, out: &mut String) -> Result<(), sqlx::Error>
         "gauge",
         "Bank connections by status (active, error, disconnected); syncs are operations of kind bank_sync.",
     );
-    for (status, _, count) in grouped!(
-        &state.pool,
-        r#"SELECT status AS "first!", '' AS "second!: String", count(*) AS "count!: i64"
-           FROM bank_connections GROUP BY 1 ORDER BY 1"#
-    )? {
-        sample(out, "tally_bank_connections", &[("status", &status)], count);
+    for (status, count) in &counts.bank_connections {
+        sample(out, "tally_bank_connections", &[("status", status)], *count);
     }
     metric_header(
         out,

@@ -402,11 +402,12 @@ async fn a_run_sends_one_digest_per_channel_once_and_a_second_run_sends_nothing(
 }
 
 #[tokio::test]
-async fn what_was_overdue_before_the_first_channel_is_one_summary_line() {
+async fn overdue_within_the_week_before_the_first_channel_is_listed_and_only_older_is_summed_up() {
     let receiver = Receiver::start().await;
     let (_app, admin) = app_with(&[]).await;
-    bill_due(&admin, "Old one", 100, -3).await;
+    bill_due(&admin, "Old one", 1_250, -3).await;
     bill_due(&admin, "Older one", 100, -5).await;
+    bill_due(&admin, "Oldest one", 100, -12).await;
     channel(
         &admin,
         json!({"kind": "ntfy", "name": "ntfy", "settings": {"serverUrl": receiver.url, "topic": "t"}}),
@@ -415,20 +416,32 @@ async fn what_was_overdue_before_the_first_channel_is_one_summary_line() {
     .unwrap();
     run_now(&admin).await;
     let got = receiver.got();
-    assert_eq!(got.len(), 1);
+    assert_eq!(got.len(), 1, "one digest");
     let message = got[0].json()["message"].as_str().unwrap().to_owned();
+    // Within the week: each with its amount and due date, as any overdue
+    // bill is told.
+    let today = Date::parse(&admin.get::<BillList>("/api/bills").await.today).unwrap();
     assert!(
-        message
-            .contains("2 payments were already overdue when reminders started: Old one, Older one")
-            || message.contains(
-                "2 payments were already overdue when reminders started: Older one, Old one"
-            ),
+        message.contains(&format!(
+            "Old one: $12.50 was due {} (3 days ago)",
+            today.add_days(-3).unwrap()
+        )),
         "{message}"
     );
+    assert!(message.contains("Older one: $1.00 was due"), "{message}");
+    assert!(message.contains("(5 days ago)"), "{message}");
+    // Older than the week when reminders started: one line, no amount.
     assert!(
-        !message.contains("day ago") && !message.contains("days ago"),
+        message.contains(
+            "1 payment was already 7 days or more overdue when reminders started: Oldest one"
+        ),
         "{message}"
     );
+    assert!(!message.contains("12 days ago"), "{message}");
+
+    // The next run says nothing again.
+    run_now(&admin).await;
+    assert_eq!(receiver.got().len(), 1);
 }
 
 #[tokio::test]

@@ -10,7 +10,7 @@ use crate::support;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use app::contract::account::{Me, PrivacySettings, SignInRecord, UpdateProfile};
+use app::contract::account::{Me, PrivacySettings, SignInMethod, SignInRecord, UpdateProfile};
 use axum::extract::{Path, State};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -84,6 +84,11 @@ async fn no_lookup_is_made_for_a_user_who_has_not_opted_in() {
     assert_eq!(history.len(), 2);
     assert!(history[0].success);
     assert!(!history[1].success);
+    assert_eq!(
+        [history[0].method, history[1].method],
+        [SignInMethod::Password; 2],
+        "both were passwords, the wrong one too"
+    );
     assert_eq!(history[0].ip.as_deref(), Some("127.0.0.1"));
     assert_eq!(history[0].location, None);
 

@@ -9,7 +9,9 @@
 
 use crate::support;
 
-use app::contract::account::{SecondFactorCode, SecondFactorMethod, SignInAnswer};
+use app::contract::account::{
+    SecondFactorCode, SecondFactorMethod, SignInAnswer, SignInMethod, SignInRecord,
+};
 use app::contract::security_keys::{
     KeyChallenge, KeyInfo, KeySignIn, KeySignInOptions, RegisterKey, RegistrationStarted,
     RemoveKey, WebAuthnJson,
@@ -186,6 +188,32 @@ async fn sign_in_asks_for_a_key_only_when_the_account_has_one() {
         .await
         .unwrap_err();
     assert_eq!(status, 400, "a key account has no TOTP to fall back on");
+
+    // The history says how: the correct password, then the refused key's
+    // answer (`security_key`); the code's step records nothing. Read by
+    // the owner once the key is off again.
+    sqlx::query("UPDATE users SET webauthn_enabled = 0")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let owner = Browser::signed_in(&app.address, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let history: Vec<SignInRecord> = owner.get("/api/profile/sign-ins").await;
+    let steps: Vec<(SignInMethod, bool)> = history
+        .iter()
+        .map(|row| (row.method, row.success))
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            (SignInMethod::Password, true),
+            (SignInMethod::SecurityKey, false),
+            (SignInMethod::Password, true),
+        ],
+        "{history:?}"
+    );
+    let wire = owner.json_raw("/api/profile/sign-ins").await;
+    assert_eq!(wire[1]["method"], "security_key", "{wire}");
+    assert_eq!(wire[0]["method"], "password", "{wire}");
 }
 
 #[tokio::test]

@@ -242,6 +242,8 @@ async fn signed_in_pages_arrive_with_their_data() {
                 "Nightly export script",
                 "value=\"Europe/Berlin\"",
                 "Correct password",
+                // How each sign-in was made (the administrator's password).
+                "data-method=\"password\"",
             ],
         ),
         ("/admin".into(), &[ADMIN_EMAIL, "data-testid=\"users\""]),

@@ -3,6 +3,7 @@
 //! and nonce; which account an identity signs into; the admin group; the
 //! failures that must sign nobody in.
 
+use app::contract::account::{SignInMethod, SignInRecord};
 use app::contract::two_factor::{RecoveryCodes, TotpCode, TotpEnrolment};
 use reqwest::Method;
 use serde_json::json;
@@ -128,6 +129,18 @@ async fn an_unknown_identity_is_refused_unless_accounts_are_created_through_the_
         )
         .await,
         1
+    );
+    // And Profile's history says so (`GET /api/profile/sign-ins`).
+    let history: Vec<SignInRecord> = person
+        .get(&format!("{}/api/profile/sign-ins", app.address))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(history.len(), 1, "{history:?}");
+    assert_eq!(
+        (history[0].method, history[0].success),
+        (SignInMethod::Oidc, true)
     );
     // The second sign-in finds the same account.
     let (mut again, _, location) = sign_in(&app, "carol").await;

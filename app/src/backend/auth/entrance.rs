@@ -125,6 +125,7 @@ pub async fn key(auth: &Auth, visitor: Visitor, request: KeySignIn) -> Result<An
         sign_in::security_key(
             &auth.pool,
             &auth.keyring,
+            &auth.login_history,
             &auth.security_keys,
             &auth.sign_in_throttle,
             visitor.knock(),

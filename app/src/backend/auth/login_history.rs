@@ -19,7 +19,7 @@ use crate::backend::secrets::{Keyring, SecretColumn, LOGIN_IP, LOGIN_LOCATION, L
 /// How many rows Profile shows.
 pub const RECENT: i64 = 20;
 
-pub use crate::contract::account::SignInRecord;
+pub use crate::contract::account::{SignInMethod, SignInRecord};
 
 /// Where an attempt came from.
 pub struct Origin<'a> {
@@ -102,17 +102,19 @@ impl LoginHistory {
         }
     }
 
-    /// Records an attempt before returning (a successful sign-in: its
-    /// timing tells nothing the answer does not).
+    /// Records an attempt before returning: a correct password, or a
+    /// security key's answer (whose timing tells nothing: the challenge it
+    /// answers already proved the password).
     pub async fn record(
         &self,
         pool: &SqlitePool,
         keyring: &Keyring,
         user_id: i64,
+        method: SignInMethod,
         success: bool,
         origin: Origin<'_>,
     ) -> Result<(), AuthError> {
-        self.write_now(pool, keyring, user_id, success, origin, "password")
+        self.write_now(pool, keyring, user_id, success, origin, method)
             .await
     }
 
@@ -124,7 +126,7 @@ impl LoginHistory {
         user_id: i64,
         origin: Origin<'_>,
     ) -> Result<(), AuthError> {
-        self.write_now(pool, keyring, user_id, true, origin, "oidc")
+        self.write_now(pool, keyring, user_id, true, origin, SignInMethod::Oidc)
             .await
     }
 
@@ -135,7 +137,7 @@ impl LoginHistory {
         user_id: i64,
         success: bool,
         origin: Origin<'_>,
-        method: &'static str,
+        method: SignInMethod,
     ) -> Result<(), AuthError> {
         let at = now();
         write(
@@ -153,9 +155,9 @@ impl LoginHistory {
         .await
     }
 
-    /// Records an attempt in the background, so the caller can answer
-    /// first. A failure to write is logged: the attempt was answered
-    /// already.
+    /// Records a wrong password in the background, so the caller can
+    /// answer first. A failure to write is logged: the attempt was
+    /// answered already.
     pub fn record_after_answer(
         &self,
         pool: &SqlitePool,
@@ -178,7 +180,7 @@ impl LoginHistory {
                     ip,
                     user_agent: user_agent.as_deref(),
                 },
-                method: "password",
+                method: SignInMethod::Password,
             };
             if let Err(error) = write(&pool, &keyring, &geolocator, row).await {
                 tracing::warn!(user = user_id, %error, "sign-in attempt not recorded");
@@ -234,8 +236,7 @@ struct Row<'a> {
     success: bool,
     at: &'a str,
     origin: Origin<'a>,
-    /// `password` or `oidc` (v1.15).
-    method: &'static str,
+    method: SignInMethod,
 }
 
 /// Writes an attempt. The location is looked up only when the user opted
@@ -310,6 +311,7 @@ async fn recent(
             ip: open(LOGIN_IP, row.ip),
             user_agent: open(LOGIN_USER_AGENT, row.user_agent),
             location: open(LOGIN_LOCATION, row.location),
+            method: row.method,
         })
         .collect())
 }

@@ -11,7 +11,7 @@ use secrecy::SecretString;
 use sqlx::SqlitePool;
 
 use super::device;
-use super::login_history::{LoginHistory, Origin};
+use super::login_history::{LoginHistory, Origin, SignInMethod};
 pub use super::pending_sign_in::SecondFactorMethod;
 use super::throttle::{Refusal, SignInThrottle, Standing};
 use super::users::{self, User};
@@ -102,7 +102,9 @@ pub async fn sign_in(
         history.record_after_answer(pool, keyring, user.id, false, origin);
         return Err(SignInError::WrongCredentials);
     }
-    history.record(pool, keyring, user.id, true, origin).await?;
+    history
+        .record(pool, keyring, user.id, SignInMethod::Password, true, origin)
+        .await?;
     let mut methods = Vec::new();
     if totp::is_enabled(pool, user.id).await? {
         methods.push(SecondFactorMethod::Totp);
@@ -143,10 +145,15 @@ pub async fn second_factor(
     }
 }
 
-/// The second step with a security key's answer.
+/// The second step with a security key's answer, recorded in the sign-in
+/// history (`security_key`) whether the key was accepted or refused: a
+/// refused answer on a live challenge is an attempt on the account by
+/// someone who had its password.
+#[allow(clippy::too_many_arguments)]
 pub async fn security_key(
     pool: &SqlitePool,
     keyring: &Keyring,
+    history: &LoginHistory,
     keys: &security_keys::SecurityKeys,
     throttle: &SignInThrottle,
     knock: Knock<'_>,
@@ -155,9 +162,28 @@ pub async fn security_key(
 ) -> Result<SignedIn, SignInError> {
     let user = pending_user(pool, keyring, throttle, &knock, challenge).await?;
     let user_agent = knock.user_agent;
-    match keys.finish_sign_in(pool, challenge, credential).await? {
-        Some(_) => start_session(pool, user, user_agent).await,
-        None => Err(SignInError::WrongKey),
+    let accepted = keys
+        .finish_sign_in(pool, challenge, credential)
+        .await?
+        .is_some();
+    let origin = Origin {
+        ip: knock.ip,
+        user_agent,
+    };
+    history
+        .record(
+            pool,
+            keyring,
+            user.id,
+            SignInMethod::SecurityKey,
+            accepted,
+            origin,
+        )
+        .await?;
+    if accepted {
+        start_session(pool, user, user_agent).await
+    } else {
+        Err(SignInError::WrongKey)
     }
 }
 

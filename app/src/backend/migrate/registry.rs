@@ -255,6 +255,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.19_settings_changes.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 20),
+            description: "the sign-in history's method may be a security key",
+            sql: sql!("v1.20_sign_in_methods.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.20_sign_in_methods.down.sql")),
+        },
     ]
 }
 

@@ -107,8 +107,7 @@ async fn run_user(
         started_on: started_on.unwrap_or(today),
     };
     let (locale, _) = crate::backend::preferences::locale_and_currency(pool, user).await?;
-    let back = STALE_DAYS + 1 + choices.overdue_repeat_days.unwrap_or(0);
-    let first = today.add_days(-back).unwrap_or(today);
+    let first = rules::first_due_read(today, &choices);
     let last = today.add_days(choices.lead_days).unwrap_or(today);
     let mut found = rules::bill_events(
         today,

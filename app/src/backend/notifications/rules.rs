@@ -18,7 +18,8 @@ pub struct Choices {
     pub lead_days: i64,
     pub include_verified_autopay: bool,
     pub overdue_repeat_days: Option<i64>,
-    /// The day the first channel was added: overdue before it is history.
+    /// The day the first channel was added: what was overdue by
+    /// `STALE_DAYS` or more then is history, summed up once.
     pub started_on: Date,
 }
 
@@ -78,9 +79,49 @@ fn days_word(days: i64) -> String {
     }
 }
 
+/// How many days before reminders started the summary of what was
+/// already overdue then reaches back: older unpaid due dates are neither
+/// read nor counted.
+pub const SUMMARY_DAYS: i64 = 90;
+
+/// Whether the summary of what was overdue when reminders started may
+/// still be told today: the first week, as long as any event stays fresh
+/// (`STALE_DAYS`). Later it would be news of nothing new.
+fn summary_is_live(today: Date, started_on: Date) -> bool {
+    today.days_since_epoch() - started_on.days_since_epoch() < STALE_DAYS
+}
+
+/// Whether an occurrence was already past the overdue window when
+/// reminders started, so it belongs to the summary. One still within it
+/// is told like any other overdue bill, with its amount and due date.
+/// Counted from the day reminders started, not from today, so that an
+/// occurrence listed in the first digest never turns up in the summary
+/// days later.
+fn summarised(occurrence: &Occurrence, started_on: Date) -> bool {
+    started_on.days_since_epoch() - occurrence.due.days_since_epoch() >= STALE_DAYS
+}
+
+/// The first due date a run reads for a user: far enough back for every
+/// overdue reminder (and its second one) that can still be sent, and,
+/// while the summary can still be told, the `SUMMARY_DAYS` before
+/// reminders started.
+pub fn first_due_read(today: Date, choices: &Choices) -> Date {
+    let back = STALE_DAYS + 1 + choices.overdue_repeat_days.unwrap_or(0);
+    let reminders = today.add_days(-back).unwrap_or(today);
+    if !summary_is_live(today, choices.started_on) {
+        return reminders;
+    }
+    let summary = choices
+        .started_on
+        .add_days(-SUMMARY_DAYS)
+        .unwrap_or(choices.started_on);
+    reminders.min(summary)
+}
+
 /// Today's bill events for one user: due soon, overdue (and its second
-/// reminder), with what was already overdue before reminders started
-/// summed up in one line instead of replayed.
+/// reminder). What was already overdue when reminders started is told
+/// like the rest while it is within the overdue window; what was older
+/// then is summed up in one line instead of replayed.
 pub fn bill_events(
     today: Date,
     choices: &Choices,
@@ -122,7 +163,7 @@ pub fn bill_events(
         if late < 1 {
             continue;
         }
-        if occurrence.due < choices.started_on {
+        if summarised(occurrence, choices.started_on) {
             history.push(occurrence);
             continue;
         }
@@ -156,20 +197,25 @@ pub fn bill_events(
             }
         }
     }
-    if !history.is_empty() {
-        let names: Vec<&str> = history.iter().map(|o| o.name.as_str()).collect();
-        let mut names_unique = names.clone();
-        names_unique.dedup();
+    if !history.is_empty() && summary_is_live(today, choices.started_on) {
+        // Each bill once, in the order first met: a monthly bill unpaid
+        // for three months is three payments of one name.
+        let mut names: Vec<&str> = Vec::new();
+        for occurrence in &history {
+            if !names.contains(&occurrence.name.as_str()) {
+                names.push(&occurrence.name);
+            }
+        }
         found.push(Found {
             event: Event::Overdue,
             subject: "summary",
             subject_id: 0,
             occurrence: choices.started_on.to_string(),
             line: format!(
-                "{} payment{} already overdue when reminders started: {}",
+                "{} payment{} already {STALE_DAYS} days or more overdue when reminders started: {}",
                 history.len(),
                 if history.len() == 1 { " was" } else { "s were" },
-                names_unique.join(", ")
+                names.join(", ")
             ),
         });
     }
@@ -430,23 +476,106 @@ mod tests {
     }
 
     #[test]
-    fn what_was_overdue_before_reminders_started_is_one_summary_line() {
+    fn what_was_overdue_a_week_or_more_before_reminders_started_is_one_summary_line() {
         let today = date("2026-11-03");
         let found = bill_events(
             today,
             &choices(),
             &[
                 occurrence(1, "2026-10-20", Status::Overdue),
-                occurrence(2, "2026-10-31", Status::Overdue),
+                occurrence(2, "2026-10-25", Status::Overdue),
                 occurrence(3, "2026-11-02", Status::Overdue),
             ],
             "en-US",
         );
-        assert_eq!(found.len(), 2);
-        assert_eq!((found[0].event, found[0].subject_id), (Event::Overdue, 3));
-        assert_eq!(found[1].subject, "summary");
+        let keys: Vec<(&str, i64)> = found.iter().map(|f| (f.subject, f.subject_id)).collect();
+        assert_eq!(keys, [("bill", 3), ("summary", 0)]);
+        assert_eq!(found[1].event, Event::Overdue);
         assert_eq!(found[1].occurrence, "2026-11-01");
-        assert!(found[1].line.starts_with("2 payments were already overdue"));
+        assert_eq!(
+            found[1].line,
+            "2 payments were already 7 days or more overdue when reminders started: Bill 1, Bill 2"
+        );
+    }
+
+    #[test]
+    fn an_occurrence_overdue_within_the_window_when_reminders_started_is_listed_with_its_amount() {
+        // Reminders started on the 1st; the first run is the next day.
+        let found = bill_events(
+            date("2026-11-02"),
+            &choices(),
+            &[
+                occurrence(1, "2026-10-20", Status::Overdue),
+                occurrence(2, "2026-10-28", Status::Overdue),
+            ],
+            "en-US",
+        );
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(
+            (found[0].event, found[0].subject, found[0].subject_id),
+            (Event::Overdue, "bill", 2)
+        );
+        assert_eq!(found[0].occurrence, "2026-10-28");
+        assert_eq!(
+            found[0].line,
+            "Bill 2: $123.45 was due 2026-10-28 (5 days ago)"
+        );
+        assert_eq!(found[1].subject, "summary");
+        assert!(
+            found[1].line.starts_with("1 payment was already"),
+            "{}",
+            found[1].line
+        );
+        assert!(found[1].line.ends_with(": Bill 1"), "{}", found[1].line);
+
+        // Two days on it is past the window, and still not in the summary:
+        // the first digest told it already.
+        let later = bill_events(
+            date("2026-11-04"),
+            &choices(),
+            &[occurrence(2, "2026-10-28", Status::Overdue)],
+            "en-US",
+        );
+        assert!(later.is_empty(), "{later:?}");
+    }
+
+    #[test]
+    fn the_summary_names_each_bill_once_and_is_told_only_in_the_first_week() {
+        let mut rent = occurrence(1, "2026-09-15", Status::Overdue);
+        rent.name = "Rent".into();
+        let mut rent_again = occurrence(1, "2026-10-15", Status::Overdue);
+        rent_again.name = "Rent".into();
+        let mut power = occurrence(2, "2026-10-01", Status::Overdue);
+        power.name = "Power".into();
+        let all = [rent, power, rent_again];
+        let found = bill_events(date("2026-11-07"), &choices(), &all, "en-US");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            found[0].line,
+            "3 payments were already 7 days or more overdue when reminders started: Rent, Power"
+        );
+        let after_the_week = bill_events(date("2026-11-08"), &choices(), &all, "en-US");
+        assert!(after_the_week.is_empty(), "{after_the_week:?}");
+    }
+
+    #[test]
+    fn a_run_reads_back_to_the_summarys_days_only_while_it_can_be_told() {
+        let mut chosen = choices();
+        // The first week: the 90 days before the 1st of November.
+        assert_eq!(
+            first_due_read(date("2026-11-02"), &chosen),
+            date("2026-08-03")
+        );
+        // Then only what reminders can still send: 7 days and one more.
+        assert_eq!(
+            first_due_read(date("2026-11-08"), &chosen),
+            date("2026-10-31")
+        );
+        chosen.overdue_repeat_days = Some(3);
+        assert_eq!(
+            first_due_read(date("2026-11-20"), &chosen),
+            date("2026-11-09")
+        );
     }
 
     #[test]

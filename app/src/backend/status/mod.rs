@@ -3,11 +3,15 @@
 //! workers, the CRM outbox, bank sync, which key protects stored secrets,
 //! who changed the sign-in or mail settings, and the last errors logged.
 //! Worded here as rows, so a page (and `GET /api/admin/status`) only lays
-//! them out; never a filesystem path or a secret.
+//! them out; never a filesystem path or a secret. Also the database's
+//! counts that `/metrics` reports (`database_counts`), read by the same
+//! store.
 
+mod metrics;
 mod recent_errors;
 mod store;
 
+pub use metrics::{database_counts, DatabaseCounts};
 pub use recent_errors::{recent, LoggedError};
 
 use sqlx::SqlitePool;

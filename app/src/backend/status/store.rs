@@ -1,5 +1,6 @@
-//! SQL of Admin Status: read-only counts over other features' tables
-//! (operations, the CRM outbox, bank connections) and the schema history.
+//! SQL of Admin Status and of `/metrics`: read-only counts over other
+//! features' tables (operations, the CRM outbox, bank connections) and the
+//! schema history.
 
 use sqlx::SqlitePool;
 
@@ -101,4 +102,70 @@ pub async fn migration_failures(
     .into_iter()
     .map(|row| (row.version, row.failed_at, row.message))
     .collect())
+}
+
+/// One row of grouped counts: two labels and a count.
+struct Grouped {
+    first: String,
+    second: String,
+    count: i64,
+}
+
+/// Grouped counts from one compile-checked query whose columns are named
+/// `first`, `second` and `count`: (first label, second label, count).
+macro_rules! grouped {
+    ($pool:expr, $sql:literal) => {
+        sqlx::query_as!(Grouped, $sql)
+            .fetch_all($pool)
+            .await
+            .map(|rows| {
+                rows.into_iter()
+                    .map(|row| (row.first, row.second, row.count))
+                    .collect::<Vec<_>>()
+            })
+    };
+}
+
+/// Operations kept (not deleted), by kind and outcome: `running`,
+/// `succeeded`, `cancelled` (google.rpc.Code 1) or `failed`.
+pub async fn operations_by_outcome(
+    pool: &SqlitePool,
+) -> Result<Vec<(String, String, i64)>, sqlx::Error> {
+    grouped!(
+        pool,
+        r#"SELECT kind AS "first!", CASE WHEN done = 0 THEN 'running' WHEN error_code IS NULL THEN 'succeeded'
+                WHEN error_code = 1 THEN 'cancelled' ELSE 'failed' END AS "second!: String",
+                count(*) AS "count!: i64"
+         FROM operations WHERE deleted = 0 GROUP BY 1, 2 ORDER BY 1, 2"#
+    )
+}
+
+/// Leads and support requests by the CRM's delivery state, as (`lead` or
+/// `support`, state, count).
+pub async fn crm_outbox_by_state(
+    pool: &SqlitePool,
+) -> Result<Vec<(String, String, i64)>, sqlx::Error> {
+    grouped!(
+        pool,
+        r#"SELECT 'lead' AS "first!: String", crm_state AS "second!", count(*) AS "count!: i64"
+           FROM leads GROUP BY 2
+         UNION ALL
+         SELECT 'support', crm_state, count(*) FROM support_requests GROUP BY 2
+         ORDER BY 1, 2"#
+    )
+}
+
+/// Bank connections by status, every status (disconnected too).
+pub async fn bank_connections_by_status(
+    pool: &SqlitePool,
+) -> Result<Vec<(String, i64)>, sqlx::Error> {
+    let rows = grouped!(
+        pool,
+        r#"SELECT status AS "first!", '' AS "second!: String", count(*) AS "count!: i64"
+           FROM bank_connections GROUP BY 1 ORDER BY 1"#
+    )?;
+    Ok(rows
+        .into_iter()
+        .map(|(status, _, count)| (status, count))
+        .collect())
 }
