@@ -230,6 +230,7 @@ impl Application {
             pool.clone(),
             Arc::clone(&operations),
             Arc::clone(&keyring),
+            settings.scratch_dir(),
         );
         resume_operations(&operations).await?;
         app::backend::notifications::run::spawn_scheduler(

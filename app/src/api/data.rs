@@ -43,7 +43,7 @@ pub async fn preview_bills_file(data: MultipartData) -> Result<KeptImport, Error
     })?;
     let (scratch, user) = (&me.services.instance.scratch_dir, me.current.user.id);
     let preview = import::preview(me.pool(), user, source, &file).await?;
-    let id = held_import::keep(scratch, user, source, &file).await?;
+    let id = held_import::keep(me.pool(), scratch, user, source, &file).await?;
     super::form_post::then_open(&kept_address(&id));
     Ok(KeptImport { id, preview })
 }

@@ -48,7 +48,7 @@ pub async fn upload_workbook(data: MultipartData) -> Result<KeptWorkbook, ErrorB
         .ok_or_else(|| FieldViolation::new(FILE_FIELD, "choose an Excel workbook (.xlsx)"))?;
     let sheets = history::sheets(file.clone()).await?;
     let (scratch, user) = (&me.services.instance.scratch_dir, me.current.user.id);
-    let id = kept_upload::keep(scratch, SHELF, user, "xlsx", &file).await?;
+    let id = kept_upload::keep(me.pool(), scratch, SHELF, user, "xlsx", &file).await?;
     super::form_post::then_open(&kept_address(&id));
     Ok(KeptWorkbook { id, sheets })
 }

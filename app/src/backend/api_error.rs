@@ -331,7 +331,24 @@ impl From<crate::backend::kept_upload::KeptError> for ApiError {
         use crate::backend::kept_upload::KeptError;
         match error {
             KeptError::NotKept => Self::NotFound(error.to_string()),
+            KeptError::Quota(error) => error.into(),
             KeptError::Scratch(_) => Self::Internal(error.to_string()),
+        }
+    }
+}
+
+impl From<crate::backend::upload_quota::UploadQuotaError> for ApiError {
+    fn from(error: crate::backend::upload_quota::UploadQuotaError) -> Self {
+        use crate::backend::upload_quota::UploadQuotaError;
+        match error.retry_after() {
+            Some(retry_after) => Self::TooManyRequests {
+                message: error.to_string(),
+                retry_after,
+            },
+            None => match error {
+                UploadQuotaError::Database(error) => Self::Database(error),
+                other => Self::Internal(other.to_string()),
+            },
         }
     }
 }
@@ -373,6 +390,7 @@ impl From<crate::backend::statements::ImportError> for ApiError {
                 description: error.to_string(),
             },
             ImportError::Operations(error) => error.into(),
+            ImportError::Quota(error) => error.into(),
             ImportError::Sealing(message) => Self::Internal(message),
             ImportError::Database(error) => Self::Database(error),
         }

@@ -3,7 +3,8 @@
 //! cannot keep the file, so the server does, in its scratch directory, for
 //! [`KEPT_FOR`]. Each use keeps its files on a shelf of its own. The
 //! address then names a file by a random id, never by anything the person
-//! typed; another person's id finds nothing.
+//! typed; another person's id finds nothing. What one person may keep
+//! waiting, across shelves and statements, is `upload_quota`'s to say.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -12,15 +13,15 @@ use rand::RngCore;
 
 /// How long a previewed file waits for its import.
 pub const KEPT_FOR: Duration = Duration::from_secs(60 * 60);
-/// How many files one person keeps on a shelf at most: keeping one more
-/// forgets their oldest, so nobody fills the disk with previews.
-pub const KEPT_PER_PERSON: usize = 4;
 
 #[derive(Debug, thiserror::Error)]
 pub enum KeptError {
     /// The file asked for is not kept (any more, or not for this person).
     #[error("this preview is no longer kept; choose the file again")]
     NotKept,
+    /// The person has as much waiting as they may (429).
+    #[error(transparent)]
+    Quota(#[from] crate::backend::upload_quota::UploadQuotaError),
     /// The scratch directory failed.
     #[error("keeping the file: {0}")]
     Scratch(#[from] std::io::Error),
@@ -42,9 +43,10 @@ fn path_of(scratch: &Path, shelf: &str, user: i64, id: &str) -> Option<PathBuf> 
 
 /// Keeps `file` on `shelf` for `user`, with `label` (one line: what the
 /// file is, say the app that made it); its id. Files kept longer than
-/// [`KEPT_FOR`] are removed first, and so are the person's oldest beyond
-/// [`KEPT_PER_PERSON`].
+/// [`KEPT_FOR`] are removed first; a person who has as much waiting as
+/// `upload_quota` allows is refused.
 pub async fn keep(
+    pool: &sqlx::SqlitePool,
     scratch: &Path,
     shelf: &str,
     user: i64,
@@ -53,7 +55,8 @@ pub async fn keep(
 ) -> Result<String, KeptError> {
     let folder = folder(scratch, shelf);
     tokio::fs::create_dir_all(&folder).await?;
-    forget_expired(&folder, user).await?;
+    forget_expired(&folder).await?;
+    crate::backend::upload_quota::check(pool, scratch, user, file.len()).await?;
     let mut bytes = [0u8; 16];
     rand::rng().fill_bytes(&mut bytes);
     let id: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
@@ -109,11 +112,8 @@ fn expired(file: &std::fs::Metadata) -> bool {
         .is_none_or(|age| age > KEPT_FOR)
 }
 
-/// Removes every expired file, and `user`'s oldest so that one more
-/// keeps them within [`KEPT_PER_PERSON`].
-async fn forget_expired(folder: &Path, user: i64) -> std::io::Result<()> {
-    let prefix = format!("{user}-");
-    let mut theirs = Vec::new();
+/// Removes every expired file of the shelf in `folder`.
+async fn forget_expired(folder: &Path) -> std::io::Result<()> {
     let mut entries = tokio::fs::read_dir(folder).await?;
     while let Some(entry) = entries.next_entry().await? {
         let Ok(found) = entry.metadata().await else {
@@ -121,16 +121,48 @@ async fn forget_expired(folder: &Path, user: i64) -> std::io::Result<()> {
         };
         if expired(&found) {
             let _ = tokio::fs::remove_file(entry.path()).await;
-        } else if entry.file_name().to_string_lossy().starts_with(&prefix) {
-            theirs.push((found.modified().ok(), entry.path()));
         }
     }
-    theirs.sort();
-    let over = (theirs.len() + 1).saturating_sub(KEPT_PER_PERSON);
-    for (_, path) in theirs.into_iter().take(over) {
-        let _ = tokio::fs::remove_file(path).await;
-    }
     Ok(())
+}
+
+/// `user`'s files waiting on every shelf: each one's size and how long it
+/// is kept yet.
+pub async fn waiting(scratch: &Path, user: i64) -> std::io::Result<Vec<(u64, Duration)>> {
+    let prefix = format!("{user}-");
+    let mut found = Vec::new();
+    let mut shelves = match tokio::fs::read_dir(scratch).await {
+        Ok(shelves) => shelves,
+        // Nothing was ever kept.
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(found),
+        Err(error) => return Err(error),
+    };
+    while let Some(shelf) = shelves.next_entry().await? {
+        let is_shelf = shelf.file_name().to_string_lossy().starts_with("kept-")
+            && shelf.file_type().await.is_ok_and(|kind| kind.is_dir());
+        if !is_shelf {
+            continue;
+        }
+        let mut files = tokio::fs::read_dir(shelf.path()).await?;
+        while let Some(file) = files.next_entry().await? {
+            if !file.file_name().to_string_lossy().starts_with(&prefix) {
+                continue;
+            }
+            let Ok(metadata) = file.metadata().await else {
+                continue;
+            };
+            if expired(&metadata) {
+                continue;
+            }
+            let age = metadata
+                .modified()
+                .ok()
+                .and_then(|modified| SystemTime::now().duration_since(modified).ok())
+                .unwrap_or_default();
+            found.push((metadata.len(), KEPT_FOR.saturating_sub(age)));
+        }
+    }
+    Ok(found)
 }
 
 #[cfg(test)]
@@ -139,8 +171,10 @@ mod tests {
 
     #[tokio::test]
     async fn a_kept_file_is_its_owners_by_id_until_forgotten() {
+        let (_db, pool) = crate::backend::db::migrated_for_test().await;
         let scratch = tempfile::tempdir().unwrap();
         let id = keep(
+            &pool,
             scratch.path(),
             "bills",
             7,
@@ -175,52 +209,39 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_person_keeps_a_few_files_and_the_oldest_goes_first() {
+    async fn a_person_keeps_at_most_five_files_waiting_across_shelves() {
+        let (_db, pool) = crate::backend::db::migrated_for_test().await;
         let scratch = tempfile::tempdir().unwrap();
-        let mut ids = Vec::new();
-        for n in 0..KEPT_PER_PERSON + 2 {
-            ids.push(
-                keep(
-                    scratch.path(),
-                    "bills",
-                    7,
-                    "tally",
-                    n.to_string().as_bytes(),
-                )
+        for (n, shelf) in ["bills", "bills", "workbooks", "bills", "workbooks"]
+            .into_iter()
+            .enumerate()
+        {
+            keep(&pool, scratch.path(), shelf, 7, "tally", n.to_string().as_bytes())
                 .await
-                .unwrap(),
-            );
-            // Modification times an mtime apart, whatever the file system.
-            let path = path_of(scratch.path(), "bills", 7, ids.last().unwrap()).unwrap();
-            let at = SystemTime::now() - Duration::from_secs(600) + Duration::from_secs(n as u64);
-            std::fs::File::options()
-                .write(true)
-                .open(&path)
-                .unwrap()
-                .set_modified(at)
                 .unwrap();
         }
-        let other = keep(scratch.path(), "bills", 8, "tally", b"theirs")
+        let sixth = keep(&pool, scratch.path(), "bills", 7, "tally", b"6").await;
+        match sixth {
+            Err(KeptError::Quota(refusal)) => {
+                let wait = refusal.retry_after().unwrap();
+                assert!(wait > Duration::ZERO && wait <= KEPT_FOR, "{wait:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // Another person is not held up by it.
+        keep(&pool, scratch.path(), "bills", 8, "tally", b"theirs")
             .await
             .unwrap();
-        let mut left = Vec::new();
-        for id in &ids {
-            left.push(kept(scratch.path(), "bills", 7, id).await.is_ok());
-        }
-        let expected: Vec<bool> = (0..ids.len())
-            .map(|n| n >= ids.len() - KEPT_PER_PERSON)
-            .collect();
-        assert_eq!(left, expected, "the newest {KEPT_PER_PERSON} stay");
-        assert!(
-            kept(scratch.path(), "bills", 8, &other).await.is_ok(),
-            "another person's stays"
-        );
+        let waiting = waiting(scratch.path(), 7).await.unwrap();
+        assert_eq!(waiting.len(), 5);
+        assert!(waiting.iter().all(|(bytes, _)| *bytes == 2 + "tally".len() as u64));
     }
 
     #[tokio::test]
     async fn a_file_kept_too_long_is_gone() {
+        let (_db, pool) = crate::backend::db::migrated_for_test().await;
         let scratch = tempfile::tempdir().unwrap();
-        let id = keep(scratch.path(), "bills", 7, "tally", b"name\n")
+        let id = keep(&pool, scratch.path(), "bills", 7, "tally", b"name\n")
             .await
             .unwrap();
         let path = path_of(scratch.path(), "bills", 7, &id).unwrap();
@@ -236,7 +257,7 @@ mod tests {
             Err(KeptError::NotKept)
         ));
         // The next file kept clears it away.
-        keep(scratch.path(), "bills", 7, "tally", b"name\n")
+        keep(&pool, scratch.path(), "bills", 7, "tally", b"name\n")
             .await
             .unwrap();
         assert!(!path.exists());

@@ -38,6 +38,7 @@ pub mod sso;
 pub mod statements;
 pub mod status;
 pub mod subscriptions;
+pub mod upload_quota;
 pub mod untrusted_sqlite;
 pub mod wasm_packs;
 pub mod workbook;

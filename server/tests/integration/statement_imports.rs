@@ -597,3 +597,81 @@ async fn a_statement_is_previewed_and_imported_without_javascript() {
         .unwrap();
     assert_eq!(location(&signed_out), "/login?next=%2Fdata");
 }
+
+/// Hardening III, finding 4: a person keeps at most 5 uploads waiting for
+/// their import; the 6th is 429 `RESOURCE_EXHAUSTED` with `Retry-After`
+/// and says how to clear them. A preview expires after 24 hours, and an
+/// expired one makes room. One import job of a person's runs at a time.
+#[tokio::test]
+async fn a_person_keeps_at_most_five_uploads_waiting_and_one_import_running() {
+    let (app, admin) = with_admin(&[("BANK_SYNC_ENABLED", "true")]).await;
+    let ivy = plain_user(&app, &admin, "ivy@example.com").await;
+    let mut waiting = Vec::new();
+    for _ in 0..5 {
+        waiting.push(previewed(&ivy, "checking.ofx").await);
+    }
+    // Each waits for 24 hours.
+    let first = &waiting[0];
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
+    let kept_for: i64 = sqlx::query_scalar(
+        "SELECT CAST(round((julianday(expires_at) - julianday(created_at)) * 86400) AS INTEGER)
+         FROM statement_imports WHERE id = ?1",
+    )
+    .bind(first.id)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(kept_for, 24 * 3600, "{first:?}");
+
+    let sixth = ivy
+        .request(Method::POST, "/api/imports?fileName=checking.ofx")
+        .header("content-type", "application/octet-stream")
+        .body(fixture("checking.ofx"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(sixth.status(), 429);
+    let retry: u64 = sixth.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(retry > 23 * 3600 && retry <= 24 * 3600, "until the oldest expires: {retry}");
+    let body: serde_json::Value = sixth.json().await.unwrap();
+    assert_eq!(body["error"]["status"], "RESOURCE_EXHAUSTED", "{body}");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(message.contains("5 uploads waiting") && message.contains("Data page"), "{message}");
+
+    // Someone else is not held up.
+    let other = plain_user(&app, &admin, "jo@example.com").await;
+    previewed(&other, "checking.ofx").await;
+
+    // The oldest passes its 24 hours: it is forgotten and there is room.
+    sqlx::query("UPDATE statement_imports SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?1")
+        .bind(first.id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    previewed(&ivy, "checking.ofx").await;
+    let status = ivy
+        .status(Method::GET, &format!("/api/imports/{}", first.id))
+        .await;
+    assert_eq!(status, 404, "the expired preview is gone");
+
+    // A commit of hers still running: nothing else of hers starts.
+    sqlx::query(
+        "INSERT INTO operations (id, owner_id, kind, metadata_type)
+         VALUES ('running-import', (SELECT id FROM users WHERE email = 'ivy@example.com'),
+                 'statement_import', 'tally.v1.StatementImportMetadata')",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    let status = ivy
+        .status_with(Method::POST, &format!("/api/imports/{}/commit", waiting[1].id), &())
+        .await;
+    assert_eq!(status, 429);
+    pool.close().await;
+}

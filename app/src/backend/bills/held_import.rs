@@ -12,12 +12,13 @@ const SHELF: &str = "bills";
 
 /// Keeps `file`, read as `source`, for `user`; its id.
 pub async fn keep(
+    pool: &sqlx::SqlitePool,
     scratch: &Path,
     user: i64,
     source: Source,
     file: &[u8],
 ) -> Result<String, BillImportError> {
-    Ok(kept_upload::keep(scratch, SHELF, user, source.name(), file).await?)
+    Ok(kept_upload::keep(pool, scratch, SHELF, user, source.name(), file).await?)
 }
 
 /// The file `user` kept as `id`, and what it was read as.

@@ -26,6 +26,9 @@ pub enum ImportError {
     Sealing(String),
     #[error("{0}")]
     Operations(#[from] crate::backend::operations::OperationsError),
+    /// As much waiting, or an import running, as one person may have.
+    #[error(transparent)]
+    Quota(#[from] crate::backend::upload_quota::UploadQuotaError),
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
 }

@@ -16,6 +16,8 @@ pub mod service;
 mod store;
 
 pub use error::ImportError;
+/// What waits and runs of a person's, for `upload_quota`.
+pub use store::{imports_running, waiting as waiting_uploads};
 
 /// How long a preview waits for its commit.
 pub const PREVIEW_HOURS: i64 = 24;

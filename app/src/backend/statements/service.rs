@@ -2,6 +2,7 @@
 //! as an operation), read an import and its preview, commit it (another
 //! operation). Nothing reaches the transactions before the commit.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use sqlx::SqlitePool;
@@ -11,27 +12,37 @@ use super::parse::{self, DateOrder, MAX_BYTES};
 use super::{store, ImportError, PREVIEW_HOURS};
 use crate::backend::operations::Engine;
 use crate::backend::secrets::Keyring;
+use crate::backend::upload_quota;
 use crate::contract::operations::Operation;
 use crate::contract::statements::{ImportOptions, ImportRow, ImportStarted, StatementImport};
 
 /// What statement imports work with, assembled once at start-up: the
-/// database, the operations engine and the feature's own jobs.
+/// database, the operations engine, the feature's own jobs, and the
+/// scratch directory (where other waiting uploads are kept, counted with
+/// these by `upload_quota`).
 #[derive(Clone)]
 pub struct Imports {
     pool: SqlitePool,
     operations: Arc<Engine>,
     jobs: StatementJobs,
+    scratch: PathBuf,
 }
 
 impl Imports {
     /// The feature, its operation kinds registered with `operations`.
-    pub fn new(pool: SqlitePool, operations: Arc<Engine>, keyring: Arc<Keyring>) -> Self {
+    pub fn new(
+        pool: SqlitePool,
+        operations: Arc<Engine>,
+        keyring: Arc<Keyring>,
+        scratch: PathBuf,
+    ) -> Self {
         let jobs = StatementJobs::new(pool.clone(), keyring);
         jobs.register(&operations);
         Self {
             pool,
             operations,
             jobs,
+            scratch,
         }
     }
 }
@@ -80,6 +91,8 @@ pub async fn upload(
         }
     }
     store::forget_expired(&imports.pool).await?;
+    upload_quota::one_import_at_a_time(&imports.pool, user_id).await?;
+    upload_quota::check(&imports.pool, &imports.scratch, user_id, file.len()).await?;
     let id = store::create(
         &imports.pool,
         user_id,
@@ -166,6 +179,7 @@ pub async fn commit(imports: &Imports, user_id: i64, id: i64) -> Result<Operatio
             "this preview expired after {PREVIEW_HOURS} hours; send the file again"
         )));
     }
+    upload_quota::one_import_at_a_time(&imports.pool, user_id).await?;
     let record = imports
         .operations
         .start(Some(user_id), imports.jobs.commit(id))

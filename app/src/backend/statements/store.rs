@@ -46,6 +46,43 @@ pub async fn forget_expired(pool: &SqlitePool) -> Result<u64, sqlx::Error> {
     Ok(done.rows_affected())
 }
 
+/// `user`'s imports waiting for their commit (uploaded or previewed, not
+/// expired): what each keeps (the file until it is previewed, then its
+/// staged rows, about as large) and its seconds left.
+pub async fn waiting(pool: &SqlitePool, user: i64) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+    let rows = sqlx::query!(
+        r#"SELECT COALESCE(length(i.file), 0)
+                  + COALESCE((SELECT SUM(length(r.file_account) + length(r.provider_transaction_id)
+                                         + length(r.description) + COALESCE(length(r.memo), 0) + 32)
+                              FROM statement_import_rows r WHERE r.import_id = i.id), 0)
+                  AS "bytes!: i64",
+                  CAST((julianday(i.expires_at) - julianday('now')) * 86400 AS INTEGER)
+                  AS "seconds_left!: i64"
+           FROM statement_imports i
+           WHERE i.user_id = ? AND i.state IN ('uploaded', 'previewed')
+             AND i.expires_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"#,
+        user,
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| (row.bytes, row.seconds_left))
+        .collect())
+}
+
+/// How many of `user`'s statement previews and commits are running.
+pub async fn imports_running(pool: &SqlitePool, user: i64) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar!(
+        r#"SELECT COUNT(*) AS "running!: i64" FROM operations
+           WHERE owner_id = ? AND done = 0 AND deleted = 0
+             AND kind IN ('statement_preview', 'statement_import')"#,
+        user,
+    )
+    .fetch_one(pool)
+    .await
+}
+
 /// A new import of `file`, waiting to be previewed for `hours`.
 #[allow(clippy::too_many_arguments)]
 pub async fn create(

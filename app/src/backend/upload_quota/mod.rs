@@ -1,0 +1,58 @@
+//! How much a person may leave waiting on the server between an upload and
+//! its import: statements (in the database until previewed and committed),
+//! bills files and workbooks (kept in the scratch directory), all counted
+//! together. Without a bound one person could fill the disk or the
+//! database with previews nobody imports.
+//!
+//! What the rest of the app uses: [`check`] before keeping an upload,
+//! [`one_import_at_a_time`] before starting an import job, and
+//! [`UploadQuotaError`], mapped to 429 `RESOURCE_EXHAUSTED` with
+//! `Retry-After` once (`api_error`).
+
+pub mod rules;
+mod service;
+
+pub use rules::{MAX_WAITING, MAX_WAITING_BYTES};
+pub use service::{check, one_import_at_a_time};
+
+use std::time::Duration;
+
+#[derive(Debug, thiserror::Error)]
+pub enum UploadQuotaError {
+    /// As many uploads waiting as a person may have.
+    #[error(
+        "you have {MAX_WAITING} uploads waiting for their import: import or discard them on the Data page, or try again in {} minutes, when the oldest expires",
+        minutes(*.retry_after)
+    )]
+    TooMany { retry_after: Duration },
+    /// The waiting uploads and this one together are too large.
+    #[error(
+        "your waiting uploads would hold more than {} MiB: import or discard them on the Data page, or try again in {} minutes, when the oldest expires",
+        MAX_WAITING_BYTES / (1024 * 1024),
+        minutes(*.retry_after)
+    )]
+    TooLarge { retry_after: Duration },
+    /// An import of the person's is running already.
+    #[error("one of your imports is still running; wait for it to finish (Operations shows it), then try again")]
+    Running { retry_after: Duration },
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("scratch directory: {0}")]
+    Scratch(#[from] std::io::Error),
+}
+
+impl UploadQuotaError {
+    /// How long to wait, for `Retry-After`; `None` for a server fault.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Self::TooMany { retry_after }
+            | Self::TooLarge { retry_after }
+            | Self::Running { retry_after } => Some(*retry_after),
+            Self::Database(_) | Self::Scratch(_) => None,
+        }
+    }
+}
+
+fn minutes(wait: Duration) -> u64 {
+    wait.as_secs().div_ceil(60).max(1)
+}
