@@ -216,9 +216,16 @@ mod tests {
             .into_iter()
             .enumerate()
         {
-            keep(&pool, scratch.path(), shelf, 7, "tally", n.to_string().as_bytes())
-                .await
-                .unwrap();
+            keep(
+                &pool,
+                scratch.path(),
+                shelf,
+                7,
+                "tally",
+                n.to_string().as_bytes(),
+            )
+            .await
+            .unwrap();
         }
         let sixth = keep(&pool, scratch.path(), "bills", 7, "tally", b"6").await;
         match sixth {
@@ -234,7 +241,9 @@ mod tests {
             .unwrap();
         let waiting = waiting(scratch.path(), 7).await.unwrap();
         assert_eq!(waiting.len(), 5);
-        assert!(waiting.iter().all(|(bytes, _)| *bytes == 2 + "tally".len() as u64));
+        assert!(waiting
+            .iter()
+            .all(|(bytes, _)| *bytes == 2 + "tally".len() as u64));
     }
 
     #[tokio::test]

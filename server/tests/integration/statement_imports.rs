@@ -638,22 +638,30 @@ async fn a_person_keeps_at_most_five_uploads_waiting_and_one_import_running() {
         .unwrap()
         .parse()
         .unwrap();
-    assert!(retry > 23 * 3600 && retry <= 24 * 3600, "until the oldest expires: {retry}");
+    assert!(
+        retry > 23 * 3600 && retry <= 24 * 3600,
+        "until the oldest expires: {retry}"
+    );
     let body: serde_json::Value = sixth.json().await.unwrap();
     assert_eq!(body["error"]["status"], "RESOURCE_EXHAUSTED", "{body}");
     let message = body["error"]["message"].as_str().unwrap();
-    assert!(message.contains("5 uploads waiting") && message.contains("Data page"), "{message}");
+    assert!(
+        message.contains("5 uploads waiting") && message.contains("Data page"),
+        "{message}"
+    );
 
     // Someone else is not held up.
     let other = plain_user(&app, &admin, "jo@example.com").await;
     previewed(&other, "checking.ofx").await;
 
     // The oldest passes its 24 hours: it is forgotten and there is room.
-    sqlx::query("UPDATE statement_imports SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?1")
-        .bind(first.id)
-        .execute(&pool)
-        .await
-        .unwrap();
+    sqlx::query(
+        "UPDATE statement_imports SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?1",
+    )
+    .bind(first.id)
+    .execute(&pool)
+    .await
+    .unwrap();
     previewed(&ivy, "checking.ofx").await;
     let status = ivy
         .status(Method::GET, &format!("/api/imports/{}", first.id))
@@ -670,7 +678,11 @@ async fn a_person_keeps_at_most_five_uploads_waiting_and_one_import_running() {
     .await
     .unwrap();
     let status = ivy
-        .status_with(Method::POST, &format!("/api/imports/{}/commit", waiting[1].id), &())
+        .status_with(
+            Method::POST,
+            &format!("/api/imports/{}/commit", waiting[1].id),
+            &(),
+        )
         .await;
     assert_eq!(status, 429);
     pool.close().await;
