@@ -646,7 +646,7 @@ async fn a_person_keeps_at_most_five_uploads_waiting_and_one_import_running() {
     assert_eq!(body["error"]["status"], "RESOURCE_EXHAUSTED", "{body}");
     let message = body["error"]["message"].as_str().unwrap();
     assert!(
-        message.contains("5 uploads waiting") && message.contains("Data page"),
+        message.contains("5 uploads waiting") && message.contains("in about 24 hours"),
         "{message}"
     );
 

@@ -21,15 +21,15 @@ use std::time::Duration;
 pub enum UploadQuotaError {
     /// As many uploads waiting as a person may have.
     #[error(
-        "you have {MAX_WAITING} uploads waiting for their import: import or discard them on the Data page, or try again in {} minutes, when the oldest expires",
-        minutes(*.retry_after)
+        "you have {MAX_WAITING} uploads waiting for their import (statements, bills files, workbooks): import them, or try again in {}, when the oldest expires",
+        wait_words(*.retry_after)
     )]
     TooMany { retry_after: Duration },
     /// The waiting uploads and this one together are too large.
     #[error(
-        "your waiting uploads would hold more than {} MiB: import or discard them on the Data page, or try again in {} minutes, when the oldest expires",
+        "your waiting uploads would hold more than {} MiB: import them, or try again in {}, when the oldest expires",
         MAX_WAITING_BYTES / (1024 * 1024),
-        minutes(*.retry_after)
+        wait_words(*.retry_after)
     )]
     TooLarge { retry_after: Duration },
     /// An import of the person's is running already.
@@ -53,6 +53,13 @@ impl UploadQuotaError {
     }
 }
 
-fn minutes(wait: Duration) -> u64 {
-    wait.as_secs().div_ceil(60).max(1)
+/// A wait in words a person reads at a glance: minutes up to two hours,
+/// then about so many hours.
+fn wait_words(wait: Duration) -> String {
+    let minutes = wait.as_secs().div_ceil(60).max(1);
+    match minutes {
+        1 => "1 minute".to_owned(),
+        2..120 => format!("{minutes} minutes"),
+        _ => format!("about {} hours", minutes.div_ceil(60)),
+    }
 }
