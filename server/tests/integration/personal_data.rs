@@ -38,11 +38,21 @@ async fn upload(browser: &Browser, file: Vec<u8>) -> (u16, serde_json::Value) {
 }
 
 async fn open(dir: &Path, name: &str, bytes: &[u8]) -> SqlitePool {
+    open_with(dir, name, bytes, SqliteConnectOptions::new()).await
+}
+
+/// `bytes` written to `dir/name` and opened with `options`.
+async fn open_with(
+    dir: &Path,
+    name: &str,
+    bytes: &[u8],
+    options: SqliteConnectOptions,
+) -> SqlitePool {
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
     SqlitePoolOptions::new()
         .max_connections(1)
-        .connect_with(SqliteConnectOptions::new().filename(&path))
+        .connect_with(options.filename(&path))
         .await
         .unwrap()
 }
@@ -525,17 +535,13 @@ async fn the_import_form_works_without_javascript_and_names_what_is_wrong() {
 /// The file as the `sqlite3` shell opens it: foreign keys off, so an edit
 /// may point anywhere.
 async fn edit(dir: &Path, name: &str, bytes: &[u8]) -> SqlitePool {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    SqlitePoolOptions::new()
-        .max_connections(1)
-        .connect_with(
-            SqliteConnectOptions::new()
-                .filename(&path)
-                .foreign_keys(false),
-        )
-        .await
-        .unwrap()
+    open_with(
+        dir,
+        name,
+        bytes,
+        SqliteConnectOptions::new().foreign_keys(false),
+    )
+    .await
 }
 
 /// Hardening III, finding 1: an export edited to point a payment (or a
