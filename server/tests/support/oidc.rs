@@ -46,7 +46,15 @@ pub fn free_port() -> u16 {
 
 impl OidcProvider {
     /// Starts the provider on `port` with `accounts` (login name → claims).
+    ///
+    /// Starts are taken one at a time: on a loaded 2-core machine several
+    /// Node processes loading `oidc-provider` and making an RSA key at once
+    /// took longer than any fixed wait (CI, stop 60). The wait is generous
+    /// because it is a deadline for a hung provider, not a speed check; what
+    /// the provider wrote to stderr is in the failure.
     pub async fn start(port: u16, accounts: serde_json::Value) -> Self {
+        static ONE_AT_A_TIME: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
+        let _turn = ONE_AT_A_TIME.acquire().await.unwrap();
         let mut child = Command::new("node")
             .arg(end2end().join("oidc/provider.mjs"))
             .arg(port.to_string())
@@ -55,22 +63,45 @@ impl OidcProvider {
             .env("NODE_PATH", end2end().join("node_modules"))
             .current_dir(end2end())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .kill_on_drop(true)
             .spawn()
             .expect("node runs the test provider (scripts/setup.sh installs it)");
         let stdout = child.stdout.take().unwrap();
-        let mut lines = BufReader::new(stdout).lines();
-        let issuer = tokio::time::timeout(std::time::Duration::from_secs(20), async {
-            while let Some(line) = lines.next_line().await.unwrap() {
-                if let Some(issuer) = line.strip_prefix("issuer ") {
-                    return issuer.to_owned();
+        let stderr = child.stderr.take().unwrap();
+        let errors = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let written = errors.clone();
+        tokio::spawn(async move {
+            let mut lines = BufReader::new(stderr).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                let mut text = written.lock().unwrap();
+                if text.len() < 16_384 {
+                    text.push_str(&line);
+                    text.push('\n');
                 }
             }
-            panic!("the provider stopped before listening")
+        });
+        let mut lines = BufReader::new(stdout).lines();
+        let issuer = tokio::time::timeout(std::time::Duration::from_secs(120), async {
+            while let Ok(Some(line)) = lines.next_line().await {
+                if let Some(issuer) = line.strip_prefix("issuer ") {
+                    return Some(issuer.to_owned());
+                }
+            }
+            None
         })
-        .await
-        .expect("the provider starts within 20 s");
+        .await;
+        let issuer = match issuer {
+            Ok(Some(issuer)) => issuer,
+            Ok(None) => panic!(
+                "the provider stopped before listening; it wrote:\n{}",
+                errors.lock().unwrap()
+            ),
+            Err(_) => panic!(
+                "the provider did not listen within 120 s; it wrote:\n{}",
+                errors.lock().unwrap()
+            ),
+        };
         // Keep reading so the pipe never fills.
         tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
         Self { child, issuer }
