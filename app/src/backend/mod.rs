@@ -10,6 +10,7 @@ pub mod bills;
 pub mod burst_limit;
 pub mod catalog;
 pub mod client_ip;
+pub mod clock;
 pub mod contact;
 pub mod cookies;
 pub mod csp;

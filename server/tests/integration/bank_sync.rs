@@ -219,11 +219,11 @@ async fn accounts(
     }
 }
 
+/// Now on the server's calendar clock: the fake bank posts on the same
+/// day the server thinks it is, also when a run moves the calendar
+/// (`TALLY_TEST_TODAY`).
 fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs() as i64
+    app::backend::clock::now().as_second()
 }
 
 fn posted(

@@ -18,7 +18,7 @@ use app::contract::data::{Export, ImportPreview, Imported};
 use app::contract::error::ErrorBody;
 use app::contract::preferences::{Preferences, UpdatePreferences};
 use app::domain::bill::BillForm;
-use app::domain::date::YearMonth;
+use app::domain::date::{Date, YearMonth};
 use app::domain::tracker::{Status, Totals};
 use reqwest::Method;
 use serde_json::json;
@@ -779,6 +779,30 @@ async fn preferences_are_checked_and_change_today_and_formatting() {
     .await
     .unwrap();
     assert!(bills.today >= utc_today.to_string());
+}
+
+/// The fixed-date runs of `make test` (`TALLY_TEST_TODAY`) really move the
+/// server's calendar: without this a run that failed to pass the setting on
+/// would test today again and pass.
+#[tokio::test]
+async fn the_server_says_today_is_the_day_the_run_asked_for() {
+    let (_app, browser) = app().await;
+    save_preferences(&browser, &preferences("en-US", "USD", "UTC"))
+        .await
+        .unwrap();
+    let bills: BillList = browser.get("/api/bills").await;
+    let expected = match std::env::var("TALLY_TEST_TODAY") {
+        Ok(day) => Date::parse(&day).unwrap(),
+        Err(_) => app::backend::bills::date_in(None, app::backend::clock::now()),
+    };
+    // Either side of midnight UTC the two reads may differ by a day.
+    let tomorrow = expected.add_days(1).unwrap().to_string();
+    let expected = expected.to_string();
+    assert!(
+        bills.today == expected || bills.today == tomorrow,
+        "the server says {} for {expected}",
+        bills.today
+    );
 }
 
 #[tokio::test]

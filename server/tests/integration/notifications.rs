@@ -367,7 +367,8 @@ async fn a_run_sends_one_digest_per_channel_once_and_a_second_run_sends_nothing(
     .unwrap();
     let secret = hook["secret"].as_str().unwrap().to_owned();
     // Reminders started a week ago, so yesterday's due date is news.
-    sqlx::query("UPDATE notification_preferences SET started_on = date('now', '-7 days')")
+    sqlx::query("UPDATE notification_preferences SET started_on = date(?, '-7 days')")
+        .bind(app::backend::clock::now_sql())
         .execute(&database(&app).await)
         .await
         .unwrap();
@@ -454,7 +455,8 @@ async fn a_failed_send_is_recorded_and_delivered_at_the_next_run_once_the_server
     )
     .await
     .unwrap();
-    sqlx::query("UPDATE notification_preferences SET started_on = date('now', '-7 days')")
+    sqlx::query("UPDATE notification_preferences SET started_on = date(?, '-7 days')")
+        .bind(app::backend::clock::now_sql())
         .execute(&database(&app).await)
         .await
         .unwrap();
@@ -807,13 +809,14 @@ async fn failed_autopay_a_different_charge_and_a_bank_connection_that_stops_and_
              VALUES (1, 1, 1, 'ACT-1', 'Checking');
          INSERT INTO transactions (id, user_id, account_id, provider_transaction_id, posted_at,
                  amount_cents, description, bill_id)
-             VALUES (1, 1, 1, 'T1', strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-1 day'), -1799,
+             VALUES (1, 1, 1, 'T1', strftime('%Y-%m-%dT%H:%M:%SZ', '{now}', '-1 day'), -1799,
                  'NETFLIX.COM', {id});
          INSERT INTO payments (bill_id, user_id, amount_cents, paid_on, method, transaction_id)
-             VALUES ({id}, 1, 1799, date('now', '-1 day'), 'bank', 1);
+             VALUES ({id}, 1, 1799, date('{now}', '-1 day'), 'bank', 1);
          INSERT INTO payments (bill_id, user_id, amount_cents, paid_on, method, autopay_failure)
-             VALUES ({id}, 1, 0, date('now', '-2 days'), 'autopay', 1);",
-        id = netflix.id
+             VALUES ({id}, 1, 0, date('{now}', '-2 days'), 'autopay', 1);",
+        id = netflix.id,
+        now = app::backend::clock::now_sql(),
     ))
     .execute(&pool)
     .await

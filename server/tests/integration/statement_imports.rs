@@ -307,7 +307,8 @@ async fn imported_rows_are_matched_to_bills_like_synced_ones() {
     // This month's statement (the same file, its days moved to the last
     // weeks and new ids): its Netflix row meets the rule on import.
     let today = sqlx::SqlitePool::connect("sqlite::memory:").await.unwrap();
-    let recent: String = sqlx::query_scalar("SELECT strftime('%Y%m%d', 'now', '-5 days')")
+    let recent: String = sqlx::query_scalar("SELECT strftime('%Y%m%d', ?, '-5 days')")
+        .bind(app::backend::clock::now_sql())
         .fetch_one(&today)
         .await
         .unwrap();

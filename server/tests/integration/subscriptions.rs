@@ -42,11 +42,12 @@ async fn history(pool: &SqlitePool, charges: &[(i64, i64, &str)]) {
         sqlx::query(
             "INSERT INTO transactions (user_id, account_id, provider_transaction_id, posted_at,
                  amount_cents, description)
-             SELECT a.user_id, a.id, ?, strftime('%Y-%m-%dT12:00:00Z', 'now', '-' || ? || ' days'),
+             SELECT a.user_id, a.id, ?, strftime('%Y-%m-%dT12:00:00Z', ?, '-' || ? || ' days'),
                     ?, ?
              FROM bank_accounts a WHERE a.name = 'Demo Checking'",
         )
         .bind(format!("history-{index}"))
+        .bind(app::backend::clock::now_sql())
         .bind(days_ago)
         .bind(amount)
         .bind(description)
@@ -63,13 +64,14 @@ async fn netflix_history(pool: &SqlitePool) {
             "INSERT INTO transactions (user_id, account_id, provider_transaction_id, posted_at,
                  amount_cents, description)
              SELECT a.user_id, a.id, 'netflix-' || ?1,
-                    strftime('%Y-%m-%dT12:00:00Z', 'now', 'start of month', '-' || ?1 || ' months', '+4 days'),
+                    strftime('%Y-%m-%dT12:00:00Z', ?2, 'start of month', '-' || ?1 || ' months', '+4 days'),
                     -1399, 'NETFLIX.COM 866-579-7172 CA'
              FROM bank_accounts a WHERE a.name = 'Demo Checking'
-               AND strftime('%Y-%m-%dT12:00:00Z', 'now', 'start of month', '-' || ?1 || ' months', '+4 days')
-                   < strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-45 days')",
+               AND strftime('%Y-%m-%dT12:00:00Z', ?2, 'start of month', '-' || ?1 || ' months', '+4 days')
+                   < strftime('%Y-%m-%dT%H:%M:%SZ', ?2, '-45 days')",
         )
         .bind(months)
+        .bind(app::backend::clock::now_sql())
         .execute(pool)
         .await
         .unwrap();

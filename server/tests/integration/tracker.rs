@@ -94,7 +94,17 @@ async fn the_paid_total_is_this_months_payments_and_rent_paid_early_counts_for_n
         .iter()
         .map(|entry| entry["name"].as_str().unwrap())
         .collect();
-    assert_eq!(upcoming, ["Power"], "rent is paid, power is coming");
+    // Upcoming looks 30 days ahead: on the 1st of a 31-day month the
+    // 1st of the next is beyond it (found by the run as if on 1 January).
+    let ahead = today
+        .add_days(app::backend::bills::views::UPCOMING_DAYS)
+        .unwrap();
+    let coming: &[&str] = if first_of_next <= ahead {
+        &["Power"]
+    } else {
+        &[]
+    };
+    assert_eq!(upcoming, coming, "rent is paid, power is coming");
 
     let then = admin.json_raw(&month_query(next)).await;
     assert_eq!(then["month"], next.to_string());

@@ -274,6 +274,11 @@ impl RunningBinary {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
+        // A run that moves the calendar moves the server's too
+        // (app::backend::clock).
+        if let Ok(day) = std::env::var("TALLY_TEST_TODAY") {
+            command.env("TALLY_TEST_TODAY", day);
+        }
         for (key, value) in extra {
             command.env(key, value);
         }

@@ -221,7 +221,7 @@ async fn run(
     let total = connections.len().max(1);
     for (index, &connection) in connections.iter().enumerate() {
         context.checkpoint()?;
-        let now = jiff::Timestamp::now().as_second();
+        let now = crate::backend::clock::now().as_second();
         let mut progressed: Vec<(usize, usize, AccountSynced)> = Vec::new();
         let result = sync::run(
             &syncs.pool,

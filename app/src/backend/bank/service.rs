@@ -163,7 +163,7 @@ pub async fn connect(
     };
     // The answer carries the accounts (balances, no transactions) when the
     // provider gives them in time; the seed sync writes them anyway.
-    let now = jiff::Timestamp::now().as_second();
+    let now = crate::backend::clock::now().as_second();
     let read = sync::balances(&bank.pool, &bank.keyring, &bank.provider, id, now);
     match tokio::time::timeout_at(started + ACCOUNTS_BY, read).await {
         Ok(Ok(())) => {}

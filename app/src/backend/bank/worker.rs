@@ -124,7 +124,7 @@ async fn pass(
             break;
         };
         let started = Instant::now();
-        let now = jiff::Timestamp::now().as_second();
+        let now = crate::backend::clock::now().as_second();
         let result = sync::run(
             pool,
             keyring,

@@ -113,7 +113,7 @@ pub fn spawn_accrual(pool: SqlitePool) {
             if pool.is_closed() {
                 return;
             }
-            match accrue_interest(&pool, jiff::Timestamp::now()).await {
+            match accrue_interest(&pool, crate::backend::clock::now()).await {
                 Ok(Accrued { months: 0, .. }) => {}
                 Ok(Accrued { debts, months }) => {
                     tracing::info!(debts, months, "charged monthly interest");

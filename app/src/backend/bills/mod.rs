@@ -20,6 +20,6 @@ pub use payments::{
     Payment,
 };
 pub use store::{
-    check_catalog, create, create_in, deactivate, delete, get, known_time_zone, list, reactivate,
-    reorder, today_for, update, Bill, BillError,
+    check_catalog, create, create_in, date_in, deactivate, delete, get, known_time_zone, list,
+    reactivate, reorder, today_for, update, Bill, BillError,
 };

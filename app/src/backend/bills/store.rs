@@ -130,7 +130,7 @@ pub async fn today_for(pool: &SqlitePool, user_id: i64) -> Result<Date, sqlx::Er
         sqlx::query_scalar!("SELECT time_zone FROM users WHERE id = ?", user_id)
             .fetch_optional(pool)
             .await?;
-    Ok(date_in(zone.as_deref(), jiff::Timestamp::now()))
+    Ok(date_in(zone.as_deref(), crate::backend::clock::now()))
 }
 
 /// The calendar date at `now` in the time zone named `zone` (UTC when

@@ -213,7 +213,10 @@ pub async fn run_operation(
     progress: &tokio::sync::watch::Sender<Progress>,
     cancelled: &(dyn Fn() -> bool + Sync),
 ) -> Result<RunCounts, sqlx::Error> {
-    let day = jiff::Zoned::now().date().to_string();
+    let day = crate::backend::clock::now()
+        .to_zoned(jiff::tz::TimeZone::system())
+        .date()
+        .to_string();
     let run_id = store::start_run(pool, &day, operation).await?;
     let users = store::users_with_channels(pool).await?;
     let total = i64::try_from(users.len()).unwrap_or(i64::MAX);

@@ -21,15 +21,17 @@ pub struct Debit {
 
 /// The user's unmatched credits of the last 45 days on monitored accounts.
 pub async fn recent_credits(pool: &SqlitePool, user_id: i64) -> Result<Vec<Credit>, sqlx::Error> {
+    let now = crate::backend::clock::now_sql();
     sqlx::query_as!(
         Credit,
         r#"SELECT t.id AS "id!", t.posted_at, t.amount_cents, t.description
          FROM transactions t JOIN bank_accounts a ON a.id = t.account_id
          WHERE t.user_id = ? AND t.bill_id IS NULL AND t.pending = 0 AND t.amount_cents > 0
            AND t.ignored_at IS NULL AND t.unmatched_at IS NULL AND a.monitored = 1
-           AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-45 days')
+           AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', ?, '-45 days')
          ORDER BY t.posted_at, t.id"#,
         user_id,
+        now,
     )
     .fetch_all(pool)
     .await

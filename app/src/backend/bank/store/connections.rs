@@ -138,12 +138,15 @@ pub async fn due_for_sync(
     pool: &SqlitePool,
     fresh: &str,
 ) -> Result<Vec<(i64, i64, String)>, sqlx::Error> {
+    // The clock `last_synced_at` is written on (sync::mark_synced).
+    let now = crate::backend::clock::now_sql();
     Ok(sqlx::query!(
         r#"SELECT id AS "id!", user_id, status FROM bank_connections
          WHERE status <> 'disconnected'
            AND (last_synced_at IS NULL
-                OR last_synced_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?))
+                OR last_synced_at < strftime('%Y-%m-%dT%H:%M:%fZ', ?, ?))
          ORDER BY last_synced_at IS NOT NULL, last_synced_at, id"#,
+        now,
         fresh
     )
     .fetch_all(pool)

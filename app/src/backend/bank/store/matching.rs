@@ -41,6 +41,7 @@ pub async fn unmatched_debits(
     user_id: i64,
     window: &str,
 ) -> Result<Vec<Candidate>, sqlx::Error> {
+    let now = crate::backend::clock::now_sql();
     sqlx::query_as!(
         Candidate,
         r#"SELECT t.id AS "id!", t.posted_at, t.amount_cents, t.description,
@@ -48,9 +49,10 @@ pub async fn unmatched_debits(
          FROM transactions t JOIN bank_accounts a ON a.id = t.account_id
          WHERE t.user_id = ? AND t.bill_id IS NULL AND t.pending = 0 AND t.ignored_at IS NULL
            AND t.unmatched_at IS NULL AND t.amount_cents < 0 AND a.monitored = 1
-           AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?)
+           AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', ?, ?)
          ORDER BY t.posted_at, t.id"#,
         user_id,
+        now,
         window
     )
     .fetch_all(pool)

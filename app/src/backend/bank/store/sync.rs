@@ -60,13 +60,16 @@ pub async fn mark_synced(
     connection_id: i64,
     institution: Option<String>,
 ) -> Result<(), sqlx::Error> {
+    // On the calendar's clock: autopay reads the day a sync reached.
+    let at = crate::backend::clock::now_stored();
     sqlx::query!(
         "UPDATE bank_connections SET status = 'active', last_error = NULL,
-             last_synced_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+             last_synced_at = ?3,
              institution = CASE WHEN ?2 IS NOT NULL AND ?2 <> '' THEN ?2 ELSE institution END
          WHERE id = ?1",
         connection_id,
         institution,
+        at,
     )
     .execute(pool)
     .await?;

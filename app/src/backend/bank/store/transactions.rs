@@ -120,12 +120,14 @@ pub async fn recent_unmatched(
     user_id: i64,
     limit: i64,
 ) -> Result<Vec<BankTransaction>, sqlx::Error> {
+    let now = crate::backend::clock::now_sql();
     Ok(select_transactions!(
         "WHERE t.user_id = ? AND t.bill_id IS NULL AND t.pending = 0
                  AND t.ignored_at IS NULL AND t.amount_cents < 0 AND a.monitored = 1
-                 AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-45 days')
+                 AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', ?, '-45 days')
                ORDER BY t.posted_at DESC, t.id DESC LIMIT ?",
         user_id,
+        now,
         limit
     )
     .fetch_all(pool)

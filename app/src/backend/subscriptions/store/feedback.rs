@@ -21,10 +21,13 @@ pub async fn record(
     user_id: i64,
     feedback: Feedback<'_>,
 ) -> Result<(), sqlx::Error> {
+    // On the calendar's clock: how long a decline holds is a date rule.
+    let at = crate::backend::clock::now_stored();
     sqlx::query!(
         "INSERT INTO subscription_recommendation_feedback
-             (user_id, catalog_id, bill_id, merchant_key, action, amount_cents, currency, reason)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+             (user_id, catalog_id, bill_id, merchant_key, action, amount_cents, currency, reason,
+              created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         user_id,
         feedback.catalog_id,
         feedback.bill_id,
@@ -33,6 +36,7 @@ pub async fn record(
         feedback.amount_minor,
         feedback.currency,
         feedback.reason,
+        at,
     )
     .execute(conn)
     .await?;

@@ -56,12 +56,14 @@ pub async fn charges(
     history: &str,
     limit: i64,
 ) -> Result<Vec<BankTransaction>, sqlx::Error> {
+    let now = crate::backend::clock::now_sql();
     Ok(select_transactions!(
         "WHERE t.user_id = ? AND a.monitored = 1 AND t.pending = 0 AND t.ignored_at IS NULL
            AND t.amount_cents < 0
-           AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?)
+           AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', ?, ?)
          ORDER BY t.posted_at DESC, t.id DESC LIMIT ?",
         user_id,
+        now,
         history,
         limit
     )
@@ -78,12 +80,14 @@ pub async fn declines(
     user_id: i64,
     days: i64,
 ) -> Result<Vec<DeclineRow>, sqlx::Error> {
+    let now = crate::backend::clock::now_sql();
     Ok(sqlx::query!(
         r#"SELECT catalog_id AS "catalog_id!", amount_cents, created_at
            FROM subscription_recommendation_feedback
            WHERE user_id = ? AND action IN ('decline', 'unlink') AND catalog_id IS NOT NULL
-             AND created_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || ? || ' days')"#,
+             AND created_at >= strftime('%Y-%m-%dT%H:%M:%fZ', ?, '-' || ? || ' days')"#,
         user_id,
+        now,
         days
     )
     .fetch_all(pool)
