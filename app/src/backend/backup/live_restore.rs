@@ -602,7 +602,7 @@ fn nulled_unless_kept(columns: &[String], account: &str) -> String {
 /// the area each is listed under, and which of its live rows go back in
 /// besides being of an account in both. A delivery goes with its channel
 /// (so what a kept channel sent since the backup is not sent again), after
-/// the channels it references.
+/// the channels it references, and only with a channel of its own owner.
 const LIVE_ROWS: [(&str, &str, &str); 5] = [
     ("calendar_feeds", "calendar_feeds", "true"),
     ("oidc_identities", "identities", "true"),
@@ -610,7 +610,7 @@ const LIVE_ROWS: [(&str, &str, &str); 5] = [
     (
         "notification_deliveries",
         "notification_channels",
-        "channel_id IN (SELECT id FROM main.notification_channels)",
+        "(channel_id, user_id) IN (SELECT id, user_id FROM main.notification_channels)",
     ),
     ("push_subscriptions", "notification_channels", "true"),
 ];

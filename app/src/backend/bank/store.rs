@@ -70,7 +70,7 @@ macro_rules! select_accounts {
             r#"SELECT a.id AS "id!", a.connection_id, a.name, a.currency, a.balance_cents,
                  a.available_cents, a.balance_date, a.monitored AS "monitored: bool",
                  COALESCE((SELECT sum(t.amount_cents) FROM transactions t
-                           WHERE t.account_id = a.id AND t.pending = 1), 0)
+                           WHERE t.account_id = a.id AND t.user_id = a.user_id AND t.pending = 1), 0)
                      AS "pending_cents!: i64"
              FROM bank_accounts a "# + $rest
             $(, $arg)*

@@ -383,7 +383,7 @@ pub async fn payment_facts(
         RawPayment,
         r#"SELECT p.id AS "id!", b.name, p.paid_on, p.amount_cents,
              b.amount_cents AS expected_cents, b.currency
-         FROM payments p JOIN bills b ON b.id = p.bill_id
+         FROM payments p JOIN bills b ON b.id = p.bill_id AND b.user_id = p.user_id
          WHERE p.user_id = ? AND p.autopay_failure = 1 AND p.paid_on >= ?
          ORDER BY p.id"#,
         user,
@@ -395,7 +395,7 @@ pub async fn payment_facts(
         RawPayment,
         r#"SELECT p.id AS "id!", b.name, p.paid_on, p.amount_cents,
              b.amount_cents AS expected_cents, b.currency
-         FROM payments p JOIN bills b ON b.id = p.bill_id
+         FROM payments p JOIN bills b ON b.id = p.bill_id AND b.user_id = p.user_id
          WHERE p.user_id = ? AND p.autopay_failure = 0 AND p.kind = 'payment'
              AND p.transaction_id IS NOT NULL AND p.paid_on >= ?
          ORDER BY p.id"#,

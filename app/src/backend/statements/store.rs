@@ -172,7 +172,7 @@ pub async fn existing_ids(
 ) -> Result<HashSet<String>, sqlx::Error> {
     let ids: Vec<String> = sqlx::query_scalar!(
         "SELECT t.provider_transaction_id FROM transactions t
-         JOIN bank_accounts a ON a.id = t.account_id
+         JOIN bank_accounts a ON a.id = t.account_id AND a.user_id = t.user_id
          WHERE a.user_id = ? AND a.provider_account_id = ?",
         user_id,
         provider_account_id,

@@ -27,8 +27,8 @@ pub async fn transactions(
         "SELECT a.name AS account, t.posted_at, t.amount_cents, a.currency, t.description, t.memo,
                 b.name AS bill
          FROM transactions t
-         JOIN bank_accounts a ON a.id = t.account_id
-         LEFT JOIN bills b ON b.id = t.bill_id
+         JOIN bank_accounts a ON a.id = t.account_id AND a.user_id = t.user_id
+         LEFT JOIN bills b ON b.id = t.bill_id AND b.user_id = t.user_id
          WHERE t.user_id = ?
          ORDER BY t.posted_at, t.id",
         user_id,

@@ -25,7 +25,7 @@ pub async fn recent_credits(pool: &SqlitePool, user_id: i64) -> Result<Vec<Credi
     sqlx::query_as!(
         Credit,
         r#"SELECT t.id AS "id!", t.posted_at, t.amount_cents, t.description
-         FROM transactions t JOIN bank_accounts a ON a.id = t.account_id
+         FROM transactions t JOIN bank_accounts a ON a.id = t.account_id AND a.user_id = t.user_id
          WHERE t.user_id = ? AND t.bill_id IS NULL AND t.pending = 0 AND t.amount_cents > 0
            AND t.ignored_at IS NULL AND t.unmatched_at IS NULL AND a.monitored = 1
            AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', ?, '-45 days')
@@ -49,8 +49,8 @@ pub async fn debits_before(
     sqlx::query_as!(
         Debit,
         r#"SELECT p.id AS "payment_id!", p.bill_id, d.description
-         FROM payments p JOIN transactions d ON d.id = p.transaction_id
-         JOIN bills b ON b.id = p.bill_id
+         FROM payments p JOIN transactions d ON d.id = p.transaction_id AND d.user_id = p.user_id
+         JOIN bills b ON b.id = p.bill_id AND b.user_id = p.user_id
          WHERE p.user_id = ?1 AND b.autopay = 1 AND p.autopay_failure = 0
            AND p.amount_cents = ?2 AND d.posted_at <= ?3
            AND d.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', ?3, ?4)
@@ -136,7 +136,7 @@ pub async fn coverage(
 ) -> Result<(Option<String>, Option<String>), sqlx::Error> {
     let found = sqlx::query!(
         r#"SELECT (SELECT min(substr(t.posted_at, 1, 10)) FROM transactions t
-                 JOIN bank_accounts a ON a.id = t.account_id
+                 JOIN bank_accounts a ON a.id = t.account_id AND a.user_id = t.user_id
                  WHERE t.user_id = ?1 AND a.monitored = 1 AND t.pending = 0)
                    AS "covered_from: String",
                 (SELECT min(substr(last_synced_at, 1, 10)) FROM bank_connections

@@ -46,7 +46,7 @@ pub async fn unmatched_debits(
         Candidate,
         r#"SELECT t.id AS "id!", t.posted_at, t.amount_cents, t.description,
                 t.pending = 1 AS "pending!: bool", t.bill_id, t.returns_payment_id
-         FROM transactions t JOIN bank_accounts a ON a.id = t.account_id
+         FROM transactions t JOIN bank_accounts a ON a.id = t.account_id AND a.user_id = t.user_id
          WHERE t.user_id = ? AND t.bill_id IS NULL AND t.pending = 0 AND t.ignored_at IS NULL
            AND t.unmatched_at IS NULL AND t.amount_cents < 0 AND a.monitored = 1
            AND t.posted_at >= strftime('%Y-%m-%dT%H:%M:%SZ', ?, ?)
@@ -63,7 +63,7 @@ pub async fn unmatched_debits(
 pub async fn rules(pool: &SqlitePool, user_id: i64) -> Result<Vec<(String, i64)>, sqlx::Error> {
     Ok(sqlx::query!(
         "SELECT DISTINCT r.merchant, r.bill_id FROM merchant_rules r
-         JOIN bills b ON b.id = r.bill_id
+         JOIN bills b ON b.id = r.bill_id AND b.user_id = r.user_id
          WHERE r.user_id = ? AND b.active = 1",
         user_id
     )

@@ -21,7 +21,7 @@ macro_rules! select_transactions {
                  CASE WHEN t.returns_payment_id IS NOT NULL THEN 'return' ELSE t.matched_by END
                      AS "matched_by: String",
                  t.ignored_at IS NOT NULL AS "ignored!: bool""# + $extra + "
-               FROM transactions t JOIN bank_accounts a ON a.id = t.account_id " + $rest
+               FROM transactions t JOIN bank_accounts a ON a.id = t.account_id AND a.user_id = t.user_id " + $rest
             $(, $arg)*
         )
     };
@@ -146,7 +146,7 @@ pub async fn auto_matched_since(
 ) -> Result<Vec<AutoMatch>, sqlx::Error> {
     let rows = select_transactions!(
         extra = r#", b.name AS bill_name, t.matched_at AS "matched_at!""#,
-        "JOIN bills b ON b.id = t.bill_id
+        "JOIN bills b ON b.id = t.bill_id AND b.user_id = t.user_id
          WHERE t.user_id = ? AND t.matched_by = 'auto'
            AND t.matched_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)
          ORDER BY t.matched_at DESC, t.id DESC LIMIT 500",

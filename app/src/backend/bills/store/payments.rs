@@ -247,7 +247,7 @@ pub async fn spent_by_category(
         r#"SELECT b.category AS "category!: String",
              substr(p.paid_on, 1, 7) AS "month!: String",
              sum(p.amount_cents) AS "c2!: i64"
-         FROM payments p JOIN bills b ON b.id = p.bill_id
+         FROM payments p JOIN bills b ON b.id = p.bill_id AND b.user_id = p.user_id
          WHERE p.user_id = ? AND p.paid_on >= ? AND p.autopay_failure = 0
              AND p.kind = 'payment'
          GROUP BY 1, 2 ORDER BY b.category"#,
