@@ -1,14 +1,31 @@
 //! "Download everything (Excel)": the workbook read back with calamine,
 //! as a spreadsheet program reads it.
 
+use calamine::{Reader, Xlsx};
+use reqwest::header::HeaderMap;
 use reqwest::Method;
 
 use crate::statement_imports::{commit, previewed};
+use crate::support::browser::Browser;
 use crate::support::{plain_user, with_admin};
+
+/// The person's Excel export as a spreadsheet program opens it, with the
+/// answer's headers.
+async fn exported(browser: &Browser) -> (HeaderMap, Xlsx<std::io::Cursor<Vec<u8>>>) {
+    let response = browser
+        .request(Method::GET, "/api/data/export.xlsx")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let headers = response.headers().clone();
+    let bytes = response.bytes().await.unwrap().to_vec();
+    (headers, Xlsx::new(std::io::Cursor::new(bytes)).unwrap())
+}
 
 #[tokio::test]
 async fn the_excel_workbook_holds_bills_payments_and_transactions_with_typed_cells() {
-    use calamine::{Data, Reader, Xlsx};
+    use calamine::Data;
 
     let (app, admin) = with_admin(&[("BANK_SYNC_ENABLED", "true")]).await;
     let fay = plain_user(&app, &admin, "fay@example.com").await;
@@ -24,19 +41,12 @@ async fn the_excel_workbook_holds_bills_payments_and_transactions_with_typed_cel
     let card = previewed(&fay, "card.qfx").await;
     commit(&fay, card.id).await;
 
-    let response = fay
-        .request(Method::GET, "/api/data/export.xlsx")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    assert_eq!(response.headers()["cache-control"], "no-store");
-    assert!(response.headers()["content-disposition"]
+    let (headers, mut book) = exported(&fay).await;
+    assert_eq!(headers["cache-control"], "no-store");
+    assert!(headers["content-disposition"]
         .to_str()
         .unwrap()
         .ends_with(".xlsx\""));
-    let bytes = response.bytes().await.unwrap().to_vec();
-    let mut book: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).unwrap();
     assert_eq!(
         book.sheet_names(),
         ["Bills", "Payments", "This-time changes", "Transactions"]
@@ -71,7 +81,7 @@ async fn the_excel_workbook_holds_bills_payments_and_transactions_with_typed_cel
 async fn another_accounts_bill_behind_a_reference_never_shows() {
     use app::contract::bank::AutoMatches;
     use app::contract::bills::{BillList, BillRecord, Spending};
-    use calamine::{Data, Reader, Xlsx};
+    use calamine::Data;
 
     const SECRET: &str = "Admin's secret bill";
     let (app, admin) = with_admin(&[("BANK_SYNC_ENABLED", "true")]).await;
@@ -157,14 +167,7 @@ async fn another_accounts_bill_behind_a_reference_never_shows() {
     let categories: Vec<&str> = report.categories.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(categories, ["Housing"], "{report:?}");
 
-    let response = fay
-        .request(Method::GET, "/api/data/export.xlsx")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    let bytes = response.bytes().await.unwrap().to_vec();
-    let mut book: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).unwrap();
+    let (_, mut book) = exported(&fay).await;
     let transactions = book.worksheet_range("Transactions").unwrap();
     assert_eq!(transactions.height(), 4, "a header and three rows");
     let bills: Vec<&Data> = (1..4)
