@@ -42,11 +42,16 @@ done
 curl --fail-with-body -sS "$base/api/health" >/dev/null || { cat "$work/server.log" >&2; exit 1; }
 
 # An administrator's API token, through the API itself: sign in, then mint
-# the token with the session and its CSRF token.
+# the token with the session and its CSRF token (signing in changes it: a
+# session's token is bound to the session, so it is read again).
 jar="$work/cookies"
-csrf=$(curl --fail-with-body -sS -c "$jar" "$base/api/auth/csrf-token" | python3 -c 'import json,sys; print(json.load(sys.stdin)["csrfToken"])')
+csrf_token() {
+  curl --fail-with-body -sS -b "$jar" -c "$jar" "$base/api/auth/csrf-token" | python3 -c 'import json,sys; print(json.load(sys.stdin)["csrfToken"])'
+}
+csrf=$(csrf_token)
 curl --fail-with-body -sS -b "$jar" -c "$jar" -H "Content-Type: application/json" -H "X-CSRF-Token: $csrf" \
   -d "{\"email\":\"$admin\",\"password\":\"$password\"}" "$base/api/auth/login" >/dev/null
+csrf=$(csrf_token)
 token=$(curl --fail-with-body -sS -b "$jar" -H "Content-Type: application/json" -H "X-CSRF-Token: $csrf" \
   -d '{"name":"schemathesis"}' "$base/api/tokens" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
 # Something to find: a bill with a payment.

@@ -35,12 +35,13 @@ test("a signed-out visitor who opens the tracker is sent to sign in", async ({ p
 
 test("signed-in pages arrive with their data and the signed-in header, without JavaScript", async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
-  const token = await csrf(context);
   const registered = await context.request.post("/api/auth/register", {
-    headers: { "x-csrf-token": token },
+    headers: { "x-csrf-token": await csrf(context) },
     data: { email: "nojs@example.com", name: "nojs", password: USER_PASSWORD },
   });
   expect(registered.status(), await registered.text()).toBe(200);
+  // Signed in, the token is the one bound to the new session.
+  const token = await csrf(context);
   const { today } = await (await context.request.get("/api/bills")).json();
   for (const bill of [
     { name: "Gym membership", amountMinor: 3_000, subscription: true },

@@ -5,15 +5,20 @@ async function hydrated(page: Page) {
   await expect(page.locator('main[data-hydrated="true"]')).toBeAttached();
 }
 
-/** Signs the page's browser context in through the API; returns the CSRF token. */
+/** The CSRF token of the page's browser context (bound to its session once signed in). */
+async function csrfOf(page: Page): Promise<string> {
+  return (await (await page.request.get("/api/auth/csrf-token")).json()).csrfToken;
+}
+
+/** Signs the page's browser context in through the API; returns the CSRF
+ * token of the new session (signing in changes it). */
 async function signInAsAdmin(page: Page): Promise<string> {
-  const csrf = (await (await page.request.get("/api/auth/csrf-token")).json()).csrfToken;
   const login = await page.request.post("/api/auth/login", {
-    headers: { "x-csrf-token": csrf },
+    headers: { "x-csrf-token": await csrfOf(page) },
     data: { email: ADMIN, password: PASSWORD },
   });
   expect(login.status()).toBe(200);
-  return csrf;
+  return csrfOf(page);
 }
 
 // One signed-in page for the whole file: every sign-in counts against the

@@ -1,7 +1,10 @@
 //! The HTTP side of a session: the answer that signs a browser in (the
 //! user, or the challenge of the second step, with the session cookie), the
 //! one that signs it out, and the `User-Agent` a session is recorded with.
-//! Shared by the sign-in, registration and security-key routes.
+//! Shared by the sign-in, registration and security-key routes. The CSRF
+//! cookie that goes with the session set or cleared here is added by the
+//! front door (`csrf_cookie::follow_session`), for these answers and every
+//! other door's alike.
 
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};

@@ -1,6 +1,8 @@
 //! The client of the pages' writing server functions: the browser's
 //! `fetch`, with the CSRF token every state-changing request needs (kept in
-//! memory, `csrf_token`). Browser build only; the
+//! memory, `csrf_token`). A refusal (403) forgets the kept token, so the
+//! next write fetches it again: the browser may have signed in or out in
+//! another tab, which changes it. Browser build only; the
 //! server build names Leptos' own client (`csrf_client_unavailable.rs`).
 
 use std::future::Future;
@@ -10,10 +12,11 @@ use leptos::server_fn::client::Client;
 use leptos::server_fn::error::{FromServerFnError, IntoAppError, ServerFnErrorErr};
 use leptos::server_fn::request::browser::BrowserRequest;
 use leptos::server_fn::response::browser::BrowserResponse;
+use leptos::server_fn::response::ClientRes;
 use leptos::server_fn::Bytes;
 use send_wrapper::SendWrapper;
 
-use super::csrf_token::{csrf_token, CSRF_HEADER};
+use super::csrf_token::{csrf_token, forget, CSRF_HEADER};
 
 /// `#[server(client = CsrfClient)]` for every server function that writes.
 pub struct CsrfClient;
@@ -33,7 +36,11 @@ where
                 .await
                 .map_err(|failure| ServerFnErrorErr::Request(failure.message()).into_app_error())?;
             request.headers().set(CSRF_HEADER, &token);
-            <BrowserClient as Client<E, IS, OS>>::send(request).await
+            let response = <BrowserClient as Client<E, IS, OS>>::send(request).await?;
+            if <BrowserResponse as ClientRes<E>>::status(&response) == 403 {
+                forget();
+            }
+            Ok::<BrowserResponse, E>(response)
         })
     }
 

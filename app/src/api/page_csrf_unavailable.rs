@@ -6,3 +6,5 @@ use leptos::prelude::*;
 pub fn page_token() -> Signal<String> {
     Signal::stored(String::new())
 }
+
+pub fn forget() {}

@@ -76,7 +76,8 @@ pub async fn visitor() -> Result<(Arc<Services>, Visitor), ApiError> {
 pub const SESSION_MAX_AGE: i64 = crate::backend::auth::sessions::LIFETIME_DAYS * 24 * 3600;
 
 /// Sets the session cookie on the response (`max_age` 0 and an empty token
-/// clear it).
+/// clear it). The server's front door adds the CSRF cookie that goes with
+/// it (the token bound to the new session, or a fresh one after sign-out).
 pub fn set_session_cookie(services: &Services, token: &str, max_age: i64) {
     let cookie = crate::backend::cookies::session(token, max_age, services.secure_cookies());
     if let (Some(cookie), Some(response)) = (

@@ -8,8 +8,14 @@
 //! session or a CSRF token here. The front door translates both ways, once
 //! per request ([`from_browser`], [`to_browser`]), so nothing else knows
 //! the prefix.
+//!
+//! A browser that sends a session cookie holds the CSRF token bound to
+//! that session ([`bound_csrf_token`]); one that sends none, the random
+//! token of its CSRF cookie (the double submit).
 
 use http::{header, HeaderMap, HeaderValue};
+
+use crate::backend::secrets::Keyring;
 
 pub const SESSION: &str = "tally_session";
 pub const CSRF: &str = "tally_csrf";
@@ -99,11 +105,88 @@ pub fn get<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         .map(|(_, value)| value)
 }
 
-/// The CSRF token this browser holds, when it is one Tally issued: the one
-/// place the server and the pages read it (`middleware::csrf`,
-/// `api::page_csrf`).
-pub fn csrf_token(headers: &HeaderMap) -> Option<&str> {
-    get(headers, CSRF).filter(|token| crate::domain::csrf::well_formed(token))
+/// What a CSRF token bound to a session is derived for (a value the
+/// keyring derives for anything else is no CSRF token).
+const BOUND_CSRF_PURPOSE: &str = "tally_csrf bound to tally_session";
+
+/// The session token the request's session cookie holds, if it sends a
+/// non-empty one (whether the session is still live is not asked here).
+pub fn session_token(headers: &HeaderMap) -> Option<&str> {
+    get(headers, SESSION).filter(|token| !token.is_empty())
+}
+
+/// The CSRF token of a browser signed in with `session`: an HMAC of the
+/// session token under a key of the keyring's, so only this server can
+/// make it, and it is worth nothing for any other session. The session
+/// token is secret (HttpOnly), so a token planted before sign-in, or one
+/// read off another session's page, does not pass.
+pub fn bound_csrf_token(keyring: &Keyring, session: &str) -> Option<String> {
+    keyring.derive_token(BOUND_CSRF_PURPOSE, session)
+}
+
+/// The CSRF token this browser holds: bound to its session when it sends
+/// a session cookie, else its CSRF cookie when that is one Tally issued.
+/// The one place the token route and the pages read it
+/// (`GET /api/auth/csrf-token`, `api::page_csrf`); `middleware::csrf`
+/// checks against the same.
+pub fn csrf_token(headers: &HeaderMap, keyring: &Keyring) -> Option<String> {
+    match session_token(headers) {
+        Some(session) => bound_csrf_token(keyring, session),
+        None => get(headers, CSRF)
+            .filter(|token| crate::domain::csrf::well_formed(token))
+            .map(str::to_owned),
+    }
+}
+
+/// How an answer changes the browser's session, read from its
+/// `Set-Cookie` (the last session cookie it sets counts, as in the
+/// browser).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionChange {
+    /// A session cookie holding this token (a sign-in).
+    Started(String),
+    /// The session cookie cleared (a sign-out).
+    Ended,
+}
+
+/// Whether `answer` sets or clears the session cookie.
+pub fn session_change(answer: &HeaderMap) -> Option<SessionChange> {
+    let prefix = format!("{SESSION}=");
+    answer
+        .get_all(header::SET_COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .filter_map(|cookie| cookie.strip_prefix(prefix.as_str()))
+        .next_back()
+        .map(|rest| {
+            let mut parts = rest.split(';').map(str::trim);
+            let token = parts.next().unwrap_or_default();
+            let cleared = parts.any(|attribute| attribute.eq_ignore_ascii_case("Max-Age=0"));
+            if token.is_empty() || cleared {
+                SessionChange::Ended
+            } else {
+                SessionChange::Started(token.to_owned())
+            }
+        })
+}
+
+/// Takes every `Set-Cookie` of cookie `name` off `answer`.
+pub fn unset(answer: &mut HeaderMap, name: &str) {
+    let prefix = format!("{name}=");
+    let named = |value: &HeaderValue| value.as_bytes().starts_with(prefix.as_bytes());
+    if !answer.get_all(header::SET_COOKIE).iter().any(named) {
+        return;
+    }
+    let kept: Vec<HeaderValue> = answer
+        .get_all(header::SET_COOKIE)
+        .iter()
+        .filter(|value| !named(*value))
+        .cloned()
+        .collect();
+    answer.remove(header::SET_COOKIE);
+    for cookie in kept {
+        answer.append(header::SET_COOKIE, cookie);
+    }
 }
 
 /// Whether cookies must be `Secure`: when people reach Tally over https.
@@ -158,6 +241,97 @@ mod tests {
         );
         assert_eq!(get(&headers, SESSION), Some("abc"));
         assert_eq!(get(&headers, CSRF), None);
+    }
+
+    fn new_keyring() -> (tempfile::TempDir, Keyring) {
+        let dir = tempfile::tempdir().unwrap();
+        let keyring = Keyring::load(dir.path(), None).unwrap();
+        (dir, keyring)
+    }
+
+    fn cookies(value: &'static str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::COOKIE, HeaderValue::from_static(value));
+        headers
+    }
+
+    #[test]
+    fn a_signed_in_browsers_csrf_token_is_bound_to_its_session() {
+        let (_dir, keyring) = new_keyring();
+        let bound = bound_csrf_token(&keyring, "session-a").unwrap();
+        assert!(crate::domain::csrf::well_formed(&bound), "{bound}");
+        assert_eq!(
+            bound_csrf_token(&keyring, "session-a").as_deref(),
+            Some(bound.as_str()),
+            "the same for the life of the session"
+        );
+        assert_ne!(
+            bound_csrf_token(&keyring, "session-b").as_deref(),
+            Some(bound.as_str()),
+            "a token valid for one session is not another's"
+        );
+        let (_other_dir, other) = new_keyring();
+        assert_ne!(
+            bound_csrf_token(&other, "session-a").as_deref(),
+            Some(bound.as_str()),
+            "only this server's key makes it"
+        );
+
+        // With a session cookie the CSRF cookie does not count: the token
+        // is the session's, whatever was planted beside it.
+        let planted = "a".repeat(43);
+        let mut signed_in = HeaderMap::new();
+        signed_in.insert(
+            header::COOKIE,
+            HeaderValue::from_str(&format!("{CSRF}={planted}; {SESSION}=session-a")).unwrap(),
+        );
+        assert_eq!(csrf_token(&signed_in, &keyring), Some(bound.clone()));
+        assert_ne!(csrf_token(&signed_in, &keyring), Some(planted.clone()));
+
+        // Without one, the double submit: the cookie, if Tally's shape.
+        let mut signed_out = HeaderMap::new();
+        signed_out.insert(
+            header::COOKIE,
+            HeaderValue::from_str(&format!("{CSRF}={planted}")).unwrap(),
+        );
+        assert_eq!(csrf_token(&signed_out, &keyring), Some(planted));
+        assert_eq!(csrf_token(&cookies("tally_csrf=odd"), &keyring), None);
+        assert_eq!(
+            csrf_token(&cookies("tally_session=; tally_csrf=odd"), &keyring),
+            None,
+            "an empty session cookie is none"
+        );
+    }
+
+    #[test]
+    fn an_answer_that_sets_or_clears_the_session_is_seen_and_a_cookie_can_be_unset() {
+        let mut answer = HeaderMap::new();
+        assert_eq!(session_change(&answer), None);
+        answer.append(header::SET_COOKIE, device("d", false).unwrap());
+        answer.append(
+            header::SET_COOKIE,
+            set(CSRF, "old", 60, true, false, "Strict").unwrap(),
+        );
+        assert_eq!(session_change(&answer), None);
+        answer.append(header::SET_COOKIE, session("s", 60, false).unwrap());
+        assert_eq!(
+            session_change(&answer),
+            Some(SessionChange::Started("s".into()))
+        );
+
+        unset(&mut answer, CSRF);
+        let left: Vec<&str> = answer
+            .get_all(header::SET_COOKIE)
+            .iter()
+            .map(|value| value.to_str().unwrap())
+            .collect();
+        assert_eq!(left.len(), 2, "{left:?}");
+        assert!(left[0].starts_with("tally_device=d;"), "{left:?}");
+        assert!(left[1].starts_with("tally_session=s;"), "{left:?}");
+
+        let mut cleared = HeaderMap::new();
+        cleared.append(header::SET_COOKIE, session("", 0, true).unwrap());
+        assert_eq!(session_change(&cleared), Some(SessionChange::Ended));
     }
 
     #[test]

@@ -98,6 +98,9 @@ pub fn LoginPage() -> impl IntoView {
 
     let finish = move |answer: SignInAnswer| match answer {
         SignInAnswer::SignedIn(_) => {
+            // Signed in (password, code or security key): the CSRF token
+            // is now the one bound to the new session.
+            crate::api::page_csrf::forget();
             navigate(&next(), Default::default());
         }
         SignInAnswer::SecondFactor(SecondFactorChallenge {

@@ -50,7 +50,9 @@ pub fn ProfilePage() -> impl IntoView {
     // Signing out is a form: without JavaScript it posts to
     // `/profile/sign-out`, which answers with the sign-in page (or the
     // identity provider's sign-out); with it, the pressed button's
-    // `everywhere` goes to the server function.
+    // `everywhere` goes to the server function. Signed out, the browser
+    // holds a new CSRF token (the old one was bound to the session), so
+    // the page forgets the one it kept.
     let leave = ServerAction::<SignOut>::new();
     api::each_answer(leave, move |answer| match answer {
         // Signed in through the identity provider: sign out there too (a
@@ -58,9 +60,13 @@ pub fn ProfilePage() -> impl IntoView {
         Ok(SignedOut {
             redirect: Some(url),
         }) => {
+            api::page_csrf::forget();
             let _ = window().location().set_href(&url);
         }
-        Ok(SignedOut { redirect: None }) => navigate("/login", Default::default()),
+        Ok(SignedOut { redirect: None }) => {
+            api::page_csrf::forget();
+            navigate("/login", Default::default());
+        }
         Err(failure) => error.set(Some(failure.message())),
     });
     let sign_out = move |event: SubmitEvent| {

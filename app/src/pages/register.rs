@@ -68,7 +68,11 @@ pub fn RegisterPage() -> impl IntoView {
 
     let join = ServerAction::<CreateAccount>::new();
     api::each_answer(join, move |answer| match answer {
-        Ok(_) => navigate(crate::domain::redirect::AFTER_SIGN_IN, Default::default()),
+        // Signed in as the new account: its session's CSRF token from now.
+        Ok(_) => {
+            crate::api::page_csrf::forget();
+            navigate(crate::domain::redirect::AFTER_SIGN_IN, Default::default());
+        }
         Err(failure) => refusal.heard(&failure),
     });
     let pending = join.pending();

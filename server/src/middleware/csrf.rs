@@ -1,11 +1,16 @@
-//! CSRF protection by double submit: every state-changing request must carry
-//! a token equal to the `tally_csrf` cookie (from `GET /api/auth/csrf-token`,
-//! or set on the answer to a page with forms): in the `X-CSRF-Token` header,
-//! or, for a form a browser posts without JavaScript, in its `csrf_token`
-//! field (`components::csrf_field`). Another site can make a browser send
-//! the cookie, but cannot read it to put it in the header or the form.
-//! Requests that authenticate with a bearer token and carry no cookies are
-//! exempt: nothing ambient authorises them.
+//! CSRF protection: every state-changing request must carry the browser's
+//! token (from `GET /api/auth/csrf-token`, or rendered into a page's
+//! forms) in the `X-CSRF-Token` header, or, for a form a browser posts
+//! without JavaScript, in its `csrf_token` field
+//! (`components::csrf_field`). A request with a session cookie must send
+//! the token bound to that session (`cookies::bound_csrf_token`, an HMAC
+//! of the session token under the keyring's key): a token planted in the
+//! browser before sign-in, or taken from another session, does not pass.
+//! One without (signing in, registering) is checked by double submit: the
+//! token must equal the `tally_csrf` cookie. Another site can make a
+//! browser send its cookies, but cannot read them to put the token in the
+//! header or the form. Requests that authenticate with a bearer token and
+//! carry no cookies are exempt: nothing ambient authorises them.
 
 use axum::body::Body;
 use axum::extract::Request;
@@ -15,7 +20,8 @@ use axum::response::{IntoResponse, Response};
 use app::backend::api_error::ApiError;
 use app::backend::auth::token::{constant_time_eq, random_token};
 use app::backend::cookies;
-use app::domain::csrf::FIELD;
+use app::backend::secrets::Keyring;
+use app::domain::csrf::{well_formed, FIELD};
 
 use super::multipart_token::first_field_token;
 use crate::routes::policy::policy;
@@ -54,16 +60,19 @@ pub const FORM_PAGES: &[&str] = &[
 /// Lets `request` through when it needs no token or carries the right one;
 /// otherwise the 403. A form post's body is read (up to the API's limit)
 /// to find the field, and handed on unchanged.
-pub async fn check(request: Request) -> Result<Request, Response> {
+pub async fn check(request: Request, keyring: &Keyring) -> Result<Request, Response> {
     if is_safe(request.method())
         || bearer_without_cookies(request.headers())
         || exempt(request.uri().path())
     {
         return Ok(request);
     }
-    let headers = request.headers();
-    let sent = headers.get(&HEADER).and_then(|value| value.to_str().ok());
-    if matches(cookies::get(headers, cookies::CSRF), sent) {
+    let expected = expected_token(request.headers(), keyring);
+    let sent = request
+        .headers()
+        .get(&HEADER)
+        .and_then(|value| value.to_str().ok());
+    if matches(expected.as_deref(), sent) {
         return Ok(request);
     }
     let Some(encoding) = form_post(&request) else {
@@ -72,7 +81,7 @@ pub async fn check(request: Request) -> Result<Request, Response> {
     let (head, body) = request.into_parts();
     if let FormEncoding::Multipart(content_type) = encoding {
         let (field, body) = first_field_token(&content_type, body).await;
-        return if matches(cookies::get(&head.headers, cookies::CSRF), field.as_deref()) {
+        return if matches(expected.as_deref(), field.as_deref()) {
             Ok(Request::from_parts(head, body))
         } else {
             Err(refused())
@@ -87,15 +96,26 @@ pub async fn check(request: Request) -> Result<Request, Response> {
     let field = form_urlencoded::parse(&bytes)
         .find(|(name, _)| name == FIELD)
         .map(|(_, value)| value.into_owned());
-    if matches(cookies::get(&head.headers, cookies::CSRF), field.as_deref()) {
+    if matches(expected.as_deref(), field.as_deref()) {
         Ok(Request::from_parts(head, Body::from(bytes)))
     } else {
         Err(refused())
     }
 }
 
-fn matches(cookie: Option<&str>, sent: Option<&str>) -> bool {
-    matches!((cookie, sent), (Some(cookie), Some(sent)) if !cookie.is_empty() && constant_time_eq(cookie, sent))
+/// The token a request must send: with a session cookie, the one bound to
+/// that session (whatever CSRF cookie rides along: it may have been
+/// planted); without, its CSRF cookie (the double submit).
+fn expected_token(headers: &HeaderMap, keyring: &Keyring) -> Option<String> {
+    match cookies::session_token(headers) {
+        Some(session) => cookies::bound_csrf_token(keyring, session),
+        None => cookies::get(headers, cookies::CSRF).map(str::to_owned),
+    }
+}
+
+/// Compared in constant time.
+fn matches(expected: Option<&str>, sent: Option<&str>) -> bool {
+    matches!((expected, sent), (Some(expected), Some(sent)) if !expected.is_empty() && constant_time_eq(expected, sent))
 }
 
 fn refused() -> Response {
@@ -139,10 +159,13 @@ fn form_post(request: &Request) -> Option<FormEncoding> {
     }
 }
 
-/// A page of [`FORM_PAGES`] opened by a browser without a CSRF cookie: a
-/// new token, put in the request's cookies (so the page renders it into
-/// its forms) and returned for the answer's `Set-Cookie`.
-pub fn issue_for_page(request: &mut Request) -> Option<String> {
+/// A page of [`FORM_PAGES`] opened by a browser whose CSRF cookie is not
+/// the token it should hold: signed out, without one of Tally's, a new
+/// token, put in the request's cookies (so the page renders it into its
+/// forms); with a session cookie, the token bound to the session (which
+/// the page renders anyway), so the double submit agrees with it once the
+/// session is gone. Returned for the answer's `Set-Cookie`.
+pub fn issue_for_page(request: &mut Request, keyring: &Keyring) -> Option<String> {
     // The path first: most requests (the API, the health probe) are no
     // such page and need no look at their cookies.
     let path = request.uri().path();
@@ -150,13 +173,21 @@ pub fn issue_for_page(request: &mut Request) -> Option<String> {
         path.strip_prefix(page)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
     });
-    if !page
-        || !matches!(*request.method(), Method::GET | Method::HEAD)
-        || cookies::csrf_token(request.headers()).is_some()
-    {
+    if !page || !matches!(*request.method(), Method::GET | Method::HEAD) {
         return None;
     }
-    let token = random_token();
+    let held = cookies::get(request.headers(), cookies::CSRF);
+    let token = match cookies::session_token(request.headers()) {
+        Some(session) => {
+            let bound = cookies::bound_csrf_token(keyring, session)?;
+            if held == Some(bound.as_str()) {
+                return None;
+            }
+            bound
+        }
+        None if held.is_some_and(well_formed) => return None,
+        None => random_token(),
+    };
     let headers = request.headers_mut();
     // The browser's other cookies stay; a malformed CSRF cookie goes.
     let stale = format!("{}=", cookies::CSRF);

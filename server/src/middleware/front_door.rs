@@ -1,7 +1,8 @@
 //! The request policies every page and API route passes, in one layer:
 //! the cookies' names behind https (`backend::cookies`: `__Host-`
 //! prefixed in the browser, the app's own names inside), the deadline
-//! around everything, then the canonical host, CSRF and the
+//! around everything, then the canonical host, CSRF (and, on the way
+//! out, the CSRF cookie of a session just started or ended) and the
 //! signed-in pages' redirect, then the handler (or, for a marketing page an
 //! anonymous visitor asks for, its copy in `page_cache`), and the cache policy on
 //! whatever comes back. Each policy is a plain function in its own module;
@@ -29,8 +30,9 @@ pub async fn apply(State(state): State<AppState>, mut request: Request, next: Ne
     if host_prefixed {
         cookies::from_browser(request.headers_mut());
     }
-    // A page with forms, opened without a CSRF cookie, gets one.
-    let issued = csrf::issue_for_page(&mut request);
+    // A page with forms, opened without the CSRF cookie it should hold,
+    // gets it.
+    let issued = csrf::issue_for_page(&mut request, &state.keyring);
     let mut response = match tokio::time::timeout(limit, admit(&state, request, next)).await {
         Ok(response) => response,
         Err(_) => deadline::exceeded(&path, limit),
@@ -38,6 +40,9 @@ pub async fn apply(State(state): State<AppState>, mut request: Request, next: Ne
     if let Some(cookie) = issued.and_then(|token| crate::csrf_cookie::cookie(&state, &token)) {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
+    // An answer that starts or ends a session, whichever door gave it,
+    // sets the CSRF cookie that goes with the new state.
+    crate::csrf_cookie::follow_session(&state, response.headers_mut());
     cache_control::apply(&path, &mut response);
     // Said only to the page cache.
     response.headers_mut().remove(app::api::signed_in::PERSONAL);
@@ -51,7 +56,7 @@ async fn admit(state: &AppState, request: Request, next: Next) -> Response {
     if let Some(redirect) = hosts::redirect(&state.settings, &request) {
         return redirect;
     }
-    let request = match csrf::check(request).await {
+    let request = match csrf::check(request, &state.keyring).await {
         Ok(request) => request,
         Err(refusal) => return refusal,
     };

@@ -23,7 +23,9 @@ use app::backend::client_ip::ClientIp;
 use app::backend::cookies;
 
 /// `GET /api/auth/csrf-token`: the token to send in `X-CSRF-Token`, also set
-/// as the `tally_csrf` cookie (kept when the browser already has one).
+/// as the `tally_csrf` cookie: for a browser with a session cookie the
+/// token bound to that session, else the one its cookie holds (or a new
+/// one).
 #[utoipa::path(
     get,
     path = "/api/auth/csrf-token",
@@ -32,9 +34,7 @@ use app::backend::cookies;
     responses((status = 200, description = "Also set as the tally_csrf cookie", body = CsrfToken)),
 )]
 pub async fn csrf_token(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    let token = cookies::csrf_token(&headers)
-        .map(str::to_owned)
-        .unwrap_or_else(random_token);
+    let token = cookies::csrf_token(&headers, &state.keyring).unwrap_or_else(random_token);
     let cookie = crate::csrf_cookie::cookie(&state, &token);
     let mut response = Json(CsrfToken { csrf_token: token }).into_response();
     if let Some(cookie) = cookie {

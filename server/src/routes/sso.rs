@@ -11,7 +11,6 @@ use serde::Deserialize;
 
 use app::backend::api_error::ApiError;
 use app::backend::auth::current;
-use app::backend::auth::token::random_token;
 use app::backend::client_ip::ClientIp;
 use app::backend::cookies;
 use app::backend::sso::service::{self, Finished, ProviderAnswer};
@@ -156,14 +155,11 @@ pub async fn callback(
                 user = signed_in.user.id,
                 "signed in through the identity provider"
             );
+            // With the session cookie, the front door sets the CSRF
+            // cookie bound to it (`csrf_cookie::follow_session`).
             let mut response = found(&signed_in.next);
             if let Some(cookie) = new_session_cookie(&state, &signed_in.session) {
                 response.headers_mut().append(header::SET_COOKIE, cookie);
-            }
-            if cookies::csrf_token(&headers).is_none() {
-                if let Some(cookie) = crate::csrf_cookie::cookie(&state, &random_token()) {
-                    response.headers_mut().append(header::SET_COOKIE, cookie);
-                }
             }
             response
         }

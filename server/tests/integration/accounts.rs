@@ -94,7 +94,7 @@ async fn cookies_are_secure_behind_https_and_csrf_http_only_can_be_turned_off() 
         "{csrf}"
     );
     let token: CsrfToken = response.json().await.unwrap();
-    let session = https_sign_in(&app, &token.csrf_token).await;
+    let (session, _) = https_sign_in(&app, &token.csrf_token).await;
     assert!(session.contains("Secure"), "{session}");
 
     let default = app_with_admin(&[]).await;
@@ -111,8 +111,9 @@ async fn cookies_are_secure_behind_https_and_csrf_http_only_can_be_turned_off() 
 
 /// Signs the administrator in to an app behind https with the CSRF token
 /// `csrf` (its `__Host-` cookie and header); the `Set-Cookie` of the
-/// session, whose value is the part before the first `;` after `=`.
-async fn https_sign_in(app: &TestApp, csrf: &str) -> String {
+/// session, whose value is the part before the first `;` after `=`, and
+/// the CSRF token the answer sets with it (bound to the new session).
+async fn https_sign_in(app: &TestApp, csrf: &str) -> (String, String) {
     let response = app
         .client
         .post(app.url("/api/auth/login"))
@@ -130,7 +131,17 @@ async fn https_sign_in(app: &TestApp, csrf: &str) -> String {
         set_cookie_of(&response, "tally_session").is_none(),
         "behind https only the prefixed name is set"
     );
-    set_cookie_of(&response, "__Host-tally_session").unwrap()
+    let bound = set_cookie_of(&response, "__Host-tally_csrf")
+        .expect("a new session, with its own CSRF cookie")
+        .strip_prefix("__Host-tally_csrf=")
+        .and_then(|rest| rest.split(';').next())
+        .unwrap()
+        .to_owned();
+    assert_ne!(bound, csrf, "the token changes when the session starts");
+    (
+        set_cookie_of(&response, "__Host-tally_session").unwrap(),
+        bound,
+    )
 }
 
 /// Behind https Tally's cookies are `__Host-` prefixed (Secure, the whole
@@ -153,7 +164,7 @@ async fn behind_https_cookies_a_sibling_subdomain_can_set_are_not_read() {
     );
     let token: CsrfToken = response.json().await.unwrap();
     let csrf = token.csrf_token;
-    let set = https_sign_in(&app, &csrf).await;
+    let (set, bound) = https_sign_in(&app, &csrf).await;
     let session = set
         .strip_prefix("__Host-tally_session=")
         .and_then(|rest| rest.split(';').next())
@@ -187,17 +198,121 @@ async fn behind_https_cookies_a_sibling_subdomain_can_set_are_not_read() {
     .await
     .unwrap();
     assert_eq!(forged.status(), 403);
-    let still = me(format!("__Host-tally_session={session}")).await.unwrap();
-    assert_eq!(still.status(), 200, "the forged post did nothing");
-    let signed_out = sign_out(
+    // Nor does the token from before sign-in: the session has its own.
+    let before = sign_out(
         format!("__Host-tally_session={session}; __Host-tally_csrf={csrf}"),
         &csrf,
+    )
+    .await
+    .unwrap();
+    assert_eq!(before.status(), 403);
+    let still = me(format!("__Host-tally_session={session}")).await.unwrap();
+    assert_eq!(still.status(), 200, "the forged posts did nothing");
+    let signed_out = sign_out(
+        format!("__Host-tally_session={session}; __Host-tally_csrf={bound}"),
+        &bound,
     )
     .await
     .unwrap();
     assert!(signed_out.status().is_success(), "{}", signed_out.status());
     let cleared = set_cookie_of(&signed_out, "__Host-tally_session").unwrap();
     assert!(cleared.contains("Max-Age=0"), "{cleared}");
+}
+
+/// A signed-in browser's CSRF token is bound to its session (an HMAC of
+/// the session token under the server's key): the sign-in answer sets it
+/// as the cookie, `GET /api/auth/csrf-token` answers it, and beside that
+/// session cookie another session's token, a double-submit pair planted
+/// beside it, or the token from before sign-in is refused with 403.
+/// Signing out hands out a fresh token, and the next session its own.
+#[tokio::test]
+async fn a_signed_in_browsers_csrf_token_is_bound_to_its_session() {
+    let app = app_with_admin(&[]).await;
+    add_bob(&app).await;
+    let mut admin = Browser::open(&app.address).await;
+    let before = admin.csrf.clone();
+    let signed_in = admin.login(ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    assert_eq!(signed_in.status(), 200);
+    let bound = admin.csrf.clone();
+    assert_ne!(bound, before, "a session starts with a token of its own");
+    assert_eq!(
+        admin.fetch_csrf().await,
+        bound,
+        "the token route answers the session's token"
+    );
+    let bob = Browser::signed_in(&app.address, BOB, BOB_PASSWORD).await;
+    assert_ne!(bob.csrf, bound, "each session has its own token");
+
+    let privacy = PrivacySettings {
+        geolocation_enabled: false,
+    };
+    let put = |cookie: String, sent: String| {
+        app.client
+            .put(app.url("/api/profile/privacy"))
+            .header("cookie", cookie)
+            .header("x-csrf-token", sent)
+            .json(&privacy)
+            .send()
+    };
+    let session = admin.session.clone().unwrap();
+    let planted = "p".repeat(43);
+    for (what, csrf_cookie, sent) in [
+        (
+            "another session's token",
+            bob.csrf.clone(),
+            bob.csrf.clone(),
+        ),
+        (
+            "a planted double-submit pair",
+            planted.clone(),
+            planted.clone(),
+        ),
+        (
+            "the token from before sign-in",
+            before.clone(),
+            before.clone(),
+        ),
+    ] {
+        let refused = put(
+            format!("tally_session={session}; tally_csrf={csrf_cookie}"),
+            sent,
+        )
+        .await
+        .unwrap();
+        assert_eq!(refused.status(), 403, "{what}");
+        let error: ErrorBody = refused.json().await.unwrap();
+        assert!(error.error.message.contains("CSRF"), "{what}: {error:?}");
+    }
+    // The session's own token passes, whatever CSRF cookie rides along.
+    let own = put(
+        format!("tally_session={session}; tally_csrf={planted}"),
+        bound.clone(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(own.status(), 200);
+
+    let out = admin
+        .request(Method::POST, "/api/auth/logout")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(out.status(), 204);
+    admin.keep_cookies(&out);
+    assert!(admin.session.is_none());
+    assert!(
+        admin.csrf != bound && admin.csrf.len() == 43,
+        "signing out hands out a fresh token"
+    );
+    let again = admin.login(ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    assert_eq!(again.status(), 200);
+    assert_ne!(admin.csrf, bound, "the next session has a token of its own");
+    assert_eq!(
+        admin
+            .status_with(Method::PUT, "/api/profile/privacy", &privacy)
+            .await,
+        200
+    );
 }
 
 #[tokio::test]

@@ -30,7 +30,7 @@ async fn behind_proxy(extra: &[(&str, &str)]) -> TestApp {
 }
 
 /// `POST /api/auth/login` as the proxy forwards it for `client`; keeps the
-/// session it starts.
+/// session it starts (and its CSRF token).
 async fn login_from(browser: &mut Browser, client: &str, email: &str, password: &str) -> Response {
     let response = browser
         .request(Method::POST, "/api/auth/login")
@@ -42,10 +42,7 @@ async fn login_from(browser: &mut Browser, client: &str, email: &str, password: 
         .send()
         .await
         .unwrap();
-    if let Some(cookie) = set_cookie_of(&response, "tally_session") {
-        let value = cookie.split(';').next().unwrap();
-        browser.session = Some(value.trim_start_matches("tally_session=").to_owned());
-    }
+    browser.keep_cookies(&response);
     response
 }
 

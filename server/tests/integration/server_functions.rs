@@ -994,16 +994,10 @@ async fn signing_in_through_the_server_function_keeps_the_rules_and_sets_the_coo
     assert_eq!(response.status(), 200);
     let cookie = support::browser::set_cookie_of(&response, "tally_session").unwrap();
     assert!(cookie.contains("HttpOnly"), "{cookie}");
+    // With the CSRF token bound to the new session, which the answer sets.
+    visitor.keep_cookies(&response);
     let answer: SignInAnswer = response.json().await.unwrap();
     assert!(matches!(answer, SignInAnswer::SignedIn(Me { ref user }) if user.is_admin()));
-    visitor.session = Some(
-        cookie
-            .trim_start_matches("tally_session=")
-            .split(';')
-            .next()
-            .unwrap()
-            .to_owned(),
-    );
     let me: Me = visitor.get("/api/auth/me").await;
     assert_eq!(me.user.email, ADMIN_EMAIL);
 

@@ -144,15 +144,8 @@ async fn totp_enrolment_second_step_replay_guard_and_recovery_codes() {
     let next = totp.generate(now() + 30);
     let second = post(&phone, "/api/auth/login/totp", &step(&challenge, &next)).await;
     assert_eq!(second.status(), 200);
-    phone.session = Some(
-        set_cookie_of(&second, "tally_session")
-            .unwrap()
-            .trim_start_matches("tally_session=")
-            .split(';')
-            .next()
-            .unwrap()
-            .to_owned(),
-    );
+    assert!(set_cookie_of(&second, "tally_session").is_some());
+    phone.keep_cookies(&second);
     let answer: SignInAnswer = read(second).await.unwrap();
     assert!(matches!(answer, SignInAnswer::SignedIn(_)), "{answer:?}");
     assert_eq!(phone.status(Method::GET, "/api/auth/me").await, 200);

@@ -1,5 +1,8 @@
 //! A minimal browser for API tests: keeps the CSRF and session cookies and
-//! sends the CSRF header, as the frontend does. Its requests and answers
+//! sends the CSRF header, as the frontend does. A sign-in or registration
+//! changes the token (a signed-in browser's is bound to its session), so
+//! `login` and `register` keep the one their answer sets
+//! ([`Browser::keep_cookies`]). Its requests and answers
 //! are the contract's types (`call`, `get`, `login`, `register`), so a
 //! change that breaks a client breaks the tests at compile time;
 //! `send_raw` and `json_raw` are for what the contract cannot express.
@@ -106,9 +109,27 @@ impl Browser {
             .body(body)
     }
 
-    /// `POST /api/auth/login`; keeps the session it starts. The answer is
-    /// left to the caller (its status and cookies matter to some tests):
-    /// [`read`] it as a [`SignInAnswer`].
+    /// Keeps the session and CSRF cookies `response` sets, as a browser
+    /// does: an answer that starts a session sets the CSRF token bound to
+    /// it, one that ends it a fresh token, and this browser sends those
+    /// from then on. (A browser's script fetches the token again instead;
+    /// it is the same one.)
+    pub fn keep_cookies(&mut self, response: &Response) {
+        let Some(session) = cookie_value(response, "tally_session") else {
+            return;
+        };
+        self.csrf = cookie_value(response, "tally_csrf").unwrap_or_else(|| {
+            panic!(
+                "{} set the session cookie without the CSRF cookie that goes with it",
+                response.url().path()
+            )
+        });
+        self.session = (!session.is_empty()).then_some(session);
+    }
+
+    /// `POST /api/auth/login`; keeps the session it starts and its CSRF
+    /// token. The answer is left to the caller (its status and cookies
+    /// matter to some tests): [`read`] it as a [`SignInAnswer`].
     pub async fn login(&mut self, email: &str, password: &str) -> Response {
         let request = SignIn {
             email: email.to_owned(),
@@ -120,14 +141,12 @@ impl Browser {
             .send()
             .await
             .unwrap();
-        if let Some(session) = cookie_value(&response, "tally_session") {
-            self.session = Some(session);
-        }
+        self.keep_cookies(&response);
         response
     }
 
-    /// `POST /api/auth/register`; keeps the session it starts. [`read`] the
-    /// answer as an `account::Me`.
+    /// `POST /api/auth/register`; keeps the session it starts and its CSRF
+    /// token. [`read`] the answer as an `account::Me`.
     pub async fn register(&mut self, request: &Register) -> Response {
         let response = self
             .request(Method::POST, "/api/auth/register")
@@ -135,10 +154,23 @@ impl Browser {
             .send()
             .await
             .unwrap();
-        if let Some(session) = cookie_value(&response, "tally_session") {
-            self.session = Some(session);
-        }
+        self.keep_cookies(&response);
         response
+    }
+
+    /// Reads this browser's CSRF token again from `GET
+    /// /api/auth/csrf-token` (with its session cookie, the one bound to
+    /// the session), as the pages' script does after signing in.
+    pub async fn fetch_csrf(&mut self) -> String {
+        let response = self
+            .request(Method::GET, "/api/auth/csrf-token")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        let body: CsrfToken = response.json().await.unwrap();
+        self.csrf = body.csrf_token.clone();
+        body.csrf_token
     }
 
     pub async fn signed_in(base: &str, email: &str, password: &str) -> Self {

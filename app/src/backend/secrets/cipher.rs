@@ -2,8 +2,10 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE, URL_SAFE_NO_PAD};
 use base64::Engine;
 use chacha20poly1305::aead::{Aead, KeyInit, Payload};
 use chacha20poly1305::{XChaCha20Poly1305, XNonce};
+use hmac::{Hmac, Mac};
 use rand::RngCore;
 use secrecy::{ExposeSecret, SecretBox};
+use sha2::Sha256;
 
 const KEY_BYTES: usize = 32;
 const NONCE_BYTES: usize = 24;
@@ -80,6 +82,15 @@ impl Key {
         Ok(URL_SAFE_NO_PAD.encode(out))
     }
 
+    /// HMAC-SHA256 of `message` under a key derived from this one for
+    /// `purpose` alone (the HMAC of `purpose` under this key), so a value
+    /// made for one purpose is worth nothing for another. `None` only if
+    /// HMAC refused a key, which it never does (it takes any length).
+    pub fn mac(&self, purpose: &str, message: &[u8]) -> Option<[u8; 32]> {
+        let derived = hmac_sha256(self.0.expose_secret(), purpose.as_bytes())?;
+        hmac_sha256(&derived, message)
+    }
+
     pub fn open(&self, context: &str, sealed: &str) -> Result<Vec<u8>, CipherError> {
         let bytes = URL_SAFE_NO_PAD
             .decode(sealed)
@@ -98,6 +109,13 @@ impl Key {
             )
             .map_err(|_| CipherError::Open)
     }
+}
+
+fn hmac_sha256(key: &[u8], message: &[u8]) -> Option<[u8; 32]> {
+    // Named in full: `KeyInit` (for the cipher) offers `new_from_slice` too.
+    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key).ok()?;
+    mac.update(message);
+    mac.finalize().into_bytes().as_slice().try_into().ok()
 }
 
 #[cfg(test)]
@@ -126,6 +144,20 @@ mod tests {
             key.seal("users.totp_secret", b"JBSWY3DPEHPK3PXP").unwrap(),
             "fresh nonce"
         );
+    }
+
+    #[test]
+    fn a_mac_depends_on_the_key_the_purpose_and_the_message() {
+        let key = Key::generate();
+        let mac = key.mac("purpose", b"message").unwrap();
+        assert_eq!(
+            key.mac("purpose", b"message"),
+            Some(mac),
+            "the same each time"
+        );
+        assert_ne!(key.mac("other purpose", b"message"), Some(mac));
+        assert_ne!(key.mac("purpose", b"other message"), Some(mac));
+        assert_ne!(Key::generate().mac("purpose", b"message"), Some(mac));
     }
 
     #[test]

@@ -1,6 +1,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
 use secrecy::SecretString;
 
 use super::cipher::{CipherError, Key};
@@ -155,6 +157,16 @@ impl Keyring {
     pub fn open_token(&self, context: &str, sealed: &str) -> Option<String> {
         let bytes = self.database.open(context, sealed).ok()?;
         String::from_utf8(bytes).ok()
+    }
+
+    /// A value only this server can compute from `message`, made for
+    /// `purpose` alone (`Key::mac` under the database key, which
+    /// outlives a change of `TOKEN_ENCRYPTION_KEY`), as 43 URL-safe
+    /// characters: the CSRF token bound to a session.
+    pub fn derive_token(&self, purpose: &str, message: &str) -> Option<String> {
+        self.database
+            .mac(purpose, message.as_bytes())
+            .map(|mac| URL_SAFE_NO_PAD.encode(mac))
     }
 
     pub fn is_environment_sealed(stored: &str) -> bool {

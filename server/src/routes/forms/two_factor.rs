@@ -31,8 +31,9 @@ pub async fn start(
     current: Result<CurrentUser, ApiError>,
 ) -> Response {
     // The confirm form is a form post too: it carries the token the start
-    // was posted with (the CSRF check let it through, so it is the cookie).
-    let csrf = app::backend::cookies::csrf_token(&headers).unwrap_or_default();
+    // was posted with (the CSRF check let it through, so it is the one
+    // bound to this session).
+    let csrf = app::backend::cookies::csrf_token(&headers, &state.keyring).unwrap_or_default();
     let Ok(current) = current else {
         return sign_in_first(PAGE);
     };
@@ -61,7 +62,7 @@ pub async fn start(
                 qr = started.qr_svg,
                 secret = escape(&started.secret),
                 field = app::domain::csrf::FIELD,
-                csrf = escape(csrf),
+                csrf = escape(&csrf),
             ),
         ),
         Err(error) => outcome(PAGE, failure(&error)),
