@@ -290,6 +290,7 @@ impl Application {
                     backups,
                     reencrypt,
                     imports,
+                    personal_imports: Default::default(),
                     instance: Instance {
                         started: std::time::Instant::now(),
                         image_version: settings.image_version.clone(),

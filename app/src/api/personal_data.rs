@@ -29,6 +29,7 @@ pub async fn import_whole(data: MultipartData) -> Result<PersonalImported, Error
         PersonalDataError::NotAnExport(format!("the form could not be read: {error}"))
     };
     let me = super::signed_in::as_declared::<ImportWhole>().await?;
+    let turn = service::turn(me.pool(), &me.services.personal_imports, me.current.user.id).await?;
     let Some(mut form) = data.into_inner() else {
         return Err(super::form_parts::not_multipart().into());
     };
@@ -50,13 +51,8 @@ pub async fn import_whole(data: MultipartData) -> Result<PersonalImported, Error
         )
         .into());
     };
-    let imported = service::import(
-        me.pool(),
-        &me.services.keyring,
-        me.current.user.id,
-        upload.file.path(),
-    )
-    .await?;
+    let imported =
+        service::import(me.pool(), &me.services.keyring, &turn, upload.file.path()).await?;
     super::form_post::then_open(
         &crate::domain::form_outcome::FormOutcome::PersonalDataImported.address("/data"),
     );

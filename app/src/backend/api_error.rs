@@ -406,6 +406,7 @@ impl From<crate::backend::personal_data::PersonalDataError> for ApiError {
                 description,
             },
             PersonalDataError::TooLarge { limit } => Self::PayloadTooLarge { limit },
+            PersonalDataError::Quota(error) => error.into(),
             PersonalDataError::Database(error) => Self::Database(error),
             other @ (PersonalDataError::Scratch(_) | PersonalDataError::Sealing(_)) => {
                 Self::Internal(other.to_string())

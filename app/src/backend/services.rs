@@ -36,6 +36,8 @@ pub struct Services {
     pub reencrypt: crate::backend::secrets::ReencryptSecrets,
     /// Statement imports: their uploads, previews and commits.
     pub imports: crate::backend::statements::service::Imports,
+    /// Whose "Import my data" is running: one each.
+    pub personal_imports: crate::backend::upload_quota::Turns,
     /// When it started, which image, where its files are (Admin Status).
     pub instance: crate::backend::instance::Instance,
     /// Reminders and notifications: transports, email server, schedule.

@@ -48,8 +48,11 @@ pub async fn export(
 
 /// Adds a personal export (the raw file as the body) to the signed-in
 /// account, every row or none, with new ids; the account's locale,
-/// currency and time zone become the file's. A file that is not one is
-/// refused with INVALID_ARGUMENT on `file` saying why.
+/// currency and time zone become the file's. A file that is not one, or
+/// one with a row Tally's own forms would refuse, is refused with
+/// INVALID_ARGUMENT on `file` saying why. One import of a person's runs
+/// at a time: another while one runs is RESOURCE_EXHAUSTED with a
+/// `Retry-After` of a few seconds.
 #[utoipa::path(
     post,
     path = "/api/data/import.sqlite",
@@ -66,6 +69,12 @@ pub async fn import(
     current: CurrentUser,
     body: Body,
 ) -> Result<Json<PersonalImported>, ApiError> {
+    let turn = service::turn(
+        &state.pool,
+        &state.services.personal_imports,
+        current.user.id,
+    )
+    .await?;
     // A body cut short by the route's limit ends the stream with an error.
     let chunks = body
         .into_data_stream()
@@ -74,7 +83,7 @@ pub async fn import(
     let imported = service::import(
         &state.pool,
         &state.services.keyring,
-        current.user.id,
+        &turn,
         upload.file.path(),
     )
     .await?;

@@ -65,7 +65,7 @@ async fn rows(pool: &SqlitePool, table: &Table) -> Vec<BTreeMap<&'static str, St
         .map(|name| format!("quote({name})"))
         .collect();
     let sql = format!("SELECT {} FROM {}", quoted.join(", "), table.name);
-    sqlx::query(&sql)
+    sqlx::query(sqlx::AssertSqlSafe(sql))
         .fetch_all(pool)
         .await
         .unwrap()
@@ -133,7 +133,10 @@ async fn content(pool: &SqlitePool) -> BTreeMap<&'static str, Vec<Vec<String>>> 
 }
 
 async fn scalar(pool: &SqlitePool, sql: &str) -> String {
-    sqlx::query_scalar(sql).fetch_one(pool).await.unwrap()
+    sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+        .fetch_one(pool)
+        .await
+        .unwrap()
 }
 
 /// Alice's account with something of every kind: bills (one linked to the
@@ -655,4 +658,197 @@ async fn a_file_pointing_outside_its_own_rows_is_refused_and_reads_nobody_elses(
     let (status, body) = upload(&erin, file).await;
     assert_eq!(status, 200, "{body}");
     live.close().await;
+}
+
+/// Hardening III, finding 1: every row of the file goes through the rules
+/// of the form that writes its like, before anything is copied. A name
+/// too long, an amount below zero or past what Tally handles, a date that
+/// is none, a cadence Tally does not know: 400 on `file` naming the rows
+/// and the rule (never an id or a constraint), and nothing imported.
+#[tokio::test]
+async fn a_row_the_forms_would_refuse_is_refused_naming_the_rule_and_nothing_is_imported() {
+    let (app, admin) = with_admin(&[]).await;
+    let erin = plain_user(&app, &admin, "erin@example.com").await;
+    let bob = plain_user(&app, &admin, "bob@example.com").await;
+    let gym: serde_json::Value = erin
+        .call_expecting(
+            201,
+            Method::POST,
+            "/api/bills",
+            &serde_json::json!({"name": "Gym", "amountMinor": 3_000, "currency": "USD",
+                "cadence": "monthly", "dueDay": 9, "anchorDate": "2026-01-09"}),
+        )
+        .await;
+    pay(
+        &erin,
+        gym["id"].as_i64().unwrap(),
+        3_000,
+        app::domain::date::Date::parse("2026-01-09").unwrap(),
+    )
+    .await;
+    let file = download(&erin).await;
+
+    let dir = tempfile::tempdir().unwrap();
+    for (name, change, says) in [
+        (
+            "long-name",
+            format!("UPDATE bills SET name = '{}'", "x".repeat(201)),
+            "one of its bills breaks a rule of the bill form (Name: use at most 200 characters)",
+        ),
+        (
+            "negative",
+            "UPDATE bills SET amount_cents = -5".to_owned(),
+            "bills breaks a rule of the bill form (Amount: the amount cannot be negative)",
+        ),
+        (
+            "absurd",
+            "UPDATE payments SET amount_cents = 1000000000000000000".to_owned(),
+            "payments breaks a rule of the payment form (Amount: that amount is too large)",
+        ),
+        (
+            "not-a-number",
+            "UPDATE payments SET amount_cents = 'plenty'".to_owned(),
+            "(Amount: it is not a whole number)",
+        ),
+        (
+            "bad-date",
+            "UPDATE bills SET anchor_date = '2026-02-30'".to_owned(),
+            "bills breaks a rule of the bill form (First due date:",
+        ),
+        (
+            "cadence",
+            "UPDATE bills SET cadence = 'fortnightly'".to_owned(),
+            "bills breaks a rule of the bill form (How often:",
+        ),
+    ] {
+        // As the `sqlite3` shell may: the schema's own checks off.
+        let pool = edit(dir.path(), &format!("{name}.sqlite"), &file).await;
+        sqlx::raw_sql(sqlx::AssertSqlSafe(format!("PRAGMA ignore_check_constraints = ON; {change}")))
+            .execute(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+        let edited = std::fs::read(dir.path().join(format!("{name}.sqlite"))).unwrap();
+
+        let (status, body) = upload(&bob, edited).await;
+        assert_eq!(status, 400, "{name}: {body}");
+        let violation = &body["error"]["details"][0]["fieldViolations"][0];
+        assert_eq!(violation["field"], "file", "{name}: {body}");
+        let why = violation["description"].as_str().unwrap();
+        assert!(why.contains(says), "{name}: {why}");
+        assert!(why.ends_with("so nothing was imported"), "{name}: {why}");
+        let text = body.to_string();
+        assert!(
+            !text.contains("CHECK")
+                && !text.contains("amount_cents")
+                && !text.contains("anchor_date"),
+            "{name}: no constraint or column: {text}"
+        );
+    }
+    let bills: serde_json::Value = bob.json_raw("/api/bills").await;
+    assert_eq!(
+        bills["bills"].as_array().map(Vec::len),
+        Some(0),
+        "nothing was imported: {bills}"
+    );
+
+    // The untouched export still imports.
+    let (status, body) = upload(&bob, file).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["bills"], 1, "{body}");
+    assert_eq!(body["payments"], 1, "{body}");
+}
+
+/// Hardening III, finding 4: one import of a person's at a time. An
+/// import whose file is still arriving holds the person's turn; another
+/// of theirs meanwhile is 429 `RESOURCE_EXHAUSTED` with a 5-second
+/// `Retry-After`; somebody else's is not held up; once the first is
+/// answered, the next runs.
+#[tokio::test]
+async fn a_second_import_while_one_runs_is_told_to_wait_a_few_seconds() {
+    use std::time::Duration;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let (app, admin) = with_admin(&[]).await;
+    let kim = plain_user(&app, &admin, "kim@example.com").await;
+    let lee = plain_user(&app, &admin, "lee@example.com").await;
+    let _: serde_json::Value = kim
+        .call_expecting(
+            201,
+            Method::POST,
+            "/api/bills",
+            &serde_json::json!({"name": "Water", "amountMinor": 4_000, "currency": "USD",
+                "cadence": "quarterly", "dueDay": 20, "anchorDate": "2026-01-20"}),
+        )
+        .await;
+    let file = download(&kim).await;
+
+    // The first import: its head and half its file sent, the rest held.
+    let address = app.address.trim_start_matches("http://").to_owned();
+    let mut first = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let head = format!(
+        "POST /api/data/import.sqlite HTTP/1.1\r\nHost: {address}\r\nCookie: {}\r\n\
+         X-CSRF-Token: {}\r\nContent-Type: application/vnd.sqlite3\r\n\
+         Content-Length: {}\r\n\r\n",
+        kim.cookie_header(),
+        kim.csrf,
+        file.len()
+    );
+    first.write_all(head.as_bytes()).await.unwrap();
+    let half = file.len() / 2;
+    first.write_all(&file[..half]).await.unwrap();
+    // It has its turn once it writes the file it receives.
+    let scratch = app.settings.scratch_dir();
+    let receiving = || {
+        std::fs::read_dir(&scratch).is_ok_and(|entries| {
+            entries
+                .flatten()
+                .any(|entry| entry.file_name().to_string_lossy().starts_with("import-"))
+        })
+    };
+    for _ in 0..500 {
+        if receiving() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(receiving(), "the first import is receiving its file");
+
+    let second = kim
+        .request(Method::POST, "/api/data/import.sqlite")
+        .header("content-type", "application/vnd.sqlite3")
+        .body(b"SQLite format 3\0".to_vec())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(second.status(), 429);
+    assert_eq!(second.headers()["retry-after"], "5");
+    let body: serde_json::Value = second.json().await.unwrap();
+    assert_eq!(body["error"]["status"], "RESOURCE_EXHAUSTED", "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("still running")),
+        "{body}"
+    );
+
+    // Somebody else's import is not held up.
+    let (status, body) = upload(&lee, file.clone()).await;
+    assert_eq!(status, 200, "{body}");
+
+    // The rest of the file: the first import runs and is answered.
+    first.write_all(&file[half..]).await.unwrap();
+    let mut answer = vec![0; 4096];
+    let read = tokio::time::timeout(Duration::from_secs(20), first.read(&mut answer))
+        .await
+        .expect("the first import is answered")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer[..read]);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    drop(first);
+
+    // Her turn is over: the next import of hers runs.
+    let (status, body) = upload(&kim, file).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["bills"], 1, "{body}");
 }

@@ -15,9 +15,9 @@ pub mod views;
 pub use accrual::{accrue_interest, spawn_accrual, Accrued};
 pub use import_error::BillImportError;
 pub use payments::{
-    flag_autopay_failure, list_all_payments, list_payments, payment_by_id, record_payment,
-    record_payment_in, record_requested, record_typed, undo_payment, undo_payment_in, NewPayment,
-    Payment,
+    flag_autopay_failure, list_all_payments, list_payments, payment_by_id, payment_problem,
+    record_payment, record_payment_in, record_requested, record_typed, undo_payment,
+    undo_payment_in, NewPayment, Payment,
 };
 pub use store::{
     check_catalog, create, create_in, date_in, deactivate, delete, get, known_time_zone, list,

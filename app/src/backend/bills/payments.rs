@@ -99,6 +99,20 @@ async fn record_for(
     record_payment(pool, user_id, bill.id, &payment).await
 }
 
+/// What the payment forms refuse of a payment's amount and method, as the
+/// field (its API name) and why; `None` when both pass. The personal
+/// import holds a file's payments to it too.
+pub fn payment_problem(amount_minor: i64, method: &str) -> Option<(&'static str, String)> {
+    if amount_minor < 0 {
+        return Some(("amountMinor", "the amount cannot be negative".to_owned()));
+    }
+    let method = method.trim();
+    if method.chars().count() > METHOD_MAX {
+        return Some(("method", format!("use at most {METHOD_MAX} characters")));
+    }
+    plain_text_problem(method, Lines::One).map(|problem| ("method", problem))
+}
+
 /// Records a payment. On a debt the balance goes down by the payment and up
 /// by the interest charged with it; a payment larger than that balance is
 /// refused, so undoing it restores the balance exactly.
@@ -122,19 +136,10 @@ pub async fn record_payment_in(
     bill_id: i64,
     payment: &NewPayment,
 ) -> Result<i64, BillError> {
-    if payment.amount_minor < 0 {
-        return Err(invalid("amountMinor", "the amount cannot be negative"));
+    if let Some((field, problem)) = payment_problem(payment.amount_minor, &payment.method) {
+        return Err(invalid(field, problem));
     }
     let method = payment.method.trim();
-    if method.chars().count() > METHOD_MAX {
-        return Err(invalid(
-            "method",
-            format!("use at most {METHOD_MAX} characters"),
-        ));
-    }
-    if let Some(problem) = plain_text_problem(method, Lines::One) {
-        return Err(invalid("method", problem));
-    }
     let method = if method.is_empty() { "manual" } else { method };
     let bill = stored::bill_for_update(tx, user_id, bill_id).await?;
     let mut interest = 0;

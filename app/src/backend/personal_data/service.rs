@@ -7,6 +7,7 @@ use tokio::io::AsyncReadExt;
 
 use super::{rules, store, PersonalDataError};
 use crate::backend::secrets::{Keyring, BANK_ACCESS_SECRET};
+use crate::backend::upload_quota::{self, Turn, Turns};
 use crate::contract::data::PersonalImported;
 
 /// The person's export: a SQLite file of this build's schema with their
@@ -30,16 +31,31 @@ pub async fn export(
     Ok(tokio::fs::read(&path).await?)
 }
 
+/// The person's turn to import their data, taken before the file is
+/// received and theirs until dropped: refused (429, `Retry-After` of a few
+/// seconds) while an import of theirs runs, another of these or a
+/// statement job, so one person's imports take turns at the writer.
+pub async fn turn(
+    pool: &SqlitePool,
+    turns: &Turns,
+    user_id: i64,
+) -> Result<Turn, PersonalDataError> {
+    upload_quota::one_import_at_a_time(pool, user_id).await?;
+    Ok(turns.take(user_id)?)
+}
+
 /// Adds the export at `file` (a scratch copy of the upload, which this
-/// changes) to the person's account: refused unless it is a personal
-/// export of Tally's schema at a version this build knows; brought to
-/// this build's schema first; then every row or none.
+/// changes) to the account whose `turn` it is: refused unless it is a
+/// personal export of Tally's schema at a version this build knows;
+/// brought to this build's schema first; refused when a row breaks a rule
+/// of the forms that write its like (`form_rules`); then every row or none.
 pub async fn import(
     pool: &SqlitePool,
     keyring: &Keyring,
-    user_id: i64,
+    turn: &Turn,
     file: &Path,
 ) -> Result<PersonalImported, PersonalDataError> {
+    let user_id = turn.user();
     let mut header = Vec::with_capacity(100);
     tokio::fs::File::open(file)
         .await?
@@ -54,6 +70,9 @@ pub async fn import(
         .map_err(|error| PersonalDataError::NotAnExport(error.to_string()))?;
     if known.pending > 0 {
         store::migrate_file(file, false).await?;
+    }
+    if let Some(why) = store::form_refusal(file).await? {
+        return Err(PersonalDataError::NotAnExport(why));
     }
     let marker = keyring
         .seal(BANK_ACCESS_SECRET, "imported personal data")

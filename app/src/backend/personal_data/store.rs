@@ -9,9 +9,11 @@ use sqlx::error::ErrorKind;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
 use sqlx::{Connection, SqliteConnection, SqlitePool};
 
+use super::form_rules::{Cell, FormRules, CHECKED};
 use super::rules::{self, Table, APPLICATION_ID, TABLES, USER};
 use super::PersonalDataError;
 use crate::backend::migrate::Migrator;
+use crate::backend::untrusted_sqlite::{self, UntrustedError};
 use crate::contract::data::PersonalImported;
 
 fn path_text(path: &Path) -> Result<&str, PersonalDataError> {
@@ -45,9 +47,11 @@ pub async fn migrate_file(path: &Path, create: bool) -> Result<(), PersonalDataE
                 })?;
                 if create {
                     // A constant, not input: PRAGMA takes no parameters.
-                    sqlx::raw_sql(&format!("PRAGMA application_id = {APPLICATION_ID}"))
-                        .execute(&pool)
-                        .await?;
+                    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+                        "PRAGMA application_id = {APPLICATION_ID}"
+                    )))
+                    .execute(&pool)
+                    .await?;
                 }
                 Ok::<_, PersonalDataError>(())
             }
@@ -85,13 +89,68 @@ pub async fn copy_out(
         .execute(&mut *tx)
         .await?;
     for table in std::iter::once(&USER).chain(TABLES) {
-        sqlx::query(&rules::export_sql(table))
+        // `rules` builds its SQL from the constant table list, never input.
+        sqlx::query(sqlx::AssertSqlSafe(rules::export_sql(table)))
             .bind(user_id)
             .execute(&mut *tx)
             .await?;
     }
     tx.commit().await?;
     Ok(())
+}
+
+/// The first rule of Tally's forms a row of the file at `file` breaks, in
+/// words (`form_rules`), or `None`. Read through the opener of supplied
+/// files, before anything is attached or written, so the copy's write
+/// lock does not wait for it.
+pub async fn form_refusal(file: &Path) -> Result<Option<String>, PersonalDataError> {
+    untrusted_sqlite::read(
+        file.to_path_buf(),
+        |conn| -> Result<Option<String>, PersonalDataError> {
+            for rules in CHECKED {
+                let found = first_broken(conn, rules).map_err(UntrustedError::of)?;
+                if found.is_some() {
+                    return Ok(found);
+                }
+            }
+            Ok(None)
+        },
+    )
+    .await
+}
+
+fn cell(value: rusqlite::types::ValueRef<'_>) -> Cell<'_> {
+    use rusqlite::types::ValueRef;
+    match value {
+        ValueRef::Null => Cell::Null,
+        ValueRef::Integer(value) => Cell::Integer(value),
+        ValueRef::Text(bytes) => std::str::from_utf8(bytes).map_or(Cell::Other, Cell::Text),
+        ValueRef::Real(_) | ValueRef::Blob(_) => Cell::Other,
+    }
+}
+
+/// The refusal for the first of `rules.table`'s rows that breaks them.
+fn first_broken(
+    conn: &rusqlite::Connection,
+    rules: &FormRules,
+) -> Result<Option<String>, rusqlite::Error> {
+    let mut statement = conn.prepare(&rules.rows_sql())?;
+    let mut rows = statement.query([])?;
+    while let Some(row) = rows.next()? {
+        let cells = (0..rules.columns.len())
+            .map(|index| row.get_ref(index).map(cell))
+            .collect::<Result<Vec<_>, _>>()?;
+        if let Err(broken) = (rules.check)(&cells) {
+            // Which column, for the log; the person reads the rule.
+            tracing::info!(
+                table = rules.table,
+                field = %broken.field,
+                "a personal import breaks a form's rule"
+            );
+            return Ok(Some(rules.refusal(&broken)));
+        }
+    }
+    Ok(None)
 }
 
 /// A constraint the file's rows break is the file's fault, not the
@@ -142,7 +201,7 @@ async fn refuse_odd_ids(
     conn: &mut SqliteConnection,
     table: &Table,
 ) -> Result<(), PersonalDataError> {
-    let odd: i64 = sqlx::query_scalar(&rules::odd_ids_sql(table))
+    let odd: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(rules::odd_ids_sql(table)))
         .fetch_one(&mut *conn)
         .await?;
     if odd > 0 {
@@ -161,9 +220,11 @@ async fn refuse_odd_ids(
 async fn refuse_stray_references(conn: &mut SqliteConnection) -> Result<(), PersonalDataError> {
     let stray = || PersonalDataError::NotAnExport("the file's rows do not fit together".to_owned());
     for (table, column, other) in rules::references() {
-        let count: i64 = sqlx::query_scalar(&rules::stray_references_sql(table, column, other))
-            .fetch_one(&mut *conn)
-            .await?;
+        let count: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(rules::stray_references_sql(
+            table, column, other,
+        )))
+        .fetch_one(&mut *conn)
+        .await?;
         if count > 0 {
             tracing::info!(
                 table = table.name,
@@ -209,7 +270,7 @@ pub async fn copy_in(
         .execute(&mut *tx)
         .await?;
     for table in TABLES.iter().filter(|table| table.has_key()) {
-        sqlx::query(&rules::shift_sql(table))
+        sqlx::query(sqlx::AssertSqlSafe(rules::shift_sql(table)))
             .execute(&mut *tx)
             .await?;
     }
@@ -229,7 +290,7 @@ pub async fn copy_in(
 
     let mut imported = PersonalImported::default();
     for table in TABLES {
-        let added = sqlx::query(&rules::import_sql(table))
+        let added = sqlx::query(sqlx::AssertSqlSafe(rules::import_sql(table)))
             .bind(user_id)
             .bind(sealed_marker)
             .execute(&mut *tx)
@@ -269,6 +330,58 @@ mod tests {
             .unwrap()
             .into_iter()
             .collect()
+    }
+
+    #[tokio::test]
+    async fn a_row_the_forms_refuse_is_found_in_the_file_before_anything_is_copied() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("export.sqlite");
+        migrate_file(&path, true).await.unwrap();
+        assert_eq!(form_refusal(&path).await.unwrap(), None, "an empty export");
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(
+                SqliteConnectOptions::new()
+                    .filename(&path)
+                    .journal_mode(SqliteJournalMode::Delete),
+            )
+            .await
+            .unwrap();
+        // No schema check stops either: text sorts above every number,
+        // and no column checks a date.
+        sqlx::raw_sql(
+            "INSERT INTO users (id, email) VALUES (1, 'ada@example.com');
+             INSERT INTO bills (user_id, name, amount_cents, cadence, due_day, anchor_date)
+             VALUES (1, 'Rent', 120000, 'monthly', 1, '2026-01-01');
+             INSERT INTO payments (bill_id, user_id, amount_cents, paid_on)
+             VALUES (1, 1, 'a lot', '2026-01-01');",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        let why = form_refusal(&path).await.unwrap().unwrap();
+        assert_eq!(
+            why,
+            "one of its payments breaks a rule of the payment form (Amount: it is not a whole number), so nothing was imported"
+        );
+        sqlx::raw_sql(
+            "UPDATE payments SET amount_cents = 5000;
+             UPDATE bills SET anchor_date = '2026-02-30';",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        let why = form_refusal(&path).await.unwrap().unwrap();
+        assert!(
+            why.contains("bills") && why.contains("First due date"),
+            "{why}"
+        );
+        sqlx::raw_sql("UPDATE bills SET anchor_date = '2026-02-28'")
+            .execute(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+        assert_eq!(form_refusal(&path).await.unwrap(), None);
     }
 
     #[tokio::test]

@@ -5,15 +5,18 @@
 //! database with previews nobody imports.
 //!
 //! What the rest of the app uses: [`check`] before keeping an upload,
-//! [`one_import_at_a_time`] before starting an import job, and
-//! [`UploadQuotaError`], mapped to 429 `RESOURCE_EXHAUSTED` with
-//! `Retry-After` once (`api_error`).
+//! [`one_import_at_a_time`] before starting an import job, [`Turns`] for
+//! an import that runs as a request rather than a job (the personal
+//! import), and [`UploadQuotaError`], mapped to 429 `RESOURCE_EXHAUSTED`
+//! with `Retry-After` once (`api_error`).
 
 pub mod rules;
 mod service;
+mod turns;
 
 pub use rules::{MAX_WAITING, MAX_WAITING_BYTES};
 pub use service::{check, one_import_at_a_time};
+pub use turns::{Turn, Turns};
 
 use std::time::Duration;
 
@@ -35,6 +38,11 @@ pub enum UploadQuotaError {
     /// An import of the person's is running already.
     #[error("one of your imports is still running; wait for it to finish (Operations shows it), then try again")]
     Running { retry_after: Duration },
+    /// An import of the person's whole data ("Import my data") is running
+    /// already; it is a request, not an operation, so Operations does not
+    /// show it.
+    #[error("your data import is still running; wait for it to finish, then try again")]
+    Importing { retry_after: Duration },
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
     #[error("scratch directory: {0}")]
@@ -47,7 +55,8 @@ impl UploadQuotaError {
         match self {
             Self::TooMany { retry_after }
             | Self::TooLarge { retry_after }
-            | Self::Running { retry_after } => Some(*retry_after),
+            | Self::Running { retry_after }
+            | Self::Importing { retry_after } => Some(*retry_after),
             Self::Database(_) | Self::Scratch(_) => None,
         }
     }
