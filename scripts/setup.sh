@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 CARGO_LEPTOS_VERSION=0.3.10
 WASM_BINDGEN_VERSION=0.2.130
 # The workspace's sqlx; only the test suite needs its CLI (`setup.sh test`).
-SQLX_CLI_VERSION=0.8.6
+SQLX_CLI_VERSION=0.9.0
 BINARYEN_VERSION=132
 
 say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }

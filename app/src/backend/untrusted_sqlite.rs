@@ -89,14 +89,15 @@ pub fn open(path: &Path) -> Result<Connection, UntrustedError> {
         (Limit::SQLITE_LIMIT_TRIGGER_DEPTH, 1),
         (Limit::SQLITE_LIMIT_WORKER_THREADS, 0),
     ] {
-        conn.set_limit(limit, value);
+        conn.set_limit(limit, value).map_err(UntrustedError::of)?;
     }
     conn.pragma_update(None, "cache_size", -CACHE_KIB)
         .map_err(UntrustedError::of)?;
     conn.pragma_update(None, "temp_store", "FILE")
         .map_err(UntrustedError::of)?;
     let deadline = Instant::now() + MAX_RUN;
-    conn.progress_handler(10_000, Some(move || Instant::now() > deadline));
+    conn.progress_handler(10_000, Some(move || Instant::now() > deadline))
+        .map_err(UntrustedError::of)?;
     Ok(conn)
 }
 
@@ -251,7 +252,8 @@ mod tests {
         let path = hostile(dir.path(), "CREATE TABLE t (id INTEGER);");
         let conn = open(&path).unwrap();
         let deadline = Instant::now() + Duration::from_millis(50);
-        conn.progress_handler(1_000, Some(move || Instant::now() > deadline));
+        conn.progress_handler(1_000, Some(move || Instant::now() > deadline))
+            .unwrap();
         let endless = conn.query_row(
             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT COUNT(*) FROM n",
             [],

@@ -52,10 +52,10 @@ pub async fn run(file: &Path, min_rows: i64) -> Result<Replayed, OpsError> {
     .map_err(|error| OpsError::Failed(error.to_string()))?;
     let mut tables = Vec::new();
     for name in names {
-        let rows: i64 = sqlx::query_scalar(&format!(
+        let rows: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
             "SELECT count(*) FROM \"{}\"",
             name.replace('"', "\"\"")
-        ))
+        )))
         .fetch_one(&mut conn)
         .await
         .map_err(|error| OpsError::Failed(error.to_string()))?;

@@ -65,7 +65,7 @@ async fn backup(browser: &Browser) -> String {
 }
 
 /// Copies backup `from` to `to` in `backups`, then runs `sql` on the copy.
-async fn copy_altered(backups: &std::path::Path, from: &str, to: &str, sql: &str) {
+async fn copy_altered(backups: &std::path::Path, from: &str, to: &str, sql: &'static str) {
     std::fs::copy(backups.join(from), backups.join(to)).unwrap();
     // One plain connection: closing it folds its journal back in.
     let mut conn = SqliteConnectOptions::new()

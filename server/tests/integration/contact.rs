@@ -93,10 +93,12 @@ async fn rows(app: &TestApp, table: &str) -> Vec<(i64, String)> {
     let pool = app::backend::db::connect(&app.database_path())
         .await
         .unwrap();
-    let rows = sqlx::query_as(&format!("SELECT id, crm_state FROM {table} ORDER BY id"))
-        .fetch_all(&pool)
-        .await
-        .unwrap();
+    let rows = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT id, crm_state FROM {table} ORDER BY id"
+    )))
+    .fetch_all(&pool)
+    .await
+    .unwrap();
     pool.close().await;
     rows
 }

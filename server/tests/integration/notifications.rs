@@ -802,7 +802,7 @@ async fn failed_autopay_a_different_charge_and_a_bank_connection_that_stops_and_
     let pool = database(&app).await;
     // What bank sync leaves behind: a connection in error, a returned
     // autopay debit, and a bank-matched charge at a new price.
-    sqlx::raw_sql(&format!(
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
         "INSERT INTO bank_connections (id, user_id, institution, access_secret, status)
              VALUES (1, 1, 'First Bank', 'sealed', 'error');
          INSERT INTO bank_accounts (id, connection_id, user_id, provider_account_id, name)
@@ -817,7 +817,7 @@ async fn failed_autopay_a_different_charge_and_a_bank_connection_that_stops_and_
              VALUES ({id}, 1, 0, date('{now}', '-2 days'), 'autopay', 1);",
         id = netflix.id,
         now = app::backend::clock::now_sql(),
-    ))
+    )))
     .execute(&pool)
     .await
     .unwrap();

@@ -14,11 +14,11 @@ use support::legacy::{self, snapshot};
 async fn secrets_in(pool: &SqlitePool, keyring: &secrets::Keyring) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for column in SECRET_COLUMNS {
-        let values: Vec<String> = sqlx::query_scalar(&format!(
+        let values: Vec<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
             "SELECT {c} FROM {t} WHERE {c} IS NOT NULL ORDER BY rowid",
             c = column.column,
             t = column.table
-        ))
+        )))
         .fetch_all(pool)
         .await
         .unwrap();

@@ -41,7 +41,7 @@ pub(crate) async fn sign_in(app: &TestApp, login: &str) -> (Person, reqwest::Sta
     (person, status, location)
 }
 
-pub(crate) async fn scalar(app: &TestApp, sql: &str) -> i64 {
+pub(crate) async fn scalar(app: &TestApp, sql: &'static str) -> i64 {
     let pool = sqlx::SqlitePool::connect(&format!("sqlite:{}", app.database_path().display()))
         .await
         .unwrap();

@@ -44,7 +44,7 @@ pub struct Marked {
     pub paid_new_9: i64,
 }
 
-async fn exec(pool: &SqlitePool, sql: &str) {
+async fn exec(pool: &SqlitePool, sql: &'static str) {
     sqlx::raw_sql(sql).execute(pool).await.unwrap();
 }
 
@@ -261,17 +261,17 @@ pub async fn snapshot(pool: &SqlitePool) -> Vec<String> {
     .unwrap();
     let mut out = Vec::new();
     for table in tables {
-        let columns: Vec<String> = sqlx::query_scalar(&format!(
+        let columns: Vec<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
             "SELECT name FROM pragma_table_info('{table}') ORDER BY cid"
-        ))
+        )))
         .fetch_all(pool)
         .await
         .unwrap();
         let quoted: Vec<String> = columns.iter().map(|c| format!("quote(\"{c}\")")).collect();
-        let rows: Vec<String> = sqlx::query_scalar(&format!(
+        let rows: Vec<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
             "SELECT {} FROM \"{table}\" ORDER BY rowid",
             quoted.join(" || '|' || ")
-        ))
+        )))
         .fetch_all(pool)
         .await
         .unwrap();
@@ -282,5 +282,8 @@ pub async fn snapshot(pool: &SqlitePool) -> Vec<String> {
 }
 
 pub async fn count(pool: &SqlitePool, sql: &str) -> i64 {
-    sqlx::query_scalar(sql).fetch_one(pool).await.unwrap()
+    sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+        .fetch_one(pool)
+        .await
+        .unwrap()
 }

@@ -92,9 +92,10 @@ fn note_kept(reset: &mut SecurityReset, area: &str) {
 /// Runs `sql` (one statement or several) through `Executor::execute`, whose
 /// boxed future is `Send`: awaiting `RawSql::execute`'s generic one here
 /// trips rustc's higher-ranked lifetime check when a job or a server
-/// function must be `Send`.
+/// function must be `Send`. `sql` is built from Tally's own table names
+/// and the backup's schema once checked against this build's.
 async fn run_sql(conn: &mut SqliteConnection, sql: &str) -> Result<SqliteQueryResult, sqlx::Error> {
-    conn.execute(sqlx::raw_sql(sql)).await
+    conn.execute(sqlx::raw_sql(sqlx::AssertSqlSafe(sql))).await
 }
 
 fn quoted(name: &str) -> String {
@@ -201,14 +202,15 @@ const KEPT_ASIDE: [&str; 16] = [
     "settings",
 ];
 
+/// Whether `schema` (`main` or `temp`, never input) has the table `table`.
 async fn has_table(
     conn: &mut SqliteConnection,
     schema: &str,
     table: &str,
 ) -> Result<bool, sqlx::Error> {
-    sqlx::query_scalar(&format!(
+    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "SELECT count(*) > 0 FROM {schema}.sqlite_schema WHERE type = 'table' AND name = ?"
-    ))
+    )))
     .bind(table)
     .fetch_one(&mut *conn)
     .await
@@ -345,6 +347,7 @@ async fn copy_rows(
     if columns.is_empty() {
         return Ok(0);
     }
+    // Names of the checked schema, quoted; the values are bound.
     let list = quoted_list(&columns);
     let placeholders = vec!["?"; columns.len()].join(", ");
     let select = format!(
@@ -358,7 +361,7 @@ async fn copy_rows(
     let mut copied = 0;
     let mut after = i64::MIN;
     loop {
-        let rows = sqlx::query(&select)
+        let rows = sqlx::query(sqlx::AssertSqlSafe(select.as_str()))
             .bind(after)
             .fetch_all(&mut *backup)
             .await?;
@@ -367,7 +370,7 @@ async fn copy_rows(
         };
         after = last.try_get(columns.len())?;
         for row in &rows {
-            let mut query = sqlx::query(&insert);
+            let mut query = sqlx::query(sqlx::AssertSqlSafe(insert.as_str()));
             for index in 0..columns.len() {
                 query = match cell(row, index)? {
                     Cell::Null => query.bind(None::<i64>),
@@ -445,10 +448,10 @@ async fn reset_security(conn: &mut PoolConnection<Sqlite>) -> Result<SecurityRes
         if !has_table(conn, "temp", &format!("restore_was_{table}")).await? {
             continue;
         }
-        let gone: i64 = sqlx::query_scalar(&format!(
+        let gone: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
             "SELECT count(*) FROM temp.restore_was_{table}
              WHERE key NOT IN (SELECT {key} FROM main.{table} WHERE {usable})"
-        ))
+        )))
         .fetch_one(&mut **conn)
         .await?;
         match table {
@@ -766,7 +769,10 @@ mod tests {
     async fn tally(path: &Path, data: &str) -> SqlitePool {
         let pool = pool(path).await;
         Migrator::default().run(&pool).await.unwrap();
-        sqlx::raw_sql(data).execute(&pool).await.unwrap();
+        sqlx::raw_sql(sqlx::AssertSqlSafe(data))
+            .execute(&pool)
+            .await
+            .unwrap();
         pool
     }
 
@@ -780,7 +786,7 @@ mod tests {
         )
     }
 
-    async fn names(pool: &SqlitePool, sql: &str) -> Vec<String> {
+    async fn names(pool: &SqlitePool, sql: &'static str) -> Vec<String> {
         sqlx::query_scalar(sql).fetch_all(pool).await.unwrap()
     }
 
@@ -1198,10 +1204,11 @@ mod tests {
             // A person saves a bill just as the save starts: it waits for
             // the restore's write lock instead of slipping in between.
             let writer_pool = live.clone();
-            let writer =
-                tokio::spawn(
-                    async move { sqlx::query(&bill(3, "During")).execute(&writer_pool).await },
-                );
+            let writer = tokio::spawn(async move {
+                sqlx::query(sqlx::AssertSqlSafe(bill(3, "During")))
+                    .execute(&writer_pool)
+                    .await
+            });
             tokio::time::sleep(std::time::Duration::from_millis(200)).await;
             assert!(!writer.is_finished(), "the write waits for the restore");
             sqlx::query("VACUUM INTO ?")
@@ -1246,7 +1253,9 @@ mod tests {
             Err(LiveRestoreError::NotSaved(BackupError::Cancelled))
         ));
         assert_eq!(names(&live, "SELECT name FROM bills").await, ["Rent"]);
-        let written = sqlx::query(&bill(3, "After")).execute(&live).await;
+        let written = sqlx::query(sqlx::AssertSqlSafe(bill(3, "After")))
+            .execute(&live)
+            .await;
         assert!(written.is_ok(), "the write lock was let go");
     }
 }

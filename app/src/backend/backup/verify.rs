@@ -46,7 +46,7 @@ pub async fn verify(path: &Path, min_tables: i64) -> Result<Verified, BackupErro
         }
         let mut rows = 0;
         for table in &tables {
-            let n: i64 = sqlx::query_scalar(&format!("SELECT count(*) FROM \"{}\"", table.replace('"', "\"\"")))
+            let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM \"{}\"", table.replace('"', "\"\""))))
                 .fetch_one(&mut conn)
                 .await
                 .map_err(|e| failed(e.to_string()))?;

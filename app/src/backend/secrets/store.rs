@@ -14,10 +14,10 @@ pub async fn count<'e>(
     db: impl SqliteExecutor<'e>,
     column: SecretColumn,
 ) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(&format!(
+    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "SELECT count(*) FROM {} WHERE {} IS NOT NULL",
         column.table, column.column
-    ))
+    )))
     .fetch_one(db)
     .await
 }
@@ -48,7 +48,9 @@ pub async fn values<'e>(
             table = column.table
         ),
     };
-    sqlx::query_as(&select).fetch_all(db).await
+    sqlx::query_as(sqlx::AssertSqlSafe(select))
+        .fetch_all(db)
+        .await
 }
 
 /// Writes a value sealed again into its row.
@@ -58,10 +60,10 @@ pub async fn reseal<'e>(
     rowid: i64,
     sealed: &str,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(&format!(
+    sqlx::query(sqlx::AssertSqlSafe(format!(
         "UPDATE {} SET {} = ? WHERE rowid = ?",
         column.table, column.column
-    ))
+    )))
     .bind(sealed)
     .bind(rowid)
     .execute(db)
@@ -74,11 +76,11 @@ pub async fn one_with_environment_key<'e>(
     db: impl SqliteExecutor<'e>,
     column: SecretColumn,
 ) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar::<_, String>(&format!(
+    sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(format!(
         "SELECT {col} FROM {table} WHERE {col} LIKE 'e2:%' LIMIT 1",
         col = column.column,
         table = column.table
-    ))
+    )))
     .fetch_optional(db)
     .await
 }

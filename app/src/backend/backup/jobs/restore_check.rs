@@ -130,10 +130,10 @@ async fn check(
     let mut total_rows = 0_i64;
     for (done, table) in tables.iter().enumerate() {
         context.checkpoint()?;
-        let rows: i64 = sqlx::query_scalar(&format!(
+        let rows: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
             "SELECT count(*) FROM \"{}\"",
             table.replace('"', "\"\"")
-        ))
+        )))
         .fetch_one(&mut copy)
         .await
         .map_err(failed)?;
