@@ -50,6 +50,24 @@ test("a person previews and imports two overlapping bank statements", async ({ b
   await expect(netflix.getByRole("button", { name: "Unmatch" })).toBeVisible();
 });
 
+// Hardening III, finding 4: a waiting preview can be discarded, so it no
+// longer counts toward the five uploads a person may leave waiting.
+test("a person discards a statement preview", async ({ browser }) => {
+  await openRegistration(browser);
+  const { page } = await newUser(browser, "statements-discard@example.com");
+  await page.goto("/data");
+  await hydrated(page);
+
+  await page.getByLabel("Statement file").setInputFiles(path.join(fixtures, "checking.ofx"));
+  await page.getByRole("button", { name: "Preview" }).click();
+  await expect(page.getByTestId("statement-summary")).toContainText("4 new");
+  await page.getByRole("button", { name: "Discard this preview" }).click();
+  await expect(page.getByTestId("statement-discarded")).toHaveText("Preview discarded. Nothing was imported.");
+  await expect(page).toHaveURL(/\/data\?form=statement-import-discarded$/);
+  await expect(page.getByTestId("statement-summary")).toHaveCount(0);
+  await expect(page.getByLabel("Statement file")).toBeVisible();
+});
+
 test("a file that is not a statement is refused saying so", async ({ browser }) => {
   await openRegistration(browser);
   const { page } = await newUser(browser, "not-a-statement@example.com");

@@ -31,6 +31,25 @@ pub async fn commit_statement_import(id: i64) -> Result<Operation, ErrorBody> {
     Ok(operation)
 }
 
+/// Forgets a preview the person does not want (its rows with it), so it
+/// no longer counts toward the uploads they may leave waiting. Without
+/// JavaScript the browser then opens the Data page with the upload form
+/// and the words saying so.
+#[server(prefix = "/api/fn", endpoint = "data/discard-statement-import", client = CsrfClient)]
+pub async fn discard_statement_import(id: i64) -> Result<(), ErrorBody> {
+    let me = super::signed_in::as_declared::<DiscardStatementImport>().await?;
+    crate::backend::statements::service::discard(&me.services.imports, me.current.user.id, id)
+        .await?;
+    super::form_post::then_open(&discarded_address());
+    Ok(())
+}
+
+/// The Data page after a preview was discarded: no import shown, and the
+/// words saying so.
+pub fn discarded_address() -> String {
+    FormOutcome::StatementImportDiscarded.address("/data") + "#statement-title"
+}
+
 /// The upload form's fields: the file, the account it goes to (empty:
 /// new imported accounts) and a QIF file's date order (empty: told from
 /// the file).

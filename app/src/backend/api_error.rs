@@ -385,6 +385,7 @@ impl From<crate::backend::statements::ImportError> for ApiError {
             ImportError::TooLarge { limit } => Self::PayloadTooLarge { limit },
             ImportError::NotFound(message) => Self::NotFound(message),
             ImportError::NotNow(message) => Self::FailedPrecondition(message),
+            ImportError::CannotDiscard(message) => Self::Conflict(message),
             ImportError::File(error) => Self::InvalidField {
                 field: "file".into(),
                 description: error.to_string(),

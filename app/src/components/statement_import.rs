@@ -6,8 +6,9 @@ use leptos_router::hooks::use_query_map;
 
 use crate::api::bank::get_bank_connections;
 use crate::api::statements::{
-    get_statement_import, import_address, upload_statement, CommitStatementImport, UploadStatement,
-    ACCOUNT_FIELD, DATE_ORDER_FIELD, FILE_FIELD, IMPORT_PARAMETER,
+    discarded_address, get_statement_import, import_address, upload_statement,
+    CommitStatementImport, DiscardStatementImport, UploadStatement, ACCOUNT_FIELD,
+    DATE_ORDER_FIELD, FILE_FIELD, IMPORT_PARAMETER,
 };
 use crate::api::{each_answer, each_local_answer, page_resource, refusal_in_address, ApiFailure};
 use crate::components::csrf_field::CsrfField;
@@ -28,13 +29,15 @@ fn money(minor: i64, currency: &str) -> String {
 /// Firefly III or Actual CSV export) goes to a bank account (or new
 /// imported accounts). Its preview (an operation) says what is new, what is
 /// already there, what was refused and whether the balance adds up; nothing
-/// is written until "Import".
+/// is written until "Import". "Discard this preview" forgets it instead,
+/// so it no longer counts toward the uploads a person may leave waiting.
 ///
 /// The import the card shows is in the address (`?statement=<id>`), so
 /// the card works without JavaScript: the upload is a `multipart/form-data`
-/// form and "Import" an `ActionForm`, and each brings the browser back to
-/// the Data page at the import. With JavaScript the page posts the same
-/// forms, follows their operations live and puts the import in the address
+/// form and "Import" and "Discard" are `ActionForm`s; each brings the
+/// browser back to the Data page at the import (a discard to the Data page
+/// without one, saying so). With JavaScript the page posts the same forms,
+/// follows their operations live and puts the import in the address
 /// itself.
 #[component]
 pub fn StatementImportCard() -> impl IntoView {
@@ -74,6 +77,7 @@ pub fn StatementImportCard() -> impl IntoView {
         },
     );
     let started = said_in_address(FormOutcome::StatementImportStarted);
+    let discarded = RwSignal::new(said_in_address(FormOutcome::StatementImportDiscarded));
     let error =
         RwSignal::new(refusal_in_address::<UploadStatement>().map(|failure| failure.message()));
     let previewing = RwSignal::new(None::<Operation>);
@@ -81,19 +85,34 @@ pub fn StatementImportCard() -> impl IntoView {
 
     let upload = Action::new_local(|form: &FormData| upload_statement(form.clone().into()));
     let open = open_here();
-    each_local_answer(upload, move |answer| match answer {
-        Ok(started) => {
-            previewing.set(Some(started.operation));
-            open(&import_address(started.import.id, None));
+    each_local_answer(upload, {
+        let open = open.clone();
+        move |answer| match answer {
+            Ok(started) => {
+                previewing.set(Some(started.operation));
+                open(&import_address(started.import.id, None));
+            }
+            Err(failure) => error.set(Some(failure.message())),
         }
-        Err(failure) => error.set(Some(failure.message())),
     });
     let commit = ServerAction::<CommitStatementImport>::new();
     each_answer(commit, move |answer| match answer {
         Ok(operation) => committing.set(Some(operation)),
         Err(failure) => error.set(Some(failure.message())),
     });
-    let busy = move || upload.pending().get() || commit.pending().get();
+    let discard = ServerAction::<DiscardStatementImport>::new();
+    each_answer(discard, move |answer| match answer {
+        Ok(()) => {
+            previewing.set(None);
+            committing.set(None);
+            error.set(None);
+            discarded.set(Some(FormOutcome::StatementImportDiscarded.message()));
+            open(&discarded_address());
+        }
+        Err(failure) => error.set(Some(failure.message())),
+    });
+    let busy =
+        move || upload.pending().get() || commit.pending().get() || discard.pending().get();
     let send = move |event: leptos::ev::SubmitEvent| {
         let Some(data) = submitted_form(&event) else {
             return;
@@ -101,6 +120,7 @@ pub fn StatementImportCard() -> impl IntoView {
         previewing.set(None);
         committing.set(None);
         error.set(None);
+        discarded.set(None);
         upload.dispatch_local(data);
     };
     let reread = Callback::new(move |()| version.update(|version| *version += 1));
@@ -140,6 +160,7 @@ pub fn StatementImportCard() -> impl IntoView {
                 <button type="submit" class="button" disabled=busy>"Preview"</button>
             </form>
             <p class="field-error" role="alert" data-testid="statement-error">{move || error.get()}</p>
+            <p role="status" data-testid="statement-discarded">{move || discarded.get()}</p>
             {move || previewing.get().map(|operation| view! { <LiveOperationCard operation on_done=reread/> })}
             <Transition>
                 {move || Suspend::new(async move {
@@ -149,7 +170,7 @@ pub fn StatementImportCard() -> impl IntoView {
                             <p class="field-error" role="alert">{failure.message()}</p>
                         }.into_any()),
                         Some(Ok(found)) => Some(view! {
-                            <ImportShown found commit busy=Signal::derive(busy) started committing/>
+                            <ImportShown found commit discard busy=Signal::derive(busy) started committing/>
                         }.into_any()),
                     }
                 })}
@@ -164,11 +185,12 @@ pub fn StatementImportCard() -> impl IntoView {
 
 /// An import as the card shows it: still being previewed (with a link to
 /// look again, for a page without JavaScript), refused, or its preview
-/// with the form that imports it.
+/// with the forms that import it or discard it.
 #[component]
 fn ImportShown(
     found: StatementImport,
     commit: ServerAction<CommitStatementImport>,
+    discard: ServerAction<DiscardStatementImport>,
     busy: Signal<bool>,
     started: Option<&'static str>,
     committing: RwSignal<Option<Operation>>,
@@ -259,17 +281,28 @@ fn ImportShown(
                     <a href=import_address(id, None)>"Look again"</a> " · " <A href="/operations">"Operations"</A></p>
             }.into_any(),
             (false, None) => view! {
-                <ActionForm action=commit>
-                    <CsrfField/>
-                    <input type="hidden" name="id" value=id.to_string()/>
-                    <button type="submit" class="button" disabled=move || busy.get() || new_rows == 0 || committing.get().is_some()>
-                        {match new_rows {
-                            0 => "Nothing new to import".to_owned(),
-                            1 => "Import 1 new transaction".to_owned(),
-                            n => format!("Import {n} new transactions"),
-                        }}
-                    </button>
-                </ActionForm>
+                <div class="actions">
+                    <ActionForm action=commit>
+                        <CsrfField/>
+                        <input type="hidden" name="id" value=id.to_string()/>
+                        <button type="submit" class="button" disabled=move || busy.get() || new_rows == 0 || committing.get().is_some()>
+                            {match new_rows {
+                                0 => "Nothing new to import".to_owned(),
+                                1 => "Import 1 new transaction".to_owned(),
+                                n => format!("Import {n} new transactions"),
+                            }}
+                        </button>
+                    </ActionForm>
+                    // Forgets the preview, so it no longer counts toward
+                    // the uploads that may wait at once.
+                    <ActionForm action=discard>
+                        <CsrfField/>
+                        <input type="hidden" name="id" value=id.to_string()/>
+                        <button type="submit" class="button button--quiet" disabled=move || busy.get() || committing.get().is_some()>
+                            "Discard this preview"
+                        </button>
+                    </ActionForm>
+                </div>
             }.into_any(),
         }}
     }

@@ -11,6 +11,7 @@ pub enum FormOutcome {
     TwoFactorOff,
     PersonalDataImported,
     StatementImportStarted,
+    StatementImportDiscarded,
     BillsImported,
     HistoryImported,
     WrongPassword,
@@ -26,11 +27,12 @@ pub enum FormOutcome {
 
 use FormOutcome::*;
 
-const ALL: [FormOutcome; 15] = [
+const ALL: [FormOutcome; 16] = [
     PasswordChanged,
     TwoFactorOff,
     PersonalDataImported,
     StatementImportStarted,
+    StatementImportDiscarded,
     BillsImported,
     HistoryImported,
     WrongPassword,
@@ -54,6 +56,7 @@ impl FormOutcome {
             TwoFactorOff => "two-factor-off",
             PersonalDataImported => "personal-data-imported",
             StatementImportStarted => "statement-import-started",
+            StatementImportDiscarded => "statement-import-discarded",
             BillsImported => "bills-imported",
             HistoryImported => "history-imported",
             WrongPassword => "wrong-password",
@@ -80,6 +83,7 @@ impl FormOutcome {
                 | TwoFactorOff
                 | PersonalDataImported
                 | StatementImportStarted
+                | StatementImportDiscarded
                 | BillsImported
                 | HistoryImported
         )
@@ -96,6 +100,7 @@ impl FormOutcome {
             StatementImportStarted => {
                 "Importing the new transactions. Operations shows how far it has got; they are in Transactions when it is done."
             }
+            StatementImportDiscarded => "Preview discarded. Nothing was imported.",
             BillsImported => "The bills were imported.",
             HistoryImported => "The checked rows were imported.",
             WrongPassword => "Your current password is wrong.",

@@ -1,7 +1,8 @@
 //! `/api/imports`: statement files (OFX, QFX, QIF, CAMT.053) as bank
 //! transactions. The file is the body of `POST /api/imports` (up to
 //! 10 MiB, the one route allowed more than the API's 1 MiB); its preview
-//! and its commit are long-running operations.
+//! and its commit are long-running operations; a preview nobody wants is
+//! discarded with `DELETE /api/imports/{id}`.
 
 use axum::body::Body;
 use axum::extract::State;
@@ -81,4 +82,28 @@ pub async fn commit(
 ) -> Result<(StatusCode, Json<Operation>), ApiError> {
     let operation = service::commit(&state.imports, current.user.id, id).await?;
     Ok((StatusCode::ACCEPTED, Json(operation)))
+}
+
+/// Discards a waiting preview: the import and its staged rows are
+/// forgotten, so it no longer counts toward the uploads a person may leave
+/// waiting (5). `NOT_FOUND` when there is no such import of yours;
+/// `FAILED_PRECONDITION` (409) while its preview or commit runs, or once
+/// it is committed.
+#[utoipa::path(
+    delete,
+    path = "/api/imports/{id}",
+    tag = "data",
+    params(("id" = i64, Path, description = "The import's id")),
+    responses(
+        (status = 204, description = "Discarded"),
+        (status = 409, description = "FAILED_PRECONDITION: its preview or commit is running, or it is committed"),
+    ),
+)]
+pub async fn discard(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<StatusCode, ApiError> {
+    service::discard(&state.imports, current.user.id, id).await?;
+    Ok(StatusCode::NO_CONTENT)
 }

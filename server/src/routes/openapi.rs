@@ -122,6 +122,7 @@ requests also carry the `X-CSRF-Token` header. Every failure answers with a \
         routes::imports::upload,
         routes::imports::read,
         routes::imports::commit,
+        routes::imports::discard,
         routes::authentication::read,
         routes::authentication::change,
         routes::authentication::discovery,

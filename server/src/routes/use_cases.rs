@@ -114,6 +114,10 @@ pub fn declared(diagnostics_enabled: bool) -> Vec<UseCase> {
             .post("/api/imports/{id}/commit", imports::commit)
             .server_fn::<fns::statements::CommitStatementImport>()
             .form(),
+        case("statements.discard", SignedIn)
+            .delete("/api/imports/{id}", imports::discard)
+            .server_fn::<fns::statements::DiscardStatementImport>()
+            .form(),
         case("admin.status", Administrator)
             .get("/api/admin/status", admin_status::status)
             .server_fn::<fns::admin_backups::GetSystemStatus>(),

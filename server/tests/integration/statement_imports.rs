@@ -688,3 +688,145 @@ async fn a_person_keeps_at_most_five_uploads_waiting_and_one_import_running() {
     assert_eq!(status, 429);
     pool.close().await;
 }
+
+/// `DELETE /api/imports/{id}`: the status and the JSON body (`null` for
+/// 204).
+async fn discard(browser: &Browser, id: i64) -> (u16, serde_json::Value) {
+    let response = browser
+        .request(Method::DELETE, &format!("/api/imports/{id}"))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(serde_json::Value::Null),
+    )
+}
+
+/// How many rows the import `id` has staged, straight from the database.
+async fn staged_rows(pool: &sqlx::SqlitePool, id: i64) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM statement_import_rows WHERE import_id = ?1")
+        .bind(id)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+/// Hardening III, finding 4: a waiting preview can be discarded, so a
+/// person at the limit of 5 need not wait a day. Its rows go with it;
+/// nobody else can discard it (404, as for reading it); a running or
+/// committed import is refused with 409; the form works without
+/// JavaScript; and a discard makes room for the upload the limit refused.
+#[tokio::test]
+async fn a_waiting_preview_is_discarded_with_its_rows_and_makes_room() {
+    use crate::support::browser::location;
+    use crate::support::form_refusal::refusal_in;
+
+    let (app, admin) = with_admin(&[("BANK_SYNC_ENABLED", "true")]).await;
+    let kim = plain_user(&app, &admin, "kim@example.com").await;
+    let lee = plain_user(&app, &admin, "lee@example.com").await;
+    let pool = app::backend::db::connect(&app.database_path())
+        .await
+        .unwrap();
+
+    let first = previewed(&kim, "checking.ofx").await;
+    assert_eq!(staged_rows(&pool, first.id).await, 4);
+
+    // Someone else's discard is not found, and the import stays.
+    let (status, body) = discard(&lee, first.id).await;
+    assert_eq!(status, 404, "{body}");
+    assert_eq!(body["error"]["status"], "NOT_FOUND", "{body}");
+    let still: StatementImport = kim.get(&format!("/api/imports/{}", first.id)).await;
+    assert_eq!(still.state, "previewed");
+    assert_eq!(staged_rows(&pool, first.id).await, 4);
+
+    // While a job of the import runs, it is refused with 409.
+    sqlx::query(
+        "INSERT INTO operations (id, owner_id, kind, metadata_type, metadata)
+         VALUES ('held-import', (SELECT id FROM users WHERE email = 'kim@example.com'),
+                 'statement_import', 'tally.v1.StatementImportMetadata', ?1)",
+    )
+    .bind(serde_json::json!({ "import": first.id.to_string() }).to_string())
+    .execute(&pool)
+    .await
+    .unwrap();
+    let (status, body) = discard(&kim, first.id).await;
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["error"]["status"], "FAILED_PRECONDITION", "{body}");
+    assert_eq!(staged_rows(&pool, first.id).await, 4);
+    sqlx::query("DELETE FROM operations WHERE id = 'held-import'")
+        .execute(&pool)
+        .await
+        .unwrap();
+
+    // Her own: 204, then the import and its rows are gone.
+    let (status, body) = discard(&kim, first.id).await;
+    assert_eq!(status, 204, "{body}");
+    let status = kim
+        .status(Method::GET, &format!("/api/imports/{}", first.id))
+        .await;
+    assert_eq!(status, 404);
+    assert_eq!(staged_rows(&pool, first.id).await, 0);
+    let (status, _) = discard(&kim, first.id).await;
+    assert_eq!(status, 404, "discarded once only");
+
+    // A committed import is not a preview to discard.
+    let card = previewed(&kim, "card.qfx").await;
+    commit(&kim, card.id).await;
+    let (status, body) = discard(&kim, card.id).await;
+    assert_eq!(status, 409, "{body}");
+    let kept: StatementImport = kim.get(&format!("/api/imports/{}", card.id)).await;
+    assert_eq!(kept.state, "committed");
+
+    // Five waiting: the sixth upload is refused, saying how to clear them.
+    let mut waiting = Vec::new();
+    for _ in 0..5 {
+        waiting.push(previewed(&kim, "checking.ofx").await);
+    }
+    let (status, body) = upload(&kim, "fileName=checking.ofx", fixture("checking.ofx")).await;
+    assert_eq!(status, 429, "{body}");
+    let message = body["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("discard a statement's preview"),
+        "{message}"
+    );
+
+    // The preview offers "Discard this preview", a form that works
+    // without JavaScript: someone else's post is refused, hers opens the
+    // Data page without the import, saying so, with the upload form.
+    let id = waiting[2].id;
+    let at = format!("/data?statement={id}");
+    let shown = kim.page_at(&at).await;
+    assert!(shown.contains("Discard this preview"), "{shown}");
+    assert!(shown.contains("action=\"/api/fn/data/discard-statement-import\""));
+    let discard_form = |browser: &Browser| {
+        browser
+            .form_post_from("/api/fn/data/discard-statement-import", &at)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(format!("csrf_token={}&id={id}", browser.csrf))
+    };
+    let refused = discard_form(&lee).send().await.unwrap();
+    let refusal = refusal_in(&location(&refused)).expect("a refusal");
+    assert_eq!(refusal.error.status, "NOT_FOUND");
+    assert_eq!(staged_rows(&pool, id).await, 4);
+    let discarded = discard_form(&kim).send().await.unwrap();
+    let after = location(&discarded);
+    assert_eq!(
+        after,
+        "/data?form=statement-import-discarded#statement-title"
+    );
+    let page = kim.page_at(&after).await;
+    assert!(
+        page.contains("Preview discarded. Nothing was imported."),
+        "{page}"
+    );
+    assert!(page.contains(&format!("action=\"{UPLOAD_FORM}\"")));
+    assert!(!page.contains("Discard this preview"));
+    assert_eq!(staged_rows(&pool, id).await, 0);
+
+    // One fewer waiting: the next upload is taken.
+    previewed(&kim, "checking.ofx").await;
+    pool.close().await;
+}

@@ -19,6 +19,12 @@ pub enum ImportError {
     /// committed already); the message says which.
     #[error("{0}")]
     NotNow(String),
+    /// The import cannot be discarded as it stands (its preview or commit
+    /// is running, or it is committed); the message says which. Unlike
+    /// `NotNow` (a step asked too early or too late, 400) this is the
+    /// import's state refusing the change: 409.
+    #[error("{0}")]
+    CannotDiscard(String),
     /// The file cannot be read: where and why.
     #[error("file: {0}")]
     File(#[from] ParseError),

@@ -163,6 +163,20 @@ fn count(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
+/// Why an import in `state` cannot be discarded, if it cannot: while its
+/// preview or commit runs (`running`) the job is still writing its rows,
+/// and a committed import's rows are transactions now, which discarding a
+/// preview does not undo. Uploaded, previewed or refused, it can go.
+pub fn discard_refusal(state: &str, running: bool) -> Option<&'static str> {
+    if running {
+        Some("this import is still running; wait for it to finish (Operations shows it), then discard it")
+    } else if state == "committed" {
+        Some("this import is committed already, so there is no preview to discard; its rows are in Transactions")
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,6 +292,18 @@ mod tests {
             (1, 1, 0)
         );
         assert_eq!(summary.first_day.as_deref(), Some("2024-01-02"));
+    }
+
+    #[test]
+    fn a_preview_can_be_discarded_unless_it_runs_or_is_committed() {
+        for state in ["uploaded", "previewed", "failed"] {
+            assert_eq!(discard_refusal(state, false), None, "{state}");
+            let refusal = discard_refusal(state, true).unwrap_or_default();
+            assert!(refusal.contains("still running"), "{state}: {refusal}");
+        }
+        let refusal = discard_refusal("committed", false).unwrap_or_default();
+        assert!(refusal.contains("committed already"), "{refusal}");
+        assert!(discard_refusal("committed", true).is_some());
     }
 
     #[test]

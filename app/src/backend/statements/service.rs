@@ -1,6 +1,7 @@
 //! The use cases of a statement import: upload a file (its preview starts
 //! as an operation), read an import and its preview, commit it (another
-//! operation). Nothing reaches the transactions before the commit.
+//! operation) or discard it. Nothing reaches the transactions before the
+//! commit.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -9,7 +10,7 @@ use sqlx::SqlitePool;
 
 use super::jobs::StatementJobs;
 use super::parse::{self, DateOrder, MAX_BYTES};
-use super::{store, ImportError, PREVIEW_HOURS};
+use super::{rules, store, ImportError, PREVIEW_HOURS};
 use crate::backend::operations::Engine;
 use crate::backend::secrets::Keyring;
 use crate::backend::upload_quota;
@@ -187,6 +188,31 @@ pub async fn commit(imports: &Imports, user_id: i64, id: i64) -> Result<Operatio
     Ok(record.to_operation())
 }
 
+/// `DELETE /api/imports/{id}`: forgets a preview the person does not
+/// want, with its staged rows, so it no longer counts toward the uploads
+/// they may leave waiting (`upload_quota`). Another person's import is
+/// not found, as for `read`; one whose preview or commit is running, or
+/// that is committed, is refused (409).
+pub async fn discard(imports: &Imports, user_id: i64, id: i64) -> Result<(), ImportError> {
+    // The look and the delete are one write transaction, so no job of the
+    // import starts between them (a commit asked for meanwhile starts
+    // after it, and finds the import gone).
+    let mut tx = crate::backend::db::write(&imports.pool).await?;
+    let import = store::import(&mut *tx, id)
+        .await?
+        .filter(|import| import.user_id == user_id)
+        .ok_or_else(|| not_yours(id))?;
+    let running = store::running(&mut tx, user_id, id).await?;
+    if let Some(why) = rules::discard_refusal(&import.state, running) {
+        return Err(ImportError::CannotDiscard(why.into()));
+    }
+    if !store::discard(&mut tx, user_id, id).await? {
+        return Err(not_yours(id));
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
 /// The import `id` when it is the user's.
 async fn owned(
     pool: &sqlx::SqlitePool,
@@ -196,7 +222,12 @@ async fn owned(
     store::import(pool, id)
         .await?
         .filter(|import| import.user_id == user_id)
-        .ok_or_else(|| ImportError::NotFound(format!("no import {id} of yours")))
+        .ok_or_else(|| not_yours(id))
+}
+
+/// No import `id` of the person's: theirs or nobody's, said the same way.
+fn not_yours(id: i64) -> ImportError {
+    ImportError::NotFound(format!("no import {id} of yours"))
 }
 
 fn invalid(field: &'static str, description: &str) -> ImportError {

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use sqlx::{SqliteConnection, SqlitePool};
+use sqlx::{SqliteConnection, SqliteExecutor, SqlitePool};
 
 use super::rules::Planned;
 
@@ -83,6 +83,56 @@ pub async fn imports_running(pool: &SqlitePool, user: i64) -> Result<i64, sqlx::
     .await
 }
 
+/// Whether a preview or a commit of `user`'s import `import_id` is
+/// running: an unfinished operation of theirs whose metadata names it (its
+/// `import` field, an int64 and so a string in proto3 JSON). One the
+/// person deleted from their list still runs, so it counts.
+pub async fn running(
+    conn: &mut SqliteConnection,
+    user: i64,
+    import_id: i64,
+) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar!(
+        r#"SELECT EXISTS (
+               SELECT 1 FROM operations
+               WHERE owner_id = ? AND done = 0
+                 AND kind IN ('statement_preview', 'statement_import')
+                 AND json_extract(metadata, '$.import') = CAST(? AS TEXT)
+           ) AS "running!: bool""#,
+        user,
+        import_id,
+    )
+    .fetch_one(&mut *conn)
+    .await
+}
+
+/// Forgets `user`'s import `import_id` and its staged rows, unless it is
+/// committed; whether there was one to forget. Two statements (the rows
+/// would go with the import by the foreign key, but need not rely on it),
+/// so the caller's transaction, in which it found the import not running.
+pub async fn discard(
+    conn: &mut SqliteConnection,
+    user: i64,
+    import_id: i64,
+) -> Result<bool, sqlx::Error> {
+    sqlx::query!(
+        "DELETE FROM statement_import_rows WHERE import_id IN
+             (SELECT id FROM statement_imports WHERE id = ? AND user_id = ? AND state <> 'committed')",
+        import_id,
+        user,
+    )
+    .execute(&mut *conn)
+    .await?;
+    let done = sqlx::query!(
+        "DELETE FROM statement_imports WHERE id = ? AND user_id = ? AND state <> 'committed'",
+        import_id,
+        user,
+    )
+    .execute(&mut *conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
 /// A new import of `file`, waiting to be previewed for `hours`.
 #[allow(clippy::too_many_arguments)]
 pub async fn create(
@@ -111,7 +161,11 @@ pub async fn create(
     .await
 }
 
-pub async fn import(pool: &SqlitePool, id: i64) -> Result<Option<Import>, sqlx::Error> {
+/// The import `id`, from the pool or inside a transaction.
+pub async fn import<'e>(
+    db: impl SqliteExecutor<'e>,
+    id: i64,
+) -> Result<Option<Import>, sqlx::Error> {
     sqlx::query_as!(
         Import,
         r#"SELECT id AS "id!", user_id, file_name, format, account_id, date_order, state,
@@ -120,7 +174,7 @@ pub async fn import(pool: &SqlitePool, id: i64) -> Result<Option<Import>, sqlx::
          FROM statement_imports WHERE id = ?"#,
         id,
     )
-    .fetch_optional(pool)
+    .fetch_optional(db)
     .await
 }
 
@@ -457,5 +511,57 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(left, 0);
+    }
+
+    /// Only an unfinished preview or commit that names the import holds
+    /// it; a discard takes the import and its rows, never a committed one
+    /// or another person's.
+    #[tokio::test]
+    async fn a_running_job_holds_its_import_and_a_discard_takes_the_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = crate::backend::db::connect(&dir.path().join("t.db"))
+            .await
+            .unwrap();
+        Migrator::default().run(&pool).await.unwrap();
+        sqlx::raw_sql(
+            r#"INSERT INTO users (email) VALUES ('a@example.com'), ('b@example.com');
+             INSERT INTO statement_imports (user_id, file_name, format, state, expires_at)
+                 VALUES (1, 'a.ofx', 'ofx', 'previewed', '2099-01-01'),
+                        (1, 'b.ofx', 'ofx', 'previewed', '2099-01-01'),
+                        (1, 'c.ofx', 'ofx', 'committed', '2099-01-01');
+             INSERT INTO statement_import_rows (import_id, row, file_account,
+                 provider_transaction_id, posted_day, amount_cents, description, duplicate)
+                 VALUES (1, 1, 'x', 'fitid-1', '2026-01-01', -100, 'Coffee', 0),
+                        (2, 1, 'x', 'fitid-2', '2026-01-02', -200, 'Tea', 0),
+                        (3, 1, 'x', 'fitid-3', '2026-01-03', -300, 'Cake', 0);
+             INSERT INTO operations (id, owner_id, kind, metadata_type, metadata, done, response)
+                 VALUES ('commit-1', 1, 'statement_import', 'tally.v1.StatementImportMetadata',
+                         '{"import":"1","rowsDone":"5","percentDone":40}', 0, NULL),
+                        ('preview-2', 1, 'statement_preview', 'tally.v1.StatementPreviewMetadata',
+                         '{"import":"2"}', 1, '{}'),
+                        ('backup', 1, 'backup', 'tally.v1.BackupMetadata',
+                         '{"import":"2"}', 0, NULL);"#,
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        let mut conn = pool.acquire().await.unwrap();
+        assert!(super::running(&mut conn, 1, 1).await.unwrap());
+        // Done, or not a statement job, or someone else's: not running.
+        assert!(!super::running(&mut conn, 1, 2).await.unwrap());
+        assert!(!super::running(&mut conn, 2, 1).await.unwrap());
+        assert!(!super::running(&mut conn, 1, 12).await.unwrap());
+
+        // Not hers, or committed: nothing goes.
+        assert!(!super::discard(&mut conn, 2, 2).await.unwrap());
+        assert!(!super::discard(&mut conn, 1, 3).await.unwrap());
+        assert!(super::discard(&mut conn, 1, 2).await.unwrap());
+        assert!(super::import(&mut *conn, 2).await.unwrap().is_none());
+        let rows: Vec<i64> =
+            sqlx::query_scalar("SELECT import_id FROM statement_import_rows ORDER BY import_id")
+                .fetch_all(&mut *conn)
+                .await
+                .unwrap();
+        assert_eq!(rows, vec![1, 3]);
     }
 }

@@ -24,13 +24,13 @@ use std::time::Duration;
 pub enum UploadQuotaError {
     /// As many uploads waiting as a person may have.
     #[error(
-        "you have {MAX_WAITING} uploads waiting for their import (statements, bills files, workbooks): import them, or try again in {}, when the oldest expires",
+        "you have {MAX_WAITING} uploads waiting for their import (statements, bills files, workbooks): import them on the Data page, or discard a statement's preview there, or try again in {}, when the oldest expires",
         wait_words(*.retry_after)
     )]
     TooMany { retry_after: Duration },
     /// The waiting uploads and this one together are too large.
     #[error(
-        "your waiting uploads would hold more than {} MiB: import them, or try again in {}, when the oldest expires",
+        "your waiting uploads would hold more than {} MiB: import them on the Data page, or discard a statement's preview there, or try again in {}, when the oldest expires",
         MAX_WAITING_BYTES / (1024 * 1024),
         wait_words(*.retry_after)
     )]

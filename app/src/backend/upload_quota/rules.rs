@@ -92,12 +92,14 @@ mod tests {
         };
         let text = error.to_string();
         assert!(text.contains("5 uploads waiting"), "{text}");
-        assert!(text.contains("import them"), "{text}");
+        assert!(text.contains("import them on the Data page"), "{text}");
+        assert!(text.contains("discard a statement's preview"), "{text}");
         assert!(text.contains("in 2 minutes"), "{text}");
         assert_eq!(error.retry_after(), Some(Duration::from_secs(90)));
         let day = UploadQuotaError::TooLarge {
             retry_after: Duration::from_secs(24 * 3600 - 5),
         };
         assert!(day.to_string().contains("in about 24 hours"), "{day}");
+        assert!(day.to_string().contains("discard a statement's preview"), "{day}");
     }
 }
