@@ -180,7 +180,7 @@ pub fn unset(answer: &mut HeaderMap, name: &str) {
     let kept: Vec<HeaderValue> = answer
         .get_all(header::SET_COOKIE)
         .iter()
-        .filter(|value| !named(*value))
+        .filter(|value| !named(value))
         .cloned()
         .collect();
     answer.remove(header::SET_COOKIE);

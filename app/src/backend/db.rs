@@ -165,6 +165,20 @@ pub async fn sqlite_version() -> Result<String, sqlx::Error> {
 mod tests {
     use super::*;
 
+    /// Hardening III, finding 10: Tally opens SQLite files strangers
+    /// wrote, so the bundled library is 3.50 or newer, and sqlx and the
+    /// reader of supplied files (rusqlite) are one library.
+    #[tokio::test]
+    async fn the_bundled_sqlite_is_3_50_or_newer_and_one_library() {
+        let version = sqlite_version().await.unwrap();
+        let parts: Vec<u32> = version
+            .split('.')
+            .map(|part| part.parse().unwrap())
+            .collect();
+        assert!(parts[0] == 3 && parts[1] >= 50, "SQLite {version}");
+        assert_eq!(rusqlite::version(), version);
+    }
+
     #[tokio::test]
     async fn a_writing_transaction_survives_a_commit_between_its_read_and_its_write() {
         let dir = tempfile::tempdir().unwrap();

@@ -111,8 +111,7 @@ pub fn StatementImportCard() -> impl IntoView {
         }
         Err(failure) => error.set(Some(failure.message())),
     });
-    let busy =
-        move || upload.pending().get() || commit.pending().get() || discard.pending().get();
+    let busy = move || upload.pending().get() || commit.pending().get() || discard.pending().get();
     let send = move |event: leptos::ev::SubmitEvent| {
         let Some(data) = submitted_form(&event) else {
             return;

@@ -723,10 +723,12 @@ async fn a_row_the_forms_would_refuse_is_refused_naming_the_rule_and_nothing_is_
     ] {
         // As the `sqlite3` shell may: the schema's own checks off.
         let pool = edit(dir.path(), &format!("{name}.sqlite"), &file).await;
-        sqlx::raw_sql(sqlx::AssertSqlSafe(format!("PRAGMA ignore_check_constraints = ON; {change}")))
-            .execute(&pool)
-            .await
-            .unwrap();
+        sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+            "PRAGMA ignore_check_constraints = ON; {change}"
+        )))
+        .execute(&pool)
+        .await
+        .unwrap();
         pool.close().await;
         let edited = std::fs::read(dir.path().join(format!("{name}.sqlite"))).unwrap();
 

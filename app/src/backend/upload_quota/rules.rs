@@ -100,6 +100,9 @@ mod tests {
             retry_after: Duration::from_secs(24 * 3600 - 5),
         };
         assert!(day.to_string().contains("in about 24 hours"), "{day}");
-        assert!(day.to_string().contains("discard a statement's preview"), "{day}");
+        assert!(
+            day.to_string().contains("discard a statement's preview"),
+            "{day}"
+        );
     }
 }
