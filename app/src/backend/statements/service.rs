@@ -105,12 +105,15 @@ pub async fn upload(
         PREVIEW_HOURS,
     )
     .await?;
+    // Read before the preview starts: the answer is the import as
+    // uploaded, not whatever a fast preview has made of it meanwhile.
+    let import = read(&imports.pool, user_id, id).await?;
     let record = imports
         .operations
         .start(Some(user_id), imports.jobs.preview(id))
         .await?;
     Ok(ImportStarted {
-        import: read(&imports.pool, user_id, id).await?,
+        import,
         operation: record.to_operation(),
     })
 }
