@@ -1,5 +1,5 @@
 # The two commands a new user needs; see README.md.
-.PHONY: run test setup sqlx-prepare audit bench-http bench-leads bench-operations bench-tracker bench-bank bench-statements bench-subscriptions bench-notifications
+.PHONY: run test setup sqlx-prepare audit bench-http bench-leads bench-operations bench-tracker bench-bank bench-statements bench-subscriptions bench-notifications bench-uploads
 
 # Install what is missing, build, and run Tally on its defaults.
 run:
@@ -63,3 +63,9 @@ bench-subscriptions:
 # a bare client's posts.
 bench-notifications:
 	cargo bench -p server --bench notifications
+
+# Hostile SQLite uploads (a generated column or a view computing 400 MB):
+# each answer's status, time and the server's peak memory; then another
+# person's bill creates idle and during a near-64 MiB personal import.
+bench-uploads:
+	cargo bench -p server --bench uploads
