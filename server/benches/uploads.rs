@@ -27,13 +27,12 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use app::backend::personal_data::rules::{MAX_BYTES, TABLES};
-use app::contract::account::Register;
 use reqwest::Method;
 use serde_json::json;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
 use sqlx::SqlitePool;
 use support::browser::Browser;
-use support::{peak_mib, registration, RunningBinary, ADMIN_EMAIL, ADMIN_PASSWORD};
+use support::{peak_mib, plain_user_at, RunningBinary, ADMIN_EMAIL, ADMIN_PASSWORD};
 
 /// What each hostile file makes SQLite compute: one 400 MB value a row.
 const BOMB: &str = "printf('%.*c', 400000000, 'x')";
@@ -165,29 +164,6 @@ async fn download(browser: &Browser) -> Vec<u8> {
 fn bill(name: &str) -> serde_json::Value {
     json!({"name": name, "amountMinor": 4_200, "currency": "USD",
         "cadence": "monthly", "dueDay": 9, "anchorDate": "2026-01-09"})
-}
-
-/// A second person, joined through open registration, in their own browser.
-async fn second_person(base: &str, admin: &Browser, email: &str) -> Browser {
-    let opened = admin
-        .request(Method::PUT, "/api/admin/registration")
-        .json(&registration(true))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(opened.status(), 200);
-    let mut person = Browser::open(base).await;
-    let joined = person
-        .register(&Register {
-            invitation: None,
-            email: email.to_owned(),
-            name: String::new(),
-            password: "a long enough passphrase".into(),
-            time_zone: None,
-        })
-        .await;
-    assert_eq!(joined.status(), 200);
-    person
 }
 
 /// Part 1: each hostile file, beside the untouched budget as the control.
@@ -364,7 +340,7 @@ fn spread(latencies: &[Duration]) -> (Duration, Duration) {
 
 /// Part 2: another person's bill creates, idle and during a big import.
 async fn write_lock(pid: u32, base: &str, admin: &Browser, export: &[u8]) {
-    let other = second_person(base, admin, "other@bench.example").await;
+    let other = plain_user_at(base, admin, "other@bench.example").await;
     let started = Instant::now();
     let (big, payments) = enlarged(export).await;
     println!(

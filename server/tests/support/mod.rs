@@ -165,6 +165,11 @@ pub fn invitation(
 /// bootstrap administrator `admin` turns on), signed in in their own
 /// browser.
 pub async fn plain_user(app: &TestApp, admin: &browser::Browser, email: &str) -> browser::Browser {
+    plain_user_at(&app.address, admin, email).await
+}
+
+/// [`plain_user`] of the server at `base` (a `RunningBinary` too).
+pub async fn plain_user_at(base: &str, admin: &browser::Browser, email: &str) -> browser::Browser {
     let opened = admin
         .request(reqwest::Method::PUT, "/api/admin/registration")
         .json(&registration(true))
@@ -172,7 +177,7 @@ pub async fn plain_user(app: &TestApp, admin: &browser::Browser, email: &str) ->
         .await
         .unwrap();
     assert_eq!(opened.status(), 200);
-    let mut user = browser::Browser::open(&app.address).await;
+    let mut user = browser::Browser::open(base).await;
     let joined = user
         .register(&app::contract::account::Register {
             invitation: None,
