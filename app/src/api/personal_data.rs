@@ -51,8 +51,7 @@ pub async fn import_whole(data: MultipartData) -> Result<PersonalImported, Error
         )
         .into());
     };
-    let imported =
-        service::import(me.pool(), &me.services.keyring, &turn, upload.file.path()).await?;
+    let imported = service::import(me.pool(), &me.services.keyring, turn, upload).await?;
     super::form_post::then_open(
         &crate::domain::form_outcome::FormOutcome::PersonalDataImported.address("/data"),
     );

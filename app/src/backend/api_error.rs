@@ -408,6 +408,7 @@ impl From<crate::backend::personal_data::PersonalDataError> for ApiError {
             },
             PersonalDataError::TooLarge { limit } => Self::PayloadTooLarge { limit },
             PersonalDataError::Quota(error) => error.into(),
+            other @ PersonalDataError::Interrupted => Self::Conflict(other.to_string()),
             PersonalDataError::Database(error) => Self::Database(error),
             other @ (PersonalDataError::Scratch(_) | PersonalDataError::Sealing(_)) => {
                 Self::Internal(other.to_string())

@@ -61,6 +61,7 @@ pub async fn export(
     responses(
         (status = 200, body = PersonalImported),
         (status = 400, description = "INVALID_ARGUMENT on file: not a personal export, or one this version cannot take"),
+        (status = 409, description = "FAILED_PRECONDITION on file: a backup was restored, or the account removed, while the file was copied; nothing of it was kept"),
         (status = 413, description = "Larger than 64 MiB"),
     ),
 )]
@@ -80,12 +81,6 @@ pub async fn import(
         .into_data_stream()
         .map(|chunk| chunk.map_err(|_| PersonalDataError::TooLarge { limit: MAX_BYTES }));
     let upload = upload::receive(&state.settings.scratch_dir(), chunks).await?;
-    let imported = service::import(
-        &state.pool,
-        &state.services.keyring,
-        &turn,
-        upload.file.path(),
-    )
-    .await?;
+    let imported = service::import(&state.pool, &state.services.keyring, turn, upload).await?;
     Ok(Json(imported))
 }

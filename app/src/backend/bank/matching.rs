@@ -177,8 +177,14 @@ pub async fn set_ignored(
 
 /// Matches the user's recent unmatched debits through their merchant
 /// rules; a payee whose rules name more than one bill is left for the user.
-/// Returns how many were matched.
+/// Returns how many were matched; none while a personal import of the
+/// user's is being copied.
 pub async fn auto_match(pool: &SqlitePool, user_id: i64) -> Result<u32, BankError> {
+    // Half an import's bills and payments would match twice: the next
+    // sync matches once it is whole.
+    if crate::backend::personal_data::service::importing(pool, user_id).await? {
+        return Ok(0);
+    }
     // The user's rules, read once: payee key → the active bills it names.
     let mut rules: HashMap<String, Vec<i64>> = HashMap::new();
     for (merchant, bill_id) in stored::rules(pool, user_id).await? {

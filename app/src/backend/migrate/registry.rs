@@ -263,6 +263,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.20_sign_in_methods.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 21),
+            description: "the id ranges of a personal import being copied",
+            sql: sql!("v1.21_personal_import_ranges.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.21_personal_import_ranges.down.sql")),
+        },
     ]
 }
 

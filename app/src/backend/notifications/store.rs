@@ -249,13 +249,15 @@ pub async fn record_result(
     Ok(())
 }
 
-/// Every user with a confirmed channel, in id order.
+/// Every user with a confirmed channel, in id order; not one whose
+/// personal import is being copied (its reminders would tell half of it).
 pub async fn users_with_channels(pool: &SqlitePool) -> Result<Vec<(i64, String)>, sqlx::Error> {
     let rows = sqlx::query!(
         r#"SELECT u.id AS "id!", u.email FROM users u
          WHERE u.disabled_at IS NULL AND EXISTS (
              SELECT 1 FROM notification_channels c
              WHERE c.user_id = u.id AND c.confirmed_at IS NOT NULL)
+           AND NOT EXISTS (SELECT 1 FROM personal_import_ranges p WHERE p.user_id = u.id)
          ORDER BY u.id"#,
     )
     .fetch_all(pool)

@@ -14,6 +14,10 @@ pub enum PersonalDataError {
     /// An import of the person's is running already.
     #[error(transparent)]
     Quota(#[from] crate::backend::upload_quota::UploadQuotaError),
+    /// A backup was restored, or the account removed, while the file was
+    /// being copied: what the import had added went with it.
+    #[error("file: it was not imported, because a backup was restored or the account was removed while it was copied; nothing of it was kept")]
+    Interrupted,
     /// The scratch directory or a scratch file failed.
     #[error("scratch file: {0}")]
     Scratch(String),

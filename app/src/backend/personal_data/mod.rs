@@ -6,7 +6,8 @@
 //! secret. Importing checks the file is exactly Tally's schema (as a
 //! restore does), brings it up to this build's schema with the same
 //! migrations, holds every row to the rules of the form that writes its
-//! like, and copies its rows in one transaction with new ids.
+//! like, and copies its rows with new ids in short transactions that
+//! other writers come between, every row or none (`store::copy_in`).
 //!
 //! - `rules`: what travels, column by column, and the SQL for it (pure);
 //! - `form_rules`: the forms' rules every imported row is held to (pure);

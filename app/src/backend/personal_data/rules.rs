@@ -14,6 +14,22 @@ pub const APPLICATION_ID: i32 = 0x5441_4C59;
 /// The largest export `POST /api/data/import.sqlite` reads.
 pub const MAX_BYTES: usize = 64 * 1024 * 1024;
 
+/// Rows the import copies a transaction (`batch_sql`): a few tens of
+/// milliseconds of the write lock each.
+pub const BATCH_ROWS: i64 = 5_000;
+
+/// How long the import waits after a batch that held the write lock for
+/// `held`: as long again, at least 20 ms and at most 200 ms. A writer kept
+/// waiting retries every few milliseconds at first and every 100 ms at
+/// most (SQLite's busy handler), so each pause lets the waiting ones in,
+/// and the import takes about twice as long as one transaction would.
+pub fn pause_after(held: std::time::Duration) -> std::time::Duration {
+    held.clamp(
+        std::time::Duration::from_millis(20),
+        std::time::Duration::from_millis(200),
+    )
+}
+
 /// How a column travels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Column {
@@ -323,6 +339,10 @@ pub const LEFT_OUT: &[(&str, &str)] = &[
     ("notification_deliveries", "a log of messages sent"),
     ("calendar_feeds", "private addresses of this server"),
     ("statement_imports", "unfinished uploads"),
+    (
+        "personal_import_ranges",
+        "an import of this server half done",
+    ),
 ];
 
 /// The subscription catalog's id for `row.{column}` in `to`, matched by
@@ -336,7 +356,11 @@ fn catalog(column: &str, from: &str, to: &str) -> String {
 }
 
 fn shifted(column: &str, table: &str) -> String {
-    format!("row.{column} + (SELECT shift FROM temp.id_shift WHERE name = '{table}')")
+    shifted_value(&format!("row.{column}"), table)
+}
+
+fn shifted_value(value: &str, table: &str) -> String {
+    format!("{value} + (SELECT shift FROM temp.id_shift WHERE name = '{table}')")
 }
 
 fn names(table: &Table) -> String {
@@ -390,16 +414,56 @@ pub fn export_sql(table: &Table) -> String {
     )
 }
 
+/// The file's rows of the person it holds (`row` is the file's table).
+const FILE_OWNER: &str = "row.user_id = (SELECT id FROM import.users)";
+
+/// Where `name` comes in [`TABLES`].
+fn position(name: &str) -> usize {
+    TABLES
+        .iter()
+        .position(|table| table.name == name)
+        .unwrap_or(usize::MAX)
+}
+
+/// Whether the import copies `table` in batches of its own transactions
+/// (`batch_sql`): rows that are always added, with ids of their own. The
+/// rest (preferences, kept rows, dismissals: a few rows each) go in the
+/// import's last transaction (`import_sql`).
+pub fn batched(table: &Table) -> bool {
+    table.on_import == OnImport::Add && table.has_key()
+}
+
+/// The references from a batched table to one copied after it (a
+/// transaction's `returns_payment_id`): its batches leave them empty, and
+/// `link_sql` fills them once the other table is in.
+pub fn links() -> impl Iterator<Item = (&'static Table, &'static str, &'static str)> {
+    references().filter(|(table, _, other)| position(other) > position(table.name))
+}
+
 /// Copies the rows of `table` from the attached export (`import`) into the
 /// live database (`main`) for the person `?1`, with new ids
 /// (`temp.id_shift`) and `?2` as a bank connection's sealed secret.
 pub fn import_sql(table: &Table) -> String {
+    insert_sql(table, "")
+}
+
+/// [`import_sql`] for one batch of a batched table: the file's rows with
+/// an id of at most `?3` and more than `?4`, references to a table copied
+/// later left empty (`links`).
+pub fn batch_sql(table: &Table) -> String {
+    insert_sql(table, " AND row.id <= ?3 AND row.id > ?4")
+}
+
+fn insert_sql(table: &Table, batch: &str) -> String {
     let values = table
         .columns
         .iter()
         .map(|(name, column)| match column {
             AsIs => format!("row.{name}"),
             Key => shifted(name, table.name),
+            Ref(other) if !batch.is_empty() && position(other) > position(table.name) => {
+                "NULL".to_owned()
+            }
             Ref(other) => shifted(name, other),
             Owner => "?1".to_owned(),
             Catalog => catalog(name, "import", "main"),
@@ -415,10 +479,70 @@ pub fn import_sql(table: &Table) -> String {
     };
     format!(
         "{verb} INTO main.{name} ({columns}) SELECT {values} FROM import.{name} AS row \
-         WHERE row.user_id = (SELECT id FROM import.users){condition}",
+         WHERE {FILE_OWNER}{condition}{batch}",
         name = table.name,
         columns = names(table),
         condition = catalog_condition(table, "import", "main"),
+    )
+}
+
+/// The highest id of the file's rows of `table` (NULL when it has none):
+/// where its first batch starts.
+pub fn top_id_sql(table: &Table) -> String {
+    format!(
+        "SELECT MAX(row.id) FROM import.{name} AS row WHERE {FILE_OWNER}",
+        name = table.name
+    )
+}
+
+/// The id below the next batch of `table` (the file's rows of ids up to
+/// `?1`, from the top, `?2` of them): the id of the row after the last one
+/// in it, or none when the batch takes every row left. With `column`,
+/// only rows whose `column` is set count (`link_sql`'s batches).
+pub fn batch_floor_sql(table: &Table, column: Option<&str>) -> String {
+    let set = column.map_or_else(String::new, |column| {
+        format!(" AND row.{column} IS NOT NULL")
+    });
+    format!(
+        "SELECT row.id FROM import.{name} AS row WHERE {FILE_OWNER}{set} AND row.id <= ?1 \
+         ORDER BY row.id DESC LIMIT 1 OFFSET ?2",
+        name = table.name
+    )
+}
+
+/// Records, in the batch that takes them, the ids `table`'s rows take:
+/// `?1` is the import, `?2` the person.
+pub fn range_sql(table: &Table) -> String {
+    format!(
+        "INSERT INTO main.personal_import_ranges (import, user_id, table_name, first_id, last_id) \
+         SELECT ?1, ?2, '{name}', {first}, {last} FROM import.{name} AS row WHERE {FILE_OWNER}",
+        name = table.name,
+        first = shifted_value("MIN(row.id)", table.name),
+        last = shifted_value("MAX(row.id)", table.name),
+    )
+}
+
+/// Fills `column` of the rows of `table` copied with it left empty
+/// (`links`), for the file's rows of ids up to `?1` and above `?2`.
+pub fn link_sql(table: &Table, column: &str, other: &str) -> String {
+    format!(
+        "UPDATE main.{name} AS live SET {column} = {value} FROM import.{name} AS row \
+         WHERE live.id = {key} AND {FILE_OWNER} AND row.{column} IS NOT NULL \
+         AND row.id <= ?1 AND row.id > ?2",
+        name = table.name,
+        value = shifted(column, other),
+        key = shifted("id", table.name),
+    )
+}
+
+/// Deletes up to `?4` rows of `table` of the person `?1` with ids from `?2`
+/// to `?3`: what an import that did not finish added (ranges are the
+/// import's alone, so the person's rows from before or after it are never
+/// in one).
+pub fn staged_delete_sql(table: &str) -> String {
+    format!(
+        "DELETE FROM main.{table} WHERE id IN (SELECT id FROM main.{table} \
+         WHERE user_id = ?1 AND id BETWEEN ?2 AND ?3 LIMIT ?4)"
     )
 }
 

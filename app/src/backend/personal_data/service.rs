@@ -5,6 +5,7 @@ use std::path::Path;
 use sqlx::{Connection, SqlitePool};
 use tokio::io::AsyncReadExt;
 
+use super::upload::Upload;
 use super::{rules, store, PersonalDataError};
 use crate::backend::secrets::{Keyring, BANK_ACCESS_SECRET};
 use crate::backend::upload_quota::{self, Turn, Turns};
@@ -44,18 +45,21 @@ pub async fn turn(
     Ok(turns.take(user_id)?)
 }
 
-/// Adds the export at `file` (a scratch copy of the upload, which this
-/// changes) to the account whose `turn` it is: refused unless it is a
-/// personal export of Tally's schema at a version this build knows;
-/// brought to this build's schema first; refused when a row breaks a rule
-/// of the forms that write its like (`form_rules`); then every row or none.
+/// Adds the export `upload` (a scratch copy, which this changes) to the
+/// account whose `turn` it is: refused unless it is a personal export of
+/// Tally's schema at a version this build knows; brought to this build's
+/// schema first; refused when a row breaks a rule of the forms that write
+/// its like (`form_rules`); then every row or none, copied in batches
+/// (`store::copy_in`). The copy runs as a task of its own that holds the
+/// turn and the file: a request cut off while it runs does not stop it
+/// half done.
 pub async fn import(
     pool: &SqlitePool,
     keyring: &Keyring,
-    turn: &Turn,
-    file: &Path,
+    turn: Turn,
+    upload: Upload,
 ) -> Result<PersonalImported, PersonalDataError> {
-    let user_id = turn.user();
+    let file = upload.file.path();
     let mut header = Vec::with_capacity(100);
     tokio::fs::File::open(file)
         .await?
@@ -77,8 +81,43 @@ pub async fn import(
     let marker = keyring
         .seal(BANK_ACCESS_SECRET, "imported personal data")
         .map_err(|error| PersonalDataError::Sealing(error.to_string()))?;
+    let pool = pool.clone();
+    let copy = tokio::spawn(async move {
+        let import = uuid::Uuid::new_v4().simple().to_string();
+        let mut pace = store::Pace {
+            rows: rules::BATCH_ROWS,
+            between: |held| tokio::time::sleep(rules::pause_after(held)),
+        };
+        let mut conn = store::live_connection(&pool).await?;
+        let imported = store::copy_in(
+            &mut conn,
+            upload.file.path(),
+            turn.user(),
+            &marker,
+            &import,
+            &mut pace,
+        )
+        .await;
+        let _ = conn.close().await;
+        drop((turn, upload));
+        imported
+    });
+    copy.await.map_err(|error| {
+        PersonalDataError::Scratch(format!("the import's copy stopped: {error}"))
+    })?
+}
+
+/// Removes what imports that did not finish (the server stopped while
+/// they ran) added: run at start, before anyone is served.
+pub async fn drop_unfinished(pool: &SqlitePool) -> Result<u64, PersonalDataError> {
     let mut conn = store::live_connection(pool).await?;
-    let imported = store::copy_in(&mut conn, file, user_id, &marker).await;
+    let dropped = store::drop_unfinished(&mut conn, None).await;
     let _ = conn.close().await;
-    imported
+    Ok(dropped?)
+}
+
+/// Whether an import of `user`'s is being copied: what reminders and
+/// automatic matching wait for, since they would act on half of it.
+pub async fn importing(pool: &SqlitePool, user: i64) -> Result<bool, sqlx::Error> {
+    store::importing(pool, user).await
 }

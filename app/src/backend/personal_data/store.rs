@@ -4,6 +4,7 @@
 //! as `export` or `import`.
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use sqlx::error::ErrorKind;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
@@ -244,14 +245,86 @@ async fn refuse_stray_references(conn: &mut SqliteConnection) -> Result<(), Pers
     Ok(())
 }
 
+/// The file's counts, by the table they were added to.
+fn count(imported: &mut PersonalImported, table: &str, added: u64) {
+    let added = i64::try_from(added).unwrap_or(i64::MAX);
+    match table {
+        "bills" => imported.bills += added,
+        "payments" => imported.payments += added,
+        "bill_months" => imported.bill_months += added,
+        "bank_accounts" => imported.bank_accounts += added,
+        "transactions" => imported.transactions += added,
+        "merchant_rules" | "user_catalog_descriptors" | "subscription_recommendation_feedback" => {
+            imported.subscription_choices += added;
+        }
+        _ => {}
+    }
+}
+
+/// Refuses to go on when the import's ranges are not the `recorded` ones
+/// it wrote: a backup was restored meanwhile (its rows and ranges are the
+/// backup's now) or the account was removed (its rows went with it).
+async fn still_ours(
+    conn: &mut SqliteConnection,
+    import: &str,
+    recorded: usize,
+) -> Result<(), PersonalDataError> {
+    let found: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM main.personal_import_ranges WHERE import = ?1")
+            .bind(import)
+            .fetch_one(&mut *conn)
+            .await?;
+    if usize::try_from(found).ok() != Some(recorded) {
+        return Err(PersonalDataError::Interrupted);
+    }
+    Ok(())
+}
+
+/// The id below the next batch of `table` from `high` down (`rules::
+/// batch_floor_sql`).
+async fn batch_floor(
+    conn: &mut SqliteConnection,
+    table: &Table,
+    column: Option<&str>,
+    high: i64,
+    rows: i64,
+) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar(sqlx::AssertSqlSafe(rules::batch_floor_sql(table, column)))
+        .bind(high)
+        .bind(rows)
+        .fetch_optional(&mut *conn)
+        .await
+}
+
+/// How the copy shares the writer: `rows` a batch, and `between`, given
+/// how long the batch held the write lock, run after each one (the pause
+/// that lets other writers in; a test's own writes).
+pub struct Pace<F> {
+    pub rows: i64,
+    pub between: F,
+}
+
 /// Adds the rows of the export file at `file` (of this build's schema) to
-/// the person `user_id`, in one transaction: every row or none.
-pub async fn copy_in(
+/// the person `user_id` as the import `import` (a key of its own): every
+/// row or none. The checks read the file first; then each batched table
+/// goes in from its highest id down, `pace.rows` rows a transaction, the
+/// first of them taking the table's range of new ids (recorded in
+/// `personal_import_ranges`, so another writer's rows land above it); the
+/// last transaction adds the few rows that replace or keep the account's
+/// own, its preferences, and deletes the ranges. When anything fails after
+/// the first batch, the rows already in are deleted again.
+pub async fn copy_in<F, Fut>(
     conn: &mut SqliteConnection,
     file: &Path,
     user_id: i64,
     sealed_marker: &str,
-) -> Result<PersonalImported, PersonalDataError> {
+    import: &str,
+    pace: &mut Pace<F>,
+) -> Result<PersonalImported, PersonalDataError>
+where
+    F: FnMut(Duration) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
     sqlx::query("ATTACH DATABASE ?1 AS import")
         .bind(path_text(file)?)
         .execute(&mut *conn)
@@ -265,17 +338,151 @@ pub async fn copy_in(
         .execute(&mut *conn)
         .await?;
 
+    let mut imported = PersonalImported::default();
+    let mut recorded = 0;
+    let mut copied = copy_batches(
+        conn,
+        user_id,
+        sealed_marker,
+        import,
+        pace,
+        &mut recorded,
+        &mut imported,
+    )
+    .await;
+    if copied.is_ok() {
+        let preferences = rules::usable_preferences(locale, currency, time_zone);
+        copied = finish(
+            conn,
+            user_id,
+            sealed_marker,
+            import,
+            recorded,
+            preferences,
+            &mut imported,
+        )
+        .await;
+    }
+    if let Err(error) = copied {
+        if recorded > 0 {
+            if let Err(cleanup) = drop_unfinished(conn, Some(import)).await {
+                // The ranges stay; the next start removes their rows.
+                tracing::warn!(%cleanup, "an unfinished personal import could not be removed");
+            }
+        }
+        return Err(error);
+    }
+    Ok(imported)
+}
+
+async fn copy_batches<F, Fut>(
+    conn: &mut SqliteConnection,
+    user_id: i64,
+    sealed_marker: &str,
+    import: &str,
+    pace: &mut Pace<F>,
+    recorded: &mut usize,
+    imported: &mut PersonalImported,
+) -> Result<(), PersonalDataError>
+where
+    F: FnMut(Duration) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    for table in TABLES.iter().filter(|table| rules::batched(table)) {
+        let top: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(rules::top_id_sql(table)))
+            .fetch_one(&mut *conn)
+            .await?;
+        let Some(mut high) = top else { continue };
+        let mut first = true;
+        loop {
+            let floor = batch_floor(conn, table, None, high, pace.rows).await?;
+            let started = Instant::now();
+            let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+            still_ours(&mut tx, import, *recorded).await?;
+            if first {
+                sqlx::query(sqlx::AssertSqlSafe(rules::shift_sql(table)))
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query(sqlx::AssertSqlSafe(rules::range_sql(table)))
+                    .bind(import)
+                    .bind(user_id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            let added = sqlx::query(sqlx::AssertSqlSafe(rules::batch_sql(table)))
+                .bind(user_id)
+                .bind(sealed_marker)
+                .bind(high)
+                .bind(floor.unwrap_or(0))
+                .execute(&mut *tx)
+                .await
+                .map_err(refused_rows)?
+                .rows_affected();
+            tx.commit().await.map_err(refused_rows)?;
+            if first {
+                *recorded += 1;
+                first = false;
+            }
+            count(imported, table.name, added);
+            (pace.between)(started.elapsed()).await;
+            match floor {
+                Some(floor) => high = floor,
+                None => break,
+            }
+        }
+    }
+    for (table, column, other) in rules::links() {
+        let top: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(rules::top_id_sql(table)))
+            .fetch_one(&mut *conn)
+            .await?;
+        let Some(mut high) = top else { continue };
+        loop {
+            let floor = batch_floor(conn, table, Some(column), high, pace.rows).await?;
+            let started = Instant::now();
+            let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+            still_ours(&mut tx, import, *recorded).await?;
+            sqlx::query(sqlx::AssertSqlSafe(rules::link_sql(table, column, other)))
+                .bind(high)
+                .bind(floor.unwrap_or(0))
+                .execute(&mut *tx)
+                .await
+                .map_err(refused_rows)?;
+            tx.commit().await.map_err(refused_rows)?;
+            (pace.between)(started.elapsed()).await;
+            match floor {
+                Some(floor) => high = floor,
+                None => break,
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The import's last transaction: the account's preferences, the rows of
+/// the tables not batched, and the end of its ranges.
+async fn finish(
+    conn: &mut SqliteConnection,
+    user_id: i64,
+    sealed_marker: &str,
+    import: &str,
+    recorded: usize,
+    (locale, currency, time_zone): (Option<String>, Option<String>, Option<String>),
+    imported: &mut PersonalImported,
+) -> Result<(), PersonalDataError> {
     let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+    still_ours(&mut tx, import, recorded).await?;
     sqlx::query("PRAGMA defer_foreign_keys = ON")
         .execute(&mut *tx)
         .await?;
-    for table in TABLES.iter().filter(|table| table.has_key()) {
+    for table in TABLES
+        .iter()
+        .filter(|table| table.has_key() && !rules::batched(table))
+    {
         sqlx::query(sqlx::AssertSqlSafe(rules::shift_sql(table)))
             .execute(&mut *tx)
             .await?;
     }
-    let (locale, currency, time_zone) = rules::usable_preferences(locale, currency, time_zone);
-    sqlx::query(
+    let account = sqlx::query(
         "UPDATE main.users SET locale = COALESCE(?2, locale), currency = COALESCE(?3, currency),
                 time_zone = COALESCE(?4, time_zone),
                 updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
@@ -287,9 +494,10 @@ pub async fn copy_in(
     .bind(time_zone)
     .execute(&mut *tx)
     .await?;
-
-    let mut imported = PersonalImported::default();
-    for table in TABLES {
+    if account.rows_affected() == 0 {
+        return Err(PersonalDataError::Interrupted);
+    }
+    for table in TABLES.iter().filter(|table| !rules::batched(table)) {
         let added = sqlx::query(sqlx::AssertSqlSafe(rules::import_sql(table)))
             .bind(user_id)
             .bind(sealed_marker)
@@ -297,23 +505,87 @@ pub async fn copy_in(
             .await
             .map_err(refused_rows)?
             .rows_affected();
-        let added = i64::try_from(added).unwrap_or(i64::MAX);
-        match table.name {
-            "bills" => imported.bills = added,
-            "payments" => imported.payments = added,
-            "bill_months" => imported.bill_months = added,
-            "bank_accounts" => imported.bank_accounts = added,
-            "transactions" => imported.transactions = added,
-            "merchant_rules"
-            | "user_catalog_descriptors"
-            | "subscription_recommendation_feedback" => {
-                imported.subscription_choices += added;
+        count(imported, table.name, added);
+    }
+    sqlx::query("DELETE FROM main.personal_import_ranges WHERE import = ?1")
+        .bind(import)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await.map_err(refused_rows)?;
+    Ok(())
+}
+
+/// Whether an import of `user`'s is being copied (has ranges).
+pub async fn importing(pool: &SqlitePool, user: i64) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM personal_import_ranges WHERE user_id = ?1) AS "running!: bool""#,
+        user
+    )
+    .fetch_one(pool)
+    .await
+}
+
+/// Rows an unfinished import's cleanup deletes a transaction.
+const DROPPED_A_BATCH: i64 = 5_000;
+
+/// Deletes what unfinished imports added (`import`'s, or every one's) and
+/// their ranges, a batch of rows a transaction, the tables copied last
+/// first. A range naming a table the import does not batch (a restored
+/// backup may hold anything) is dropped without touching any table.
+pub async fn drop_unfinished(
+    conn: &mut SqliteConnection,
+    import: Option<&str>,
+) -> Result<u64, sqlx::Error> {
+    // A backup restored live may be of a schema from before the ranges.
+    let known: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM main.sqlite_schema
+                        WHERE type = 'table' AND name = 'personal_import_ranges')",
+    )
+    .fetch_one(&mut *conn)
+    .await?;
+    if !known {
+        return Ok(0);
+    }
+    let mut ranges: Vec<(String, i64, String, i64, i64)> = sqlx::query_as(
+        "SELECT import, user_id, table_name, first_id, last_id FROM main.personal_import_ranges
+         WHERE ?1 IS NULL OR import = ?1",
+    )
+    .bind(import)
+    .fetch_all(&mut *conn)
+    .await?;
+    let place = |name: &str| TABLES.iter().position(|table| table.name == name);
+    ranges.sort_by_key(|(_, _, table, _, _)| std::cmp::Reverse(place(table)));
+    let mut dropped = 0;
+    for (_, user_id, table, first, last) in &ranges {
+        let Some(table) = TABLES
+            .iter()
+            .find(|known| known.name == table && rules::batched(known))
+        else {
+            tracing::warn!(table, "an import's range names a table it never copies");
+            continue;
+        };
+        loop {
+            let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+            let deleted = sqlx::query(sqlx::AssertSqlSafe(rules::staged_delete_sql(table.name)))
+                .bind(user_id)
+                .bind(first)
+                .bind(last)
+                .bind(DROPPED_A_BATCH)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            tx.commit().await?;
+            dropped += deleted;
+            if deleted < DROPPED_A_BATCH.unsigned_abs() {
+                break;
             }
-            _ => {}
         }
     }
-    tx.commit().await.map_err(refused_rows)?;
-    Ok(imported)
+    sqlx::query("DELETE FROM main.personal_import_ranges WHERE ?1 IS NULL OR import = ?1")
+        .bind(import)
+        .execute(&mut *conn)
+        .await?;
+    Ok(dropped)
 }
 
 #[cfg(test)]
@@ -382,6 +654,274 @@ mod tests {
             .unwrap();
         pool.close().await;
         assert_eq!(form_refusal(&path).await.unwrap(), None);
+    }
+
+    /// Ada (1) with three bills, a bank account, three transactions (one a
+    /// refund of a payment) and five payments; Bo (2) with a bill; Cy (3)
+    /// with nothing yet, who imports Ada's export (the same account would
+    /// refuse it: its transactions' bank ids are taken).
+    const TWO_PEOPLE: &str = "
+        INSERT INTO users (id, email)
+            VALUES (1, 'ada@example.com'), (2, 'bo@example.com'), (3, 'cy@example.com');
+        INSERT INTO bills (id, user_id, name, amount_cents, cadence, due_day, anchor_date) VALUES
+            (1, 1, 'Rent', 120000, 'monthly', 1, '2026-01-01'),
+            (2, 1, 'Power', 8000, 'monthly', 5, '2026-01-05'),
+            (3, 1, 'Phone', 4000, 'monthly', 9, '2026-01-09'),
+            (4, 2, 'Bo''s rent', 90000, 'monthly', 1, '2026-01-01');
+        INSERT INTO bank_connections (id, user_id, access_secret) VALUES (1, 1, 'sealed');
+        INSERT INTO bank_accounts (id, connection_id, user_id, provider_account_id, name)
+            VALUES (1, 1, 1, 'acc-1', 'Checking');
+        INSERT INTO transactions
+            (id, user_id, account_id, provider_transaction_id, posted_at, amount_cents, description, bill_id)
+            VALUES (1, 1, 1, 't1', '2026-01-01', -120000, 'RENT', 1),
+                   (2, 1, 1, 't2', '2026-01-05', -8000, 'POWER', 2),
+                   (3, 1, 1, 't3', '2026-01-07', 8000, 'POWER REFUND', NULL);
+        INSERT INTO payments (id, bill_id, user_id, amount_cents, paid_on, transaction_id) VALUES
+            (1, 1, 1, 120000, '2026-01-01', 1), (2, 2, 1, 8000, '2026-01-05', 2),
+            (3, 3, 1, 4000, '2026-01-09', NULL), (4, 1, 1, 120000, '2026-02-01', NULL),
+            (5, 2, 1, 8000, '2026-02-05', NULL);
+        UPDATE transactions SET returns_payment_id = 2 WHERE id = 3;
+        INSERT INTO merchant_rules (user_id, bill_id, merchant) VALUES (1, 1, 'rent');";
+
+    /// A live database with [`TWO_PEOPLE`] and Ada's export of it.
+    async fn ada_and_her_export() -> (tempfile::TempDir, SqlitePool, std::path::PathBuf) {
+        let (dir, pool) = crate::backend::db::migrated_for_test().await;
+        sqlx::raw_sql(TWO_PEOPLE).execute(&pool).await.unwrap();
+        let export = dir.path().join("ada.sqlite");
+        migrate_file(&export, true).await.unwrap();
+        let mut conn = live_connection(&pool).await.unwrap();
+        copy_out(&mut conn, &export, 1).await.unwrap();
+        conn.close().await.unwrap();
+        (dir, pool, export)
+    }
+
+    async fn number(pool: &SqlitePool, sql: &'static str) -> i64 {
+        sqlx::query_scalar(sql).fetch_one(pool).await.unwrap()
+    }
+
+    /// Bo adds a bill and pays it, as another person does meanwhile.
+    async fn bo_writes(pool: &SqlitePool) {
+        sqlx::raw_sql(
+            "INSERT INTO bills (user_id, name, amount_cents, cadence, due_day, anchor_date)
+             VALUES (2, 'Gym', 3000, 'monthly', 3, '2026-01-03');
+             INSERT INTO payments (bill_id, user_id, amount_cents, paid_on)
+             VALUES (last_insert_rowid(), 2, 3000, '2026-01-03');",
+        )
+        .execute(pool)
+        .await
+        .unwrap();
+    }
+
+    #[tokio::test]
+    async fn an_import_goes_in_batches_with_another_persons_writes_between_them() {
+        let (_dir, pool, export) = ada_and_her_export().await;
+        let batches = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let mut pace = Pace {
+            rows: 2,
+            between: |_held| {
+                let pool = pool.clone();
+                let batches = batches.clone();
+                async move {
+                    batches.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    // Nobody else's import runs, and Ada's shows as running.
+                    assert_eq!(
+                        number(
+                            &pool,
+                            "SELECT COUNT(DISTINCT import) FROM personal_import_ranges"
+                        )
+                        .await,
+                        1
+                    );
+                    assert!(importing(&pool, 3).await.unwrap());
+                    assert!(!importing(&pool, 1).await.unwrap());
+                    bo_writes(&pool).await;
+                }
+            },
+        };
+        let mut conn = live_connection(&pool).await.unwrap();
+        let imported = copy_in(&mut conn, &export, 3, "marker", "import-1", &mut pace)
+            .await
+            .unwrap();
+        conn.close().await.unwrap();
+        assert_eq!(
+            (
+                imported.bills,
+                imported.payments,
+                imported.transactions,
+                imported.bank_accounts
+            ),
+            (3, 5, 3, 1)
+        );
+        assert_eq!(imported.subscription_choices, 1);
+        // Bills 2, connection 1, account 1, merchant rule 1, transactions 2,
+        // payments 3, the refund's link 1.
+        let batches = batches.load(std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(batches, 11);
+        assert!(!importing(&pool, 3).await.unwrap());
+        assert_eq!(
+            number(&pool, "SELECT COUNT(*) FROM personal_import_ranges").await,
+            0
+        );
+        assert_eq!(
+            number(&pool, "SELECT COUNT(*) FROM bills WHERE user_id = 3").await,
+            3
+        );
+        assert_eq!(
+            number(&pool, "SELECT COUNT(*) FROM payments WHERE user_id = 3").await,
+            5
+        );
+        assert_eq!(
+            number(&pool, "SELECT COUNT(*) FROM payments WHERE user_id = 1").await,
+            5
+        );
+        assert_eq!(
+            number(&pool, "SELECT COUNT(*) FROM bills WHERE user_id = 2").await,
+            1 + i64::try_from(batches).unwrap()
+        );
+        // Every reference stays within its owner's rows, and the copied
+        // refund returns the copied payment, not the first one.
+        for crossing in [
+            "SELECT COUNT(*) FROM payments p JOIN bills b ON b.id = p.bill_id WHERE p.user_id <> b.user_id",
+            "SELECT COUNT(*) FROM payments p JOIN transactions t ON t.id = p.transaction_id WHERE p.user_id <> t.user_id",
+            "SELECT COUNT(*) FROM transactions t JOIN bills b ON b.id = t.bill_id WHERE t.user_id <> b.user_id",
+            "SELECT COUNT(*) FROM transactions t JOIN bank_accounts a ON a.id = t.account_id WHERE t.user_id <> a.user_id",
+        ] {
+            assert_eq!(number(&pool, crossing).await, 0, "{crossing}");
+        }
+        let refunds: Vec<(i64, i64)> = sqlx::query_as(
+            "SELECT t.id, p.id FROM transactions t JOIN payments p ON p.id = t.returns_payment_id
+             WHERE p.amount_cents = 8000 AND p.paid_on = '2026-01-05' ORDER BY t.id",
+        )
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+        assert_eq!(refunds.len(), 2, "{refunds:?}");
+        assert_eq!(refunds[0], (3, 2));
+        assert!(refunds[1].0 > 3 && refunds[1].1 > 5, "{refunds:?}");
+        let broken: Vec<(String,)> =
+            sqlx::query_as("SELECT \"table\" FROM pragma_foreign_key_check()")
+                .fetch_all(&pool)
+                .await
+                .unwrap();
+        assert!(broken.is_empty(), "{broken:?}");
+    }
+
+    #[tokio::test]
+    async fn an_import_stopped_half_way_is_removed_whole_and_nothing_else_is() {
+        let (_dir, pool, export) = ada_and_her_export().await;
+        let (stopped, stop) = tokio::sync::oneshot::channel::<()>();
+        let mut stopped = Some(stopped);
+        let mut batches = 0;
+        let mut pace = Pace {
+            rows: 2,
+            between: |_held| {
+                batches += 1;
+                let pool = pool.clone();
+                let stop_here = (batches == 4).then(|| stopped.take()).flatten();
+                async move {
+                    bo_writes(&pool).await;
+                    if let Some(stopped) = stop_here {
+                        // The process ends here, as in a crash.
+                        let _ = stopped.send(());
+                        std::future::pending::<()>().await;
+                    }
+                }
+            },
+        };
+        let mut conn = live_connection(&pool).await.unwrap();
+        tokio::select! {
+            done = copy_in(&mut conn, &export, 3, "marker", "import-1", &mut pace) => {
+                panic!("the import ran to its end: {done:?}")
+            }
+            _ = stop => {}
+        }
+        drop(conn);
+        // Bills, the payee rule and the connection are in; their ranges too.
+        assert_eq!(
+            number(&pool, "SELECT COUNT(*) FROM bills WHERE user_id = 3").await,
+            3
+        );
+        assert_eq!(
+            number(&pool, "SELECT COUNT(*) FROM personal_import_ranges").await,
+            3
+        );
+        assert!(importing(&pool, 3).await.unwrap());
+
+        let mut conn = live_connection(&pool).await.unwrap();
+        let dropped = drop_unfinished(&mut conn, None).await.unwrap();
+        conn.close().await.unwrap();
+        assert_eq!(dropped, 5);
+        assert_eq!(
+            number(&pool, "SELECT COUNT(*) FROM personal_import_ranges").await,
+            0
+        );
+        for (sql, count) in [
+            ("SELECT COUNT(*) FROM bills WHERE user_id = 3", 0),
+            ("SELECT COUNT(*) FROM merchant_rules WHERE user_id = 3", 0),
+            ("SELECT COUNT(*) FROM bank_connections WHERE user_id = 3", 0),
+            ("SELECT COUNT(*) FROM bills WHERE user_id = 1", 3),
+            ("SELECT COUNT(*) FROM bank_connections WHERE user_id = 1", 1),
+            ("SELECT COUNT(*) FROM payments WHERE user_id = 1", 5),
+            ("SELECT COUNT(*) FROM bills WHERE user_id = 2", 5),
+            ("SELECT COUNT(*) FROM payments WHERE user_id = 2", 4),
+        ] {
+            assert_eq!(number(&pool, sql).await, count, "{sql}");
+        }
+    }
+
+    #[tokio::test]
+    async fn an_import_whose_ranges_went_stops_and_a_range_of_a_strange_table_is_only_dropped() {
+        let (_dir, pool, export) = ada_and_her_export().await;
+        let mut batches = 0;
+        let mut pace = Pace {
+            rows: 2,
+            between: |_held| {
+                batches += 1;
+                let pool = pool.clone();
+                let restore = batches == 2;
+                async move {
+                    if restore {
+                        // As a live restore replaces the table.
+                        sqlx::query("DELETE FROM personal_import_ranges")
+                            .execute(&pool)
+                            .await
+                            .unwrap();
+                    }
+                }
+            },
+        };
+        let mut conn = live_connection(&pool).await.unwrap();
+        let refused = copy_in(&mut conn, &export, 3, "marker", "import-1", &mut pace).await;
+        conn.close().await.unwrap();
+        assert!(
+            matches!(refused, Err(PersonalDataError::Interrupted)),
+            "{refused:?}"
+        );
+        assert_eq!(
+            number(
+                &pool,
+                "SELECT COUNT(*) FROM merchant_rules WHERE user_id = 3"
+            )
+            .await,
+            0
+        );
+
+        // A restored backup may name anything: nothing is run from it.
+        sqlx::query(
+            "INSERT INTO personal_import_ranges (import, user_id, table_name, first_id, last_id)
+             VALUES ('x', 3, 'users; DROP TABLE bills', 1, 9), ('x', 3, 'sessions', 1, 9)",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        let mut conn = live_connection(&pool).await.unwrap();
+        assert_eq!(drop_unfinished(&mut conn, None).await.unwrap(), 0);
+        conn.close().await.unwrap();
+        assert_eq!(
+            number(&pool, "SELECT COUNT(*) FROM personal_import_ranges").await,
+            0
+        );
+        assert!(number(&pool, "SELECT COUNT(*) FROM bills").await > 0);
     }
 
     #[tokio::test]

@@ -134,10 +134,14 @@ mod tests {
             ]
         );
 
-        assert_eq!(
-            Migrator::default().rollback_latest(&pool).await.unwrap(),
-            Version::new(1, 20)
-        );
+        // Back past v1.20, whatever came after it.
+        loop {
+            let rolled_back = Migrator::default().rollback_latest(&pool).await.unwrap();
+            assert!(rolled_back >= Version::new(1, 20), "{rolled_back}");
+            if rolled_back == Version::new(1, 20) {
+                break;
+            }
+        }
         assert_eq!(
             methods(recent(&pool, 1, 10).await.unwrap()),
             [
