@@ -854,3 +854,93 @@ async fn a_second_import_while_one_runs_is_told_to_wait_a_few_seconds() {
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["bills"], 1, "{body}");
 }
+
+#[tokio::test]
+async fn an_import_a_stopped_server_left_half_done_holds_statements_back_and_goes_at_the_next_start(
+) {
+    let (app, admin) = with_admin(&[]).await;
+    let kim = plain_user(&app, &admin, "kim@example.com").await;
+    let _: serde_json::Value = kim
+        .call_expecting(
+            201,
+            Method::POST,
+            "/api/bills",
+            &serde_json::json!({"name": "Water", "amountMinor": 4_000, "currency": "USD",
+                "cadence": "quarterly", "dueDay": 20, "anchorDate": "2026-01-20"}),
+        )
+        .await;
+    let live = SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(SqliteConnectOptions::new().filename(app.database_path()))
+        .await
+        .unwrap();
+    let kim_id: i64 = scalar(
+        &live,
+        "SELECT CAST(id AS TEXT) FROM users WHERE email = 'kim@example.com'",
+    )
+    .await
+    .parse()
+    .unwrap();
+    // What a server stopped after an import's first batch leaves: the
+    // batch's bills and the range it took.
+    sqlx::query(
+        "INSERT INTO bills (id, user_id, name, amount_cents, cadence, due_day, anchor_date)
+         VALUES (900, ?1, 'Half of an import', 100, 'monthly', 1, '2026-01-01'),
+                (901, ?1, 'The other half', 200, 'monthly', 2, '2026-01-02')",
+    )
+    .bind(kim_id)
+    .execute(&live)
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO personal_import_ranges (import, user_id, table_name, first_id, last_id)
+         VALUES ('stopped', ?1, 'bills', 899, 901)",
+    )
+    .bind(kim_id)
+    .execute(&live)
+    .await
+    .unwrap();
+
+    // While it is there, Kim's statement upload waits its turn.
+    let statement = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/statements/checking.ofx"),
+    )
+    .unwrap();
+    let (status, body) = kim
+        .post_file(
+            "/api/imports?fileName=checking.ofx",
+            "application/octet-stream",
+            statement,
+        )
+        .await;
+    assert_eq!(status, 429, "{body}");
+    assert_eq!(body["error"]["status"], "RESOURCE_EXHAUSTED", "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("import is still running")),
+        "{body}"
+    );
+    live.close().await;
+
+    let app = app.restart(&[]).await;
+    let live = SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(SqliteConnectOptions::new().filename(app.database_path()))
+        .await
+        .unwrap();
+    assert_eq!(
+        scalar(&live, "SELECT group_concat(name) FROM bills").await,
+        "Water",
+        "the half import went, the account's own bill stayed"
+    );
+    assert_eq!(
+        scalar(
+            &live,
+            "SELECT CAST(COUNT(*) AS TEXT) FROM personal_import_ranges"
+        )
+        .await,
+        "0"
+    );
+    live.close().await;
+}

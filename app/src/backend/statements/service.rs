@@ -93,6 +93,7 @@ pub async fn upload(
     }
     store::forget_expired(&imports.pool).await?;
     upload_quota::one_import_at_a_time(&imports.pool, user_id).await?;
+    no_personal_import(&imports.pool, user_id).await?;
     upload_quota::check(&imports.pool, &imports.scratch, user_id, file.len()).await?;
     let id = store::create(
         &imports.pool,
@@ -184,6 +185,7 @@ pub async fn commit(imports: &Imports, user_id: i64, id: i64) -> Result<Operatio
         )));
     }
     upload_quota::one_import_at_a_time(&imports.pool, user_id).await?;
+    no_personal_import(&imports.pool, user_id).await?;
     let record = imports
         .operations
         .start(Some(user_id), imports.jobs.commit(id))
@@ -253,4 +255,17 @@ fn date_order_name(order: DateOrder) -> &'static str {
         DateOrder::DayFirst => "dmy",
         DateOrder::MonthFirst => "mdy",
     }
+}
+
+/// A statement job does not start while the person's own data import is
+/// being copied: one import of theirs at a time, whichever kind (the
+/// personal import's turn refuses while a statement job runs).
+async fn no_personal_import(pool: &sqlx::SqlitePool, user_id: i64) -> Result<(), ImportError> {
+    if crate::backend::personal_data::service::importing(pool, user_id).await? {
+        return Err(upload_quota::UploadQuotaError::Importing {
+            retry_after: upload_quota::rules::RUNNING_RETRY,
+        }
+        .into());
+    }
+    Ok(())
 }
