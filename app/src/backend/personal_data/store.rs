@@ -396,8 +396,9 @@ where
         let mut first = true;
         loop {
             let floor = batch_floor(conn, table, None, high, pace.rows).await?;
-            let started = Instant::now();
             let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+            // Held from here: the wait for the lock is other writers' turn.
+            let started = Instant::now();
             still_ours(&mut tx, import, *recorded).await?;
             if first {
                 sqlx::query(sqlx::AssertSqlSafe(rules::shift_sql(table)))
@@ -438,8 +439,9 @@ where
         let Some(mut high) = top else { continue };
         loop {
             let floor = batch_floor(conn, table, Some(column), high, pace.rows).await?;
-            let started = Instant::now();
             let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+            // Held from here: the wait for the lock is other writers' turn.
+            let started = Instant::now();
             still_ours(&mut tx, import, *recorded).await?;
             sqlx::query(sqlx::AssertSqlSafe(rules::link_sql(table, column, other)))
                 .bind(high)
