@@ -396,7 +396,8 @@ pub struct AutopayTrust {
     /// Due dates without a failed autopay, of `dueDates` looked at.
     pub kept: u32,
     pub due_dates: u32,
-    /// `✓ 12/12` or `⚠ 11/12`; empty before the first due date.
+    /// `✓ 12/12` or `⚠ 11/12`; empty until a payment or a failed autopay
+    /// is behind one of its due dates (a new bill has no record).
     pub label: String,
 }
 

@@ -167,13 +167,32 @@ pub async fn trust(
         .iter()
         .filter_map(|day| Date::parse(day.get(..10)?).ok())
         .collect();
-    let counted = Trust::count(&due_dates, &failures);
+    // Which due dates a payment paid: the Tracker's one assignment.
+    let paid: Vec<(Date, bool)> = match (due_dates.first(), due_dates.last()) {
+        (Some(first), Some(last)) => {
+            let tracked =
+                bills::views::tracked_in(pool, user_id, std::slice::from_ref(&bill), *first, *last)
+                    .await?;
+            let paid_in = tracked
+                .first()
+                .map(|bill| bill.paid_in(*first, *last))
+                .unwrap_or_default();
+            due_dates
+                .iter()
+                .map(|due| (*due, paid_in.iter().any(|(at, paid)| at == due && *paid)))
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    // A record needs something behind it (`Trust::count`): a new bill
+    // with nothing paid has none.
+    let counted = Trust::count(&paid, &failures);
     Ok(AutopayTrust {
         autopay: bill.autopay,
         verified_at: bill.autopay_verified_at,
         kept: counted.kept,
         due_dates: counted.due_dates,
-        label: if due_dates.is_empty() {
+        label: if counted.due_dates == 0 {
             String::new()
         } else {
             counted.label()

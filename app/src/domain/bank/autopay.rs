@@ -58,27 +58,40 @@ pub struct Trust {
 }
 
 impl Trust {
-    /// Counts `due_dates` (the last up to twelve, oldest first) against
-    /// the days of failed autopay payments: a failure belongs to the due
-    /// date it lies on or after (less the early days), before the next one.
-    pub fn count(due_dates: &[Date], failures: &[Date]) -> Self {
+    /// Counts `due_dates` (the last up to twelve, oldest first, each with
+    /// whether a payment paid it: the Tracker's assignment) against the
+    /// days of failed autopay payments: a failure belongs to the due date
+    /// it lies on or after (less the early days), before the next one. A
+    /// due date went through when a payment paid it and no failure belongs
+    /// to it; one nothing paid is not counted as kept. The record starts at
+    /// the first due date with something behind it (a payment or a
+    /// failure): the ones before are from before Tally knew, so a new bill,
+    /// or one whose payments were never entered, has no record at all
+    /// (`due_dates` 0).
+    pub fn count(due_dates: &[(Date, bool)], failures: &[Date]) -> Self {
         let starts: Vec<Date> = due_dates
             .iter()
-            .map(|due| due.add_days(-EARLY_DAYS).unwrap_or(*due))
+            .map(|(due, _)| due.add_days(-EARLY_DAYS).unwrap_or(*due))
             .collect();
         let mut kept = 0;
+        let mut looked_at = 0;
         for (index, start) in starts.iter().enumerate() {
             let end = starts.get(index + 1);
             let failed = failures
                 .iter()
                 .any(|day| day >= start && end.is_none_or(|end| day < end));
-            if !failed {
+            let paid = due_dates[index].1;
+            if looked_at == 0 && !paid && !failed {
+                continue;
+            }
+            looked_at += 1;
+            if paid && !failed {
                 kept += 1;
             }
         }
         Self {
             kept,
-            due_dates: u32::try_from(due_dates.len()).unwrap_or(u32::MAX),
+            due_dates: looked_at,
         }
     }
 
@@ -135,8 +148,42 @@ mod tests {
     }
 
     #[test]
+    fn only_a_paid_due_date_counts_and_the_record_starts_with_the_first_evidence() {
+        let dues: Vec<(Date, bool)> = (1..=3)
+            .map(|m| (Date::new(2026, m, 15).unwrap(), m != 2))
+            .collect();
+        assert_eq!(Trust::count(&dues, &[]).label(), "⚠ 2/3");
+        // Issue 53: a new bill, nothing paid and no failure: no record.
+        let unpaid: Vec<(Date, bool)> = dues.iter().map(|(due, _)| (*due, false)).collect();
+        assert_eq!(
+            Trust::count(&unpaid, &[]),
+            Trust {
+                kept: 0,
+                due_dates: 0
+            }
+        );
+        assert_eq!(
+            Trust::count(&unpaid[..1], &[]),
+            Trust {
+                kept: 0,
+                due_dates: 0
+            }
+        );
+        // Paid only lately: the record is of the due dates since.
+        let lately: Vec<(Date, bool)> = dues
+            .iter()
+            .map(|(due, _)| (*due, due.month() == 3))
+            .collect();
+        assert_eq!(Trust::count(&lately, &[]).label(), "✓ 1/1");
+        // A failure the bank showed is evidence too.
+        assert_eq!(Trust::count(&unpaid, &[day("2026-02-16")]).label(), "⚠ 0/2");
+    }
+
+    #[test]
     fn trust_counts_due_dates_without_a_failure_in_their_window() {
-        let dues: Vec<Date> = (1..=12).map(|m| Date::new(2026, m, 15).unwrap()).collect();
+        let dues: Vec<(Date, bool)> = (1..=12)
+            .map(|m| (Date::new(2026, m, 15).unwrap(), true))
+            .collect();
         let clean = Trust::count(&dues, &[]);
         assert_eq!(
             clean,
