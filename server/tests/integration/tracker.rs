@@ -70,16 +70,12 @@ async fn refused(
 }
 
 #[tokio::test]
-async fn the_paid_total_is_this_months_payments_and_rent_paid_before_its_first_cycle_is_history() {
+async fn the_paid_total_is_this_months_payments_and_rent_paid_early_counts_for_next_month() {
     let (_app, admin) = with_admin(&[]).await;
     let today = today(&admin).await;
     let next = today.year_month().next();
     let first_of_next = Date::new(next.year, next.month, 1).unwrap();
-    // The walk: bills all first due next month, rent paid today. It pays
-    // that first due date only inside its early window (issue 53): on the
-    // last days of a month; earlier, it is history.
-    let in_window = first_of_next.days_since_epoch() - today.days_since_epoch()
-        <= app::domain::tracker::PAID_EARLY_DAYS;
+    // The walk: bills all first due next month, rent paid today for it.
     let rent = add(&admin, monthly("Rent", 150_000, first_of_next)).await;
     add(&admin, monthly("Power", 2_500, first_of_next)).await;
     pay(&admin, rent.id, 150_000, today).await;
@@ -103,17 +99,12 @@ async fn the_paid_total_is_this_months_payments_and_rent_paid_before_its_first_c
     let ahead = today
         .add_days(app::backend::bills::views::UPCOMING_DAYS)
         .unwrap();
-    let coming: &[&str] = match (first_of_next <= ahead, in_window) {
-        (false, _) => &[],
-        (true, true) => &["Power"],
-        (true, false) => &["Power", "Rent"],
+    let coming: &[&str] = if first_of_next <= ahead {
+        &["Power"]
+    } else {
+        &[]
     };
-    let mut upcoming_sorted = upcoming.clone();
-    upcoming_sorted.sort_unstable();
-    assert_eq!(
-        upcoming_sorted, coming,
-        "power is coming, and rent unless paid"
-    );
+    assert_eq!(upcoming, coming, "rent is paid, power is coming");
 
     let then = admin.json_raw(&month_query(next)).await;
     assert_eq!(then["month"], next.to_string());
@@ -123,27 +114,19 @@ async fn the_paid_total_is_this_months_payments_and_rent_paid_before_its_first_c
         .iter()
         .map(|e| (e["name"].as_str().unwrap(), e["status"].as_str().unwrap()))
         .collect();
-    assert_eq!(
-        statuses.contains(&("Rent", "paid")),
-        in_window,
-        "{statuses:?}"
-    );
+    assert!(statuses.contains(&("Rent", "paid")), "{statuses:?}");
     assert_eq!(
         then["totals"]["paidMinor"], 0,
         "paid last month, not in this one"
     );
-    assert_eq!(
-        then["totals"]["remainingMinor"],
-        if in_window { 2_500 } else { 152_500 }
-    );
+    assert_eq!(then["totals"]["remainingMinor"], 2_500);
 
     let bills = admin.get::<BillList>("/api/bills").await.bills;
     let rent_now = bills.iter().find(|bill| bill.id == rent.id).unwrap();
     let after = Date::new(next.next().year, next.next().month, 1).unwrap();
-    let expected = if in_window { after } else { first_of_next };
     assert_eq!(
         rent_now.next_due.as_deref(),
-        Some(expected.to_string().as_str())
+        Some(after.to_string().as_str())
     );
     let shown: BillRecord = admin.get(&format!("/api/bills/{}", rent.id)).await;
     assert_eq!(shown.next_due, rent_now.next_due);
