@@ -33,6 +33,8 @@ async function hydrated(page: Page) {
 test("the bootstrap admin signs in, makes an API token and signs out", async ({ page, request }, testInfo) => {
   await page.goto("/login");
   await hydrated(page);
+  // Opened, the page is ready to type into.
+  await expect(page.getByLabel("Email")).toBeFocused();
 
   // A mistake first: the error is announced and the form stays.
   await page.getByLabel("Email").fill(ADMIN);
@@ -256,9 +258,13 @@ test("TOTP enrolment, then signing in with a computed code", async ({ browser },
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/login$/);
   await hydrated(page);
+  await expect(page.getByLabel("Email")).toBeFocused();
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(USER_PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
+  // The second step takes the focus and says what it is.
+  await expect(page.getByLabel("Code from your authenticator app")).toBeFocused();
+  await expect(page.getByTestId("sign-in-step")).toHaveText(/Second step: enter the code/);
 
   // The code that turned TOTP on is spent; the next step's code is accepted.
   await page.getByLabel("Code from your authenticator app").fill(firstCode);

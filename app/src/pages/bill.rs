@@ -112,6 +112,7 @@ pub fn BillPage() -> impl IntoView {
                 if listed.len() == 1 { "" } else { "s" },
             );
             let trust = trust.await.ok().filter(|trust| !trust.label.is_empty());
+            let no_payments = listed.is_empty();
             match bill.await {
                 Err(failure) => view! { <h1>"Bill"</h1><p class="field-error">{failure.message()}</p> }.into_any(),
                 Ok(record) => {
@@ -196,7 +197,10 @@ pub fn BillPage() -> impl IntoView {
                         </section>
                         <section class="card" aria-labelledby="payments-title">
                             <h2 id="payments-title">"Payments"</h2>
-                            <div class="table-wrap"><table class="data-table" data-testid="payments">
+                            {no_payments.then(|| view! {
+                                <p class="hint" data-testid="no-payments">"No payments yet. Record one above, or match a bank charge to this bill on "<a href="/data/transactions">"the Transactions page"</a>"."</p>
+                            })}
+                            <div class="table-wrap" hidden=no_payments><table class="data-table" data-testid="payments">
                                 <thead><tr><th scope="col">"Paid on"</th><th scope="col">"Amount"</th><th scope="col">"Interest charged"</th>
                                     <th scope="col">"Method"</th><th scope="col">"Autopay failed"</th><th scope="col"><span class="visually-hidden">"Actions"</span></th></tr></thead>
                                 <tbody>

@@ -151,6 +151,43 @@ pub fn LoginPage() -> impl IntoView {
     };
     let offers =
         move |method: SecondFactorMethod| methods.with(|offered| offered.contains(&method));
+    // Focus follows the step: the email field when the page opens (also
+    // after a client-side navigation, where `autofocus` does not act), then
+    // the code field, or the security key's button, once the password was
+    // right. A node ref is a signal: each effect runs again when its
+    // element is mounted.
+    let email_field = NodeRef::<leptos::html::Input>::new();
+    let code_field = NodeRef::<leptos::html::Input>::new();
+    let key_button = NodeRef::<leptos::html::Button>::new();
+    Effect::new(move || {
+        if let Some(field) = email_field.get() {
+            // Never away from a field someone is typing in already.
+            let untouched = document()
+                .active_element()
+                .is_none_or(|focused| focused.tag_name().eq_ignore_ascii_case("body"));
+            if untouched && challenge.get_untracked().is_none() {
+                let _ = field.focus();
+            }
+        }
+    });
+    Effect::new(move || {
+        if let Some(field) = code_field.get() {
+            let _ = field.focus();
+        } else if let Some(button) = key_button.get() {
+            let _ = button.focus();
+        }
+    });
+    // Said to screen readers when the second step appears (a live region
+    // that is on the page before its words change).
+    let step_said = move || {
+        challenge.get().map(|_| {
+            if offers(SecondFactorMethod::Totp) {
+                "Password accepted. Second step: enter the code from your authenticator app."
+            } else {
+                "Password accepted. Second step: use your security key."
+            }
+        })
+    };
     let invalid = move || error.get().is_some().then_some("true");
     let label = move || match (pending(), challenge.get().is_some()) {
         (true, _) => "Signing in…",
@@ -189,7 +226,7 @@ pub fn LoginPage() -> impl IntoView {
                     view! {
                         <Show when=move || offers(SecondFactorMethod::SecurityKey)>
                             <p>"Touch your security key to finish signing in."</p>
-                            <button type="button" class="button" on:click=use_key.clone() disabled=pending>
+                            <button type="button" class="button" on:click=use_key.clone() disabled=pending node_ref=key_button>
                                 "Use security key"
                             </button>
                         </Show>
@@ -205,6 +242,7 @@ pub fn LoginPage() -> impl IntoView {
                                         type="text"
                                         inputmode="numeric"
                                         autocomplete="one-time-code"
+                                        node_ref=code_field
                                         aria-invalid=invalid
                                         aria-describedby="login-code-hint login-error"
                                     />
@@ -226,6 +264,8 @@ pub fn LoginPage() -> impl IntoView {
                             name="request[email]"
                             type="email"
                             autocomplete="username"
+                            autofocus
+                            node_ref=email_field
                             required
                             aria-invalid=invalid
                             aria-describedby="login-error"
@@ -246,6 +286,7 @@ pub fn LoginPage() -> impl IntoView {
                     <button type="submit" class="button" disabled=pending>{label}</button>
                 </ActionForm>
             </Show>
+            <p class="visually-hidden" role="status" data-testid="sign-in-step">{step_said}</p>
             <p id="login-error" class="field-error" role="alert">
                 {move || error.get()}
             </p>
