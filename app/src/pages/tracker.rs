@@ -354,7 +354,7 @@ pub fn TrackerPage() -> impl IntoView {
                         <div class="total"><span>"Paid"</span><strong data-testid="total-paid">{total(totals.paid_minor)}</strong></div>
                         <div class="total"><span>"Still to pay"</span><strong data-testid="total-remaining">{total(totals.remaining_minor)}</strong></div>
                         // Red only when something is overdue.
-                        <div class=if totals.overdue_minor > 0 { "total total--warn" } else { "total" } data-testid="total-overdue-box">
+                        <div class={if totals.overdue_minor > 0 { "total total--warn" } else { "total" }} data-testid="total-overdue-box">
                             <span>"Overdue"</span><strong data-testid="total-overdue">{total(totals.overdue_minor)}</strong></div>
                     </section>
                     {drifts.map(|found| view! { <DriftPanel found act locale/> })}
