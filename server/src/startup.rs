@@ -124,18 +124,8 @@ pub async fn open_database(
         .as_ref()
         .and_then(|key| Key::parse(key.expose_secret()).ok());
     let (keyring, _) = secrets::prepare(&pool, &settings.data_dir, environment_key).await?;
-    // An import the last run stopped half way is taken out again; if that
-    // fails, its ranges stay for the next start (and reminders wait).
-    match app::backend::personal_data::service::drop_unfinished(&pool).await {
-        Ok(0) => {}
-        Ok(rows) => tracing::warn!(
-            rows,
-            "removed the rows of a personal import the last run did not finish"
-        ),
-        Err(error) => {
-            tracing::warn!(%error, "the rows of an unfinished personal import could not be removed")
-        }
-    }
+    // An import the last run stopped half way is taken out again.
+    app::backend::personal_data::service::drop_unfinished(&pool, "start").await;
     bootstrap(settings, &pool).await?;
     Ok((lock, pool, keyring))
 }

@@ -14,7 +14,7 @@ use sqlx::{Row, SqlitePool};
 
 use crate::statement_imports::{commit, previewed};
 use crate::support::browser::{location, Browser};
-use crate::support::{pay, plain_user, with_admin};
+use crate::support::{pay, plain_user, with_admin, TestApp};
 
 async fn download(browser: &Browser) -> Vec<u8> {
     let response = browser
@@ -35,6 +35,28 @@ async fn upload(browser: &Browser, file: Vec<u8>) -> (u16, serde_json::Value) {
     browser
         .post_file("/api/data/import.sqlite", "application/vnd.sqlite3", file)
         .await
+}
+
+/// A quarterly water bill, the account's one row in several tests.
+async fn add_water(browser: &Browser) {
+    let _: serde_json::Value = browser
+        .call_expecting(
+            201,
+            Method::POST,
+            "/api/bills",
+            &serde_json::json!({"name": "Water", "amountMinor": 4_000, "currency": "USD",
+                "cadence": "quarterly", "dueDay": 20, "anchorDate": "2026-01-20"}),
+        )
+        .await;
+}
+
+/// The running server's own database, as another program opens it.
+async fn live_database(app: &TestApp) -> SqlitePool {
+    SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(SqliteConnectOptions::new().filename(app.database_path()))
+        .await
+        .unwrap()
 }
 
 async fn open(dir: &Path, name: &str, bytes: &[u8]) -> SqlitePool {
@@ -326,15 +348,7 @@ async fn an_export_of_an_older_schema_is_upgraded_and_imported() {
     let (app, admin) = with_admin(&[("BANK_SYNC_ENABLED", "true")]).await;
     let carol = plain_user(&app, &admin, "carol@example.com").await;
     let dan = plain_user(&app, &admin, "dan@example.com").await;
-    let _: serde_json::Value = carol
-        .call_expecting(
-            201,
-            Method::POST,
-            "/api/bills",
-            &serde_json::json!({"name": "Water", "amountMinor": 4_000, "currency": "USD",
-                "cadence": "quarterly", "dueDay": 20, "anchorDate": "2026-01-20"}),
-        )
-        .await;
+    add_water(&carol).await;
     let file = download(&carol).await;
 
     // The same export as the previous schema version wrote it.
@@ -774,15 +788,7 @@ async fn a_second_import_while_one_runs_is_told_to_wait_a_few_seconds() {
     let (app, admin) = with_admin(&[]).await;
     let kim = plain_user(&app, &admin, "kim@example.com").await;
     let lee = plain_user(&app, &admin, "lee@example.com").await;
-    let _: serde_json::Value = kim
-        .call_expecting(
-            201,
-            Method::POST,
-            "/api/bills",
-            &serde_json::json!({"name": "Water", "amountMinor": 4_000, "currency": "USD",
-                "cadence": "quarterly", "dueDay": 20, "anchorDate": "2026-01-20"}),
-        )
-        .await;
+    add_water(&kim).await;
     let file = download(&kim).await;
 
     // The first import: its head and half its file sent, the rest held.
@@ -860,20 +866,8 @@ async fn an_import_a_stopped_server_left_half_done_holds_statements_back_and_goe
 ) {
     let (app, admin) = with_admin(&[]).await;
     let kim = plain_user(&app, &admin, "kim@example.com").await;
-    let _: serde_json::Value = kim
-        .call_expecting(
-            201,
-            Method::POST,
-            "/api/bills",
-            &serde_json::json!({"name": "Water", "amountMinor": 4_000, "currency": "USD",
-                "cadence": "quarterly", "dueDay": 20, "anchorDate": "2026-01-20"}),
-        )
-        .await;
-    let live = SqlitePoolOptions::new()
-        .max_connections(1)
-        .connect_with(SqliteConnectOptions::new().filename(app.database_path()))
-        .await
-        .unwrap();
+    add_water(&kim).await;
+    let live = live_database(&app).await;
     let kim_id: i64 = scalar(
         &live,
         "SELECT CAST(id AS TEXT) FROM users WHERE email = 'kim@example.com'",
@@ -924,11 +918,7 @@ async fn an_import_a_stopped_server_left_half_done_holds_statements_back_and_goe
     live.close().await;
 
     let app = app.restart(&[]).await;
-    let live = SqlitePoolOptions::new()
-        .max_connections(1)
-        .connect_with(SqliteConnectOptions::new().filename(app.database_path()))
-        .await
-        .unwrap();
+    let live = live_database(&app).await;
     assert_eq!(
         scalar(&live, "SELECT group_concat(name) FROM bills").await,
         "Water",

@@ -107,13 +107,30 @@ pub async fn import(
     })?
 }
 
-/// Removes what imports that did not finish (the server stopped while
-/// they ran) added: run at start, before anyone is served.
-pub async fn drop_unfinished(pool: &SqlitePool) -> Result<u64, PersonalDataError> {
-    let mut conn = store::live_connection(pool).await?;
-    let dropped = store::drop_unfinished(&mut conn, None).await;
-    let _ = conn.close().await;
-    Ok(dropped?)
+/// Removes what imports that did not finish added (the server stopped
+/// while they ran, or a restored backup caught one): run at start, before
+/// anyone is served, and after a live restore; `when` names which, for
+/// the log. A failure is logged, not raised: the ranges stay, and the
+/// next start tries again.
+pub async fn drop_unfinished(pool: &SqlitePool, when: &'static str) {
+    let dropped = async {
+        let mut conn = store::live_connection(pool).await?;
+        let dropped = store::drop_unfinished(&mut conn, None).await;
+        let _ = conn.close().await;
+        dropped
+    }
+    .await;
+    match dropped {
+        Ok(0) => {}
+        Ok(rows) => tracing::warn!(
+            when,
+            rows,
+            "removed the rows of a personal import that did not finish"
+        ),
+        Err(error) => {
+            tracing::warn!(when, %error, "the rows of an unfinished personal import stay until the next start")
+        }
+    }
 }
 
 /// Whether an import of `user`'s is being copied: what reminders and

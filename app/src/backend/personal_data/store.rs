@@ -375,6 +375,15 @@ where
     Ok(imported)
 }
 
+/// One pass of batches over a table: its rows (`rules::batch_sql`), or,
+/// once every table is in, a reference its rows were copied without
+/// (`rules::links`).
+#[derive(Clone, Copy)]
+enum Pass {
+    Rows(&'static Table),
+    Link(&'static Table, &'static str, &'static str),
+}
+
 async fn copy_batches<F, Fut>(
     conn: &mut SqliteConnection,
     user_id: i64,
@@ -388,68 +397,64 @@ where
     F: FnMut(Duration) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
-    for table in TABLES.iter().filter(|table| rules::batched(table)) {
+    let passes = TABLES
+        .iter()
+        .filter(|table| rules::batched(table))
+        .map(Pass::Rows)
+        .chain(rules::links().map(|(table, column, other)| Pass::Link(table, column, other)));
+    for pass in passes {
+        let (table, column) = match pass {
+            Pass::Rows(table) => (table, None),
+            Pass::Link(table, column, _) => (table, Some(column)),
+        };
         let top: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(rules::top_id_sql(table)))
             .fetch_one(&mut *conn)
             .await?;
         let Some(mut high) = top else { continue };
         let mut first = true;
         loop {
-            let floor = batch_floor(conn, table, None, high, pace.rows).await?;
+            let floor = batch_floor(conn, table, column, high, pace.rows).await?;
             let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
             // Held from here: the wait for the lock is other writers' turn.
             let started = Instant::now();
             still_ours(&mut tx, import, *recorded).await?;
-            if first {
-                sqlx::query(sqlx::AssertSqlSafe(rules::shift_sql(table)))
-                    .execute(&mut *tx)
-                    .await?;
-                sqlx::query(sqlx::AssertSqlSafe(rules::range_sql(table)))
-                    .bind(import)
-                    .bind(user_id)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            let added = sqlx::query(sqlx::AssertSqlSafe(rules::batch_sql(table)))
-                .bind(user_id)
-                .bind(sealed_marker)
-                .bind(high)
-                .bind(floor.unwrap_or(0))
+            let statement = match pass {
+                Pass::Rows(table) => {
+                    if first {
+                        sqlx::query(sqlx::AssertSqlSafe(rules::shift_sql(table)))
+                            .execute(&mut *tx)
+                            .await?;
+                        sqlx::query(sqlx::AssertSqlSafe(rules::range_sql(table)))
+                            .bind(import)
+                            .bind(user_id)
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                    sqlx::query(sqlx::AssertSqlSafe(rules::batch_sql(table)))
+                        .bind(user_id)
+                        .bind(sealed_marker)
+                        .bind(high)
+                        .bind(floor.unwrap_or(0))
+                }
+                Pass::Link(table, column, other) => {
+                    sqlx::query(sqlx::AssertSqlSafe(rules::link_sql(table, column, other)))
+                        .bind(high)
+                        .bind(floor.unwrap_or(0))
+                }
+            };
+            let changed = statement
                 .execute(&mut *tx)
                 .await
                 .map_err(refused_rows)?
                 .rows_affected();
             tx.commit().await.map_err(refused_rows)?;
-            if first {
-                *recorded += 1;
-                first = false;
+            if let Pass::Rows(table) = pass {
+                if first {
+                    *recorded += 1;
+                }
+                count(imported, table.name, changed);
             }
-            count(imported, table.name, added);
-            (pace.between)(started.elapsed()).await;
-            match floor {
-                Some(floor) => high = floor,
-                None => break,
-            }
-        }
-    }
-    for (table, column, other) in rules::links() {
-        let top: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(rules::top_id_sql(table)))
-            .fetch_one(&mut *conn)
-            .await?;
-        let Some(mut high) = top else { continue };
-        loop {
-            let floor = batch_floor(conn, table, Some(column), high, pace.rows).await?;
-            let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
-            // Held from here: the wait for the lock is other writers' turn.
-            let started = Instant::now();
-            still_ours(&mut tx, import, *recorded).await?;
-            sqlx::query(sqlx::AssertSqlSafe(rules::link_sql(table, column, other)))
-                .bind(high)
-                .bind(floor.unwrap_or(0))
-                .execute(&mut *tx)
-                .await
-                .map_err(refused_rows)?;
-            tx.commit().await.map_err(refused_rows)?;
+            first = false;
             (pace.between)(started.elapsed()).await;
             match floor {
                 Some(floor) => high = floor,

@@ -90,16 +90,7 @@ pub async fn run(
     tracing::info!(backup = backup_file, saved_as = %saved.name, "backup restored into the live database");
     // A backup taken while a personal import was being copied holds its
     // first batches and their ranges: they go now, as they would at start.
-    match crate::backend::personal_data::service::drop_unfinished(&backups.pool).await {
-        Ok(0) => {}
-        Ok(rows) => tracing::info!(
-            rows,
-            "restore: an unfinished personal import of the backup's removed"
-        ),
-        Err(error) => {
-            tracing::warn!(%error, "restore: an unfinished personal import of the backup's stays until the next start")
-        }
-    }
+    crate::backend::personal_data::service::drop_unfinished(&backups.pool, "restore").await;
     Ok(RestoreResponse {
         backup_file: backup_file.to_owned(),
         saved_as: saved.name,
