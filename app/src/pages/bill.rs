@@ -164,7 +164,7 @@ pub fn BillPage() -> impl IntoView {
                             {record.autopay.then_some(trust).flatten().map(|trust| view! {
                                 <dt>"Autopay record"</dt>
                                 <dd data-testid="autopay-trust">{trust.label.clone()}
-                                    <span class="hint">{format!(" (of its last {} due dates, {} went through)", trust.due_dates, trust.kept)}</span></dd>
+                                    <span class="hint">{format!(" (of its last {} due date{}, {} went through)", trust.due_dates, if trust.due_dates == 1 { "" } else { "s" }, trust.kept)}</span></dd>
                             })}
                             <dt>"State"</dt><dd>{if record.active { "Active".to_owned() } else {
                                 format!("Ended{}", record.inactive_reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default())
