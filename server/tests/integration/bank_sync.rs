@@ -1892,3 +1892,34 @@ async fn the_transaction_list_filters_searches_literally_and_pages_without_gaps(
     assert_eq!(descriptions(&second), ["CORNER CAFE"]);
     assert_ne!(first.transactions[0].id, second.transactions[0].id);
 }
+
+#[tokio::test]
+async fn the_payee_outranks_an_equal_amount_in_suggestions() {
+    // The walk: Netflix raised its price to the Spotify plan's.
+    let fake = Fake::start().await;
+    fake.set(vec![
+        posted("n3", 2, "-17.99", "NETFLIX.COM 866-579-7172 CA"),
+        posted("n2", 32, "-15.49", "NETFLIX.COM 866-579-7172 CA"),
+    ]);
+    let (_app, admin) = with_admin(SETTINGS).await;
+    let spotify = bill(&admin, "Spotify Family", 1_799, false).await;
+    let netflix = bill(&admin, "Netflix", 1_549, false).await;
+    let connected = connect(&admin, &fake.setup_token("payee")).await.unwrap();
+    finished(&admin, &connected.operation).await;
+
+    let found: Suggestions = admin.get("/api/bank/suggestions").await;
+    assert_eq!(
+        found.suggestions.len(),
+        2,
+        "both Netflix charges: {found:?}"
+    );
+    for charge in &found.suggestions {
+        let ids: Vec<i64> = charge.bills.iter().map(|b| b.bill_id).collect();
+        assert_eq!(ids, [netflix.id], "{charge:?}");
+        assert!(!ids.contains(&spotify.id));
+        assert!(charge.bills[0]
+            .reasons
+            .iter()
+            .any(|r| r.contains("the service this bill is")));
+    }
+}

@@ -14,8 +14,9 @@ use crate::contract::bank::{
     BankTransaction, Suggestion, SuggestionQuery, Suggestions, TransactionSuggestions,
 };
 use crate::domain::bank::merchant;
-use crate::domain::bank::suggestion::{self, BillFacts, PER_TRANSACTION, THRESHOLD};
+use crate::domain::bank::suggestion::{self, BillFacts, Service, PER_TRANSACTION, THRESHOLD};
 use crate::domain::date::Date;
+use crate::domain::subscriptions::catalog_index::CatalogIndex;
 
 /// How many transactions one answer looks at.
 const MAX_TRANSACTIONS: i64 = 50;
@@ -41,6 +42,19 @@ pub async fn suggestions(
         .filter(|bill| bill.active)
         .collect();
     let before = matched_before(pool, user_id).await?;
+    // The catalog's seeded descriptors tell who a payee is; a bill is the
+    // service it is linked to, else the one its name resolves to.
+    let index = crate::backend::catalog::index(&[]).ok();
+    let bill_services: Vec<Option<i64>> = bills
+        .iter()
+        .map(|bill| {
+            bill.catalog_id.or_else(|| {
+                let ids = known(index.as_ref()?, &bill.name, bill.amount_minor)?;
+                // A name that could be several services says none.
+                (ids.len() == 1).then(|| ids[0])
+            })
+        })
+        .collect();
     let mut answer = Vec::new();
     for transaction in transactions {
         let open = transaction.bill_id.is_none() && !transaction.pending && !transaction.ignored;
@@ -55,15 +69,30 @@ pub async fn suggestions(
             continue;
         };
         let key = merchant::normalize(&transaction.description);
+        let payee = index
+            .as_ref()
+            .and_then(|index| known(index, &transaction.description, transaction.amount_minor));
         let mut scored: Vec<Suggestion> = bills
             .iter()
-            .filter(|bill| bill.currency == transaction.currency)
-            .filter_map(|bill| {
+            .zip(&bill_services)
+            .filter(|(bill, _)| bill.currency == transaction.currency)
+            .filter_map(|(bill, is)| {
+                let service = match (&payee, *is) {
+                    (Some(payee), Some(is)) if payee.contains(&is) => Service::Same(
+                        index
+                            .as_ref()
+                            .and_then(|index| index.service(is))
+                            .map_or(bill.name.as_str(), |service| service.name.as_str()),
+                    ),
+                    (Some(_), Some(_)) => Service::Other,
+                    _ => Service::Unknown,
+                };
                 let facts = BillFacts {
                     name: &bill.name,
                     amount_minor: bill.amount_minor,
                     days_from_due: days_from_due(bill, day),
                     matched_before: before.contains(&(key.clone(), bill.id)),
+                    service,
                 };
                 let found =
                     suggestion::score(&transaction.description, transaction.amount_minor, &facts);
@@ -87,6 +116,20 @@ pub async fn suggestions(
     }
     Ok(Suggestions {
         suggestions: answer,
+    })
+}
+
+/// A match this strong (a service's name, or better) says who a payee is.
+const SURE: u8 = 80;
+
+/// The catalog services `text` (a payee, or a bill's name) is: the one
+/// the index finds, and those its descriptor can also mean.
+fn known(index: &CatalogIndex, text: &str, amount_minor: i64) -> Option<Vec<i64>> {
+    let found = index.identify(text, amount_minor)?;
+    (found.score >= SURE).then(|| {
+        let mut ids = found.alternatives;
+        ids.push(found.catalog_id);
+        ids
     })
 }
 

@@ -1,6 +1,10 @@
 //! How likely an unmatched bank debit paid a given bill, as a score out of
-//! 100 with the reasons a person can check: the amount, the days from a due
-//! date, the name, and whether the same payee paid this bill before. A
+//! 100 with the reasons a person can check: who the payee is against the
+//! service the bill is (its catalog link, else its name), the amount, the
+//! days from a due date, the name, and whether the same payee paid this
+//! bill before. The payee outranks the amount: a charge Tally knows as
+//! Netflix is never suggested for a bill that is Spotify, however equal
+//! the amounts, and one for the Netflix bill at a new price still is. A
 //! suggestion is only ever shown; the user applies it (or not).
 
 use super::merchant;
@@ -19,6 +23,19 @@ pub struct BillFacts<'a> {
     /// Transactions with the same payee matched to this bill before (or a
     /// merchant rule for it).
     pub matched_before: bool,
+    /// Whether the payee is the service this bill is.
+    pub service: Service<'a>,
+}
+
+/// The payee's service against the bill's, when the catalog knows both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Service<'a> {
+    /// The catalog does not tell (the payee, or the bill, is no known service).
+    Unknown,
+    /// The payee is the service the bill is linked to (or named after).
+    Same(&'a str),
+    /// The payee is one known service and the bill another: never this bill.
+    Other,
 }
 
 /// A bill's score for a transaction, with its reasons in plain words.
@@ -33,6 +50,19 @@ pub struct Score {
 pub fn score(description: &str, amount_minor: i64, bill: &BillFacts<'_>) -> Score {
     let mut points = 0;
     let mut reasons = Vec::new();
+    match bill.service {
+        Service::Other => {
+            return Score {
+                points: 0,
+                reasons: vec!["the payee is another service than this bill's".to_owned()],
+            }
+        }
+        Service::Same(name) => {
+            points += 50;
+            reasons.push(format!("the payee is {name}, the service this bill is"));
+        }
+        Service::Unknown => {}
+    }
     let paid = amount_minor.unsigned_abs();
     let due = bill.amount_minor.unsigned_abs();
     if due > 0 {
@@ -115,7 +145,34 @@ mod tests {
             amount_minor,
             days_from_due: days,
             matched_before: before,
+            service: Service::Unknown,
         }
+    }
+
+    #[test]
+    fn the_payee_outranks_an_equal_amount() {
+        // The NETFLIX.COM -$17.99 against Spotify Family at $17.99
+        // and the Netflix bill at $15.49, linked to Netflix.
+        let spotify = BillFacts {
+            service: Service::Other,
+            ..bill("Spotify Family", 1_799, Some(0), false)
+        };
+        let netflix = BillFacts {
+            service: Service::Same("Netflix"),
+            ..bill("Netflix", 1_549, Some(2), false)
+        };
+        let for_spotify = score("NETFLIX.COM 866-579-7172 CA", -1_799, &spotify);
+        let for_netflix = score("NETFLIX.COM 866-579-7172 CA", -1_799, &netflix);
+        assert_eq!(for_spotify.points, 0, "{for_spotify:?}");
+        assert!(for_netflix.points >= THRESHOLD, "{for_netflix:?}");
+        assert!(for_netflix.reasons[0].contains("Netflix, the service this bill is"));
+        // A bill named for nothing the catalog knows is scored as before.
+        let unknown = score(
+            "NETFLIX.COM",
+            -1_799,
+            &bill("Streaming", 1_799, Some(0), false),
+        );
+        assert_eq!(unknown.points, 65);
     }
 
     #[test]
