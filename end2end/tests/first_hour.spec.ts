@@ -55,3 +55,48 @@ test("a new autopay bill claims no record, nothing is red, and an unpaid bill sa
   await page.screenshot({ path: testInfo.outputPath("first-hour-bill-390.png"), fullPage: true });
   await context.close();
 });
+
+// Issue 53, rule 1: last month's payment, entered on the first day, is
+// history; the payment form says which due date a payment pays.
+test("last month's payment is history, and the form names the due date a payment pays", async ({ browser }, testInfo) => {
+  await openRegistration(browser);
+  const { context, page } = await newUser(browser, "first-hour-history@example.com");
+  const headers = { "x-csrf-token": await csrf(context) };
+  const today = (await (await context.request.get("/api/bills")).json()).today as string;
+  const monthAgo = new Date(`${today}T12:00:00Z`);
+  monthAgo.setUTCDate(monthAgo.getUTCDate() - 30);
+  const lastMonth = monthAgo.toISOString().slice(0, 10);
+  const created = await context.request.post("/api/bills", {
+    headers,
+    data: { name: "Spotify", amountMinor: 1199, cadence: "monthly", dueDay: Number(today.slice(8)), anchorDate: today },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const id = (await created.json()).id as number;
+
+  await page.goto(`/bills/${id}`);
+  await hydrated(page);
+  await expect(page.getByLabel("Paid on")).toHaveValue(today);
+  await page.getByLabel("Paid on").fill(lastMonth);
+  await page.getByRole("button", { name: "Record payment" }).click();
+  await expect(page.getByTestId("payment-row")).toHaveCount(1);
+
+  await page.goto("/tracker");
+  await hydrated(page);
+  const row = page.getByTestId("tracker-row").filter({ hasText: "Spotify" });
+  await expect(row).toHaveAttribute("data-status", "Due soon");
+  await expect(page.getByTestId("total-paid")).toHaveText("$0.00");
+
+  // Paid today, said to be for today's due date: now it is paid.
+  await page.goto(`/bills/${id}`);
+  await hydrated(page);
+  await page.getByLabel("Which due date does it pay?").selectOption(today);
+  await page.getByRole("button", { name: "Record payment" }).click();
+  await expect(page.getByTestId("payment-row")).toHaveCount(2);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: testInfo.outputPath("first-hour-pays-which-390.png"), fullPage: true });
+  await page.goto("/tracker");
+  await hydrated(page);
+  await expect(row).toHaveAttribute("data-status", "Paid");
+  await expect(page.getByTestId("total-paid")).toHaveText("$11.99");
+  await context.close();
+});

@@ -81,7 +81,9 @@ test("a person moves between months, reads what is coming and the calendar, and 
   await openMore(page.getByTestId("tracker-row").filter({ hasText: "Power" }));
   await page.getByTestId("tracker-row").filter({ hasText: "Power" }).getByRole("button", { name: "Skip this time" }).click();
   await expect(page.getByTestId("tracker-row").filter({ hasText: "Power" })).toHaveAttribute("data-status", "Skipped");
-  await expect(page.getByTestId("total-due")).toHaveText("$0.00");
+  // Due is paid, still to pay and skipped: the skip has its own line.
+  await expect(page.getByTestId("total-remaining")).toHaveText("$0.00");
+  await expect(page.getByTestId("total-skipped")).toHaveText("Due includes $71.20 skipped this time.");
   await openMore(page.getByTestId("tracker-row").filter({ hasText: "Power" }));
   await page.getByTestId("tracker-row").filter({ hasText: "Power" }).getByRole("button", { name: "Undo skip" }).click();
   await expect(page.getByTestId("total-due")).toHaveText("$71.20");

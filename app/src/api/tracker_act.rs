@@ -48,9 +48,13 @@ pub async fn tracker_act(
     let write = TrackerWrite::read(&act, fields)?;
     let (pool, user) = (me.pool(), me.current.user.id);
     match write {
-        TrackerWrite::Pay { amount_minor } => {
+        TrackerWrite::Pay {
+            amount_minor,
+            occurrence,
+        } => {
             let payment = RecordPayment {
                 amount_minor,
+                for_occurrence: occurrence,
                 ..RecordPayment::default()
             };
             bills::record_requested(pool, user, bill, &payment).await?;

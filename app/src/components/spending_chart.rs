@@ -26,9 +26,15 @@ fn month_label(month: &str) -> String {
 }
 
 /// The chart of `spending`, read with the rest of the Tracker page (so it
-/// is in the server-rendered page, and follows each write with it).
+/// is in the server-rendered page, and follows each write with it): one
+/// currency's ([`Spending::per_currency`]), named when `named` (the page
+/// shows more than one; the first keeps the plain test id).
 #[component]
-pub fn SpendingChart(spending: Spending) -> impl IntoView {
+pub fn SpendingChart(
+    spending: Spending,
+    #[prop(optional)] named: bool,
+    #[prop(optional)] first: bool,
+) -> impl IntoView {
     let locale = Locale::parse(&spending.locale);
     let currency = Currency::parse(&spending.currency).unwrap_or(Currency::USD);
     let money = move |minor: i64| Money::new(minor, currency).format(locale);
@@ -84,9 +90,19 @@ pub fn SpendingChart(spending: Spending) -> impl IntoView {
         }
     }
     let empty = spending.categories.is_empty();
+    let title = if named {
+        format!("Spending by category in {}", spending.currency)
+    } else {
+        "Spending by category".to_owned()
+    };
+    let test_id = if first || !named {
+        "spending-chart".to_owned()
+    } else {
+        format!("spending-chart-{}", spending.currency.to_lowercase())
+    };
     view! {
-        <figure class="chart chart--spending" data-testid="spending-chart">
-            <figcaption><strong>"Spending by category"</strong>{empty.then_some(" · no payments in the last six months")}</figcaption>
+        <figure class="chart chart--spending" data-testid=test_id>
+            <figcaption><strong>{title}</strong>{empty.then_some(" · no payments in the last six months")}</figcaption>
             <svg viewBox=format!("0 0 {WIDTH} {}", HEIGHT + TOP + BOTTOM) role="img" aria-label="Payments per month by category; the table below has the numbers">
                 {rects}
                 <line x1="0" y1=HEIGHT + TOP x2=WIDTH y2=HEIGHT + TOP stroke="currentColor" stroke-opacity="0.3"/>

@@ -107,6 +107,10 @@ pub struct Payment {
     pub autopay_failure: bool,
     pub kind: PaymentKind,
     pub created_at: String,
+    /// The due date it pays, when one was named (`YYYY-MM-DD`); otherwise
+    /// the one whose cycle `paidOn` falls in.
+    #[serde(default)]
+    pub for_occurrence: Option<String>,
 }
 
 impl Payment {
@@ -135,6 +139,12 @@ pub struct RecordPayment {
     pub paid_on: Option<String>,
     #[serde(default)]
     pub method: String,
+    /// The due date it pays (`YYYY-MM-DD`, one of the bill's): where the
+    /// date could pay two, or pays one ahead. Left out, the due date whose
+    /// cycle the date falls in; a date before the bill's first cycle is
+    /// history and pays none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub for_occurrence: Option<String>,
 }
 
 /// A payment as typed into a bill page's form (`payment[…]` fields, posted
@@ -148,6 +158,9 @@ pub struct PaymentInput {
     pub paid_on: String,
     #[serde(default)]
     pub method: String,
+    /// The due date it pays; empty: worked out from the date.
+    #[serde(default)]
+    pub for_occurrence: String,
 }
 
 impl PaymentInput {
@@ -163,11 +176,15 @@ impl PaymentInput {
                     .map_err(|problem| FieldViolation::new("amountMinor", problem))?,
             )
         };
-        let paid_on = self.paid_on.trim();
+        let given = |text: &str| {
+            let text = text.trim();
+            (!text.is_empty()).then(|| text.to_owned())
+        };
         Ok(RecordPayment {
             amount_minor,
-            paid_on: (!paid_on.is_empty()).then(|| paid_on.to_owned()),
+            paid_on: given(&self.paid_on),
             method: self.method.clone(),
+            for_occurrence: given(&self.for_occurrence),
         })
     }
 }
@@ -288,7 +305,9 @@ pub struct Tracker {
     /// whatever period is shown.
     #[serde(default)]
     pub upcoming: Vec<TrackerEntry>,
-    pub totals: Totals,
+    /// One per currency, never added across: the person's own currency
+    /// first (there even when nothing of it is due), then by code.
+    pub totals: Vec<Totals>,
 }
 
 /// One category's payments per month.
@@ -297,6 +316,9 @@ pub struct Tracker {
 #[serde(rename_all = "camelCase")]
 pub struct CategorySpending {
     pub name: String,
+    /// ISO 4217: a category paid in two currencies is two entries.
+    #[serde(default)]
+    pub currency: String,
     /// One total per entry of [`Spending::months`].
     pub totals_minor: Vec<i64>,
 }
@@ -325,6 +347,37 @@ pub struct Spending {
     /// `YYYY-MM`, oldest first.
     pub months: Vec<String>,
     pub categories: Vec<CategorySpending>,
+}
+
+impl Spending {
+    /// One chart's worth per currency paid in, the person's own first
+    /// (alone, when nothing was paid), never two currencies in one.
+    pub fn per_currency(&self) -> Vec<Spending> {
+        let mut codes: Vec<&str> = Vec::new();
+        for category in &self.categories {
+            if !codes.contains(&category.currency.as_str()) {
+                codes.push(&category.currency);
+            }
+        }
+        codes.sort_by_key(|code| (*code != self.currency, *code));
+        if codes.is_empty() {
+            codes.push(&self.currency);
+        }
+        codes
+            .into_iter()
+            .map(|code| Spending {
+                locale: self.locale.clone(),
+                currency: code.to_owned(),
+                months: self.months.clone(),
+                categories: self
+                    .categories
+                    .iter()
+                    .filter(|category| category.currency == code)
+                    .cloned()
+                    .collect(),
+            })
+            .collect()
+    }
 }
 
 /// A known subscription service a bill can link to.
@@ -493,11 +546,13 @@ mod tests {
             amount: " 12.50 ".into(),
             paid_on: "2026-11-27".into(),
             method: "card".into(),
+            for_occurrence: " 2026-12-01 ".into(),
         };
         let payment = typed.to_payment(2).unwrap();
         assert_eq!(payment.amount_minor, Some(1250));
         assert_eq!(payment.paid_on.as_deref(), Some("2026-11-27"));
         assert_eq!(payment.method, "card");
+        assert_eq!(payment.for_occurrence.as_deref(), Some("2026-12-01"));
         let empty = PaymentInput::default().to_payment(2).unwrap();
         assert_eq!((empty.amount_minor, empty.paid_on), (None, None));
         let bad = PaymentInput {

@@ -18,6 +18,7 @@ pub fn label(wire: &str) -> Option<&'static str> {
         "dueDay" => "Due day of the month",
         "anchorDate" => "First due date",
         "paidOn" => "Paid on",
+        "forOccurrence" => "Which due date it pays",
         "category" => "Category",
         "notes" | "note" => "Note",
         "snoozedTo" => "Snooze to",

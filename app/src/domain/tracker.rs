@@ -17,7 +17,7 @@ pub const DUE_SOON_DAYS: i64 = 7;
 /// day-based cadences shorter than two weeks, half the interval.
 pub const PAID_EARLY_DAYS: i64 = 7;
 
-/// How far around a period [`TrackedBill::paid_on`] must reach for the
+/// How far around a period [`TrackedBill::payments`] must reach for the
 /// payments that can pay its occurrences: one long month and the early
 /// days before, and the early days after.
 pub const PAYMENTS_BEFORE_DAYS: i64 = 70;
@@ -36,6 +36,28 @@ pub enum Status {
     Skipped,
 }
 
+/// One payment as the Tracker weighs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Paid {
+    pub on: Date,
+    pub amount_minor: i64,
+    /// The due date the person said it pays (`forOccurrence`), which wins
+    /// over the cycle its date falls in.
+    pub for_occurrence: Option<Date>,
+}
+
+impl Paid {
+    /// A payment of nothing in particular dated `on`, its due date worked
+    /// out from the date.
+    pub fn on(on: Date) -> Self {
+        Self {
+            on,
+            amount_minor: 0,
+            for_occurrence: None,
+        }
+    }
+}
+
 /// What the Tracker needs of one active bill.
 #[derive(Clone, Debug)]
 pub struct TrackedBill {
@@ -44,11 +66,27 @@ pub struct TrackedBill {
     pub anchor: Date,
     pub due_day: u8,
     pub amount_minor: i64,
-    /// Payment dates of this bill from [`PAYMENTS_BEFORE_DAYS`] before
-    /// the period to [`PAYMENTS_AFTER_DAYS`] after it.
-    pub paid_on: Vec<Date>,
+    /// Its currency: totals are per currency, never added across.
+    pub currency: String,
+    /// Its payments from [`PAYMENTS_BEFORE_DAYS`] before the period to
+    /// [`PAYMENTS_AFTER_DAYS`] after it, and those said to pay a due date
+    /// in that span wherever they are dated.
+    pub payments: Vec<Paid>,
     /// Its occurrences' overrides near the period.
     pub overrides: Vec<MonthOverride>,
+}
+
+/// Which due date each payment pays ([`TrackedBill::assign`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assignment {
+    /// The due dates within reach, in order.
+    pub dues: Vec<Date>,
+    /// For each of `dues`, whether a payment pays it.
+    pub paid: Vec<bool>,
+    /// For each of the bill's payments (in [`TrackedBill::payments`]'
+    /// order), the due date it pays: `None` for history, a payment from
+    /// before the first cycle within reach.
+    pub pays: Vec<Option<Date>>,
 }
 
 impl TrackedBill {
@@ -69,13 +107,23 @@ impl TrackedBill {
         found
     }
 
-    /// The due dates from `first` through `last` with whether each is
-    /// paid. Each payment pays the due date whose cycle it falls in: from
-    /// [`PAID_EARLY_DAYS`] before that due date to the same before the
-    /// next. A second payment in one cycle pays the next due date ahead.
-    /// Only payments near the period matter, so the answer does not depend
-    /// on history older than [`PAYMENTS_BEFORE_DAYS`].
-    pub fn paid_in(&self, first: Date, last: Date) -> Vec<(Date, bool)> {
+    /// Whether `day` is one of the bill's due dates (as scheduled).
+    pub fn is_occurrence(&self, day: Date) -> bool {
+        self.cadence.next_due(self.anchor, self.due_day, day) == Some(day)
+    }
+
+    /// Which due date each payment pays, for the due dates from `first`
+    /// through `last` and a reach around them. A payment said to pay a due
+    /// date (`for_occurrence`) pays it, a second one for the same due date
+    /// too (two halves of one bill). Any other pays the due date whose
+    /// cycle it falls in: from [`PAID_EARLY_DAYS`] before that due date to
+    /// the same before the next. A second payment in one cycle pays the
+    /// next due date ahead, and a skipped due date takes no payment. A
+    /// payment from before the first cycle is history: it pays nothing,
+    /// and never a later month. Only payments near the period matter, so
+    /// the answer does not depend on history older than
+    /// [`PAYMENTS_BEFORE_DAYS`].
+    pub fn assign(&self, first: Date, last: Date) -> Assignment {
         let from = first.add_days(-PAYMENTS_BEFORE_DAYS).unwrap_or(first);
         let through = last.add_days(PAYMENTS_AFTER_DAYS).unwrap_or(last);
         let dues = self.occurrences(from, through);
@@ -88,7 +136,6 @@ impl TrackedBill {
             };
             gap.map_or(PAID_EARLY_DAYS, |gap| (gap / 2).min(PAID_EARLY_DAYS))
         };
-        // A skipped due date takes no payment: the next one does.
         let skipped: Vec<bool> = dues
             .iter()
             .map(|due| {
@@ -98,23 +145,54 @@ impl TrackedBill {
             })
             .collect();
         let mut paid = vec![false; dues.len()];
-        let mut payments = self.paid_on.clone();
-        payments.sort_unstable();
-        for payment in payments {
-            let day = payment.days_since_epoch();
-            // The last due date whose cycle has begun by the payment; a
-            // payment before the first cycle pays the first due date.
-            let mut at = (0..dues.len())
+        let mut pays = vec![None; self.payments.len()];
+        let mut order: Vec<usize> = (0..self.payments.len()).collect();
+        order.sort_by_key(|&i| (self.payments[i].on, i));
+        // What the person said first, so the cycle rule works around it.
+        for &i in &order {
+            let Some(due) = self.payments[i].for_occurrence else {
+                continue;
+            };
+            pays[i] = Some(due);
+            if let Ok(at) = dues.binary_search(&due) {
+                paid[at] = true;
+            }
+        }
+        for &i in &order {
+            if self.payments[i].for_occurrence.is_some() {
+                continue;
+            }
+            let day = self.payments[i].on.days_since_epoch();
+            // The last due date whose cycle has begun by the payment.
+            let Some(mut at) = (0..dues.len())
                 .rev()
-                .find(|&i| dues[i].days_since_epoch() - early(i) <= day)
-                .unwrap_or(0);
+                .find(|&k| dues[k].days_since_epoch() - early(k) <= day)
+            else {
+                continue;
+            };
             while paid.get(at) == Some(&true) || skipped.get(at) == Some(&true) {
                 at += 1;
             }
-            if let Some(slot) = paid.get_mut(at) {
-                *slot = true;
+            match paid.get_mut(at) {
+                Some(slot) => {
+                    *slot = true;
+                    pays[i] = Some(dues[at]);
+                }
+                // Paid so far ahead that the due date is beyond reach.
+                None => {
+                    pays[i] = through
+                        .add_days(1)
+                        .and_then(|after| self.cadence.next_due(self.anchor, self.due_day, after));
+                }
             }
         }
+        Assignment { dues, paid, pays }
+    }
+
+    /// The due dates from `first` through `last` with whether a payment
+    /// pays each ([`Self::assign`]'s rule).
+    pub fn paid_in(&self, first: Date, last: Date) -> Vec<(Date, bool)> {
+        let Assignment { dues, paid, .. } = self.assign(first, last);
         dues.into_iter()
             .zip(paid)
             .filter(|(due, _)| *due >= first && *due <= last)
@@ -132,6 +210,15 @@ impl TrackedBill {
                 let after = horizon.add_days(1)?;
                 self.cadence.next_due(self.anchor, self.due_day, after)
             })
+    }
+
+    /// The date an occurrence is due: the snoozed-to date when snoozed.
+    fn shown_due(&self, scheduled: Date) -> Date {
+        self.overrides
+            .iter()
+            .find(|change| change.occurrence == scheduled)
+            .and_then(|change| change.snoozed_to)
+            .unwrap_or(scheduled)
     }
 }
 
@@ -152,16 +239,89 @@ pub struct Entry {
     pub note: Option<String>,
 }
 
+/// A period's totals in one currency. For the period's due dates
+/// `due_minor = paid_minor + remaining_minor + skipped_minor` always
+/// ([`Totals::adds_up`]); payments dated in the period for due dates of
+/// other periods are beside them, never in them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Totals {
+    /// ISO 4217: these totals add bills of this currency only.
+    pub currency: String,
+    /// What the period's due dates ask, skipped ones included.
     pub due_minor: i64,
-    /// The payments dated in the period (what the spending chart shows).
+    /// What the period's paid due dates asked: paid toward this period,
+    /// wherever the payment is dated.
     pub paid_minor: i64,
     /// What the period's unpaid due dates still ask.
     pub remaining_minor: i64,
+    /// What the period's skipped due dates would have asked.
+    pub skipped_minor: i64,
+    /// The part of `remaining_minor` already past its due date.
     pub overdue_minor: i64,
+    /// Payments dated in the period that pay later periods' due dates.
+    pub paid_ahead_minor: i64,
+    /// Payments dated in the period that pay earlier due dates, or none
+    /// (history from before the bill's first due date).
+    pub paid_late_minor: i64,
+}
+
+impl Totals {
+    pub fn zero(currency: &str) -> Self {
+        Self {
+            currency: currency.to_owned(),
+            ..Self::default()
+        }
+    }
+
+    /// `due = paid + remaining + skipped`, and overdue within remaining.
+    pub fn adds_up(&self) -> bool {
+        self.due_minor == self.paid_minor + self.remaining_minor + self.skipped_minor
+            && (0..=self.remaining_minor.max(0)).contains(&self.overdue_minor)
+    }
+}
+
+/// `totals`, one per currency, with `first` (the person's own) first even
+/// when nothing of it is due, and the others by code.
+pub fn own_currency_first(mut totals: Vec<Totals>, first: &str) -> Vec<Totals> {
+    if !totals.iter().any(|total| total.currency == first) {
+        totals.push(Totals::zero(first));
+    }
+    totals.sort_by(|a, b| {
+        (a.currency != first)
+            .cmp(&(b.currency != first))
+            .then_with(|| a.currency.cmp(&b.currency))
+    });
+    totals
+}
+
+/// The due dates a payment made around `today` could be for, oldest
+/// first: the last two on or before it and the next two (what the payment
+/// form offers as "Which due date does it pay?").
+pub fn due_dates_around(cadence: Cadence, anchor: Date, due_day: u8, today: Date) -> Vec<Date> {
+    let from = today.add_days(-400).unwrap_or(today);
+    let mut before: Vec<Date> = Vec::new();
+    let mut after: Vec<Date> = Vec::new();
+    let mut next = from;
+    while after.len() < 2 && before.len() < 1000 {
+        let Some(due) = cadence.next_due(anchor, due_day, next) else {
+            break;
+        };
+        if due <= today {
+            before.push(due);
+        } else {
+            after.push(due);
+        }
+        let Some(day_after) = due.add_days(1) else {
+            break;
+        };
+        next = day_after;
+    }
+    let keep = before.len().saturating_sub(2);
+    before.drain(..keep);
+    before.extend(after);
+    before
 }
 
 /// The first day of `today`'s month and the last.
@@ -173,29 +333,37 @@ pub fn month_bounds(today: Date) -> (Date, Date) {
 
 /// The entries of the period from `first` to `last` (each time a bill
 /// falls due in it, by due date: a weekly bill is due four or five times a
-/// month) and its totals. Which due dates are paid is
-/// [`TrackedBill::paid_in`]'s rule. `paid_minor` here counts what was due
-/// on the paid entries; the Tracker answers with the payments dated in the
-/// period instead ([`Totals::paid_minor`]), and `remaining_minor` is what
-/// the unpaid entries still ask.
+/// month) and its totals, one per currency, by currency code. Which due
+/// dates are paid, and what each payment pays, is
+/// [`TrackedBill::assign`]'s rule.
 pub fn period_view(
     today: Date,
     (first, last): (Date, Date),
     bills: &[TrackedBill],
-) -> (Vec<Entry>, Totals) {
+) -> (Vec<Entry>, Vec<Totals>) {
     let mut entries = Vec::new();
-    let mut totals = Totals::default();
+    let mut totals: Vec<Totals> = Vec::new();
     // A due date snoozed from before the period can land in it.
     let reach = first.add_days(-SNOOZE_MAX_DAYS).unwrap_or(first);
     for bill in bills {
-        for (scheduled, paid) in bill.paid_in(reach, last) {
+        let assignment = bill.assign(reach, last);
+        let index = match totals.iter().position(|t| t.currency == bill.currency) {
+            Some(index) => index,
+            None => {
+                totals.push(Totals::zero(&bill.currency));
+                totals.len() - 1
+            }
+        };
+        let sum = &mut totals[index];
+        for (scheduled, paid) in assignment.dues.iter().copied().zip(assignment.paid) {
+            if scheduled < reach || scheduled > last {
+                continue;
+            }
             let change = bill
                 .overrides
                 .iter()
                 .find(|change| change.occurrence == scheduled);
-            let due = change
-                .and_then(|change| change.snoozed_to)
-                .unwrap_or(scheduled);
+            let due = bill.shown_due(scheduled);
             if due < first || due > last {
                 continue;
             }
@@ -215,13 +383,15 @@ pub fn period_view(
             } else {
                 Status::Upcoming
             };
-            if !skipped {
-                totals.due_minor += amount;
-            }
+            sum.due_minor += amount;
             match status {
-                Status::Paid => totals.paid_minor += amount,
-                Status::Overdue => totals.overdue_minor += amount,
-                Status::DueSoon | Status::Upcoming | Status::Skipped => {}
+                Status::Skipped => sum.skipped_minor += amount,
+                Status::Paid => sum.paid_minor += amount,
+                Status::Overdue => {
+                    sum.remaining_minor += amount;
+                    sum.overdue_minor += amount;
+                }
+                Status::DueSoon | Status::Upcoming => sum.remaining_minor += amount,
             }
             entries.push(Entry {
                 bill_id: bill.id,
@@ -234,8 +404,19 @@ pub fn period_view(
                 note: change.and_then(|change| change.note.clone()),
             });
         }
+        // Payments dated in the period for other periods' due dates.
+        for (payment, pays) in bill.payments.iter().zip(&assignment.pays) {
+            if payment.on < first || payment.on > last {
+                continue;
+            }
+            match pays.map(|scheduled| bill.shown_due(scheduled)) {
+                Some(due) if due > last => sum.paid_ahead_minor += payment.amount_minor,
+                Some(due) if due >= first => {}
+                Some(_) | None => sum.paid_late_minor += payment.amount_minor,
+            }
+        }
     }
-    totals.remaining_minor = totals.due_minor - totals.paid_minor;
+    totals.sort_by(|a, b| a.currency.cmp(&b.currency));
     entries.sort_by(|a, b| a.due.cmp(&b.due).then(a.bill_id.cmp(&b.bill_id)));
     (entries, totals)
 }
@@ -255,7 +436,14 @@ mod tests {
             anchor: date("2026-01-01"),
             due_day,
             amount_minor: amount,
-            paid_on: paid.iter().map(|d| date(d)).collect(),
+            currency: "USD".into(),
+            payments: paid
+                .iter()
+                .map(|d| Paid {
+                    amount_minor: amount,
+                    ..Paid::on(date(d))
+                })
+                .collect(),
             overrides: Vec::new(),
         }
     }
@@ -291,15 +479,16 @@ mod tests {
         let (in_period, period_totals) = period_view(today, period, &bills);
         let ids: Vec<i64> = in_period.iter().map(|e| e.bill_id).collect();
         assert_eq!(ids, [2], "only the bill due on the 12th");
-        assert_eq!(period_totals.due_minor, 2000);
+        assert_eq!(period_totals[0].due_minor, 2000);
         assert_eq!(
             totals,
-            Totals {
+            [Totals {
                 due_minor: 10_000,
                 paid_minor: 4000,
                 remaining_minor: 6000,
-                overdue_minor: 1000
-            }
+                overdue_minor: 1000,
+                ..Totals::zero("USD")
+            }]
         );
     }
 
@@ -326,12 +515,13 @@ mod tests {
         );
         assert_eq!(
             totals,
-            Totals {
+            [Totals {
                 due_minor: 7500,
                 paid_minor: 3000,
                 remaining_minor: 4500,
-                overdue_minor: 1500
-            }
+                overdue_minor: 1500,
+                ..Totals::zero("USD")
+            }]
         );
     }
 
@@ -431,15 +621,23 @@ mod tests {
         assert_eq!(entries.len(), 1);
         assert!(entries[0].skipped);
         assert_eq!(entries[0].status, Status::Skipped);
-        assert_eq!(totals, Totals::default());
+        assert_eq!(
+            totals,
+            [Totals {
+                due_minor: 3000,
+                skipped_minor: 3000,
+                ..Totals::zero("USD")
+            }],
+            "a skipped due date is in no total but its own"
+        );
         // The next month is untouched.
         let december = (date("2026-12-01"), date("2026-12-31"));
         let (next, next_totals) = period_view(today, december, std::slice::from_ref(&gym));
         assert_eq!((next[0].status, next[0].skipped), (Status::Upcoming, false));
-        assert_eq!(next_totals.due_minor, 3000);
+        assert_eq!(next_totals[0].due_minor, 3000);
         // A payment made for the skipped month pays the next one.
         let paid = TrackedBill {
-            paid_on: vec![date("2026-11-06")],
+            payments: vec![Paid::on(date("2026-11-06"))],
             ..gym
         };
         let (next, _) = period_view(today, december, &[paid]);
@@ -461,7 +659,7 @@ mod tests {
         let (november, totals) =
             period_view(today, month_bounds(today), std::slice::from_ref(&power));
         assert!(november.is_empty(), "{november:?}");
-        assert_eq!(totals.due_minor, 0);
+        assert_eq!(totals[0].due_minor, 0);
         let (december, totals) =
             period_view(today, (date("2026-12-01"), date("2026-12-31")), &[power]);
         let moved: Vec<(&str, Option<&str>, i64, Option<i64>)> = december
@@ -483,7 +681,161 @@ mod tests {
             ]
         );
         assert_eq!(december[0].note.as_deref(), Some("winter"));
-        assert_eq!(totals.due_minor, 15_000);
+        assert_eq!(totals[0].due_minor, 15_000);
+    }
+
+    #[test]
+    fn a_payment_from_before_the_first_due_date_is_history_and_pays_no_month() {
+        // The December rent: first due 2026-12-02, paid 2026-11-02.
+        let rent = monthly("2026-12-02", &["2026-11-02"]);
+        assert_eq!(
+            statuses(&rent, "2026-12-01", "2026-12-31"),
+            [("2026-12-02".to_owned(), false)]
+        );
+        let today = date("2026-12-01");
+        let (_, december) = period_view(today, month_bounds(today), std::slice::from_ref(&rent));
+        assert_eq!(
+            december,
+            [Totals {
+                due_minor: 150_000,
+                remaining_minor: 150_000,
+                ..Totals::zero("USD")
+            }]
+        );
+        let (_, november) = period_view(today, (date("2026-11-01"), date("2026-11-30")), &[rent]);
+        assert_eq!(
+            november[0].paid_late_minor, 150_000,
+            "history, beside the totals"
+        );
+        // Three months of history never pay the next three months.
+        let streaming = monthly("2026-12-02", &["2026-09-02", "2026-10-02", "2026-11-02"]);
+        assert_eq!(
+            statuses(&streaming, "2026-12-01", "2027-02-28"),
+            [
+                ("2026-12-02".to_owned(), false),
+                ("2027-01-02".to_owned(), false),
+                ("2027-02-02".to_owned(), false)
+            ]
+        );
+        assert_eq!(
+            streaming.next_unpaid(date("2026-12-01")),
+            Some(date("2026-12-02"))
+        );
+        // Inside the first cycle's early days it pays the first due date.
+        let early = monthly("2026-12-02", &["2026-11-27"]);
+        assert_eq!(
+            statuses(&early, "2026-12-01", "2026-12-31"),
+            [("2026-12-02".to_owned(), true)]
+        );
+    }
+
+    fn said(on: &str, due: &str, amount: i64) -> Paid {
+        Paid {
+            on: date(on),
+            amount_minor: amount,
+            for_occurrence: Some(date(due)),
+        }
+    }
+
+    #[test]
+    fn a_payment_said_to_pay_a_due_date_pays_it_and_two_halves_pay_it_once() {
+        // "Mark paid" on the 3rd for a bill first due on the 31st.
+        let later = TrackedBill {
+            payments: vec![said("2026-12-03", "2026-12-31", 150_000)],
+            ..monthly("2026-12-31", &[])
+        };
+        assert_eq!(
+            statuses(&later, "2026-12-01", "2027-01-31"),
+            [
+                ("2026-12-31".to_owned(), true),
+                ("2027-01-31".to_owned(), false)
+            ]
+        );
+        // An overdue November and a December paid early: the person says
+        // which, and the cycle rule works around it.
+        let mut rent = monthly("2026-01-01", &["2026-11-26"]);
+        rent.payments
+            .push(said("2026-11-25", "2026-12-01", 150_000));
+        assert_eq!(
+            statuses(&rent, "2026-11-01", "2027-01-31"),
+            [
+                ("2026-11-01".to_owned(), false),
+                ("2026-12-01".to_owned(), true),
+                ("2027-01-01".to_owned(), true)
+            ],
+            "the undirected payment of the 26th pays ahead"
+        );
+        let halves = TrackedBill {
+            payments: vec![
+                said("2026-12-01", "2026-12-15", 75_000),
+                said("2026-12-10", "2026-12-15", 75_000),
+            ],
+            ..monthly("2026-01-15", &[])
+        };
+        assert_eq!(
+            statuses(&halves, "2026-12-01", "2027-01-31"),
+            [
+                ("2026-12-15".to_owned(), true),
+                ("2027-01-15".to_owned(), false)
+            ]
+        );
+    }
+
+    #[test]
+    fn totals_are_per_currency_and_payments_for_other_months_stand_beside_them() {
+        let today = date("2026-11-20");
+        let rent_eur = TrackedBill {
+            currency: "EUR".into(),
+            ..bill(1, 1, 45_000, &["2026-11-01"])
+        };
+        let mut power = bill(2, 5, 6_000, &[]);
+        // Paid in November for December, and late for October.
+        power.payments = vec![
+            said("2026-11-18", "2026-12-05", 6_000),
+            said("2026-11-02", "2026-10-05", 5_500),
+        ];
+        let (_, totals) = period_view(today, month_bounds(today), &[power, rent_eur]);
+        assert_eq!(
+            totals,
+            [
+                Totals {
+                    due_minor: 45_000,
+                    paid_minor: 45_000,
+                    ..Totals::zero("EUR")
+                },
+                Totals {
+                    due_minor: 6_000,
+                    remaining_minor: 6_000,
+                    overdue_minor: 6_000,
+                    paid_ahead_minor: 6_000,
+                    paid_late_minor: 5_500,
+                    ..Totals::zero("USD")
+                }
+            ]
+        );
+        let own = own_currency_first(totals, "USD");
+        assert_eq!(own[0].currency, "USD");
+        assert_eq!(own_currency_first(Vec::new(), "CHF"), [Totals::zero("CHF")]);
+    }
+
+    #[test]
+    fn the_payment_form_offers_the_two_due_dates_before_and_the_two_after() {
+        let around = |anchor: &str, today: &str| -> Vec<String> {
+            let anchor = date(anchor);
+            due_dates_around(Cadence::Monthly, anchor, anchor.day(), date(today))
+                .iter()
+                .map(ToString::to_string)
+                .collect()
+        };
+        assert_eq!(
+            around("2026-01-31", "2026-12-03"),
+            ["2026-10-31", "2026-11-30", "2026-12-31", "2027-01-31"]
+        );
+        assert_eq!(
+            around("2026-12-31", "2026-12-03"),
+            ["2026-12-31", "2027-01-31"],
+            "a bill not due yet offers its first two"
+        );
     }
 
     mod properties {
@@ -506,9 +858,9 @@ mod tests {
                     due_day: anchor.day(),
                     ..bill(1, 1, 100, &[])
                 };
-                let before = TrackedBill { paid_on: payments.iter().map(|d| day(*d)).collect(), ..before };
+                let before = TrackedBill { payments: payments.iter().map(|d| Paid::on(day(*d))).collect(), ..before };
                 let mut after = before.clone();
-                after.paid_on.push(day(extra));
+                after.payments.push(Paid::on(day(extra)));
                 let (first, last) = (day(20_380), day(20_420));
                 let was = before.paid_in(first, last);
                 let is = after.paid_in(first, last);
@@ -522,7 +874,50 @@ mod tests {
                 }
                 prop_assert!(gained <= 1);
                 let paid = is.iter().filter(|(_, paid)| *paid).count();
-                prop_assert!(paid <= after.paid_on.len());
+                prop_assert!(paid <= after.payments.len());
+            }
+
+            #[test]
+            fn totals_add_up_and_no_due_date_is_paid_without_a_payment_for_it(
+                step in prop_oneof![Just(Cadence::Weekly), Just(Cadence::Monthly), Just(Cadence::Quarterly), (1_u16..40).prop_map(Cadence::EveryDays)],
+                anchor in 20_300_i64..20_450,
+                payments in proptest::collection::vec((20_250_i64..20_500, 0_i64..5_000, proptest::option::of(0_i64..200)), 0..12),
+                skipped in proptest::collection::vec(0_i64..200, 0..3),
+                amount in 0_i64..10_000,
+                today in 20_380_i64..20_440,
+            ) {
+                let day = |d: i64| Date::from_days_since_epoch(d).unwrap();
+                let anchor = day(anchor);
+                let mut tracked = TrackedBill {
+                    cadence: step,
+                    anchor,
+                    due_day: anchor.day(),
+                    ..bill(1, 1, amount, &[])
+                };
+                let dues = tracked.occurrences(day(20_250), day(20_550));
+                let pick = |k: i64| dues.get(usize::try_from(k).unwrap_or(0) % dues.len().max(1)).copied();
+                tracked.payments = payments
+                    .iter()
+                    .map(|(on, paid, due)| Paid {
+                        on: day(*on),
+                        amount_minor: *paid,
+                        for_occurrence: due.and_then(pick),
+                    })
+                    .collect();
+                tracked.overrides = skipped.iter().filter_map(|k| pick(*k)).map(|due| MonthOverride { skipped: true, ..MonthOverride::of(due) }).collect();
+                let (first, last) = (day(20_390), day(20_420));
+                let (entries, totals) = period_view(day(today), (first, last), std::slice::from_ref(&tracked));
+                for total in &totals {
+                    prop_assert!(total.adds_up(), "{:?}", total);
+                }
+                let dated_in: i64 = tracked.payments.iter().filter(|p| p.on >= first && p.on <= last).map(|p| p.amount_minor).sum();
+                let beside: i64 = totals.iter().map(|t| t.paid_ahead_minor + t.paid_late_minor).sum();
+                prop_assert!(beside <= dated_in);
+                let assignment = tracked.assign(first, last);
+                for entry in entries.iter().filter(|e| e.status == Status::Paid) {
+                    let due = Date::parse(entry.snoozed_from.as_deref().unwrap_or(&entry.due)).unwrap();
+                    prop_assert!(assignment.pays.contains(&Some(due)), "{} is Paid without a payment", due);
+                }
             }
         }
     }

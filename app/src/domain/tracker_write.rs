@@ -20,9 +20,11 @@ pub struct TrackerFields {
 /// One write of the Tracker.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TrackerWrite {
-    /// Mark paid: `amount_minor`, else the bill's amount.
+    /// Mark paid: `amount_minor`, else the bill's amount, for the row's
+    /// due date (`occurrence`, as scheduled) when the form names it.
     Pay {
         amount_minor: Option<i64>,
+        occurrence: Option<String>,
     },
     /// A change to one occurrence (its scheduled due date).
     Amend {
@@ -84,13 +86,14 @@ impl TrackerWrite {
         } = fields;
         let amend = |change| {
             Ok(Self::Amend {
-                occurrence: required("occurrence", given(occurrence), "name the due date")?,
+                occurrence: required("occurrence", given(occurrence.clone()), "name the due date")?,
                 change,
             })
         };
         match act {
             "pay" => Ok(Self::Pay {
                 amount_minor: whole("amountMinor", amount, MINOR_UNITS)?,
+                occurrence: given(occurrence.clone()),
             }),
             "skip" | "unskip" => amend(OccurrenceChange::Skipped(act == "skip")),
             "snooze" => amend(OccurrenceChange::SnoozedTo(date("snoozedTo", to)?)),
@@ -129,14 +132,18 @@ mod tests {
     #[test]
     fn pay_takes_minor_units_or_the_bills_amount() {
         assert_eq!(
-            TrackerWrite::read("pay", fields(None, Some("1250"), None)),
+            TrackerWrite::read("pay", fields(Some("2026-12-31"), Some("1250"), None)),
             Ok(TrackerWrite::Pay {
-                amount_minor: Some(1250)
+                amount_minor: Some(1250),
+                occurrence: Some("2026-12-31".into())
             })
         );
         assert_eq!(
             TrackerWrite::read("pay", fields(None, Some(" "), None)),
-            Ok(TrackerWrite::Pay { amount_minor: None })
+            Ok(TrackerWrite::Pay {
+                amount_minor: None,
+                occurrence: None
+            })
         );
         assert_eq!(
             TrackerWrite::read("pay", fields(None, Some("12.50"), None)),

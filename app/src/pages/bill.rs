@@ -14,7 +14,9 @@ use crate::components::bill_form::{bill_form, BillFormOpen};
 use crate::components::csrf_field::CsrfField;
 use crate::components::payoff_chart::PayoffChart;
 use crate::contract::bills::PaymentInput;
+use crate::domain::date::Date;
 use crate::domain::money::{minor_to_input, Locale, Money};
+use crate::domain::tracker::due_dates_around;
 
 #[component]
 pub fn BillPage() -> impl IntoView {
@@ -49,6 +51,7 @@ pub fn BillPage() -> impl IntoView {
     let pay_amount = RwSignal::new(String::new());
     let pay_date = RwSignal::new(String::new());
     let pay_method = RwSignal::new(String::new());
+    let pay_for = RwSignal::new(String::new());
     let reason = RwSignal::new(String::new());
     let navigate = use_navigate();
     // Saved from the edit form: the bill's page without `?edit`. The
@@ -134,6 +137,7 @@ pub fn BillPage() -> impl IntoView {
                             amount: pay_amount.get_untracked(),
                             paid_on: pay_date.get_untracked(),
                             method: pay_method.get_untracked(),
+                            for_occurrence: pay_for.get_untracked(),
                         };
                         if let Err(problem) = typed.to_payment(digits) {
                             error.set(Some(format!("Amount: {}", problem.description)));
@@ -141,7 +145,25 @@ pub fn BillPage() -> impl IntoView {
                         }
                         pay.dispatch(PayBill { bill: bill_id, payment: typed });
                         pay_amount.set(String::new());
+                        pay_for.set(String::new());
                     };
+                    // "Paid on" starts at today (the page's and the form's).
+                    if pay_date.get_untracked().is_empty() {
+                        pay_date.set(today.clone());
+                    }
+                    // The due dates this payment could be for.
+                    let choices: Vec<String> = record
+                        .cadence()
+                        .zip(Date::parse(&record.anchor_date).ok())
+                        .zip(u8::try_from(record.due_day).ok())
+                        .zip(Date::parse(&today).ok())
+                        .map(|(((cadence, anchor), due_day), today)| {
+                            due_dates_around(cadence, anchor, due_day, today)
+                                .iter()
+                                .map(ToString::to_string)
+                                .collect()
+                        })
+                        .unwrap_or_default();
                     let payoff = record.debt.then(|| {
                         let payment = record.minimum_payment_minor.unwrap_or(record.amount_minor);
                         view! { <PayoffChart balance=record.balance_minor.unwrap_or(0) apr=record.apr_basis_points.unwrap_or(0) payment=payment/> }
@@ -189,9 +211,17 @@ pub fn BillPage() -> impl IntoView {
                                 <div class="field"><label for="pay-amount">"Amount"</label>
                                     <input id="pay-amount" name="payment[amount]" placeholder=default_amount.clone() prop:value=move || pay_amount.get() on:input=move |ev| pay_amount.set(event_target_value(&ev))/></div>
                                 <div class="field"><label for="pay-date">"Paid on"</label>
-                                    <input id="pay-date" name="payment[paid_on]" type="date" placeholder=today.clone() prop:value=move || pay_date.get() on:input=move |ev| pay_date.set(event_target_value(&ev))/></div>
+                                    <input id="pay-date" name="payment[paid_on]" type="date" value=today.clone() prop:value=move || pay_date.get() on:input=move |ev| pay_date.set(event_target_value(&ev))/></div>
                                 <div class="field"><label for="pay-method">"Method"</label>
                                     <input id="pay-method" name="payment[method]" placeholder="manual" maxlength="40" prop:value=move || pay_method.get() on:input=move |ev| pay_method.set(event_target_value(&ev))/></div>
+                                {(!choices.is_empty()).then(|| view! {
+                                    <div class="field"><label for="pay-for">"Which due date does it pay?"</label>
+                                        <select id="pay-for" name="payment[for_occurrence]" aria-describedby="pay-for-hint" prop:value=move || pay_for.get() on:change=move |ev| pay_for.set(event_target_value(&ev))>
+                                            <option value="">"Worked out from its date"</option>
+                                            {choices.into_iter().map(|due| view! { <option value=due.clone()>{due.clone()}</option> }).collect_view()}
+                                        </select>
+                                        <span id="pay-for-hint" class="hint">"A payment from before the bill's first due date is history and pays none."</span></div>
+                                })}
                                 <button type="submit" class="button">"Record payment"</button>
                             </form>
                         </section>

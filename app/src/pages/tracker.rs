@@ -25,7 +25,7 @@ use crate::contract::error::ErrorBody;
 use crate::domain::date::{Date, YearMonth};
 use crate::domain::money::{Currency, Locale, Money};
 use crate::domain::pin_due::pin_key;
-use crate::domain::tracker::Status;
+use crate::domain::tracker::{Status, Totals};
 
 /// A failed write's message, for the page's alert.
 fn failure<T>(result: Option<Result<T, ErrorBody>>) -> Option<String> {
@@ -57,10 +57,66 @@ fn EntryActions(
                 <input type="hidden" name="act" value="pay"/>
                 <input type="hidden" name="bill" value=bill/>
                 <input type="hidden" name="amount" value=entry.amount_minor/>
+                // The due date this row pays, so paying early pays this one.
+                <input type="hidden" name="occurrence" value=entry.snoozed_from.clone().unwrap_or_else(|| entry.due.clone())/>
                 <button type="submit" class="button button--quiet">{action_label.clone()}</button>
             </ActionForm>
         })}
         <div class="row-more-wrap" inner_html=more></div>
+    }
+}
+
+/// A period's totals in one currency: due is what was paid toward it,
+/// what is still to pay and what was skipped, never two currencies added.
+/// The person's own currency comes first and keeps the plain test ids.
+#[component]
+fn TotalsLine(
+    sum: Totals,
+    first: bool,
+    several: bool,
+    locale: Locale,
+    due_label: String,
+    totals_label: String,
+) -> impl IntoView {
+    let currency = Currency::parse(&sum.currency).unwrap_or(Currency::USD);
+    let cash = move |minor: i64| Money::new(minor, currency).format(locale);
+    let code = sum.currency.to_lowercase();
+    let id = move |name: &str| {
+        if first {
+            name.to_owned()
+        } else {
+            format!("{name}-{code}")
+        }
+    };
+    let label = if several {
+        format!("{totals_label} in {}", sum.currency)
+    } else {
+        totals_label
+    };
+    let beside = [
+        (sum.paid_ahead_minor, "ahead, for later due dates"),
+        (sum.paid_late_minor, "for earlier due dates"),
+    ]
+    .into_iter()
+    .filter(|(minor, _)| *minor != 0)
+    .map(|(minor, what)| format!("{} {what}", cash(minor)))
+    .collect::<Vec<_>>();
+    view! {
+        <section class="totals" aria-label=label data-testid=id("totals")>
+            {several.then(|| view! { <p class="totals__currency">{sum.currency.clone()}</p> })}
+            <div class="total"><span>{due_label}</span><strong data-testid=id("total-due")>{cash(sum.due_minor)}</strong></div>
+            <div class="total"><span>"Paid"</span><strong data-testid=id("total-paid")>{cash(sum.paid_minor)}</strong></div>
+            <div class="total"><span>"Still to pay"</span><strong data-testid=id("total-remaining")>{cash(sum.remaining_minor)}</strong></div>
+            // Red only when something is overdue.
+            <div class={if sum.overdue_minor > 0 { "total total--warn" } else { "total" }} data-testid=id("total-overdue-box")>
+                <span>"Overdue"</span><strong data-testid=id("total-overdue")>{cash(sum.overdue_minor)}</strong></div>
+            {(sum.skipped_minor > 0).then(|| view! {
+                <p class="hint totals__note" data-testid=id("total-skipped")>{format!("Due includes {} skipped this time.", cash(sum.skipped_minor))}</p>
+            })}
+            {(!beside.is_empty()).then(|| view! {
+                <p class="hint totals__note" data-testid=id("total-beside")>{format!("Also paid in this period: {}.", beside.join(" and "))}</p>
+            })}
+        </section>
     }
 }
 
@@ -267,8 +323,6 @@ pub fn TrackerPage() -> impl IntoView {
             }.into_any(),
             Ok(TrackerPageData { tracker, drifts, bank, spending }) => {
                 let locale = Locale::parse(&tracker.locale);
-                let home = Currency::parse(&tracker.currency).unwrap_or(Currency::USD);
-                let total = move |minor: i64| Money::new(minor, home).format(locale);
                 let money = move |entry: &TrackerEntry| {
                     Money::new(entry.amount_minor, Currency::parse(&entry.currency).unwrap_or(Currency::USD)).format(locale)
                 };
@@ -278,12 +332,16 @@ pub fn TrackerPage() -> impl IntoView {
                 let shown_month = YearMonth::parse(&tracker.month);
                 let today_month = Date::parse(&tracker.today).ok().map(Date::year_month);
                 let (span, due_label, totals_label) = if kind == PeriodKind::Half {
-                    (format!("Half month {} to {}", tracker.period.first, tracker.period.last), "Due this half month", "This half month's totals")
+                    (format!("Half month {} to {}", tracker.period.first, tracker.period.last), "Due this half month".to_owned(), "This half month's totals".to_owned())
                 } else if pay {
-                    (format!("Pay period {} to {}", tracker.period.first, tracker.period.last), "Due this pay period", "This pay period's totals")
+                    (format!("Pay period {} to {}", tracker.period.first, tracker.period.last), "Due this pay period".to_owned(), "This pay period's totals".to_owned())
                 } else {
                     let name = shown_month.map_or_else(|| tracker.month.clone(), YearMonth::long_name);
-                    (name, "Due this month", "This month's totals")
+                    if shown_month == today_month {
+                        (name, "Due this month".to_owned(), "This month's totals".to_owned())
+                    } else {
+                        (name.clone(), format!("Due in {name}"), format!("{name}'s totals"))
+                    }
                 };
                 let is_now = if pay {
                     tracker.period.first <= tracker.today && tracker.today <= tracker.period.last
@@ -349,17 +407,12 @@ pub fn TrackerPage() -> impl IntoView {
                     {switch}
                     {nav}
                     <p class="hint">{format!("Today is {}", tracker.today)}</p>
-                    <section class="totals" aria-label=totals_label data-testid="totals">
-                        <div class="total"><span>{due_label}</span><strong data-testid="total-due">{total(totals.due_minor)}</strong></div>
-                        <div class="total"><span>"Paid"</span><strong data-testid="total-paid">{total(totals.paid_minor)}</strong></div>
-                        <div class="total"><span>"Still to pay"</span><strong data-testid="total-remaining">{total(totals.remaining_minor)}</strong></div>
-                        // Red only when something is overdue.
-                        <div class={if totals.overdue_minor > 0 { "total total--warn" } else { "total" }} data-testid="total-overdue-box">
-                            <span>"Overdue"</span><strong data-testid="total-overdue">{total(totals.overdue_minor)}</strong></div>
-                    </section>
+                    {totals.iter().enumerate().map(|(index, sum)| view! {
+                        <TotalsLine sum=sum.clone() first={index == 0} several={totals.len() > 1} locale due_label=due_label.clone() totals_label=totals_label.clone()/>
+                    }).collect_view()}
                     {drifts.map(|found| view! { <DriftPanel found act locale/> })}
                     {bank.map(|bank| view! {
-                        <BankBar bank still_to_pay=totals.remaining_minor currency=tracker.currency.clone()/>
+                        <BankBar bank still_to_pay=totals.first().map_or(0, |sum| sum.remaining_minor) currency=tracker.currency.clone()/>
                     })}
                     {if entries.is_empty() {
                         let when = match kind {
@@ -426,7 +479,13 @@ pub fn TrackerPage() -> impl IntoView {
                     {(!pay).then(|| shown_month.map(|month| view! {
                         <div inner_html=super::tracker_markup::calendar(month, &tracker.entries, &tracker.today)></div>
                     }))}
-                    {spending.map(|spending| view! { <SpendingChart spending/> })}
+                    {spending.map(|spending| {
+                        let charts = spending.per_currency();
+                        let named = charts.len() > 1;
+                        charts.into_iter().enumerate().map(|(index, spending)| view! {
+                            <SpendingChart spending named first={index == 0}/>
+                        }).collect_view()
+                    })}
                 }.into_any()
             }
         }})}}

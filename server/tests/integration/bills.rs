@@ -109,6 +109,7 @@ fn paid(amount_minor: Option<i64>, paid_on: Option<String>) -> RecordPayment {
         amount_minor,
         paid_on,
         method: String::new(),
+        for_occurrence: None,
     }
 }
 
@@ -501,12 +502,13 @@ async fn the_tracker_shows_the_month_and_marking_paid_moves_the_totals() {
     );
     assert_eq!(
         tracker.totals,
-        Totals {
+        [Totals {
             due_minor: 150_000,
             paid_minor: 0,
             remaining_minor: 150_000,
-            overdue_minor: 0
-        }
+            overdue_minor: 0,
+            ..Totals::zero("USD")
+        }]
     );
 
     let payment: Payment = browser
@@ -524,8 +526,8 @@ async fn the_tracker_shows_the_month_and_marking_paid_moves_the_totals() {
     );
     let tracker: Tracker = browser.get("/api/tracker").await;
     assert_eq!(tracker.entries[0].status, Status::Paid);
-    assert_eq!(tracker.totals.paid_minor, 150_000);
-    assert_eq!(tracker.totals.remaining_minor, 0);
+    assert_eq!(tracker.totals[0].paid_minor, 150_000);
+    assert_eq!(tracker.totals[0].remaining_minor, 0);
 
     // The autopay failed after all: the bill is not paid.
     let flagged: Payment = browser
@@ -540,7 +542,7 @@ async fn the_tracker_shows_the_month_and_marking_paid_moves_the_totals() {
     assert!(flagged.autopay_failure);
     let tracker: Tracker = browser.get("/api/tracker").await;
     assert_eq!(tracker.entries[0].status, Status::DueSoon);
-    assert_eq!(tracker.totals.paid_minor, 0);
+    assert_eq!(tracker.totals[0].paid_minor, 0);
 }
 
 #[tokio::test]
@@ -870,7 +872,7 @@ async fn a_pay_schedule_gives_the_tracker_pay_periods() {
     assert_eq!(tracker.pay_schedule.as_deref(), Some("biweekly"));
     let names: Vec<&str> = tracker.entries.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(names, ["Inside"]);
-    assert_eq!(tracker.totals.due_minor, 1000);
+    assert_eq!(tracker.totals[0].due_minor, 1000);
     let month: Tracker = browser.get("/api/tracker?period=month").await;
     assert_eq!(month.period.kind, PeriodKind::Month);
     assert!(month.period.first.ends_with("-01"));

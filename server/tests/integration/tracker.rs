@@ -69,8 +69,21 @@ async fn refused(
     (status, field)
 }
 
+/// Records a payment said to pay the due date `due`.
+async fn pay_for(browser: &Browser, bill: i64, amount_minor: i64, on: Date, due: Date) -> Value {
+    browser
+        .call(
+            Method::POST,
+            &format!("/api/bills/{bill}/payments"),
+            &json!({"amountMinor": amount_minor, "paidOn": on.to_string(), "forOccurrence": due.to_string()}),
+        )
+        .await
+        .unwrap()
+        .unwrap()
+}
+
 #[tokio::test]
-async fn the_paid_total_is_this_months_payments_and_rent_paid_early_counts_for_next_month() {
+async fn rent_paid_today_for_next_month_pays_it_and_stands_beside_this_months_totals() {
     let (_app, admin) = with_admin(&[]).await;
     let today = today(&admin).await;
     let next = today.year_month().next();
@@ -78,16 +91,18 @@ async fn the_paid_total_is_this_months_payments_and_rent_paid_early_counts_for_n
     // The walk: bills all first due next month, rent paid today for it.
     let rent = add(&admin, monthly("Rent", 150_000, first_of_next)).await;
     add(&admin, monthly("Power", 2_500, first_of_next)).await;
-    pay(&admin, rent.id, 150_000, today).await;
+    let paid = pay_for(&admin, rent.id, 150_000, today, first_of_next).await;
+    assert_eq!(paid["forOccurrence"], first_of_next.to_string());
 
     let now = admin.json_raw("/api/tracker?period=month").await;
     assert_eq!(now["month"], today.year_month().to_string());
     assert_eq!(now["entries"], json!([]), "nothing is due this month");
     assert_eq!(
-        now["totals"]["paidMinor"], 150_000,
-        "the payment counts where it was made"
+        now["totals"],
+        json!([{"currency": "USD", "dueMinor": 0, "paidMinor": 0, "remainingMinor": 0,
+            "skippedMinor": 0, "overdueMinor": 0, "paidAheadMinor": 150_000, "paidLateMinor": 0}]),
+        "paid today, ahead, beside this month's totals"
     );
-    assert_eq!(now["totals"]["dueMinor"], 0);
     let upcoming: Vec<&str> = now["upcoming"]
         .as_array()
         .unwrap()
@@ -116,10 +131,11 @@ async fn the_paid_total_is_this_months_payments_and_rent_paid_early_counts_for_n
         .collect();
     assert!(statuses.contains(&("Rent", "paid")), "{statuses:?}");
     assert_eq!(
-        then["totals"]["paidMinor"], 0,
-        "paid last month, not in this one"
+        then["totals"][0]["paidMinor"], 150_000,
+        "paid toward next month, wherever it was dated"
     );
-    assert_eq!(then["totals"]["remainingMinor"], 2_500);
+    assert_eq!(then["totals"][0]["remainingMinor"], 2_500);
+    assert_eq!(then["totals"][0]["dueMinor"], 152_500);
 
     let bills = admin.get::<BillList>("/api/bills").await.bills;
     let rent_now = bills.iter().find(|bill| bill.id == rent.id).unwrap();
@@ -195,7 +211,15 @@ async fn a_skipped_month_leaves_the_totals_and_a_snoozed_one_moves() {
     assert_eq!(entries[0]["name"], "Gym");
     assert_eq!(entries[0]["skipped"], true);
     assert_eq!(entries[0]["status"], "skipped");
-    assert_eq!(now["totals"]["dueMinor"], 0, "a skip is in no total");
+    assert_eq!(
+        (
+            now["totals"][0]["dueMinor"].as_i64(),
+            now["totals"][0]["skippedMinor"].as_i64(),
+            now["totals"][0]["remainingMinor"].as_i64()
+        ),
+        (Some(3_000), Some(3_000), Some(0)),
+        "a skip is in its own total: due is paid, still to pay and skipped"
+    );
     let next = admin.json_raw(&month_query(month.next())).await;
     let moved = next["entries"]
         .as_array()
@@ -221,7 +245,14 @@ async fn a_skipped_month_leaves_the_totals_and_a_snoozed_one_moves() {
     assert_eq!(cleared.status(), 204);
     let now = admin.json_raw(&month_query(month)).await;
     assert_eq!(now["entries"].as_array().unwrap().len(), 2);
-    assert_eq!(now["totals"]["dueMinor"], 6_000);
+    assert_eq!(
+        (
+            now["totals"][0]["dueMinor"].as_i64(),
+            now["totals"][0]["skippedMinor"].as_i64()
+        ),
+        (Some(9_000), Some(3_000)),
+        "power due, the gym's skip in its own total"
+    );
 
     // Bad requests name their field; another user's bill is not found.
     for (body, field) in [
@@ -307,7 +338,13 @@ async fn a_weekly_bill_names_its_occurrence() {
         .map(|e| e["due"].as_str().unwrap())
         .collect();
     assert_eq!(skipped, ["2026-11-09"], "only that week");
-    assert_eq!(november["totals"]["dueMinor"], 1_500 * 4);
+    assert_eq!(november["totals"][0]["dueMinor"], 1_500 * 5);
+    assert_eq!(november["totals"][0]["skippedMinor"], 1_500);
+    assert_eq!(
+        november["totals"][0]["remainingMinor"].as_i64().unwrap()
+            + november["totals"][0]["paidMinor"].as_i64().unwrap(),
+        1_500 * 4
+    );
 }
 
 /// A Tracker form post as a browser without JavaScript sends it: `act`
@@ -367,10 +404,12 @@ async fn the_trackers_row_forms_pay_skip_snooze_and_set_this_time_without_javasc
     post_form(
         &app,
         &admin,
-        "skip",
-        &[("bill", &id), ("occurrence", &occurrence), ("undo", "1")],
+        "unskip",
+        &[("bill", &id), ("occurrence", &occurrence)],
     )
     .await;
+    let now = admin.json_raw(&month_query(month)).await;
+    assert_eq!(now["entries"][0]["skipped"], false, "Undo skip");
     let snooze_to = last.add_days(2).unwrap().to_string();
     post_form(
         &app,
@@ -385,9 +424,23 @@ async fn the_trackers_row_forms_pay_skip_snooze_and_set_this_time_without_javasc
     .await;
     let next = admin.json_raw(&month_query(month.next())).await;
     assert_eq!(next["entries"][0]["due"], snooze_to);
-    post_form(&app, &admin, "pay", &[("bill", &id)]).await;
+    // The row's form names its due date (as scheduled): the payment pays
+    // it, now snoozed into next month, so this month has it beside.
+    post_form(
+        &app,
+        &admin,
+        "pay",
+        &[("bill", &id), ("occurrence", &occurrence)],
+    )
+    .await;
     let now = admin.json_raw(&month_query(month)).await;
-    assert_eq!(now["totals"]["paidMinor"], 6_000);
+    assert_eq!(now["totals"][0]["paidAheadMinor"], 6_000);
+    let next = admin.json_raw(&month_query(month.next())).await;
+    assert_eq!(next["entries"][0]["status"], "paid");
+    assert_eq!(
+        next["totals"][0]["paidMinor"], 7_120,
+        "paid toward: what the due date asked this time"
+    );
     // A bad amount is refused, naming the field, and changes nothing.
     let bad = admin
         .request(Method::POST, "/api/fn/tracker/act")
@@ -528,4 +581,106 @@ async fn half_months_run_from_the_1st_to_the_14th_and_from_the_15th_to_the_end()
 
     let (status, field) = refused(&admin, Method::GET, "/api/tracker?period=quarter", None).await;
     assert_eq!((status, field.as_str()), (400, "period"));
+}
+
+/// A period's totals add up: due is paid, still to pay and skipped.
+fn adds_up(totals: &Value) -> bool {
+    totals.as_array().unwrap().iter().all(|sum| {
+        let minor = |key: &str| sum[key].as_i64().unwrap();
+        minor("dueMinor") == minor("paidMinor") + minor("remainingMinor") + minor("skippedMinor")
+    })
+}
+
+#[tokio::test]
+async fn a_payment_from_before_the_first_due_date_is_history_and_totals_are_per_currency() {
+    let (_app, admin) = with_admin(&[]).await;
+    let today = today(&admin).await;
+    let ago = |days: i64| today.add_days(-days).unwrap();
+    // The December rent: first due today, last month's payment
+    // entered on the first day.
+    let rent = add(&admin, monthly("Rent", 150_000, today)).await;
+    pay(&admin, rent.id, 150_000, ago(30)).await;
+    // A quarter of a streaming plan's charges, all from before Tally.
+    let netflix = add(&admin, monthly("Netflix", 1_549, today)).await;
+    for days in [30, 60, 90] {
+        pay(&admin, netflix.id, 1_549, ago(days)).await;
+    }
+    // A flat abroad, in euros.
+    let flat = add(
+        &admin,
+        BillForm {
+            currency: "EUR".into(),
+            ..monthly("Flat in Lyon", 45_000, today)
+        },
+    )
+    .await;
+
+    let now = admin.json_raw(&month_query(today.year_month())).await;
+    for entry in now["entries"].as_array().unwrap() {
+        assert_ne!(
+            entry["status"], "paid",
+            "nothing was paid for this month: {entry}"
+        );
+    }
+    assert_eq!(
+        now["totals"],
+        json!([
+            {"currency": "USD", "dueMinor": 151_549, "paidMinor": 0, "remainingMinor": 151_549,
+                "skippedMinor": 0, "overdueMinor": 0, "paidAheadMinor": 0, "paidLateMinor": now["totals"][0]["paidLateMinor"]},
+            {"currency": "EUR", "dueMinor": 45_000, "paidMinor": 0, "remainingMinor": 45_000,
+                "skippedMinor": 0, "overdueMinor": 0, "paidAheadMinor": 0, "paidLateMinor": 0}
+        ]),
+        "the person's dollars first, the euros never added to them"
+    );
+    for (name, bill) in [("Rent", &rent), ("Netflix", &netflix)] {
+        let listed = admin.get::<BillList>("/api/bills").await.bills;
+        let found = listed.iter().find(|b| b.id == bill.id).unwrap();
+        assert_eq!(
+            found.next_due.as_deref(),
+            Some(today.to_string().as_str()),
+            "{name}: history never moves the next due date on"
+        );
+    }
+    // Each month the history was paid in has it beside its totals.
+    let month = ago(30).year_month();
+    let then = admin.json_raw(&month_query(month)).await;
+    let dated_then: i64 = [(30, 150_000 + 1_549), (60, 1_549), (90, 1_549)]
+        .iter()
+        .filter(|(days, _)| ago(*days).year_month() == month)
+        .map(|(_, minor)| minor)
+        .sum();
+    assert_eq!(then["totals"][0]["paidLateMinor"], dated_then, "{then}");
+    assert_eq!(then["totals"][0]["paidMinor"], 0);
+    assert!(adds_up(&now["totals"]) && adds_up(&then["totals"]));
+
+    // Said to pay today's due date, a payment does, and only that one.
+    let paid = pay_for(&admin, flat.id, 45_000, ago(20), today).await;
+    assert_eq!(paid["forOccurrence"], today.to_string());
+    let now = admin.json_raw(&month_query(today.year_month())).await;
+    let flat_row = now["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "Flat in Lyon")
+        .unwrap()
+        .clone();
+    assert_eq!(flat_row["status"], "paid");
+    assert_eq!(now["totals"][1]["paidMinor"], 45_000);
+    assert!(adds_up(&now["totals"]));
+
+    // A day that is not one of the bill's due dates is refused by name.
+    let not_due = today.add_days(1).unwrap().to_string();
+    for (sent, why) in [
+        (not_due.as_str(), "not one of"),
+        ("soon", "like 2026-01-31"),
+    ] {
+        let (status, field) = refused(
+            &admin,
+            Method::POST,
+            &format!("/api/bills/{}/payments", rent.id),
+            Some(json!({"forOccurrence": sent})),
+        )
+        .await;
+        assert_eq!((status, field.as_str()), (400, "forOccurrence"), "{why}");
+    }
 }

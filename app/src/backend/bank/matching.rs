@@ -116,6 +116,7 @@ async fn link(
                     amount_minor: -found.amount_cents,
                     paid_on,
                     method: "bank".into(),
+                    for_occurrence: None,
                 },
             )
             .await?

@@ -228,6 +228,7 @@ mod tests {
                 amount_minor: 10_000,
                 paid_on: Date::parse("2026-11-25").unwrap(),
                 method: String::new(),
+                for_occurrence: None,
             },
         )
         .await

@@ -22,6 +22,8 @@ pub struct NewPayment {
     pub amount_minor: i64,
     pub paid_on: Date,
     pub method: String,
+    /// The due date it pays, when the person named one.
+    pub for_occurrence: Option<Date>,
 }
 
 fn invalid(field: &'static str, description: impl Into<String>) -> BillError {
@@ -91,12 +93,45 @@ async fn record_for(
             .map_err(|_| invalid("paidOn", "enter the payment date, like 2026-01-31"))?,
         None => super::store::today_for(pool, user_id).await?,
     };
+    let for_occurrence = match request
+        .for_occurrence
+        .as_deref()
+        .map(str::trim)
+        .filter(|date| !date.is_empty())
+    {
+        Some(text) => Some(due_date_of(bill, text)?),
+        None => None,
+    };
     let payment = NewPayment {
         amount_minor: request.amount_minor.unwrap_or(bill.amount_minor),
         paid_on,
         method: request.method.clone(),
+        for_occurrence,
     };
     record_payment(pool, user_id, bill.id, &payment).await
+}
+
+/// `text` as one of `bill`'s due dates (as scheduled, before any snooze),
+/// for a payment's `forOccurrence`.
+fn due_date_of(bill: &Bill, text: &str) -> Result<Date, BillError> {
+    let field = "forOccurrence";
+    let day = Date::parse(text)
+        .map_err(|_| invalid(field, "enter the due date it pays, like 2026-01-31"))?;
+    let (Some(cadence), Ok(anchor), Ok(due_day)) = (
+        bill.cadence(),
+        Date::parse(&bill.anchor_date),
+        u8::try_from(bill.due_day),
+    ) else {
+        return Err(invalid(field, "this bill has no due dates to pay"));
+    };
+    match cadence.next_due(anchor, due_day, day) {
+        Some(due) if due == day => Ok(day),
+        Some(due) => Err(invalid(
+            field,
+            format!("{day} is not one of this bill's due dates; the next after it is {due}"),
+        )),
+        None => Err(invalid(field, "this bill has no due date then")),
+    }
 }
 
 /// What the payment forms refuse of a payment's amount and method, as the
@@ -171,11 +206,13 @@ pub async fn record_payment_in(
         stored::set_balance(tx, user_id, bill_id, owed, charged_through.as_deref()).await?;
     }
     let paid_on = payment.paid_on.to_string();
+    let for_occurrence = payment.for_occurrence.map(|due| due.to_string());
     let row = stored::NewRow {
         amount_minor: payment.amount_minor,
         paid_on: &paid_on,
         method,
         interest_delta_minor: interest,
+        for_occurrence: for_occurrence.as_deref(),
     };
     let id = stored::insert(tx, user_id, bill_id, &row).await?;
     Ok(id)

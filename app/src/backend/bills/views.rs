@@ -15,7 +15,7 @@ use crate::contract::bills::{
 use crate::domain::bill_month::{MonthOverride, SNOOZE_MAX_DAYS};
 use crate::domain::date::{Date, YearMonth};
 use crate::domain::pay_period::PaySchedule;
-use crate::domain::tracker::{self, TrackedBill, PAYMENTS_AFTER_DAYS, PAYMENTS_BEFORE_DAYS};
+use crate::domain::tracker::{self, Paid, TrackedBill, PAYMENTS_AFTER_DAYS, PAYMENTS_BEFORE_DAYS};
 
 /// Which period the Tracker shows: `?period=`, and `?year=&month=` (a
 /// month) or `?from=` (the pay period holding that date).
@@ -181,11 +181,17 @@ pub async fn tracked_in(
         .add_days(PAYMENTS_AFTER_DAYS)
         .unwrap_or(last)
         .to_string();
-    let paid = payments::paid_dates(pool, user, &reach_from, &reach_to).await?;
-    let mut paid_by_bill: HashMap<i64, Vec<Date>> = HashMap::new();
-    for (bill_id, paid_on) in paid {
-        if let Ok(date) = Date::parse(&paid_on) {
-            paid_by_bill.entry(bill_id).or_default().push(date);
+    let mut paid_by_bill: HashMap<i64, Vec<Paid>> = HashMap::new();
+    for found in payments::near(pool, user, &reach_from, &reach_to).await? {
+        if let Ok(on) = Date::parse(&found.paid_on) {
+            paid_by_bill.entry(found.bill_id).or_default().push(Paid {
+                on,
+                amount_minor: found.amount_minor,
+                for_occurrence: found
+                    .for_occurrence
+                    .as_deref()
+                    .and_then(|due| Date::parse(due).ok()),
+            });
         }
     }
     // Overrides of occurrences the payments' reach covers, and those
@@ -210,7 +216,8 @@ pub async fn tracked_in(
                 anchor: Date::parse(&bill.anchor_date).ok()?,
                 due_day: u8::try_from(bill.due_day).ok()?,
                 amount_minor: bill.amount_minor,
-                paid_on: paid_by_bill.remove(&bill.id).unwrap_or_default(),
+                currency: bill.currency.clone(),
+                payments: paid_by_bill.remove(&bill.id).unwrap_or_default(),
                 overrides: overrides_by_bill.remove(&bill.id).unwrap_or_default(),
             })
         })
@@ -219,19 +226,6 @@ pub async fn tracked_in(
 
 /// How many days ahead the Tracker's Upcoming list looks.
 pub const UPCOMING_DAYS: i64 = 30;
-
-/// The payments (not failed autopay) dated from `first` through `last`:
-/// the Tracker's "Paid", which the spending chart shows too.
-async fn paid_between(
-    pool: &SqlitePool,
-    user: i64,
-    first: Date,
-    last: Date,
-) -> Result<i64, sqlx::Error> {
-    let first = first.to_string();
-    let last = last.to_string();
-    payments::paid_sum(pool, user, &first, &last).await
-}
 
 /// The period `shown` asks for: `(kind, first, last)`.
 fn period_of(
@@ -308,8 +302,7 @@ pub async fn tracker(pool: &SqlitePool, user: i64, shown: Shown) -> Result<Track
     let ahead = today.add_days(UPCOMING_DAYS).unwrap_or(today);
     // One read of payments and overrides serves the period and Upcoming.
     let tracked = tracked_in(pool, user, &all, first.min(today), last.max(ahead)).await?;
-    let (entries, mut totals) = tracker::period_view(today, (first, last), &tracked);
-    totals.paid_minor = paid_between(pool, user, first, last).await?;
+    let (entries, totals) = tracker::period_view(today, (first, last), &tracked);
     let (coming, _) = tracker::period_view(today, (today, ahead), &tracked);
     let upcoming = coming
         .into_iter()
@@ -321,6 +314,7 @@ pub async fn tracker(pool: &SqlitePool, user: i64, shown: Shown) -> Result<Track
         })
         .collect();
     let (locale, currency) = preferences::locale_and_currency(pool, user).await?;
+    let totals = tracker::own_currency_first(totals, &currency);
     let pin_due = preferences::pin_due(pool, user).await?;
     Ok(Tracker {
         today: today.to_string(),
@@ -357,17 +351,21 @@ pub async fn spending(pool: &SqlitePool, user: i64) -> Result<Spending, BillErro
     let rows = payments::spent_by_category(pool, user, &first).await?;
     let labels: Vec<String> = months.iter().map(ToString::to_string).collect();
     let mut categories: Vec<CategorySpending> = Vec::new();
-    for (category, month, total) in rows {
+    for (category, paid_in, month, total) in rows {
         let Some(slot) = labels.iter().position(|label| *label == month) else {
             continue;
         };
-        match categories.iter_mut().find(|row| row.name == category) {
+        match categories
+            .iter_mut()
+            .find(|row| row.name == category && row.currency == paid_in)
+        {
             Some(row) => row.totals_minor[slot] += total,
             None => {
                 let mut totals_minor = vec![0; labels.len()];
                 totals_minor[slot] = total;
                 categories.push(CategorySpending {
                     name: category,
+                    currency: paid_in,
                     totals_minor,
                 });
             }

@@ -271,6 +271,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.21_personal_import_ranges.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 22),
+            description: "a payment may say which due date it pays",
+            sql: sql!("v1.22_payment_occurrence.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.22_payment_occurrence.down.sql")),
+        },
     ]
 }
 

@@ -218,6 +218,7 @@ pub const CHECKED: &[FormRules] = &[
             "method",
             "interest_delta",
             "autopay_failure",
+            "for_occurrence",
         ],
         check: payment,
     },
@@ -412,7 +413,7 @@ fn month_change(cells: &[Cell<'_>]) -> Result<(), FieldViolation> {
 }
 
 fn payment(cells: &[Cell<'_>]) -> Result<(), FieldViolation> {
-    let [amount_minor, paid_on, method, interest, failed] = cells else {
+    let [amount_minor, paid_on, method, interest, failed, for_occurrence] = cells else {
         return Err(shape());
     };
     let minor = integer("amountMinor", *amount_minor)?;
@@ -424,6 +425,7 @@ fn payment(cells: &[Cell<'_>]) -> Result<(), FieldViolation> {
     date("paidOn", *paid_on)?;
     signed_amount("interest charged", *interest)?;
     flag("autopay failed", *failed)?;
+    optional_date("forOccurrence", *for_occurrence)?;
     Ok(())
 }
 
@@ -669,8 +671,16 @@ mod tests {
             Cell::Text("manual"),
             Cell::Integer(0),
             Cell::Integer(0),
+            Cell::Null,
         ];
         assert_eq!(refusal("payments", &payment), None);
+        let mut said = payment;
+        said[5] = Cell::Text("2026-01-15");
+        assert_eq!(refusal("payments", &said), None);
+        said[5] = Cell::Text("mid-January");
+        assert!(
+            refusal("payments", &said).is_some_and(|why| why.contains("Which due date it pays"))
+        );
         let mut negative = payment;
         negative[0] = Cell::Integer(-5);
         assert!(refusal("payments", &negative)

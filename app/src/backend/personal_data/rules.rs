@@ -307,6 +307,7 @@ pub const TABLES: &[Table] = &[
             ("interest_delta", AsIs),
             ("autopay_failure", AsIs),
             ("kind", AsIs),
+            ("for_occurrence", AsIs),
         ],
         on_import: OnImport::Add,
     },

@@ -193,6 +193,7 @@ pub async fn import(
                     amount_minor: payment.amount_minor,
                     paid_on: payment.paid_on,
                     method: "spreadsheet".into(),
+                    for_occurrence: None,
                 };
                 bills::record_payment_in(&mut tx, user_id, payment.bill_id, &new).await?;
             }

@@ -16,7 +16,7 @@ macro_rules! select_payments {
             r#"SELECT id AS "id!", bill_id, amount_cents AS amount_minor, paid_on, method,
                  interest_delta AS interest_delta_minor,
                  autopay_failure AS "autopay_failure: bool",
-                 kind AS "kind: PaymentKind", created_at
+                 kind AS "kind: PaymentKind", created_at, for_occurrence
              FROM payments "# + $rest
             $(, $arg)*
         )
@@ -104,6 +104,7 @@ pub struct NewRow<'a> {
     pub paid_on: &'a str,
     pub method: &'a str,
     pub interest_delta_minor: i64,
+    pub for_occurrence: Option<&'a str>,
 }
 
 /// Adds a payment (kind `payment`); answers its id.
@@ -114,14 +115,16 @@ pub async fn insert(
     row: &NewRow<'_>,
 ) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar!(
-        r#"INSERT INTO payments (bill_id, user_id, amount_cents, paid_on, method, interest_delta)
-         VALUES (?, ?, ?, ?, ?, ?) RETURNING id AS "id!""#,
+        r#"INSERT INTO payments (bill_id, user_id, amount_cents, paid_on, method, interest_delta,
+             for_occurrence)
+         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id AS "id!""#,
         bill_id,
         user_id,
         row.amount_minor,
         row.paid_on,
         row.method,
         row.interest_delta_minor,
+        row.for_occurrence,
     )
     .fetch_one(conn)
     .await
@@ -193,70 +196,56 @@ pub async fn set_autopay_failure(
     .rows_affected())
 }
 
-/// The dates the user's bills were paid from `from` through `to` (failed
-/// autopay and interest charges left out): `(bill id, paid on)`.
-pub async fn paid_dates(
+/// A payment near a period, as the Tracker weighs it.
+pub struct NearPayment {
+    pub bill_id: i64,
+    pub paid_on: String,
+    pub amount_minor: i64,
+    pub for_occurrence: Option<String>,
+}
+
+/// The user's payments (failed autopay and interest charges left out)
+/// dated from `from` through `to`, or said to pay a due date in that span.
+pub async fn near(
     pool: &SqlitePool,
     user_id: i64,
     from: &str,
     to: &str,
-) -> Result<Vec<(i64, String)>, sqlx::Error> {
-    Ok(sqlx::query!(
-        "SELECT bill_id, paid_on FROM payments
-         WHERE user_id = ? AND kind = 'payment' AND autopay_failure = 0
-             AND paid_on BETWEEN ? AND ?",
+) -> Result<Vec<NearPayment>, sqlx::Error> {
+    sqlx::query_as!(
+        NearPayment,
+        r#"SELECT bill_id, paid_on, amount_cents AS amount_minor, for_occurrence FROM payments
+         WHERE user_id = ?1 AND kind = 'payment' AND autopay_failure = 0
+             AND (paid_on BETWEEN ?2 AND ?3 OR for_occurrence BETWEEN ?2 AND ?3)"#,
         user_id,
         from,
         to
     )
     .fetch_all(pool)
-    .await?
-    .into_iter()
-    .map(|row| (row.bill_id, row.paid_on))
-    .collect())
-}
-
-/// The sum paid from `first` through `last` (failed autopay and interest
-/// charges left out).
-pub async fn paid_sum(
-    pool: &SqlitePool,
-    user_id: i64,
-    first: &str,
-    last: &str,
-) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar!(
-        "SELECT coalesce(sum(amount_cents), 0) FROM payments
-         WHERE user_id = ? AND kind = 'payment' AND autopay_failure = 0
-             AND paid_on BETWEEN ? AND ?",
-        user_id,
-        first,
-        last,
-    )
-    .fetch_one(pool)
     .await
 }
 
-/// What was paid per category per month (`YYYY-MM`) since `first`:
-/// `(category, month, sum)`, by category.
+/// What was paid per category and currency per month (`YYYY-MM`) since
+/// `first`: `(category, currency, month, sum)`, by category.
 pub async fn spent_by_category(
     pool: &SqlitePool,
     user_id: i64,
     first: &str,
-) -> Result<Vec<(String, String, i64)>, sqlx::Error> {
+) -> Result<Vec<(String, String, String, i64)>, sqlx::Error> {
     Ok(sqlx::query!(
-        r#"SELECT b.category AS "category!: String",
+        r#"SELECT b.category AS "category!: String", b.currency AS "currency!: String",
              substr(p.paid_on, 1, 7) AS "month!: String",
              sum(p.amount_cents) AS "c2!: i64"
          FROM payments p JOIN bills b ON b.id = p.bill_id AND b.user_id = p.user_id
          WHERE p.user_id = ? AND p.paid_on >= ? AND p.autopay_failure = 0
              AND p.kind = 'payment'
-         GROUP BY 1, 2 ORDER BY b.category"#,
+         GROUP BY 1, 2, 3 ORDER BY b.category, b.currency"#,
         user_id,
         first,
     )
     .fetch_all(pool)
     .await?
     .into_iter()
-    .map(|row| (row.category, row.month, row.c2))
+    .map(|row| (row.category, row.currency, row.month, row.c2))
     .collect())
 }
