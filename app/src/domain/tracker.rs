@@ -92,24 +92,7 @@ pub struct Assignment {
 impl TrackedBill {
     /// The bill's due dates from `from` through `through`, at most 1,000.
     pub fn occurrences(&self, from: Date, through: Date) -> Vec<Date> {
-        let mut found = Vec::new();
-        let mut next = from;
-        while let Some(due) = self.cadence.next_due(self.anchor, self.due_day, next) {
-            if due > through || found.len() >= 1000 {
-                break;
-            }
-            found.push(due);
-            let Some(after) = due.add_days(1) else {
-                break;
-            };
-            next = after;
-        }
-        found
-    }
-
-    /// Whether `day` is one of the bill's due dates (as scheduled).
-    pub fn is_occurrence(&self, day: Date) -> bool {
-        self.cadence.next_due(self.anchor, self.due_day, day) == Some(day)
+        due_dates(self.cadence, self.anchor, self.due_day, from, through)
     }
 
     /// Which due date each payment pays, for the due dates from `first`
@@ -296,32 +279,45 @@ pub fn own_currency_first(mut totals: Vec<Totals>, first: &str) -> Vec<Totals> {
     totals
 }
 
+/// The due dates of a bill from `from` through `through`, at most 1,000.
+pub fn due_dates(
+    cadence: Cadence,
+    anchor: Date,
+    due_day: u8,
+    from: Date,
+    through: Date,
+) -> Vec<Date> {
+    let mut found = Vec::new();
+    let mut next = from;
+    while let Some(due) = cadence.next_due(anchor, due_day, next) {
+        if due > through || found.len() >= 1000 {
+            break;
+        }
+        found.push(due);
+        let Some(after) = due.add_days(1) else {
+            break;
+        };
+        next = after;
+    }
+    found
+}
+
 /// The due dates a payment made around `today` could be for, oldest
 /// first: the last two on or before it and the next two (what the payment
 /// form offers as "Which due date does it pay?").
 pub fn due_dates_around(cadence: Cadence, anchor: Date, due_day: u8, today: Date) -> Vec<Date> {
     let from = today.add_days(-400).unwrap_or(today);
-    let mut before: Vec<Date> = Vec::new();
-    let mut after: Vec<Date> = Vec::new();
-    let mut next = from;
-    while after.len() < 2 && before.len() < 1000 {
-        let Some(due) = cadence.next_due(anchor, due_day, next) else {
+    let mut found = due_dates(cadence, anchor, due_day, from, today);
+    found.drain(..found.len().saturating_sub(2));
+    let mut next = today.add_days(1);
+    for _ in 0..2 {
+        let Some(due) = next.and_then(|day| cadence.next_due(anchor, due_day, day)) else {
             break;
         };
-        if due <= today {
-            before.push(due);
-        } else {
-            after.push(due);
-        }
-        let Some(day_after) = due.add_days(1) else {
-            break;
-        };
-        next = day_after;
+        found.push(due);
+        next = due.add_days(1);
     }
-    let keep = before.len().saturating_sub(2);
-    before.drain(..keep);
-    before.extend(after);
-    before
+    found
 }
 
 /// The first day of `today`'s month and the last.
@@ -363,7 +359,9 @@ pub fn period_view(
                 .overrides
                 .iter()
                 .find(|change| change.occurrence == scheduled);
-            let due = bill.shown_due(scheduled);
+            let due = change
+                .and_then(|change| change.snoozed_to)
+                .unwrap_or(scheduled);
             if due < first || due > last {
                 continue;
             }

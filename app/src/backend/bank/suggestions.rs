@@ -44,12 +44,12 @@ pub async fn suggestions(
     let before = matched_before(pool, user_id).await?;
     // The catalog's seeded descriptors tell who a payee is; a bill is the
     // service it is linked to, else the one its name resolves to.
-    let index = crate::backend::catalog::index(&[]).ok();
+    let index = crate::backend::catalog::seeded_index();
     let bill_services: Vec<Option<i64>> = bills
         .iter()
         .map(|bill| {
             bill.catalog_id.or_else(|| {
-                let ids = known(index.as_ref()?, &bill.name, bill.amount_minor)?;
+                let ids = known(index?, &bill.name, bill.amount_minor)?;
                 // A name that could be several services says none.
                 (ids.len() == 1).then(|| ids[0])
             })
@@ -70,7 +70,6 @@ pub async fn suggestions(
         };
         let key = merchant::normalize(&transaction.description);
         let payee = index
-            .as_ref()
             .and_then(|index| known(index, &transaction.description, transaction.amount_minor));
         let mut scored: Vec<Suggestion> = bills
             .iter()
@@ -80,7 +79,6 @@ pub async fn suggestions(
                 let service = match (&payee, *is) {
                     (Some(payee), Some(is)) if payee.contains(&is) => Service::Same(
                         index
-                            .as_ref()
                             .and_then(|index| index.service(is))
                             .map_or(bill.name.as_str(), |service| service.name.as_str()),
                     ),

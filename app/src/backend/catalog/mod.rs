@@ -200,6 +200,17 @@ pub fn validate(services: &[Service], descriptors: &[Descriptor]) -> Result<(), 
     Ok(())
 }
 
+/// [`index`] of the catalog files alone, built once: they are part of
+/// the binary, so the index cannot change while the server runs (`None`
+/// when they do not index, which their own tests rule out).
+pub fn seeded_index() -> Option<&'static crate::domain::subscriptions::catalog_index::CatalogIndex>
+{
+    static SEEDED: std::sync::OnceLock<
+        Option<crate::domain::subscriptions::catalog_index::CatalogIndex>,
+    > = std::sync::OnceLock::new();
+    SEEDED.get_or_init(|| index(&[]).ok()).as_ref()
+}
+
 /// The matching index of the catalog files, each service's id its line
 /// order from 1 (as the seed inserts them), with `own` descriptors of the
 /// person added.
