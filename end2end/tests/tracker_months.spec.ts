@@ -252,9 +252,15 @@ test("without a pay schedule the Tracker shows half months and moves between the
   const { context, page } = await newUser(browser, "half-months@example.com");
   await page.goto("/tracker");
   await hydrated(page);
+  // One choice looks selected at a time (issue 53, rule 10).
+  const months = page.getByRole("link", { name: "Months", exact: true });
+  await expect(months).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("link", { name: "Half months" })).not.toHaveAttribute("aria-current", "page");
   await page.getByRole("link", { name: "Half months" }).click();
   await expect(page).toHaveURL(/\/tracker\?period=half$/);
   await expect(page.getByRole("link", { name: "Half months" })).toHaveAttribute("aria-current", "page");
+  await expect(months).not.toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("navigation", { name: "Periods" }).locator("[aria-current]")).toHaveCount(0);
   const span = page.getByTestId("tracker-span");
   await expect(span).toHaveText(/^Half month \d{4}-\d{2}-(01|15) to \d{4}-\d{2}-\d{2}$/);
   const shown = await span.textContent();

@@ -12,7 +12,6 @@ use crate::contract::contact::{CrmState, CrmStatus, SubmissionKind, SubmissionPa
 use crate::domain::query_string;
 use crate::domain::timestamp;
 use leptos::prelude::*;
-use leptos_router::components::A;
 use leptos_router::hooks::use_query_map;
 
 /// The page the list is on, and the id of its card there.
@@ -147,8 +146,9 @@ fn Listed(
     let kind = asked.kind;
     let choice = |shown: SubmissionKind, label: &'static str| {
         view! {
-            <A href=asked.link(shown, None) attr:class="button button--quiet"
-                attr:aria-current=(shown == kind).then_some("page")>{label}</A>
+            // A plain link: the router's <A> would mark each kind current.
+            <a href=asked.link(shown, None) class="button button--quiet"
+                aria-current=(shown == kind).then_some("page")>{label}</a>
         }
     };
     let newest = asked.before.is_some().then(|| asked.link(kind, None));
@@ -210,8 +210,8 @@ fn Listed(
             </table>
         </div>
         <p>
-            {newest.map(|href| view! { <A href=href>"Newest"</A> " " })}
-            {older.map(|href| view! { <A href=href>"Older"</A> })}
+            {newest.map(|href| view! { <a href=href>"Newest"</a> " " })}
+            {older.map(|href| view! { <a href=href>"Older"</a> })}
         </p>
     }
 }

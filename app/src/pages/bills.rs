@@ -116,7 +116,7 @@ pub fn BillsPage() -> impl IntoView {
                         <p class="hint" data-testid="bills-none-match">"No bills match. Change the search or choose “All” under Show."</p>
                     </Show>
                     <div class="table-wrap" hidden=move || none_yet || rows().is_empty()>
-                        <table class="data-table" data-testid="bills">
+                        <table class="data-table data-table--cards" data-testid="bills">
                             <thead><tr>
                                 <th scope="col">"Name"</th><th scope="col">"Amount"</th><th scope="col">"How often"</th>
                                 <th scope="col">"Next due"</th><th scope="col">"Category"</th>
@@ -127,12 +127,12 @@ pub fn BillsPage() -> impl IntoView {
                                     let how = bill.cadence().map(|c| c.to_string()).unwrap_or_default();
                                     view! {
                                         <tr data-testid="bill-row">
-                                            <td><A href=format!("/bills/{}", bill.id)>{bill.name.clone()}</A>
+                                            <td class="cell-title"><A href=format!("/bills/{}", bill.id)>{bill.name.clone()}</A>
                                                 {(!bill.active).then_some(" (ended)")}</td>
-                                            <td>{amount}</td>
-                                            <td>{how}</td>
-                                            <td>{bill.next_due.clone().unwrap_or_default()}</td>
-                                            <td>{bill.category.clone()}</td>
+                                            <td data-label="Amount">{amount}</td>
+                                            <td data-label="How often">{how}</td>
+                                            <td data-label="Next due">{bill.next_due.clone().unwrap_or_default()}</td>
+                                            <td data-label="Category">{bill.category.clone()}</td>
                                         </tr>
                                     }
                                 }).collect_view()}

@@ -189,7 +189,7 @@ fn OperationsTable(asked: Asked, page: OperationList, me: Option<i64>) -> impl I
     view! {
         <p class="field-error" role="alert">{move || error.get()}</p>
         <div class="table-wrap">
-            <table class="data-table" data-testid="operations">
+            <table class="data-table data-table--cards" data-testid="operations">
                 <thead>
                     <tr>
                         <th scope="col">"Started (UTC)"</th>
@@ -255,9 +255,9 @@ fn OperationRow(operation: Operation, actions: RowActions, me: Option<i64>) -> i
     };
     view! {
         <tr data-testid="operation-row" data-kind=move || live.get().kind().to_owned()>
-            <td>{move || timestamp::minute(live.get().created())}</td>
-            <td>{move || live.get().kind_label()}</td>
-            <td>{move || owner_in_words(live.get().owner(), me)}</td>
+            <td data-label="Started (UTC)">{move || timestamp::minute(live.get().created())}</td>
+            <td class="cell-title">{move || live.get().kind_label()}</td>
+            <td data-label="Owner">{move || owner_in_words(live.get().owner(), me)}</td>
             <td><OperationProgressBar operation=live.into()/></td>
             <td>
                 <span class=move || format!("op-state op-state--{}", state().label().to_lowercase())>

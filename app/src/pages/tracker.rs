@@ -59,7 +59,9 @@ fn EntryActions(
                 <input type="hidden" name="amount" value=entry.amount_minor/>
                 // The due date this row pays, so paying early pays this one.
                 <input type="hidden" name="occurrence" value=entry.snoozed_from.clone().unwrap_or_else(|| entry.due.clone())/>
-                <button type="submit" class="button button--quiet">{action_label.clone()}</button>
+                // The row already shows the bill and the date: the button
+                // says "Mark paid", and its accessible name says which.
+                <button type="submit" class="button button--quiet" aria-label=action_label.clone()>"Mark paid"</button>
             </ActionForm>
         })}
         <div class="row-more-wrap" inner_html=more></div>
@@ -356,8 +358,10 @@ pub fn TrackerPage() -> impl IntoView {
                 };
                 let switch = view! {
                     <div class="segmented" role="group" aria-label="Show">
-                        <A href=asked.href("period=month") attr:class="button button--quiet" attr:aria-current=(!pay).then_some("page")>"Months"</A>
-                        <A href=asked.href(other) attr:class="button button--quiet" attr:aria-current=(kind == other_kind).then_some("page")>{other_name}</A>
+                        // Plain links: the router's <A> marks every link to /tracker
+                        // as the current page, whatever its query.
+                        <a href=asked.href("period=month") class="button button--quiet" aria-current=(!pay).then_some("page")>"Months"</a>
+                        <a href=asked.href(other) class="button button--quiet" aria-current=(kind == other_kind).then_some("page")>{other_name}</a>
                     </div>
                 };
                 let this_period = match kind {
@@ -369,11 +373,11 @@ pub fn TrackerPage() -> impl IntoView {
                     let (before_label, after_label) = (format!("Previous: {before_name}"), format!("Next: {after_name}"));
                     view! {
                     <nav class="period-nav" aria-label="Periods">
-                        <A href=before attr:class="button button--quiet" attr:rel="prev" attr:aria-label=before_label>"← " {before_name}</A>
+                        <a href=before class="button button--quiet" rel="prev" aria-label=before_label>"← " {before_name}</a>
                         <h2 data-testid="tracker-span" aria-live="polite">{span.clone()}</h2>
-                        <A href=after attr:class="button button--quiet" attr:rel="next" attr:aria-label=after_label>{after_name} " →"</A>
+                        <a href=after class="button button--quiet" rel="next" aria-label=after_label>{after_name} " →"</a>
                         {(!is_now).then(|| view! {
-                            <A href=asked.href(this_period.0) attr:class="button button--quiet">{this_period.1}</A>
+                            <a href=asked.href(this_period.0) class="button button--quiet">{this_period.1}</a>
                         })}
                     </nav>
                 }});
@@ -399,7 +403,7 @@ pub fn TrackerPage() -> impl IntoView {
                     };
                     view! {
                         <th scope="col" aria-sort=sort>
-                            <A href=asked.sorted_by(key, descending)>{name}</A>
+                            <a href=asked.sorted_by(key, descending)>{name}</a>
                         </th>
                     }
                 };
@@ -433,7 +437,7 @@ pub fn TrackerPage() -> impl IntoView {
                                 <span class="hint">{if pinned { " Missed, late and due within 3 days come first." } else { "" }}</span>
                             </ActionForm>
                             <div class="table-wrap">
-                                <table class="data-table" data-testid="tracker" data-order=order.to_owned()>
+                                <table class="data-table data-table--cards tracker-table" data-testid="tracker" data-order=order.to_owned()>
                                     <thead><tr>
                                         {SORTS.into_iter().map(header).collect_view()}
                                         <th scope="col"><span class="visually-hidden">"Actions"</span></th>
@@ -455,14 +459,14 @@ pub fn TrackerPage() -> impl IntoView {
                                             let (name, amount_text) = (entry.name.clone(), money(&entry));
                                             view! {
                                                 <tr data-testid="tracker-row" data-status=label(status)>
-                                                    <td>{entry.due.clone()}
+                                                    <td class="cell-due" data-label="Due">{entry.due.clone()}
                                                         {entry.snoozed_from.clone().map(|from| view! { <span class="hint">{format!(" (moved from {from})")}</span> })}
                                                     </td>
-                                                    <td><A href=format!("/bills/{bill}")>{name}</A>{entry.autopay.then_some(" · autopay")}
+                                                    <td class="cell-bill"><A href=format!("/bills/{bill}")>{name}</A>{entry.autopay.then_some(" · autopay")}
                                                         {entry.note.clone().map(|note| view! { <span class="hint row-note">{note}</span> })}
                                                     </td>
-                                                    <td>{amount_text}{usual}</td>
-                                                    <td><span class=format!("status {}", status_class(status))>{label(status)}</span></td>
+                                                    <td class="cell-amount">{amount_text}{usual}</td>
+                                                    <td class="cell-status"><span class=format!("status {}", status_class(status))>{label(status)}</span></td>
                                                     <td class="row-actions"><EntryActions entry=entry.clone() act action_label=action/></td>
                                                 </tr>
                                             }

@@ -113,7 +113,7 @@ pub fn TransactionsPage() -> impl IntoView {
                                 view! { <p>"No transactions match."</p> }.into_any()
                             } else {
                                 view! {
-                                    <div class="table-wrap"><table class="data-table" data-testid="transactions"
+                                    <div class="table-wrap"><table class="data-table data-table--cards" data-testid="transactions"
                                         data-live=move || live.get().then_some("true")>
                                         <thead><tr><th>"Date"</th><th>"Description"</th><th>"Amount"</th><th>"Bill"</th><th></th></tr></thead>
                                         <tbody>{page.transactions.into_iter().map(|t| {
@@ -188,8 +188,8 @@ fn Row(
     let open = transaction.bill_id.is_none() && !ignored;
     view! {
         <tr class:muted=ignored>
-            <td>{timestamp::day(&transaction.posted_at).to_owned()}</td>
-            <td>
+            <td data-label="Date">{timestamp::day(&transaction.posted_at).to_owned()}</td>
+            <td class="cell-title">
                 {transaction.description.clone()}
                 {transaction.payee.clone().filter(|p| !p.is_empty()).map(|payee| view! { <span class="hint">{format!(" · {payee}")}</span> })}
                 {transaction.pending.then(|| view! { <span class="hint">" (pending)"</span> })}
@@ -198,8 +198,8 @@ fn Row(
                     <Suggested transaction=transaction.clone() offered error refresh/>
                 })}
             </td>
-            <td>{Money::shown(transaction.amount_minor, &transaction.currency)}</td>
-            <td>{(!ignored).then(|| view! {
+            <td data-label="Amount">{Money::shown(transaction.amount_minor, &transaction.currency)}</td>
+            <td data-label="Bill">{(!ignored).then(|| view! {
                 <MatchCell transaction=transaction.clone() bill_name bills error changed=refresh/>
             })}</td>
             <td>{transaction.bill_id.is_none().then(|| view! {
