@@ -123,6 +123,16 @@ test("a new person's pages fit a 360 px phone, style every control, say what to 
     "/profile",
     "/profile/notifications",
     "/operations",
+    // Issue 53, rule 7: opened directly (a reload, a bookmark, a new tab)
+    // with each query form, every route hydrates without an error.
+    "/bills?new",
+    `/bills/${id}?edit`,
+    "/tracker?year=2027&month=1",
+    "/tracker?period=half",
+    "/tracker?sort=amount&dir=desc",
+    "/bills?new=",
+    "/subscriptions?sort=cadence",
+    "/operations?state=done",
   ]);
   await phone.close();
 });

@@ -262,6 +262,27 @@ pub async fn bill_form(open: BillFormOpen) -> AnyView {
     split::bill_form(open).await
 }
 
+/// Runs `hydrate` once the form's code is here, when the page the server
+/// sent already shows the form (`/bills?new`, `/bills/{id}?edit` opened
+/// directly): hydration cannot wait for it, and would find the server's
+/// form where the browser has nothing yet. Other pages hydrate at once.
+#[cfg(feature = "hydrate")]
+pub fn hydrate_when_ready(hydrate: impl FnOnce() + 'static) {
+    let on_page = leptos::prelude::document()
+        .query_selector("form.bill-form")
+        .ok()
+        .flatten()
+        .is_some();
+    if on_page {
+        wasm_bindgen_futures::spawn_local(async move {
+            split::preload_bill_form().await;
+            hydrate();
+        });
+    } else {
+        hydrate();
+    }
+}
+
 fn form_view(open: BillFormOpen) -> AnyView {
     let on_saved = open.on_saved;
     view! {
@@ -276,7 +297,7 @@ mod split {
     use leptos::prelude::AnyView;
 
     #[cfg(feature = "hydrate")]
-    #[::leptos::wasm_split::wasm_split(bill_form, wasm_split_path = ::leptos::wasm_split)]
+    #[::leptos::wasm_split::wasm_split(bill_form, wasm_split_path = ::leptos::wasm_split, preload(preload_bill_form))]
     pub(super) fn bill_form(open: BillFormOpen) -> AnyView {
         form_view(open)
     }
