@@ -70,6 +70,10 @@ test("an admin takes a backup, downloads it and restores it from Admin → Backu
   await expect(page.getByRole("heading", { name: "Backups" })).toBeVisible();
   await expect(page.locator("main")).toContainText("bills-");
   await expect(page.locator("main")).toContainText("Recent errors");
+  // The suite's server runs at localhost: a phone could not open its links.
+  const address = page.locator("dt", { hasText: "Public address" }).locator("xpath=following-sibling::dd[1]");
+  await expect(address).toContainText("only this computer can open the links Tally sends");
+  await expect(address).toHaveClass(/status--warn/);
   await page.getByRole("button", { name: "Re-encrypt secrets" }).click();
   const sealed = page.getByTestId("live-operation").first();
   await expect(sealed.locator(".op-state")).toHaveText("Succeeded");

@@ -43,7 +43,7 @@ pub async fn get_notifications(older: Option<String>) -> Result<NotificationsPag
         Ok::<_, crate::backend::notifications::NotifyError>(NotificationsPage {
             channels: service::list(me.pool(), user).await?.channels,
             preferences: service::preferences(me.pool(), user).await?,
-            calendar: service::feed_state(me.pool(), user).await?,
+            calendar: service::feed_state(notifier, me.pool(), user).await?,
             deliveries: service::deliveries(me.pool(), user, older.as_deref(), Some(20)).await?,
             email_ready: notifier.mail_server(me.pool()).await?.is_some(),
         })

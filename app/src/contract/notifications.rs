@@ -209,12 +209,14 @@ pub struct CalendarFeed {
     pub url: String,
 }
 
-/// Whether the user has a calendar feed (its address is not kept).
+/// Whether the user has a calendar feed, and its address (`url`, `null`
+/// for a feed made before Tally kept it: replacing the feed shows one).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CalendarFeedState {
     pub created_at: Option<String>,
+    pub url: Option<String>,
 }
 
 /// How Tally talks to the mail server.

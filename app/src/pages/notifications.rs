@@ -160,6 +160,7 @@ fn Loaded(
     let kind = RwSignal::new(ChannelKind::Ntfy);
     let prefs = page.preferences.clone();
     let has_feed = page.calendar.created_at.is_some();
+    let kept_url = page.calendar.url.clone();
     view! {
         <section class="card" aria-labelledby="channels-title">
             <h2 id="channels-title">"Channels"</h2>
@@ -248,15 +249,27 @@ fn Loaded(
         <section class="card" aria-labelledby="calendar-title">
             <h2 id="calendar-title">"Calendar feed"</h2>
             <p>"Subscribe to your bills from Google Calendar, Apple Calendar or Thunderbird with a private address. Anyone with the address can read it: replace or revoke it here."</p>
-            {move || outcome(create_calendar.value().get()).map(|result| match result {
-                Ok(feed) => view! {
+            {move || match outcome(create_calendar.value().get()) {
+                Some(Ok(feed)) => Some(view! {
                     <div class="notice" role="status">
-                        <p>"Your feed's address; copy it now, it will not be shown again:"</p>
+                        <p>"Your feed's new address. Add it to your calendar app as a subscription; the old one no longer works:"</p>
                         <code data-testid="calendar-url">{feed.url}</code>
                     </div>
-                }.into_any(),
-                Err(message) => view! { <p class="field-error" role="alert">{message}</p> }.into_any(),
-            })}
+                }.into_any()),
+                Some(Err(message)) => Some(view! { <p class="field-error" role="alert">{message}</p> }.into_any()),
+                // The address stays viewable to its owner.
+                None => match kept_url.clone() {
+                    Some(url) => Some(view! {
+                        <div class="notice">
+                            <p>"Your feed's address. Add it to your calendar app as a subscription:"</p>
+                            <code data-testid="calendar-url">{url}</code>
+                        </div>
+                    }.into_any()),
+                    None => has_feed.then(|| view! {
+                        <p class="hint" data-testid="calendar-url-unknown">"This feed was made before Tally kept feed addresses. Replace it to see its address here."</p>
+                    }.into_any()),
+                },
+            }}
             <div class="actions">
                 <ActionForm action=create_calendar>
                     <CsrfField/>

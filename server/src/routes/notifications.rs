@@ -143,7 +143,7 @@ pub async fn calendar_state(
     current: CurrentUser,
 ) -> Result<Json<CalendarFeedState>, ApiError> {
     Ok(Json(
-        service::feed_state(&state.pool, current.user.id).await?,
+        service::feed_state(&state.notifier, &state.pool, current.user.id).await?,
     ))
 }
 

@@ -688,6 +688,9 @@ async fn the_calendar_feed_is_a_real_icalendar_and_a_revoked_one_is_gone() {
         .call_expecting(201, Method::POST, "/api/notifications/calendar", &json!({}))
         .await;
     let url = feed["url"].as_str().unwrap().to_owned();
+    // The address stays viewable to its owner (issue 53, rule 11).
+    let state: Value = admin.get("/api/notifications/calendar").await;
+    assert_eq!(state["url"], url, "{state}");
     let path = &url[url.find("/calendar/").unwrap()..];
     let response = app.client.get(app.url(path)).send().await.unwrap();
     assert_eq!(response.status(), 200);
@@ -755,6 +758,31 @@ async fn the_calendar_feed_is_a_real_icalendar_and_a_revoked_one_is_gone() {
     assert_eq!(revoked.status(), 204);
     let gone = app.client.get(app.url(path)).send().await.unwrap();
     assert_eq!(gone.status(), 404);
+    let state: Value = admin.get("/api/notifications/calendar").await;
+    assert_eq!(state, json!({"createdAt": null, "url": null}));
+
+    // Replacing it: the new address is the one shown, the old one is gone.
+    let first: Value = admin
+        .call_expecting(201, Method::POST, "/api/notifications/calendar", &json!({}))
+        .await;
+    let second: Value = admin
+        .call_expecting(201, Method::POST, "/api/notifications/calendar", &json!({}))
+        .await;
+    assert_ne!(first["url"], second["url"]);
+    let state: Value = admin.get("/api/notifications/calendar").await;
+    assert_eq!(state["url"], second["url"]);
+    let old = first["url"].as_str().unwrap();
+    let old = app
+        .client
+        .get(app.url(&old[old.find("/calendar/").unwrap()..]))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(old.status(), 404);
+    // Another person never sees it.
+    let other = support::plain_user(&app, &admin, "feed-neighbour@example.com").await;
+    let theirs: Value = other.get("/api/notifications/calendar").await;
+    assert_eq!(theirs["url"], Value::Null);
 }
 
 #[tokio::test]

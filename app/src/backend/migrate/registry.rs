@@ -279,6 +279,14 @@ pub fn all() -> Vec<Migration> {
             after_sql: "",
             rollback: Some(sql!("v1.22_payment_occurrence.down.sql")),
         },
+        Migration {
+            version: Version::new(1, 23),
+            description: "the calendar feed's address stays viewable to its owner",
+            sql: sql!("v1.23_calendar_feed_address.sql"),
+            step: None,
+            after_sql: "",
+            rollback: Some(sql!("v1.23_calendar_feed_address.down.sql")),
+        },
     ]
 }
 

@@ -541,16 +541,28 @@ pub async fn deliveries(
     })
 }
 
-/// A new calendar feed (replacing any other): its address, shown once.
+/// What the sealed feed token is bound to: a sealed value opens only as
+/// what it was sealed for.
+const FEED_TOKEN: &str = "calendar_feeds.token_sealed";
+
+/// The address of the feed whose token is `token`.
+fn feed_url(notifier: &Notifier, token: &str) -> String {
+    format!("{}/calendar/{token}.ics", notifier.public_base_url)
+}
+
+/// A new calendar feed (replacing any other) and its address. The token
+/// is kept sealed beside its hash, so the owner can see the address again
+/// (it is a capability they hold; replacing it is how it is revoked).
 pub async fn create_feed(
     notifier: &Notifier,
     pool: &SqlitePool,
     user: i64,
 ) -> Result<CalendarFeed, NotifyError> {
     let token = random_token();
-    store::set_feed(pool, user, &sha256_hex(&token)).await?;
+    let sealed = notifier.keyring.seal_token(FEED_TOKEN, &token);
+    store::set_feed(pool, user, &sha256_hex(&token), sealed.as_deref()).await?;
     Ok(CalendarFeed {
-        url: format!("{}/calendar/{token}.ics", notifier.public_base_url),
+        url: feed_url(notifier, &token),
     })
 }
 
@@ -562,9 +574,25 @@ pub async fn delete_feed(pool: &SqlitePool, user: i64) -> Result<(), NotifyError
     }
 }
 
-pub async fn feed_state(pool: &SqlitePool, user: i64) -> Result<CalendarFeedState, NotifyError> {
+/// Whether the user has a feed, since when, and its address when it can
+/// be shown: one whose sealed token opens and still matches its hash.
+pub async fn feed_state(
+    notifier: &Notifier,
+    pool: &SqlitePool,
+    user: i64,
+) -> Result<CalendarFeedState, NotifyError> {
+    let Some((created_at, sealed)) = store::feed(pool, user).await? else {
+        return Ok(CalendarFeedState {
+            created_at: None,
+            url: None,
+        });
+    };
+    let url = sealed
+        .and_then(|sealed| notifier.keyring.open_token(FEED_TOKEN, &sealed))
+        .map(|token| feed_url(notifier, &token));
     Ok(CalendarFeedState {
-        created_at: store::feed_created(pool, user).await?,
+        created_at: Some(created_at),
+        url,
     })
 }
 

@@ -725,13 +725,23 @@ pub async fn has_run_since(pool: &SqlitePool, since: &str) -> Result<bool, sqlx:
     .await
 }
 
-pub async fn set_feed(pool: &SqlitePool, user: i64, hash: &str) -> Result<(), sqlx::Error> {
+/// Keeps a user's feed (replacing any other): the token's hash, which the
+/// feed is found by, and the token sealed, so its owner can see the
+/// address again.
+pub async fn set_feed(
+    pool: &SqlitePool,
+    user: i64,
+    hash: &str,
+    sealed: Option<&str>,
+) -> Result<(), sqlx::Error> {
     sqlx::query!(
-        "INSERT INTO calendar_feeds (user_id, token_hash) VALUES (?, ?)
+        "INSERT INTO calendar_feeds (user_id, token_hash, token_sealed) VALUES (?, ?, ?)
          ON CONFLICT (user_id) DO UPDATE SET token_hash = excluded.token_hash,
+             token_sealed = excluded.token_sealed,
              created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
         user,
         hash,
+        sealed,
     )
     .execute(pool)
     .await?;
@@ -745,13 +755,19 @@ pub async fn delete_feed(pool: &SqlitePool, user: i64) -> Result<bool, sqlx::Err
     Ok(done.rows_affected() > 0)
 }
 
-pub async fn feed_created(pool: &SqlitePool, user: i64) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar!(
-        "SELECT created_at FROM calendar_feeds WHERE user_id = ?",
+/// A user's feed: when it was made and its token, sealed (`None` for a
+/// feed made before v1.23).
+pub async fn feed(
+    pool: &SqlitePool,
+    user: i64,
+) -> Result<Option<(String, Option<String>)>, sqlx::Error> {
+    let row = sqlx::query!(
+        "SELECT created_at, token_sealed FROM calendar_feeds WHERE user_id = ?",
         user,
     )
     .fetch_optional(pool)
-    .await
+    .await?;
+    Ok(row.map(|row| (row.created_at, row.token_sealed)))
 }
 
 pub async fn feed_owner(pool: &SqlitePool, hash: &str) -> Result<Option<i64>, sqlx::Error> {

@@ -8,6 +8,7 @@
 //! store.
 
 mod metrics;
+mod public_address;
 mod recent_errors;
 mod store;
 
@@ -68,6 +69,7 @@ pub async fn system_status(services: &Services) -> Result<SystemStatus, sqlx::Er
                 "info",
             ),
             row("Up for", span(instance.started.elapsed().as_secs()), "info"),
+            public_address::row(&services.public_base_url),
         ],
     ));
 
