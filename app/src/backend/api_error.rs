@@ -41,6 +41,9 @@ pub enum ApiError {
     Unauthenticated,
     #[error("email or password is wrong")]
     WrongCredentials,
+    /// A revoked or expired API token: 401, saying which.
+    #[error("{0}")]
+    TokenRefused(&'static str),
     #[error("{0}")]
     Forbidden(String),
     /// The request is valid but the system is not in a state to do it
@@ -77,6 +80,7 @@ impl From<crate::backend::auth::AuthError> for ApiError {
             AuthError::NotFound(message) => Self::NotFound(message),
             AuthError::Forbidden(message) => Self::Forbidden(message),
             AuthError::WrongCredentials => Self::WrongCredentials,
+            AuthError::TokenRefused(why) => Self::TokenRefused(why),
             AuthError::TooMany {
                 message,
                 retry_after,
@@ -460,7 +464,7 @@ impl ApiError {
             }
             Self::PayloadTooLarge { .. } => (StatusCode::PAYLOAD_TOO_LARGE, "INVALID_ARGUMENT"),
             Self::Unavailable { .. } => (StatusCode::SERVICE_UNAVAILABLE, "UNAVAILABLE"),
-            Self::Unauthenticated | Self::WrongCredentials => {
+            Self::Unauthenticated | Self::WrongCredentials | Self::TokenRefused(_) => {
                 (StatusCode::UNAUTHORIZED, "UNAUTHENTICATED")
             }
             Self::Forbidden(_) => (StatusCode::FORBIDDEN, "PERMISSION_DENIED"),

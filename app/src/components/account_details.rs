@@ -121,6 +121,7 @@ fn ChangePassword(email: String) -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="password-title">
             <h2 id="password-title">"Password"</h2>
+            <p class="hint" data-testid="password-revokes">"A new password signs you out everywhere else and revokes your API tokens: scripts using one need a new token."</p>
             <ActionForm action=change attr:novalidate=true>
                 <CsrfField/>
                 <div class="field">

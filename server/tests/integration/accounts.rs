@@ -568,13 +568,16 @@ async fn api_tokens_are_shown_once_authenticate_without_csrf_and_can_be_revoked(
             .await,
         204
     );
-    assert_eq!(
-        bearer(Method::GET, "/api/auth/me")
-            .send()
-            .await
+    let refused = bearer(Method::GET, "/api/auth/me").send().await.unwrap();
+    assert_eq!(refused.status(), 401);
+    let body: serde_json::Value = refused.json().await.unwrap();
+    assert_eq!(body["error"]["status"], "UNAUTHENTICATED", "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
             .unwrap()
-            .status(),
-        401
+            .starts_with("this token was revoked"),
+        "{body}"
     );
     assert_eq!(
         app.client

@@ -96,8 +96,17 @@ pub async fn revoke_all(pool: &SqlitePool, user_id: i64) -> Result<u64, AuthErro
     Ok(stored::revoke_all(pool, user_id).await?)
 }
 
+/// What a revoked token answers (401), so a script's owner knows to
+/// make a new one rather than look for a typing mistake.
+pub const REVOKED: &str =
+    "this token was revoked (a new password or \"sign out everywhere\" revokes every token); make a new one in Profile → API tokens";
+/// What an expired token answers (401).
+pub const EXPIRED: &str = "this token expired; make a new one in Profile → API tokens";
+
 /// The owner of a live (not revoked, not expired) `token` and the token's
-/// scopes, recording its use.
+/// scopes, recording its use. A token of Tally's that was revoked or has
+/// expired is refused saying which ([`REVOKED`], [`EXPIRED`]); anything
+/// else is no one (`None`).
 pub async fn authenticate(
     pool: &SqlitePool,
     token: &str,
@@ -107,7 +116,12 @@ pub async fn authenticate(
     }
     let token_hash = sha256_hex(token);
     let Some((id, scopes)) = stored::use_live(pool, &token_hash).await? else {
-        return Ok(None);
+        return match stored::why_not_live(pool, &token_hash).await? {
+            Some((true, _)) => Err(AuthError::TokenRefused(REVOKED)),
+            Some((false, true)) => Err(AuthError::TokenRefused(EXPIRED)),
+            // Its owner's account is disabled, or it was never made here.
+            _ => Ok(None),
+        };
     };
     // Scopes this code did not write make the token do nothing.
     let Ok(scopes) = Scopes::parse(&scopes) else {

@@ -92,6 +92,9 @@ pub enum AuthError {
     Forbidden(String),
     #[error("email or password is wrong")]
     WrongCredentials,
+    /// A bearer token of Tally's that no longer opens anything, and why.
+    #[error("{0}")]
+    TokenRefused(&'static str),
     /// Too many attempts; try again after `retry_after`.
     #[error("{message}")]
     TooMany {

@@ -79,6 +79,23 @@ pub async fn revoke_all(pool: &SqlitePool, user_id: i64) -> Result<u64, sqlx::Er
     Ok(done.rows_affected())
 }
 
+/// Why a stored token is no longer live: whether it was revoked, and
+/// whether it expired. `None` for a token never made here.
+pub async fn why_not_live(
+    pool: &SqlitePool,
+    token_hash: &str,
+) -> Result<Option<(bool, bool)>, sqlx::Error> {
+    Ok(sqlx::query!(
+        r#"SELECT revoked_at IS NOT NULL AS "revoked!: bool",
+             expires_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS "expired!: bool"
+         FROM api_tokens WHERE token_hash = ?"#,
+        token_hash,
+    )
+    .fetch_optional(pool)
+    .await?
+    .map(|row| (row.revoked, row.expired)))
+}
+
 /// Records the use of a live token (not revoked, not expired, its owner
 /// not disabled): its owner and its scopes as written.
 pub async fn use_live(
