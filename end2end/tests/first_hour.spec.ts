@@ -79,6 +79,8 @@ test("last month's payment is history, and the form names the due date a payment
   await page.getByLabel("Paid on").fill(lastMonth);
   await page.getByRole("button", { name: "Record payment" }).click();
   await expect(page.getByTestId("payment-row")).toHaveCount(1);
+  // The list says so: last month's payment pays no due date.
+  await expect(page.getByTestId("payment-pays")).toHaveText("nothing: history, from before the first due date");
 
   await page.goto("/tracker");
   await hydrated(page);
@@ -92,6 +94,7 @@ test("last month's payment is history, and the form names the due date a payment
   await page.getByLabel("Which due date does it pay?").selectOption(today);
   await page.getByRole("button", { name: "Record payment" }).click();
   await expect(page.getByTestId("payment-row")).toHaveCount(2);
+  await expect(page.getByTestId("payment-pays").first()).toHaveText(`the ${today} due date`);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: testInfo.outputPath("first-hour-pays-which-390.png"), fullPage: true });
   await page.goto("/tracker");

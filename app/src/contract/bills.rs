@@ -111,6 +111,12 @@ pub struct Payment {
     /// the one whose cycle `paidOn` falls in.
     #[serde(default)]
     pub for_occurrence: Option<String>,
+    /// The due date it pays, by the Tracker's one assignment over the
+    /// bill's history (`YYYY-MM-DD`); `null` for a payment from before the
+    /// bill's first due date (history: it pays none) and for an interest
+    /// charge. Only the bill's list of payments fills it in.
+    #[serde(default)]
+    pub pays: Option<String>,
 }
 
 impl Payment {

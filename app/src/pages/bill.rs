@@ -230,8 +230,8 @@ pub fn BillPage() -> impl IntoView {
                             {no_payments.then(|| view! {
                                 <p class="hint" data-testid="no-payments">"No payments yet. Record one above, or match a bank charge to this bill on "<a href="/data/transactions">"the Transactions page"</a>"."</p>
                             })}
-                            <div class="table-wrap" hidden=no_payments><table class="data-table" data-testid="payments">
-                                <thead><tr><th scope="col">"Paid on"</th><th scope="col">"Amount"</th><th scope="col">"Interest charged"</th>
+                            <div class="table-wrap" hidden=no_payments><table class="data-table data-table--cards" data-testid="payments">
+                                <thead><tr><th scope="col">"Paid on"</th><th scope="col">"Amount"</th><th scope="col">"Pays"</th><th scope="col">"Interest charged"</th>
                                     <th scope="col">"Method"</th><th scope="col">"Autopay failed"</th><th scope="col"><span class="visually-hidden">"Actions"</span></th></tr></thead>
                                 <tbody>
                                     {listed.into_iter().map(|payment| {
@@ -242,9 +242,10 @@ pub fn BillPage() -> impl IntoView {
                                             // a payment, so nothing to undo or flag.
                                             return view! {
                                                 <tr data-testid="payment-row" class="interest-row">
-                                                    <td>{payment.paid_on.clone()}</td>
-                                                    <td>"—"</td>
-                                                    <td>{money(payment.interest_delta_minor)}</td>
+                                                    <td class="cell-title">{payment.paid_on.clone()}</td>
+                                                    <td class="cell-wide-only">"—"</td>
+                                                    <td></td>
+                                                    <td data-label="Interest charged">{money(payment.interest_delta_minor)}</td>
                                                     <td>"Monthly interest"</td>
                                                     <td></td>
                                                     <td></td>
@@ -253,11 +254,15 @@ pub fn BillPage() -> impl IntoView {
                                         }
                                         view! {
                                             <tr data-testid="payment-row">
-                                                <td>{payment.paid_on.clone()}</td>
-                                                <td>{money(payment.amount_minor)}</td>
-                                                <td>{money(payment.interest_delta_minor)}</td>
-                                                <td>{payment.method.clone()}</td>
-                                                <td>
+                                                <td class="cell-title">{payment.paid_on.clone()}</td>
+                                                <td data-label="Amount">{money(payment.amount_minor)}</td>
+                                                <td data-label="Pays" data-testid="payment-pays">{match payment.pays.clone() {
+                                                    Some(due) => format!("the {due} due date"),
+                                                    None => "nothing: history, from before the first due date".to_owned(),
+                                                }}</td>
+                                                <td data-label="Interest charged">{money(payment.interest_delta_minor)}</td>
+                                                <td data-label="Method">{payment.method.clone()}</td>
+                                                <td data-label="Autopay failed">
                                                     <BillActForm bill=bill_id what=if failed { "autopay-ok" } else { "autopay-failed" } payment=id send>
                                                         <button type="submit" class="button button--quiet" aria-pressed=failed.to_string()
                                                             aria-label=format!("Autopay of {} failed", payment.paid_on)>{if failed { "Failed" } else { "No" }}</button>

@@ -668,6 +668,28 @@ async fn a_payment_from_before_the_first_due_date_is_history_and_totals_are_per_
     assert_eq!(now["totals"][1]["paidMinor"], 45_000);
     assert!(adds_up(&now["totals"]));
 
+    // The bill's list of payments says what each pays: history pays none.
+    let listed = |id: i64| {
+        let admin = &admin;
+        async move {
+            admin.json_raw(&format!("/api/bills/{id}/payments")).await["payments"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| (p["paidOn"].as_str().unwrap().to_owned(), p["pays"].clone()))
+                .collect::<Vec<_>>()
+        }
+    };
+    let history: Vec<_> = [30, 60, 90]
+        .iter()
+        .map(|days| (ago(*days).to_string(), Value::Null))
+        .collect();
+    assert_eq!(listed(netflix.id).await, history);
+    assert_eq!(
+        listed(flat.id).await,
+        [(ago(20).to_string(), json!(today.to_string()))]
+    );
+
     // A day that is not one of the bill's due dates is refused by name.
     let not_due = today.add_days(1).unwrap().to_string();
     for (sent, why) in [

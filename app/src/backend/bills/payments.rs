@@ -9,9 +9,11 @@ use sqlx::SqlitePool;
 
 use super::store::payments as stored;
 use super::store::{found, get, Bill, BillError};
+use crate::domain::bill_month::SNOOZE_MAX_DAYS;
 use crate::domain::date::{Date, YearMonth};
 use crate::domain::interest::{charged_through_before, charges_due};
 use crate::domain::text::{plain_text_problem, Lines};
+use crate::domain::tracker::{Paid, TrackedBill, PAYMENTS_AFTER_DAYS, PAYMENTS_BEFORE_DAYS};
 
 pub const METHOD_MAX: usize = 40;
 
@@ -33,13 +35,79 @@ fn invalid(field: &'static str, description: impl Into<String>) -> BillError {
     }
 }
 
+/// A bill's payments, newest first, each with the due date it pays.
 pub async fn list_payments(
     pool: &SqlitePool,
     user_id: i64,
     bill_id: i64,
 ) -> Result<Vec<Payment>, BillError> {
-    get(pool, user_id, bill_id).await?;
-    Ok(stored::of_bill(pool, user_id, bill_id).await?)
+    let bill = get(pool, user_id, bill_id).await?;
+    let mut payments = stored::of_bill(pool, user_id, bill_id).await?;
+    let (Some(cadence), Ok(anchor), Ok(due_day)) = (
+        bill.cadence(),
+        Date::parse(&bill.anchor_date),
+        u8::try_from(bill.due_day),
+    ) else {
+        return Ok(payments);
+    };
+    let dated = |payment: &Payment| Date::parse(&payment.paid_on).ok();
+    let first = payments
+        .iter()
+        .filter_map(dated)
+        .min()
+        .map_or(anchor, |on| on.min(anchor));
+    let last = payments
+        .iter()
+        .filter_map(dated)
+        .max()
+        .map_or(anchor, |on| on.max(anchor));
+    let overrides = crate::backend::bill_months::store::between(
+        pool,
+        user_id,
+        first
+            .add_days(-PAYMENTS_BEFORE_DAYS - SNOOZE_MAX_DAYS)
+            .unwrap_or(first),
+        last.add_days(PAYMENTS_AFTER_DAYS).unwrap_or(last),
+    )
+    .await?
+    .into_iter()
+    .filter(|(bill, _)| *bill == bill_id)
+    .map(|(_, change)| change)
+    .collect();
+    // The payments the assignment reads, and where each is in the list.
+    let (at, paid): (Vec<usize>, Vec<Paid>) = payments
+        .iter()
+        .enumerate()
+        .filter(|(_, payment)| !payment.is_interest_charge())
+        .filter_map(|(i, payment)| {
+            Some((
+                i,
+                Paid {
+                    on: dated(payment)?,
+                    amount_minor: payment.amount_minor,
+                    for_occurrence: payment
+                        .for_occurrence
+                        .as_deref()
+                        .and_then(|due| Date::parse(due).ok()),
+                },
+            ))
+        })
+        .unzip();
+    let tracked = TrackedBill {
+        id: bill.id,
+        cadence,
+        anchor,
+        due_day,
+        amount_minor: bill.amount_minor,
+        currency: bill.currency.clone(),
+        payments: paid,
+        overrides,
+    };
+    let assignment = tracked.assign(first, last);
+    for (i, pays) in at.into_iter().zip(assignment.pays) {
+        payments[i].pays = pays.map(|due| due.to_string());
+    }
+    Ok(payments)
 }
 
 /// All of the user's payments, oldest first (for the export).

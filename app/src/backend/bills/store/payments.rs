@@ -16,7 +16,8 @@ macro_rules! select_payments {
             r#"SELECT id AS "id!", bill_id, amount_cents AS amount_minor, paid_on, method,
                  interest_delta AS interest_delta_minor,
                  autopay_failure AS "autopay_failure: bool",
-                 kind AS "kind: PaymentKind", created_at, for_occurrence
+                 kind AS "kind: PaymentKind", created_at, for_occurrence,
+                 NULL AS "pays?: String"
              FROM payments "# + $rest
             $(, $arg)*
         )
