@@ -2,7 +2,9 @@
 //! payments differ from its expected amount for two or more months in a
 //! row, by at least a percentage and at least an amount (5 % and $1 unless
 //! the user chose others), against the median of the last three months
-//! with a payment. Pure; the server gathers the months.
+//! with a payment. A bank charge is the bank's word for the price: when
+//! the latest month's payments include one and differ, that is a drift at
+//! once, to the charged amount. Pure; the server gathers the months.
 
 use super::date::YearMonth;
 
@@ -42,6 +44,9 @@ impl Thresholds {
 pub struct MonthPaid {
     pub month: YearMonth,
     pub paid_minor: i64,
+    /// Whether a bank charge matched to the bill is among the month's
+    /// payments.
+    pub charged: bool,
 }
 
 /// A bill whose charges moved away from what Tally expects.
@@ -74,21 +79,31 @@ pub fn find(expected: i64, months: &[MonthPaid], thresholds: Thresholds) -> Opti
     let mut recent = months.to_vec();
     recent.sort_by_key(|month| month.month);
     let recent: Vec<MonthPaid> = recent.into_iter().rev().take(3).rev().collect();
-    let [.., before, last] = recent.as_slice() else {
-        return None;
+    let last = *recent.last()?;
+    let in_a_row = match recent.as_slice() {
+        [.., before, last] => {
+            let same_way = (before.paid_minor > expected) == (last.paid_minor > expected);
+            same_way
+                && thresholds.differs(expected, before.paid_minor)
+                && thresholds.differs(expected, last.paid_minor)
+        }
+        _ => false,
     };
-    let same_way = (before.paid_minor > expected) == (last.paid_minor > expected);
-    if !(same_way
-        && thresholds.differs(expected, before.paid_minor)
-        && thresholds.differs(expected, last.paid_minor))
-    {
-        return None;
+    if in_a_row {
+        let paid: Vec<i64> = recent.iter().map(|month| month.paid_minor).collect();
+        let median_minor = median(&paid)?;
+        if thresholds.differs(expected, median_minor) {
+            return Some(Drift {
+                expected_minor: expected,
+                median_minor,
+                months: recent,
+            });
+        }
     }
-    let paid: Vec<i64> = recent.iter().map(|month| month.paid_minor).collect();
-    let median_minor = median(&paid)?;
-    thresholds.differs(expected, median_minor).then_some(Drift {
+    // The bank charged another amount: the new price, seen once.
+    (last.charged && thresholds.differs(expected, last.paid_minor)).then_some(Drift {
         expected_minor: expected,
-        median_minor,
+        median_minor: last.paid_minor,
         months: recent,
     })
 }
@@ -112,6 +127,7 @@ mod tests {
                     month: *month,
                 },
                 paid_minor: *paid_minor,
+                charged: false,
             })
             .collect()
     }
@@ -157,6 +173,37 @@ mod tests {
         .unwrap();
         assert_eq!(four.months.first().map(|m| m.month.month), Some(8));
         assert_eq!(four.median_minor, 1250);
+    }
+
+    #[test]
+    fn a_bank_charge_at_another_amount_is_a_drift_at_once_to_the_charged_amount() {
+        let t = Thresholds::default();
+        let charged = |paid: &[(u8, i64)]| {
+            let mut all = months(paid);
+            if let Some(last) = all.last_mut() {
+                last.charged = true;
+            }
+            all
+        };
+        // Netflix at $15.49, the bank charged $17.99 this month.
+        let found = find(1549, &charged(&[(9, 1549), (10, 1549), (11, 1799)]), t).unwrap();
+        assert_eq!(found.median_minor, 1799);
+        assert_eq!(found.months.len(), 3);
+        // The first charge ever is enough.
+        assert_eq!(
+            find(1549, &charged(&[(11, 1799)]), t).map(|d| d.median_minor),
+            Some(1799)
+        );
+        // At the expected amount, or within the thresholds: no drift.
+        assert_eq!(find(1549, &charged(&[(10, 1799), (11, 1549)]), t), None);
+        assert_eq!(find(2000, &charged(&[(11, 2099)]), t), None);
+        // A charge in an older month only is not the latest word.
+        let mut older = months(&[(10, 1799), (11, 1549)]);
+        older[0].charged = true;
+        assert_eq!(find(1549, &older, t), None);
+        // Two months in a row still drift to their median.
+        let found = find(1000, &charged(&[(9, 1200), (10, 1300)]), t).unwrap();
+        assert_eq!(found.median_minor, 1250);
     }
 
     #[test]

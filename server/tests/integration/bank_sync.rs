@@ -1922,4 +1922,35 @@ async fn the_payee_outranks_an_equal_amount_in_suggestions() {
             .iter()
             .any(|r| r.contains("the service this bill is")));
     }
+
+    // Matched at its new price, the charge is recorded as charged and the
+    // price rise is a drift at once (issue 53, rule 5).
+    let charge = transaction_named(&admin, "NETFLIX.COM 866-579-7172 CA").await;
+    let charge = if charge.amount_minor == -1_799 {
+        charge
+    } else {
+        all_transactions(&admin)
+            .await
+            .transactions
+            .into_iter()
+            .find(|t| t.amount_minor == -1_799)
+            .unwrap()
+    };
+    matched(&admin, charge.id, netflix.id, false).await;
+    let paid = payments_of(&admin, netflix.id).await;
+    assert_eq!(paid.len(), 1);
+    assert_eq!(paid[0].amount_minor, 1_799);
+    let drifts = admin.json_raw("/api/bills/drift").await;
+    let drifting: Vec<_> = drifts["bills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["billId"].as_i64().unwrap(),
+                d["medianMinor"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(drifting, [(netflix.id, 1_799)], "{drifts}");
 }

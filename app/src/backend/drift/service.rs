@@ -35,11 +35,12 @@ async fn drifting_as_of(
     // of a yearly one, three years.
     let since = today.add_days(-3 * 366).unwrap_or(today);
     let mut months: HashMap<i64, Vec<MonthPaid>> = HashMap::new();
-    for (bill, month, paid) in store::paid_per_month(pool, user, since).await? {
+    for (bill, month, paid, charged) in store::paid_per_month(pool, user, since).await? {
         if let Some(month) = YearMonth::parse(&month).filter(|m| *m <= today.year_month()) {
             months.entry(bill).or_default().push(MonthPaid {
                 month,
                 paid_minor: paid,
+                charged,
             });
         }
     }

@@ -26,17 +26,19 @@ pub async fn candidates(pool: &SqlitePool, user: i64) -> Result<Vec<Candidate>, 
     .await
 }
 
-/// `(bill, YYYY-MM, paid)`: payments (not failed autopay) per bill per
-/// month, from `since` on.
+/// `(bill, YYYY-MM, paid, charged)`: payments (not failed autopay) per
+/// bill per month, from `since` on, and whether a bank charge matched to
+/// the bill is among them.
 pub async fn paid_per_month(
     pool: &SqlitePool,
     user: i64,
     since: Date,
-) -> Result<Vec<(i64, String, i64)>, sqlx::Error> {
+) -> Result<Vec<(i64, String, i64, bool)>, sqlx::Error> {
     let since = since.to_string();
     let rows = sqlx::query!(
-        r#"SELECT bill_id, substr(paid_on, 1, 7) AS "month!: String",
-                  sum(amount_cents) AS "paid!: i64"
+        r#"SELECT bill_id AS "bill_id!", substr(paid_on, 1, 7) AS "month!: String",
+                  sum(amount_cents) AS "paid!: i64",
+                  max(transaction_id IS NOT NULL) AS "charged!: bool"
          FROM payments
          WHERE user_id = ? AND kind = 'payment' AND autopay_failure = 0 AND paid_on >= ?
          GROUP BY bill_id, 2"#,
@@ -47,7 +49,7 @@ pub async fn paid_per_month(
     .await?;
     Ok(rows
         .into_iter()
-        .map(|row| (row.bill_id, row.month, row.paid))
+        .map(|row| (row.bill_id, row.month, row.paid, row.charged))
         .collect())
 }
 
