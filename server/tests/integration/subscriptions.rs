@@ -216,6 +216,34 @@ async fn bank_charges_become_explained_recommendations_and_never_groceries_or_pa
         .recommendations
         .windows(2)
         .all(|pair| pair[0].confidence >= pair[1].confidence));
+
+    // Tracked as a bill named like the payee, at its price, the walker is
+    // no longer "Recurring, not a known service" (issue 53, rule 5).
+    let _: BillRecord = admin
+        .call(
+            Method::POST,
+            "/api/bills",
+            &BillForm {
+                name: "Wags dog walking".into(),
+                amount_minor: 2500,
+                cadence: "weekly".into(),
+                due_day: 3,
+                anchor_date: "2026-01-05".into(),
+                ..BillForm::default()
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    let found = recommendations(&admin).await;
+    assert!(
+        found
+            .unknown_recurring
+            .iter()
+            .all(|u| !u.description.contains("DOG WALKING")),
+        "{:?}",
+        found.unknown_recurring
+    );
 }
 
 #[tokio::test]

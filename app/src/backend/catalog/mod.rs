@@ -408,4 +408,75 @@ mod tests {
         assert_eq!(name_key("Disney+ "), "disney");
         assert_eq!(name_key("YouTube Premium"), "youtubepremium");
     }
+
+    /// Issue 53, rule 5: a purchase at a shop that also sells a membership
+    /// is a purchase, not the membership (and never a yearly subscription).
+    #[test]
+    fn a_single_purchase_at_a_shop_is_never_recommended() {
+        use crate::domain::date::Date;
+        use crate::domain::subscriptions::recommend::{recommend, Charge, Known};
+        let index = seeded_index().unwrap();
+        let purchases = [
+            ("TARGET 00028134 MINNEAPOLIS MN", -5_423),
+            ("TARGET T-1234 BROOKLYN NY", -14_312),
+            ("TARGET.COM * 800-591-3869 MN", -3_199),
+            ("COSTCO WHSE #0123 ISSAQUAH WA", -21_467),
+            ("WAL-MART #1234 BENTONVILLE AR", -6_301),
+            ("WALMART.COM 8009256278 AR", -4_250),
+            ("AMAZON.COM*2K4AB12C3 AMZN.COM/BILL WA", -2_599),
+            ("AMZN MKTP US*2K4AB12C3 AMZN.COM/BILL WA", -1_899),
+            ("APPLE.COM/US 800-676-2775 CA", -129_900),
+            ("BEST BUY 00012345 RICHFIELD MN", -49_999),
+            ("STARBUCKS STORE 12345 SEATTLE WA", -675),
+        ];
+        let tracked = std::collections::HashSet::new();
+        let known = Known {
+            today: Date::parse("2026-12-03").unwrap(),
+            tracked: &tracked,
+            declined: &[],
+        };
+        let mut offered = Vec::new();
+        for (id, (description, amount_minor)) in (1..).zip(purchases) {
+            let charges = [Charge {
+                id,
+                day: Date::parse("2026-11-21").unwrap(),
+                amount_minor,
+                description: description.to_owned(),
+                currency: "USD".into(),
+            }];
+            let found = recommend(index, &charges, &known);
+            offered.extend(found.recommendations.iter().map(|r| {
+                format!(
+                    "{description} -> {} {:?} ({}, {:?})",
+                    r.service_name, r.cadence, r.confidence, r.identity.matched
+                )
+            }));
+        }
+        assert!(offered.is_empty(), "{offered:#?}");
+        // The memberships themselves, charged once, still are.
+        for (description, amount_minor, service) in [
+            ("COSTCO *MEMBERSHIP 800-774-2678 WA", -6_500, "Costco"),
+            (
+                "TARGET CIRCLE 360 MINNEAPOLIS MN",
+                -9_900,
+                "Target Circle 360",
+            ),
+            ("NETFLIX.COM 866-579-7172 CA", -2_499, "Netflix"),
+        ] {
+            let charges = [Charge {
+                id: 1,
+                day: Date::parse("2026-11-21").unwrap(),
+                amount_minor,
+                description: description.to_owned(),
+                currency: "USD".into(),
+            }];
+            let found = recommend(index, &charges, &known);
+            let names: Vec<&str> = found
+                .recommendations
+                .iter()
+                .map(|r| r.service_name.as_str())
+                .collect();
+            assert_eq!(names, [service], "{description}");
+        }
+    }
 }

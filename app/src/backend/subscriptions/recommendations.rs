@@ -160,6 +160,7 @@ pub async fn recommendations(
         .found
         .unknown_recurring
         .iter()
+        .filter(|found| !tracked_already(&facts, found))
         .map(|found| UnknownRecurring {
             merchant_key: found.merchant_key.clone(),
             description: found.description.clone(),
@@ -175,6 +176,39 @@ pub async fn recommendations(
         unknown_recurring,
         bank_connected,
     })
+}
+
+/// Whether a recurring charge the catalog does not know is one the person
+/// already tracks (issue 53, rule 5): one of its charges is matched to a
+/// bill, or an active bill in its currency is named like its payee and
+/// costs about as much.
+fn tracked_already(facts: &Facts, found: &recommend::UnknownRecurring) -> bool {
+    let matched = found.transaction_ids.iter().any(|id| {
+        facts
+            .transactions
+            .get(id)
+            .is_some_and(|charge| charge.bill_id.is_some())
+    });
+    matched
+        || facts.bills.iter().any(|bill| {
+            bill.active
+                && bill.currency == found.currency
+                && named_like(&bill.name, &found.merchant_key)
+                && about(bill.amount_minor, found.amount_minor)
+        })
+}
+
+/// Whether every word of a bill's name (as a payee key) is a word of the
+/// payee: "City Power" for `CITY POWER & LIGHT`.
+fn named_like(bill_name: &str, merchant_key: &str) -> bool {
+    let name = crate::domain::bank::merchant::normalize(bill_name);
+    let words: HashSet<&str> = merchant_key.split_whitespace().collect();
+    !name.is_empty() && name.split_whitespace().all(|word| words.contains(word))
+}
+
+/// Within [`recommend::STEADY_PERCENT`] of each other.
+fn about(expected: i64, charged: i64) -> bool {
+    (expected - charged).abs() * 100 <= expected.abs() * recommend::STEADY_PERCENT
 }
 
 /// The engine's recommendation with its evidence in words.
@@ -398,4 +432,21 @@ pub(super) fn find<'f>(
                 "no recommendation {id}: it may have been tracked, linked or declined already"
             ))
         })
+}
+
+#[cfg(test)]
+mod tracked_tests {
+    use super::*;
+    use crate::domain::bank::merchant::normalize;
+
+    #[test]
+    fn a_bill_named_like_the_payee_at_about_its_amount_is_the_same_charge() {
+        let key = normalize("CITY POWER & LIGHT AUTOPAY 0412");
+        assert!(named_like("City Power", &key));
+        assert!(named_like("city power & light", &key));
+        assert!(!named_like("Water", &key));
+        assert!(!named_like("", &key));
+        assert!(about(8_420, 8_610));
+        assert!(!about(8_420, 9_500));
+    }
 }

@@ -22,6 +22,9 @@ pub const RESOLVES: u8 = 90;
 /// How far (in percent) an amount may be from a starting price and still
 /// point at that service.
 pub const PRICE_TOLERANCE: i64 = 15;
+/// How many times its starting monthly price one charge of a service may
+/// be (a premium plan, a family plan) and still be taken for it alone.
+pub const ALONE_TIMES_PRICE: i64 = 4;
 
 /// How a transaction was matched, strongest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -297,6 +300,30 @@ impl CatalogIndex {
                 .collect(),
             ambiguous,
         })
+    }
+
+    /// Whether one charge of `amount`, with no history to show a cadence,
+    /// can be the service (issue 53, rule 5: a purchase at a shop that
+    /// sells a membership is a purchase). A yearly membership must be
+    /// charged about its price; anything else at most
+    /// [`ALONE_TIMES_PRICE`] times its starting monthly price, or about its
+    /// yearly one. A service the catalog has no price for is taken on the
+    /// descriptor's word.
+    pub fn plausible_alone(&self, id: i64, amount: i64) -> bool {
+        let Some(service) = self.services.get(&id) else {
+            return false;
+        };
+        let amount = amount.abs();
+        if service.monthly_minor.is_none() && service.annual_minor.is_none() {
+            return true;
+        }
+        if service.typical_cadence == Cadence::Yearly {
+            return self.priced_near(id, amount);
+        }
+        service
+            .monthly_minor
+            .is_some_and(|monthly| amount <= monthly * ALONE_TIMES_PRICE)
+            || self.priced_near(id, amount)
     }
 
     /// Whether `amount` is within the tolerance of a starting price.

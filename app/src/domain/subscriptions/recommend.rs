@@ -216,6 +216,15 @@ fn recommendation(
     let service = index.service(identity.catalog_id)?;
     let pattern = amount_pattern::read(amounts)?;
     let latest = group.last()?;
+    // Without a cadence of its own, a charge must look like the service's
+    // price: a shop's purchase is not its membership.
+    if detected.is_none()
+        && !group
+            .iter()
+            .all(|charge| index.plausible_alone(identity.catalog_id, charge.amount_minor))
+    {
+        return None;
+    }
     let current = pattern.current(latest.amount_minor.abs());
     let (cadence, source) = match detected {
         Some(found) => (found.cadence, CadenceSource::Charges),
