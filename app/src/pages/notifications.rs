@@ -252,7 +252,7 @@ fn Loaded(
             {move || match outcome(create_calendar.value().get()) {
                 Some(Ok(feed)) => Some(view! {
                     <div class="notice" role="status">
-                        <p>"Your feed's new address. Add it to your calendar app as a subscription; the old one no longer works:"</p>
+                        <p>"Your feed's address. Add it to your calendar app as a subscription (an address it replaced no longer works):"</p>
                         <code data-testid="calendar-url">{feed.url}</code>
                     </div>
                 }.into_any()),

@@ -575,7 +575,7 @@ pub async fn delete_feed(pool: &SqlitePool, user: i64) -> Result<(), NotifyError
 }
 
 /// Whether the user has a feed, since when, and its address when it can
-/// be shown: one whose sealed token opens and still matches its hash.
+/// be shown (its sealed token opens under the database key).
 pub async fn feed_state(
     notifier: &Notifier,
     pool: &SqlitePool,
